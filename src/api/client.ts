@@ -1,0 +1,332 @@
+// The client library of the service: one typed function per endpoint, each
+// returning `{ http, data }` with `data` the JSON body exactly as the service sent it.
+// GETs are retried on connection errors, 429 and 5xx (honouring Retry-After);
+// POSTs are never retried, since a refund sent twice is money moved twice.
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { ApiError, NetworkError, suggestionFor, type NetworkFailure } from './errors.js';
+import {
+  Cargo,
+  Cobro,
+  Cuenta,
+  Devolucion,
+  ErrorBody,
+  Liquidacion,
+  Salud,
+  Transaccion,
+  envelope,
+  type CrearCobroInput,
+  type DevolucionInput,
+  type EstadoCobro,
+  type EstadoTransaccion,
+  type Medio,
+} from './schemas.js';
+import { VERSION } from '../version.js';
+
+export interface ApiResponse<T> {
+  http: number;
+  data: T;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Milliseconds for the whole answer of one attempt. Default 15 s. */
+  timeoutMs?: number;
+  /** Attempts for a GET, the first included. Default 3. */
+  getAttempts?: number;
+  /** Longest Retry-After (seconds) the client waits before giving up. Default 10. */
+  maxRetryAfterSeconds?: number;
+  /** Base of the exponential backoff in milliseconds. Default 250. */
+  backoffMs?: number;
+  userAgent?: string;
+  dispatcher?: Dispatcher;
+  /** Receives one line per request and response, Authorization redacted. */
+  debug?: (line: string) => void;
+  /** Called before each retry (for a spinner or a notice). */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  /** When false, error statuses are returned instead of thrown (for `svc api`). */
+  throwOnError?: boolean;
+  /** Override the retry decision (default: GET only). */
+  retry?: boolean;
+}
+
+export class InsecureBaseUrlError extends Error {
+  override name = 'InsecureBaseUrlError';
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+/**
+ * The key travels in a header: refuse plain http unless it stays on this machine.
+ * Returns the base URL without a trailing slash.
+ */
+export function checkBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InsecureBaseUrlError(`dirección del servicio inválida: "${baseUrl}"`);
+  }
+  if (url.protocol === 'https:') return baseUrl.replace(/\/+$/, '');
+  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return baseUrl.replace(/\/+$/, '');
+  if (url.protocol === 'http:') {
+    throw new InsecureBaseUrlError(
+      `${url.origin} usa http sin cifrar: la clave viajaría en claro; usá https (http solo se acepta hacia 127.0.0.1/localhost)`,
+    );
+  }
+  throw new InsecureBaseUrlError(`dirección del servicio inválida: "${baseUrl}" (se espera https://…)`);
+}
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/** Retry-After in seconds (delta or HTTP date), or undefined. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class Client {
+  readonly baseUrl: string;
+  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'getAttempts' | 'maxRetryAfterSeconds' | 'backoffMs' | 'userAgent'>> &
+    ClientOptions;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = checkBaseUrl(options.baseUrl);
+    this.opts = {
+      timeoutMs: 15_000,
+      getAttempts: 3,
+      maxRetryAfterSeconds: 10,
+      backoffMs: 250,
+      userAgent: `svc/${VERSION} (node ${process.versions.node})`,
+      ...options,
+    };
+  }
+
+  // --- the thirteen endpoints -------------------------------------------------
+
+  salud() {
+    return this.call('GET', '/v1/salud', Salud);
+  }
+  cuenta() {
+    return this.call('GET', '/v1/cuenta', envelope(Cuenta));
+  }
+  cargos() {
+    return this.call('GET', '/v1/cargos', envelope(Cargo.array()));
+  }
+  crearCobro(body: CrearCobroInput) {
+    return this.call('POST', '/v1/cobros', envelope(Cobro), { body });
+  }
+  listarCobros(filters: { estado?: EstadoCobro; q?: string } = {}) {
+    return this.call('GET', '/v1/cobros', envelope(Cobro.array()), { query: filters });
+  }
+  verCobro(id: number) {
+    return this.call('GET', `/v1/cobros/${encodeId(id)}`, envelope(Cobro));
+  }
+  syncCobro(id: number) {
+    return this.call('POST', `/v1/cobros/${encodeId(id)}/sync`, envelope(Cobro), { body: {} });
+  }
+  devolver(id: number, body: DevolucionInput) {
+    return this.call('POST', `/v1/cobros/${encodeId(id)}/devoluciones`, envelope(Devolucion), { body });
+  }
+  listarTransacciones(filters: { medio?: Medio; estado?: EstadoTransaccion } = {}) {
+    return this.call('GET', '/v1/transacciones', envelope(Transaccion.array()), { query: filters });
+  }
+  verTransaccion(id: number) {
+    return this.call('GET', `/v1/transacciones/${encodeId(id)}`, envelope(Transaccion));
+  }
+  listarDevoluciones() {
+    return this.call('GET', '/v1/devoluciones', envelope(Devolucion.array()));
+  }
+  verDevolucion(id: number) {
+    return this.call('GET', `/v1/devoluciones/${encodeId(id)}`, envelope(Devolucion));
+  }
+  listarLiquidaciones() {
+    return this.call('GET', '/v1/liquidaciones', envelope(Liquidacion.array()));
+  }
+
+  // --- machinery ---------------------------------------------------------------
+
+  /** Validated call: the body must match the schema, or it is a NetworkError('bad_shape'). */
+  async call<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: S,
+    extra: { body?: unknown; query?: Record<string, string | undefined> } = {},
+  ): Promise<ApiResponse<z.infer<S>>> {
+    const res = await this.request({ method, path, ...extra });
+    const parsed = schema.safeParse(res.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue ? `${issue.path.join('.') || '(raíz)'}: ${issue.message}` : '';
+      throw new NetworkError(
+        'bad_shape',
+        `la respuesta de ${method} ${path} (HTTP ${res.http}) no tiene la forma esperada del servicio (${where})`,
+        true,
+        res.http,
+      );
+    }
+    // The body exactly as sent (zod's output would drop unknown fields and reorder keys).
+    return res as ApiResponse<z.infer<S>>;
+  }
+
+  /** Any request; returns the parsed JSON body as sent. Retries GETs only. */
+  async request(req: RawRequest): Promise<ApiResponse<unknown> & { headers: Record<string, string | string[] | undefined> }> {
+    const method = req.method.toUpperCase();
+    const retry = req.retry ?? method === 'GET';
+    const attempts = retry ? Math.max(1, this.opts.getAttempts) : 1;
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const res = await this.once(method, req);
+        if (isRetryableStatus(res.http) && attempt < attempts) {
+          const retryAfter = parseRetryAfter(headerValue(res.headers['retry-after']));
+          if (retryAfter === undefined || retryAfter <= this.opts.maxRetryAfterSeconds) {
+            const delayMs = retryAfter !== undefined ? retryAfter * 1000 : this.backoff(attempt);
+            this.opts.onRetry?.({ attempt, delayMs, reason: `HTTP ${res.http}` });
+            await sleep(delayMs);
+            lastError = undefined;
+            continue;
+          }
+        }
+        return this.interpret(method, req, res);
+      } catch (err) {
+        if (!(err instanceof NetworkError) || !retry || attempt >= attempts) throw err;
+        if (err.failure === 'unknown_host') throw err; // a typo does not heal by waiting
+        lastError = err;
+        const delayMs = this.backoff(attempt);
+        this.opts.onRetry?.({ attempt, delayMs, reason: err.message });
+        await sleep(delayMs);
+      }
+    }
+    throw lastError ?? new NetworkError('other', 'sin respuesta del servicio', true);
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.opts.backoffMs * 2 ** (attempt - 1);
+    return Math.round(base / 2 + Math.random() * (base / 2));
+  }
+
+  private async once(method: string, req: RawRequest) {
+    const url = new URL(this.baseUrl + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    this.debugLine(`--> ${method} ${url.href}`);
+    for (const [k, v] of Object.entries(headers)) this.debugLine(`--> ${k}: ${k === 'authorization' ? 'Bearer [redactado]' : v}`);
+    if (payload !== undefined) this.debugLine(`--> ${truncate(payload)}`);
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
+    try {
+      const res = await undiciRequest(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: payload,
+        signal: controller.signal,
+        dispatcher: this.opts.dispatcher,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+      });
+      const text = await res.body.text();
+      this.debugLine(`<-- HTTP ${res.statusCode}`);
+      this.debugLine(`<-- ${truncate(text)}`);
+      return { http: res.statusCode, text, headers: res.headers as Record<string, string | string[] | undefined> };
+    } catch (err) {
+      throw toNetworkError(err, method, url, controller.signal.aborted, this.opts.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private interpret(
+    method: string,
+    req: RawRequest,
+    res: { http: number; text: string; headers: Record<string, string | string[] | undefined> },
+  ) {
+    const where = `${method} ${req.path}`;
+    if (res.text.trim() === '') {
+      throw new NetworkError('empty_body', `${where}: HTTP ${res.http} con el cuerpo vacío; no es una respuesta del servicio`, true, res.http);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      const kind = /^\s*</.test(res.text) ? 'una página HTML (¿un proxy o balanceador?)' : 'algo que no es JSON';
+      throw new NetworkError('not_json', `${where}: HTTP ${res.http} respondió ${kind}, no el JSON del servicio`, true, res.http);
+    }
+    if (res.http >= 200 && res.http < 300) return { http: res.http, data: body, headers: res.headers };
+    const err = ErrorBody.safeParse(body);
+    if (req.throwOnError === false) return { http: res.http, data: body, headers: res.headers };
+    if (!err.success) {
+      throw new NetworkError('bad_shape', `${where}: HTTP ${res.http} con un cuerpo de error que no es {error, message}`, true, res.http);
+    }
+    throw new ApiError(res.http, err.data.error, err.data.message, body, suggestionFor(res.http, err.data.error));
+  }
+
+  private debugLine(line: string) {
+    this.opts.debug?.(this.opts.apiKey ? line.split(this.opts.apiKey).join('[redactado]') : line);
+  }
+}
+
+export function createClient(options: ClientOptions): Client {
+  return new Client(options);
+}
+
+function encodeId(id: number): string {
+  if (!Number.isSafeInteger(id) || id <= 0) throw new RangeError(`id inválido: ${id}`);
+  return encodeURIComponent(String(id));
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function truncate(text: string, max = 2000): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} caracteres)` : text;
+}
+
+function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean, timeoutMs: number): NetworkError {
+  const e = err as { code?: string; cause?: { code?: string }; message?: string };
+  const code = e?.code ?? e?.cause?.code ?? '';
+  const target = `${url.host}`;
+  let failure: NetworkFailure = 'other';
+  let message = `${method} ${url.pathname}: ${e?.message ?? String(err)}`;
+  let sent = true;
+  if (aborted || /TIMEOUT/.test(code)) {
+    failure = 'timeout';
+    message = `${method} ${url.pathname}: sin respuesta de ${target} en ${timeoutMs / 1000} s`;
+    sent = code !== 'UND_ERR_CONNECT_TIMEOUT';
+  } else if (code === 'ECONNREFUSED') {
+    failure = 'connection_refused';
+    message = `no se pudo conectar con ${target} (conexión rechazada); ¿está corriendo el servicio o \`svc sandbox\`?`;
+    sent = false;
+  } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    failure = 'unknown_host';
+    message = `no se encontró el host ${url.hostname}; revisá la dirección del servicio`;
+    sent = false;
+  } else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
+    failure = 'connection_reset';
+    message = `${method} ${url.pathname}: ${target} cortó la conexión antes de responder`;
+  }
+  return new NetworkError(failure, message, sent);
+}

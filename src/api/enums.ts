@@ -1,0 +1,42 @@
+// The enumerations of the service interface (states, methods, events, error codes).
+// Kept free of imports so that help and completions can use them without loading zod.
+
+export const ESTADOS_COBRO = [
+  'PENDIENTE',
+  'EN_PROCESO',
+  'PAGADA',
+  'PAGADA_PARCIALMENTE',
+  'CANCELADO',
+  'DEVUELTA',
+  'DEVUELTA_PARCIALMENTE',
+] as const;
+export type EstadoCobro = (typeof ESTADOS_COBRO)[number];
+
+export const MEDIOS = ['transferencia', 'qr', 'debito', 'credito', 'prepaga'] as const;
+export type Medio = (typeof MEDIOS)[number];
+
+export const ESTADOS_TRANSACCION = ['ACREDITADO', 'RECHAZADO'] as const;
+export type EstadoTransaccion = (typeof ESTADOS_TRANSACCION)[number];
+
+export const TIPOS_DEVOLUCION = ['parcial', 'total'] as const;
+export const ESTADOS_LIQUIDACION = ['estimado'] as const;
+
+export const EVENTOS = [
+  'payment.created',
+  'payment.pending',
+  'payment.approved',
+  'payment.partially_paid',
+  'payment.rejected',
+  'payment.refunded',
+  'payment.partially_refunded',
+] as const;
+export type Evento = (typeof EVENTOS)[number];
+
+export const ERROR_CODES = [
+  'create_failed',
+  'refund_failed',
+  'sync_failed',
+  'unauthorized',
+  'comercio_no_listo',
+  'not_found',
+] as const;

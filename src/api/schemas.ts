@@ -1,0 +1,124 @@
+// The wire format of the service, as zod schemas: every resource, state, event and
+// error body of the service interface. Shared by the client, the CLI and the sandbox,
+// so the emulator and the client cannot disagree about what travels.
+import { z } from 'zod';
+
+import { ESTADOS_COBRO, ESTADOS_TRANSACCION, EVENTOS, MEDIOS } from './enums.js';
+
+export * from './enums.js';
+
+/** Decimal string with at most two decimals, never a JSON number. */
+export const Decimal = z.string().regex(/^-?[0-9]+(\.[0-9]+)?$/, 'decimal string');
+/** Local date-time `YYYY-MM-DD HH:MM:SS`. */
+export const LocalDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'local date-time');
+
+export const Salud = z.object({ ok: z.boolean(), name: z.string(), version: z.string() });
+export type Salud = z.infer<typeof Salud>;
+
+export const Cuenta = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  nombre: z.string(),
+  puede_cobrar: z.boolean(),
+});
+export type Cuenta = z.infer<typeof Cuenta>;
+
+export const Cargo = z.object({
+  medio: z.enum(MEDIOS),
+  label: z.string(),
+  porcentaje: Decimal,
+});
+export type Cargo = z.infer<typeof Cargo>;
+
+export const Cobro = z.object({
+  id: z.number().int(),
+  codigo: z.string(),
+  concepto: z.string(),
+  monto: Decimal,
+  monto_cobrado: Decimal,
+  estado: z.enum(ESTADOS_COBRO),
+  url: z.string(),
+  cvu: z.string().nullable(),
+  qr: z.string().nullable(),
+  referencia: z.string().nullable(),
+  medios: z.object({ tarjeta: z.boolean(), qr: z.boolean(), transferencia: z.boolean() }),
+  vencimiento: LocalDateTime.nullable(),
+  success_url: z.string().nullable(),
+  error_url: z.string().nullable(),
+  created_at: LocalDateTime,
+  updated_at: LocalDateTime,
+});
+export type Cobro = z.infer<typeof Cobro>;
+
+export const Transaccion = z.object({
+  id: z.number().int(),
+  cobro_id: z.number().int(),
+  medio: z.enum(MEDIOS),
+  monto: Decimal,
+  te_cobramos: Decimal,
+  te_queda: Decimal,
+  estado: z.enum(ESTADOS_TRANSACCION),
+  codigo: z.string(),
+  fecha: LocalDateTime,
+  acreditacion: LocalDateTime,
+});
+export type Transaccion = z.infer<typeof Transaccion>;
+
+export const Devolucion = z.object({
+  id: z.number().int(),
+  cobro_id: z.number().int(),
+  monto: Decimal,
+  tipo: z.string(),
+  estado: z.enum(ESTADOS_COBRO),
+  created_at: LocalDateTime,
+});
+export type Devolucion = z.infer<typeof Devolucion>;
+
+export const Liquidacion = z.object({
+  id: z.number().int(),
+  transaccion_id: z.number().int(),
+  cobro_id: z.number().int(),
+  bruto: Decimal,
+  te_cobramos: Decimal,
+  te_queda: Decimal,
+  fecha_operacion: LocalDateTime,
+  fecha_estimada: LocalDateTime,
+  estado: z.string(),
+});
+export type Liquidacion = z.infer<typeof Liquidacion>;
+
+export const ErrorBody = z.object({ error: z.string(), message: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Notification body sent by the service (Events part of the interface). */
+export const EventoBody = z.object({
+  event: z.enum(EVENTOS),
+  cobro_id: z.number().int(),
+  codigo: z.string(),
+  estado: z.enum(ESTADOS_COBRO),
+  monto: Decimal,
+  monto_cobrado: Decimal,
+  transaccion_id: z.number().int().nullable(),
+});
+export type EventoBody = z.infer<typeof EventoBody>;
+
+/** POST /v1/cobros body. */
+export interface CrearCobroInput {
+  concepto: string;
+  monto: string;
+  vencimiento?: string;
+  tarjeta?: boolean;
+  qr?: boolean;
+  transferencia?: boolean;
+  referencia?: string;
+  success_url?: string;
+  error_url?: string;
+}
+
+/** POST /v1/cobros/{id}/devoluciones body. */
+export interface DevolucionInput {
+  monto: string;
+  transaccion_id?: number | null;
+}
+
+export const envelope = <T extends z.ZodType>(schema: T) => z.object({ data: schema });

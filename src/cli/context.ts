@@ -1,0 +1,193 @@
+// The context a command receives: IO, environment, global flags and, built lazily
+// on first use, the profile store, the resolved configuration and the API client.
+// Commands never read process.env, never call process.exit and never write to
+// console; everything they touch comes from here.
+import type { Client } from '../api/client.js';
+import type { Resolved } from '../config/resolve.js';
+import type { Store } from '../config/store.js';
+import type { IO } from '../output/io.js';
+import { CancelledError, ConfigError, UsageError } from './errors.js';
+
+export interface GlobalOptions {
+  json: boolean;
+  profile?: string;
+  live: boolean;
+  baseUrl?: string;
+  yes: boolean;
+  input: boolean;
+  color: boolean;
+  debug: boolean;
+}
+
+export interface Context {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  /** The profile store (config file), opened on first use. */
+  store(): Promise<Store>;
+  /** Profile, address, key and secret with their sources. */
+  resolved(): Promise<Resolved>;
+  /** The API client for the resolved address and key. Prints the live banner once. */
+  client(options?: { requireKey?: boolean }): Promise<Client>;
+  /** Runs work with a spinner on stderr when it is a terminal and --json is off. */
+  spin<T>(text: string, work: () => Promise<T>): Promise<T>;
+  /** Yes/no on a terminal; CancelledError when answered no or interrupted. */
+  confirm(message: string): Promise<void>;
+  /** The person must type `expected` exactly (live refunds). */
+  confirmTyped(message: string, expected: string): Promise<void>;
+  /**
+   * A call that moves money or changes state. In live mode: confirm on a terminal,
+   * require --yes without one. In test mode: nothing.
+   */
+  guardChange(action: string): Promise<void>;
+  /** A line on stderr when --debug is on. */
+  debug(line: string): void;
+  /**
+   * For long-running commands (servers): from now on the first SIGINT/SIGTERM
+   * aborts the returned signal instead of ending the process.
+   */
+  holdSignals(): AbortSignal;
+}
+
+export interface ContextDeps {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  signal: AbortSignal;
+  holdSignals: () => void;
+}
+
+export function createContext(deps: ContextDeps): Context {
+  const { io, env, globals } = deps;
+  let storeP: Promise<Store> | undefined;
+  let resolvedP: Promise<Resolved> | undefined;
+  let bannerShown = false;
+
+  const ctx: Context = {
+    io,
+    env,
+    globals,
+    holdSignals() {
+      deps.holdSignals();
+      return deps.signal;
+    },
+    store() {
+      storeP ??= import('../config/store.js').then((m) => m.openStore(env));
+      return storeP;
+    },
+    resolved() {
+      resolvedP ??= (async () => {
+        const { resolve } = await import('../config/resolve.js');
+        const store = await ctx.store();
+        return resolve({ profile: globals.profile, live: globals.live, baseUrl: globals.baseUrl }, env, store.read());
+      })();
+      return resolvedP;
+    },
+    async client(options = {}) {
+      const requireKey = options.requireKey ?? true;
+      const r = await ctx.resolved();
+      const { keyMode } = await import('../config/resolve.js');
+      if (!r.baseUrl) {
+        throw new ConfigError(
+          `no hay dirección del servicio configurada para el perfil "${r.profileName.value}"`,
+          'corré `svc login --base-url https://…`, o `svc sandbox` y usá la dirección que imprime (SVC_BASE_URL=…)',
+          2,
+        );
+      }
+      if (requireKey) {
+        if (!r.apiKey) {
+          throw new ConfigError(
+            r.mode === 'live'
+              ? `el perfil "${r.profileName.value}" no tiene clave live`
+              : `no hay clave configurada para el perfil "${r.profileName.value}"`,
+            r.mode === 'live' ? 'corré `svc login` con una clave svc_live_…' : 'corré `svc login` o definí SVC_API_KEY',
+            3,
+          );
+        }
+        const mode = keyMode(r.apiKey.value);
+        if (!mode) {
+          throw new UsageError(
+            `la clave ${r.apiKey.source === 'env' ? 'de SVC_API_KEY' : 'del perfil'} no tiene el formato svc_test_… / svc_live_…`,
+          );
+        }
+        if (globals.live && mode === 'test') {
+          throw new UsageError('--live pide modo live pero la clave es de test (svc_test_…)');
+        }
+        if (mode === 'live' && !bannerShown) {
+          bannerShown = true;
+          io.err(io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) + ' ' + io.c.red('operás con dinero real'));
+        }
+      }
+      const { Client } = await import('../api/client.js');
+      const timeoutMs = env.SVC_TIMEOUT_MS && /^\d+$/.test(env.SVC_TIMEOUT_MS) ? Number(env.SVC_TIMEOUT_MS) : undefined;
+      const backoffMs = env.SVC_RETRY_BACKOFF_MS && /^\d+$/.test(env.SVC_RETRY_BACKOFF_MS) ? Number(env.SVC_RETRY_BACKOFF_MS) : undefined;
+      try {
+        return new Client({
+          baseUrl: r.baseUrl.value,
+          apiKey: r.apiKey?.value,
+          timeoutMs,
+          backoffMs,
+          debug: globals.debug ? (line) => io.err(io.c.dim(line)) : undefined,
+          onRetry: globals.debug ? (i) => io.err(io.c.dim(`reintento ${i.attempt} en ${i.delayMs} ms (${i.reason})`)) : undefined,
+        });
+      } catch (err) {
+        if (err instanceof Error && err.name === 'InsecureBaseUrlError') throw new UsageError(err.message);
+        throw err;
+      }
+    },
+    async spin(text, work) {
+      if (!io.stderrTTY || globals.json) return work();
+      const { default: ora } = await import('ora');
+      const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream & { isTTY: true }, color: 'cyan' }).start();
+      try {
+        return await work();
+      } finally {
+        spinner.stop();
+      }
+    },
+    async confirm(message) {
+      if (!io.canPrompt) throw new UsageError('se necesita confirmación y no hay terminal: agregá --yes');
+      const { confirm } = await import('@inquirer/prompts');
+      const ok = await prompt(() => confirm({ message, default: false }, promptStreams(io)));
+      if (!ok) throw new CancelledError('cancelado: no se hizo nada');
+    },
+    async confirmTyped(message, expected) {
+      if (!io.canPrompt) throw new UsageError('se necesita confirmación y no hay terminal: agregá --yes');
+      const { input } = await import('@inquirer/prompts');
+      const typed = await prompt(() => input({ message }, promptStreams(io)));
+      if (typed.trim() !== expected) throw new CancelledError(`cancelado: escribiste "${typed.trim()}", no "${expected}"; no se hizo nada`);
+    },
+    async guardChange(action) {
+      const r = await ctx.resolved();
+      if (r.mode !== 'live' || globals.yes) return;
+      if (!io.canPrompt) {
+        throw new UsageError(`modo live sin terminal: ${action} necesita --yes para confirmar`);
+      }
+      await ctx.confirm(`MODO LIVE: ¿${action}?`);
+    },
+    debug(line) {
+      if (globals.debug) io.err(io.c.dim(line));
+    },
+  };
+  return ctx;
+}
+
+export function promptStreams(io: IO) {
+  return { input: io.stdin, output: io.stderr, clearPromptOnDone: false } as {
+    input: NodeJS.ReadableStream;
+    output: NodeJS.WritableStream;
+    clearPromptOnDone: boolean;
+  };
+}
+
+/** Runs an @inquirer prompt; Ctrl-C becomes CancelledError (exit 130). */
+export async function prompt<T>(ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (err) {
+    if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+      throw new CancelledError();
+    }
+    throw err;
+  }
+}

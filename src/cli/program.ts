@@ -1,0 +1,127 @@
+// Builds the commander tree from the flat command list. Help, examples and
+// suggestions come from the metadata; the action imports the implementation.
+import { Command, Option } from 'commander';
+import type { CommandDef, GroupDef, RunFn } from './define.js';
+
+export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
+  { flags: '--json', description: 'salida JSON: el campo data tal como lo envió el servicio' },
+  { flags: '--profile <nombre>', description: 'perfil a usar (o SVC_PROFILE)' },
+  { flags: '--live', description: 'usa la clave live del perfil (dinero real)' },
+  { flags: '--base-url <url>', description: 'dirección del servicio (o SVC_BASE_URL)' },
+  { flags: '-y, --yes', description: 'confirma sin preguntar (necesario en modo live sin terminal)' },
+  { flags: '--no-input', description: 'nunca pregunta nada; falta un dato = error' },
+  { flags: '--no-color', description: 'sin colores (también NO_COLOR)' },
+  { flags: '--debug', description: 'muestra pedidos y respuestas en stderr (la clave, redactada)' },
+];
+
+const TITLES: Record<string, string> = {
+  'Usage:': 'Uso:',
+  'Options:': 'Opciones:',
+  'Commands:': 'Comandos:',
+  'Arguments:': 'Argumentos:',
+  'Global Options:': 'Opciones globales:',
+};
+
+export interface Invocation {
+  def: CommandDef;
+  args: string[];
+  opts: Record<string, unknown>;
+  run: RunFn;
+}
+
+export function buildProgram(
+  version: string,
+  groups: GroupDef[],
+  commands: CommandDef[],
+  onAction: (inv: Omit<Invocation, 'run'>) => Promise<void>,
+  output: { writeOut: (s: string) => void; writeErr: (s: string) => void },
+): Command {
+  const program = new Command('svc');
+  program
+    .description('svc: cobros, devoluciones, liquidaciones y notificaciones del servicio de cobros, desde la terminal')
+    .version(version, '-V, --version', 'muestra la versión')
+    .helpOption('-h, --help', 'muestra la ayuda')
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: output.writeOut,
+      writeErr: output.writeErr,
+      outputError: (str, write) => write(translate(str)),
+    })
+    .configureHelp({ styleTitle: (t) => TITLES[t] ?? t, showGlobalOptions: true })
+    .exitOverride();
+  for (const g of GLOBAL_OPTIONS) program.option(g.flags, g.description);
+  program.addHelpText(
+    'after',
+    '\nEjemplos:\n  svc demo                      recorrido completo contra un sandbox local\n  svc sandbox                   el servicio en tu máquina\n  svc cobro crear --concepto "Pedido 1042" --monto 1500.00\n\nCódigos de salida: 0 ok · 1 rechazado por el servicio · 2 uso · 3 unauthorized · 4 comercio_no_listo · 5 not_found · 6 red · 7 firma inválida · 130 cancelado',
+  );
+
+  const nodes = new Map<string, Command>();
+  const groupOf = (name: string): Command => {
+    let node = nodes.get(name);
+    if (node) return node;
+    const meta = groups.find((g) => g.name === name);
+    node = program
+      .command(name)
+      .description(meta?.summary ?? name)
+      .helpOption('-h, --help', 'muestra la ayuda')
+      .helpCommand(false)
+      .exitOverride();
+    if (meta?.aliases) node.aliases(meta.aliases);
+    if (meta?.examples?.length) node.addHelpText('after', examplesText(meta.examples));
+    node.configureHelp({ styleTitle: (t) => TITLES[t] ?? t, showGlobalOptions: true });
+    nodes.set(name, node);
+    return node;
+  };
+
+  for (const def of commands) {
+    const words = def.name.split(' ');
+    const parent = words.length > 1 ? groupOf(words[0]!) : program;
+    const leaf = words[words.length - 1]!;
+    // A group that is also a command (`svc sandbox` and `svc sandbox pagar`) keeps its node.
+    let cmd = words.length === 1 ? nodes.get(leaf) : undefined;
+    if (!cmd) {
+      cmd = parent.command(leaf).helpOption('-h, --help', 'muestra la ayuda').helpCommand(false).exitOverride();
+      cmd.configureHelp({ styleTitle: (t) => TITLES[t] ?? t, showGlobalOptions: true });
+      if (words.length === 1) nodes.set(leaf, cmd);
+    }
+    cmd.description(def.summary);
+    if (def.aliases) cmd.aliases(def.aliases);
+    for (const a of def.args ?? []) {
+      const name = a.variadic ? `${a.name}...` : a.name;
+      cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.description);
+    }
+    for (const o of def.options ?? []) {
+      const opt = new Option(o.flags, o.description + (o.choices ? ` (${o.choices.join('|')})` : ''));
+      if (o.repeatable) opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+      if (o.default !== undefined) opt.default(o.default);
+      cmd.addOption(opt);
+    }
+    cmd.addHelpText('after', examplesText(def.examples));
+    cmd.action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const args = (params.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) =>
+        a === undefined ? [] : Array.isArray(a) ? a : [a],
+      );
+      await onAction({ def, args, opts: self.optsWithGlobals() });
+    });
+  }
+  return program;
+}
+
+function examplesText(examples: string[]): string {
+  return `\nEjemplos:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
+}
+
+/** commander's parse errors, in the language of the rest of svc. */
+export function translate(text: string): string {
+  return text
+    .replace(/^error: unknown option '([^']+)'/m, "error: opción desconocida '$1'")
+    .replace(/^error: unknown command '([^']+)'/m, "error: comando desconocido '$1'")
+    .replace(/\(Did you mean (.+)\?\)/, '(¿quisiste decir $1?)')
+    .replace(/^error: missing required argument '([^']+)'/m, "error: falta el argumento '$1'")
+    .replace(/^error: option '([^']+)' argument missing/m, "error: a la opción '$1' le falta el valor")
+    .replace(/^error: too many arguments for '([^']+)'. Expected (\d+) arguments? but got (\d+)\./m, "error: demasiados argumentos para '$1': se esperan $2 y llegaron $3.")
+    .replace(/^error: too many arguments/m, 'error: demasiados argumentos');
+}
+

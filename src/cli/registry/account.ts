@@ -1,0 +1,47 @@
+// Keys and profiles (metadata only; see registry/index.ts).
+import { defineCommand, type CommandDef } from '../define.js';
+
+export const accountCommands: CommandDef[] = [
+  defineCommand({
+    name: 'login',
+    summary: 'guarda una clave (y la dirección del servicio) en un perfil',
+    options: [
+      { flags: '--with-key-stdin', description: 'lee la clave de stdin en vez de preguntarla' },
+      { flags: '--webhook-secret-stdin', description: 'lee el secreto de firma de stdin (después de la clave, en otra línea)' },
+    ],
+    examples: [
+      'svc login --base-url https://api.example.com',
+      'printenv SVC_KEY | svc login --with-key-stdin --base-url http://127.0.0.1:8787',
+    ],
+    load: () => import('../commands/login.js'),
+  }),
+  defineCommand({
+    name: 'logout',
+    summary: 'borra las claves y el secreto del perfil',
+    examples: ['svc logout', 'svc logout --profile tienda2'],
+    load: () => import('../commands/logout.js'),
+  }),
+  defineCommand({
+    name: 'perfil listar',
+    aliases: ['list', 'ls'],
+    summary: 'lista los perfiles guardados (las claves nunca se muestran enteras)',
+    examples: ['svc perfil listar'],
+    load: () => import('../commands/perfil/listar.js'),
+  }),
+  defineCommand({
+    name: 'perfil usar',
+    aliases: ['use'],
+    summary: 'elige el perfil por defecto',
+    args: [{ name: 'nombre', description: 'nombre del perfil', required: true }],
+    examples: ['svc perfil usar tienda2'],
+    load: () => import('../commands/perfil/usar.js'),
+  }),
+  defineCommand({
+    name: 'perfil borrar',
+    aliases: ['delete', 'rm'],
+    summary: 'borra un perfil y sus claves',
+    args: [{ name: 'nombre', description: 'nombre del perfil', required: true }],
+    examples: ['svc perfil borrar viejo'],
+    load: () => import('../commands/perfil/borrar.js'),
+  }),
+];

@@ -1,0 +1,4 @@
+// Commands of this area (metadata only; see registry/index.ts).
+import type { CommandDef } from '../define.js';
+
+export const cobroCommands: CommandDef[] = [];

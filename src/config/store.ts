@@ -1,0 +1,96 @@
+// The profile store: one file, written atomically by conf, mode 0600 in a 0700
+// folder. Loaded lazily: commands that need no profile never touch the disk.
+import { chmodSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../cli/errors.js';
+
+export const Profile = z.object({
+  base_url: z.string().optional(),
+  test_key: z.string().optional(),
+  live_key: z.string().optional(),
+  webhook_secret: z.string().optional(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const ConfigFile = z.object({
+  current: z.string().optional(),
+  profiles: z.record(z.string(), Profile).default({}),
+});
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Folder of the config file: SVC_CONFIG_DIR, else $XDG_CONFIG_HOME/svc, else ~/.config/svc (Windows: %APPDATA%\svc). */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
+  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'svc');
+  if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'svc');
+  return join(homedir(), '.config', 'svc');
+}
+
+/** Folder for data svc keeps (the notification journal): SVC_DATA_DIR, else $XDG_DATA_HOME/svc, else ~/.local/share/svc. */
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  if (env.SVC_DATA_DIR) return env.SVC_DATA_DIR;
+  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, 'svc');
+  if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'svc');
+  return join(homedir(), '.local', 'share', 'svc');
+}
+
+export interface Store {
+  readonly path: string;
+  read(): ConfigFile;
+  write(update: (config: ConfigFile) => ConfigFile): ConfigFile;
+}
+
+export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
+  const dir = configDir(env);
+  const path = join(dir, 'config.json');
+  const { default: Conf } = await import('conf');
+  let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    conf = new Conf<Record<string, unknown>>({
+      cwd: dir,
+      configName: 'config',
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+    });
+  } catch (err) {
+    throw corrupt(path, err);
+  }
+  const read = (): ConfigFile => {
+    const parsed = ConfigFile.safeParse(conf.store);
+    if (!parsed.success) {
+      throw new ConfigError(
+        `el archivo de configuración ${path} no tiene la forma esperada (${parsed.error.issues[0]?.path.join('.') ?? ''})`,
+        `corregilo o borralo y volvé a correr \`svc login\``,
+      );
+    }
+    return parsed.data;
+  };
+  return {
+    path,
+    read,
+    write(update) {
+      const next = ConfigFile.parse(update(read()));
+      try {
+        conf.store = next as Record<string, unknown>;
+        chmodSync(path, 0o600);
+      } catch (err) {
+        throw new ConfigError(`no se pudo escribir ${path}: ${(err as Error).message}`);
+      }
+      return next;
+    },
+  };
+}
+
+function corrupt(path: string, err: unknown): ConfigError {
+  const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return new ConfigError(
+    `no se pudo leer el archivo de configuración ${path}: ${detail}`,
+    `corregilo o borralo (perdés los perfiles guardados) y volvé a correr \`svc login\``,
+  );
+}

@@ -1,0 +1,128 @@
+// main(argv, deps) -> exit code. The only place that turns errors into exit codes
+// and error lines; commands throw, main speaks.
+import { CommanderError } from 'commander';
+import { commands, groups } from './cli/registry/index.js';
+import { buildProgram } from './cli/program.js';
+import { createContext, type GlobalOptions } from './cli/context.js';
+import { CliError, EXIT } from './cli/errors.js';
+import { createIO, type IO, type Streams } from './output/io.js';
+import { VERSION } from './version.js';
+import { ApiError, NetworkError } from './api/errors.js';
+
+export interface MainDeps extends Streams {
+  env: NodeJS.ProcessEnv;
+  /** Aborted when the process is asked to stop (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+  /** Long-running commands call this to stop gracefully on the first signal. */
+  holdSignals?: () => void;
+}
+
+export async function main(argv: string[], deps: MainDeps): Promise<number> {
+  const raw = { json: argv.includes('--json'), noColor: argv.includes('--no-color'), debug: argv.includes('--debug') };
+  let io: IO = createIO(deps, deps.env, { color: raw.noColor ? false : undefined });
+  let exitCode: number = EXIT.ok;
+  let globals: GlobalOptions | undefined;
+
+  const program = buildProgram(
+    VERSION,
+    groups,
+    commands,
+    async ({ def, args, opts }) => {
+      globals = {
+        json: opts.json === true,
+        profile: opts.profile as string | undefined,
+        live: opts.live === true,
+        baseUrl: opts.baseUrl as string | undefined,
+        yes: opts.yes === true,
+        input: opts.input !== false,
+        color: opts.color !== false,
+        debug: opts.debug === true,
+      };
+      io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input });
+      const ctx = createContext({
+        io,
+        env: deps.env,
+        globals,
+        signal: deps.signal ?? new AbortController().signal,
+        holdSignals: deps.holdSignals ?? (() => {}),
+      });
+      const mod = await def.load();
+      const code = await mod.run(ctx, args, opts);
+      exitCode = typeof code === 'number' ? code : EXIT.ok;
+    },
+    { writeOut: (s) => void deps.stdout.write(s), writeErr: (s) => void deps.stderr.write(s) },
+  );
+
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT.ok;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    return report(err, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug);
+  }
+}
+
+/** One readable line on stderr (JSON with --json), and the exit code of PRODUCT.md §2. */
+export function report(err: unknown, io: IO, json: boolean, debug: boolean): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+    // commander already printed its (translated) message.
+    return err.code === 'commander.executeSubCommandAsync' ? EXIT.refused : EXIT.usage;
+  }
+  const { code, line, body } = describe(err);
+  if (json) {
+    io.err(JSON.stringify(body ?? { error: errorName(err), message: line }));
+  } else {
+    io.err(`${io.c.red('error:')} ${line}`);
+    const suggestion = (err as { suggestion?: string }).suggestion;
+    if (suggestion) io.err(`${io.c.dim('→')} ${suggestion}`);
+  }
+  if (debug && err instanceof Error && err.stack && !(err instanceof CliError) && !(err instanceof ApiError) && !(err instanceof NetworkError)) {
+    io.err(io.c.dim(err.stack));
+  }
+  return code;
+}
+
+function describe(err: unknown): { code: number; line: string; body?: unknown } {
+  if (err instanceof ApiError) {
+    const code =
+      err.error === 'unauthorized'
+        ? EXIT.unauthorized
+        : err.error === 'comercio_no_listo'
+          ? EXIT.notReady
+          : err.error === 'not_found'
+            ? EXIT.notFound
+            : EXIT.refused;
+    return { code, line: `${err.error} (HTTP ${err.http}): ${oneLine(err.message)}`, body: err.body };
+  }
+  if (err instanceof NetworkError) {
+    return { code: EXIT.network, line: oneLine(err.message) };
+  }
+  if (err instanceof CliError) {
+    return { code: err.exitCode, line: oneLine(err.message) };
+  }
+  if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+    return { code: EXIT.cancelled, line: 'cancelado' };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: EXIT.refused, line: `error inesperado: ${oneLine(message)} (corré con --debug para más detalle)` };
+}
+
+function errorName(err: unknown): string {
+  if (err instanceof NetworkError) return err.failure;
+  if (err instanceof CliError) {
+    if (err.exitCode === EXIT.usage) return 'usage';
+    if (err.exitCode === EXIT.cancelled) return 'cancelled';
+    if (err.exitCode === EXIT.signature) return 'invalid_signature';
+    if (err.name === 'OutcomeUnknownError') return 'outcome_unknown';
+    return 'error';
+  }
+  return 'unexpected';
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,98 @@
+// Amounts: decimal strings on the wire, integer cents (BigInt) in memory.
+// The only module of svc that does arithmetic on amounts; nothing here ever
+// turns an amount into a JavaScript number.
+
+export type Cents = bigint;
+
+/** Largest amount svc accepts anywhere: 999,999,999.99 (the sandbox documents the same bound). */
+export const MAX_CENTS: Cents = 99_999_999_999n;
+
+const AMOUNT_RE = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/;
+const PERCENT_RE = /^(0|[1-9][0-9]{0,2})(?:\.([0-9]{1,4}))?$/;
+
+export class AmountError extends Error {
+  override name = 'AmountError';
+}
+
+/**
+ * Parses a decimal string such as "1500", "1500.5" or "1500.50" into cents.
+ * Refuses signs, exponents, commas, spaces, more than two decimals and empty text,
+ * each with a reason a person can act on.
+ */
+export function parseAmount(text: string): Cents {
+  if (typeof text !== 'string') throw new AmountError('el monto debe ser un texto decimal como "1500.00", no un número JSON');
+  if (text.trim() === '') throw new AmountError('el monto está vacío');
+  if (text.includes(',')) throw new AmountError(`"${text}" usa coma: el separador decimal es el punto (ej. 1500.50)`);
+  if (/^-/.test(text.trim())) throw new AmountError(`"${text}" es negativo: el monto debe ser positivo`);
+  const m = AMOUNT_RE.exec(text);
+  if (!m) {
+    if (/^[0-9]+\.[0-9]{3,}$/.test(text)) throw new AmountError(`"${text}" tiene más de dos decimales`);
+    if (/^[0-9]{13,}(\.[0-9]*)?$/.test(text)) throw new AmountError(`"${text}" supera el máximo de 999999999.99`);
+    throw new AmountError(`"${text}" no es un monto decimal válido (ej. 1500 o 1500.50)`);
+  }
+  const whole = BigInt(m[1]!);
+  const frac = BigInt((m[2] ?? '').padEnd(2, '0'));
+  return whole * 100n + frac;
+}
+
+/** Like parseAmount, and also refuses zero and anything above MAX_CENTS. */
+export function parsePositiveAmount(text: string): Cents {
+  const cents = parseAmount(text);
+  if (cents <= 0n) throw new AmountError(`"${text}" es cero: el monto debe ser mayor que 0`);
+  if (cents > MAX_CENTS) throw new AmountError(`"${text}" supera el máximo de ${formatCents(MAX_CENTS)}`);
+  return cents;
+}
+
+/** True when text is a well-formed amount (zero allowed). */
+export function isAmount(text: unknown): text is string {
+  return typeof text === 'string' && AMOUNT_RE.test(text);
+}
+
+/** Formats cents as the service does: always two decimals, "-" for negatives. */
+export function formatCents(cents: Cents): string {
+  const negative = cents < 0n;
+  const abs = negative ? -cents : cents;
+  const whole = abs / 100n;
+  const frac = (abs % 100n).toString().padStart(2, '0');
+  return `${negative ? '-' : ''}${whole}.${frac}`;
+}
+
+/** Normalises a valid amount string to two decimals: "1500" -> "1500.00". */
+export function normalizeAmount(text: string): string {
+  return formatCents(parseAmount(text));
+}
+
+/** Exact sum of amount strings. */
+export function sumAmounts(amounts: Iterable<string>): Cents {
+  let total = 0n;
+  for (const a of amounts) total += parseAmount(a);
+  return total;
+}
+
+/** Parses a percentage string with up to four decimals ("3.2500") into ten-thousandths of a percent. */
+export function parsePercent(text: string): bigint {
+  const m = PERCENT_RE.exec(text);
+  if (!m) throw new AmountError(`"${text}" no es un porcentaje válido`);
+  return BigInt(m[1]!) * 10_000n + BigInt((m[2] ?? '').padEnd(4, '0'));
+}
+
+/** Formats ten-thousandths of a percent with four decimals: 32500n -> "3.2500". */
+export function formatPercent(tenThousandths: bigint): string {
+  return `${tenThousandths / 10_000n}.${(tenThousandths % 10_000n).toString().padStart(4, '0')}`;
+}
+
+/**
+ * cents × percentage / 100, rounded half-up to the cent.
+ * percentage is a string with up to four decimals, e.g. "3.2500".
+ */
+export function percentOf(cents: Cents, percentage: string): Cents {
+  if (cents < 0n) throw new AmountError('percentOf needs a non-negative amount');
+  const p = parsePercent(percentage); // percent × 10^4
+  const numerator = cents * p; // cents × percent × 10^4
+  const denominator = 100n * 10_000n;
+  return (numerator * 2n + denominator) / (denominator * 2n);
+}
+
+export function minCents(a: Cents, b: Cents): Cents {
+  return a < b ? a : b;
+}

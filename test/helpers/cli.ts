@@ -1,0 +1,60 @@
+// Runs the built CLI (bin/svc.js) as a user would, with an isolated config folder.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type Options, type Result } from 'execa';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'svc.js');
+
+export function tempDir(prefix = 'svc-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface SvcOptions {
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  inputFile?: string;
+  timeout?: number;
+  cwd?: string;
+}
+
+export interface SvcResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `svc ...args`. The config folder is a fresh temp dir unless SVC_CONFIG_DIR is
+ * given; colours off; never a TTY. Never rejects: assert on exitCode.
+ */
+export async function svc(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SVC_CONFIG_DIR: tempDir('svc-config-'),
+    SVC_DATA_DIR: tempDir('svc-data-'),
+    NO_COLOR: '1',
+    ...options.env,
+  };
+  const opts: Options = {
+    env: env as NodeJS.ProcessEnv,
+    extendEnv: false,
+    reject: false,
+    timeout: options.timeout ?? 60_000,
+    cwd: options.cwd ?? ROOT,
+    stripFinalNewline: false,
+    ...(options.input !== undefined ? { input: options.input } : options.inputFile ? { inputFile: options.inputFile } : { stdin: 'ignore' as const }),
+  };
+  const r = (await execa('node', [BIN, ...args], opts)) as Result;
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}
+
+/** Fails the test when a stack trace reached the user. */
+export function expectNoStack(text: string): void {
+  if (/\n\s+at .+\(.+:\d+:\d+\)/.test(text) || /\bat file:\/\//.test(text)) {
+    throw new Error(`a stack trace reached the user:\n${text}`);
+  }
+}
