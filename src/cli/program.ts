@@ -118,7 +118,7 @@ export function translate(text: string): string {
   return text
     .replace(/^error: unknown option '([^']+)'/m, "error: opción desconocida '$1'")
     .replace(/^error: unknown command '([^']+)'/m, "error: comando desconocido '$1'")
-    .replace(/\(Did you mean (.+)\?\)/, '(¿quisiste decir $1?)')
+    .replace(/\(Did you mean (?:one of )?(.+)\?\)/, '(¿quisiste decir $1?)')
     .replace(/^error: missing required argument '([^']+)'/m, "error: falta el argumento '$1'")
     .replace(/^error: option '([^']+)' argument missing/m, "error: a la opción '$1' le falta el valor")
     .replace(/^error: too many arguments for '([^']+)'. Expected (\d+) arguments? but got (\d+)\./m, "error: demasiados argumentos para '$1': se esperan $2 y llegaron $3.")

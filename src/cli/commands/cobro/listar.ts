@@ -1,0 +1,24 @@
+// svc cobro listar: GET /v1/cobros with estado and q; --limit is applied here.
+import type { Context } from '../../context.js';
+import { parseChoice, parsePositiveInt } from '../../parse.js';
+import { ESTADOS_COBRO } from '../../../api/enums.js';
+import { printJson, printTable } from '../../../output/format.js';
+import { cobroColumns } from '../../../output/resources.js';
+import { UsageError } from '../../errors.js';
+
+export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+  const estado = parseChoice(opts.estado, ESTADOS_COBRO, '--estado');
+  const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
+  const q = opts.q as string | undefined;
+  if (q !== undefined && (q.trim() === '' || q.length > 200)) {
+    throw new UsageError('--q debe tener entre 1 y 200 caracteres');
+  }
+  const client = await ctx.client();
+  const { data } = await ctx.spin('buscando cobros…', () => client.listarCobros({ estado, q }));
+  const rows = limit === undefined ? data.data : data.data.slice(0, limit);
+  if (ctx.globals.json) return printJson(ctx.io, rows);
+  await printTable(ctx.io, cobroColumns, rows, 'no hay cobros con esos filtros');
+  if (limit !== undefined && data.data.length > limit && ctx.io.stdoutTTY) {
+    ctx.io.err(ctx.io.c.dim(`mostrando ${limit} de ${data.data.length}`));
+  }
+}

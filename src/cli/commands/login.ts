@@ -1,0 +1,94 @@
+// svc login: validates a key with GET /v1/cuenta and stores it in a profile.
+// The key never comes from a flag (shell history): hidden prompt or --with-key-stdin.
+import type { Context } from '../context.js';
+import { prompt, promptStreams } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readAll } from '../stdin.js';
+import { KEY_RE, keyMode } from '../../config/resolve.js';
+import { PROFILE_NAME } from '../../config/store.js';
+import { maskKey, printJson } from '../../output/format.js';
+import { checkBaseUrl, Client, InsecureBaseUrlError } from '../../api/client.js';
+
+export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+  const { io, globals } = ctx;
+  const store = await ctx.store();
+  const resolved = await ctx.resolved();
+  const profileName = resolved.profileName.value;
+  if (!PROFILE_NAME.test(profileName)) {
+    throw new UsageError(`nombre de perfil inválido: "${profileName}" (letras, números, . _ -; hasta 64)`);
+  }
+
+  let key: string | undefined;
+  let secret: string | undefined;
+  if (opts.withKeyStdin || opts.webhookSecretStdin) {
+    const lines = (await readAll(io.stdin, 64 * 1024)).toString('utf8').split(/\r?\n/);
+    if (opts.withKeyStdin) key = lines.shift()?.trim();
+    if (opts.webhookSecretStdin) secret = lines.shift()?.trim();
+    if (opts.withKeyStdin && !key) throw new UsageError('--with-key-stdin: stdin está vacío; pasá la clave por la entrada estándar');
+    if (opts.webhookSecretStdin && !secret) throw new UsageError('--webhook-secret-stdin: falta el secreto de firma en stdin');
+  }
+
+  let baseUrl = resolved.baseUrl?.value;
+  if (!baseUrl) {
+    if (!io.canPrompt) {
+      throw new UsageError('falta la dirección del servicio: usá --base-url https://… (o SVC_BASE_URL)', 'para probar sin cuenta: `svc sandbox`');
+    }
+    const { input } = await import('@inquirer/prompts');
+    baseUrl = await prompt(() => input({ message: 'Dirección del servicio (https://…):', required: true }, promptStreams(io)));
+  }
+  try {
+    baseUrl = checkBaseUrl(baseUrl.trim());
+  } catch (err) {
+    if (err instanceof InsecureBaseUrlError) throw new UsageError(err.message);
+    throw err;
+  }
+
+  if (!key) {
+    if (!io.canPrompt) throw new UsageError('no hay terminal para pedir la clave: usá --with-key-stdin');
+    const { password } = await import('@inquirer/prompts');
+    key = (await prompt(() => password({ message: 'Clave (svc_test_… o svc_live_…):', mask: '*' }, promptStreams(io)))).trim();
+    if (!opts.webhookSecretStdin) {
+      const s = await prompt(() =>
+        password({ message: 'Secreto de firma de notificaciones (opcional, Enter para omitir):', mask: '*' }, promptStreams(io)),
+      );
+      secret = s.trim() || undefined;
+    }
+  }
+  if (!KEY_RE.test(key)) {
+    throw new UsageError('la clave no tiene el formato svc_test_… o svc_live_…; no se envió nada');
+  }
+  const mode = keyMode(key)!;
+
+  const client = new Client({ baseUrl, apiKey: key, debug: globals.debug ? (l) => io.err(io.c.dim(l)) : undefined });
+  const { data } = await ctx.spin('validando la clave…', () => client.cuenta());
+  const cuenta = data.data;
+
+  store.write((config) => {
+    const current = config.profiles[profileName] ?? {};
+    return {
+      ...config,
+      current: config.current ?? profileName,
+      profiles: {
+        ...config.profiles,
+        [profileName]: {
+          ...current,
+          base_url: baseUrl,
+          ...(mode === 'live' ? { live_key: key } : { test_key: key }),
+          ...(secret ? { webhook_secret: secret } : {}),
+        },
+      },
+    };
+  });
+
+  if (globals.json) {
+    printJson(io, { profile: profileName, base_url: baseUrl, mode, key: maskKey(key), cuenta });
+    return;
+  }
+  io.err(
+    `${io.c.green('✓')} sesión iniciada como ${cuenta.nombre} <${cuenta.email}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${baseUrl}`,
+  );
+  if (mode === 'live') io.err(io.c.yellow(`la clave live quedó en ${store.path} (permisos 0600)`));
+  if (secret) io.err('secreto de firma guardado');
+  if (!cuenta.puede_cobrar) io.err(io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'));
+}
+

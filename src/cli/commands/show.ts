@@ -1,0 +1,19 @@
+// Shared body of the `ver` commands: check the id (before any request), fetch, print the record.
+import type { Client } from '../../api/client.js';
+import type { Context } from '../context.js';
+import { parseId } from '../parse.js';
+import { printJson, printRecord } from '../../output/format.js';
+import { pairsOf } from '../../output/resources.js';
+
+export async function showRecord<T extends Record<string, unknown>>(
+  ctx: Context,
+  rawId: string | undefined,
+  what: string,
+  fetch: (client: Client, id: number) => Promise<{ data: { data: T } }>,
+): Promise<void> {
+  const id = parseId(rawId);
+  const client = await ctx.client();
+  const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () => fetch(client, id));
+  if (ctx.globals.json) return printJson(ctx.io, data.data);
+  printRecord(ctx.io, pairsOf(data.data));
+}

@@ -1,0 +1,68 @@
+// Table columns and record layouts of the service's resources, shared by the
+// list and show commands so a resource looks the same everywhere.
+import type { Column } from './format.js';
+import { colorState, nullable } from './format.js';
+import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../api/schemas.js';
+import type { Colors } from './io.js';
+
+type Pair = [string, string, ((s: string, c: Colors) => string)?];
+
+const state = (text: string, _row: unknown, c: Colors) => colorState(text, c);
+
+export const cobroColumns: Column<Cobro>[] = [
+  { header: 'ID', value: (r) => String(r.id), align: 'right' },
+  { header: 'CÓDIGO', value: (r) => r.codigo },
+  { header: 'ESTADO', value: (r) => r.estado, style: state },
+  { header: 'MONTO', value: (r) => r.monto, align: 'right' },
+  { header: 'COBRADO', value: (r) => r.monto_cobrado, align: 'right' },
+  { header: 'CONCEPTO', value: (r) => r.concepto },
+  { header: 'REFERENCIA', value: (r) => nullable(r.referencia) },
+  { header: 'VENCE', value: (r) => nullable(r.vencimiento) },
+];
+
+export const transaccionColumns: Column<Transaccion>[] = [
+  { header: 'ID', value: (r) => String(r.id), align: 'right' },
+  { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
+  { header: 'MEDIO', value: (r) => r.medio },
+  { header: 'ESTADO', value: (r) => r.estado, style: state },
+  { header: 'MONTO', value: (r) => r.monto, align: 'right' },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
+  { header: 'FECHA', value: (r) => r.fecha },
+  { header: 'ACREDITACIÓN', value: (r) => r.acreditacion },
+];
+
+export const devolucionColumns: Column<Devolucion>[] = [
+  { header: 'ID', value: (r) => String(r.id), align: 'right' },
+  { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
+  { header: 'MONTO', value: (r) => r.monto, align: 'right' },
+  { header: 'TIPO', value: (r) => r.tipo },
+  { header: 'ESTADO', value: (r) => r.estado, style: state },
+  { header: 'FECHA', value: (r) => r.created_at },
+];
+
+export const liquidacionColumns: Column<Liquidacion>[] = [
+  { header: 'ID', value: (r) => String(r.id), align: 'right' },
+  { header: 'TRANSACCIÓN', value: (r) => String(r.transaccion_id), align: 'right' },
+  { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
+  { header: 'BRUTO', value: (r) => r.bruto, align: 'right' },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
+  { header: 'OPERACIÓN', value: (r) => r.fecha_operacion },
+  { header: 'LLEGA (EST.)', value: (r) => r.fecha_estimada },
+  { header: 'ESTADO', value: (r) => r.estado, style: state },
+];
+
+/** Record layout of a resource for `ver`: every field, in the service's order. */
+export function pairsOf(record: Record<string, unknown>, stateField = 'estado'): Pair[] {
+  return Object.entries(record).map(([k, v]): Pair => {
+    const text = v === null ? '-' : typeof v === 'object' ? flatten(v as Record<string, unknown>) : String(v);
+    return k === stateField ? [k, text, colorState] : [k, text];
+  });
+}
+
+function flatten(obj: Record<string, unknown>): string {
+  return Object.entries(obj)
+    .map(([k, v]) => (typeof v === 'boolean' ? `${k}:${v ? 'sí' : 'no'}` : `${k}:${String(v)}`))
+    .join(' ');
+}
