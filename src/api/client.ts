@@ -181,7 +181,7 @@ export class Client {
       );
     }
     // The body exactly as sent (zod's output would drop unknown fields and reorder keys).
-    return res as ApiResponse<z.infer<S>>;
+    return { http: res.http, data: res.data as z.infer<S> };
   }
 
   /** Any request; returns the parsed JSON body as sent. Retries GETs only. */

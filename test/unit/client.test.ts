@@ -1,0 +1,167 @@
+// The client library against a scripted HTTP server on loopback: retries, faults,
+// envelopes kept exactly as sent. Unscripted calls fail the test.
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, NetworkError } from '../../src/api/errors.js';
+import { checkBaseUrl, Client, InsecureBaseUrlError, parseRetryAfter } from '../../src/api/client.js';
+
+type Step = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+let server: Server | undefined;
+let seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+
+async function serve(steps: Step[]): Promise<string> {
+  seen = [];
+  let i = 0;
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const step = steps[i++];
+      if (!step) {
+        res.writeHead(599).end('unexpected call');
+        return;
+      }
+      step(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  const s = server;
+  server = undefined;
+  if (!s) return;
+  s.closeAllConnections();
+  await new Promise((r) => s.close(r));
+});
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Step => (_q, res) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+
+const cobro = {
+  id: 1, codigo: 'C-1', concepto: 'x', monto: '10.00', monto_cobrado: '0.00', estado: 'PENDIENTE', url: 'https://x/pagar/C-1',
+  cvu: null, qr: null, referencia: null, medios: { tarjeta: true, qr: true, transferencia: true }, vencimiento: '2026-12-01 10:00:00',
+  success_url: null, error_url: null, created_at: '2026-11-22 10:00:00', updated_at: '2026-11-22 10:00:00',
+};
+
+const client = (baseUrl: string, extra = {}) => new Client({ baseUrl, apiKey: 'svc_test_abcdefgh12345678', backoffMs: 1, timeoutMs: 2000, ...extra });
+
+describe('client', () => {
+  it('returns { http, data } with the body exactly as sent, and sends the headers', async () => {
+    const raw = `{"data":{"zz":"extra field kept",${JSON.stringify(cobro).slice(1)}}`;
+    const base = await serve([json(200, raw)]);
+    const res = await client(base).verCobro(1);
+    expect(res.http).toBe(200);
+    expect(JSON.stringify(res.data)).toBe(raw);
+    expect(seen[0]!.headers.authorization).toBe('Bearer svc_test_abcdefgh12345678');
+    expect(seen[0]!.headers['user-agent']).toMatch(/^svc\/\d+\.\d+\.\d+/);
+    expect(seen[0]!.url).toBe('/v1/cobros/1');
+  });
+
+  it('sends JSON with Content-Type on POST and never retries a POST', async () => {
+    const base = await serve([json(503, { error: 'x', message: 'busy' }, { 'retry-after': '0' })]);
+    await expect(client(base).devolver(1, { monto: '1.00' })).rejects.toBeInstanceOf(ApiError);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(seen[0]!.body)).toEqual({ monto: '1.00' });
+  });
+
+  it('retries a GET on 503 with Retry-After, 429 and 500, then succeeds', async () => {
+    const ok = json(200, { data: cobro });
+    const base = await serve([json(503, '<html>busy</html>', { 'retry-after': '0' }), json(429, { error: 'rate', message: 'slow' }), ok]);
+    const res = await client(base, { getAttempts: 3 }).verCobro(1);
+    expect(res.data.data.id).toBe(1);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('gives up after its attempts and reports the last failure', async () => {
+    const base = await serve([json(500, { error: 'boom', message: 'internal' }), json(500, { error: 'boom', message: 'internal' })]);
+    const err = await client(base, { getAttempts: 2 }).cuenta().catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.http).toBe(500);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('does not wait for a Retry-After longer than its budget', async () => {
+    const base = await serve([json(503, { error: 'x', message: 'later' }, { 'retry-after': '3600' })]);
+    const err = await client(base).cuenta().catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('turns error bodies into ApiError with http, error and message', async () => {
+    const base = await serve([json(404, { error: 'not_found', message: 'resource not found' })]);
+    const err = await client(base).verCobro(9).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect([err.http, err.error, err.message]).toEqual([404, 'not_found', 'resource not found']);
+  });
+
+  it.each([
+    ['an HTML 502 page', (_q: IncomingMessage, r: ServerResponse) => r.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad Gateway</body></html>'), 'not_json'],
+    ['a 200 that is not JSON', (_q: IncomingMessage, r: ServerResponse) => r.writeHead(200).end('ok'), 'not_json'],
+    ['an empty body', (_q: IncomingMessage, r: ServerResponse) => r.writeHead(200).end(), 'empty_body'],
+    ['JSON of the wrong shape', json(200, { data: { id: 'one' } }), 'bad_shape'],
+    ['a cut connection', (q: IncomingMessage) => q.socket.destroy(), 'connection_reset'],
+  ])('a reply that is %s becomes a NetworkError', async (_name, step, failure) => {
+    const base = await serve([step as Step]);
+    const err = await client(base, { getAttempts: 1 }).verCobro(1).catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.failure).toBe(failure);
+  });
+
+  it('times out a slow reply', async () => {
+    const base = await serve([(_q, res) => setTimeout(() => res.end('{}'), 3000)]);
+    const err = await client(base, { getAttempts: 1, timeoutMs: 200 }).cuenta().catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.failure).toBe('timeout');
+  });
+
+  it('reports connection refused as not sent', async () => {
+    const base = await serve([]);
+    const s = server!;
+    server = undefined;
+    await new Promise((r) => s.close(r));
+    const err = await client(base, { getAttempts: 1 }).cuenta().catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect([err.failure, err.sent]).toEqual(['connection_refused', false]);
+  });
+
+  it('does not follow redirects (the key would go with them)', async () => {
+    const base = await serve([(_q, res) => res.writeHead(302, { location: 'http://127.0.0.1:1/steal' }).end()]);
+    const err = await client(base, { getAttempts: 1 }).cuenta().catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('redacts the key in debug lines', async () => {
+    const lines: string[] = [];
+    const base = await serve([json(200, { ok: true, name: 's', version: 'v1' })]);
+    await client(base, { debug: (l: string) => lines.push(l) }).salud();
+    expect(lines.join('\n')).not.toContain('svc_test_abcdefgh12345678');
+    expect(lines.join('\n')).toContain('[redactado]');
+  });
+});
+
+describe('checkBaseUrl', () => {
+  it('accepts https and loopback http', () => {
+    expect(checkBaseUrl('https://api.example.com/')).toBe('https://api.example.com');
+    expect(checkBaseUrl('http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787');
+    expect(checkBaseUrl('http://localhost:1')).toBe('http://localhost:1');
+  });
+  it.each(['http://api.example.com', 'http://10.0.0.1', 'ftp://x', 'not a url', 'http://127.0.0.1.evil.com'])('refuses %s', (url) => {
+    expect(() => checkBaseUrl(url)).toThrow(InsecureBaseUrlError);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('5')).toBe(5);
+    expect(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
