@@ -1,0 +1,43 @@
+// Amount parsing and arithmetic: strict decimal strings, integer cents, half-up fees.
+import { describe, expect, it } from 'vitest';
+import { AmountError, formatCents, normalizeAmount, parseAmount, parsePositiveAmount, percentOf, sumAmounts } from '../../src/money.js';
+
+describe('money', () => {
+  it.each([
+    ['1500', 150000n],
+    ['1500.5', 150050n],
+    ['1500.50', 150050n],
+    ['0.01', 1n],
+    ['0', 0n],
+    ['999999999999.99', 99999999999999n],
+  ])('parses %s', (text, cents) => expect(parseAmount(text)).toBe(cents));
+
+  it.each(['1e3', '-5', '1.234', '1,5', '', ' ', '01', '+5', '1.', '.5', '0x10', 'NaN', 'Infinity', '1 000', '١٢'])('refuses %j', (text) => {
+    expect(() => parseAmount(text)).toThrow(AmountError);
+  });
+
+  it('refuses zero and amounts over the maximum as positive amounts', () => {
+    expect(() => parsePositiveAmount('0.00')).toThrow(/cero/);
+    expect(() => parsePositiveAmount('1000000000.00')).toThrow(/máximo/);
+    expect(parsePositiveAmount('999999999.99')).toBe(99999999999n);
+  });
+
+  it('formats with two decimals, and normalises', () => {
+    expect(formatCents(0n)).toBe('0.00');
+    expect(formatCents(5n)).toBe('0.05');
+    expect(formatCents(-150n)).toBe('-1.50');
+    expect(normalizeAmount('10.5')).toBe('10.50');
+  });
+
+  it('sums exactly where floats would not', () => {
+    expect(formatCents(sumAmounts(['0.10', '0.20']))).toBe('0.30');
+    expect(formatCents(sumAmounts(Array(1000).fill('0.01')))).toBe('10.00');
+  });
+
+  it('computes fees rounded half-up to the cent', () => {
+    expect(percentOf(10000n, '3.2500')).toBe(325n); // 100.00 × 3.25 % = 3.25
+    expect(percentOf(150n, '3.0000')).toBe(5n); // 1.50 × 3 % = 0.045 -> 0.05
+    expect(percentOf(149n, '3.0000')).toBe(4n); // 0.0447 -> 0.04
+    expect(percentOf(100n, '0.5000')).toBe(1n); // 0.005 -> 0.01
+  });
+});
