@@ -1,6 +1,6 @@
 // The profile store: one file, written atomically by conf, mode 0600 in a 0700
 // folder. Loaded lazily: commands that need no profile never touch the disk.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -75,16 +75,45 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
     path,
     read,
     write(update) {
-      const next = ConfigFile.parse(update(read()));
-      try {
-        conf.store = next as Record<string, unknown>;
-        chmodSync(path, 0o600);
-      } catch (err) {
-        throw new ConfigError(`no se pudo escribir ${path}: ${(err as Error).message}`);
-      }
-      return next;
+      // Read-modify-write under a lock file, so two `svc login` at once both land.
+      return withLock(`${path}.lock`, () => {
+        const next = ConfigFile.parse(update(read()));
+        try {
+          conf.store = next as Record<string, unknown>;
+          chmodSync(path, 0o600);
+        } catch (err) {
+          throw new ConfigError(`no se pudo escribir ${path}: ${(err as Error).message}`);
+        }
+        return next;
+      });
     },
   };
+}
+
+const LOCK_STALE_MS = 10_000;
+
+function withLock<T>(lockPath: string, work: () => T): T {
+  const shared = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      closeSync(openSync(lockPath, 'wx', 0o600));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`no se pudo bloquear ${lockPath}: ${(err as Error).message}`);
+      try {
+        if (Date.now() - statSync(lockPath).mtimeMs > LOCK_STALE_MS) rmSync(lockPath, { force: true });
+      } catch {
+        // gone meanwhile: try again
+      }
+      if (attempt > 400) throw new ConfigError(`otro svc está escribiendo la configuración (${lockPath}); probá de nuevo`);
+      Atomics.wait(shared, 0, 0, 25);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lockPath, { force: true });
+  }
 }
 
 function corrupt(path: string, err: unknown): ConfigError {
