@@ -1,0 +1,175 @@
+// The expiry a person types (`--vencimiento`), turned into the ISO 8601 date-time with
+// offset the service wants. Pure: the current instant and the time zone are passed in,
+// so every form is unit-tested without touching the clock.
+//
+// Accepted forms (local = the given IANA zone, by default the machine's):
+//   2026-12-24T18:00:00-03:00   ISO 8601 with offset (Z, ±HH:MM or ±HHMM; seconds optional)
+//   2026-12-24                  that day at 23:59:59 local (the whole day counts)
+//   2026-12-24 18:00[:30]       that local date and time (also with T instead of the space)
+//   +3d  +12h  +30m             days, hours or minutes from now
+// The result is always `YYYY-MM-DDTHH:MM:SS±HH:MM` in the local zone. A date in the
+// past (or now), an impossible date (2026-02-30, 25:00) or a local time skipped by a
+// daylight-saving change is refused.
+
+export class DateError extends Error {
+  override name = 'DateError';
+}
+
+export interface DateOptions {
+  /** Milliseconds since the epoch; default Date.now(). */
+  now?: number;
+  /** IANA zone; default the machine's (Intl). */
+  timeZone?: string;
+}
+
+export interface Vencimiento {
+  /** What is sent: ISO 8601 with the local offset, whole seconds. */
+  iso: string;
+  /** The instant, in milliseconds since the epoch. */
+  ms: number;
+}
+
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const RELATIVE_RE = /^\+\s*(\d{1,5})\s*([dhm])$/i;
+const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000 };
+const HELP = 'formatos: 2026-12-24T18:00:00-03:00, 2026-12-24, "2026-12-24 18:00", +3d, +12h, +30m';
+
+export function localZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** Parses `--vencimiento`; throws DateError with a message a person can act on. */
+export function parseVencimiento(text: string, options: DateOptions = {}): Vencimiento {
+  const now = options.now ?? Date.now();
+  const tz = options.timeZone ?? localZone();
+  const fmt = formatter(tz);
+  const s = text.trim();
+  if (s === '') throw new DateError(`está vacío (${HELP})`);
+  if (/[\u0000-\u001f\u007f]/.test(s)) throw new DateError('tiene caracteres de control');
+
+  let ms: number;
+  const rel = RELATIVE_RE.exec(s);
+  const iso = ISO_RE.exec(s);
+  if (rel) {
+    const n = Number(rel[1]);
+    if (n === 0) throw new DateError(`"${s}" es ahora mismo: el vencimiento tiene que ser futuro`);
+    ms = now + n * UNIT_MS[rel[2]!.toLowerCase()]!;
+  } else if (iso) {
+    const [, y, mo, d, h, mi, sec, off] = iso;
+    const hasTime = h !== undefined;
+    if (!hasTime && off !== undefined) throw new DateError(`"${s}": una zona horaria necesita también la hora (${HELP})`);
+    const wall = {
+      y: Number(y),
+      mo: Number(mo),
+      d: Number(d),
+      h: hasTime ? Number(h) : 23,
+      mi: hasTime ? Number(mi) : 59,
+      s: hasTime ? Number(sec ?? '0') : 59,
+    };
+    checkWall(wall, s);
+    const wallMs = Date.UTC(wall.y, wall.mo - 1, wall.d, wall.h, wall.mi, wall.s);
+    if (off !== undefined) {
+      ms = wallMs - offsetOfText(off, s) * 60_000;
+    } else {
+      ms = wallToInstant(wallMs, fmt, s, tz);
+    }
+  } else {
+    throw new DateError(`"${clip(s)}" no es una fecha que entienda (${HELP})`);
+  }
+  ms = Math.floor(ms / 1000) * 1000;
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new DateError(`"${clip(s)}" está fuera de rango`);
+  const result = formatIso(ms, fmt);
+  if (ms <= now) throw new DateError(`"${clip(s)}" ya pasó (${result.replace('T', ' ')}, zona ${tz}): el vencimiento tiene que ser futuro`);
+  return { iso: result, ms };
+}
+
+/** `YYYY-MM-DDTHH:MM:SS±HH:MM` of an instant in a zone. */
+export function toLocalIso(ms: number, timeZone: string = localZone()): string {
+  return formatIso(ms, formatter(timeZone));
+}
+
+interface Wall {
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  s: number;
+}
+
+function checkWall(w: Wall, s: string): void {
+  const probe = new Date(Date.UTC(w.y, w.mo - 1, w.d));
+  if (w.mo < 1 || w.mo > 12 || probe.getUTCDate() !== w.d || probe.getUTCMonth() !== w.mo - 1) {
+    throw new DateError(`"${clip(s)}" no es una fecha del calendario`);
+  }
+  if (w.h > 23 || w.mi > 59 || w.s > 59) throw new DateError(`"${clip(s)}" no es una hora válida (00:00 a 23:59)`);
+}
+
+/** Minutes east of UTC of an offset such as Z, -03:00, +0530, -03. */
+function offsetOfText(off: string, s: string): number {
+  if (off === 'Z' || off === 'z') return 0;
+  const sign = off.startsWith('-') ? -1 : 1;
+  const digits = off.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+  if (hours > 14 || minutes > 59) throw new DateError(`"${clip(s)}": la zona horaria ${off} no existe`);
+  return sign * (hours * 60 + minutes);
+}
+
+type Formatter = Intl.DateTimeFormat;
+
+function formatter(tz: string): Formatter {
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+  } catch {
+    throw new DateError(`zona horaria desconocida: "${tz}"`);
+  }
+}
+
+/** The local wall clock of an instant, as if it were UTC (ms). */
+function wallOf(ms: number, fmt: Formatter): number {
+  const p: Record<string, number> = {};
+  for (const part of fmt.formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!);
+}
+
+/** Minutes east of UTC of the zone at an instant. */
+function offsetAt(ms: number, fmt: Formatter): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  return Math.round((wallOf(whole, fmt) - whole) / 60_000);
+}
+
+/** The instant whose local wall clock is wallMs; refuses times a DST change skips. */
+function wallToInstant(wallMs: number, fmt: Formatter, s: string, tz: string): number {
+  // Two passes settle the offset on both sides of a change.
+  let ms = wallMs - offsetAt(wallMs, fmt) * 60_000;
+  ms = wallMs - offsetAt(ms, fmt) * 60_000;
+  if (wallOf(ms, fmt) !== wallMs) {
+    throw new DateError(`"${clip(s)}" no existe en la zona ${tz} (cambio de horario); elegí otra hora`);
+  }
+  return ms;
+}
+
+function formatIso(ms: number, fmt: Formatter): string {
+  const off = offsetAt(ms, fmt);
+  const wall = new Date(wallOf(ms, fmt)).toISOString().slice(0, 19);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  return `${wall}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function clip(s: string, max = 40): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

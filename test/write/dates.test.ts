@@ -1,0 +1,92 @@
+// Unit tests of --vencimiento parsing: fixed `now` and zone, no clock involved.
+import { describe, expect, it } from 'vitest';
+import { DateError, parseVencimiento, toLocalIso } from '../../src/dates.js';
+
+const BA = 'America/Argentina/Buenos_Aires'; // UTC-3, no DST
+const NOW = Date.parse('2026-06-15T12:00:00-03:00');
+const at = (text: string, timeZone = BA, now = NOW) => parseVencimiento(text, { now, timeZone });
+
+describe('parseVencimiento', () => {
+  it('keeps the instant of an ISO date-time with offset and shows it with the local offset', () => {
+    expect(at('2026-12-24T18:00:00-03:00').iso).toBe('2026-12-24T18:00:00-03:00');
+    expect(at('2026-12-24T21:00:00Z').iso).toBe('2026-12-24T18:00:00-03:00');
+    expect(at('2026-12-24T23:30:00+0200').iso).toBe('2026-12-24T18:30:00-03:00');
+    expect(at('2026-12-24T18:00-03:00').iso).toBe('2026-12-24T18:00:00-03:00');
+    expect(at('2026-12-24T18:00:00.750-03:00').iso).toBe('2026-12-24T18:00:00-03:00');
+  });
+
+  it('reads a bare date as the end of that local day', () => {
+    expect(at('2026-12-24').iso).toBe('2026-12-24T23:59:59-03:00');
+    expect(at('2026-12-24', 'UTC').iso).toBe('2026-12-24T23:59:59+00:00');
+    // today still counts until 23:59:59
+    expect(at('2026-06-15').iso).toBe('2026-06-15T23:59:59-03:00');
+  });
+
+  it('reads a local date and time', () => {
+    expect(at('2026-12-24 18:00').iso).toBe('2026-12-24T18:00:00-03:00');
+    expect(at('2026-12-24 18:00:30').iso).toBe('2026-12-24T18:00:30-03:00');
+    expect(at('2026-12-24T18:00').iso).toBe('2026-12-24T18:00:00-03:00');
+    expect(at('  2026-12-24 18:00  ').iso).toBe('2026-12-24T18:00:00-03:00');
+  });
+
+  it('uses the zone offset of the date itself across daylight saving', () => {
+    expect(at('2027-01-15 10:00', 'Europe/Madrid').iso).toBe('2027-01-15T10:00:00+01:00');
+    expect(at('2026-07-15 10:00', 'Europe/Madrid').iso).toBe('2026-07-15T10:00:00+02:00');
+    expect(at('2026-07-15 10:00', 'Asia/Kolkata').iso).toBe('2026-07-15T10:00:00+05:30');
+  });
+
+  it('refuses a local time skipped by a daylight-saving change', () => {
+    // Europe/Madrid jumps from 02:00 to 03:00 on 2027-03-28.
+    expect(() => at('2027-03-28 02:30', 'Europe/Madrid')).toThrow(/no existe/);
+  });
+
+  it('adds days, hours and minutes to now', () => {
+    expect(at('+3d').iso).toBe('2026-06-18T12:00:00-03:00');
+    expect(at('+12h').iso).toBe('2026-06-16T00:00:00-03:00');
+    expect(at('+30m').iso).toBe('2026-06-15T12:30:00-03:00');
+    expect(at('+1D').ms).toBe(NOW + 86_400_000);
+  });
+
+  it('drops milliseconds of now', () => {
+    expect(at('+1m', BA, NOW + 999).iso).toBe('2026-06-15T12:01:00-03:00');
+  });
+
+  it.each([
+    ['2026-06-15T11:59:59-03:00', /ya pasó/],
+    ['2026-06-15T12:00:00-03:00', /ya pasó/],
+    ['2026-06-14', /ya pasó/],
+    ['2020-01-01 10:00', /ya pasó/],
+    ['+0d', /ahora mismo/],
+    ['', /vacío/],
+    ['mañana', /no es una fecha/],
+    ['24/12/2026', /no es una fecha/],
+    ['2026-12-24T18:00:00', undefined],
+    ['2026-02-30', /calendario/],
+    ['2026-13-01', /calendario/],
+    ['2026-12-24 24:00', /hora válida/],
+    ['2026-12-24 18:60', /hora válida/],
+    ['2026-12-24-03:00', /necesita también la hora/],
+    ['2026-12-24T18:00:00+15:00', /no existe/],
+    ['+3 semanas', /no es una fecha/],
+    ['-3d', /no es una fecha/],
+    ['2026-12-24\n18:00', /control/],
+  ])('handles %j', (text, error) => {
+    if (error === undefined) {
+      expect(at(text).iso).toBe('2026-12-24T18:00:00-03:00');
+      return;
+    }
+    expect(() => at(text)).toThrow(DateError);
+    expect(() => at(text)).toThrow(error);
+  });
+
+  it('refuses an unknown zone', () => {
+    expect(() => at('+1d', 'Mars/Olympus')).toThrow(/zona horaria desconocida/);
+  });
+});
+
+describe('toLocalIso', () => {
+  it('formats an instant with the zone offset', () => {
+    expect(toLocalIso(Date.parse('2026-12-24T21:00:00Z'), BA)).toBe('2026-12-24T18:00:00-03:00');
+    expect(toLocalIso(Date.parse('2026-12-24T21:00:00Z'), 'UTC')).toBe('2026-12-24T21:00:00+00:00');
+  });
+});
