@@ -7,6 +7,7 @@ import { readCommands } from './read.js';
 import { webhookCommands } from './webhook.js';
 import { sandboxCommands } from './sandbox.js';
 import { toolCommands } from './tools.js';
+import { newcomerCommands } from './newcomer.js';
 
 export const groups: GroupDef[] = [
   { name: 'perfil', summary: 'perfiles guardados: listar, usar, borrar' },
@@ -24,4 +25,5 @@ export const commands: CommandDef[] = [
   ...webhookCommands,
   ...sandboxCommands,
   ...toolCommands,
+  ...newcomerCommands,
 ];
