@@ -1,4 +1,60 @@
-// Commands of this area (metadata only; see registry/index.ts).
-import type { CommandDef } from '../define.js';
+// `svc sandbox` (the service on loopback) and its payer simulation commands
+// (metadata only; see registry/index.ts).
+import { MEDIOS } from '../../api/enums.js';
+import { defineCommand, type CommandDef } from '../define.js';
 
-export const sandboxCommands: CommandDef[] = [];
+const idArg = [{ name: 'id', description: 'id de la solicitud de cobro (entero)', required: true }];
+
+export const sandboxCommands: CommandDef[] = [
+  defineCommand({
+    name: 'sandbox',
+    summary: 'el servicio completo en tu máquina (127.0.0.1), sin cuenta: claves de test, pagos simulados, notificaciones firmadas',
+    options: [
+      { flags: '--host <host>', description: 'dirección donde escucha (default 127.0.0.1)' },
+      { flags: '--port <puerto>', description: 'puerto; 0 elige uno libre (default 4010)' },
+      { flags: '--data <archivo>', description: 'guarda el estado en este archivo (journal) y lo retoma al reiniciar; sin esto vive en memoria' },
+      { flags: '--webhook-url <url>', description: 'adonde enviar las notificaciones firmadas (https, o http en 127.0.0.1/localhost)' },
+      { flags: '--tz <zona>', description: 'zona horaria de las fechas (default America/Argentina/Buenos_Aires)' },
+      { flags: '--retry-schedule <ms,ms,…>', description: 'esperas entre reintentos de notificación (default 1000,4000,16000,64000,256000)' },
+      { flags: '--ready-delay <ms>', description: 'demora hasta que cvu y qr están listos (default 1500)' },
+    ],
+    examples: [
+      'svc sandbox',
+      'svc sandbox --port 0 --json',
+      'svc sandbox --data ./sandbox.jsonl --webhook-url http://127.0.0.1:8080/webhooks',
+    ],
+    load: () => import('../commands/sandbox/servir.js'),
+  }),
+  defineCommand({
+    name: 'sandbox iniciar',
+    summary: 'simula que el pagador empezó a pagar (EN_PROCESO, payment.pending)',
+    args: idArg,
+    examples: ['svc sandbox iniciar 42'],
+    load: () => import('../commands/sandbox/iniciar.js'),
+  }),
+  defineCommand({
+    name: 'sandbox pagar',
+    summary: 'simula un pago acreditado, total o parcial (PAGADA o PAGADA_PARCIALMENTE)',
+    args: idArg,
+    options: [
+      { flags: '--monto <monto>', description: 'monto pagado (default: lo que falta)' },
+      { flags: '--medio <medio>', description: 'medio de pago (default: el primero que el cobro acepta)', choices: MEDIOS },
+    ],
+    examples: ['svc sandbox pagar 42', 'svc sandbox pagar 42 --monto 500.00 --medio credito'],
+    load: () => import('../commands/sandbox/pagar.js'),
+  }),
+  defineCommand({
+    name: 'sandbox rechazar',
+    summary: 'simula un pago rechazado (transacción RECHAZADO, cobro CANCELADO)',
+    args: idArg,
+    examples: ['svc sandbox rechazar 42'],
+    load: () => import('../commands/sandbox/rechazar.js'),
+  }),
+  defineCommand({
+    name: 'sandbox expirar',
+    summary: 'vence la solicitud ahora (CANCELADO, payment.rejected)',
+    args: idArg,
+    examples: ['svc sandbox expirar 42'],
+    load: () => import('../commands/sandbox/expirar.js'),
+  }),
+];

@@ -1,0 +1,219 @@
+// The sandbox as a request handler, without listening: faults first (never on the
+// control plane), then route, key, body, handler; the one place that writes
+// responses and logs requests (method, path, status, time — never headers or bodies).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { ControlDeps } from './control.js';
+import { Dispatcher } from './dispatcher.js';
+import { SandboxError, noEndpoint, unauthorized } from './errors.js';
+import { Faults, RequestLog, faultResponse, type LogEntry } from './faults.js';
+import { refresh } from './model.js';
+import { match } from './router.js';
+import type { Merchant, Store } from './store.js';
+import type { Clock } from './time.js';
+import type { ApiRequest, Reply } from './types.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const EXPIRY_SWEEP_MS = 1000;
+
+export interface SandboxAppOptions {
+  store: Store;
+  clock: Clock;
+  readyDelayMs: number;
+  retrySchedule?: readonly number[];
+  /** Called once per request, after the answer (or the cut). */
+  onRequest?: (entry: LogEntry) => void;
+  /** Called with errors that are bugs of the sandbox (the client got a 500). */
+  onError?: (err: unknown) => void;
+}
+
+export interface SandboxApp {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  deps: ControlDeps;
+  /** Tells the app where it is reachable (after listen). */
+  setBaseUrl(url: string): void;
+  /** Requests being handled right now. */
+  inflight(): number;
+  close(): void;
+}
+
+export function createSandbox(options: SandboxAppOptions): SandboxApp {
+  const { store, clock } = options;
+  let baseUrl = 'http://127.0.0.1';
+  const dispatcher = new Dispatcher({
+    clock,
+    secret: store.webhookSecret,
+    urlFor: (m) => store.merchant(m).webhookUrl,
+    retrySchedule: options.retrySchedule,
+  });
+  store.onEvents = (events) => dispatcher.emit(events);
+  const deps: ControlDeps = {
+    store,
+    clock,
+    dispatcher,
+    baseUrl: () => baseUrl,
+    readyDelayMs: options.readyDelayMs,
+    faults: new Faults(),
+    log: new RequestLog(),
+  };
+  let inflight = 0;
+
+  // Requests expire by themselves: checked on every read, and swept here so their
+  // event goes out even when nobody asks.
+  const sweep = setInterval(() => {
+    const now = clock.now();
+    for (const rec of [...store.open]) {
+      if (rec.vencMs !== null && rec.vencMs <= now) {
+        try {
+          refresh(deps, rec, now);
+        } catch (err) {
+          options.onError?.(err);
+        }
+      }
+    }
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+
+  const record = (method: string, path: string, status: number | null, started: number) => {
+    const entry: LogEntry = { method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, fecha: clock.local(clock.now()) };
+    deps.log.add(entry);
+    options.onRequest?.(entry);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    inflight++;
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const qi = url.indexOf('?');
+    const path = qi < 0 ? url : url.slice(0, qi);
+    try {
+      const fault = path.startsWith('/_sandbox/') ? undefined : deps.faults.take(method, path);
+      if (fault?.action === 'cut') {
+        req.socket.destroy();
+        record(method, path, null, started);
+        return;
+      }
+      if (fault?.action === 'respond') {
+        await readBody(req);
+        const r = faultResponse(fault);
+        res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.text), ...fault.headers });
+        res.end(r.text);
+        record(method, path, r.status, started);
+        return;
+      }
+      if (fault?.action === 'delay' && fault.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms!));
+
+      const reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1));
+      if (fault?.action === 'cut_after') {
+        req.socket.destroy();
+        record(method, path, null, started);
+        return;
+      }
+      write(res, reply);
+      record(method, path, reply.status, started);
+    } catch (err) {
+      options.onError?.(err);
+      if (!res.headersSent) write(res, { status: 500, body: { error: 'internal_error', message: 'internal error of the sandbox' } });
+      record(method, path, 500, started);
+    } finally {
+      inflight--;
+    }
+  }
+
+  async function process(req: IncomingMessage, method: string, path: string, search: string): Promise<Reply> {
+    try {
+      const m = match(method, path);
+      if (!m) {
+        req.resume();
+        throw noEndpoint();
+      }
+      const { route } = m;
+      const raw = method === 'GET' || method === 'HEAD' ? null : await readBody(req);
+      if (raw === null) req.resume();
+      const merchant = route.access === 'public' ? (undefined as unknown as Merchant) : authenticate(req.headers.authorization);
+      const contentType = req.headers['content-type'];
+      let parsed: { value: unknown } | undefined;
+      const apiReq: ApiRequest = {
+        merchant,
+        params: m.params,
+        query: new URLSearchParams(search),
+        now: clock.now(),
+        json() {
+          parsed ??= { value: parseBody(raw, contentType, route.code) };
+          return parsed.value;
+        },
+      };
+      return route.handler(deps, apiReq);
+    } catch (err) {
+      if (err instanceof SandboxError) return { status: err.status, body: { error: err.code, message: err.message } };
+      throw err;
+    }
+  }
+
+  function authenticate(header: string | undefined): Merchant {
+    if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer svc_test_…"');
+    const m = /^Bearer +(\S+) *$/i.exec(header);
+    if (!m) throw unauthorized('malformed Authorization header; expected "Bearer <API key>"');
+    const key = m[1]!;
+    if (key.startsWith('svc_live_')) {
+      throw unauthorized('the sandbox only takes test keys (svc_test_…); live keys work only against the real service');
+    }
+    if (!/^svc_test_[A-Za-z0-9]{1,200}$/.test(key)) throw unauthorized('malformed API key; expected svc_test_…');
+    const merchant = store.merchantByKey(key);
+    if (!merchant) throw unauthorized('unknown API key');
+    return merchant;
+  }
+
+  return {
+    handle: (req, res) => void handle(req, res),
+    deps,
+    setBaseUrl(url) {
+      baseUrl = url;
+    },
+    inflight: () => inflight,
+    close() {
+      clearInterval(sweep);
+      dispatcher.close();
+    },
+  };
+}
+
+/** The body's bytes, or a marker when it is larger than MAX_BODY_BYTES. */
+function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too_large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** undefined for an empty body; the endpoint's 400 for a wrong content type or bad JSON. */
+function parseBody(raw: Buffer | 'too_large' | null, contentType: string | undefined, code: string): unknown {
+  if (raw === null || (raw !== 'too_large' && raw.length === 0)) return undefined;
+  const bad = (message: string) => new SandboxError(400, code, message);
+  if (raw === 'too_large') throw bad(`body: larger than ${MAX_BODY_BYTES} bytes`);
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw bad(`body: Content-Type must be application/json${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (header missing)'}`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw bad(`body: invalid JSON (${(err as Error).message.slice(0, 120)})`);
+  }
+}
+
+function write(res: ServerResponse, reply: Reply): void {
+  const text = reply.contentType ? String(reply.body) : JSON.stringify(reply.body);
+  res.writeHead(reply.status, {
+    'Content-Type': reply.contentType ?? 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

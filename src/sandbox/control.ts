@@ -1,0 +1,179 @@
+// The control plane under /_sandbox/ (merchant's key required): the payer simulation
+// that drives the state machine (iniciar, pagar, rechazar, expirar), the notification
+// URL, the delivery attempts, the events, the request log and fault injection.
+import { MEDIOS, type Medio } from '../api/enums.js';
+import { formatCents, parseAmount } from '../money.js';
+import { SandboxError } from './errors.js';
+import type { Faults, RequestLog } from './faults.js';
+import { allowedMedios, feeOf, split } from './fees.js';
+import { amount, object, webhookUrl } from './handlers/validate.js';
+import { eventOf, findCobro, withWire } from './model.js';
+import * as state from './state.js';
+import type { CobroRec, LiquidacionRec, TransaccionRec } from './store.js';
+import { ok, type ApiRequest, type Deps, type Reply } from './types.js';
+
+export interface ControlDeps extends Deps {
+  faults: Faults;
+  log: RequestLog;
+}
+
+export type ControlHandler = (deps: ControlDeps, req: ApiRequest) => Reply;
+
+const bad = (message: string) => new SandboxError(400, 'bad_request', message);
+
+/** A move the state machine refuses is a 400 `invalid_state` with its reason. */
+function guarded<T>(move: () => T): T {
+  try {
+    return move();
+  } catch (err) {
+    if (err instanceof state.TransitionError) throw new SandboxError(400, 'invalid_state', err.message);
+    throw err;
+  }
+}
+
+function body(req: ApiRequest): Record<string, unknown> {
+  const b = req.json();
+  return b === undefined ? {} : object(b, bad);
+}
+
+export const iniciar: ControlHandler = (deps, req) => {
+  const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
+  body(req);
+  const move = guarded(() => state.start(rec.d.estado));
+  const next = withWire(rec, { estado: move.estado }, deps.clock.local(req.now));
+  deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
+  return ok(next.d);
+};
+
+function medioFor(rec: CobroRec, value: unknown): Medio {
+  const allowed = allowedMedios(rec.d.medios);
+  if (value === undefined || value === null) return allowed[0]!;
+  if (typeof value !== 'string' || !(MEDIOS as readonly string[]).includes(value)) throw bad(`medio: one of ${MEDIOS.join(', ')}`);
+  if (!allowed.includes(value as Medio)) throw bad(`medio: this payment request does not accept ${value} (it accepts ${allowed.join(', ')})`);
+  return value as Medio;
+}
+
+function operationCode(id: number): string {
+  return `OP-${String(id).padStart(10, '0')}`;
+}
+
+export const pagar: ControlHandler = (deps, req) => {
+  const { store, clock } = deps;
+  const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
+  const b = body(req);
+  const medio = medioFor(rec, b.medio);
+  const monto = parseAmount(rec.d.monto);
+  const cobrado = parseAmount(rec.d.monto_cobrado);
+  const paid = b.monto === undefined || b.monto === null ? monto - cobrado : amount(b.monto, 'monto', bad);
+  const move = guarded(() => state.pay({ estado: rec.d.estado, monto, cobrado, amount: paid }));
+  const fee = feeOf(medio);
+  const { te_cobramos, te_queda } = split(paid, medio);
+  const local = clock.local(req.now);
+  const txId = store.nextId('transacciones');
+  const tx: TransaccionRec = {
+    m: rec.m,
+    d: {
+      id: txId,
+      cobro_id: rec.d.id,
+      medio,
+      monto: formatCents(paid),
+      te_cobramos,
+      te_queda,
+      estado: 'ACREDITADO',
+      codigo: operationCode(txId),
+      fecha: local,
+      acreditacion: clock.local(req.now + fee.creditDelayMs),
+    },
+    devuelto: '0.00',
+  };
+  const liq: LiquidacionRec = {
+    m: rec.m,
+    d: {
+      id: store.nextId('liquidaciones'),
+      transaccion_id: txId,
+      cobro_id: rec.d.id,
+      bruto: tx.d.monto,
+      te_cobramos,
+      te_queda,
+      fecha_operacion: local,
+      fecha_estimada: clock.local(req.now + fee.settlementDelayMs),
+      estado: 'estimado',
+    },
+  };
+  const next = withWire(rec, { estado: move.estado, monto_cobrado: formatCents(move.cobrado) }, local);
+  store.commit(
+    [
+      ['cobro', next],
+      ['transaccion', tx],
+      ['liquidacion', liq],
+    ],
+    [eventOf(next, move.event, txId)],
+  );
+  return ok(next.d);
+};
+
+export const rechazar: ControlHandler = (deps, req) => {
+  const { store, clock } = deps;
+  const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
+  const b = body(req);
+  const medio = medioFor(rec, b.medio);
+  const move = guarded(() => state.reject(rec.d.estado));
+  const local = clock.local(req.now);
+  const txId = store.nextId('transacciones');
+  const left = parseAmount(rec.d.monto) - parseAmount(rec.d.monto_cobrado);
+  const tx: TransaccionRec = {
+    m: rec.m,
+    d: {
+      id: txId,
+      cobro_id: rec.d.id,
+      medio,
+      monto: formatCents(left),
+      te_cobramos: '0.00',
+      te_queda: '0.00',
+      estado: 'RECHAZADO',
+      codigo: operationCode(txId),
+      fecha: local,
+      acreditacion: local,
+    },
+    devuelto: '0.00',
+  };
+  const next = withWire(rec, { estado: move.estado }, local);
+  store.commit(
+    [
+      ['cobro', next],
+      ['transaccion', tx],
+    ],
+    [eventOf(next, move.event, txId)],
+  );
+  return ok(next.d);
+};
+
+export const expirar: ControlHandler = (deps, req) => {
+  const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
+  body(req);
+  const move = guarded(() => state.expire(rec.d.estado));
+  const next = withWire(rec, { estado: move.estado }, deps.clock.local(req.now));
+  deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
+  return ok(next.d);
+};
+
+export const webhook: ControlHandler = (deps, req) => {
+  const b = body(req);
+  const url = b.url === null ? null : webhookUrl(b.url, 'url', bad);
+  deps.store.commit([['webhook', { m: req.merchant.id, url }]]);
+  return ok({ url });
+};
+
+export const verWebhook: ControlHandler = (deps, req) => ok({ url: deps.store.merchant(req.merchant.id).webhookUrl });
+
+export const entregas: ControlHandler = (deps, req) => ok(deps.dispatcher.listEntregas(req.merchant.id));
+
+export const eventos: ControlHandler = (deps, req) => ok(deps.dispatcher.listEventos(req.merchant.id));
+
+export const log: ControlHandler = (deps) => ok(deps.log.all());
+
+export const crearFalla: ControlHandler = (deps, req) => ok(deps.faults.add(req.json()), 201);
+
+export const listarFallas: ControlHandler = (deps) => ok(deps.faults.all());
+
+export const borrarFallas: ControlHandler = (deps) => ok({ borradas: deps.faults.clear() });

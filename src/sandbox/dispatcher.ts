@@ -1,0 +1,215 @@
+// Signed notifications: one queue per payment request, so a request's events arrive
+// in the order they happened; an event that is not answered 2xx within the timeout
+// is retried on the schedule (exponential by default), then given up. Every attempt
+// is recorded for GET /_sandbox/entregas.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { notificationHeaders } from '../webhooks/signature.js';
+import type { Clock } from './time.js';
+import type { Emitted, EventoBody } from './store.js';
+
+/** Waits after attempt 1, 2, …: 1 s, 4 s, 16 s, 64 s, 256 s — six attempts in about 5.7 minutes. */
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1_000, 4_000, 16_000, 64_000, 256_000];
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+const MAX_KEPT = 10_000;
+
+export interface Entrega {
+  id: number;
+  event: string;
+  cobro_id: number;
+  url: string;
+  intento: number;
+  /** HTTP status of the answer, null when there was none. */
+  status: number | null;
+  ok: boolean;
+  /** Why the attempt failed without a status (timeout, connection refused…). */
+  error: string | null;
+  latencia_ms: number;
+  fecha: string;
+  /** Milliseconds until the next attempt, null when this was the last one. */
+  proximo_intento_ms: number | null;
+}
+
+export interface Evento {
+  id: number;
+  fecha: string;
+  body: EventoBody;
+}
+
+interface Job {
+  m: number;
+  event: string;
+  cobroId: number;
+  body: string;
+  attempt: number;
+}
+
+export interface DispatcherOptions {
+  clock: Clock;
+  secret: string;
+  /** The merchant's current notification URL (null: nothing is sent). */
+  urlFor(m: number): string | null;
+  retrySchedule?: readonly number[];
+  timeoutMs?: number;
+}
+
+export class Dispatcher {
+  private readonly queues = new Map<number, Job[]>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly inflight = new Set<() => void>();
+  private readonly entregas = new Map<number, Entrega[]>();
+  private readonly eventos = new Map<number, Evento[]>();
+  private nextEntrega = 1;
+  private nextEvento = 1;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  readonly schedule: readonly number[];
+  readonly timeoutMs: number;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.schedule = opts.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
+    this.timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  }
+
+  emit(events: Emitted[]): void {
+    for (const e of events) {
+      const body = JSON.stringify(e.body);
+      push(this.eventos, e.m, { id: this.nextEvento++, fecha: this.opts.clock.local(this.opts.clock.now()), body: e.body });
+      if (this.closed || !this.opts.urlFor(e.m)) continue;
+      const job: Job = { m: e.m, event: e.body.event, cobroId: e.body.cobro_id, body, attempt: 0 };
+      const queue = this.queues.get(job.cobroId);
+      if (queue) {
+        queue.push(job);
+      } else {
+        this.queues.set(job.cobroId, [job]);
+        void this.run(job.cobroId);
+      }
+    }
+  }
+
+  /** Attempts for the merchant, oldest first. */
+  listEntregas(m: number): Entrega[] {
+    return this.entregas.get(m) ?? [];
+  }
+  listEventos(m: number): Evento[] {
+    return this.eventos.get(m) ?? [];
+  }
+
+  /** Resolves when no event is waiting or being sent. */
+  idle(): Promise<void> {
+    if (this.queues.size === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  /** Stops: pending retries are dropped, attempts in flight are cut. */
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const abort of this.inflight) abort();
+    this.queues.clear();
+    this.wakeIdle();
+  }
+
+  private async run(cobroId: number): Promise<void> {
+    const queue = this.queues.get(cobroId)!;
+    while (queue.length && !this.closed) {
+      const job = queue[0]!;
+      const url = this.opts.urlFor(job.m);
+      if (!url) {
+        queue.shift();
+        continue;
+      }
+      job.attempt++;
+      const outcome = await this.send(url, job);
+      if (this.closed) return;
+      const last = job.attempt > this.schedule.length;
+      const wait = outcome.ok || last ? null : this.schedule[job.attempt - 1]!;
+      push(this.entregas, job.m, {
+        id: this.nextEntrega++,
+        event: job.event,
+        cobro_id: job.cobroId,
+        url,
+        intento: job.attempt,
+        status: outcome.status,
+        ok: outcome.ok,
+        error: outcome.error,
+        latencia_ms: outcome.latencyMs,
+        fecha: this.opts.clock.local(this.opts.clock.now()),
+        proximo_intento_ms: wait,
+      });
+      if (wait === null) {
+        queue.shift();
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          this.timers.delete(t);
+          resolve();
+        }, wait);
+        this.timers.add(t);
+      });
+    }
+    if (this.queues.get(cobroId) === queue) this.queues.delete(cobroId);
+    if (this.queues.size === 0) this.wakeIdle();
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private send(url: string, job: Job): Promise<{ ok: boolean; status: number | null; error: string | null; latencyMs: number }> {
+    const started = performance.now();
+    const latency = () => Math.round((performance.now() - started) * 10) / 10;
+    const headers = notificationHeaders(this.opts.secret, job.event, job.body, Math.floor(this.opts.clock.now() / 1000));
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (status: number | null, error: string | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.inflight.delete(abort);
+        resolve({ ok: status !== null && status >= 200 && status < 300, status, error, latencyMs: latency() });
+      };
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        resolve({ ok: false, status: null, error: 'invalid url', latencyMs: 0 });
+        return;
+      }
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(target, {
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(job.body)), 'User-Agent': 'svc-sandbox' },
+      });
+      const abort = () => {
+        req.destroy();
+        finish(null, 'sandbox stopped');
+      };
+      this.inflight.add(abort);
+      const timer = setTimeout(() => {
+        req.destroy();
+        finish(null, `no answer in ${this.timeoutMs / 1000} s`);
+      }, this.timeoutMs);
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => finish(res.statusCode ?? null, null));
+        res.on('error', () => finish(res.statusCode ?? null, null));
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => finish(null, err.code ?? err.message));
+      req.end(job.body);
+    });
+  }
+}
+
+function push<T>(map: Map<number, T[]>, m: number, value: T): void {
+  let list = map.get(m);
+  if (!list) map.set(m, (list = []));
+  list.push(value);
+  if (list.length > MAX_KEPT) list.splice(0, list.length - MAX_KEPT);
+}

@@ -1,0 +1,22 @@
+// The one error type of the sandbox: handlers throw it, app.ts turns it into
+// `{error, message}` with its status. Anything else is a 500 without details.
+
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = () => new SandboxError(404, 'not_found', 'resource not found');
+export const noEndpoint = () => new SandboxError(404, 'not_found', 'endpoint does not exist');
+export const unauthorized = (message: string) => new SandboxError(401, 'unauthorized', message);
+
+/** Raised when the sandbox cannot start (bad data file, bad option); the CLI prints the message. */
+export class SandboxStartError extends Error {
+  override name = 'SandboxStartError';
+}

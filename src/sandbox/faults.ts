@@ -1,0 +1,133 @@
+// Fault injection for clients' tests (POST /_sandbox/fallas): the next N requests
+// matching a method and path answer a given status/body, answer late, or have their
+// connection cut before or after being processed. Control-plane routes never match.
+import { SandboxError } from './errors.js';
+
+export type FaultAction = 'respond' | 'cut' | 'cut_after' | 'delay';
+
+export interface Fault {
+  id: number;
+  method: string;
+  path: string;
+  count: number;
+  action: FaultAction;
+  status: number | null;
+  body: unknown;
+  headers: Record<string, string>;
+  delay_ms: number | null;
+}
+
+const ACTIONS: readonly FaultAction[] = ['respond', 'cut', 'cut_after', 'delay'];
+const MAX_DELAY_MS = 120_000;
+
+export class Faults {
+  private list: Fault[] = [];
+  private nextId = 1;
+
+  /** Validates a POST /_sandbox/fallas body and adds the fault. */
+  add(input: unknown): Fault {
+    const bad = (message: string) => new SandboxError(400, 'bad_request', message);
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw bad('body: must be a JSON object');
+    const b = input as Record<string, unknown>;
+    const method = b.method === undefined ? '*' : b.method;
+    if (typeof method !== 'string' || !/^(\*|[A-Z]+)$/.test(method)) throw bad('method: "GET", "POST" or "*"');
+    if (typeof b.path !== 'string' || !b.path.startsWith('/')) throw bad('path: required, such as "/v1/cobros/1" or "/v1/cobros*"');
+    if (b.path.startsWith('/_sandbox')) throw bad('path: control-plane routes (/_sandbox/…) cannot fail');
+    const count = b.count === undefined ? 1 : b.count;
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > 1_000_000) throw bad('count: a positive integer');
+    if (typeof b.action !== 'string' || !ACTIONS.includes(b.action as FaultAction)) throw bad(`action: one of ${ACTIONS.join(', ')}`);
+    const action = b.action as FaultAction;
+    let status: number | null = null;
+    if (b.status !== undefined) {
+      if (typeof b.status !== 'number' || !Number.isInteger(b.status) || b.status < 100 || b.status > 599) throw bad('status: an HTTP status between 100 and 599');
+      status = b.status;
+    }
+    const headers: Record<string, string> = {};
+    if (b.headers !== undefined) {
+      if (typeof b.headers !== 'object' || b.headers === null || Array.isArray(b.headers)) throw bad('headers: an object of name: value');
+      for (const [k, v] of Object.entries(b.headers)) {
+        if (!/^[A-Za-z0-9-]+$/.test(k) || (typeof v !== 'string' && typeof v !== 'number') || /[\r\n]/.test(String(v))) throw bad(`headers: "${k}" is not a valid header`);
+        headers[k] = String(v);
+      }
+    }
+    let delay: number | null = null;
+    if (action === 'delay' || b.delay_ms !== undefined) {
+      if (typeof b.delay_ms !== 'number' || !Number.isInteger(b.delay_ms) || b.delay_ms < 0 || b.delay_ms > MAX_DELAY_MS) {
+        throw bad(`delay_ms: milliseconds between 0 and ${MAX_DELAY_MS}`);
+      }
+      delay = b.delay_ms;
+    }
+    const fault: Fault = { id: this.nextId++, method, path: b.path, count, action, status, body: b.body ?? null, headers, delay_ms: delay };
+    this.list.push(fault);
+    return fault;
+  }
+
+  /** The first fault matching the request, used once (removed when its count runs out). */
+  take(method: string, path: string): Fault | undefined {
+    if (this.list.length === 0) return undefined;
+    const i = this.list.findIndex((f) => (f.method === '*' || f.method === method) && matches(f.path, path));
+    if (i < 0) return undefined;
+    const f = this.list[i]!;
+    f.count--;
+    if (f.count <= 0) this.list.splice(i, 1);
+    return f;
+  }
+
+  all(): Fault[] {
+    return this.list;
+  }
+
+  clear(): number {
+    const n = this.list.length;
+    this.list = [];
+    return n;
+  }
+}
+
+function matches(pattern: string, path: string): boolean {
+  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
+}
+
+/** The body and content type a `respond` fault sends. */
+export function faultResponse(f: Fault): { status: number; type: string; text: string } {
+  const status = f.status ?? 500;
+  if (typeof f.body === 'string') {
+    if (f.body.trimStart().startsWith('<')) return { status, type: 'text/html; charset=utf-8', text: f.body };
+    try {
+      JSON.parse(f.body);
+      return { status, type: 'application/json', text: f.body };
+    } catch {
+      return { status, type: 'text/plain; charset=utf-8', text: f.body };
+    }
+  }
+  if (f.body === null) {
+    return {
+      status,
+      type: 'application/json',
+      text: JSON.stringify({ error: status >= 500 ? 'internal_error' : 'injected_fault', message: 'fault injected by POST /_sandbox/fallas' }),
+    };
+  }
+  return { status, type: 'application/json', text: JSON.stringify(f.body) };
+}
+
+export interface LogEntry {
+  method: string;
+  path: string;
+  /** null when the connection was cut without an answer. */
+  status: number | null;
+  ms: number;
+  fecha: string;
+}
+
+/** The last requests received (method, path, status, time); never headers or bodies. */
+export class RequestLog {
+  private entries: LogEntry[] = [];
+  constructor(private readonly max = 1000) {}
+  add(e: LogEntry): void {
+    this.entries.push(e);
+    if (this.entries.length > this.max * 2) this.entries = this.entries.slice(-this.max);
+  }
+  all(): LogEntry[] {
+    return this.entries.slice(-this.max);
+  }
+}

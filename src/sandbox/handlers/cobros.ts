@@ -1,0 +1,125 @@
+// Payment requests: POST /v1/cobros, GET /v1/cobros (estado, q), GET /v1/cobros/{id},
+// POST /v1/cobros/{id}/sync.
+import type { EstadoCobro } from '../../api/enums.js';
+import { formatCents } from '../../money.js';
+import { SandboxError } from '../errors.js';
+import { eventOf, findCobro, refresh } from '../model.js';
+import * as state from '../state.js';
+import type { CobroRec } from '../store.js';
+import { parseIsoWithOffset } from '../time.js';
+import { ok, type Handler } from '../types.js';
+import { MAX_CONCEPTO, MAX_REFERENCIA, MAX_VENCIMIENTO_DAYS, amount, badWith, bool, clip, httpsUrl, object, text } from './validate.js';
+
+const DAY = 86_400_000;
+export const DEFAULT_EXPIRY_MS = 7 * DAY;
+
+export const crear: Handler = (deps, req) => {
+  if (!req.merchant.puede_cobrar) {
+    throw new SandboxError(
+      403,
+      'comercio_no_listo',
+      'the merchant has not completed its data or registration and cannot create payment requests (GET /v1/cuenta shows puede_cobrar)',
+    );
+  }
+  const bad = badWith('create_failed');
+  const b = object(req.json(), bad);
+  const concepto = text(b.concepto, 'concepto', MAX_CONCEPTO, bad, true);
+  const monto = amount(b.monto, 'monto', bad);
+  const now = req.now;
+  let vencMs = now + DEFAULT_EXPIRY_MS;
+  if (b.vencimiento !== undefined && b.vencimiento !== null) {
+    if (typeof b.vencimiento !== 'string') throw bad('vencimiento: must be an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"');
+    const ms = parseIsoWithOffset(b.vencimiento);
+    if (ms === undefined) {
+      throw bad(`vencimiento: "${clip(b.vencimiento)}" is not an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"`);
+    }
+    if (ms <= now) throw bad(`vencimiento: "${clip(b.vencimiento)}" is in the past`);
+    if (ms > now + MAX_VENCIMIENTO_DAYS * DAY) throw bad(`vencimiento: at most ${MAX_VENCIMIENTO_DAYS} days ahead`);
+    vencMs = ms;
+  }
+  const medios = {
+    tarjeta: bool(b.tarjeta, 'tarjeta', bad, true),
+    qr: bool(b.qr, 'qr', bad, true),
+    transferencia: bool(b.transferencia, 'transferencia', bad, true),
+  };
+  if (!medios.tarjeta && !medios.qr && !medios.transferencia) {
+    throw bad('tarjeta, qr, transferencia: no payment method enabled; at least one must be true');
+  }
+  const referencia = text(b.referencia, 'referencia', MAX_REFERENCIA, bad);
+  const successUrl = httpsUrl(b.success_url, 'success_url', bad);
+  const errorUrl = httpsUrl(b.error_url, 'error_url', bad);
+
+  const { store, clock } = deps;
+  const id = store.nextId('cobros');
+  const codigo = store.newCodigo();
+  const local = clock.local(now);
+  const montoText = formatCents(monto);
+  const rec: CobroRec = {
+    m: req.merchant.id,
+    d: {
+      id,
+      codigo,
+      concepto,
+      monto: montoText,
+      monto_cobrado: '0.00',
+      estado: state.created().estado,
+      url: `${deps.baseUrl()}/pagar/${codigo}`,
+      cvu: null,
+      qr: null,
+      referencia,
+      medios,
+      vencimiento: clock.local(vencMs),
+      success_url: successUrl,
+      error_url: errorUrl,
+      created_at: local,
+      updated_at: local,
+    },
+    readyAt: now + deps.readyDelayMs,
+    vencMs,
+    cvu: cvuOf(id),
+    qr: `SVCQR1|${codigo}|${montoText}`,
+    devuelto: '0.00',
+  };
+  store.commit([['cobro', rec]], [eventOf(rec, state.created().event, null)]);
+  return ok(refresh(deps, rec, now).d, 201);
+};
+
+/** A transfer account identifier of 22 digits, derived from the id. */
+export function cvuOf(id: number): string {
+  return `0000003100${String(id).padStart(12, '0')}`;
+}
+
+export const listar: Handler = (deps, req) => {
+  const estado = req.query.get('estado') as EstadoCobro | null;
+  const q = (req.query.get('q') ?? '').trim().toLowerCase();
+  const out = [];
+  for (const rec of deps.store.cobros.newestFirst(req.merchant.id)) {
+    const cur = refresh(deps, rec, req.now);
+    if (estado && cur.d.estado !== estado) continue;
+    if (
+      q &&
+      !cur.d.codigo.toLowerCase().includes(q) &&
+      !cur.d.concepto.toLowerCase().includes(q) &&
+      !(cur.d.referencia ?? '').toLowerCase().includes(q)
+    ) {
+      continue;
+    }
+    out.push(cur.d);
+  }
+  return ok(out);
+};
+
+export const ver: Handler = (deps, req) => ok(findCobro(deps, req.merchant.id, req.params[0], req.now).d);
+
+export const sync: Handler = (deps, req) => {
+  let rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
+  const body = req.json();
+  if (body !== undefined) object(body, badWith('sync_failed'));
+  if (rec.readyAt > req.now) {
+    // Asking for a refresh is what makes the transfer account and QR appear at once.
+    rec = { ...rec, readyAt: req.now };
+    deps.store.commit([['cobro', rec]]);
+    rec = refresh(deps, rec, req.now);
+  }
+  return ok(rec.d);
+};

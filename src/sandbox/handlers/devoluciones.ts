@@ -1,0 +1,60 @@
+// Refunds: POST /v1/cobros/{id}/devoluciones, GET /v1/devoluciones, GET /v1/devoluciones/{id}.
+import { formatCents, parseAmount } from '../../money.js';
+import { notFound } from '../errors.js';
+import { eventOf, findCobro, idOf, withWire } from '../model.js';
+import * as state from '../state.js';
+import type { DevolucionRec, Op } from '../store.js';
+import { ok, type Handler } from '../types.js';
+import { amount, badWith, object, optionalId } from './validate.js';
+
+export const crear: Handler = (deps, req) => {
+  const { store, clock } = deps;
+  const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
+  const bad = badWith('refund_failed');
+  const b = object(req.json(), bad);
+  const monto = amount(b.monto, 'monto', bad);
+  const txId = optionalId(b.transaccion_id, 'transaccion_id', bad);
+  const tx = txId === null ? undefined : store.transacciones.get(req.merchant.id, txId);
+  if (txId !== null && !tx) throw bad(`transaccion_id: transaction ${txId} does not exist`);
+
+  let move;
+  try {
+    move = state.refund({
+      estado: rec.d.estado,
+      cobrado: parseAmount(rec.d.monto_cobrado),
+      devuelto: parseAmount(rec.devuelto),
+      amount: monto,
+      transaccion: tx && {
+        monto: parseAmount(tx.d.monto),
+        devuelto: parseAmount(tx.devuelto),
+        estado: tx.d.estado,
+        sameCobro: tx.d.cobro_id === rec.d.id,
+      },
+    });
+  } catch (err) {
+    if (err instanceof state.TransitionError) throw bad(txId !== null && /transaction/.test(err.message) ? `transaccion_id: ${err.message}` : err.message);
+    throw err;
+  }
+  const local = clock.local(req.now);
+  const next = withWire(rec, { estado: move.estado }, local, { devuelto: formatCents(move.devuelto) });
+  const dev: DevolucionRec = {
+    m: rec.m,
+    d: { id: store.nextId('devoluciones'), cobro_id: rec.d.id, monto: formatCents(monto), tipo: move.tipo, estado: move.estado, created_at: local },
+  };
+  const ops: Op[] = [['cobro', next], ['devolucion', dev]];
+  if (tx) ops.push(['transaccion', { ...tx, devuelto: formatCents(parseAmount(tx.devuelto) + monto) }]);
+  store.commit(ops, [eventOf(next, move.event, txId)]);
+  return ok(dev.d, 201);
+};
+
+export const listar: Handler = (deps, req) => {
+  const out = [];
+  for (const d of deps.store.devoluciones.newestFirst(req.merchant.id)) out.push(d.d);
+  return ok(out);
+};
+
+export const ver: Handler = (deps, req) => {
+  const d = deps.store.devoluciones.get(req.merchant.id, idOf(req.params[0]));
+  if (!d) throw notFound();
+  return ok(d.d);
+};

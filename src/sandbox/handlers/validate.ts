@@ -1,0 +1,103 @@
+// Checks of request bodies shared by the handlers. Each failure is a 400 with the
+// endpoint's own code and a message that starts with the field it is about.
+import { MAX_CENTS, formatCents, type Cents } from '../../money.js';
+import { SandboxError } from '../errors.js';
+
+export const MAX_CONCEPTO = 200;
+export const MAX_REFERENCIA = 100;
+export const MAX_URL = 2048;
+export const MAX_VENCIMIENTO_DAYS = 365;
+
+const AMOUNT = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/;
+
+export type Bad = (message: string) => SandboxError;
+export const badWith = (code: string): Bad => (message) => new SandboxError(400, code, message);
+
+/** The body must be a JSON object (already parsed by app.ts). */
+export function object(body: unknown, bad: Bad): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('body: must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/** A positive decimal string with at most two decimals, up to 999999999.99. */
+export function amount(value: unknown, field: string, bad: Bad): Cents {
+  if (typeof value === 'number') throw bad(`${field}: must be a decimal string such as "1500.00", not a JSON number`);
+  if (typeof value !== 'string') throw bad(`${field}: must be a decimal string such as "1500.00"`);
+  const m = AMOUNT.exec(value);
+  if (!m) {
+    if (/^\s*-/.test(value)) throw bad(`${field}: must be positive, got "${clip(value)}"`);
+    if (/^[0-9]+\.[0-9]{3,}$/.test(value)) throw bad(`${field}: at most two decimals, got "${clip(value)}"`);
+    if (/^[0-9]{13,}(\.[0-9]{0,2})?$/.test(value)) throw bad(`${field}: at most ${formatCents(MAX_CENTS)}`);
+    throw bad(`${field}: "${clip(value)}" is not a decimal amount such as "1500.00"`);
+  }
+  const cents = BigInt(m[1]!) * 100n + BigInt((m[2] ?? '').padEnd(2, '0'));
+  if (cents <= 0n) throw bad(`${field}: must be greater than 0`);
+  if (cents > MAX_CENTS) throw bad(`${field}: at most ${formatCents(MAX_CENTS)}`);
+  return cents;
+}
+
+export function text(value: unknown, field: string, max: number, bad: Bad, required: true): string;
+export function text(value: unknown, field: string, max: number, bad: Bad, required?: false): string | null;
+export function text(value: unknown, field: string, max: number, bad: Bad, required = false): string | null {
+  if (value === undefined || value === null) {
+    if (required) throw bad(`${field}: required`);
+    return null;
+  }
+  if (typeof value !== 'string') throw bad(`${field}: must be a string`);
+  if (value.trim() === '') {
+    if (required) throw bad(`${field}: must not be empty`);
+    return null;
+  }
+  if ([...value].length > max) throw bad(`${field}: at most ${max} characters (got ${[...value].length})`);
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw bad(`${field}: must not contain control characters`);
+  return value;
+}
+
+export function bool(value: unknown, field: string, bad: Bad, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw bad(`${field}: must be true or false`);
+  return value;
+}
+
+/** An https URL (success_url, error_url); null when absent. */
+export function httpsUrl(value: unknown, field: string, bad: Bad): string | null {
+  const s = text(value, field, MAX_URL, bad);
+  if (s === null) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(s);
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.protocol !== 'https:' || !url.hostname) throw bad(`${field}: must be an https URL, got "${clip(s)}"`);
+  return s;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Notification URL: https, or http on loopback only (for a local receiver). */
+export function webhookUrl(value: unknown, field: string, bad: Bad): string {
+  if (typeof value !== 'string' || value === '') throw bad(`${field}: required, an https URL (or http on 127.0.0.1/localhost)`);
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !url.hostname) throw bad(`${field}: "${clip(value)}" is not a URL`);
+  if (url.protocol === 'https:') return value;
+  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return value;
+  throw bad(`${field}: must be https (http only on 127.0.0.1/localhost), got "${clip(value)}"`);
+}
+
+/** A positive integer id in a body, or null/absent. */
+export function optionalId(value: unknown, field: string, bad: Bad): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw bad(`${field}: must be a positive integer or null`);
+  return value;
+}
+
+export function clip(s: string, max = 40): string {
+  const clean = s.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}

@@ -1,0 +1,98 @@
+// Starts the sandbox: opens (or creates) its state, listens on host:port and returns
+// where it is, its keys and its secret. close() stops taking connections, lets the
+// requests in flight finish, stops the notifications and closes the data file.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSandbox, type SandboxApp } from './app.js';
+import type { LogEntry } from './faults.js';
+import { SandboxStartError } from './errors.js';
+import { Store, type Op } from './store.js';
+import { DEFAULT_TZ, createClock } from './time.js';
+
+export { SandboxStartError } from './errors.js';
+export { DEFAULT_RETRY_SCHEDULE } from './dispatcher.js';
+
+export const DEFAULT_READY_DELAY_MS = 1500;
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  /** Journal file; without it the state lives in memory. */
+  dataFile?: string;
+  /** Notification URL for both merchants (https, or http on loopback). */
+  webhookUrl?: string;
+  tz?: string;
+  retrySchedule?: number[];
+  readyDelayMs?: number;
+  onRequest?: (entry: LogEntry) => void;
+  onError?: (err: unknown) => void;
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  apiKey: string;
+  apiKeyNoListo: string;
+  webhookSecret: string;
+  /** The app behind the server (for tests: store, dispatcher). */
+  app: SandboxApp;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const clock = createClock(options.tz ?? DEFAULT_TZ);
+  const store = options.dataFile ? Store.open(options.dataFile) : Store.memory();
+  try {
+    if (options.webhookUrl !== undefined) {
+      const { webhookUrl } = await import('./handlers/validate.js');
+      const url = webhookUrl(options.webhookUrl, '--webhook-url', (m) => new SandboxStartError(m) as never);
+      const changed = store.meta.merchants.filter((m) => m.webhookUrl !== url);
+      if (changed.length) store.commit(changed.map((m): Op => ['webhook', { m: m.id, url }]));
+    }
+    const app = createSandbox({
+      store,
+      clock,
+      readyDelayMs: options.readyDelayMs ?? DEFAULT_READY_DELAY_MS,
+      retrySchedule: options.retrySchedule,
+      onRequest: options.onRequest,
+      onError: options.onError,
+    });
+    const server = createServer({ keepAliveTimeout: 5000 }, app.handle);
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => {
+        reject(new SandboxStartError(err.code === 'EADDRINUSE' ? `el puerto ${options.port} ya está en uso` : `no se pudo escuchar en ${host}:${options.port ?? 0}: ${err.message}`));
+      });
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    app.setBaseUrl(baseUrl);
+    const [ready, notReady] = store.meta.merchants;
+    let closing: Promise<void> | undefined;
+    return {
+      baseUrl,
+      apiKey: ready!.apiKey,
+      apiKeyNoListo: notReady!.apiKey,
+      webhookSecret: store.webhookSecret,
+      app,
+      close() {
+        closing ??= new Promise<void>((resolve) => {
+          // Idle keep-alive connections go now; busy ones when their answer is sent.
+          const force = setTimeout(() => server.closeAllConnections(), 10_000);
+          force.unref();
+          server.close(() => {
+            clearTimeout(force);
+            app.close();
+            store.close();
+            resolve();
+          });
+          server.closeIdleConnections();
+        });
+        return closing;
+      },
+    };
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+}

@@ -1,0 +1,60 @@
+// Helpers over stored payment requests shared by the API and the control plane:
+// what a request looks like now (cvu/qr once ready), expiry checked on every read,
+// and the notification body of a change.
+import type { Evento } from '../api/enums.js';
+import { notFound } from './errors.js';
+import * as state from './state.js';
+import type { CobroRec, CobroWire, Emitted } from './store.js';
+import type { Deps } from './types.js';
+
+/** Parses an id path segment; anything but a positive integer is a missing resource. */
+export function idOf(text: string | undefined): number {
+  if (!text || !/^[1-9][0-9]{0,14}$/.test(text)) throw notFound();
+  return Number(text);
+}
+
+/** The merchant's payment request, refreshed (expired when due); 404 for any other. */
+export function findCobro(deps: Deps, m: number, idText: string | undefined, now: number): CobroRec {
+  const rec = deps.store.cobros.get(m, idOf(idText));
+  if (!rec) throw notFound();
+  return refresh(deps, rec, now);
+}
+
+/**
+ * Applies what time does by itself: a request past its expiry becomes CANCELADO
+ * (journaled, with payment.rejected); cvu/qr appear once ready (derived from
+ * readyAt, so nothing needs writing).
+ */
+export function refresh(deps: Deps, rec: CobroRec, now: number): CobroRec {
+  if (state.isExpired(rec.d.estado, rec.vencMs, now)) {
+    const move = state.expire(rec.d.estado);
+    const next = withWire(rec, { estado: move.estado }, deps.clock.local(now));
+    deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
+    rec = next;
+  }
+  if (rec.d.cvu === null && rec.d.qr === null && now >= rec.readyAt) {
+    rec.d.cvu = rec.d.medios.transferencia ? rec.cvu : null;
+    rec.d.qr = rec.d.medios.qr ? rec.qr : null;
+  }
+  return rec;
+}
+
+/** A copy of the record with some wire fields changed and updated_at set. */
+export function withWire(rec: CobroRec, patch: Partial<CobroWire>, updatedAt: string, extra: Partial<CobroRec> = {}): CobroRec {
+  return { ...rec, ...extra, d: { ...rec.d, ...patch, updated_at: updatedAt } };
+}
+
+export function eventOf(rec: CobroRec, event: Evento, transaccionId: number | null): Emitted {
+  return {
+    m: rec.m,
+    body: {
+      event,
+      cobro_id: rec.d.id,
+      codigo: rec.d.codigo,
+      estado: rec.d.estado,
+      monto: rec.d.monto,
+      monto_cobrado: rec.d.monto_cobrado,
+      transaccion_id: transaccionId,
+    },
+  };
+}

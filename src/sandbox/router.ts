@@ -1,0 +1,89 @@
+// The routes of the sandbox: the 13 endpoints of the seed, the payer page and the
+// control plane. A route is a method, a path template (":" marks an id segment),
+// who may call it, the 400 code of its body errors, and its handler.
+import * as control from './control.js';
+import type { ControlHandler } from './control.js';
+import * as cobros from './handlers/cobros.js';
+import { cargos } from './handlers/cargos.js';
+import { cuenta } from './handlers/cuenta.js';
+import * as devoluciones from './handlers/devoluciones.js';
+import * as liquidaciones from './handlers/liquidaciones.js';
+import { pagina } from './handlers/pagina.js';
+import { salud } from './handlers/salud.js';
+import * as transacciones from './handlers/transacciones.js';
+
+export interface Route {
+  method: string;
+  parts: string[];
+  /** public: no key (health, payer page); api and control: a merchant's key. */
+  access: 'public' | 'api' | 'control';
+  /** Code of the 400 for a body that is not JSON or not application/json. */
+  code: string;
+  handler: ControlHandler;
+}
+
+const r = (method: string, path: string, access: Route['access'], handler: ControlHandler, code = 'bad_request'): Route => ({
+  method,
+  parts: path.split('/').slice(1),
+  access,
+  code,
+  handler,
+});
+
+export const ROUTES: Route[] = [
+  r('GET', '/v1/salud', 'public', () => salud()),
+  r('GET', '/v1/cuenta', 'api', cuenta),
+  r('GET', '/v1/cargos', 'api', cargos),
+  r('POST', '/v1/cobros', 'api', cobros.crear, 'create_failed'),
+  r('GET', '/v1/cobros', 'api', cobros.listar),
+  r('GET', '/v1/cobros/:', 'api', cobros.ver),
+  r('POST', '/v1/cobros/:/sync', 'api', cobros.sync, 'sync_failed'),
+  r('POST', '/v1/cobros/:/devoluciones', 'api', devoluciones.crear, 'refund_failed'),
+  r('GET', '/v1/transacciones', 'api', transacciones.listar),
+  r('GET', '/v1/transacciones/:', 'api', transacciones.ver),
+  r('GET', '/v1/devoluciones', 'api', devoluciones.listar),
+  r('GET', '/v1/devoluciones/:', 'api', devoluciones.ver),
+  r('GET', '/v1/liquidaciones', 'api', liquidaciones.listar),
+  r('GET', '/pagar/:', 'public', pagina),
+  r('POST', '/_sandbox/cobros/:/iniciar', 'control', control.iniciar),
+  r('POST', '/_sandbox/cobros/:/pagar', 'control', control.pagar),
+  r('POST', '/_sandbox/cobros/:/rechazar', 'control', control.rechazar),
+  r('POST', '/_sandbox/cobros/:/expirar', 'control', control.expirar),
+  r('POST', '/_sandbox/webhook', 'control', control.webhook),
+  r('GET', '/_sandbox/webhook', 'control', control.verWebhook),
+  r('GET', '/_sandbox/entregas', 'control', control.entregas),
+  r('GET', '/_sandbox/eventos', 'control', control.eventos),
+  r('GET', '/_sandbox/log', 'control', control.log),
+  r('POST', '/_sandbox/fallas', 'control', control.crearFalla),
+  r('GET', '/_sandbox/fallas', 'control', control.listarFallas),
+  r('DELETE', '/_sandbox/fallas', 'control', control.borrarFallas),
+];
+
+export interface Match {
+  route: Route;
+  params: string[];
+}
+
+/** The route for a method and path, or undefined (an unknown path or method is the same 404). */
+export function match(method: string, path: string, routes: Route[] = ROUTES): Match | undefined {
+  const parts = path.split('/').slice(1);
+  outer: for (const route of routes) {
+    if (route.method !== method || route.parts.length !== parts.length) continue;
+    const params: string[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      const want = route.parts[i]!;
+      if (want === ':') params.push(decodeSegment(parts[i]!));
+      else if (want !== parts[i]) continue outer;
+    }
+    return { route, params };
+  }
+  return undefined;
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
