@@ -113,7 +113,8 @@ export class Client {
       maxRetryAfterSeconds: 10,
       backoffMs: 250,
       userAgent: `svc/${VERSION} (node ${process.versions.node})`,
-      ...options,
+      // An option passed as undefined keeps its default (a NaN timeout aborts at once).
+      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ClientOptions),
     };
   }
 
