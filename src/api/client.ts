@@ -273,7 +273,7 @@ export class Client {
       body = JSON.parse(res.text);
     } catch {
       const kind = /^\s*</.test(res.text) ? 'una página HTML (¿un proxy o balanceador?)' : 'algo que no es JSON';
-      throw new NetworkError('not_json', `${where}: HTTP ${res.http} respondió ${kind}, no el JSON del servicio`, true, res.http);
+      throw new NetworkError('not_json', `${where}: HTTP ${res.http} respondió ${kind}, no el JSON del servicio`, true, res.http, res.text);
     }
     if (res.http >= 200 && res.http < 300) return { http: res.http, data: body, headers: res.headers };
     const err = ErrorBody.safeParse(body);

@@ -39,6 +39,8 @@ export class NetworkError extends Error {
     message: string,
     readonly sent: boolean,
     readonly http?: number,
+    /** The reply as received when it was not JSON (for `svc api`, which shows it). */
+    readonly raw?: string,
   ) {
     super(message);
   }

@@ -103,7 +103,10 @@ export function buildProgram(
       const args = (params.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) =>
         a === undefined ? [] : Array.isArray(a) ? a : [a],
       );
-      await onAction({ def, args, opts: self.optsWithGlobals() });
+      // commander lets a global overwrite a command's own option of the same name
+      // (`svc api --input FILE` vs the global `--no-input`): the command's own values
+      // also travel apart, under `own`.
+      await onAction({ def, args, opts: { ...self.optsWithGlobals(), own: self.opts() } });
     });
   }
   return program;

@@ -1,0 +1,115 @@
+// svc api <METHOD> <path>: a raw request with the profile's key, for support (like
+// `gh api`). Prints the whole body as received (pretty JSON) and exits with the code
+// its status maps to; GETs are retried like every GET, nothing else ever is.
+import { readFile } from 'node:fs/promises';
+import { NetworkError } from '../../api/errors.js';
+import type { Context } from '../context.js';
+import { EXIT, UsageError } from '../errors.js';
+import { printable } from '../parse.js';
+import { readAll } from '../stdin.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Exit code of an HTTP answer, the same mapping main.ts uses for errors. */
+export function exitCodeOf(status: number, body: unknown): number {
+  if (status >= 200 && status < 300) return EXIT.ok;
+  const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  if (status === 401 || error === 'unauthorized') return EXIT.unauthorized;
+  if (error === 'comercio_no_listo') return EXIT.notReady;
+  if (status === 404 || error === 'not_found') return EXIT.notFound;
+  return EXIT.refused;
+}
+
+/**
+ * `-f k=v` fields: values are strings; `k:=json` takes a raw JSON value
+ * (numbers, true/false, null, objects). Later fields win.
+ */
+export function parseFields(fields: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = /^([^=:]+):=(.*)$/s.exec(f);
+    const plain = /^([^=]+)=(.*)$/s.exec(f);
+    if (raw) {
+      try {
+        out[raw[1]!] = JSON.parse(raw[2]!);
+      } catch {
+        throw new UsageError(`--field ${printable(f)}: lo que sigue a := no es JSON (ej. tarjeta:=false, transaccion_id:=7)`);
+      }
+    } else if (plain) {
+      out[plain[1]!] = plain[2]!;
+    } else {
+      throw new UsageError(`--field "${printable(f)}" no tiene la forma clave=valor (o clave:=json)`);
+    }
+  }
+  return out;
+}
+
+export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const { io } = ctx;
+  const method = (args[0] ?? '').toUpperCase();
+  if (!(METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(`método "${printable(args[0] ?? '')}" no válido; usá ${METHODS.join(', ')}`);
+  }
+  const path = args[1] ?? '';
+  if (!path.startsWith('/') || path.startsWith('//') || /[\s\u0000-\u001f\u007f]/.test(path)) {
+    throw new UsageError(`la ruta "${printable(path)}" tiene que empezar con / y no tener espacios (ej. /v1/cobros/42)`);
+  }
+  const own = (opts.own ?? {}) as Record<string, unknown>;
+  const fields = parseFields((own.field ?? opts.field ?? []) as string[]);
+  const inputFile = typeof own.input === 'string' ? own.input : undefined;
+  const hasFields = Object.keys(fields).length > 0;
+  if (inputFile !== undefined && hasFields) throw new UsageError('usá --field o --input, no los dos');
+  const queryMethod = method === 'GET' || method === 'DELETE';
+  if (inputFile !== undefined && queryMethod) throw new UsageError(`${method} no lleva cuerpo: usá --field para parámetros de consulta`);
+
+  let body: string | undefined;
+  let query: Record<string, string> | undefined;
+  if (inputFile !== undefined) {
+    const buf = inputFile === '-' ? await readAll(io.stdin) : await readBodyFile(inputFile);
+    body = buf.toString('utf8');
+    try {
+      JSON.parse(body);
+    } catch {
+      throw new UsageError(`el cuerpo de ${inputFile === '-' ? 'stdin' : printable(inputFile)} no es JSON válido`);
+    }
+  } else if (hasFields && queryMethod) {
+    query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  } else if (hasFields) {
+    body = JSON.stringify(fields);
+  } else if (method !== 'GET' && method !== 'DELETE') {
+    body = '{}';
+  }
+
+  const client = await ctx.client({ requireKey: false });
+  if (method !== 'GET') await ctx.guardChange(`${method} ${printable(path)}`);
+  let res;
+  try {
+    res = await ctx.spin(`${method} ${path}…`, () =>
+      client.request({ method, path, body, query, throwOnError: false, retry: method === 'GET' }),
+    );
+  } catch (err) {
+    if (err instanceof NetworkError && err.raw !== undefined) {
+      // Not JSON: shown as received, since seeing it is the point of `svc api`.
+      io.out(err.raw);
+      io.err(io.c.red(`HTTP ${err.http ?? '?'}: la respuesta no es JSON`));
+      return EXIT.network;
+    }
+    throw err;
+  }
+  io.out(JSON.stringify(res.data, null, 2));
+  const code = exitCodeOf(res.http, res.data);
+  if (code !== EXIT.ok) {
+    const e = res.data as { error?: unknown };
+    io.err(io.c.red(`HTTP ${res.http}${typeof e?.error === 'string' ? ` ${e.error}` : ''}`));
+  }
+  return code;
+}
+
+async function readBodyFile(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new UsageError(`no se pudo leer ${printable(file)}${code === 'ENOENT' ? ': no existe' : code ? ` (${code})` : ''}`);
+  }
+}

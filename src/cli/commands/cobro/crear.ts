@@ -1,0 +1,128 @@
+// svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
+// before any request (exit 2); missing required values are asked only on a terminal.
+import type { CrearCobroInput } from '../../../api/schemas.js';
+import { DateError, parseVencimiento } from '../../../dates.js';
+import { AmountError, formatCents, parsePositiveAmount } from '../../../money.js';
+import { printJson } from '../../../output/format.js';
+import { printCobro } from '../../../output/cobro.js';
+import { prompt, promptStreams, type Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { parseHttpsUrl, printable } from '../../parse.js';
+import { showQr } from './qr.js';
+
+export const MAX_CONCEPTO = 200;
+export const MAX_REFERENCIA = 100;
+
+/** Text the payer (or the merchant) reads: not blank, not too long, no control characters. Returns a reason or undefined. */
+export function textProblem(value: string, max: number): string | undefined {
+  if (value.trim() === '') return 'está vacío';
+  const length = [...value].length;
+  if (length > max) return `tiene ${length} caracteres (máximo ${max})`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'tiene caracteres de control (saltos de línea, tabulaciones, escapes)';
+  return undefined;
+}
+
+export function checkText(value: unknown, flag: string, max: number): string {
+  const s = typeof value === 'string' ? value : '';
+  const problem = textProblem(s, max);
+  if (problem) throw new UsageError(`${flag} ${problem}`);
+  return s;
+}
+
+export function checkMonto(value: unknown, flag = '--monto'): string {
+  try {
+    return formatCents(parsePositiveAmount(typeof value === 'string' ? value : ''));
+  } catch (err) {
+    if (err instanceof AmountError) throw new UsageError(`${flag}: ${err.message}`, 'usá punto decimal y hasta dos decimales, ej. 1500 o 1500.50');
+    throw err;
+  }
+}
+
+export function checkVencimiento(value: unknown, now?: number, timeZone?: string): string {
+  try {
+    return parseVencimiento(typeof value === 'string' ? value : '', { now, timeZone }).iso;
+  } catch (err) {
+    if (err instanceof DateError) throw new UsageError(`--vencimiento ${err.message}`);
+    throw err;
+  }
+}
+
+/** The body from the flags alone; concepto and monto may still be missing. */
+export function bodyFromFlags(opts: Record<string, unknown>, now?: number, timeZone?: string): Partial<CrearCobroInput> {
+  const body: Partial<CrearCobroInput> = {};
+  if (opts.concepto !== undefined) body.concepto = checkText(opts.concepto, '--concepto', MAX_CONCEPTO);
+  if (opts.monto !== undefined) body.monto = checkMonto(opts.monto);
+  if (opts.vencimiento !== undefined) body.vencimiento = checkVencimiento(opts.vencimiento, now, timeZone);
+  if (opts.referencia !== undefined) body.referencia = checkText(opts.referencia, '--referencia', MAX_REFERENCIA);
+  if (opts.successUrl !== undefined) body.success_url = parseHttpsUrl(opts.successUrl, '--success-url');
+  if (opts.errorUrl !== undefined) body.error_url = parseHttpsUrl(opts.errorUrl, '--error-url');
+  // Only what is turned off travels: each medio defaults to true on the service.
+  if (opts.tarjeta === false) body.tarjeta = false;
+  if (opts.qr === false) body.qr = false;
+  if (opts.transferencia === false) body.transferencia = false;
+  if (body.tarjeta === false && body.qr === false && body.transferencia === false) {
+    throw new UsageError('--no-tarjeta, --no-qr y --no-transferencia juntos dejan el cobro sin ningún medio de pago; dejá al menos uno');
+  }
+  return body;
+}
+
+export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+  const { io } = ctx;
+  const body = bodyFromFlags(opts);
+  const missing = [body.concepto === undefined && '--concepto', body.monto === undefined && '--monto'].filter(Boolean) as string[];
+  if (missing.length && !io.canPrompt) {
+    throw new UsageError(
+      `falta ${missing.join(' y ')}${ctx.globals.input ? ' (sin terminal no se pregunta nada)' : ' (con --no-input no se pregunta nada)'}`,
+      'ej. svc cobro crear --concepto "Pedido 1042" --monto 1500.00',
+    );
+  }
+  // Address and key are checked (and the live banner shown) before asking anything.
+  const client = await ctx.client();
+  if (missing.length) await ask(ctx, body);
+  const input = body as CrearCobroInput;
+
+  await ctx.guardChange(`crear un cobro de $${input.monto} ("${printable(input.concepto, 40)}")`);
+  const { data } = await ctx.spin('creando el cobro…', () => client.crearCobro(input));
+  const cobro = data.data;
+  if (ctx.globals.json) printJson(io, cobro);
+  else printCobro(io, cobro, { short: true });
+  if (opts.mostrarQr === true) await showQr(ctx, client, cobro);
+}
+
+async function ask(ctx: Context, body: Partial<CrearCobroInput>): Promise<void> {
+  const { input } = await import('@inquirer/prompts');
+  const streams = promptStreams(ctx.io);
+  if (body.concepto === undefined) {
+    body.concepto = await prompt(() =>
+      input(
+        {
+          message: 'Concepto (lo que ve quien paga):',
+          validate: (v) => {
+            const p = textProblem(v, MAX_CONCEPTO);
+            return p ? `el concepto ${p}` : true;
+          },
+        },
+        streams,
+      ),
+    );
+  }
+  if (body.monto === undefined) {
+    const text = await prompt(() =>
+      input(
+        {
+          message: 'Monto (ej. 1500.50):',
+          validate: (v) => {
+            try {
+              parsePositiveAmount(v.trim());
+              return true;
+            } catch (err) {
+              return err instanceof Error ? err.message : 'monto inválido';
+            }
+          },
+        },
+        streams,
+      ),
+    );
+    body.monto = checkMonto(text.trim());
+  }
+}

@@ -1,0 +1,41 @@
+// svc sync <id> / svc cobro sync <id>: POST /v1/cobros/{id}/sync with body {}.
+// Reads the request first so the refreshed one can be shown with its old -> new state.
+import { printJson } from '../../../output/format.js';
+import { colorState } from '../../../output/format.js';
+import { printCobro, type Pair } from '../../../output/cobro.js';
+import type { Context } from '../../context.js';
+import { parseId } from '../../parse.js';
+import { showQr } from './qr.js';
+
+export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
+  const { io } = ctx;
+  const id = parseId(args[0]);
+  const client = await ctx.client();
+  await ctx.guardChange(`sincronizar el cobro ${id}`);
+  const { before, after } = await ctx.spin(`sincronizando el cobro ${id}…`, async () => {
+    const before = (await client.verCobro(id)).data.data;
+    const after = (await client.syncCobro(id)).data.data;
+    return { before, after };
+  });
+  const changed = before.estado !== after.estado;
+  const transition = `${before.estado} → ${after.estado}`;
+
+  if (ctx.globals.json) {
+    printJson(io, after);
+    io.err(changed ? `estado: ${transition}` : `estado sin cambios: ${after.estado}`);
+  } else if (io.stdoutTTY) {
+    io.out(
+      changed
+        ? `${io.c.bold('estado:')} ${colorState(before.estado, io.c)} → ${colorState(after.estado, io.c)}`
+        : io.c.dim(`estado sin cambios: ${after.estado}`),
+    );
+    io.out();
+    printCobro(io, after);
+  } else {
+    // Piped: the old state is one more key/value pair, right after estado.
+    const extra: Pair[] = [['estado_anterior', before.estado]];
+    printCobro(io, after, { extra });
+    io.err(changed ? `estado: ${transition}` : `estado sin cambios: ${after.estado}`);
+  }
+  if (opts.mostrarQr === true) await showQr(ctx, client, after);
+}
