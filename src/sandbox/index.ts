@@ -80,8 +80,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           // Idle keep-alive connections go now; busy ones when their answer is sent.
           const force = setTimeout(() => server.closeAllConnections(), 10_000);
           force.unref();
+          // A keep-alive connection turns idle once its answer is sent: close it then.
+          const idle = setInterval(() => server.closeIdleConnections(), 50);
           server.close(() => {
             clearTimeout(force);
+            clearInterval(idle);
             app.close();
             store.close();
             resolve();

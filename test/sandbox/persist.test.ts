@@ -1,0 +1,131 @@
+// --data: state and keys survive restarts and `kill -9` at any moment; a torn last
+// line is dropped; a corrupt file stops the start naming file and line and is left
+// untouched. The kill tests run the built CLI (npm run build first).
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSandbox as startCli } from '../helpers/sandbox.js';
+import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { start } from './helpers.js';
+
+describe('--data', () => {
+  it('keeps keys, secret and every resource across a restart; ids continue', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await start({ dataFile: file });
+    const c = await a.cobro({ monto: '100', referencia: 'persistente' });
+    await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '60', medio: 'debito' });
+    await a.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10' });
+    await a.api('POST', '/_sandbox/webhook', { url: 'https://hooks.example/x' });
+    const snapshot = await Promise.all(['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) => a.api('GET', p)));
+    await a.close();
+
+    const b = await start({ dataFile: file });
+    try {
+      expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([a.apiKey, a.apiKeyNoListo, a.webhookSecret]);
+      const again = await Promise.all(['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) => b.api('GET', p)));
+      expect(again.map((r) => r.body)).toEqual(snapshot.map((r) => r.body));
+      expect((await b.api('GET', '/_sandbox/webhook')).body.data.url).toBe('https://hooks.example/x');
+      const next = await b.cobro();
+      expect(next.id).toBe(c.id + 1);
+      // Refund rules still see what was refunded before the restart.
+      const over = await b.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '50.01' });
+      expect(over.body.message).toMatch(/left to refund \(50\.00\)/);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('a torn last line is dropped and the journal goes on cleanly', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await start({ dataFile: file });
+    await a.cobro();
+    await a.close();
+    const good = readFileSync(file, 'utf8');
+    appendFileSync(file, '{"c":[["cobro",{"m":1,"d":{"id":2,"cod');
+    const b = await start({ dataFile: file });
+    try {
+      expect(readFileSync(file, 'utf8')).toBe(good);
+      expect((await b.api('GET', '/v1/cobros')).body.data.map((x: any) => x.id)).toEqual([1]);
+      expect((await b.cobro()).id).toBe(2);
+    } finally {
+      await b.close();
+    }
+    const c = await start({ dataFile: file });
+    expect((await c.api('GET', '/v1/cobros')).body.data.map((x: any) => x.id)).toEqual([2, 1]);
+    await c.close();
+  });
+
+  it('a corrupt line stops the start, names file and line, and leaves the file untouched', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await start({ dataFile: file });
+    await a.cobro();
+    await a.cobro();
+    await a.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[1] = lines[1]!.slice(0, 20) + '#' + lines[1]!.slice(21);
+    const corrupt = lines.join('\n');
+    writeFileSync(file, corrupt);
+    await expect(start({ dataFile: file })).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, línea 2`));
+    expect(readFileSync(file, 'utf8')).toBe(corrupt);
+
+    const r = await svc(['sandbox', '--port', '0', '--json', '--data', file]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('línea 2');
+    expectNoStack(r.stderr);
+    expect(readFileSync(file, 'utf8')).toBe(corrupt);
+
+    const notOurs = join(tempDir('svc-sb-'), 'other.txt');
+    writeFileSync(notOurs, 'hola\n');
+    const r2 = await svc(['sandbox', '--port', '0', '--data', notOurs]);
+    expect(r2.exitCode).toBe(1);
+    expect(r2.stderr).toMatch(/línea 1/);
+    expect(readFileSync(notOurs, 'utf8')).toBe('hola\n');
+  });
+
+  it('survives kill -9 in the middle of a stream of writes: every answered change is there', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const sb = await startCli(['--data', file]);
+    const acknowledged: number[] = [];
+    let stop = false;
+    const writer = async () => {
+      while (!stop) {
+        try {
+          const r = await sb.api('POST', '/v1/cobros', { concepto: 'carga', monto: '1.00' });
+          if (r.status === 201) acknowledged.push(r.body.data.id);
+        } catch {
+          return; // the process is gone
+        }
+      }
+    };
+    const writers = [writer(), writer(), writer(), writer()];
+    while (acknowledged.length < 50) await new Promise((r) => setTimeout(r, 5));
+    sb.proc.kill('SIGKILL');
+    stop = true;
+    await Promise.all(writers);
+    await sb.proc.catch(() => {});
+
+    const again = await startCli(['--data', file]);
+    try {
+      expect(again.api_key).toBe(sb.api_key);
+      const ids = new Set((await again.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id));
+      for (const id of acknowledged) expect(ids.has(id), `cobro ${id} was answered 201 but is gone`).toBe(true);
+      const c = await again.api('POST', '/v1/cobros', { concepto: 'después', monto: '2' });
+      expect(c.status).toBe(201);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('SIGTERM finishes in-flight requests and exits 0', async () => {
+    const sb = await startCli();
+    await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'delay', delay_ms: 500 });
+    const pending = sb.api('GET', '/v1/cuenta');
+    await new Promise((r) => setTimeout(r, 100));
+    sb.proc.kill('SIGTERM');
+    const r = await pending;
+    expect(r.status).toBe(200);
+    const result = await sb.proc;
+    expect(result.exitCode).toBe(0);
+  });
+});
