@@ -1,0 +1,123 @@
+// Forwarding a notification to the developer's app: the body byte for byte, the
+// headers given, POST, no redirects followed (a 3xx is relayed as the answer), a
+// timeout for the whole answer, many at once over kept-alive connections. Never
+// throws: every failure becomes a result the listener can relay honestly.
+import { performance } from 'node:perf_hooks';
+import { Agent, request, type Dispatcher } from 'undici';
+
+export const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
+/** How much of the target's answer is kept (relayed to the sender, shown on failure). */
+export const RESPONSE_KEEP_BYTES = 64 * 1024;
+
+export interface ForwardResult {
+  /** The target answered 2xx. */
+  ok: boolean;
+  /** The target's status; null when it could not be reached or did not answer in time. */
+  status: number | null;
+  latencyMs: number;
+  /** Why there is no status. */
+  error?: string;
+  /** Start of the target's answer (up to RESPONSE_KEEP_BYTES), and whether that is all of it. */
+  response?: Buffer;
+  responseComplete?: boolean;
+  contentType?: string;
+}
+
+export interface ForwarderOptions {
+  timeoutMs?: number;
+  /** Connections per target origin. */
+  connections?: number;
+}
+
+export class Forwarder {
+  readonly timeoutMs: number;
+  private readonly agent: Agent;
+
+  constructor(options: ForwarderOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
+    this.agent = new Agent({
+      connections: options.connections ?? 256,
+      keepAliveTimeout: 4_000,
+      connectTimeout: Math.min(this.timeoutMs, 10_000),
+    });
+  }
+
+  async forward(url: string, body: Uint8Array, headers: Record<string, string>): Promise<ForwardResult> {
+    const started = performance.now();
+    const latency = () => Math.round((performance.now() - started) * 100) / 100;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal: controller.signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      const { data, complete } = await readStart(res.body);
+      const ct = res.headers['content-type'];
+      return {
+        ok: res.statusCode >= 200 && res.statusCode < 300,
+        status: res.statusCode,
+        latencyMs: latency(),
+        response: data,
+        responseComplete: complete,
+        contentType: Array.isArray(ct) ? ct[0] : ct,
+      };
+    } catch (err) {
+      return { ok: false, status: null, latencyMs: latency(), error: describe(err, controller.signal.aborted, this.timeoutMs) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+}
+
+async function readStart(body: Dispatcher.ResponseData['body']): Promise<{ data: Buffer; complete: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    if (size + buf.length > RESPONSE_KEEP_BYTES) {
+      chunks.push(buf.subarray(0, RESPONSE_KEEP_BYTES - size));
+      body.destroy();
+      return { data: Buffer.concat(chunks), complete: false };
+    }
+    chunks.push(buf);
+    size += buf.length;
+  }
+  return { data: Buffer.concat(chunks), complete: true };
+}
+
+function describe(err: unknown, aborted: boolean, timeoutMs: number): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  if (aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `sin respuesta en ${formatSeconds(timeoutMs)}`;
+  }
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'conexión rechazada (¿la app está corriendo en ese puerto?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'no se encontró el host';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'la app cortó la conexión sin responder';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'no hay ruta al host';
+    default:
+      return (code ? `${code}: ` : '') + (e?.message ?? String(err)).split('\n')[0];
+  }
+}
+
+export function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
