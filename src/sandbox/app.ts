@@ -143,6 +143,10 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
           parsed ??= { value: parseBody(raw, contentType, route.code) };
           return parsed.value;
         },
+        text() {
+          if (raw === 'too_large') throw new SandboxError(400, route.code, `body: larger than ${MAX_BODY_BYTES} bytes`);
+          return raw === null ? '' : raw.toString('utf8');
+        },
       };
       return route.handler(deps, apiReq);
     } catch (err) {
@@ -214,6 +218,7 @@ function write(res: ServerResponse, reply: Reply): void {
   res.writeHead(reply.status, {
     'Content-Type': reply.contentType ?? 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
+    ...reply.headers,
   });
   res.end(text);
 }

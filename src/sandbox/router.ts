@@ -1,6 +1,7 @@
 // The routes of the sandbox: the 13 endpoints of the seed, the payer page and the
 // control plane. A route is a method, a path template (":" marks an id segment),
 // who may call it, the 400 code of its body errors, and its handler.
+import * as checkout from './checkout/index.js';
 import * as control from './control.js';
 import type { ControlHandler } from './control.js';
 import * as cobros from './handlers/cobros.js';
@@ -8,7 +9,6 @@ import { cargos } from './handlers/cargos.js';
 import { cuenta } from './handlers/cuenta.js';
 import * as devoluciones from './handlers/devoluciones.js';
 import * as liquidaciones from './handlers/liquidaciones.js';
-import { pagina } from './handlers/pagina.js';
 import { salud } from './handlers/salud.js';
 import * as transacciones from './handlers/transacciones.js';
 
@@ -44,7 +44,11 @@ export const ROUTES: Route[] = [
   r('GET', '/v1/devoluciones', 'api', devoluciones.listar),
   r('GET', '/v1/devoluciones/:', 'api', devoluciones.ver),
   r('GET', '/v1/liquidaciones', 'api', liquidaciones.listar),
-  r('GET', '/pagar/:', 'public', pagina),
+  r('GET', '/pagar/:', 'public', checkout.pagina),
+  r('GET', '/pagar/:/recibo', 'public', checkout.recibo),
+  r('POST', '/pagar/:/pagar', 'public', checkout.pagar),
+  r('POST', '/pagar/:/rechazar', 'public', checkout.rechazar),
+  r('POST', '/pagar/:/expirar', 'public', checkout.expirar),
   r('POST', '/_sandbox/cobros/:/iniciar', 'control', control.iniciar),
   r('POST', '/_sandbox/cobros/:/pagar', 'control', control.pagar),
   r('POST', '/_sandbox/cobros/:/rechazar', 'control', control.rechazar),

@@ -21,6 +21,8 @@ export interface ApiRequest {
   query: URLSearchParams;
   /** The parsed JSON body; throws the endpoint's 400 when it is not valid JSON. */
   json(): unknown;
+  /** The body as UTF-8 text ('' when empty), for routes that take a form (the payer page). */
+  text?(): string;
   now: number;
 }
 
@@ -29,6 +31,8 @@ export interface Reply {
   /** JSON value; raw text when contentType is given. */
   body: unknown;
   contentType?: string;
+  /** Extra response headers (Location of a redirect, the payer page's CSP). */
+  headers?: Record<string, string>;
 }
 
 export type Handler = (deps: Deps, req: ApiRequest) => Reply;

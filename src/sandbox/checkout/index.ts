@@ -1,0 +1,181 @@
+// The payer's side of the sandbox, behind each payment request's `url`:
+//   GET  /pagar/{codigo}            the checkout (or the state, when it takes no payment)
+//   GET  /pagar/{codigo}/recibo     the receipt
+//   POST /pagar/{codigo}/pagar      modo=total|parcial, monto, medio
+//   POST /pagar/{codigo}/rechazar   medio
+//   POST /pagar/{codigo}/expirar
+// Public (the payer has no key). Submits are application/x-www-form-urlencoded and go
+// through the very control-plane handlers of /_sandbox/cobros/{id}/… on behalf of the
+// request's merchant, so states, transactions, settlements and notifications cannot
+// differ from `svc sandbox pagar`. Every submit answers 303 (no resubmit on reload).
+import { AmountError, formatCents, parseAmount, type Cents } from '../../money.js';
+import * as control from '../control.js';
+import type { ControlDeps, ControlHandler } from '../control.js';
+import { SandboxError } from '../errors.js';
+import { allowedMedios, feeOf } from '../fees.js';
+import { refresh } from '../model.js';
+import * as state from '../state.js';
+import type { CobroRec } from '../store.js';
+import type { ApiRequest, Reply } from '../types.js';
+import { parseTyped, pesos } from './format.js';
+import { PAGE_HEADERS, checkoutPage, notFoundPage, receiptPage, type CheckoutView } from './page.js';
+
+const HTML = 'text/html; charset=utf-8';
+
+const html = (status: number, body: string): Reply => ({ status, body, contentType: HTML, headers: PAGE_HEADERS });
+
+const seeOther = (location: string): Reply => ({
+  status: 303,
+  body: '',
+  contentType: 'text/plain; charset=utf-8',
+  headers: { Location: location, 'Cache-Control': 'no-store' },
+});
+
+/** The request behind a public code, with expiry applied; undefined when there is none. */
+function lookup(deps: ControlDeps, req: ApiRequest): CobroRec | undefined {
+  const rec = deps.store.codigos.get(req.params[0] ?? '');
+  return rec && refresh(deps, rec, req.now);
+}
+
+function view(deps: ControlDeps, rec: CobroRec, extra: Partial<CheckoutView> = {}): CheckoutView {
+  const d = rec.d;
+  return {
+    codigo: d.codigo,
+    comercio: deps.store.merchant(rec.m).nombre,
+    concepto: d.concepto,
+    estado: d.estado,
+    monto: parseAmount(d.monto),
+    cobrado: parseAmount(d.monto_cobrado),
+    vencimiento: d.vencimiento,
+    medios: allowedMedios(d.medios).map((medio) => ({ medio, label: feeOf(medio).label })),
+    cvu: d.cvu,
+    qr: d.qr,
+    canPay: state.PAYABLE.includes(d.estado),
+    canCancel: state.OPEN.includes(d.estado),
+    ...extra,
+  };
+}
+
+const notFound = (req: ApiRequest) => html(404, notFoundPage(req.params[0] ?? ''));
+
+const base = (rec: CobroRec) => `/pagar/${encodeURIComponent(rec.d.codigo)}`;
+
+/** GET /pagar/{codigo}; `?tx=<id>` confirms a partial payment just credited. */
+export const pagina: ControlHandler = (deps, req) => {
+  const rec = lookup(deps, req);
+  if (!rec) return notFound(req);
+  let notice: string | undefined;
+  const tx = deps.store.transacciones.get(rec.m, Number(req.query.get('tx')));
+  if (tx && tx.d.cobro_id === rec.d.id && tx.d.estado === 'ACREDITADO') {
+    const left = parseAmount(rec.d.monto) - parseAmount(rec.d.monto_cobrado);
+    notice = `Pago de ${pesos(parseAmount(tx.d.monto))} acreditado (operación ${tx.d.codigo}).`;
+    if (left > 0n) notice += ` Quedan ${pesos(left)} por pagar.`;
+  }
+  return html(200, checkoutPage(view(deps, rec, { notice })));
+};
+
+/** GET /pagar/{codigo}/recibo: what was paid, one line per credited transaction. */
+export const recibo: ControlHandler = (deps, req) => {
+  const rec = lookup(deps, req);
+  if (!rec) return notFound(req);
+  const lines = [];
+  for (const t of deps.store.transacciones.newestFirst(rec.m)) {
+    if (t.d.cobro_id !== rec.d.id || t.d.estado !== 'ACREDITADO') continue;
+    lines.unshift({ codigo: t.d.codigo, medio: feeOf(t.d.medio).label, monto: parseAmount(t.d.monto), fecha: t.d.fecha });
+  }
+  return html(200, receiptPage(view(deps, rec), lines));
+};
+
+/** The form's fields; a body that is not a form reads as an empty one. */
+function form(req: ApiRequest): URLSearchParams {
+  return new URLSearchParams(req.text?.() ?? '');
+}
+
+/** Runs a control-plane move as the request's merchant would through /_sandbox/cobros/{id}/…. */
+function asMerchant(deps: ControlDeps, req: ApiRequest, rec: CobroRec, move: ControlHandler, body: Record<string, string>): void {
+  move(deps, {
+    merchant: deps.store.merchant(rec.m),
+    params: [String(rec.d.id)],
+    query: new URLSearchParams(),
+    now: req.now,
+    json: () => body,
+  });
+}
+
+/** The page again with what went wrong, keeping what the payer typed. */
+function failed(deps: ControlDeps, req: ApiRequest, status: number, error: string, typed: CheckoutView['typed']): Reply {
+  const rec = lookup(deps, req)!;
+  return html(status, checkoutPage(view(deps, rec, { error, typed })));
+}
+
+/** A refusal of the state machine or of the control plane, in the payer's words. */
+function refusal(err: unknown, rec: CobroRec): string {
+  if (err instanceof SandboxError && err.code === 'invalid_state') {
+    return `Este cobro ya no admite esta operación (estado: ${rec.d.estado}). Recargá la página para ver cómo quedó.`;
+  }
+  if (err instanceof SandboxError) return `No se pudo completar: ${err.message}`;
+  throw err;
+}
+
+function medioOf(f: URLSearchParams): Record<string, string> {
+  const medio = f.get('medio');
+  return medio ? { medio } : {};
+}
+
+export const pagar: ControlHandler = (deps, req) => {
+  const rec = lookup(deps, req);
+  if (!rec) return notFound(req);
+  const f = form(req);
+  const typed = { monto: f.get('monto') ?? '', medio: f.get('medio') ?? undefined };
+  const modo = f.get('modo') ?? (typed.monto.trim() ? 'parcial' : 'total');
+  const body = medioOf(f);
+  if (modo === 'parcial') {
+    let cents: Cents;
+    try {
+      if (!typed.monto.trim()) throw new AmountError('Escribí el monto que querés pagar, o tocá «Pagar el total».');
+      cents = parseTyped(typed.monto);
+    } catch (err) {
+      if (!(err instanceof AmountError)) throw err;
+      return failed(deps, req, 400, err.message, typed);
+    }
+    const left = parseAmount(rec.d.monto) - parseAmount(rec.d.monto_cobrado);
+    if (state.PAYABLE.includes(rec.d.estado) && cents > left) {
+      return failed(deps, req, 400, `El monto ${pesos(cents)} supera lo que queda por pagar (${pesos(left)}).`, typed);
+    }
+    body.monto = formatCents(cents);
+  } else if (modo !== 'total') {
+    return failed(deps, req, 400, 'Elegí «Pagar este monto» o «Pagar el total».', typed);
+  }
+  try {
+    asMerchant(deps, req, rec, control.pagar, body);
+  } catch (err) {
+    return failed(deps, req, err instanceof SandboxError && err.code === 'invalid_state' ? 409 : 400, refusal(err, rec), typed);
+  }
+  const now = deps.store.codigos.get(rec.d.codigo)!;
+  if (now.d.estado === 'PAGADA') return seeOther(now.d.success_url ?? `${base(now)}/recibo`);
+  const tx = deps.store.transacciones.newestFirst(rec.m).next().value;
+  return seeOther(`${base(now)}${tx && tx.d.cobro_id === now.d.id ? `?tx=${tx.d.id}` : ''}`);
+};
+
+export const rechazar: ControlHandler = (deps, req) => {
+  const rec = lookup(deps, req);
+  if (!rec) return notFound(req);
+  const f = form(req);
+  try {
+    asMerchant(deps, req, rec, control.rechazar, medioOf(f));
+  } catch (err) {
+    return failed(deps, req, 409, refusal(err, rec), { medio: f.get('medio') ?? undefined });
+  }
+  return seeOther(rec.d.error_url ?? base(rec));
+};
+
+export const expirar: ControlHandler = (deps, req) => {
+  const rec = lookup(deps, req);
+  if (!rec) return notFound(req);
+  try {
+    asMerchant(deps, req, rec, control.expirar, {});
+  } catch (err) {
+    return failed(deps, req, 409, refusal(err, rec), {});
+  }
+  return seeOther(base(rec));
+};
