@@ -2,7 +2,6 @@
 // returning `{ http, data }` with `data` the JSON body exactly as the service sent it.
 // GETs are retried on connection errors, 429 and 5xx (honouring Retry-After);
 // POSTs are never retried, since a refund sent twice is money moved twice.
-import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, NetworkError, suggestionFor, type NetworkFailure } from './errors.js';
 import {
@@ -40,7 +39,11 @@ export interface ClientOptions {
   /** Base of the exponential backoff in milliseconds. Default 250. */
   backoffMs?: number;
   userAgent?: string;
-  dispatcher?: Dispatcher;
+  /**
+   * The fetch to use (default: Node's built-in one, which is undici and costs
+   * nothing to load; pass undici's own `fetch` with a dispatcher to tune it).
+   */
+  fetch?: typeof fetch;
   /** Receives one line per request and response, Authorization redacted. */
   debug?: (line: string) => void;
   /** Called before each retry (for a spinner or a notice). */
@@ -239,19 +242,18 @@ export class Client {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     try {
-      const res = await undiciRequest(url, {
-        method: method as Dispatcher.HttpMethod,
+      const res = await (this.opts.fetch ?? fetch)(url, {
+        method,
         headers,
         body: payload,
         signal: controller.signal,
-        dispatcher: this.opts.dispatcher,
-        headersTimeout: this.opts.timeoutMs,
-        bodyTimeout: this.opts.timeoutMs,
+        // A redirect would carry the key to wherever it points: never follow one.
+        redirect: 'manual',
       });
-      const text = await res.body.text();
-      this.debugLine(`<-- HTTP ${res.statusCode}`);
+      const text = await res.text();
+      this.debugLine(`<-- HTTP ${res.status}`);
       this.debugLine(`<-- ${truncate(text)}`);
-      return { http: res.statusCode, text, headers: res.headers as Record<string, string | string[] | undefined> };
+      return { http: res.status, text, headers: Object.fromEntries(res.headers) as Record<string, string | string[] | undefined> };
     } catch (err) {
       throw toNetworkError(err, method, url, controller.signal.aborted, this.opts.timeoutMs);
     } finally {
@@ -307,8 +309,8 @@ function truncate(text: string, max = 2000): string {
 }
 
 function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean, timeoutMs: number): NetworkError {
-  const e = err as { code?: string; cause?: { code?: string }; message?: string };
-  const code = e?.code ?? e?.cause?.code ?? '';
+  const e = err as { code?: string; cause?: { code?: string; errors?: { code?: string }[] }; message?: string };
+  const code = e?.cause?.code ?? e?.cause?.errors?.[0]?.code ?? e?.code ?? '';
   const target = `${url.host}`;
   let failure: NetworkFailure = 'other';
   let message = `${method} ${url.pathname}: ${e?.message ?? String(err)}`;

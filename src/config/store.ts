@@ -1,6 +1,6 @@
 // The profile store: one file, written atomically by conf, mode 0600 in a 0700
 // folder. Loaded lazily: commands that need no profile never touch the disk.
-import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -41,28 +41,29 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
 export interface Store {
   readonly path: string;
   read(): ConfigFile;
-  write(update: (config: ConfigFile) => ConfigFile): ConfigFile;
+  write(update: (config: ConfigFile) => ConfigFile): Promise<ConfigFile>;
 }
 
 export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
-  const { default: Conf } = await import('conf');
-  let conf: InstanceType<typeof Conf<Record<string, unknown>>>;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    conf = new Conf<Record<string, unknown>>({
-      cwd: dir,
-      configName: 'config',
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-    });
-  } catch (err) {
-    throw corrupt(path, err);
-  }
+  // Reading is a plain JSON parse (every command does it, so it stays cheap);
+  // conf, with its atomic write and file mode, is loaded only to write.
   const read = (): ConfigFile => {
-    const parsed = ConfigFile.safeParse(conf.store);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+      throw corrupt(path, err);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      throw corrupt(path, err);
+    }
+    const parsed = ConfigFile.safeParse(raw);
     if (!parsed.success) {
       throw new ConfigError(
         `el archivo de configuración ${path} no tiene la forma esperada (${parsed.error.issues[0]?.path.join('.') ?? ''})`,
@@ -74,11 +75,24 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
   return {
     path,
     read,
-    write(update) {
+    async write(update) {
+      const { default: Conf } = await import('conf');
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+      } catch (err) {
+        throw new ConfigError(`no se pudo crear ${dir}: ${(err as Error).message}`);
+      }
       // Read-modify-write under a lock file, so two `svc login` at once both land.
       return withLock(`${path}.lock`, () => {
         const next = ConfigFile.parse(update(read()));
         try {
+          const conf = new Conf<Record<string, unknown>>({
+            cwd: dir,
+            configName: 'config',
+            configFileMode: 0o600,
+            clearInvalidConfig: false,
+            accessPropertiesByDotNotation: false,
+          });
           conf.store = next as Record<string, unknown>;
           chmodSync(path, 0o600);
         } catch (err) {

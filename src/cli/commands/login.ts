@@ -63,7 +63,7 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   const { data } = await ctx.spin('validando la clave…', () => client.cuenta());
   const cuenta = data.data;
 
-  store.write((config) => {
+  await store.write((config) => {
     const current = config.profiles[profileName] ?? {};
     return {
       ...config,

@@ -5,7 +5,7 @@ export async function run(ctx: Context): Promise<void> {
   const store = await ctx.store();
   const name = (await ctx.resolved()).profileName.value;
   let had = false;
-  store.write((config) => {
+  await store.write((config) => {
     const profile = config.profiles[name];
     if (!profile) return config;
     had = Boolean(profile.test_key || profile.live_key || profile.webhook_secret);

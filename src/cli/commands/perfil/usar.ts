@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 export async function run(ctx: Context, args: string[]): Promise<void> {
   const name = args[0] ?? '';
   const store = await ctx.store();
-  store.write((config) => {
+  await store.write((config) => {
     if (!config.profiles[name]) {
       const known = Object.keys(config.profiles);
       throw new UsageError(`no existe el perfil "${name}"${known.length ? `; perfiles: ${known.join(', ')}` : ''}`);
