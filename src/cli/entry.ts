@@ -3,6 +3,13 @@
 import { VERSION } from '../version.js';
 
 export async function run(argv: string[]): Promise<void> {
+  // `svc … | head` closes the pipe early: that is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return;
