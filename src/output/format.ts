@@ -28,7 +28,12 @@ export async function printTable<T>(io: IO, columns: Column<T>[], rows: T[], emp
   const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: columns.map((col) => (io.color ? io.c.bold(col.header) : col.header)),
-    style: { head: [], border: [] },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+    // Borderless, columns two spaces apart (as gh does): long lists stay readable and copyable.
+    chars: {
+      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+    },
     colAligns: columns.map((col) => col.align ?? 'left'),
   });
   for (const row of rows) {
