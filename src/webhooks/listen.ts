@@ -115,6 +115,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
         path,
         forward_to: options.forwardTo ?? null,
         ...stats,
+        in_flight: stats.in_flight - 1, // not counting this request
       });
     }
     if (req.method !== 'POST') {

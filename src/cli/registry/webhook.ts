@@ -1,4 +1,142 @@
-// Commands of this area (metadata only; see registry/index.ts).
-import type { CommandDef } from '../define.js';
+// Notification commands: verify, sign, listen, trigger, replay, eventos
+// (metadata only; see registry/index.ts).
+import { ESTADOS_COBRO, EVENTOS } from '../../api/enums.js';
+import { defineCommand, type CommandDef, type OptionDef } from '../define.js';
 
-export const webhookCommands: CommandDef[] = [];
+const secretFromEnv: OptionDef = {
+  flags: '--secret-from-env',
+  description: 'usa el secreto de SVC_WEBHOOK_SECRET (sin esto: SVC_WEBHOOK_SECRET o el del perfil); nunca va en un flag',
+};
+const journal: OptionDef = {
+  flags: '--journal <archivo>',
+  description: 'archivo del journal (default: webhooks.jsonl en la carpeta de datos de svc)',
+};
+const tolerance: OptionDef = {
+  flags: '--tolerance <segundos>',
+  description: 'antigüedad aceptada del timestamp, en ambos sentidos (default 300; 0 la desactiva)',
+};
+const header: OptionDef = {
+  flags: '-H, --header <"Nombre: valor">',
+  description: 'header extra para la app (repetible; no se guarda en el journal)',
+  repeatable: true,
+};
+const forwardTimeout: OptionDef = {
+  flags: '--forward-timeout <segundos>',
+  description: 'espera máxima de la respuesta de la app (default 10)',
+};
+const body: OptionDef = { flags: '--body <archivo>', description: 'cuerpo crudo desde un archivo (- o nada: stdin)' };
+
+export const webhookCommands: CommandDef[] = [
+  defineCommand({
+    name: 'webhook verify',
+    summary: 'verifica la firma de una notificación (sin conexión): exit 0 válida, 7 inválida con el motivo',
+    options: [
+      secretFromEnv,
+      { flags: '--timestamp <t>', description: 'valor de X-Svc-Timestamp' },
+      { flags: '--signature <sha256=hex>', description: 'valor de X-Svc-Signature' },
+      body,
+      { flags: '--request <archivo>', description: 'pedido HTTP crudo (headers, línea en blanco, cuerpo) copiado de un log' },
+      tolerance,
+    ],
+    examples: [
+      'svc webhook verify --timestamp 1718000000 --signature sha256=3f2a… --body evento.json',
+      'cat evento.json | svc webhook verify --timestamp "$TS" --signature "$SIG" --secret-from-env',
+      'svc webhook verify --request pedido.txt --tolerance 0',
+      'svc webhook verify --request pedido.txt --json | jq .valid',
+    ],
+    load: () => import('../commands/webhook/verify.js'),
+  }),
+  defineCommand({
+    name: 'webhook sign',
+    summary: 'imprime los cuatro headers que el servicio enviaría con un cuerpo (para curl y scripts de prueba)',
+    options: [
+      secretFromEnv,
+      { flags: '--timestamp <t>', description: 'X-Svc-Timestamp a usar (default: ahora)' },
+      { flags: '--event <evento>', description: 'X-Svc-Event cuando el cuerpo no trae "event"', choices: EVENTOS },
+      body,
+    ],
+    examples: [
+      'svc webhook sign --body evento.json',
+      'svc webhook sign --body evento.json --json | jq -r \'."X-Svc-Signature"\'',
+      'mapfile -t H < <(svc webhook sign --body evento.json); curl "${H[@]/#/-H}" --data-binary @evento.json http://127.0.0.1:4242/',
+    ],
+    load: () => import('../commands/webhook/sign.js'),
+  }),
+  defineCommand({
+    name: 'webhook listen',
+    summary: 'receptor local: verifica cada notificación, la reenvía a tu app y la guarda en el journal',
+    options: [
+      { flags: '--forward-to <url>', description: 'URL de tu app (http o https); sin esto solo verifica, guarda y responde 200' },
+      { flags: '--host <host>', description: 'dirección donde escucha (default 127.0.0.1, solo esta máquina)' },
+      { flags: '--port <puerto>', description: 'puerto; 0 elige uno libre (default 4242)' },
+      { flags: '--path <ruta>', description: 'ruta donde recibe (default /)' },
+      { flags: '--events <a,b>', description: `solo reenvía estos eventos (${EVENTOS.join(', ')})` },
+      { flags: '--route <EVENTO=URL>', description: 'manda un evento a otra URL (repetible)', repeatable: true },
+      header,
+      forwardTimeout,
+      tolerance,
+      journal,
+      secretFromEnv,
+    ],
+    examples: [
+      'svc webhook listen --forward-to http://localhost:3000/webhooks',
+      'svc webhook listen --forward-to http://localhost:3000/webhooks --events payment.approved,payment.rejected',
+      'svc webhook listen --forward-to http://localhost:3000/hooks --route payment.refunded=http://localhost:4000/refunds -H "Authorization: Bearer dev"',
+      'svc webhook listen --port 0 --forward-to http://localhost:3000/webhooks --json | jq .status',
+    ],
+    load: () => import('../commands/webhook/listen.js'),
+  }),
+  defineCommand({
+    name: 'webhook trigger',
+    summary: 'envía una notificación de ejemplo, firmada, a tu app (o, con --sandbox, provoca el cambio real en el sandbox)',
+    args: [{ name: 'evento', description: 'nombre del evento', required: true, choices: EVENTOS }],
+    options: [
+      { flags: '--forward-to <url>', description: 'URL de tu app (o del listener)' },
+      { flags: '--cobro <id>', description: 'toma codigo y monto de esta solicitud real (necesita clave)' },
+      { flags: '--estado <estado>', description: 'estado a informar', choices: ESTADOS_COBRO },
+      { flags: '--monto <monto>', description: 'monto de la solicitud (default 1500.00)' },
+      { flags: '--set <campo=valor>', description: 'cambia un campo del cuerpo (repetible; campo:=json para un valor JSON)', repeatable: true },
+      header,
+      forwardTimeout,
+      { flags: '--sandbox', description: 'contra svc sandbox: hace el cambio de estado real y el sandbox envía la notificación' },
+      secretFromEnv,
+    ],
+    examples: [
+      'svc webhook trigger payment.approved --forward-to http://localhost:3000/webhooks',
+      'svc webhook trigger payment.partially_paid --forward-to http://127.0.0.1:4242/ --monto 2000.00',
+      'svc webhook trigger payment.approved --forward-to http://localhost:3000/webhooks --cobro 42',
+      'svc webhook trigger payment.rejected --forward-to http://localhost:3000/webhooks --set transaccion_id=null',
+      'svc webhook trigger payment.approved --sandbox',
+    ],
+    load: () => import('../commands/webhook/trigger.js'),
+  }),
+  defineCommand({
+    name: 'webhook replay',
+    summary: 'reenvía eventos del journal con sus headers originales',
+    args: [{ name: 'id', description: 'id del evento (evt_…; alcanza con un prefijo único)' }],
+    options: [
+      { flags: '--last <n>', description: 'los últimos n eventos recibidos' },
+      { flags: '--all', description: 'todos los eventos recibidos con firma válida' },
+      { flags: '--forward-to <url>', description: 'adónde (default: adonde fue cada uno)' },
+      { flags: '--resign', description: 'vuelve a firmar con un timestamp nuevo (necesita el secreto)' },
+      header,
+      forwardTimeout,
+      journal,
+      secretFromEnv,
+    ],
+    examples: [
+      'svc webhook replay evt_3f2a9c',
+      'svc webhook replay --last 5 --forward-to http://localhost:3000/webhooks',
+      'svc webhook replay --all --resign',
+    ],
+    load: () => import('../commands/webhook/replay.js'),
+  }),
+  defineCommand({
+    name: 'webhook eventos',
+    aliases: ['events'],
+    summary: 'lista los eventos del journal: qué llegó, si la firma era válida y qué respondió tu app',
+    options: [{ flags: '--limit <n>', description: 'solo los últimos n' }, journal],
+    examples: ['svc webhook eventos', 'svc webhook eventos --limit 20', 'svc webhook eventos --json | jq \'.[] | select(.outcome != "forwarded")\''],
+    load: () => import('../commands/webhook/eventos.js'),
+  }),
+];

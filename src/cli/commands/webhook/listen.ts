@@ -1,0 +1,142 @@
+// svc webhook listen: a receiver on loopback that verifies each notification, forwards
+// it byte for byte to the developer's app, answers the sender with the app's status
+// (502 when the app is down, so the service retries), prints one line per event
+// (one JSON object with --json) and journals everything. Runs until SIGINT/SIGTERM,
+// then stops accepting, waits for forwards in flight and closes the journal.
+import { EVENTOS } from '../../../api/enums.js';
+import type { Context } from '../../context.js';
+import { ConfigError, UsageError } from '../../errors.js';
+import { printable } from '../../parse.js';
+import {
+  eventLine,
+  journalPath,
+  parseHeaders,
+  parseTargetUrl,
+  parseTimeoutSeconds,
+  parseTolerance,
+  resolveSecret,
+} from './shared.js';
+
+export interface ListenFlags {
+  host: string;
+  port: number;
+  path: string;
+  forwardTo?: string;
+  routes: Record<string, string>;
+  events?: string[];
+  headers: [string, string][];
+  toleranceSeconds?: number;
+  forwardTimeoutMs?: number;
+}
+
+/** Checks every flag; UsageError (exit 2) before anything starts. */
+export function parseListenFlags(opts: Record<string, unknown>): ListenFlags {
+  const out: ListenFlags = { host: '127.0.0.1', port: 4242, path: '/', routes: {}, headers: parseHeaders(opts.header) };
+  if (opts.host !== undefined) {
+    const host = String(opts.host).trim();
+    if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new UsageError(`--host "${printable(host)}" no es una dirección válida (ej. 127.0.0.1)`);
+    out.host = host;
+  }
+  if (opts.port !== undefined) {
+    const s = String(opts.port).trim();
+    if (!/^[0-9]{1,5}$/.test(s) || Number(s) > 65535) throw new UsageError(`--port "${printable(s)}" no es válido (0 a 65535; 0 elige uno libre)`);
+    out.port = Number(s);
+  }
+  if (opts.path !== undefined) {
+    const p = String(opts.path).trim();
+    if (!/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(p)) throw new UsageError(`--path "${printable(p)}" no es una ruta válida (ej. /webhooks)`);
+    out.path = p.startsWith('/') ? p : `/${p}`;
+  }
+  if (opts.forwardTo !== undefined) out.forwardTo = parseTargetUrl(opts.forwardTo, '--forward-to');
+  if (opts.events !== undefined) {
+    const names = String(opts.events)
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    if (names.length === 0) throw new UsageError('--events necesita al menos un evento');
+    for (const n of names) checkEvent(n, '--events');
+    out.events = names;
+  }
+  for (const raw of (opts.route as string[] | undefined) ?? []) {
+    const eq = raw.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--route "${printable(raw)}" no tiene la forma EVENTO=URL`);
+    const event = raw.slice(0, eq).trim();
+    checkEvent(event, '--route');
+    out.routes[event] = parseTargetUrl(raw.slice(eq + 1), `--route ${event}`);
+  }
+  out.toleranceSeconds = parseTolerance(opts.tolerance);
+  out.forwardTimeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
+  return out;
+}
+
+function checkEvent(name: string, flag: string): void {
+  if (!(EVENTOS as readonly string[]).includes(name)) {
+    throw new UsageError(`${flag}: "${printable(name)}" no es un evento del servicio; valores posibles: ${EVENTOS.join(', ')}`);
+  }
+}
+
+export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
+  const { io } = ctx;
+  const c = io.c;
+  const flags = parseListenFlags(opts);
+  const secret = await resolveSecret(ctx, opts);
+  const journal = await journalPath(ctx, opts);
+  const signal = ctx.holdSignals();
+  const json = ctx.globals.json;
+  const { startListener, ListenStartError } = await import('../../../webhooks/listen.js');
+  const { JournalError } = await import('../../../webhooks/journal.js');
+
+  let listener;
+  try {
+    listener = await startListener({
+      secret,
+      host: flags.host,
+      port: flags.port,
+      path: flags.path,
+      forwardTo: flags.forwardTo,
+      routes: flags.routes,
+      events: flags.events,
+      headers: flags.headers,
+      toleranceSeconds: flags.toleranceSeconds,
+      forwardTimeoutMs: flags.forwardTimeoutMs,
+      journal,
+      onEvent: (e) => (json ? io.out(JSON.stringify(e)) : io.out(eventLine(io, e))),
+      onError: (err) => io.err(`${c.red('error:')} ${err.message}`),
+    });
+  } catch (err) {
+    if (err instanceof ListenStartError) {
+      throw new ConfigError(err.message, err.code === 'EADDRINUSE' ? 'elegí otro con --port (0 elige uno libre)' : undefined);
+    }
+    if (err instanceof JournalError) throw new ConfigError(err.message, 'elegí otro archivo con --journal');
+    throw err;
+  }
+
+  const loopback = /^(127(?:\.\d{1,3}){3}|localhost|::1)$/i.test(flags.host);
+  const tolerance = flags.toleranceSeconds ?? 300;
+  io.err(`${c.green('●')} Escuchando notificaciones en ${c.bold(listener.url)}${loopback ? c.dim(' (solo esta máquina)') : ''}`);
+  if (!loopback) io.err(c.yellow(`  atención: ${flags.host} acepta conexiones de otras máquinas`));
+  io.err(`  reenvío    ${flags.forwardTo ?? c.yellow('sin --forward-to: solo verifica, guarda y responde 200')}`);
+  for (const [event, url] of Object.entries(flags.routes)) io.err(`  ruta       ${event} → ${url}`);
+  if (flags.events) io.err(`  eventos    ${flags.events.join(', ')} ${c.dim('(el resto se responde 200 y no se reenvía)')}`);
+  if (flags.headers.length) io.err(`  headers    ${flags.headers.map(([k]) => k).join(', ')}`);
+  io.err(`  firma      secreto de ${opts.secretFromEnv === true ? 'SVC_WEBHOOK_SECRET' : 'SVC_WEBHOOK_SECRET o el perfil'}; tolerancia ${tolerance === 0 ? 'desactivada' : `${tolerance} s`}`);
+  io.err(`  journal    ${journal}`);
+  io.err('');
+  io.err('El servicio solo entrega a URLs https: poné un túnel delante y configurá su URL https en el panel, por ejemplo:');
+  io.err(`  cloudflared tunnel --url http://127.0.0.1:${listener.port}`);
+  io.err(`  ngrok http ${listener.port}`);
+  io.err(`(con svc sandbox no hace falta: svc sandbox --webhook-url ${listener.url})`);
+  io.err('');
+  io.err(`${c.green('Listo.')} Esperando notificaciones en ${listener.url} — Ctrl-C para detener.`);
+
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  const inFlight = listener.stats().in_flight;
+  io.err(c.dim(inFlight ? `deteniendo: esperando ${inFlight} reenvío(s) en curso…` : 'deteniendo…'));
+  await listener.close();
+  const s = listener.stats();
+  io.err(c.dim(`detenido: ${s.received} recibidas, ${s.forwarded} reenviadas, ${s.failed} fallidas, ${s.rejected} rechazadas, ${s.skipped} filtradas.`));
+  return 0;
+}

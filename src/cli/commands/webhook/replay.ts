@@ -1,0 +1,137 @@
+// svc webhook replay [ID|--last N|--all]: re-sends journal entries with their
+// original bytes and headers (Content-Type and X-Svc-*), to where each went or to
+// --forward-to. The original timestamp may be older than the app's tolerance:
+// --resign signs again with a fresh one. Each replay is journaled too.
+import { signatureHeader } from '../../../webhooks/signature.js';
+import { entryBody, Journal, JournalError, newEntryId, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
+import { VERSION } from '../../../version.js';
+import type { Context } from '../../context.js';
+import { CliError, ConfigError, EXIT, UsageError } from '../../errors.js';
+import { parsePositiveInt, printable } from '../../parse.js';
+import { eventLine, journalPath, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
+
+/** Entries --last and --all consider: what arrived at the listener, signed correctly, with a body. */
+function replayable(e: JournalEntry): boolean {
+  return e.source === 'listen' && e.verification.valid && e.outcome !== 'too_large';
+}
+
+export function select(entries: JournalEntry[], id: string | undefined, last: number | undefined, all: boolean): JournalEntry[] {
+  const modes = [id !== undefined, last !== undefined, all].filter(Boolean).length;
+  if (modes === 0) throw new UsageError('decí qué reenviar: un id (svc webhook eventos los lista), --last N o --all');
+  if (modes > 1) throw new UsageError('elegí uno: un id, --last N o --all');
+  if (id !== undefined) {
+    const matches = entries.filter((e) => e.id === id || e.id.startsWith(id));
+    const exact = matches.filter((e) => e.id === id);
+    if (exact.length) return [exact[0]!];
+    if (matches.length === 0) throw new CliError(`no hay un evento "${printable(id)}" en el journal`, EXIT.notFound, '`svc webhook eventos` lista los ids');
+    if (matches.length > 1) throw new UsageError(`"${printable(id)}" coincide con ${matches.length} eventos: escribí más caracteres del id`);
+    return matches;
+  }
+  const pool = entries.filter(replayable);
+  return last !== undefined ? pool.slice(-last) : pool;
+}
+
+export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
+  const { io } = ctx;
+  const id = args[0];
+  const last = opts.last === undefined ? undefined : parsePositiveInt(opts.last, '--last', 100_000);
+  const forwardTo = opts.forwardTo === undefined ? undefined : parseTargetUrl(opts.forwardTo, '--forward-to');
+  const extra = parseHeaders(opts.header);
+  const timeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
+  const resign = opts.resign === true;
+  const secret = resign ? await resolveSecret(ctx, opts) : undefined;
+  const path = await journalPath(ctx, opts);
+
+  let entries: JournalEntry[];
+  try {
+    entries = readJournal(path).entries;
+  } catch (err) {
+    if (err instanceof JournalError) throw new ConfigError(err.message);
+    throw err;
+  }
+  const chosen = select(entries, id, last, opts.all === true);
+  if (chosen.length === 0) {
+    io.err(`no hay eventos para reenviar en ${path}`);
+    return EXIT.ok;
+  }
+  for (const e of chosen) {
+    if (e.outcome === 'too_large') throw new UsageError(`${e.id} no se guardó (el cuerpo superaba el límite): no se puede reenviar`);
+    if (!forwardTo && !e.target) {
+      throw new UsageError(`${e.id} no se reenvió a ninguna parte cuando llegó: indicá adónde con --forward-to`);
+    }
+  }
+  if (id !== undefined && !chosen[0]!.verification.valid) {
+    io.err(io.c.yellow(`aviso: ${chosen[0]!.id} llegó con firma inválida (${chosen[0]!.verification.reason}); se reenvía igual porque lo pediste por id`));
+  }
+
+  const { Forwarder } = await import('../../../webhooks/forwarder.js');
+  const { summarize } = await import('../../../webhooks/events.js');
+  const forwarder = new Forwarder({ timeoutMs });
+  let journal: Journal | undefined;
+  try {
+    journal = await Journal.open(path);
+  } catch (err) {
+    io.err(io.c.yellow(`aviso: ${(err as Error).message}; los reenvíos no quedan registrados`));
+  }
+  let unreachable = 0;
+  let failed = 0;
+  let tsHintShown = false;
+  try {
+    for (const original of chosen) {
+      const body = entryBody(original);
+      const headers: Record<string, string> = { 'user-agent': `svc/${VERSION} (webhook replay)`, ...original.headers };
+      if (!headers['content-type']) headers['content-type'] = 'application/json';
+      if (secret) {
+        const ts = String(Math.floor(Date.now() / 1000));
+        headers['x-svc-timestamp'] = ts;
+        headers['x-svc-signature'] = signatureHeader(secret, ts, body);
+      }
+      for (const [k, v] of extra) headers[k.toLowerCase()] = v;
+      const target = forwardTo ?? original.target!;
+      const result = await forwarder.forward(target, body, headers);
+      const s = summarize(body, original.headers['x-svc-event']);
+      const entry: JournalEntry = {
+        id: newEntryId(),
+        received_at: new Date().toISOString(),
+        source: 'replay',
+        replay_of: original.id,
+        method: 'POST',
+        path: original.path,
+        headers: Object.fromEntries(Object.entries(headers).filter(([k]) => k === 'content-type' || k.startsWith('x-svc-'))),
+        body: original.body,
+        body_encoding: original.body_encoding,
+        bytes: original.bytes,
+        event: s.event,
+        cobro_id: s.cobro_id,
+        estado: s.estado,
+        monto: s.monto,
+        verification: original.verification,
+        outcome: result.status === null ? 'unreachable' : result.ok ? 'forwarded' : 'target_error',
+        target,
+        status: result.status,
+        answered: null,
+        latency_ms: result.latencyMs,
+        ...(result.error ? { error: result.error } : {}),
+        ...(!result.ok && result.response?.length ? { response_start: result.response.subarray(0, 300).toString('utf8') } : {}),
+      };
+      await journal?.append(entry).catch((err: Error) => io.err(io.c.yellow(`aviso: ${err.message}`)));
+      if (ctx.globals.json) io.out(JSON.stringify(entry));
+      else io.out(eventLine(io, entry));
+      if (result.status === null) unreachable++;
+      else if (!result.ok) {
+        failed++;
+        if (!secret && (result.status === 401 || result.status === 400) && !tsHintShown) {
+          tsHintShown = true;
+          io.err(io.c.dim('→ si tu app rechaza el timestamp viejo del original, probá con --resign (firma de nuevo con un timestamp actual)'));
+        }
+      }
+    }
+  } finally {
+    await journal?.close().catch(() => undefined);
+    await forwarder.close();
+  }
+  if (unreachable) throw new CliError(`${unreachable} de ${chosen.length} reenvío(s) no llegaron a la app`, EXIT.network);
+  if (failed) throw new CliError(`la app respondió con error a ${failed} de ${chosen.length} reenvío(s)`, EXIT.refused);
+  if (!ctx.globals.json && chosen.length > 1) io.err(io.c.dim(`${chosen.length} reenviados`));
+  return EXIT.ok;
+}

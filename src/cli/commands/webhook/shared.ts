@@ -1,0 +1,183 @@
+// What the webhook commands share: where the signing secret comes from, how a raw
+// body is read, option checks (tolerance, timeout, URLs, -H headers, journal path)
+// and the one-line rendering of an event for listen and replay.
+import { readFileSync } from 'node:fs';
+import type { JournalEntry } from '../../../webhooks/journal.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { printable } from '../../parse.js';
+import { readAll } from '../../stdin.js';
+import type { Colors, IO } from '../../../output/io.js';
+
+/**
+ * The signing secret: SVC_WEBHOOK_SECRET with --secret-from-env; otherwise the
+ * resolved one (SVC_WEBHOOK_SECRET, then the profile). Never from a flag's value.
+ */
+export async function resolveSecret(ctx: Context, opts: Record<string, unknown>): Promise<string> {
+  if (opts.secretFromEnv === true) {
+    const secret = ctx.env.SVC_WEBHOOK_SECRET;
+    if (!secret) {
+      throw new UsageError(
+        '--secret-from-env: la variable SVC_WEBHOOK_SECRET no está definida',
+        'exportala con el secreto de firma del panel: export SVC_WEBHOOK_SECRET=…',
+      );
+    }
+    return secret;
+  }
+  const r = await ctx.resolved();
+  if (r.webhookSecret) return r.webhookSecret.value;
+  throw new UsageError(
+    `no hay secreto de firma de notificaciones (perfil "${r.profileName.value}")`,
+    'definí SVC_WEBHOOK_SECRET, o guardalo en el perfil con `svc login --webhook-secret-stdin` (el secreto está en el panel; el de `svc sandbox` lo imprime al arrancar)',
+  );
+}
+
+/** Raw bytes from --body FILE, or from stdin (--body - or no --body). */
+export async function readBody(ctx: Context, file: unknown, what = 'el cuerpo'): Promise<Buffer> {
+  if (file !== undefined && file !== '-') return readFileArg(String(file), '--body');
+  if (ctx.io.stdin.isTTY && ctx.env.SVC_FORCE_TTY !== '1') {
+    throw new UsageError(`falta ${what}: pasalo con --body ARCHIVO o por la entrada estándar (… | svc webhook …)`);
+  }
+  return readAll(ctx.io.stdin);
+}
+
+export function readFileArg(file: string, flag: string): Buffer {
+  if (file.trim() === '') throw new UsageError(`${flag} necesita la ruta de un archivo`);
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no existe' : code === 'EISDIR' ? 'es una carpeta' : code === 'EACCES' ? 'sin permiso de lectura' : (err as Error).message;
+    throw new UsageError(`${flag} "${printable(file)}": ${why}`);
+  }
+}
+
+/** --tolerance: whole seconds, 0 turns the check off. */
+export function parseTolerance(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!/^[0-9]{1,9}$/.test(s)) throw new UsageError(`--tolerance "${printable(s)}" no es válido (segundos, entero ≥ 0; 0 la desactiva)`);
+  return Number(s);
+}
+
+/** --forward-timeout: seconds (decimals allowed), returned in milliseconds. */
+export function parseTimeoutSeconds(value: unknown, flag = '--forward-timeout'): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(s) || Number(s) <= 0 || Number(s) > 3600) {
+    throw new UsageError(`${flag} "${printable(s)}" no es válido (segundos, mayor que 0 y hasta 3600, ej. 10 o 2.5)`);
+  }
+  return Math.round(Number(s) * 1000);
+}
+
+/** A target URL: http or https (the developer's app usually runs on plain http locally). */
+export function parseTargetUrl(value: unknown, flag: string): string {
+  const s = typeof value === 'string' ? value.trim() : '';
+  let url: URL | undefined;
+  try {
+    url = new URL(s);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !(url.protocol === 'http:' || url.protocol === 'https:') || !url.hostname) {
+    throw new UsageError(`${flag} "${printable(s)}" no es una URL http(s) (ej. http://localhost:3000/webhooks)`);
+  }
+  return url.href;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+/** Headers the transport sets itself: overriding them would corrupt the forward. */
+const RESERVED = new Set(['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer']);
+
+/** -H "Name: value" (repeatable). */
+export function parseHeaders(value: unknown): [string, string][] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return list.map((raw) => {
+    const text = String(raw);
+    const colon = text.indexOf(':');
+    const name = colon > 0 ? text.slice(0, colon).trim() : '';
+    const val = colon > 0 ? text.slice(colon + 1).trim() : '';
+    if (!HEADER_NAME.test(name)) throw new UsageError(`-H "${printable(text)}" no es un header "Nombre: valor"`);
+    if (/[\r\n\0]/.test(val)) throw new UsageError(`-H ${name}: el valor no puede tener saltos de línea`);
+    if (RESERVED.has(name.toLowerCase())) throw new UsageError(`-H ${name}: ese header lo pone el transporte, no se puede cambiar`);
+    return [name, val];
+  });
+}
+
+/** --journal FILE, else <data dir>/webhooks.jsonl. */
+export async function journalPath(ctx: Context, opts: Record<string, unknown>): Promise<string> {
+  if (opts.journal !== undefined) {
+    const file = String(opts.journal);
+    if (file.trim() === '') throw new UsageError('--journal necesita la ruta de un archivo');
+    return file;
+  }
+  const { defaultJournalPath } = await import('../../../webhooks/journal.js');
+  return defaultJournalPath(ctx.env);
+}
+
+/** HH:MM:SS in local time. */
+export function clock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+export const OUTCOME_LABEL: Record<string, string> = {
+  forwarded: 'reenviado',
+  target_error: 'la app falló',
+  unreachable: 'app caída',
+  rejected: 'firma inválida',
+  skipped: 'filtrado',
+  too_large: 'demasiado grande',
+  received: 'recibido',
+};
+
+function statusColor(status: number | null, c: Colors): (s: string) => string {
+  if (status === null) return c.red;
+  if (status >= 200 && status < 300) return c.green;
+  if (status >= 400 && status < 500) return c.yellow;
+  return c.red;
+}
+
+/** One line per event: time, event, cobro, estado, monto, what happened, latency. */
+export function eventLine(io: IO, e: JournalEntry): string {
+  const c = io.c;
+  const cols = [
+    c.dim(clock(e.received_at)),
+    (e.event ?? '(sin evento)').padEnd(26),
+    `cobro ${e.cobro_id ?? '-'}`.padEnd(11),
+    (e.estado ?? '-').padEnd(21),
+    (e.monto ?? '-').padStart(12),
+  ];
+  let tail: string;
+  switch (e.outcome) {
+    case 'rejected':
+      tail = `${c.red(`<-- 401 firma inválida (${e.verification.reason ?? '?'})`)} no reenviado`;
+      break;
+    case 'too_large':
+      tail = `${c.red('<-- 413')} cuerpo de ${e.bytes} bytes, demasiado grande; no reenviado`;
+      break;
+    case 'skipped':
+      tail = c.dim('<-- 200 filtrado por --events; no reenviado');
+      break;
+    case 'received':
+      tail = `${c.green('<-- 200')} ${c.dim('(sin --forward-to)')}`;
+      break;
+    case 'unreachable':
+      tail = `${c.red(`--> ${e.target} sin respuesta: ${e.error ?? '?'}`)} ${c.red(`<-- ${e.answered ?? 502}`)}`;
+      break;
+    default: {
+      const paint = statusColor(e.status, c);
+      tail = `--> ${paint(String(e.status))} ${c.dim(`${formatMs(e.latency_ms)}`)}`;
+      if (e.outcome === 'target_error' && e.response_start) tail += `  ${c.dim(`«${printable(e.response_start, 120)}»`)}`;
+    }
+  }
+  const replay = e.source === 'replay' ? c.cyan(`replay ${e.replay_of ?? ''} `) : '';
+  return `${cols.join('  ')}  ${replay}${tail}`;
+}
+
+export function formatMs(ms: number | null): string {
+  if (ms === null) return '-';
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
