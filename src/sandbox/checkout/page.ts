@@ -187,7 +187,7 @@ export function checkoutPage(v: CheckoutView): string {
   }
   const action = base(v.codigo);
   html +=
-    `<form class="card" method="post" action="${action}/pagar"${v.error ? ' aria-describedby="error"' : ''}>` +
+    `<form class="card" method="post" action="${action}/pagar" aria-label="Pagar este cobro"${v.error ? ' aria-describedby="error"' : ''}>` +
     `<fieldset><legend>Medio de pago</legend>${radios}</fieldset>` +
     how +
     `<label class="field" for="monto">Monto a pagar ahora</label>` +
