@@ -49,6 +49,7 @@ describe('page', () => {
     qr: evil,
     canPay: true,
     canCancel: true,
+    version: evil,
     notice: evil,
     error: evil,
     typed: { monto: evil, medio: evil },
@@ -142,6 +143,18 @@ describe('routes', () => {
     const again = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total' });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain('ya no admite');
+  });
+
+  it('a second submit of the same page does not pay twice', async () => {
+    const c = await crear();
+    const html = await (await fetch(c.url)).text();
+    const version = /name="version" value="([^"]+)"/.exec(html)![1]!;
+    const form = { modo: 'parcial', monto: '30', medio: 'qr', version };
+    expect((await post(`/pagar/${c.codigo}/pagar`, form)).status).toBe(303);
+    const twice = await post(`/pagar/${c.codigo}/pagar`, form);
+    expect(twice.status).toBe(409);
+    expect(await twice.text()).toContain('cambió desde que abriste la página');
+    expect((await api('GET', `/v1/cobros/${c.id}`)).data.monto_cobrado).toBe('30.00');
   });
 
   it('refuses bad amounts and methods the request does not take, in Spanish, keeping the input', async () => {

@@ -37,6 +37,15 @@ function lookup(deps: ControlDeps, req: ApiRequest): CobroRec | undefined {
   return rec && refresh(deps, rec, req.now);
 }
 
+/**
+ * What a payment depends on: what is left to pay and the state. The form carries it,
+ * so a second click, or a page left open while another payment went in, cannot pay
+ * twice what the payer saw once.
+ */
+function versionOf(rec: CobroRec): string {
+  return `${rec.d.estado}:${rec.d.monto_cobrado}`;
+}
+
 function view(deps: ControlDeps, rec: CobroRec, extra: Partial<CheckoutView> = {}): CheckoutView {
   const d = rec.d;
   return {
@@ -52,6 +61,7 @@ function view(deps: ControlDeps, rec: CobroRec, extra: Partial<CheckoutView> = {
     qr: d.qr,
     canPay: state.PAYABLE.includes(d.estado),
     canCancel: state.OPEN.includes(d.estado),
+    version: versionOf(rec),
     ...extra,
   };
 }
@@ -129,6 +139,13 @@ export const pagar: ControlHandler = (deps, req) => {
   const typed = { monto: f.get('monto') ?? '', medio: f.get('medio') ?? undefined };
   const modo = f.get('modo') ?? (typed.monto.trim() ? 'parcial' : 'total');
   const body = medioOf(f);
+  const version = f.get('version');
+  if (version !== null && version !== versionOf(rec)) {
+    const why = state.PAYABLE.includes(rec.d.estado)
+      ? `Este cobro cambió desde que abriste la página: ya se acreditó otro pago. Revisá lo que queda por pagar antes de seguir.`
+      : `Este cobro ya no admite pagos (estado: ${rec.d.estado}).`;
+    return failed(deps, req, 409, why, typed);
+  }
   if (modo === 'parcial') {
     let cents: Cents;
     try {

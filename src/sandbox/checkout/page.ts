@@ -109,6 +109,8 @@ export interface CheckoutView {
   notice?: string;
   /** What went wrong with the last submit. */
   error?: string;
+  /** What the page was rendered from (see versionOf); a submit from a stale page is refused. */
+  version: string;
   /** What the payer typed and chose, kept after an error. */
   typed?: { monto?: string; medio?: string };
 }
@@ -188,6 +190,7 @@ export function checkoutPage(v: CheckoutView): string {
   const action = base(v.codigo);
   html +=
     `<form class="card" method="post" action="${action}/pagar" aria-label="Pagar este cobro"${v.error ? ' aria-describedby="error"' : ''}>` +
+    `<input type="hidden" name="version" value="${esc(v.version)}">` +
     `<fieldset><legend>Medio de pago</legend>${radios}</fieldset>` +
     how +
     `<label class="field" for="monto">Monto a pagar ahora</label>` +
