@@ -2,6 +2,9 @@
 // every request (headers and raw bytes) and answers as the test tells it to.
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execa, type ResultPromise } from 'execa';
+import { createInterface } from 'node:readline';
+import { BIN, ROOT, tempDir } from '../helpers/cli.js';
 
 export interface Received {
   method: string;
@@ -108,4 +111,70 @@ export function post(
       req.end(bytes);
     }
   });
+}
+
+// --- the built CLI's listener as a process ------------------------------------------
+
+
+export interface ListenProc {
+  url: string;
+  proc: ResultPromise;
+  /** stdout lines so far (one per event). */
+  lines: string[];
+  stderr(): string;
+  /** Resolves once `n` stdout lines arrived. */
+  waitLines(n: number, timeoutMs?: number): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; stderr: string }>;
+}
+
+/** Runs `svc webhook listen --port 0 ...args` and waits for its "Listo" line. */
+export async function startListen(args: string[], env: Record<string, string>): Promise<ListenProc> {
+  const proc = execa('node', [BIN, 'webhook', 'listen', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', ...env },
+    extendEnv: false,
+    reject: false,
+    buffer: false,
+    stdin: 'ignore',
+  });
+  let err = '';
+  const lines: string[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (line) => {
+    lines.push(line);
+    for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`listen did not start: ${err}`)), 20_000);
+    proc.stderr!.on('data', (d) => {
+      err += String(d);
+      const m = /^Listo\. Esperando notificaciones en (\S+)/m.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`listen exited with ${code}: ${err}`));
+    });
+  });
+  return {
+    url,
+    proc,
+    lines,
+    stderr: () => err,
+    waitLines(n, timeoutMs = 20_000) {
+      if (lines.length >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${err}`)), timeoutMs);
+        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+    async stop(signal = 'SIGINT') {
+      if (proc.exitCode === null) proc.kill(signal);
+      const r = await proc;
+      return { exitCode: r.exitCode, stderr: err };
+    },
+  };
 }
