@@ -78,7 +78,7 @@ export function report(err: unknown, io: IO, json: boolean, debug: boolean): num
   } else {
     io.err(`${io.c.red('error:')} ${line}`);
     const suggestion = (err as { suggestion?: string }).suggestion;
-    if (suggestion) io.err(`${io.c.dim('→')} ${suggestion}`);
+    if (suggestion) io.err(`${io.c.dim('→')} ${oneLine(suggestion)}`);
   }
   if (debug && err instanceof Error && err.stack && !(err instanceof CliError) && !(err instanceof ApiError) && !(err instanceof NetworkError)) {
     io.err(io.c.dim(err.stack));
@@ -124,5 +124,10 @@ function errorName(err: unknown): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  // Control characters (a value typed by the user, a message from the service) could
+  // drive the terminal: they are shown as "?".
+  return text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
+    .trim();
 }

@@ -7,6 +7,7 @@ import type { Resolved } from '../config/resolve.js';
 import type { Store } from '../config/store.js';
 import type { IO } from '../output/io.js';
 import { CancelledError, ConfigError, UsageError } from './errors.js';
+import { printable } from './parse.js';
 
 export interface GlobalOptions {
   json: boolean;
@@ -77,6 +78,16 @@ export function createContext(deps: ContextDeps): Context {
     },
     resolved() {
       resolvedP ??= (async () => {
+        // An empty or malformed --profile / --base-url is a typo, not "use the default".
+        if (globals.profile !== undefined) {
+          const { PROFILE_NAME } = await import('../config/store.js');
+          if (!PROFILE_NAME.test(globals.profile)) {
+            throw new UsageError(`--profile "${printable(globals.profile)}" no es un nombre de perfil válido (letras, números, . _ -; hasta 64)`);
+          }
+        }
+        if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
+          throw new UsageError('--base-url está vacío (se espera https://…)');
+        }
         const { resolve } = await import('../config/resolve.js');
         const store = await ctx.store();
         return resolve({ profile: globals.profile, live: globals.live, baseUrl: globals.baseUrl }, env, store.read());
