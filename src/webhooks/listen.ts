@@ -284,6 +284,11 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         while (inflight.size) await Promise.allSettled([...inflight]);
+        // Every answer is written: let kept-alive connections close on their own
+        // (destroying one at once could drop an answer still queued), then force.
+        server.closeIdleConnections();
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref());
+        await Promise.race([stopped, grace]);
         server.closeAllConnections();
         await stopped;
         await journal?.close();
