@@ -73,10 +73,15 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
  */
 export function checkBaseUrl(baseUrl: string): string {
   let url: URL;
+  const shown = baseUrl.length > 80 ? `${baseUrl.slice(0, 80)}… (${baseUrl.length} caracteres)` : baseUrl;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new InsecureBaseUrlError(`dirección del servicio inválida: "${baseUrl}"`);
+    throw new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}"`);
+  }
+  // DNS limits: a longer name can only be a mistake (and getaddrinfo answers EINVAL).
+  if (url.hostname.length > 253 || url.hostname.split('.').some((label) => label.length > 63)) {
+    throw new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}" (el nombre del host es demasiado largo)`);
   }
   if (url.protocol === 'https:') return baseUrl.replace(/\/+$/, '');
   if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return baseUrl.replace(/\/+$/, '');
@@ -85,7 +90,7 @@ export function checkBaseUrl(baseUrl: string): string {
       `${url.origin} usa http sin cifrar: la clave viajaría en claro; usá https (http solo se acepta hacia 127.0.0.1/localhost)`,
     );
   }
-  throw new InsecureBaseUrlError(`dirección del servicio inválida: "${baseUrl}" (se espera https://…)`);
+  throw new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}" (se espera https://…)`);
 }
 
 export function isRetryableStatus(status: number): boolean {
@@ -309,11 +314,13 @@ function truncate(text: string, max = 2000): string {
 }
 
 function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean, timeoutMs: number): NetworkError {
-  const e = err as { code?: string; cause?: { code?: string; errors?: { code?: string }[] }; message?: string };
+  const e = err as { code?: string; cause?: { code?: string; errors?: { code?: string }[]; message?: string }; message?: string };
   const code = e?.cause?.code ?? e?.cause?.errors?.[0]?.code ?? e?.code ?? '';
   const target = `${url.host}`;
   let failure: NetworkFailure = 'other';
-  let message = `${method} ${url.pathname}: ${e?.message ?? String(err)}`;
+  // fetch says only "fetch failed"; the reason (e.g. "bad port") is in its cause.
+  const cause = e?.cause?.message ? ` (${truncate(e.cause.message, 120)})` : '';
+  let message = `${method} ${url.pathname}: ${e?.message ?? String(err)}${cause}`;
   let sent = true;
   if (aborted || /TIMEOUT/.test(code)) {
     failure = 'timeout';
