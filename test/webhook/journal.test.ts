@@ -1,0 +1,71 @@
+// The journal: appends from many events at once all land (group commit), each line
+// is one entry, a line torn by a crash is skipped on read, bodies round-trip.
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { encodeBody, entryBody, Journal, keptHeaders, newEntryId, readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
+
+function entry(i: number, body: Buffer = Buffer.from(`{"n":${i}}`)): JournalEntry {
+  return {
+    id: newEntryId(),
+    received_at: new Date().toISOString(),
+    source: 'listen',
+    method: 'POST',
+    path: '/',
+    headers: { 'content-type': 'application/json' },
+    ...encodeBody(body),
+    event: 'payment.approved',
+    cobro_id: i,
+    estado: 'PAGADA',
+    monto: '1.00',
+    verification: { valid: true },
+    outcome: 'forwarded',
+    target: 'http://127.0.0.1:1/',
+    status: 200,
+    answered: 200,
+    latency_ms: 1,
+  };
+}
+
+describe('journal', () => {
+  it('500 concurrent appends: every one on disk, in its own line, file mode 0600', async () => {
+    const path = join(tempDir('svc-journal-'), 'sub', 'webhooks.jsonl');
+    const j = await Journal.open(path);
+    await Promise.all(Array.from({ length: 500 }, (_, i) => j.append(entry(i))));
+    await j.close();
+    const { entries, skipped } = readJournal(path);
+    expect(skipped).toBe(0);
+    expect(entries.map((e) => e.cobro_id).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 500 }, (_, i) => i));
+    if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
+    await expect(j.append(entry(1))).rejects.toThrow(/cerrado/);
+  });
+
+  it('a torn last line is skipped, the rest is read; a missing file is empty', async () => {
+    const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
+    expect(readJournal(path)).toEqual({ entries: [], skipped: 0 });
+    const j = await Journal.open(path);
+    await j.append(entry(1));
+    await j.close();
+    appendFileSync(path, '{"id":"evt_torn","received_at":"2');
+    const r = readJournal(path);
+    expect(r.entries).toHaveLength(1);
+    expect(r.skipped).toBe(1);
+    expect(readFileSync(path, 'utf8').split('\n')[0]).toContain('"cobro_id":1');
+  });
+
+  it('bodies round-trip: UTF-8 as text, anything else as base64', () => {
+    const text = Buffer.from('{"concepto":"ñandú 🎉"}');
+    const bin = Buffer.from([0xc3, 0x28, 0xff]);
+    expect(encodeBody(text).body_encoding).toBe('utf8');
+    expect(entryBody(encodeBody(text)).equals(text)).toBe(true);
+    expect(encodeBody(bin).body_encoding).toBe('base64');
+    expect(entryBody(encodeBody(bin)).equals(bin)).toBe(true);
+  });
+
+  it('keeps only Content-Type and X-Svc-* headers', () => {
+    expect(
+      keptHeaders({ 'Content-Type': 'application/json', 'X-Svc-Event': 'payment.created', authorization: 'Bearer x', cookie: 'a=b', 'x-svc-signature': ['a', 'b'] }),
+    ).toEqual({ 'content-type': 'application/json', 'x-svc-event': 'payment.created', 'x-svc-signature': 'a, b' });
+  });
+});
