@@ -14,6 +14,12 @@ export class AmountError extends Error {
   override name = 'AmountError';
 }
 
+/** An amount as typed, safe to echo: control characters replaced, long input cut. */
+function shown(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return clean.length > 24 ? `${clean.slice(0, 24)}…` : clean;
+}
+
 /**
  * Parses a decimal string such as "1500", "1500.5" or "1500.50" into cents.
  * Refuses signs, exponents, commas, spaces, more than two decimals and empty text,
@@ -22,13 +28,13 @@ export class AmountError extends Error {
 export function parseAmount(text: string): Cents {
   if (typeof text !== 'string') throw new AmountError('el monto debe ser un texto decimal como "1500.00", no un número JSON');
   if (text.trim() === '') throw new AmountError('el monto está vacío');
-  if (text.includes(',')) throw new AmountError(`"${text}" usa coma: el separador decimal es el punto (ej. 1500.50)`);
-  if (/^-/.test(text.trim())) throw new AmountError(`"${text}" es negativo: el monto debe ser positivo`);
+  if (text.includes(',')) throw new AmountError(`"${shown(text)}" usa coma: el separador decimal es el punto (ej. 1500.50)`);
+  if (/^-/.test(text.trim())) throw new AmountError(`"${shown(text)}" es negativo: el monto debe ser positivo`);
   const m = AMOUNT_RE.exec(text);
   if (!m) {
-    if (/^[0-9]+\.[0-9]{3,}$/.test(text)) throw new AmountError(`"${text}" tiene más de dos decimales`);
-    if (/^[0-9]{13,}(\.[0-9]*)?$/.test(text)) throw new AmountError(`"${text}" supera el máximo de 999999999.99`);
-    throw new AmountError(`"${text}" no es un monto decimal válido (ej. 1500 o 1500.50)`);
+    if (/^[0-9]+\.[0-9]{3,}$/.test(text)) throw new AmountError(`"${shown(text)}" tiene más de dos decimales`);
+    if (/^[0-9]{13,}(\.[0-9]*)?$/.test(text)) throw new AmountError(`"${shown(text)}" supera el máximo de 999999999.99`);
+    throw new AmountError(`"${shown(text)}" no es un monto decimal válido (ej. 1500 o 1500.50)`);
   }
   const whole = BigInt(m[1]!);
   const frac = BigInt((m[2] ?? '').padEnd(2, '0'));
@@ -38,8 +44,8 @@ export function parseAmount(text: string): Cents {
 /** Like parseAmount, and also refuses zero and anything above MAX_CENTS. */
 export function parsePositiveAmount(text: string): Cents {
   const cents = parseAmount(text);
-  if (cents <= 0n) throw new AmountError(`"${text}" es cero: el monto debe ser mayor que 0`);
-  if (cents > MAX_CENTS) throw new AmountError(`"${text}" supera el máximo de ${formatCents(MAX_CENTS)}`);
+  if (cents <= 0n) throw new AmountError(`"${shown(text)}" es cero: el monto debe ser mayor que 0`);
+  if (cents > MAX_CENTS) throw new AmountError(`"${shown(text)}" supera el máximo de ${formatCents(MAX_CENTS)}`);
   return cents;
 }
 
@@ -72,7 +78,7 @@ export function sumAmounts(amounts: Iterable<string>): Cents {
 /** Parses a percentage string with up to four decimals ("3.2500") into ten-thousandths of a percent. */
 export function parsePercent(text: string): bigint {
   const m = PERCENT_RE.exec(text);
-  if (!m) throw new AmountError(`"${text}" no es un porcentaje válido`);
+  if (!m) throw new AmountError(`"${shown(text)}" no es un porcentaje válido`);
   return BigInt(m[1]!) * 10_000n + BigInt((m[2] ?? '').padEnd(4, '0'));
 }
 

@@ -1,5 +1,6 @@
 // The read commands end to end: the built CLI against a real sandbox. `--json` must
 // equal the service's `data` byte for byte (order, strings, nulls); piped output is TSV.
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svc } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -22,6 +23,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await sb?.stop();
 });
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
 
 const run = (args: string[], env: Record<string, string> = {}) => svc(args, { env: { ...sb.env, ...env } });
 
@@ -153,7 +163,8 @@ describe('read commands', () => {
   });
 
   it('connection refused gives one line and exit 6', async () => {
-    const r = await svc(['cuenta'], { env: { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: sb.api_key, SVC_RETRY_BACKOFF_MS: '1' } });
+    const closed = await closedPort();
+    const r = await svc(['cuenta'], { env: { SVC_BASE_URL: `http://127.0.0.1:${closed}`, SVC_API_KEY: sb.api_key, SVC_RETRY_BACKOFF_MS: '1' } });
     expect(r.exitCode).toBe(6);
     expect(r.stderr.trim().split('\n')[0]).toMatch(/conexión rechazada/);
     expectNoStack(r.stderr);

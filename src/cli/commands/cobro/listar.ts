@@ -10,8 +10,8 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   const estado = parseChoice(opts.estado, ESTADOS_COBRO, '--estado');
   const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
   const q = opts.q as string | undefined;
-  if (q !== undefined && (q.trim() === '' || q.length > 200)) {
-    throw new UsageError('--q debe tener entre 1 y 200 caracteres');
+  if (q !== undefined && (q.trim() === '' || q.length > 200 || /[\u0000-\u001f\u007f]/.test(q))) {
+    throw new UsageError('--q debe tener entre 1 y 200 caracteres, sin caracteres de control');
   }
   const client = await ctx.client();
   const { data } = await ctx.spin('buscando cobros…', () => client.listarCobros({ estado, q }));
