@@ -51,7 +51,7 @@ export const cobroCommands: CommandDef[] = [
   sync('sync', () => import('../commands/sync.js')),
   defineCommand({
     name: 'devolver',
-    summary: 'devuelve todo o parte de un cobro acreditado (muestra lo que queda antes de confirmar)',
+    summary: 'devuelve todo o parte de un cobro acreditado: muestra lo que queda y confirma (en live, escribiendo el monto)',
     args: idArg,
     options: [
       { flags: '--monto <monto>', description: 'monto a devolver, ej. 500.00 (o --total)' },

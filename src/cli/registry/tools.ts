@@ -4,7 +4,7 @@ import { defineCommand, type CommandDef } from '../define.js';
 export const toolCommands: CommandDef[] = [
   defineCommand({
     name: 'api',
-    summary: 'pedido directo al servicio con la clave del perfil; imprime el cuerpo entero (como gh api)',
+    summary: 'pedido directo al servicio (como gh api): imprime el cuerpo entero; el código de salida sale del estado HTTP',
     args: [
       { name: 'metodo', description: 'GET, POST, PUT, PATCH o DELETE', required: true },
       { name: 'ruta', description: 'ruta que empieza con /, ej. /v1/cobros/42 (puede llevar ?consulta)', required: true },
