@@ -144,6 +144,20 @@ describe('svc cobro crear', () => {
     expect(y.exitCode).toBe(3);
   });
 
+  it('a connection cut after the POST: outcome unknown, exit 6, how to check; sent once', async () => {
+    const before = await postCount();
+    await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut_after' });
+    const r = await svc(['cobro', 'crear', '--concepto', 'Corte', '--monto', '7', '--referencia', 'corte 1'], { env: sb.env });
+    expect(r.exitCode).toBe(6);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/el cobro de 7\.00 puede haberse creado o no/);
+    expect(r.stderr).toContain(`svc cobro listar --q 'corte 1'`);
+    expectNoStack(r.stderr);
+    expect(await postCount()).toBe(before + 1);
+    const found = (await sb.api('GET', '/v1/cobros?q=corte%201')).body.data;
+    expect(found.length).toBe(1);
+  });
+
   it('--mostrar-qr waits for the QR payload and draws it', async () => {
     const r = await svc(['cobro', 'crear', '--concepto', 'QR', '--monto', '5', '--mostrar-qr'], { env: sb.env });
     expect(r.exitCode).toBe(0);

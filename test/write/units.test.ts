@@ -3,7 +3,7 @@
 import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
 import type { Cobro, Devolucion, Transaccion } from '../../src/api/schemas.js';
-import { bodyFromFlags, textProblem } from '../../src/cli/commands/cobro/crear.js';
+import { bodyFromFlags, shellQuote, textProblem } from '../../src/cli/commands/cobro/crear.js';
 import { checkCommands, parseRefundFlags, planRefund } from '../../src/cli/commands/devolver.js';
 import { exitCodeOf, parseFields } from '../../src/cli/commands/api.js';
 import { UsageError } from '../../src/cli/errors.js';
@@ -94,6 +94,12 @@ describe('cobro crear flags', () => {
   ])('refuses %j', (o, message) => {
     expect(() => flags(o)).toThrow(UsageError);
     expect(() => flags(o)).toThrow(message);
+  });
+
+  it('quotes suggested commands for the shell', () => {
+    expect(shellQuote('pedido-1042')).toBe('pedido-1042');
+    expect(shellQuote('Pedido 1042')).toBe(`'Pedido 1042'`);
+    expect(shellQuote(`it's $HOME`)).toBe(`'it'\\''s $HOME'`);
   });
 
   it('counts characters, not UTF-16 units', () => {

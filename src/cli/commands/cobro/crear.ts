@@ -1,12 +1,13 @@
 // svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
 // before any request (exit 2); missing required values are asked only on a terminal.
+import { NetworkError } from '../../../api/errors.js';
 import type { CrearCobroInput } from '../../../api/schemas.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
 import { AmountError, formatCents, parsePositiveAmount } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { OutcomeUnknownError, UsageError } from '../../errors.js';
 import { parseHttpsUrl, printable } from '../../parse.js';
 import { showQr } from './qr.js';
 
@@ -82,8 +83,22 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   const input = body as CrearCobroInput;
 
   await ctx.guardChange(`crear un cobro de $${input.monto} ("${printable(input.concepto, 40)}")`);
-  const { data } = await ctx.spin('creando el cobro…', () => client.crearCobro(input));
-  const cobro = data.data;
+  let cobro;
+  try {
+    cobro = (await ctx.spin('creando el cobro…', () => client.crearCobro(input))).data.data;
+  } catch (err) {
+    // A POST is never repeated on its own: after a failure past sending, a second
+    // `crear` could leave two payment links for one sale.
+    if (err instanceof NetworkError && err.sent) {
+      const check = `svc cobro listar --q ${shellQuote(input.referencia ?? input.concepto)}`;
+      throw new OutcomeUnknownError(
+        `el cobro de ${input.monto} puede haberse creado o no (${err.message}); no lo repitas sin verificar` +
+          (ctx.globals.json ? `. Para verificar: ${check}` : ''),
+        check,
+      );
+    }
+    throw err;
+  }
   if (ctx.globals.json) printJson(io, cobro);
   else printCobro(io, cobro, { short: true });
   if (opts.mostrarQr === true) await showQr(ctx, client, cobro);
@@ -125,4 +140,9 @@ async function ask(ctx: Context, body: Partial<CrearCobroInput>): Promise<void> 
     );
     body.monto = checkMonto(text.trim());
   }
+}
+
+/** Single-quoted for a POSIX shell, so the suggested command can be pasted as is. */
+export function shellQuote(text: string): string {
+  return /^[\w.,:@%+=\/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
