@@ -147,7 +147,9 @@ export function createContext(deps: ContextDeps): Context {
       }
     },
     async spin(text, work) {
-      if (!io.stderrTTY || globals.json) return work();
+      // A terminal that reports no width (some pseudo-terminals) would get one redraw per frame as new lines.
+      const columns = (io.stderr as { columns?: number }).columns ?? 0;
+      if (!io.stderrTTY || globals.json || columns <= 0) return work();
       const { default: ora } = await import('ora');
       const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream & { isTTY: true }, color: 'cyan' }).start();
       try {
