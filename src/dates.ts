@@ -119,18 +119,20 @@ function offsetOfText(off: string, s: string): number {
 
 type Formatter = Intl.DateTimeFormat;
 
+/** Intl parts of a wall-clock date-time (24 h, two digits), shared with the sandbox's clock. */
+export const WALL_CLOCK: Intl.DateTimeFormatOptions = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+};
+
 function formatter(tz: string): Formatter {
   try {
-    return new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz, ...WALL_CLOCK });
   } catch {
     throw new DateError(`zona horaria desconocida: "${tz}"`);
   }

@@ -1,6 +1,7 @@
 // Dates of the sandbox: local `YYYY-MM-DD HH:MM:SS` in the configured zone (Intl,
 // no library), and the strict ISO 8601 parse of `vencimiento`.
 import { SandboxStartError } from './errors.js';
+import { WALL_CLOCK } from '../dates.js';
 
 export const DEFAULT_TZ = 'America/Argentina/Buenos_Aires';
 
@@ -16,16 +17,7 @@ export interface Clock {
 export function createClock(tz: string = DEFAULT_TZ, now: () => number = Date.now): Clock {
   let fmt: Intl.DateTimeFormat;
   try {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
+    fmt = new Intl.DateTimeFormat('en-US', { timeZone: tz, ...WALL_CLOCK });
   } catch {
     throw new SandboxStartError(`zona horaria desconocida: "${tz}" (ej. America/Argentina/Buenos_Aires, UTC)`);
   }
