@@ -25,7 +25,7 @@ export interface ForwardResult {
 
 export interface ForwarderOptions {
   timeoutMs?: number;
-  /** Connections per target origin. */
+  /** Connections per target origin (more requests wait for one: no connection storm when the app slows down). */
   connections?: number;
 }
 
@@ -36,7 +36,7 @@ export class Forwarder {
   constructor(options: ForwarderOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
     this.agent = new Agent({
-      connections: options.connections ?? 256,
+      connections: options.connections ?? 64,
       keepAliveTimeout: 4_000,
       connectTimeout: Math.min(this.timeoutMs, 10_000),
     });

@@ -50,6 +50,7 @@ function spawnLine(args, env, match) {
 
 const app = await spawnLine(['-e', APP], {});
 const appUrl = `http://127.0.0.1:${app.value}/hook`;
+const appTarget = new URL(appUrl);
 const listener = await spawnLine(
   [BIN, 'webhook', 'listen', '--port', '0', '--forward-to', appUrl, '--journal', journal],
   { SVC_WEBHOOK_SECRET: SECRET, SVC_CONFIG_DIR: dir, SVC_DATA_DIR: dir },
@@ -86,6 +87,8 @@ function signed(i) {
   };
 }
 
+const listenerCpuStart = cpuMs(listener.proc.pid);
+const appCpuStart = cpuMs(app.proc.pid);
 const direct = [];
 const via = [];
 let errors = 0;
@@ -102,7 +105,7 @@ await new Promise((resolve) => {
       const warm = i < RATE * WARMUP_SECONDS;
       const { body, headers } = signed(i);
       pending.push(
-        send(new URL(appUrl), body, headers).then((r) => {
+        send(appTarget, body, headers).then((r) => {
           if (r.status !== 200) errors++;
           else if (!warm) direct.push(r.ms);
         }),
@@ -125,18 +128,31 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const f = (ms) => `${ms.toFixed(2)} ms`;
+// CPU time of each process (user + system), from /proc where there is one.
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+const listenerCpu = cpuMs(listener.proc.pid) - listenerCpuStart;
+const appCpu = cpuMs(app.proc.pid) - appCpuStart;
 listener.proc.kill('SIGINT');
 await new Promise((r) => listener.proc.once('exit', r));
 app.proc.kill();
 const journaled = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`svc webhook listen: ${RATE} events/s for ${SECONDS} s (+${WARMUP_SECONDS} s warm-up), same rate straight to the app, alternating`);
+const load = (await import('node:os')).loadavg()[0].toFixed(1);
+console.log(`svc webhook listen: ${RATE} events/s for ${SECONDS} s (+${WARMUP_SECONDS} s warm-up), same rate straight to the app, alternating (load average ${load} on ${(await import('node:os')).cpus().length} cores)`);
 console.log(`  sent ${total} through the listener in ${elapsed.toFixed(2)} s; errors ${errors}; journaled ${journaled}/${total}`);
 console.log(`                    p50        p90        p99        max`);
 for (const [name, xs] of [['direct to app', direct], ['via listener', via]]) {
   console.log(`  ${name.padEnd(15)} ${[50, 90, 99, 100].map((p) => f(pct(xs, p)).padStart(10)).join(' ')}`);
 }
+console.log(`  CPU per event: listener ${(listenerCpu / total).toFixed(3)} ms, app ${(appCpu / (2 * total)).toFixed(3)} ms per request`);
 const added50 = pct(via, 50) - pct(direct, 50);
 const added99 = pct(via, 99) - pct(direct, 99);
 console.log(`  added by the listener: p50 ${f(added50)}, p99 ${f(added99)}  (aim: p99 added < 5 ms at 500/s)`);
