@@ -135,13 +135,13 @@ export class Client {
     return this.call('GET', '/v1/cuenta', envelope(Cuenta));
   }
   cargos() {
-    return this.call('GET', '/v1/cargos', envelope(Cargo.array()));
+    return this.callList('/v1/cargos', Cargo);
   }
   crearCobro(body: CrearCobroInput) {
     return this.call('POST', '/v1/cobros', envelope(Cobro), { body });
   }
   listarCobros(filters: { estado?: EstadoCobro; q?: string } = {}) {
-    return this.call('GET', '/v1/cobros', envelope(Cobro.array()), { query: filters });
+    return this.callList('/v1/cobros', Cobro, { query: filters });
   }
   verCobro(id: number) {
     return this.call('GET', `/v1/cobros/${encodeId(id)}`, envelope(Cobro));
@@ -153,19 +153,19 @@ export class Client {
     return this.call('POST', `/v1/cobros/${encodeId(id)}/devoluciones`, envelope(Devolucion), { body });
   }
   listarTransacciones(filters: { medio?: Medio; estado?: EstadoTransaccion } = {}) {
-    return this.call('GET', '/v1/transacciones', envelope(Transaccion.array()), { query: filters });
+    return this.callList('/v1/transacciones', Transaccion, { query: filters });
   }
   verTransaccion(id: number) {
     return this.call('GET', `/v1/transacciones/${encodeId(id)}`, envelope(Transaccion));
   }
   listarDevoluciones() {
-    return this.call('GET', '/v1/devoluciones', envelope(Devolucion.array()));
+    return this.callList('/v1/devoluciones', Devolucion);
   }
   verDevolucion(id: number) {
     return this.call('GET', `/v1/devoluciones/${encodeId(id)}`, envelope(Devolucion));
   }
   listarLiquidaciones() {
-    return this.call('GET', '/v1/liquidaciones', envelope(Liquidacion.array()));
+    return this.callList('/v1/liquidaciones', Liquidacion);
   }
 
   // --- machinery ---------------------------------------------------------------
@@ -191,6 +191,30 @@ export class Client {
     }
     // The body exactly as sent (zod's output would drop unknown fields and reorder keys).
     return { http: res.http, data: res.data as z.infer<S> };
+  }
+
+  /**
+   * A list endpoint: `{ data: [...] }` with every item checked on its own, so a
+   * list of 10,000 is never copied whole by the validator (peak memory stays flat).
+   */
+  async callList<S extends z.ZodType>(
+    path: string,
+    item: S,
+    extra: { query?: Record<string, string | undefined> } = {},
+  ): Promise<ApiResponse<{ data: z.infer<S>[] }>> {
+    const res = await this.request({ method: 'GET', path, ...extra });
+    const body = res.data as { data?: unknown };
+    const bad = (where: string) =>
+      new NetworkError('bad_shape', `la respuesta de GET ${path} (HTTP ${res.http}) no tiene la forma esperada del servicio (${where})`, true, res.http);
+    if (typeof body !== 'object' || body === null || !Array.isArray(body.data)) throw bad('data: se esperaba una lista');
+    for (let i = 0; i < body.data.length; i++) {
+      const parsed = item.safeParse(body.data[i]);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw bad(`data.${i}${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? ''}`);
+      }
+    }
+    return { http: res.http, data: body as { data: z.infer<S>[] } };
   }
 
   /** Any request; returns the parsed JSON body as sent. Retries GETs only. */

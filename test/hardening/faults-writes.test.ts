@@ -33,7 +33,10 @@ describe('write commands (POST) under every injected fault: never retried', () =
         } else {
           expectOneErrorLine(r, f.exit, f.line, what, { preamble: cmd.preamble });
         }
-        expect(attempts, `${cmd.name} POST attempts with ${f.key}`).toBe(1);
+        // Never retried. A 300 ms timeout on a loaded machine may abort the one POST
+        // before it reaches the service, so there "at most one" is what can be asserted.
+        if (f.getAttemptsAtLeast !== undefined) expect(attempts, `${cmd.name} POST attempts with ${f.key}`).toBeLessThanOrEqual(1);
+        else expect(attempts, `${cmd.name} POST attempts with ${f.key}`).toBe(1);
       });
     });
   }
