@@ -178,17 +178,7 @@ export class Client {
     extra: { body?: unknown; query?: Record<string, string | undefined> } = {},
   ): Promise<ApiResponse<z.infer<S>>> {
     const res = await this.request({ method, path, ...extra });
-    const parsed = schema.safeParse(res.data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue ? `${issue.path.join('.') || '(raíz)'}: ${issue.message}` : '';
-      throw new NetworkError(
-        'bad_shape',
-        `la respuesta de ${method} ${path} (HTTP ${res.http}) no tiene la forma esperada del servicio (${where})`,
-        true,
-        res.http,
-      );
-    }
+    checkShape(schema, res.data, `${method} ${path}`, res.http);
     // The body exactly as sent (zod's output would drop unknown fields and reorder keys).
     return { http: res.http, data: res.data as z.infer<S> };
   }
@@ -204,16 +194,10 @@ export class Client {
   ): Promise<ApiResponse<{ data: z.infer<S>[] }>> {
     const res = await this.request({ method: 'GET', path, ...extra });
     const body = res.data as { data?: unknown };
-    const bad = (where: string) =>
-      new NetworkError('bad_shape', `la respuesta de GET ${path} (HTTP ${res.http}) no tiene la forma esperada del servicio (${where})`, true, res.http);
-    if (typeof body !== 'object' || body === null || !Array.isArray(body.data)) throw bad('data: se esperaba una lista');
-    for (let i = 0; i < body.data.length; i++) {
-      const parsed = item.safeParse(body.data[i]);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw bad(`data.${i}${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? ''}`);
-      }
+    if (typeof body !== 'object' || body === null || !Array.isArray(body.data)) {
+      throw badShape(`GET ${path}`, res.http, 'data: se esperaba una lista');
     }
+    for (let i = 0; i < body.data.length; i++) checkShape(item, body.data[i], `GET ${path}`, res.http, `data.${i}`);
     return { http: res.http, data: body as { data: z.infer<S>[] } };
   }
 
@@ -322,6 +306,19 @@ export class Client {
 
 export function createClient(options: ClientOptions): Client {
   return new Client(options);
+}
+
+function badShape(call: string, http: number, where: string): NetworkError {
+  return new NetworkError('bad_shape', `la respuesta de ${call} (HTTP ${http}) no tiene la forma esperada del servicio (${where})`, true, http);
+}
+
+/** Throws bad_shape naming the first field that does not match (`at` prefixes its path). */
+function checkShape(schema: z.ZodType, value: unknown, call: string, http: number, at = ''): void {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  const path = [at, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.') || '(raíz)';
+  throw badShape(call, http, `${path}: ${issue?.message ?? ''}`);
 }
 
 function encodeId(id: number): string {
