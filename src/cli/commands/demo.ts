@@ -16,6 +16,9 @@ interface Step {
   argv: string[];
   /** Shown instead of argv when the real command line differs (ids known only at run time). */
   show?: string;
+  /** Runs with its output captured, not shown; `after` prints what a person should see. */
+  quiet?: boolean;
+  after?: (stdout: string) => void;
 }
 
 export async function run(ctx: Context): Promise<number> {
@@ -77,35 +80,28 @@ export async function run(ctx: Context): Promise<number> {
       const shown = s.show ?? `svc ${s.argv.map(quote).join(' ')}`;
       say(`${io.c.cyan(`${n}. ${s.title}`)}`);
       say(`${io.c.dim('$')} ${io.c.bold(shown)}`);
-      const out = await runInner(s.argv, env, json ? undefined : io.stdout, signal);
+      const out = await runInner(s.argv, env, json || s.quiet ? undefined : io.stdout, signal);
       if (out.code !== 0) {
         if (json) io.out(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
         throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, 1);
       }
       if (json) io.out(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: 0, salida: parseOr(out.stdout) }));
       else if (out.stderr.trim()) io.err(out.stderr.trimEnd());
+      if (!json) s.after?.(out.stdout);
       say();
       return out.stdout;
     };
     const fmt = json ? ['--json'] : [];
 
-    const created = await runInner(
-      ['cobro', 'crear', '--concepto', 'Demo: pedido 1042', '--monto', '1500.00', '--referencia', 'demo-1042', '--json'],
-      env,
-      undefined,
-      signal,
-    );
-    if (created.code !== 0) throw new CliError(`no se pudo crear el cobro: ${created.stderr.trim()}`, 1);
-    const cobro = JSON.parse(created.stdout) as { id: number; url: string };
-    n++;
-    say(io.c.cyan(`${n}. Crear un cobro y compartir el link de pago`));
-    say(`${io.c.dim('$')} ${io.c.bold('svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00 --referencia demo-1042')}`);
-    if (json) {
-      io.out(JSON.stringify({ paso: n, titulo: 'Crear un cobro', comando: 'svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00 --referencia demo-1042', codigo: 0, salida: cobro }));
-    } else {
-      say(`link de pago: ${io.c.underline(cobro.url)}   ${io.c.dim('(abrilo en el navegador para pagar como tu cliente)')}`);
-      say();
-    }
+    const created = await step({
+      title: 'Crear un cobro y compartir el link de pago',
+      argv: ['cobro', 'crear', '--concepto', 'Demo: pedido 1042', '--monto', '1500.00', '--referencia', 'demo-1042', '--json'],
+      show: 'svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00 --referencia demo-1042',
+      quiet: true,
+      after: (stdout) =>
+        say(`link de pago: ${io.c.underline((JSON.parse(stdout) as { url: string }).url)}   ${io.c.dim('(abrilo en el navegador para pagar como tu cliente)')}`),
+    });
+    const cobro = JSON.parse(created) as { id: number };
 
     const id = String(cobro.id);
     await step({ title: 'Quien paga abona una parte con QR', argv: ['sandbox', 'pagar', id, '--monto', '500.00', '--medio', 'qr', ...fmt] });
