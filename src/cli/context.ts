@@ -30,6 +30,8 @@ export interface Context {
   resolved(): Promise<Resolved>;
   /** The API client for the resolved address and key. Prints the live banner once. */
   client(options?: { requireKey?: boolean }): Promise<Client>;
+  /** A client for an explicit address and key (login checks a key before storing it). */
+  clientFor(baseUrl: string, apiKey?: string): Promise<Client>;
   /** Runs work with a spinner on stderr when it is a terminal and --json is off. */
   spin<T>(text: string, work: () => Promise<T>): Promise<T>;
   /** Yes/no on a terminal; CancelledError when answered no or interrupted. */
@@ -129,13 +131,16 @@ export function createContext(deps: ContextDeps): Context {
           io.err(io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) + ' ' + io.c.red('operás con dinero real'));
         }
       }
+      return ctx.clientFor(r.baseUrl.value, r.apiKey?.value);
+    },
+    async clientFor(baseUrl, apiKey) {
       const { Client } = await import('../api/client.js');
       const timeoutMs = env.SVC_TIMEOUT_MS && /^\d+$/.test(env.SVC_TIMEOUT_MS) ? Number(env.SVC_TIMEOUT_MS) : undefined;
       const backoffMs = env.SVC_RETRY_BACKOFF_MS && /^\d+$/.test(env.SVC_RETRY_BACKOFF_MS) ? Number(env.SVC_RETRY_BACKOFF_MS) : undefined;
       try {
         return new Client({
-          baseUrl: r.baseUrl.value,
-          apiKey: r.apiKey?.value,
+          baseUrl,
+          apiKey,
           timeoutMs,
           backoffMs,
           debug: globals.debug ? (line) => io.err(io.c.dim(line)) : undefined,

@@ -7,7 +7,7 @@ import { readAll } from '../stdin.js';
 import { KEY_RE, keyMode } from '../../config/resolve.js';
 import { PROFILE_NAME } from '../../config/store.js';
 import { maskKey, printJson } from '../../output/format.js';
-import { checkBaseUrl, Client, InsecureBaseUrlError } from '../../api/client.js';
+import { checkBaseUrl, InsecureBaseUrlError } from '../../api/client.js';
 
 export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
   const { io, globals } = ctx;
@@ -59,7 +59,7 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   }
   const mode = keyMode(key)!;
 
-  const client = new Client({ baseUrl, apiKey: key, debug: globals.debug ? (l) => io.err(io.c.dim(l)) : undefined });
+  const client = await ctx.clientFor(baseUrl, key);
   const { data } = await ctx.spin('validando la clave…', () => client.cuenta());
   const cuenta = data.data;
 
