@@ -11,6 +11,7 @@
 // past (or now), an impossible date (2026-02-30, 25:00) or a local time skipped by a
 // daylight-saving change is refused.
 
+import { printable } from './text.js';
 export class DateError extends Error {
   override name = 'DateError';
 }
@@ -172,6 +173,4 @@ function formatIso(ms: number, fmt: Formatter): string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-function clip(s: string, max = 40): string {
-  return s.length > max ? `${s.slice(0, max)}…` : s;
-}
+const clip = (s: string) => printable(s, 40);

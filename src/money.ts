@@ -2,6 +2,8 @@
 // The only module of svc that does arithmetic on amounts; nothing here ever
 // turns an amount into a JavaScript number.
 
+import { printable } from './text.js';
+
 export type Cents = bigint;
 
 /** Largest amount svc accepts anywhere: 999,999,999.99 (the sandbox documents the same bound). */
@@ -14,11 +16,8 @@ export class AmountError extends Error {
   override name = 'AmountError';
 }
 
-/** An amount as typed, safe to echo: control characters replaced, long input cut. */
-function shown(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return clean.length > 24 ? `${clean.slice(0, 24)}…` : clean;
-}
+/** An amount as typed, safe to echo. */
+const shown = (text: string) => printable(text, 24);
 
 /**
  * Parses a decimal string such as "1500", "1500.5" or "1500.50" into cents.

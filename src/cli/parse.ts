@@ -1,6 +1,9 @@
 // Checks of argument and option values, shared by the commands: each failure is a
 // UsageError (exit 2) raised before any request is made.
 import { UsageError } from './errors.js';
+import { printable } from '../text.js';
+
+export { printable };
 
 /** A positive integer id, as the service uses. */
 export function parseId(text: unknown, what = 'id'): number {
@@ -43,8 +46,3 @@ export function parseHttpsUrl(text: unknown, flag: string): string {
   return s;
 }
 
-/** Control characters and very long values are shown safely in messages. */
-export function printable(text: string, max = 60): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-}

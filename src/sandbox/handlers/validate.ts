@@ -2,6 +2,7 @@
 // endpoint's own code and a message that starts with the field it is about.
 import { MAX_CENTS, formatCents, type Cents } from '../../money.js';
 import { SandboxError } from '../errors.js';
+import { printable } from '../../text.js';
 
 export const MAX_CONCEPTO = 200;
 export const MAX_REFERENCIA = 100;
@@ -98,6 +99,5 @@ export function optionalId(value: unknown, field: string, bad: Bad): number | nu
 }
 
 export function clip(s: string, max = 40): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+  return printable(s, max);
 }
