@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { printable } from '../parse.js';
 import { readAll } from '../stdin.js';
+import { printJson } from '../../output/format.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -98,7 +99,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     }
     throw err;
   }
-  io.out(JSON.stringify(res.data, null, 2));
+  printJson(io, res.data);
   const code = exitCodeOf(res.http, res.data);
   if (code !== EXIT.ok) {
     const e = res.data as { error?: unknown };

@@ -2,7 +2,7 @@
 // whether its signature was valid, what was done with it and what the app answered.
 // A table on a terminal, tab-separated rows when piped, the entries with --json.
 import { readJournal, JournalError, type JournalEntry } from '../../../webhooks/journal.js';
-import { printTable, colorState, type Column } from '../../../output/format.js';
+import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import type { Context } from '../../context.js';
 import { ConfigError } from '../../errors.js';
 import { parsePositiveInt } from '../../parse.js';
@@ -22,7 +22,7 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   const entries = limit ? read.entries.slice(-limit) : read.entries;
   if (read.skipped) io.err(io.c.yellow(`aviso: ${read.skipped} línea(s) del journal no se pudieron leer y se omitieron`));
   if (ctx.globals.json) {
-    io.out(JSON.stringify(entries, null, 2));
+    printJson(io, entries);
     return;
   }
   if (entries.length === 0) {

@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../parse.js';
 import { readBody, resolveSecret } from './shared.js';
+import { printJson } from '../../../output/format.js';
 
 export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
   const { io } = ctx;
@@ -25,7 +26,7 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   if (!isEvento(event)) io.err(io.c.yellow(`aviso: "${printable(event)}" no es uno de los eventos del servicio`));
   const headers = notificationHeaders(secret, event, body, timestamp);
   if (ctx.globals.json) {
-    io.out(JSON.stringify(headers, null, 2));
+    printJson(io, headers);
     return;
   }
   for (const [name, value] of Object.entries(headers)) io.out(`${name}: ${value}`);

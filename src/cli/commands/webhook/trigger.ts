@@ -16,6 +16,7 @@ import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { parseChoice, parseId, printable } from '../../parse.js';
 import { formatMs, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
+import { printJson } from '../../../output/format.js';
 
 const TYPED_FIELDS: Record<string, 'int' | 'int?' | 'string'> = {
   cobro_id: 'int',
@@ -224,7 +225,7 @@ async function viaSandbox(
   // The sandbox sends asynchronously: show the delivery once it is attempted.
   const delivered = hook ? await waitDelivery(client, event, id, lastEntrega) : undefined;
   if (ctx.globals.json) {
-    io.out(JSON.stringify({ event, cobro_id: id, estado: cobro.estado, entrega: delivered ?? null }, null, 2));
+    printJson(io, { event, cobro_id: id, estado: cobro.estado, entrega: delivered ?? null });
     return;
   }
   if (!delivered) {
