@@ -108,6 +108,7 @@ export function createContext(deps: ContextDeps): Context {
         );
       }
       if (requireKey) {
+        if (!r.apiKey && r.liveKeyInKeyring) r.apiKey = await liveKeyFromKeyring(env, (await ctx.store()).path, r.profileName.value);
         if (!r.apiKey) {
           throw new ConfigError(
             r.mode === 'live'
@@ -188,6 +189,27 @@ export function createContext(deps: ContextDeps): Context {
     },
   };
   return ctx;
+}
+
+/** The profile's live key, from the OS keyring; a keyring that fails is a clear error, not a missing key. */
+async function liveKeyFromKeyring(env: NodeJS.ProcessEnv, configPath: string, profile: string): Promise<Resolved['apiKey']> {
+  const { keyring, liveKeyAccount } = await import('../config/keyring.js');
+  const answer = await keyring(env, liveKeyAccount(configPath, profile), { op: 'get' });
+  if (!answer.ok) {
+    throw new ConfigError(
+      `la clave live del perfil "${profile}" está en el llavero del sistema, y el llavero falló: ${answer.reason}`,
+      'desbloquealo y probá de nuevo, o volvé a correr `svc login` (con SVC_KEYRING=off la clave queda en el archivo de configuración)',
+      3,
+    );
+  }
+  if (answer.value === null) {
+    throw new ConfigError(
+      `la clave live del perfil "${profile}" ya no está en el llavero del sistema`,
+      'volvé a correr `svc login` con la clave svc_live_…',
+      3,
+    );
+  }
+  return { value: answer.value, source: 'keyring' };
 }
 
 export function promptStreams(io: IO) {

@@ -3,7 +3,7 @@
 // address configured, the error says how to set one or start the sandbox.
 import type { ConfigFile, Profile } from './store.js';
 
-export type Source = 'flag' | 'env' | 'profile' | 'default';
+export type Source = 'flag' | 'env' | 'profile' | 'keyring' | 'default';
 export interface Sourced<T> {
   value: T;
   source: Source;
@@ -23,6 +23,8 @@ export interface Resolved {
   baseUrl: Sourced<string> | undefined;
   apiKey: Sourced<string> | undefined;
   mode: Mode;
+  /** The live key to use is in the OS keyring: read only when a client is built (ctx.client). */
+  liveKeyInKeyring: boolean;
   webhookSecret: Sourced<string> | undefined;
 }
 
@@ -53,12 +55,14 @@ export function resolve(flags: GlobalFlags, env: NodeJS.ProcessEnv, file: Config
 
   let apiKey: Sourced<string> | undefined;
   let mode: Mode = flags.live ? 'live' : 'test';
+  let liveKeyInKeyring = false;
   if (env.SVC_API_KEY) {
     apiKey = { value: env.SVC_API_KEY, source: 'env' };
     if (keyMode(env.SVC_API_KEY) === 'live') mode = 'live';
   } else {
     const key = mode === 'live' ? profile?.live_key : profile?.test_key;
     if (key) apiKey = { value: key, source: 'profile' };
+    else liveKeyInKeyring = mode === 'live' && profile?.live_key_in === 'keyring';
   }
 
   const webhookSecret: Sourced<string> | undefined = env.SVC_WEBHOOK_SECRET
@@ -67,5 +71,5 @@ export function resolve(flags: GlobalFlags, env: NodeJS.ProcessEnv, file: Config
       ? { value: profile.webhook_secret, source: 'profile' }
       : undefined;
 
-  return { profileName, profile, baseUrl, apiKey, mode, webhookSecret };
+  return { profileName, profile, baseUrl, apiKey, mode, liveKeyInKeyring, webhookSecret };
 }

@@ -10,6 +10,8 @@ export const Profile = z.object({
   base_url: z.string().optional(),
   test_key: z.string().optional(),
   live_key: z.string().optional(),
+  /** "keyring": the live key is in the OS keyring (see keyring.ts), not in this file. */
+  live_key_in: z.literal('keyring').optional(),
   webhook_secret: z.string().optional(),
 });
 export type Profile = z.infer<typeof Profile>;

@@ -28,7 +28,7 @@ export interface SvcResult {
 
 /**
  * Runs `svc ...args`. The config folder is a fresh temp dir unless SVC_CONFIG_DIR is
- * given; colours off; never a TTY. Never rejects: assert on exitCode.
+ * given; colours off; no OS keyring; never a TTY. Never rejects: assert on exitCode.
  */
 export async function svc(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
   const env: Record<string, string | undefined> = {
@@ -37,6 +37,8 @@ export async function svc(args: string[], options: SvcOptions = {}): Promise<Svc
     SVC_CONFIG_DIR: tempDir('svc-config-'),
     SVC_DATA_DIR: tempDir('svc-data-'),
     NO_COLOR: '1',
+    // The OS keyring is per user, not per test: only test/hardening/keyring.test.ts uses one (its own).
+    SVC_KEYRING: 'off',
     ...options.env,
   };
   const opts: Options = {

@@ -83,7 +83,8 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
 
   // A key is optional (GET /v1/salud is public), but when there is one it is checked
   // like everywhere else, and a live one shows the banner.
-  const client = await ctx.client({ requireKey: (await ctx.resolved()).apiKey !== undefined });
+  const r = await ctx.resolved();
+  const client = await ctx.client({ requireKey: r.apiKey !== undefined || r.liveKeyInKeyring });
   if (method !== 'GET') await ctx.guardChange(`${method} ${printable(path)}`);
   let res;
   try {

@@ -63,8 +63,22 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   const { data } = await ctx.spin('validando la clave…', () => client.cuenta());
   const cuenta = data.data;
 
+  // A live key goes to the OS keyring when one answers, else to the 0600 file;
+  // either way one line on stderr says where it went.
+  let liveInKeyring = false;
+  let keyringProblem = '';
+  if (mode === 'live') {
+    const { keyring, liveKeyAccount } = await import('../../config/keyring.js');
+    const answer = await ctx.spin('guardando la clave en el llavero del sistema…', () =>
+      keyring(ctx.env, liveKeyAccount(store.path, profileName), { op: 'set', secret: key }),
+    );
+    liveInKeyring = answer.ok;
+    if (!answer.ok) keyringProblem = answer.reason;
+  }
+
   await store.write((config) => {
-    const current = config.profiles[profileName] ?? {};
+    const { live_key, live_key_in, ...current } = config.profiles[profileName] ?? {};
+    const live = mode === 'test' ? { live_key, live_key_in } : liveInKeyring ? { live_key_in: 'keyring' as const } : { live_key: key };
     return {
       ...config,
       current: config.current ?? profileName,
@@ -72,22 +86,30 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
         ...config.profiles,
         [profileName]: {
           ...current,
+          ...live,
           base_url: baseUrl,
-          ...(mode === 'live' ? { live_key: key } : { test_key: key }),
+          ...(mode === 'test' ? { test_key: key } : {}),
           ...(secret ? { webhook_secret: secret } : {}),
         },
       },
     };
   });
 
+  const where =
+    mode !== 'live'
+      ? undefined
+      : liveInKeyring
+        ? `la clave live quedó en el llavero del sistema (servicio "svc"), no en ${store.path}`
+        : io.c.yellow(`sin llavero del sistema (${keyringProblem}): la clave live quedó en ${store.path} (permisos 0600)`);
   if (globals.json) {
-    printJson(io, { profile: profileName, base_url: baseUrl, mode, key: maskKey(key), cuenta });
+    if (where) io.err(where);
+    printJson(io, { profile: profileName, base_url: baseUrl, mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', cuenta });
     return;
   }
   io.err(
     `${io.c.green('✓')} sesión iniciada como ${cuenta.nombre} <${cuenta.email}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${baseUrl}`,
   );
-  if (mode === 'live') io.err(io.c.yellow(`la clave live quedó en ${store.path} (permisos 0600)`));
+  if (where) io.err(where);
   if (secret) io.err('secreto de firma guardado');
   if (!cuenta.puede_cobrar) io.err(io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'));
 }

@@ -4,7 +4,7 @@ import { defineCommand, type CommandDef } from '../define.js';
 export const accountCommands: CommandDef[] = [
   defineCommand({
     name: 'login',
-    summary: 'guarda una clave (y la dirección del servicio) en un perfil',
+    summary: 'guarda una clave y la dirección en un perfil (una clave live, en el llavero del sistema si responde)',
     options: [
       { flags: '--with-key-stdin', description: 'lee la clave de stdin en vez de preguntarla' },
       { flags: '--webhook-secret-stdin', description: 'lee el secreto de firma de stdin (después de la clave, en otra línea)' },

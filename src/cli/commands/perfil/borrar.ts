@@ -5,10 +5,17 @@ import { UsageError } from '../../errors.js';
 export async function run(ctx: Context, args: string[]): Promise<void> {
   const name = args[0] ?? '';
   const store = await ctx.store();
+  let inKeyring = false;
   await store.write((config) => {
     if (!config.profiles[name]) throw new UsageError(`no existe el perfil "${name}"`);
+    inKeyring = config.profiles[name].live_key_in === 'keyring';
     const { [name]: _gone, ...profiles } = config.profiles;
     return { ...config, profiles, current: config.current === name ? undefined : config.current };
   });
+  if (inKeyring) {
+    const { forgetLiveKey } = await import('../../../config/keyring.js');
+    const warning = await forgetLiveKey(ctx.env, store.path, name);
+    if (warning) ctx.io.err(ctx.io.c.yellow(warning));
+  }
   ctx.io.err(`perfil "${name}" borrado`);
 }

@@ -132,7 +132,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
 /** Codigo, monto and what was collected from the real payment request; needs a key. */
 async function fromRealCobro(ctx: Context, event: Evento, id: number, monto: string | undefined, fallback: EventBody): Promise<EventBody> {
   const r = await ctx.resolved();
-  if (!r.apiKey || !r.baseUrl) {
+  if ((!r.apiKey && !r.liveKeyInKeyring) || !r.baseUrl) {
     ctx.io.err(ctx.io.c.yellow(`aviso: sin clave o dirección configuradas, el cuerpo usa cobro_id ${id} con codigo y monto de ejemplo`));
     return { ...fallback, cobro_id: id };
   }
