@@ -38,6 +38,15 @@ describe('resolve', () => {
     expect([r.mode, r.apiKey?.source]).toEqual(['live', 'env']);
   });
 
+  it('a live key in the keyring is read only in live mode, and never over SVC_API_KEY or a key in the file', () => {
+    const kr = { profiles: { default: { base_url: 'https://k.example', test_key: 'svc_test_perfil0001', live_key_in: 'keyring' as const } } };
+    expect(resolve({ live: true }, {}, kr)).toMatchObject({ mode: 'live', apiKey: undefined, liveKeyInKeyring: true });
+    expect(resolve({}, {}, kr)).toMatchObject({ mode: 'test', liveKeyInKeyring: false, apiKey: { source: 'profile' } });
+    expect(resolve({ live: true }, { SVC_API_KEY: 'svc_live_fromenv0001' }, kr)).toMatchObject({ liveKeyInKeyring: false, apiKey: { source: 'env' } });
+    const both = { profiles: { default: { live_key: 'svc_live_perfil0001', live_key_in: 'keyring' as const } } };
+    expect(resolve({ live: true }, {}, both)).toMatchObject({ liveKeyInKeyring: false, apiKey: { value: 'svc_live_perfil0001' } });
+  });
+
   it('has no address and no key on a fresh machine (it never guesses)', () => {
     const r = resolve({}, {}, undefined);
     expect(r.profileName).toEqual({ value: 'default', source: 'default' });
