@@ -4,6 +4,7 @@
 // POSTs are never retried, since a refund sent twice is money moved twice.
 import type { z } from 'zod';
 import { ApiError, NetworkError, suggestionFor, type NetworkFailure } from './errors.js';
+import { ItemList, scanList } from './list.js';
 import {
   Cargo,
   Cobro,
@@ -59,6 +60,18 @@ export interface RawRequest {
   throwOnError?: boolean;
   /** Override the retry decision (default: GET only). */
   retry?: boolean;
+}
+
+/** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
+type Decode = (text: string, where: string, http: number) => unknown;
+
+export type CobroFilters = { estado?: EstadoCobro; q?: string };
+export type TransaccionFilters = { medio?: Medio; estado?: EstadoTransaccion };
+
+/** A list response as the body the service sent, items and all. */
+async function whole<T>(res: Promise<ApiResponse<ItemList<T>>>): Promise<ApiResponse<Record<string, unknown> & { data: T[] }>> {
+  const { http, data } = await res;
+  return { http, data: data.toBody() };
 }
 
 export class InsecureBaseUrlError extends Error {
@@ -135,13 +148,13 @@ export class Client {
     return this.call('GET', '/v1/cuenta', envelope(Cuenta));
   }
   cargos() {
-    return this.callList('/v1/cargos', Cargo);
+    return whole(this.iterarCargos());
   }
   crearCobro(body: CrearCobroInput) {
     return this.call('POST', '/v1/cobros', envelope(Cobro), { body });
   }
-  listarCobros(filters: { estado?: EstadoCobro; q?: string } = {}) {
-    return this.callList('/v1/cobros', Cobro, { query: filters });
+  listarCobros(filters: CobroFilters = {}) {
+    return whole(this.iterarCobros(filters));
   }
   verCobro(id: number) {
     return this.call('GET', `/v1/cobros/${encodeId(id)}`, envelope(Cobro));
@@ -152,19 +165,37 @@ export class Client {
   devolver(id: number, body: DevolucionInput) {
     return this.call('POST', `/v1/cobros/${encodeId(id)}/devoluciones`, envelope(Devolucion), { body });
   }
-  listarTransacciones(filters: { medio?: Medio; estado?: EstadoTransaccion } = {}) {
-    return this.callList('/v1/transacciones', Transaccion, { query: filters });
+  listarTransacciones(filters: TransaccionFilters = {}) {
+    return whole(this.iterarTransacciones(filters));
   }
   verTransaccion(id: number) {
     return this.call('GET', `/v1/transacciones/${encodeId(id)}`, envelope(Transaccion));
   }
   listarDevoluciones() {
-    return this.callList('/v1/devoluciones', Devolucion);
+    return whole(this.iterarDevoluciones());
   }
   verDevolucion(id: number) {
     return this.call('GET', `/v1/devoluciones/${encodeId(id)}`, envelope(Devolucion));
   }
   listarLiquidaciones() {
+    return whole(this.iterarLiquidaciones());
+  }
+
+  // The same lists item by item (an ItemList parses one item per read): for long
+  // lists printed as they are read, as `svc cobro listar` does.
+  iterarCargos() {
+    return this.callList('/v1/cargos', Cargo);
+  }
+  iterarCobros(filters: CobroFilters = {}) {
+    return this.callList('/v1/cobros', Cobro, { query: filters });
+  }
+  iterarTransacciones(filters: TransaccionFilters = {}) {
+    return this.callList('/v1/transacciones', Transaccion, { query: filters });
+  }
+  iterarDevoluciones() {
+    return this.callList('/v1/devoluciones', Devolucion);
+  }
+  iterarLiquidaciones() {
     return this.callList('/v1/liquidaciones', Liquidacion);
   }
 
@@ -184,25 +215,31 @@ export class Client {
   }
 
   /**
-   * A list endpoint: `{ data: [...] }` with every item checked on its own, so a
-   * list of 10,000 is never copied whole by the validator (peak memory stays flat).
+   * A list endpoint: `{ data: [...] }` kept as text, every item checked on its own
+   * as it is found (see ItemList), so a list of 10,000 is never held as objects
+   * all at once, neither here nor by the validator.
    */
   async callList<S extends z.ZodType>(
     path: string,
     item: S,
     extra: { query?: Record<string, string | undefined> } = {},
-  ): Promise<ApiResponse<{ data: z.infer<S>[] }>> {
-    const res = await this.request({ method: 'GET', path, ...extra });
-    const body = res.data as { data?: unknown };
-    if (typeof body !== 'object' || body === null || !Array.isArray(body.data)) {
-      throw badShape(`GET ${path}`, res.http, 'data: se esperaba una lista');
-    }
-    for (let i = 0; i < body.data.length; i++) checkShape(item, body.data[i], `GET ${path}`, res.http, `data.${i}`);
-    return { http: res.http, data: body as { data: z.infer<S>[] } };
+  ): Promise<ApiResponse<ItemList<z.infer<S>>>> {
+    // The first item of the wrong shape, kept rather than thrown: a body of the wrong
+    // shape is an answer (never retried), while one that is not JSON is retried.
+    let wrong: NetworkError | undefined;
+    const decode: Decode = (text, where, http) => {
+      wrong = undefined;
+      const list = scanList(text, (value, i) => (wrong ??= shapeError(item, value, where, http, `data.${i}`)));
+      return list ?? parseJson(text, where, http);
+    };
+    const res = await this.request({ method: 'GET', path, ...extra }, decode);
+    if (!(res.data instanceof ItemList)) throw badShape(`GET ${path}`, res.http, 'data: se esperaba una lista');
+    if (wrong) throw wrong;
+    return { http: res.http, data: res.data as ItemList<z.infer<S>> };
   }
 
   /** Any request; returns the parsed JSON body as sent. Retries GETs only. */
-  async request(req: RawRequest): Promise<ApiResponse<unknown> & { headers: Record<string, string | string[] | undefined> }> {
+  async request(req: RawRequest, decode: Decode = parseJson): Promise<ApiResponse<unknown> & { headers: Record<string, string | string[] | undefined> }> {
     const method = req.method.toUpperCase();
     const retry = req.retry ?? method === 'GET';
     const attempts = retry ? Math.max(1, this.opts.getAttempts) : 1;
@@ -220,7 +257,7 @@ export class Client {
             continue;
           }
         }
-        return this.interpret(method, req, res);
+        return this.interpret(method, req, res, decode);
       } catch (err) {
         if (!(err instanceof NetworkError) || !retry || attempt >= attempts) throw err;
         if (err.failure === 'unknown_host') throw err; // a typo does not heal by waiting
@@ -278,19 +315,15 @@ export class Client {
     method: string,
     req: RawRequest,
     res: { http: number; text: string; headers: Record<string, string | string[] | undefined> },
+    decode: Decode,
   ) {
     const where = `${method} ${req.path}`;
     if (res.text.trim() === '') {
       throw new NetworkError('empty_body', `${where}: HTTP ${res.http} con el cuerpo vacío; no es una respuesta del servicio`, true, res.http);
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(res.text);
-    } catch {
-      const kind = /^\s*</.test(res.text) ? 'una página HTML (¿un proxy o balanceador?)' : 'algo que no es JSON';
-      throw new NetworkError('not_json', `${where}: HTTP ${res.http} respondió ${kind}, no el JSON del servicio`, true, res.http, res.text);
-    }
-    if (res.http >= 200 && res.http < 300) return { http: res.http, data: body, headers: res.headers };
+    const success = res.http >= 200 && res.http < 300;
+    if (success) return { http: res.http, data: decode(res.text, where, res.http), headers: res.headers };
+    const body = parseJson(res.text, where, res.http);
     const err = ErrorBody.safeParse(body);
     if (req.throwOnError === false) return { http: res.http, data: body, headers: res.headers };
     if (!err.success) {
@@ -308,17 +341,31 @@ export function createClient(options: ClientOptions): Client {
   return new Client(options);
 }
 
+function parseJson(text: string, where: string, http: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const kind = /^\s*</.test(text) ? 'una página HTML (¿un proxy o balanceador?)' : 'algo que no es JSON';
+    throw new NetworkError('not_json', `${where}: HTTP ${http} respondió ${kind}, no el JSON del servicio`, true, http, text);
+  }
+}
+
 function badShape(call: string, http: number, where: string): NetworkError {
   return new NetworkError('bad_shape', `la respuesta de ${call} (HTTP ${http}) no tiene la forma esperada del servicio (${where})`, true, http);
 }
 
 /** Throws bad_shape naming the first field that does not match (`at` prefixes its path). */
 function checkShape(schema: z.ZodType, value: unknown, call: string, http: number, at = ''): void {
+  const err = shapeError(schema, value, call, http, at);
+  if (err) throw err;
+}
+
+function shapeError(schema: z.ZodType, value: unknown, call: string, http: number, at = ''): NetworkError | undefined {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return;
+  if (parsed.success) return undefined;
   const issue = parsed.error.issues[0];
   const path = [at, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.') || '(raíz)';
-  throw badShape(call, http, `${path}: ${issue?.message ?? ''}`);
+  return badShape(call, http, `${path}: ${issue?.message ?? ''}`);
 }
 
 function encodeId(id: number): string {

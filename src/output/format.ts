@@ -7,6 +7,52 @@ export function printJson(io: IO, value: unknown): void {
   io.out(JSON.stringify(value, null, 2));
 }
 
+/**
+ * `--json` of a list, written as it is read: the same bytes as printJson of the
+ * whole array, one item's text at a time, so a list of 10,000 is never one 10 MB
+ * string.
+ */
+export async function printJsonItems(io: IO, items: Iterable<unknown>): Promise<void> {
+  let first = true;
+  await writeLines(io, (function* () {
+    for (const item of items) {
+      // An item's own lines are indented one level more; JSON strings hold no raw newline.
+      yield `${first ? '[' : ','}\n  ${JSON.stringify(item, null, 2).replaceAll('\n', '\n  ')}`;
+      first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
+  })());
+}
+
+/**
+ * Writes text pieces to stdout in chunks of about 64 KB, waiting whenever the
+ * reader is behind: a slow pipe (`svc … | jq`) holds one chunk in memory, not the
+ * whole output. (A reader gone away ends the process quietly: see cli/entry.ts.)
+ */
+async function writeLines(io: IO, pieces: Iterable<string>): Promise<void> {
+  let chunk = '';
+  const flush = async () => {
+    const more = io.stdout.write(chunk);
+    chunk = '';
+    if (!more) await new Promise((resolve) => io.stdout.once('drain', resolve));
+  };
+  for (const piece of pieces) {
+    chunk += piece;
+    if (chunk.length >= 65_536) await flush();
+  }
+  if (chunk) await flush();
+}
+
+/** The first `limit` items (all of them when limit is undefined). */
+export function* firstItems<T>(items: Iterable<T>, limit?: number): Generator<T> {
+  if (limit === 0) return;
+  let n = 0;
+  for (const item of items) {
+    yield item;
+    if (limit !== undefined && ++n >= limit) return;
+  }
+}
+
 export interface Column<T> {
   header: string;
   value: (row: T) => string;
@@ -16,11 +62,15 @@ export interface Column<T> {
 }
 
 /** A table on a terminal; tab-separated rows (no header) when piped. */
-export async function printTable<T>(io: IO, columns: Column<T>[], rows: T[], empty = 'sin resultados'): Promise<void> {
+export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterable<T>, empty = 'sin resultados'): Promise<void> {
   if (!io.stdoutTTY) {
-    for (const row of rows) io.out(columns.map((col) => clean(col.value(row))).join('\t'));
-    return;
+    // Piped rows go out as they are read.
+    const lines = function* () {
+      for (const row of items) yield `${columns.map((col) => clean(col.value(row))).join('\t')}\n`;
+    };
+    return writeLines(io, lines());
   }
+  const rows = Array.isArray(items) ? (items as T[]) : [...items];
   if (rows.length === 0) {
     io.err(io.c.dim(empty));
     return;

@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { parseChoice, parsePositiveInt } from '../../parse.js';
 import { ESTADOS_COBRO } from '../../../api/enums.js';
-import { printJson, printTable } from '../../../output/format.js';
+import { firstItems, printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns } from '../../../output/resources.js';
 import { UsageError } from '../../errors.js';
 
@@ -14,11 +14,11 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
     throw new UsageError('--q debe tener entre 1 y 200 caracteres, sin caracteres de control');
   }
   const client = await ctx.client();
-  const { data } = await ctx.spin('buscando cobros…', () => client.listarCobros({ estado, q }));
-  const rows = limit === undefined ? data.data : data.data.slice(0, limit);
-  if (ctx.globals.json) return printJson(ctx.io, rows);
+  const { data: list } = await ctx.spin('buscando cobros…', () => client.iterarCobros({ estado, q }));
+  const rows = firstItems(list, limit);
+  if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   await printTable(ctx.io, cobroColumns, rows, 'no hay cobros con esos filtros');
-  if (limit !== undefined && data.data.length > limit && ctx.io.stdoutTTY) {
-    ctx.io.err(ctx.io.c.dim(`mostrando ${limit} de ${data.data.length}`));
+  if (limit !== undefined && list.length > limit && ctx.io.stdoutTTY) {
+    ctx.io.err(ctx.io.c.dim(`mostrando ${limit} de ${list.length}`));
   }
 }
