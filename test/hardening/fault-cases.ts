@@ -1,6 +1,6 @@
 // The commands and faults shared by faults.test.ts (read commands) and
-// faults-writes.test.ts (POSTs, no service, retries, --json). Also the source of
-// /work/brief/faults-table.md (see the table printed by faults-table.ts).
+// faults-writes.test.ts (POSTs, no service, retries, --json). The README's table
+// "What `svc` does when the service misbehaves" states what these tests check.
 import { svc, type SvcResult } from '../helpers/cli.js';
 import type { Fixture, HSandbox } from './helpers.js';
 
@@ -17,6 +17,8 @@ export interface Cmd {
   path: (fx: Fixture) => string;
   /** Lines the command writes to stderr before the failing call (devolver's summary). */
   preamble?: boolean;
+  /** What the command reads on stdin (login's key). */
+  input?: (sb: HSandbox) => string;
 }
 
 export const READS: Cmd[] = [
@@ -30,6 +32,8 @@ export const READS: Cmd[] = [
   { name: 'devoluciones listar', args: () => ['devoluciones', 'listar'], method: 'GET', path: () => '/v1/devoluciones' },
   { name: 'devoluciones ver', args: (fx) => ['devoluciones', 'ver', String(fx.devId)], method: 'GET', path: (fx) => `/v1/devoluciones/${fx.devId}` },
   { name: 'liquidaciones', args: () => ['liquidaciones'], method: 'GET', path: () => '/v1/liquidaciones' },
+  // login checks the key with GET /v1/cuenta before saving anything.
+  { name: 'login', args: () => ['login', '--with-key-stdin'], method: 'GET', path: () => '/v1/cuenta', input: (sb) => `${sb.apiKey}\n` },
 ];
 
 export const WRITES: Cmd[] = [
@@ -156,7 +160,7 @@ export const OUTCOME_UNKNOWN = /^error: la devolución de 0\.01 del cobro \d+ pu
 /** Arms the fault on the command's request, runs the command, counts the attempts it used up. */
 export async function runWithFault(sb: HSandbox, fx: Fixture, cmd: Cmd, f: Fault): Promise<{ r: SvcResult; attempts: number }> {
   const id = await sb.fault({ ...f.fault, method: cmd.method, path: cmd.path(fx), count: ARMED });
-  const r = await svc(cmd.args(fx), { env: { ...sb.env, ...BASE_ENV, ...f.env } });
+  const r = await svc(cmd.args(fx), { env: { ...sb.env, ...BASE_ENV, ...f.env }, ...(cmd.input ? { input: cmd.input(sb) } : {}) });
   const left = (await sb.faultsLeft()).get(id) ?? 0;
   return { r, attempts: ARMED - left };
 }
