@@ -157,10 +157,15 @@ export const FAULTS: Fault[] = [
 export const OUTCOME_UNKNOWN = /^error: la devolución de 0\.01 del cobro \d+ puede haberse hecho o no \(.+\); no la repitas sin verificar$/;
 
 
+/** Runs the command against the sandbox (env overrides on top), with its stdin. */
+export function runCmd(sb: HSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}): Promise<SvcResult> {
+  return svc(cmd.args(fx), { env: { ...sb.env, ...BASE_ENV, ...env }, ...(cmd.input ? { input: cmd.input(sb) } : {}) });
+}
+
 /** Arms the fault on the command's request, runs the command, counts the attempts it used up. */
 export async function runWithFault(sb: HSandbox, fx: Fixture, cmd: Cmd, f: Fault): Promise<{ r: SvcResult; attempts: number }> {
   const id = await sb.fault({ ...f.fault, method: cmd.method, path: cmd.path(fx), count: ARMED });
-  const r = await svc(cmd.args(fx), { env: { ...sb.env, ...BASE_ENV, ...f.env }, ...(cmd.input ? { input: cmd.input(sb) } : {}) });
+  const r = await runCmd(sb, fx, cmd, f.env);
   const left = (await sb.faultsLeft()).get(id) ?? 0;
   return { r, attempts: ARMED - left };
 }

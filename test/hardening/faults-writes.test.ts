@@ -4,7 +4,7 @@
 // retries that heal, and --json errors that stay machine-readable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc } from '../helpers/cli.js';
-import { ARMED, BASE_ENV, CONCURRENCY, FAULTS, GET_BUDGET, OUTCOME_UNKNOWN, READS, WRITES, runWithFault } from './fault-cases.js';
+import { ARMED, BASE_ENV, CONCURRENCY, FAULTS, GET_BUDGET, OUTCOME_UNKNOWN, READS, WRITES, runCmd, runWithFault } from './fault-cases.js';
 import { closedPort, expectOneErrorLine, fixture, lines, pool, sandbox, type Fixture, type HSandbox } from './helpers.js';
 
 let sb: HSandbox;
@@ -46,14 +46,14 @@ describe('no service at the address', () => {
   const all = [...READS, ...WRITES];
   it('connection refused (closed loopback port): exit 6, says so, for every command', async () => {
     const port = await closedPort();
-    const results = await pool(all, CONCURRENCY, (cmd) => svc(cmd.args(fx), { env: { ...sb.env, ...BASE_ENV, SVC_BASE_URL: `http://127.0.0.1:${port}` } }));
+    const results = await pool(all, CONCURRENCY, (cmd) => runCmd(sb, fx, cmd, { SVC_BASE_URL: `http://127.0.0.1:${port}` }));
     all.forEach((cmd, i) => {
       expectOneErrorLine(results[i]!, 6, new RegExp(`^error: no se pudo conectar con 127\\.0\\.0\\.1:${port} \\(conexión rechazada\\)`), `svc ${cmd.name} refused`);
     });
   });
 
   it('unknown host (https://svc-no-such-host.invalid): exit 6, names the host, for every command', async () => {
-    const results = await pool(all, CONCURRENCY, (cmd) => svc(cmd.args(fx), { env: { ...sb.env, ...BASE_ENV, SVC_BASE_URL: 'https://svc-no-such-host.invalid' } }));
+    const results = await pool(all, CONCURRENCY, (cmd) => runCmd(sb, fx, cmd, { SVC_BASE_URL: 'https://svc-no-such-host.invalid' }));
     all.forEach((cmd, i) => {
       expectOneErrorLine(results[i]!, 6, /^error: no se encontró el host svc-no-such-host\.invalid/, `svc ${cmd.name} unknown host`);
     });
