@@ -41,6 +41,18 @@ const CLOSE_OBJECT = 125;
 const OPEN_ARRAY = 91;
 const CLOSE_ARRAY = 93;
 
+/** Where the string opened at `open` ends: the next `"` not escaped, or -1. */
+function closingQuote(text: string, open: number): number {
+  let at = text.indexOf('"', open + 1);
+  while (at >= 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+    at = text.indexOf('"', at + 1);
+  }
+  return -1;
+}
+
 function isBlank(ch: number): boolean {
   return ch === 32 || ch === 10 || ch === 13 || ch === 9;
 }
@@ -74,12 +86,8 @@ export function scanList<T = unknown>(text: string, check?: (item: unknown, inde
     if (inData && depth === 2 && itemStart < 0 && ch !== COMMA && ch !== CLOSE_ARRAY) itemStart = i;
     if (ch === QUOTE) {
       const from = i;
-      for (i++; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c === BACKSLASH) i++;
-        else if (c === QUOTE) break;
-      }
-      if (i >= n) return undefined;
+      i = closingQuote(text, i);
+      if (i < 0) return undefined;
       if (depth === 1 && expectKey) {
         try {
           key = JSON.parse(text.slice(from, i + 1)) as string;
