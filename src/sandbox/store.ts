@@ -9,6 +9,7 @@ import { closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, openSyn
 import { randomBytes } from 'node:crypto';
 import type { EstadoCobro, EstadoTransaccion, Evento, Medio } from '../api/enums.js';
 import { SandboxStartError } from './errors.js';
+import { lockDataFile, type DataLock } from './lock.js';
 
 export interface CobroWire {
   id: number;
@@ -179,6 +180,7 @@ export class Store {
   readonly open = new Set<CobroRec>();
   private readonly byKey = new Map<string, Merchant>();
   private fd: number | null = null;
+  private lock: DataLock | null = null;
   /** Called after a change is durable and applied. */
   onEvents: (events: Emitted[]) => void = () => {};
 
@@ -195,10 +197,23 @@ export class Store {
   }
 
   /**
-   * Opens (or creates) the journal at `file` and replays it.
-   * Throws SandboxStartError for a file that is not a sandbox journal or has a corrupt line.
+   * Opens (or creates) the journal at `file` and replays it, holding `<file>.lock`
+   * until close() (see lock.ts). Throws SandboxStartError for a file another sandbox
+   * uses, one that is not a sandbox journal, or one with a corrupt line.
    */
   static open(file: string): Store {
+    const lock = lockDataFile(file);
+    try {
+      const store = Store.replay(file);
+      store.lock = lock;
+      return store;
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  private static replay(file: string): Store {
     let text = '';
     if (existsSync(file)) {
       try {
@@ -293,6 +308,8 @@ export class Store {
       closeSync(this.fd);
       this.fd = null;
     }
+    this.lock?.release();
+    this.lock = null;
   }
 
   private append(line: string): void {

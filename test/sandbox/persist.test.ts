@@ -1,7 +1,8 @@
 // --data: state and keys survive restarts and `kill -9` at any moment; a torn last
 // line is dropped; a corrupt file stops the start naming file and line and is left
-// untouched. The kill tests run the built CLI (npm run build first).
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+// untouched; one sandbox per file (a second is refused, a dead one's lock taken over). The kill tests run the built CLI (npm run build first).
+import { execa } from 'execa';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox as startCli } from '../helpers/sandbox.js';
@@ -81,6 +82,53 @@ describe('--data', () => {
     expect(r2.exitCode).toBe(1);
     expect(r2.stderr).toMatch(/línea 1/);
     expect(readFileSync(notOurs, 'utf8')).toBe('hola\n');
+  });
+
+  it('one sandbox per data file: a second is refused before reading it, the first goes on; the lock leaves with it', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const first = await startCli(['--data', file]);
+    try {
+      expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
+      const before = readFileSync(file, 'utf8');
+      const r = await svc(['sandbox', '--port', '0', '--data', file]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe('');
+      expectNoStack(r.stderr);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(new RegExp(`^error: .*state\\.jsonl ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\); detenelo o usá otro --data`));
+      await expect(start({ dataFile: file })).rejects.toThrow(`(pid ${first.proc.pid})`);
+      expect(readFileSync(file, 'utf8')).toBe(before);
+      expect((await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id).toBe(2);
+    } finally {
+      await first.stop();
+    }
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    const second = await start({ dataFile: file });
+    try {
+      expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect((await second.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id)).toEqual([2, 1]);
+    } finally {
+      await second.close();
+    }
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('a lock left by a sandbox that no longer runs is taken over; a lock being written is respected', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await start({ dataFile: file });
+    await a.cobro();
+    await a.close();
+    const gone = (await execa('node', ['-e', 'process.stdout.write(String(process.pid))'])).stdout;
+    writeFileSync(`${file}.lock`, `${gone}\n`);
+    const b = await start({ dataFile: file });
+    try {
+      expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect((await b.api('GET', '/v1/cobros')).body.data).toHaveLength(1);
+    } finally {
+      await b.close();
+    }
+    writeFileSync(`${file}.lock`, '');
+    await expect(start({ dataFile: file })).rejects.toThrow(/ya lo usa otro svc sandbox; detenelo/);
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe('');
   });
 
   it('survives kill -9 in the middle of a stream of writes: every answered change is there', async () => {
