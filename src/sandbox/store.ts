@@ -267,6 +267,15 @@ export class Store {
     return store;
   }
 
+  /**
+   * Points every payer link at the address the sandbox listens on now: a restart on
+   * another port would otherwise hand out links to a port nobody answers. Not
+   * journaled (the address is the running sandbox's, not the data's).
+   */
+  relink(baseUrl: string): void {
+    for (const rec of this.cobros.byId.values()) rec.d.url = `${baseUrl}/pagar/${rec.d.codigo}`;
+  }
+
   merchantByKey(key: string): Merchant | undefined {
     return this.byKey.get(key);
   }

@@ -24,6 +24,12 @@ describe('--data', () => {
     try {
       expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([a.apiKey, a.apiKeyNoListo, a.webhookSecret]);
       const again = await Promise.all(['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) => b.api('GET', p)));
+      // The payer link follows the sandbox to its new port; everything else is as it was.
+      expect(b.baseUrl).not.toBe(a.baseUrl);
+      const link = again[0]!.body.data[0].url as string;
+      expect(link).toBe(`${b.baseUrl}/pagar/${c.codigo}`);
+      expect((await fetch(link)).status).toBe(200);
+      snapshot[0]!.body.data[0].url = link;
       expect(again.map((r) => r.body)).toEqual(snapshot.map((r) => r.body));
       expect((await b.api('GET', '/_sandbox/webhook')).body.data.url).toBe('https://hooks.example/x');
       const next = await b.cobro();
