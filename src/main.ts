@@ -118,6 +118,7 @@ function errorName(err: unknown): string {
     if (err.exitCode === EXIT.cancelled) return 'cancelled';
     if (err.exitCode === EXIT.signature) return 'invalid_signature';
     if (err.name === 'OutcomeUnknownError') return 'outcome_unknown';
+    if (err.name === 'ConfigError') return 'config';
     return 'error';
   }
   return 'unexpected';

@@ -102,6 +102,11 @@ describe('--data', () => {
       expectNoStack(r.stderr);
       expect(r.stderr.trim().split('\n')[0]).toMatch(new RegExp(`^error: .*state\\.jsonl ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\); detenelo o usá otro --data`));
       await expect(start({ dataFile: file })).rejects.toThrow(`(pid ${first.proc.pid})`);
+      // A script gets the same refusal as JSON on stderr.
+      const j = await svc(['sandbox', '--port', '0', '--json', '--data', file]);
+      expect(j.exitCode).toBe(1);
+      expect(j.stdout).toBe('');
+      expect(JSON.parse(j.stderr)).toEqual({ error: 'config', message: expect.stringContaining(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`) });
       expect(readFileSync(file, 'utf8')).toBe(before);
       expect((await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id).toBe(2);
     } finally {
