@@ -45,8 +45,12 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     secret: store.webhookSecret,
     urlFor: (m) => store.merchant(m).webhookUrl,
     retrySchedule: options.retrySchedule,
+    onSettled: (n) => store.settle(n),
   });
+  store.now = clock.now;
   store.onEvents = (events) => dispatcher.emit(events);
+  // Notifications still owed from before a restart go out again, oldest first.
+  dispatcher.emit([...store.pendingEvents.values()].sort((a, b) => a.n - b.n));
   const deps: ControlDeps = {
     store,
     clock,

@@ -168,7 +168,8 @@ export const verWebhook: ControlHandler = (deps, req) => ok({ url: deps.store.me
 
 export const entregas: ControlHandler = (deps, req) => ok(deps.dispatcher.listEntregas(req.merchant.id));
 
-export const eventos: ControlHandler = (deps, req) => ok(deps.dispatcher.listEventos(req.merchant.id));
+export const eventos: ControlHandler = (deps, req) =>
+  ok(deps.store.eventsOf(req.merchant.id).map((e) => ({ id: e.n, fecha: deps.clock.local(e.t), body: e.body })));
 
 export const log: ControlHandler = (deps) => ok(deps.log.all());
 

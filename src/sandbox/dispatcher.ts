@@ -1,13 +1,15 @@
 // Signed notifications: one queue per payment request, so a request's events arrive
 // in the order they happened; an event that is not answered 2xx within the timeout
 // is retried on the schedule (exponential by default), then given up. Every attempt
-// is recorded for GET /_sandbox/entregas.
+// is recorded for GET /_sandbox/entregas. Delivered and given-up events are reported
+// (onSettled) so the store stops keeping them pending; the rest are handed in again
+// after a restart.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { notificationHeaders } from '../webhooks/signature.js';
 import type { Clock } from './time.js';
-import type { Emitted, EventoBody } from './store.js';
+import type { StoredEvent } from './store.js';
 
 /** Waits after attempt 1, 2, …: 1 s, 4 s, 16 s, 64 s, 256 s — six attempts in about 5.7 minutes. */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1_000, 4_000, 16_000, 64_000, 256_000];
@@ -31,13 +33,8 @@ export interface Entrega {
   proximo_intento_ms: number | null;
 }
 
-export interface Evento {
-  id: number;
-  fecha: string;
-  body: EventoBody;
-}
-
 interface Job {
+  n: number;
   m: number;
   event: string;
   cobroId: number;
@@ -52,6 +49,8 @@ export interface DispatcherOptions {
   urlFor(m: number): string | null;
   retrySchedule?: readonly number[];
   timeoutMs?: number;
+  /** Event `n` was delivered, given up, or has nowhere to go: it is not to be sent again. */
+  onSettled?(n: number): void;
 }
 
 export class Dispatcher {
@@ -59,9 +58,7 @@ export class Dispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inflight = new Set<() => void>();
   private readonly entregas = new Map<number, Entrega[]>();
-  private readonly eventos = new Map<number, Evento[]>();
   private nextEntrega = 1;
-  private nextEvento = 1;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   readonly schedule: readonly number[];
@@ -72,12 +69,15 @@ export class Dispatcher {
     this.timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   }
 
-  emit(events: Emitted[]): void {
+  /** Queues events (new ones, or pending ones after a restart), oldest first. */
+  emit(events: StoredEvent[]): void {
     for (const e of events) {
-      const body = JSON.stringify(e.body);
-      push(this.eventos, e.m, { id: this.nextEvento++, fecha: this.opts.clock.local(this.opts.clock.now()), body: e.body });
-      if (this.closed || !this.opts.urlFor(e.m)) continue;
-      const job: Job = { m: e.m, event: e.body.event, cobroId: e.body.cobro_id, body, attempt: 0 };
+      if (this.closed) return;
+      if (!this.opts.urlFor(e.m)) {
+        this.settle(e.n);
+        continue;
+      }
+      const job: Job = { n: e.n, m: e.m, event: e.body.event, cobroId: e.body.cobro_id, body: JSON.stringify(e.body), attempt: 0 };
       const queue = this.queues.get(job.cobroId);
       if (queue) {
         queue.push(job);
@@ -91,9 +91,6 @@ export class Dispatcher {
   /** Attempts for the merchant, oldest first. */
   listEntregas(m: number): Entrega[] {
     return this.entregas.get(m) ?? [];
-  }
-  listEventos(m: number): Evento[] {
-    return this.eventos.get(m) ?? [];
   }
 
   /** Resolves when no event is waiting or being sent. */
@@ -119,6 +116,7 @@ export class Dispatcher {
       const url = this.opts.urlFor(job.m);
       if (!url) {
         queue.shift();
+        this.settle(job.n);
         continue;
       }
       job.attempt++;
@@ -141,6 +139,7 @@ export class Dispatcher {
       });
       if (wait === null) {
         queue.shift();
+        this.settle(job.n);
         continue;
       }
       await new Promise<void>((resolve) => {
@@ -153,6 +152,10 @@ export class Dispatcher {
     }
     if (this.queues.get(cobroId) === queue) this.queues.delete(cobroId);
     if (this.queues.size === 0) this.wakeIdle();
+  }
+
+  private settle(n: number): void {
+    this.opts.onSettled?.(n);
   }
 
   private wakeIdle(): void {

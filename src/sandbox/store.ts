@@ -129,6 +129,15 @@ export interface Emitted {
   body: EventoBody;
 }
 
+/** An event as the store keeps it: numbered, stamped (ms), journaled with its change. */
+export interface StoredEvent extends Emitted {
+  n: number;
+  t: number;
+}
+
+/** Events kept per merchant for GET /_sandbox/eventos. */
+const RECENT_EVENTS = 10_000;
+
 class Table<R extends { m: number; d: { id: number } }> {
   readonly byId = new Map<number, R>();
   /** Ids per merchant, oldest first. */
@@ -181,8 +190,18 @@ export class Store {
   private readonly byKey = new Map<string, Merchant>();
   private fd: number | null = null;
   private lock: DataLock | null = null;
+  /**
+   * Events to deliver that were neither delivered nor given up, by number: with a
+   * data file they outlive the process, and a restart sends them again.
+   */
+  readonly pendingEvents = new Map<number, StoredEvent>();
+  /** The latest events of each merchant, oldest first (see eventsOf). */
+  private readonly recentEvents = new Map<number, StoredEvent[]>();
+  private lastEvent = 0;
   /** Called after a change is durable and applied. */
-  onEvents: (events: Emitted[]) => void = () => {};
+  onEvents: (events: StoredEvent[]) => void = () => {};
+  /** The sandbox's clock (events are stamped with it). */
+  now: () => number = Date.now;
 
   private constructor(
     readonly meta: Meta,
@@ -225,7 +244,7 @@ export class Store {
     if (text === '') {
       const store = new Store(newMeta(), file);
       store.fd = openAppend(file);
-      store.append(JSON.stringify({ meta: store.meta }) + '\n');
+      store.append(JSON.stringify({ meta: store.meta }) + '\n', true);
       return store;
     }
     const lines = text.split('\n');
@@ -246,10 +265,21 @@ export class Store {
         store = new Store(meta, file);
         continue;
       }
+      const settled = (entry as { s?: unknown })?.s;
+      if (settled !== undefined) {
+        if (!Array.isArray(settled) || !settled.every((n) => Number.isSafeInteger(n))) throw corrupt(where, 'no es una entrega cerrada');
+        for (const n of settled as number[]) store!.pendingEvents.delete(n);
+        continue;
+      }
       const ops = (entry as { c?: unknown })?.c;
-      if (!Array.isArray(ops)) throw corrupt(where, 'no es un cambio del sandbox');
+      const events = (entry as { e?: unknown })?.e ?? [];
+      if (!Array.isArray(ops) || !Array.isArray(events)) throw corrupt(where, 'no es un cambio del sandbox');
       for (const op of ops) {
         if (!store!.applyOp(op as Op)) throw corrupt(where, 'tiene un registro desconocido o incompleto');
+      }
+      for (const e of events) {
+        if (!isStoredEvent(e)) throw corrupt(where, 'tiene un evento incompleto');
+        store!.remember(e);
       }
     }
     if (!store) {
@@ -306,9 +336,41 @@ export class Store {
    * its events to the dispatcher. Nothing is applied when the write fails.
    */
   commit(ops: Op[], events: Emitted[] = []): void {
-    if (this.fd !== null) this.append(JSON.stringify({ c: ops }) + '\n');
+    const t = this.now();
+    const stamped = events.map((e, i): StoredEvent => ({ ...e, n: this.lastEvent + 1 + i, t }));
+    if (this.fd !== null) this.append(JSON.stringify(stamped.length ? { c: ops, e: stamped } : { c: ops }) + '\n', true);
     for (const op of ops) this.applyOp(op);
-    if (events.length) this.onEvents(events);
+    for (const e of stamped) this.remember(e);
+    if (stamped.length) this.onEvents(stamped);
+  }
+
+  /**
+   * An event was delivered or given up: a restart does not send it again. Not
+   * fsynced: should a crash lose this line, the event is sent once more (at least
+   * once, as the service promises), never lost.
+   */
+  settle(n: number): void {
+    if (!this.pendingEvents.delete(n) || this.fd === null) return;
+    try {
+      this.append(JSON.stringify({ s: [n] }) + '\n', false);
+    } catch {
+      // the same as a lost line: one more delivery after a restart
+    }
+  }
+
+  /** Keeps an event: in the recent list, and pending when its merchant has somewhere to send it. */
+  private remember(e: StoredEvent): void {
+    if (e.n > this.lastEvent) this.lastEvent = e.n;
+    if (this.merchant(e.m)?.webhookUrl) this.pendingEvents.set(e.n, e);
+    let list = this.recentEvents.get(e.m);
+    if (!list) this.recentEvents.set(e.m, (list = []));
+    list.push(e);
+    if (list.length >= 2 * RECENT_EVENTS) list.splice(0, list.length - RECENT_EVENTS);
+  }
+
+  /** The merchant's latest events, oldest first. */
+  eventsOf(m: number): StoredEvent[] {
+    return (this.recentEvents.get(m) ?? []).slice(-RECENT_EVENTS);
   }
 
   close(): void {
@@ -321,11 +383,11 @@ export class Store {
     this.lock = null;
   }
 
-  private append(line: string): void {
+  private append(line: string, sync: boolean): void {
     const buf = Buffer.from(line, 'utf8');
     let written = 0;
     while (written < buf.length) written += writeSync(this.fd!, buf, written, buf.length - written);
-    fdatasyncSync(this.fd!);
+    if (sync) fdatasyncSync(this.fd!);
   }
 
   /** Applies one upsert; false when the record is not one the sandbox writes. */
@@ -369,6 +431,14 @@ export class Store {
 function hasWire(rec: unknown): rec is { m: number; d: { id: number; codigo?: unknown } } {
   const r = rec as { m?: unknown; d?: { id?: unknown } };
   return typeof r.m === 'number' && typeof r.d === 'object' && r.d !== null && Number.isSafeInteger(r.d.id);
+}
+
+function isStoredEvent(e: unknown): e is StoredEvent {
+  const x = e as StoredEvent;
+  return (
+    typeof x === 'object' && x !== null && Number.isSafeInteger(x.n) && Number.isSafeInteger(x.m) && typeof x.t === 'number' &&
+    typeof x.body === 'object' && x.body !== null && typeof x.body.event === 'string' && Number.isSafeInteger(x.body.cobro_id)
+  );
 }
 
 function isMeta(meta: unknown): meta is Meta {
