@@ -7,15 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox as startCli } from '../helpers/sandbox.js';
 import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
-import { start } from './helpers.js';
-import { startTarget } from '../webhook/helpers.js';
+import { eventually, receiver, start } from './helpers.js';
 import { verify } from '../../src/webhooks/signature.js';
-
-/** Waits (bounded) until `done()` holds. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(done()).toBe(true);
-}
 
 describe('--data', () => {
   it('keeps keys, secret and every resource across a restart; ids continue', async () => {
@@ -152,9 +145,8 @@ describe('--data', () => {
 
   it('notifications still owed when the sandbox stops are sent after the restart; delivered and given-up ones are not', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const app = await startTarget();
+    const app = await receiver([500]);
     try {
-      app.answer = () => ({ status: 500, body: 'caída' });
       // One failed attempt, the retry a minute away: the sandbox stops before it.
       const a = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       const c = await a.cobro({ concepto: 'debe llegar', monto: '10.00' });
@@ -163,28 +155,26 @@ describe('--data', () => {
       expect(before.map((e: any) => [e.body.event, e.body.cobro_id])).toEqual([['payment.created', c.id]]);
       await a.close();
 
-      app.answer = () => ({ status: 200, body: 'ok' });
       const b = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       try {
-        await app.waitFor(2);
-        const [first, again] = app.received;
-        expect(again!.body.equals(first!.body)).toBe(true);
+        const [first, again] = await app.waitFor(2);
+        expect(again!.body).toBe(first!.body);
         expect(verify({ secret: b.webhookSecret, timestamp: String(again!.headers['x-svc-timestamp']), signature: String(again!.headers['x-svc-signature']), body: again!.body }).ok).toBe(true);
         // The event keeps its number and date across the restart.
         expect((await b.api('GET', '/_sandbox/eventos')).body.data).toEqual(before);
-        await until(() => b.app.deps.store.pendingEvents.size === 0);
+        await eventually(() => b.app.deps.store.pendingEvents.size === 0);
       } finally {
         await b.close();
       }
       expect(readFileSync(file, 'utf8')).toContain(`{"s":[${before[0].id}]}`);
 
       // Given up (no retries left) is settled too; the third start owes nothing.
-      app.answer = () => ({ status: 503, body: 'no' });
+      app.script.push(503);
       const c2 = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [] });
       try {
         await c2.cobro({ concepto: 'se abandona', monto: '1.00' });
         await app.waitFor(3);
-        await until(() => c2.app.deps.store.pendingEvents.size === 0);
+        await eventually(() => c2.app.deps.store.pendingEvents.size === 0);
       } finally {
         await c2.close();
       }
