@@ -4,14 +4,24 @@
 // group-committed: lines queued while a write+fsync is under way go out together
 // in the next one, and each append resolves only once its line is on disk.
 // The journal never holds secrets: only Content-Type and X-Svc-* headers are kept
-// (never the -H extras, which may carry the app's own credentials).
+// (never the -H extras, which may carry the app's own credentials). It does not grow
+// without end on a laptop that listens for weeks: past JOURNAL_MAX_BYTES the file
+// becomes `<file>.1` (replacing the previous one) and a new one starts; readers read
+// both, oldest first.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { decodeUtf8 } from './events.js';
 
 export const JOURNAL_FILE = 'webhooks.jsonl';
+/** Size at which the journal is rotated (two generations kept: at most about twice this on disk). */
+export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The previous generation of a journal. */
+export function rotatedPath(path: string): string {
+  return `${path}.1`;
+}
 
 export type Outcome =
   /** the target answered 2xx */
@@ -107,14 +117,17 @@ export class Journal {
 
   private constructor(
     readonly path: string,
-    private readonly fh: FileHandle,
+    private fh: FileHandle,
+    private size: number,
+    private readonly maxBytes: number,
   ) {}
 
   /** Opens (creates) the journal for appending; folder 0700, file 0600. */
-  static async open(path: string): Promise<Journal> {
+  static async open(path: string, options: { maxBytes?: number } = {}): Promise<Journal> {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      return new Journal(path, await open(path, 'a', 0o600));
+      const fh = await open(path, 'a', 0o600);
+      return new Journal(path, fh, (await fh.stat()).size, options.maxBytes ?? JOURNAL_MAX_BYTES);
     } catch (err) {
       throw new JournalError(`no se pudo abrir el journal ${path}: ${(err as Error).message}`);
     }
@@ -134,15 +147,31 @@ export class Journal {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.fh.write(batch.map((p) => p.line).join(''));
+        const text = batch.map((p) => p.line).join('');
+        await this.fh.write(text);
         await this.fh.datasync();
+        this.size += Buffer.byteLength(text);
         for (const p of batch) p.resolve();
+        if (this.size >= this.maxBytes) await this.rotate();
       } catch (err) {
         const failure = new JournalError(`no se pudo escribir el journal ${this.path}: ${(err as Error).message}`);
         for (const p of batch) p.reject(failure);
       }
     }
     this.flushing = undefined;
+  }
+
+  /** The full file becomes the previous generation; appends go on in a new one. */
+  private async rotate(): Promise<void> {
+    try {
+      await rename(this.path, rotatedPath(this.path));
+      const fh = await open(this.path, 'a', 0o600);
+      await this.fh.close();
+      this.fh = fh;
+      this.size = 0;
+    } catch {
+      // Could not rotate (a read-only folder, say): keep appending to the same file.
+    }
   }
 
   /** Waits for queued appends, then closes the file. */
@@ -160,16 +189,22 @@ export interface JournalRead {
   skipped: number;
 }
 
-/** Reads the whole journal; a missing file is an empty journal. */
+/** Reads the whole journal, its previous generation first; a missing file is an empty journal. */
 export function readJournal(path: string): JournalRead {
+  const read: JournalRead = { entries: [], skipped: 0 };
+  for (const file of [rotatedPath(path), path]) readInto(file, read);
+  return read;
+}
+
+function readInto(path: string, read: JournalRead): void {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0 };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new JournalError(`no se pudo leer el journal ${path}: ${(err as Error).message}`);
   }
-  const entries: JournalEntry[] = [];
+  const { entries } = read;
   let skipped = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
@@ -184,5 +219,5 @@ export function readJournal(path: string): JournalRead {
       skipped++;
     }
   }
-  return { entries, skipped };
+  read.skipped += skipped;
 }

@@ -1,10 +1,10 @@
 // The journal: appends from many events at once all land (group commit), each line
 // is one entry, a line torn by a crash is skipped on read, bodies round-trip.
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { encodeBody, entryBody, Journal, keptHeaders, newEntryId, readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
+import { encodeBody, entryBody, Journal, keptHeaders, newEntryId, readJournal, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
 
 function entry(i: number, body: Buffer = Buffer.from(`{"n":${i}}`)): JournalEntry {
   return {
@@ -29,6 +29,29 @@ function entry(i: number, body: Buffer = Buffer.from(`{"n":${i}}`)): JournalEntr
 }
 
 describe('journal', () => {
+  it('past its size it rotates: two generations on disk, read oldest first, older ones dropped', async () => {
+    const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
+    const one = Buffer.byteLength(`${JSON.stringify(entry(100))}\n`);
+    const j = await Journal.open(path, { maxBytes: 10 * one });
+    for (let i = 100; i < 125; i++) await j.append(entry(i)); // one at a time: each its own write
+    await j.close();
+    // 25 entries in files of 10: two full rotations; the first 10 entries are gone.
+    expect(existsSync(rotatedPath(path))).toBe(true);
+    const { entries, skipped } = readJournal(path);
+    expect(skipped).toBe(0);
+    expect(entries.map((e) => e.cobro_id)).toEqual(Array.from({ length: 15 }, (_, i) => 110 + i));
+    expect(statSync(path).size).toBeLessThan(10 * one + 10);
+    if (process.platform !== 'win32') {
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(statSync(rotatedPath(path)).mode & 0o777).toBe(0o600);
+    }
+    // A journal opened again keeps counting from its size.
+    const again = await Journal.open(path, { maxBytes: 10 * one });
+    for (let i = 125; i < 131; i++) await again.append(entry(i));
+    await again.close();
+    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(Array.from({ length: 11 }, (_, i) => 120 + i));
+  });
+
   it('500 concurrent appends: every one on disk, in its own line, file mode 0600', async () => {
     const path = join(tempDir('svc-journal-'), 'sub', 'webhooks.jsonl');
     const j = await Journal.open(path);
