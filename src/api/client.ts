@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { ApiError, NetworkError, suggestionFor, type NetworkFailure } from './errors.js';
 import { ItemList, scanList } from './list.js';
+import { send, sendWithFetch } from './transport.js';
 import {
   Cargo,
   Cobro,
@@ -41,8 +42,8 @@ export interface ClientOptions {
   backoffMs?: number;
   userAgent?: string;
   /**
-   * The fetch to use (default: Node's built-in one, which is undici and costs
-   * nothing to load; pass undici's own `fetch` with a dispatcher to tune it).
+   * A fetch to send requests with (a proxy-aware one, say). Default: node:http and
+   * node:https directly (see transport.ts), which start faster than Node's fetch.
    */
   fetch?: typeof fetch;
   /** Receives one line per request and response, Authorization redacted. */
@@ -292,18 +293,11 @@ export class Client {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     try {
-      const res = await (this.opts.fetch ?? fetch)(url, {
-        method,
-        headers,
-        body: payload,
-        signal: controller.signal,
-        // A redirect would carry the key to wherever it points: never follow one.
-        redirect: 'manual',
-      });
-      const text = await res.text();
+      const exchange = { method, headers, body: payload, signal: controller.signal };
+      const res = this.opts.fetch ? await sendWithFetch(this.opts.fetch, url, exchange) : await send(url, exchange);
       this.debugLine(`<-- HTTP ${res.status}`);
-      this.debugLine(`<-- ${truncate(text)}`);
-      return { http: res.status, text, headers: Object.fromEntries(res.headers) as Record<string, string | string[] | undefined> };
+      this.debugLine(`<-- ${truncate(res.text)}`);
+      return { http: res.status, text: res.text, headers: res.headers };
     } catch (err) {
       throw toNetworkError(err, method, url, controller.signal.aborted, this.opts.timeoutMs);
     } finally {
@@ -405,6 +399,13 @@ function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean
   } else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
     failure = 'connection_reset';
     message = `${method} ${url.pathname}: ${target} cortó la conexión antes de responder`;
+  } else if (/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/.test(code)) {
+    // The TLS handshake failed: nothing was sent. OpenSSL's own text is not for people.
+    const why = /wrong version number|packet length too long|http request/i.test(e?.message ?? '')
+      ? 'no responde https: ¿la dirección es http://?'
+      : `certificado rechazado (${code})`;
+    message = `${method} ${url.pathname}: no se pudo abrir https con ${target}: ${why}`;
+    sent = false;
   }
   return new NetworkError(failure, message, sent);
 }

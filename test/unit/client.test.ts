@@ -1,10 +1,15 @@
 // The client library against a scripted HTTP server on loopback: retries, faults,
 // envelopes kept exactly as sent. Unscripted calls fail the test.
+import { execa } from 'execa';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../src/api/errors.js';
 import { checkBaseUrl, Client, InsecureBaseUrlError, parseRetryAfter } from '../../src/api/client.js';
+import { tempDir } from '../helpers/cli.js';
 
 type Step = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -135,6 +140,63 @@ describe('client', () => {
     const err = await client(base, { getAttempts: 1 }).cuenta().catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(seen).toHaveLength(1);
+  });
+
+  it('https to a server that speaks http: a plain line, not sent, no retry of a handshake that cannot heal by itself', async () => {
+    const base = await serve([]);
+    const err = await client(base.replace('http:', 'https:'), { getAttempts: 1 }).cuenta().catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toMatch(/^GET \/v1\/cuenta: no se pudo abrir https con 127\.0\.0\.1:\d+: no responde https: ¿la dirección es http:\/\/\?$/);
+    expect(err.sent).toBe(false);
+    expect(seen).toEqual([]);
+  });
+
+  it('https with a certificate nobody vouches for: refused before anything is sent (the key never leaves)', async () => {
+    const dir = tempDir('svc-tls-');
+    await execa('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+    let requests = 0;
+    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_q, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+    try {
+      const port = (tls.address() as AddressInfo).port;
+      const err = await client(`https://127.0.0.1:${port}`, { getAttempts: 1 }).cuenta().catch((e) => e);
+      expect(err).toBeInstanceOf(NetworkError);
+      expect(err.message).toMatch(/no se pudo abrir https con 127\.0\.0\.1:\d+: certificado rechazado \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/);
+      expect([err.sent, requests]).toEqual([false, 0]);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((r) => tls.close(r));
+    }
+  });
+
+  it('a caller\'s own fetch is used instead of node:http, same answers and errors', async () => {
+    const base = await serve([json(200, { data: cobro }), json(404, { error: 'not_found', message: 'no existe' })]);
+    const calls: string[] = [];
+    const own: typeof fetch = (input, init) => {
+      calls.push(`${init?.method} ${String(input)} redirect=${init?.redirect}`);
+      return fetch(input, init);
+    };
+    const c = client(base, { fetch: own });
+    expect((await c.verCobro(1)).data).toEqual({ data: cobro });
+    const err = await c.verCobro(2).catch((e) => e);
+    expect([err instanceof ApiError, err.http, err.error]).toEqual([true, 404, 'not_found']);
+    expect(calls).toEqual([`GET ${base}/v1/cobros/1 redirect=manual`, `GET ${base}/v1/cobros/2 redirect=manual`]);
+  });
+
+  it('a connection closed in the middle of the answer is a cut, not a short body', async () => {
+    const base = await serve([
+      (_q, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+        res.write('{"data":{"id":1');
+        setTimeout(() => res.socket?.destroy(), 20);
+      },
+    ]);
+    const err = await client(base, { getAttempts: 1 }).cuenta().catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.failure).toBe('connection_reset');
   });
 
   it('redacts the key in debug lines', async () => {
