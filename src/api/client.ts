@@ -261,7 +261,8 @@ export class Client {
         return this.interpret(method, req, res, decode);
       } catch (err) {
         if (!(err instanceof NetworkError) || !retry || attempt >= attempts) throw err;
-        if (err.failure === 'unknown_host') throw err; // a typo does not heal by waiting
+        // A typo in the host, or https that does not work with it, does not heal by waiting.
+        if (err.failure === 'unknown_host' || err.failure === 'tls') throw err;
         lastError = err;
         const delayMs = this.backoff(attempt);
         this.opts.onRetry?.({ attempt, delayMs, reason: err.message });
@@ -404,6 +405,7 @@ function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean
     const why = /wrong version number|packet length too long|http request/i.test(e?.message ?? '')
       ? 'no responde https: ¿la dirección es http://?'
       : `certificado rechazado (${code})`;
+    failure = 'tls';
     message = `${method} ${url.pathname}: no se pudo abrir https con ${target}: ${why}`;
     sent = false;
   }

@@ -19,6 +19,7 @@ export class ApiError extends Error {
 export type NetworkFailure =
   | 'connection_refused'
   | 'unknown_host'
+  | 'tls'
   | 'timeout'
   | 'connection_reset'
   | 'not_json'

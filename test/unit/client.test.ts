@@ -144,10 +144,13 @@ describe('client', () => {
 
   it('https to a server that speaks http: a plain line, not sent, no retry of a handshake that cannot heal by itself', async () => {
     const base = await serve([]);
-    const err = await client(base.replace('http:', 'https:'), { getAttempts: 1 }).cuenta().catch((e) => e);
+    let connections = 0;
+    server!.on('connection', () => connections++);
+    const err = await client(base.replace('http:', 'https:'), { getAttempts: 3 }).cuenta().catch((e) => e);
+    expect(connections).toBe(1);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toMatch(/^GET \/v1\/cuenta: no se pudo abrir https con 127\.0\.0\.1:\d+: no responde https: ¿la dirección es http:\/\/\?$/);
-    expect(err.sent).toBe(false);
+    expect([err.failure, err.sent]).toEqual(['tls', false]);
     expect(seen).toEqual([]);
   });
 
