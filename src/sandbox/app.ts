@@ -30,7 +30,7 @@ export interface SandboxAppOptions {
 export interface SandboxApp {
   handle(req: IncomingMessage, res: ServerResponse): void;
   deps: ControlDeps;
-  /** Tells the app where it is reachable (after listen). */
+  /** Tells the app where it is reachable (after listen); payer links follow it. */
   setBaseUrl(url: string): void;
   /** Requests being handled right now. */
   inflight(): number;
@@ -178,6 +178,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     deps,
     setBaseUrl(url) {
       baseUrl = url;
+      store.relink(url);
     },
     inflight: () => inflight,
     close() {

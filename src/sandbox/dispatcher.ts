@@ -9,12 +9,11 @@ import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { notificationHeaders } from '../webhooks/signature.js';
 import type { Clock } from './time.js';
-import type { StoredEvent } from './store.js';
+import { Latest, type StoredEvent } from './store.js';
 
 /** Waits after attempt 1, 2, …: 1 s, 4 s, 16 s, 64 s, 256 s — six attempts in about 5.7 minutes. */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1_000, 4_000, 16_000, 64_000, 256_000];
 export const ATTEMPT_TIMEOUT_MS = 10_000;
-const MAX_KEPT = 10_000;
 
 export interface Entrega {
   id: number;
@@ -57,7 +56,7 @@ export class Dispatcher {
   private readonly queues = new Map<number, Job[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inflight = new Set<() => void>();
-  private readonly entregas = new Map<number, Entrega[]>();
+  private readonly entregas = new Latest<Entrega>();
   private nextEntrega = 1;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
@@ -90,7 +89,7 @@ export class Dispatcher {
 
   /** Attempts for the merchant, oldest first. */
   listEntregas(m: number): Entrega[] {
-    return this.entregas.get(m) ?? [];
+    return this.entregas.of(m);
   }
 
   /** Resolves when no event is waiting or being sent. */
@@ -124,7 +123,7 @@ export class Dispatcher {
       if (this.closed) return;
       const last = job.attempt > this.schedule.length;
       const wait = outcome.ok || last ? null : this.schedule[job.attempt - 1]!;
-      push(this.entregas, job.m, {
+      this.entregas.push(job.m, {
         id: this.nextEntrega++,
         event: job.event,
         cobro_id: job.cobroId,
@@ -208,11 +207,4 @@ export class Dispatcher {
       req.end(job.body);
     });
   }
-}
-
-function push<T>(map: Map<number, T[]>, m: number, value: T): void {
-  let list = map.get(m);
-  if (!list) map.set(m, (list = []));
-  list.push(value);
-  if (list.length > MAX_KEPT) list.splice(0, list.length - MAX_KEPT);
 }

@@ -67,7 +67,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const { port } = server.address() as AddressInfo;
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     app.setBaseUrl(baseUrl);
-    store.relink(baseUrl);
     const [ready, notReady] = store.meta.merchants;
     let closing: Promise<void> | undefined;
     return {

@@ -135,8 +135,30 @@ export interface StoredEvent extends Emitted {
   t: number;
 }
 
-/** Events kept per merchant for GET /_sandbox/eventos. */
-const RECENT_EVENTS = 10_000;
+/** Records kept per merchant for GET /_sandbox/eventos and /_sandbox/entregas. */
+export const RECENT_KEPT = 10_000;
+
+/** The latest `max` values of each merchant, oldest first (trimmed in batches, not on every push). */
+export class Latest<T> {
+  private readonly lists = new Map<number, T[]>();
+  constructor(private readonly max: number = RECENT_KEPT) {}
+
+  push(m: number, value: T): void {
+    let list = this.lists.get(m);
+    if (!list) this.lists.set(m, (list = []));
+    list.push(value);
+    if (list.length >= 2 * this.max) list.splice(0, list.length - this.max);
+  }
+
+  of(m: number): T[] {
+    return (this.lists.get(m) ?? []).slice(-this.max);
+  }
+}
+
+/** The payer's page of a request, on the sandbox listening at `baseUrl`. */
+export function payerUrl(baseUrl: string, codigo: string): string {
+  return `${baseUrl}/pagar/${codigo}`;
+}
 
 class Table<R extends { m: number; d: { id: number } }> {
   readonly byId = new Map<number, R>();
@@ -196,7 +218,7 @@ export class Store {
    */
   readonly pendingEvents = new Map<number, StoredEvent>();
   /** The latest events of each merchant, oldest first (see eventsOf). */
-  private readonly recentEvents = new Map<number, StoredEvent[]>();
+  private readonly recentEvents = new Latest<StoredEvent>();
   private lastEvent = 0;
   /** Called after a change is durable and applied. */
   onEvents: (events: StoredEvent[]) => void = () => {};
@@ -303,7 +325,7 @@ export class Store {
    * journaled (the address is the running sandbox's, not the data's).
    */
   relink(baseUrl: string): void {
-    for (const rec of this.cobros.byId.values()) rec.d.url = `${baseUrl}/pagar/${rec.d.codigo}`;
+    for (const rec of this.cobros.byId.values()) rec.d.url = payerUrl(baseUrl, rec.d.codigo);
   }
 
   merchantByKey(key: string): Merchant | undefined {
@@ -362,15 +384,12 @@ export class Store {
   private remember(e: StoredEvent): void {
     if (e.n > this.lastEvent) this.lastEvent = e.n;
     if (this.merchant(e.m)?.webhookUrl) this.pendingEvents.set(e.n, e);
-    let list = this.recentEvents.get(e.m);
-    if (!list) this.recentEvents.set(e.m, (list = []));
-    list.push(e);
-    if (list.length >= 2 * RECENT_EVENTS) list.splice(0, list.length - RECENT_EVENTS);
+    this.recentEvents.push(e.m, e);
   }
 
   /** The merchant's latest events, oldest first. */
   eventsOf(m: number): StoredEvent[] {
-    return (this.recentEvents.get(m) ?? []).slice(-RECENT_EVENTS);
+    return this.recentEvents.of(m);
   }
 
   close(): void {

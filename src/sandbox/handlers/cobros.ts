@@ -5,7 +5,7 @@ import { formatCents } from '../../money.js';
 import { SandboxError } from '../errors.js';
 import { eventOf, findCobro, refresh } from '../model.js';
 import * as state from '../state.js';
-import type { CobroRec } from '../store.js';
+import { payerUrl, type CobroRec } from '../store.js';
 import { parseIsoWithOffset } from '../time.js';
 import { ok, type Handler } from '../types.js';
 import { MAX_CONCEPTO, MAX_REFERENCIA, MAX_VENCIMIENTO_DAYS, amount, badWith, bool, clip, httpsUrl, object, text } from './validate.js';
@@ -63,7 +63,7 @@ export const crear: Handler = (deps, req) => {
       monto: montoText,
       monto_cobrado: '0.00',
       estado: state.created().estado,
-      url: `${deps.baseUrl()}/pagar/${codigo}`,
+      url: payerUrl(deps.baseUrl(), codigo),
       cvu: null,
       qr: null,
       referencia,
