@@ -204,20 +204,17 @@ function readInto(path: string, read: JournalRead): void {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new JournalError(`no se pudo leer el journal ${path}: ${(err as Error).message}`);
   }
-  const { entries } = read;
-  let skipped = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
       const value = JSON.parse(line) as Partial<JournalEntry>;
       if (typeof value?.id === 'string' && typeof value.body === 'string' && typeof value.received_at === 'string') {
-        entries.push(value as JournalEntry);
+        read.entries.push(value as JournalEntry);
       } else {
-        skipped++;
+        read.skipped++;
       }
     } catch {
-      skipped++;
+      read.skipped++;
     }
   }
-  read.skipped += skipped;
 }

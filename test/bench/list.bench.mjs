@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const count = Number(process.env.BENCH_LIST ?? 10_000);
-const peak = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss_kb='+process.resourceUsage().maxRSS+'\\n'))`;
+const peak = fileURLToPath(new URL('../helpers/report-peak-rss.mjs', import.meta.url));
 
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
 const info = await new Promise((resolve) => createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))));

@@ -195,9 +195,8 @@ describe('svc cobro listar --json with 10,000 requests', () => {
     await sb?.close();
   });
 
-  // The peak resident set of the whole process (getrusage's ru_maxrss, what `/usr/bin/time
-  // -f %M` prints), written by the process itself as it exits.
-  const peak = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss_kb='+process.resourceUsage().maxRSS+'\\n'))`;
+  // The peak resident set of the whole process, written by the process itself as it exits.
+  const peak = join(ROOT, 'test', 'helpers', 'report-peak-rss.mjs');
   it('peak memory under 150 MB, output byte-equal to the service\'s list', async () => {
     sb = await sandbox();
     const started = performance.now();
