@@ -8,6 +8,7 @@ import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
 import { OutcomeUnknownError, UsageError } from '../../errors.js';
+import { CONTROL_CHARS } from '../../../rules.js';
 import { parseHttpsUrl, printable } from '../../parse.js';
 import { showQr } from './qr.js';
 
@@ -19,7 +20,8 @@ export function textProblem(value: string, max: number): string | undefined {
   if (value.trim() === '') return 'está vacío';
   const length = [...value].length;
   if (length > max) return `tiene ${length} caracteres (máximo ${max})`;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'tiene caracteres de control (saltos de línea, tabulaciones, escapes)';
+  // The sandbox refuses the same characters (src/rules.ts): refused here, nothing is sent.
+  if (CONTROL_CHARS.test(value)) return 'tiene caracteres de control (saltos de línea, tabulaciones, escapes, controles bidireccionales)';
   return undefined;
 }
 
