@@ -1,6 +1,7 @@
 // The sandbox as a request handler, without listening: faults first (never on the
 // control plane), then route, key, body, handler; the one place that writes
 // responses and logs requests (method, path, status, time — never headers or bodies).
+// HEAD is answered as the GET of the same path (Node leaves the body out).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ControlDeps } from './control.js';
@@ -92,7 +93,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
     try {
-      const fault = path.startsWith('/_sandbox/') ? undefined : deps.faults.take(method, path);
+      const fault = path.startsWith('/_sandbox/') ? undefined : deps.faults.take(method === 'HEAD' ? 'GET' : method, path);
       if (fault?.action === 'cut') {
         req.socket.destroy();
         record(method, path, null, started);
@@ -115,8 +116,14 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         return;
       }
       write(res, reply);
+      if (!req.complete) dropRest(req);
       record(method, path, reply.status, started);
     } catch (err) {
+      // A client that went away mid-body is logged like a cut: no answer, not a bug.
+      if (err instanceof ClientGone) {
+        record(method, path, null, started);
+        return;
+      }
       options.onError?.(err);
       if (!res.headersSent) write(res, { status: 500, body: { error: 'internal_error', message: 'internal error of the sandbox' } });
       record(method, path, 500, started);
@@ -127,13 +134,18 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
 
   async function process(req: IncomingMessage, method: string, path: string, search: string): Promise<Reply> {
     try {
-      const m = match(method, path);
+      const m = match(method === 'HEAD' ? 'GET' : method, path);
+      // A body declared over the limit is refused before a byte of it is read.
+      const oversized = declaredSize(req) > MAX_BODY_BYTES;
       if (!m) {
+        if (oversized) return { ...errorReply(noEndpoint()), headers: { Connection: 'close' } };
         req.resume();
         throw noEndpoint();
       }
       const { route } = m;
+      if (oversized) return tooLarge(route.code);
       const raw = method === 'GET' || method === 'HEAD' ? null : await readBody(req);
+      if (raw === 'too_large') return tooLarge(route.code);
       if (raw === null) req.resume();
       const merchant = route.access === 'public' ? (undefined as unknown as Merchant) : authenticate(req.headers.authorization);
       const contentType = req.headers['content-type'];
@@ -148,13 +160,12 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
           return parsed.value;
         },
         text() {
-          if (raw === 'too_large') throw new SandboxError(400, route.code, `body: larger than ${MAX_BODY_BYTES} bytes`);
           return raw === null ? '' : raw.toString('utf8');
         },
       };
       return route.handler(deps, apiReq);
     } catch (err) {
-      if (err instanceof SandboxError) return { status: err.status, body: { error: err.code, message: err.message } };
+      if (err instanceof SandboxError) return errorReply(err);
       throw err;
     }
   }
@@ -188,25 +199,74 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   };
 }
 
-/** The body's bytes, or a marker when it is larger than MAX_BODY_BYTES. */
+/** The client closed its connection before its request body was whole. */
+class ClientGone extends Error {
+  override name = 'ClientGone';
+}
+
+const errorReply = (err: SandboxError): Reply => ({ status: err.status, body: { error: err.code, message: err.message } });
+
+/** 413 with the endpoint's code; the connection closes, since the rest of the body is not read. */
+const tooLarge = (code: string): Reply => ({
+  status: 413,
+  body: { error: code, message: `body: larger than ${MAX_BODY_BYTES} bytes` },
+  headers: { Connection: 'close' },
+});
+
+/** The declared Content-Length, or 0 when absent or not a number (chunked bodies are counted while read). */
+function declaredSize(req: IncomingMessage): number {
+  const v = req.headers['content-length'];
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : 0;
+}
+
+/**
+ * After answering a request whose body was not read (413): discard what still comes,
+ * and close the connection if the client keeps sending past a grace period.
+ */
+function dropRest(req: IncomingMessage): void {
+  req.resume();
+  const killer = setTimeout(() => req.socket.destroy(), 2_000);
+  killer.unref();
+  req.socket.once('close', () => clearTimeout(killer));
+}
+
+/**
+ * The body's bytes; 'too_large' as soon as more than MAX_BODY_BYTES arrived (the
+ * rest is not kept); rejects with ClientGone when the client leaves mid-body.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    let done = false;
+    const finish = (settle: () => void) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      settle();
+    };
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
+      if (size > MAX_BODY_BYTES) {
+        chunks.length = 0;
+        finish(() => resolve('too_large'));
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on('data', onData);
+    req.once('end', () => finish(() => resolve(Buffer.concat(chunks, size))));
+    req.once('error', () => finish(() => reject(new ClientGone('client closed the connection mid-body'))));
+    req.once('close', () => {
+      if (!req.complete) finish(() => reject(new ClientGone('client closed the connection mid-body')));
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too_large' : Buffer.concat(chunks)));
-    req.on('error', reject);
   });
 }
 
 /** undefined for an empty body; the endpoint's 400 for a wrong content type or bad JSON. */
-function parseBody(raw: Buffer | 'too_large' | null, contentType: string | undefined, code: string): unknown {
-  if (raw === null || (raw !== 'too_large' && raw.length === 0)) return undefined;
+function parseBody(raw: Buffer | null, contentType: string | undefined, code: string): unknown {
+  if (raw === null || raw.length === 0) return undefined;
   const bad = (message: string) => new SandboxError(400, code, message);
-  if (raw === 'too_large') throw bad(`body: larger than ${MAX_BODY_BYTES} bytes`);
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     throw bad(`body: Content-Type must be application/json${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (header missing)'}`);

@@ -68,7 +68,10 @@ export interface Match {
   params: string[];
 }
 
-/** The route for a method and path, or undefined (an unknown path or method is the same 404). */
+/**
+ * The route for a method and path, or undefined (an unknown path or method is the same
+ * 404). An id segment is never empty: `/v1/cobros/` is no route, not a missing id.
+ */
 export function match(method: string, path: string, routes: Route[] = ROUTES): Match | undefined {
   const parts = path.split('/').slice(1);
   outer: for (const route of routes) {
@@ -76,6 +79,7 @@ export function match(method: string, path: string, routes: Route[] = ROUTES): M
     const params: string[] = [];
     for (let i = 0; i < parts.length; i++) {
       const want = route.parts[i]!;
+      if (want === ':' && parts[i] === '') continue outer;
       if (want === ':') params.push(decodeSegment(parts[i]!));
       else if (want !== parts[i]) continue outer;
     }

@@ -186,4 +186,33 @@ describe('routes', () => {
     expect(tx).toMatchObject({ medio: 'credito', estado: 'RECHAZADO', monto: '100.00' });
     expect((await post(`/pagar/${b.codigo}/rechazar`, {})).status).toBe(409);
   });
+
+  it('non-ASCII success_url/error_url: stored normalised, and the payer is redirected there (no 500 after paying)', async () => {
+    const ok = 'https://a.example/€?pedido=ñ#fin é';
+    const err = 'https://a.example/error/\u2028línea';
+    const c = await crear({ success_url: ok, error_url: err });
+    // What `svc cobro ver` shows is what the redirect will use.
+    expect(c.success_url).toBe(new URL(ok).href);
+    expect(c.error_url).toBe(new URL(err).href);
+    expect(c.success_url).toBe('https://a.example/%E2%82%AC?pedido=%C3%B1#fin%20%C3%A9');
+    expect(c.error_url).toBe('https://a.example/error/%E2%80%A8l%C3%ADnea');
+    expect((await api('GET', `/v1/cobros/${c.id}`)).data).toMatchObject({ success_url: c.success_url, error_url: c.error_url });
+    const paid = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total', medio: 'debito' });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(c.success_url);
+    expect((await api('GET', `/v1/cobros/${c.id}`)).data.estado).toBe('PAGADA');
+
+    const r = await crear({ error_url: err });
+    const rej = await post(`/pagar/${r.codigo}/rechazar`, { medio: 'credito' });
+    expect(rej.status).toBe(303);
+    expect(rej.headers.get('location')).toBe(new URL(err).href);
+
+    // A request stored raw (a data file written before normalising) still redirects.
+    const legacy = await crear();
+    const rec = sb.app.deps.store.codigos.get(legacy.codigo)!;
+    rec.d.success_url = ok;
+    const old = await post(`/pagar/${legacy.codigo}/pagar`, { modo: 'total' });
+    expect(old.status).toBe(303);
+    expect(old.headers.get('location')).toBe(new URL(ok).href);
+  });
 });

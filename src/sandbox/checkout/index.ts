@@ -28,8 +28,23 @@ const seeOther = (location: string): Reply => ({
   status: 303,
   body: '',
   contentType: 'text/plain; charset=utf-8',
-  headers: { Location: location, 'Cache-Control': 'no-store' },
+  headers: { Location: sendable(location), 'Cache-Control': 'no-store' },
 });
+
+/**
+ * A Location Node can put in a header. success_url/error_url are stored normalised
+ * since they are created, but a data file written before may hold raw non-ASCII
+ * (`https://a.example/€`), and a header Node refuses would answer 500 after the
+ * money moved.
+ */
+function sendable(location: string): string {
+  if (/^[\x21-\x7e]*$/.test(location)) return location;
+  try {
+    return new URL(location).href;
+  } catch {
+    return location.replace(/[^\x21-\x7e]/gu, (c) => [...Buffer.from(c, 'utf8')].map((x) => `%${x.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  }
+}
 
 /** The request behind a public code, with expiry applied; undefined when there is none. */
 function lookup(deps: ControlDeps, req: ApiRequest): CobroRec | undefined {

@@ -2,6 +2,7 @@
 // endpoint's own code and a message that starts with the field it is about.
 import { MAX_CENTS, formatCents, type Cents } from '../../money.js';
 import { SandboxError } from '../errors.js';
+import { CONTROL_CHARS } from '../../rules.js';
 import { printable } from '../../text.js';
 
 export const MAX_CONCEPTO = 200;
@@ -45,12 +46,11 @@ export function text(value: unknown, field: string, max: number, bad: Bad, requi
     return null;
   }
   if (typeof value !== 'string') throw bad(`${field}: must be a string`);
-  if (value.trim() === '') {
-    if (required) throw bad(`${field}: must not be empty`);
-    return null;
-  }
+  // A blank optional value is refused, not turned into null: the client sent
+  // something and would otherwise read back a different value without a word.
+  if (value.trim() === '') throw bad(required ? `${field}: must not be empty` : `${field}: must not be blank; omit it or send null`);
   if ([...value].length > max) throw bad(`${field}: at most ${max} characters (got ${[...value].length})`);
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw bad(`${field}: must not contain control characters`);
+  if (CONTROL_CHARS.test(value)) throw bad(`${field}: must not contain control characters (C0, C1 or bidirectional controls)`);
   return value;
 }
 
@@ -60,8 +60,13 @@ export function bool(value: unknown, field: string, bad: Bad, fallback: boolean)
   return value;
 }
 
-/** An https URL (success_url, error_url); null when absent. */
+/**
+ * An https URL (success_url, error_url), normalised (`new URL(s).href`: non-ASCII
+ * percent-encoded) so that what is stored, shown and sent in a Location header is
+ * one value; null when absent. An empty string is not https, so it is refused.
+ */
 export function httpsUrl(value: unknown, field: string, bad: Bad): string | null {
+  if (typeof value === 'string' && value.trim() === '') throw bad(`${field}: must be an https URL, got "${clip(value)}"`);
   const s = text(value, field, MAX_URL, bad);
   if (s === null) return null;
   let url: URL | undefined;
@@ -71,7 +76,8 @@ export function httpsUrl(value: unknown, field: string, bad: Bad): string | null
     url = undefined;
   }
   if (!url || url.protocol !== 'https:' || !url.hostname) throw bad(`${field}: must be an https URL, got "${clip(s)}"`);
-  return s;
+  if (url.href.length > MAX_URL) throw bad(`${field}: at most ${MAX_URL} characters once percent-encoded (got ${url.href.length})`);
+  return url.href;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -79,6 +85,8 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 /** Notification URL: https, or http on loopback only (for a local receiver). */
 export function webhookUrl(value: unknown, field: string, bad: Bad): string {
   if (typeof value !== 'string' || value === '') throw bad(`${field}: required, an https URL (or http on 127.0.0.1/localhost)`);
+  if (CONTROL_CHARS.test(value)) throw bad(`${field}: must not contain control characters (C0, C1 or bidirectional controls)`);
+  if (value.length > MAX_URL) throw bad(`${field}: at most ${MAX_URL} characters`);
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -98,6 +106,7 @@ export function optionalId(value: unknown, field: string, bad: Bad): number | nu
   return value;
 }
 
+/** A value echoed in a message: controls (bidi ones too) shown as "?", and short. */
 export function clip(s: string, max = 40): string {
-  return printable(s, max);
+  return printable(s.replace(/[\u202a-\u202e\u2066-\u2069]/g, '?'), max);
 }

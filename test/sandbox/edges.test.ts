@@ -1,0 +1,285 @@
+// The sandbox's HTTP edges: text fields refuse C1 and bidi controls as they refuse C0
+// (and the CLI's local check agrees), a blank referencia or URL is refused rather than
+// nulled, trailing slashes are no route, HEAD answers as GET without a body, a body
+// declared over 1 MiB is refused unread, and a client leaving mid-body is a cut, not a 500.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CONCEPTO, MAX_REFERENCIA, textProblem } from '../../src/cli/commands/cobro/crear.js';
+import { badWith, text } from '../../src/sandbox/handlers/validate.js';
+import { expectNoStack, svc } from '../helpers/cli.js';
+import { eventually, start, type TestSandbox } from './helpers.js';
+
+let sb: TestSandbox;
+const errors: unknown[] = [];
+beforeAll(async () => {
+  sb = await start({ onError: (err) => errors.push(err) });
+});
+afterAll(() => sb.close());
+
+const port = () => Number(new URL(sb.baseUrl).port);
+
+/** Writes raw bytes on a fresh connection; resolves with what came back once the server closes it (or after waitMs). */
+function rawExchange(head: string, opts: { body?: Buffer; destroyAfterWrite?: boolean; waitMs?: number } = {}): Promise<{ text: string; closedByServer: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port(), '127.0.0.1');
+    let text = '';
+    let settled = false;
+    const done = (closedByServer: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closedByServer });
+    };
+    const timer = setTimeout(() => done(false), opts.waitMs ?? 10_000);
+    socket.on('data', (d) => (text += d.toString('latin1')));
+    socket.on('end', () => done(true));
+    socket.on('close', () => done(true));
+    socket.on('error', (err) => (text ? done(true) : reject(err)));
+    socket.on('connect', () => {
+      socket.write(head);
+      if (opts.body) socket.write(opts.body);
+      if (opts.destroyAfterWrite) {
+        // Give the server the headers and part of the body, then vanish.
+        setTimeout(() => done(false), 100);
+      }
+    });
+  });
+}
+
+const FORBIDDEN: [string, string][] = [
+  ['NEL (C1)', '\u0085'],
+  ['CSI (C1)', '\u009b'],
+  ['APC (C1)', '\u009f'],
+  ['PAD (C1)', '\u0080'],
+  ['LRE', '\u202a'],
+  ['RLE', '\u202b'],
+  ['PDF', '\u202c'],
+  ['LRO', '\u202d'],
+  ['RLO', '\u202e'],
+  ['LRI', '\u2066'],
+  ['RLI', '\u2067'],
+  ['FSI', '\u2068'],
+  ['PDI', '\u2069'],
+  ['ESC (C0)', '\u001b'],
+];
+
+describe('text fields refuse C0, C1 and bidi controls', () => {
+  it.each(FORBIDDEN)('POST /v1/cobros refuses %s in concepto, referencia, success_url, error_url', async (_name, ch) => {
+    const fields: [string, string][] = [
+      ['concepto', `Pedido ${ch}1042`],
+      ['referencia', `ref${ch}77`],
+      ['success_url', `https://tienda.example/ok${ch}`],
+      ['error_url', `https://tienda.example/${ch}err`],
+    ];
+    for (const [field, value] of fields) {
+      const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10', [field]: value });
+      expect(r.status, `${field} ${JSON.stringify(value)}`).toBe(400);
+      expect(r.body).toEqual({ error: 'create_failed', message: `${field}: must not contain control characters (C0, C1 or bidirectional controls)` });
+    }
+  });
+
+  it('POST /_sandbox/webhook refuses them in url', async () => {
+    for (const [, ch] of FORBIDDEN) {
+      const r = await sb.api('POST', '/_sandbox/webhook', { url: `https://hooks.example/${ch}x` });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^url: must not contain control characters/) });
+    }
+    expect((await sb.api('GET', '/_sandbox/webhook')).body.data.url).toBeNull();
+  });
+
+  it('takes other non-ASCII text as it is (accents, emoji, U+2028, LRM)', async () => {
+    const concepto = 'Café ☕ 😀 línea\u2028dos \u200e';
+    const c = await sb.cobro({ concepto, referencia: 'ñandú-1' });
+    expect(c).toMatchObject({ concepto, referencia: 'ñandú-1' });
+  });
+
+  it('the CLI refuses locally exactly what the sandbox refuses', () => {
+    const samples = [
+      ...FORBIDDEN.map(([, ch]) => `a${ch}b`),
+      'a\tb',
+      'a\nb',
+      'a\u007fb',
+      '',
+      ' ',
+      ' \t ',
+      'Pedido 1042',
+      'ñandú',
+      '😀',
+      'a\u2028b',
+      'a\u200eb',
+      'a\u00a0b',
+      'x'.repeat(MAX_REFERENCIA),
+      'x'.repeat(MAX_REFERENCIA + 1),
+    ];
+    for (const s of samples) {
+      for (const [field, max] of [
+        ['referencia', MAX_REFERENCIA],
+        ['concepto', MAX_CONCEPTO],
+      ] as const) {
+        let sandboxRefuses = false;
+        try {
+          text(s, field, max, badWith('create_failed'));
+        } catch {
+          sandboxRefuses = true;
+        }
+        expect(textProblem(s, max) !== undefined, `${field} ${JSON.stringify(s)}`).toBe(sandboxRefuses);
+      }
+    }
+  });
+
+  it('svc cobro crear refuses a bidi override locally: exit 2, nothing sent', async () => {
+    const posts = async () => ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === '/v1/cobros').length;
+    const before = await posts();
+    const env = { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.apiKey };
+    for (const flag of ['--concepto', '--referencia']) {
+      const args = ['cobro', 'crear', '--concepto', 'Pedido', '--monto', '10', flag, 'factura\u202egnp.exe'];
+      const r = await svc(args, { env });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`${flag} tiene caracteres de control`));
+      expectNoStack(r.stderr);
+    }
+    expect(await posts()).toBe(before);
+  });
+});
+
+describe('blank values are refused, never turned into null', () => {
+  it.each([
+    ['referencia', ' ', /^referencia: must not be blank; omit it or send null$/],
+    ['referencia', '', /^referencia: must not be blank; omit it or send null$/],
+    ['referencia', '\t', /^referencia: must not be blank/],
+    ['success_url', '', /^success_url: must be an https URL, got ""$/],
+    ['error_url', '', /^error_url: must be an https URL, got ""$/],
+    ['success_url', '  ', /^success_url: must be an https URL/],
+  ])('%s %j: 400 create_failed', async (field, value, message) => {
+    const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10', [field]: value });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('create_failed');
+    expect(r.body.message).toMatch(message);
+  });
+
+  it('null or absent stays null', async () => {
+    const c = await sb.cobro({ referencia: null, success_url: null });
+    expect(c).toMatchObject({ referencia: null, success_url: null, error_url: null });
+  });
+});
+
+describe('routes', () => {
+  it('a trailing slash or an empty id segment is no route: 404 "endpoint does not exist"', async () => {
+    for (const [m, p] of [
+      ['GET', '/v1/cobros/'],
+      ['GET', '/v1/transacciones/'],
+      ['GET', '/v1/devoluciones/'],
+      ['POST', '/v1/cobros//sync'],
+      ['POST', '/v1/cobros//devoluciones'],
+      ['POST', '/_sandbox/cobros//pagar'],
+      ['GET', '/v1/cuenta/'],
+      ['GET', '/pagar/'],
+    ] as const) {
+      const r = await sb.api(m, p, m === 'POST' ? {} : undefined);
+      expect(r.status, `${m} ${p}`).toBe(404);
+      expect(r.body, `${m} ${p}`).toEqual({ error: 'not_found', message: 'endpoint does not exist' });
+    }
+  });
+
+  it('HEAD answers as GET (status, headers, Content-Length) without a body', async () => {
+    const c = await sb.cobro({ concepto: 'Para HEAD' });
+    await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/nunca', action: 'cut' });
+    const paths: [string, string | null][] = [
+      ['/v1/salud', null],
+      ['/v1/cuenta', sb.apiKey],
+      ['/v1/cargos', sb.apiKey],
+      ['/v1/cobros', sb.apiKey],
+      [`/v1/cobros/${c.id}`, sb.apiKey],
+      ['/v1/cobros/999999', sb.apiKey],
+      ['/v1/cuenta', null],
+      ['/v1/transacciones', sb.apiKey],
+      ['/v1/liquidaciones', sb.apiKey],
+      ['/_sandbox/webhook', sb.apiKey],
+      ['/_sandbox/fallas', sb.apiKey],
+      ['/_sandbox/entregas', sb.apiKey],
+      [`/pagar/${c.codigo}`, null],
+      [`/pagar/${c.codigo}/recibo`, null],
+      ['/pagar/NOEXISTE', null],
+      ['/v1/nada', sb.apiKey],
+    ];
+    const skip = new Set(['date', 'connection', 'keep-alive']);
+    for (const [path, key] of paths) {
+      const get = await fetch(sb.baseUrl + path, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+      const getBody = Buffer.from(await get.arrayBuffer());
+      const head = await fetch(sb.baseUrl + path, { method: 'HEAD', headers: key ? { authorization: `Bearer ${key}` } : {} });
+      expect(await head.text(), path).toBe('');
+      expect(head.status, path).toBe(get.status);
+      const headers = (h: Headers) => [...h].filter(([k]) => !skip.has(k));
+      expect(headers(head.headers), path).toEqual(headers(get.headers));
+      expect(Number(head.headers.get('content-length')), path).toBe(getBody.length);
+      expect(getBody.length, path).toBeGreaterThan(0);
+    }
+    const log = (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string; status: number | null }[];
+    expect(log.find((e) => e.method === 'HEAD' && e.path === '/v1/cuenta')?.status).toBe(200);
+  });
+});
+
+describe('bodies', () => {
+  it('a Content-Length over 1 MiB is refused at once with 413, the endpoint code, Connection: close; nothing read', async () => {
+    for (const [path, code] of [
+      ['/v1/cobros', 'create_failed'],
+      ['/v1/cobros/1/devoluciones', 'refund_failed'],
+      ['/_sandbox/fallas', 'bad_request'],
+    ]) {
+      for (const size of [1024 * 1024 + 1, 10 * 1024 * 1024 * 1024]) {
+        // Only the headers are sent: an answer proves the body was not waited for.
+        const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sb.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`;
+        const r = await rawExchange(head);
+        const [status, ...rest] = r.text.split('\r\n');
+        expect(status, `${path} ${size}: ${r.text}`).toBe('HTTP/1.1 413 Payload Too Large');
+        expect(rest).toContain('Connection: close');
+        const body = JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4));
+        expect(body).toEqual({ error: code, message: 'body: larger than 1048576 bytes' });
+        expect(r.closedByServer).toBe(true);
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('a streamed body past 1 MiB is 413 too; exactly 1 MiB is read', async () => {
+    const big = await fetch(`${sb.baseUrl}/v1/cobros`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(ctrl) {
+          ctrl.enqueue(new Uint8Array(1024 * 1024 + 10).fill(0x20));
+          ctrl.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit).catch((err: Error) => err);
+    // The answer may come before the upload ends and the socket be closed under the sender.
+    if (!(big instanceof Error)) {
+      expect(big.status).toBe(413);
+      expect(await big.json()).toEqual({ error: 'create_failed', message: 'body: larger than 1048576 bytes' });
+    }
+    const exact = JSON.stringify({ concepto: 'x', monto: '1', pad: 'p'.repeat(1024 * 1024 - 40) });
+    const padded = exact + ' '.repeat(1024 * 1024 - Buffer.byteLength(exact));
+    expect(Buffer.byteLength(padded)).toBe(1024 * 1024);
+    const r = await sb.raw('POST', '/v1/cobros', { body: padded, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(201);
+  });
+
+  it('a client that leaves mid-body is logged as a cut (status null), not as a 500 or an internal error', async () => {
+    const path = '/v1/cobros';
+    const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sb.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+    const before = (await sb.api('GET', '/_sandbox/log')).body.data.length as number;
+    await rawExchange(head, { body: Buffer.from('{"concepto": "Pedido a medias", "mon'), destroyAfterWrite: true });
+    const entry = await eventually(async () => {
+      const log = (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string; status: number | null }[];
+      return log.slice(before).find((e) => e.method === 'POST' && e.path === path);
+    });
+    expect(entry.status).toBeNull();
+    expect(errors).toEqual([]);
+    // Nothing was created from half a body.
+    const list = (await sb.api('GET', '/v1/cobros?q=a medias')).body.data;
+    expect(list).toEqual([]);
+  });
+});
