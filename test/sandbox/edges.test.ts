@@ -2,11 +2,12 @@
 // (and the CLI's local check agrees), a blank referencia or URL is refused rather than
 // nulled, trailing slashes are no route, HEAD answers as GET without a body, a body
 // declared over 1 MiB is refused unread, and a client leaving mid-body is a cut, not a 500.
+import { execa } from 'execa';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONCEPTO, MAX_REFERENCIA, textProblem } from '../../src/cli/commands/cobro/crear.js';
 import { badWith, text } from '../../src/sandbox/handlers/validate.js';
-import { expectNoStack, svc } from '../helpers/cli.js';
+import { BIN, ROOT, expectNoStack, svc, tempDir } from '../helpers/cli.js';
 import { eventually, start, type TestSandbox } from './helpers.js';
 
 let sb: TestSandbox;
@@ -19,9 +20,12 @@ afterAll(() => sb.close());
 const port = () => Number(new URL(sb.baseUrl).port);
 
 /** Writes raw bytes on a fresh connection; resolves with what came back once the server closes it (or after waitMs). */
-function rawExchange(head: string, opts: { body?: Buffer; destroyAfterWrite?: boolean; waitMs?: number } = {}): Promise<{ text: string; closedByServer: boolean }> {
+function rawExchange(
+  head: string,
+  opts: { body?: Buffer; destroyAfterWrite?: boolean; waitMs?: number; port?: number } = {},
+): Promise<{ text: string; closedByServer: boolean }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port(), '127.0.0.1');
+    const socket = connect(opts.port ?? port(), '127.0.0.1');
     let text = '';
     let settled = false;
     const done = (closedByServer: boolean) => {
@@ -281,5 +285,29 @@ describe('bodies', () => {
     // Nothing was created from half a body.
     const list = (await sb.api('GET', '/v1/cobros?q=a medias')).body.data;
     expect(list).toEqual([]);
+  });
+
+  it('svc sandbox prints such a request as "cortada", never as "error interno del sandbox"', async () => {
+    const proc = execa('node', [BIN, 'sandbox', '--port', '0'], {
+      cwd: ROOT,
+      env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1' },
+      reject: false,
+      stdin: 'ignore',
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout!.on('data', (d) => (stdout += String(d)));
+    proc.stderr!.on('data', (d) => (stderr += String(d)));
+    try {
+      const base = await eventually(() => /escuchando en (http:\/\/\S+)/.exec(stdout)?.[1], 20_000);
+      const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+      await rawExchange(head, { body: Buffer.from('{"concepto": "a med'), destroyAfterWrite: true, port: Number(new URL(base).port) });
+      await eventually(() => /POST\s+\/v1\/cobros\s+cortada/.test(stderr), 10_000);
+    } finally {
+      proc.kill('SIGTERM');
+      await proc;
+    }
+    expect(stderr).not.toMatch(/error interno|aborted|\b500\b/);
+    expectNoStack(stderr);
   });
 });
