@@ -1,10 +1,12 @@
-// The profile store: one file, written atomically by conf, mode 0600 in a 0700
-// folder. Loaded lazily: commands that need no profile never touch the disk.
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+// The profile store: one file, mode 0600 in a 0700 folder, both the person's own
+// (refused otherwise, see private.ts), replaced atomically under a lock, never
+// written through a link. Loaded lazily: commands that need no profile never touch the disk.
+import { lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../cli/errors.js';
+import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, writePrivateFile, type FolderLabels } from './private.js';
 
 export const Profile = z.object({
   base_url: z.string().optional(),
@@ -24,18 +26,22 @@ export type ConfigFile = z.infer<typeof ConfigFile>;
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-/** Folder of the config file: SVC_CONFIG_DIR, else $XDG_CONFIG_HOME/svc, else ~/.config/svc (Windows: %APPDATA%\svc). */
+/**
+ * Folder of the config file: SVC_CONFIG_DIR, else $XDG_CONFIG_HOME/svc, else ~/.config/svc
+ * (Windows: %APPDATA%\svc). Always absolute, so messages name a path that works from
+ * any folder; a relative XDG_CONFIG_HOME is ignored, as the XDG spec asks.
+ */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'svc');
+  if (env.SVC_CONFIG_DIR) return resolve(env.SVC_CONFIG_DIR);
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'svc');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'svc');
   return join(homedir(), '.config', 'svc');
 }
 
 /** Folder for data svc keeps (the notification journal): SVC_DATA_DIR, else $XDG_DATA_HOME/svc, else ~/.local/share/svc. */
 export function dataDir(env: NodeJS.ProcessEnv): string {
-  if (env.SVC_DATA_DIR) return env.SVC_DATA_DIR;
-  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, 'svc');
+  if (env.SVC_DATA_DIR) return resolve(env.SVC_DATA_DIR);
+  if (env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME)) return join(env.XDG_DATA_HOME, 'svc');
   if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'svc');
   return join(homedir(), '.local', 'share', 'svc');
 }
@@ -46,19 +52,31 @@ export interface Store {
   write(update: (config: ConfigFile) => ConfigFile): Promise<ConfigFile>;
 }
 
+const FOLDER: FolderLabels = {
+  what: 'la carpeta de configuración',
+  elsewhere: 'definí SVC_CONFIG_DIR con una carpeta tuya',
+};
+const FILE = 'el archivo de configuración';
+
 export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
-  // Reading is a plain JSON parse (every command does it, so it stays cheap);
-  // conf, with its atomic write and file mode, is loaded only to write.
+  const checkFolder = () => {
+    const problem = folderProblem(dir, FOLDER);
+    if (problem) throw new ConfigError(problem);
+  };
+  // Reading is a plain JSON parse (every command does it, so it stays cheap),
+  // after the folder and the opened file pass the checks of private.ts.
   const read = (): ConfigFile => {
-    let text: string;
+    checkFolder();
+    let text: string | undefined;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readPrivateFile(path, FILE);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+      if (err instanceof PrivatePathError) throw new ConfigError(err.message);
       throw corrupt(path, err);
     }
+    if (text === undefined) return { profiles: {} };
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -78,25 +96,20 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
     path,
     read,
     async write(update) {
-      const { default: Conf } = await import('conf');
+      // Checked before creating anything: an unsafe folder gets no lock file either.
+      checkFolder();
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
       } catch (err) {
         throw new ConfigError(`no se pudo crear ${dir}: ${(err as Error).message}`);
       }
+      // Again: the folder may have appeared meanwhile, made by someone else.
+      checkFolder();
       // Read-modify-write under a lock file, so two `svc login` at once both land.
       return withLock(`${path}.lock`, () => {
         const next = ConfigFile.parse(update(read()));
         try {
-          const conf = new Conf<Record<string, unknown>>({
-            cwd: dir,
-            configName: 'config',
-            configFileMode: 0o600,
-            clearInvalidConfig: false,
-            accessPropertiesByDotNotation: false,
-          });
-          conf.store = next as Record<string, unknown>;
-          chmodSync(path, 0o600);
+          writePrivateFile(path, `${JSON.stringify(next, null, '\t')}\n`);
         } catch (err) {
           throw new ConfigError(`no se pudo escribir ${path}: ${(err as Error).message}`);
         }
@@ -111,19 +124,21 @@ const LOCK_STALE_MS = 10_000;
 function withLock<T>(lockPath: string, work: () => T): T {
   const shared = new Int32Array(new SharedArrayBuffer(4));
   for (let attempt = 0; ; attempt++) {
+    let locked: boolean;
     try {
-      closeSync(openSync(lockPath, 'wx', 0o600));
-      break;
+      locked = createLockFile(lockPath);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`no se pudo bloquear ${lockPath}: ${(err as Error).message}`);
-      try {
-        if (Date.now() - statSync(lockPath).mtimeMs > LOCK_STALE_MS) rmSync(lockPath, { force: true });
-      } catch {
-        // gone meanwhile: try again
-      }
-      if (attempt > 400) throw new ConfigError(`otro svc está escribiendo la configuración (${lockPath}); probá de nuevo`);
-      Atomics.wait(shared, 0, 0, 25);
+      throw new ConfigError(`no se pudo bloquear ${lockPath}: ${(err as Error).message}`);
     }
+    if (locked) break;
+    try {
+      // lstat: a link planted as the lock is judged by itself, not by its target.
+      if (Date.now() - lstatSync(lockPath).mtimeMs > LOCK_STALE_MS) rmSync(lockPath, { force: true });
+    } catch {
+      // gone meanwhile: try again
+    }
+    if (attempt > 400) throw new ConfigError(`otro svc está escribiendo la configuración (${lockPath}); probá de nuevo`);
+    Atomics.wait(shared, 0, 0, 25);
   }
   try {
     return work();

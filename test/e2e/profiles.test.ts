@@ -101,7 +101,8 @@ describe('login and profiles', () => {
   it('a corrupt config file gives one clear line naming the file (exit 1) and is left untouched', async () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'config.json'), '{"profiles": {oops');
+    // 0600: a file others can read is refused before it is parsed (test/config/permissions.test.ts).
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {oops', { mode: 0o600 });
     const r = await svc(['cuenta'], { env: { SVC_CONFIG_DIR: dir } });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(join(dir, 'config.json'));

@@ -1,0 +1,244 @@
+// Files and folders that hold secrets: the checks svc makes before trusting one
+// (owner, mode, symlinks) and the only way it writes one (never through a link).
+//
+// The rules follow ssh's StrictModes: a folder that others can write lets them
+// swap the file; a file others can read leaks the keys; a link lets whoever
+// controls its target choose what svc reads and where it writes. svc refuses
+// each with one line naming the path and the command that fixes it, and never
+// repairs anything silently: a loosened mode may mean the keys were already
+// exposed, and the person should know. POSIX only: Windows has no owner/mode
+// bits to check (its ACLs on %APPDATA% are per user), so only links are refused there.
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+/** A path svc will not use; the message is one line, naming the path and the fix. */
+export class PrivatePathError extends Error {
+  override name = 'PrivatePathError';
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+// Windows lacks O_NOFOLLOW; links are refused there by the lstat before opening.
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** The uid files must belong to, or undefined where there are no uids (Windows). */
+function myUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/** A path as it can be pasted into a POSIX shell. */
+export function shellPath(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+function linkTarget(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '?';
+  }
+}
+
+export interface FolderLabels {
+  /** How the folder is named in messages, e.g. "la carpeta de configuración". */
+  what: string;
+  /** What to do when the folder belongs to someone else and we are not root, e.g. "definí SVC_CONFIG_DIR con una carpeta tuya". */
+  elsewhere: string;
+}
+
+/**
+ * Why `dir` must not hold secrets, or undefined when it may (a missing folder may:
+ * svc creates it 0700). A symlinked folder is judged by its target: dotfile
+ * managers (stow, chezmoi, home-manager) link ~/.config/svc into a repository,
+ * and what protects the files is who can change the target folder, as ssh
+ * judges ~/.ssh by the folder it reaches. A target that is not the person's own,
+ * or that others can write (a link to /tmp), is refused.
+ */
+export function folderProblem(dir: string, labels: FolderLabels): string | undefined {
+  let st: Stats;
+  try {
+    st = lstatSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return `no se pudo revisar ${labels.what} ${dir}: ${(err as Error).message}`;
+  }
+  let shown = dir;
+  let isLink = false;
+  if (st.isSymbolicLink()) {
+    isLink = true;
+    const target = linkTarget(dir);
+    shown = `${dir} (enlace a ${target})`;
+    try {
+      st = statSync(dir);
+    } catch {
+      return `${labels.what} ${shown} es un enlace roto: borralo con \`rm ${shellPath(dir)}\` y svc la crea de nuevo`;
+    }
+  }
+  if (!st.isDirectory()) {
+    return `${labels.what} ${shown} no es una carpeta: movelo (\`mv ${shellPath(dir)} ${shellPath(`${dir}.viejo`)}\`) y svc la crea de nuevo`;
+  }
+  const me = myUid();
+  if (me === undefined) return undefined;
+  if (st.uid !== me) {
+    const fix = isLink
+      ? `borrá el enlace con \`rm ${shellPath(dir)}\` y svc crea la carpeta de nuevo`
+      : me === 0
+        ? `corré \`chown -R 0 ${shellPath(dir)}\``
+        : labels.elsewhere;
+    return `${labels.what} ${shown} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`;
+  }
+  if (st.mode & 0o022) {
+    const who = st.mode & 0o002 ? 'cualquier usuario' : 'su grupo';
+    const unlink = `borrá el enlace con \`rm ${shellPath(dir)}\` y svc crea la carpeta de nuevo`;
+    // A sticky shared folder (/tmp) is never the person's to tighten: only the link is.
+    const fix = !isLink
+      ? `corré \`chmod 700 ${shellPath(dir)}\``
+      : st.mode & 0o1000
+        ? unlink
+        : `corré \`chmod 700 ${shellPath(realpathOr(dir))}\` o ${unlink}`;
+    return `${labels.what} ${shown} tiene permisos ${octal(st.mode)}: ${who} puede cambiar sus archivos; ${fix}`;
+  }
+  return undefined;
+}
+
+function realpathOr(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** Why an opened file must not be trusted with secrets, or undefined. */
+function fileProblem(path: string, st: Stats, what: string): string | undefined {
+  if (!st.isFile()) return `${what} ${path} no es un archivo común: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
+  const me = myUid();
+  if (me === undefined) return undefined;
+  if (st.uid !== me) {
+    const fix = me === 0 ? `corré \`chown 0 ${shellPath(path)}\`` : `borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
+    return `${what} ${path} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`;
+  }
+  // As ssh with a private key: any access for group or others is refused, not
+  // only writing, since the file holds keys.
+  if (st.mode & 0o077) {
+    const who = st.mode & 0o007 ? 'otros usuarios' : 'su grupo';
+    const how = st.mode & 0o022 ? 'leerlo y cambiarlo' : 'leer las claves';
+    return `${what} ${path} tiene permisos ${octal(st.mode)}: ${who} puede${who === 'su grupo' ? '' : 'n'} ${how}; corré \`chmod 600 ${shellPath(path)}\``;
+  }
+  return undefined;
+}
+
+function symlinkProblem(path: string, what: string): string {
+  return `${what} ${path} es un enlace simbólico (a ${linkTarget(path)}) y svc no lee ni escribe claves a través de enlaces: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
+}
+
+/**
+ * The text of a file that holds secrets, or undefined when it does not exist.
+ * The checks are made on the opened descriptor (fstat), so the file judged is
+ * the file read; O_NOFOLLOW refuses a link at the last component.
+ */
+export function readPrivateFile(path: string, what: string): string | undefined {
+  if (NOFOLLOW === 0) {
+    try {
+      if (lstatSync(path).isSymbolicLink()) throw new PrivatePathError(symlinkProblem(path, what), path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO planted at the name must not hang svc before fstat refuses it.
+    fd = openSync(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new PrivatePathError(symlinkProblem(path, what), path);
+    throw err;
+  }
+  try {
+    const problem = fileProblem(path, fstatSync(fd), what);
+    if (problem) throw new PrivatePathError(problem, path);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replaces `path` with `data`, mode 0600, never through a link: a new temp file in
+ * the same folder (O_EXCL|O_NOFOLLOW, so nothing planted under its name is
+ * followed), fsynced, renamed over the name (rename replaces a link, it does not
+ * write to its target), then the folder fsynced so the rename survives a crash.
+ */
+export function writePrivateFile(path: string, data: string): void {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  try {
+    try {
+      // The umask can only remove bits from 0600; fchmod makes the mode exact anyway.
+      if (process.platform !== 'win32') fchmodSync(fd, 0o600);
+      const bytes = Buffer.from(data, 'utf8');
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  fsyncFolder(dir);
+}
+
+function fsyncFolder(dir: string): void {
+  if (process.platform === 'win32') return;
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse fsync on a folder; the file itself is already on disk.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Creates a lock file exclusively, never through a link; false when it already exists. */
+export function createLockFile(path: string): boolean {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}

@@ -1,0 +1,239 @@
+// Config folders and files that others could read, change or redirect are refused
+// by the built CLI with one line naming the path and the fix, exit 1, and nothing
+// is written anywhere (not the folder, not a link's target, not a lock file).
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { BIN, expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+
+const isRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.stop();
+});
+
+/** Every entry under `root` (links not followed): kind, mode, owner, content or link target. */
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (p: string) => {
+    const st = lstatSync(p);
+    const head = `${(st.mode & 0o7777).toString(8)} uid=${st.uid}`;
+    if (st.isSymbolicLink()) out[p] = `link ${head} -> ${readlinkSync(p)}`;
+    else if (st.isDirectory()) {
+      out[p] = `dir ${head}`;
+      for (const name of readdirSync(p)) walk(join(p, name));
+    } else out[p] = `file ${head} ${readFileSync(p, 'utf8')}`;
+  };
+  walk(root);
+  return out;
+}
+
+interface Setup {
+  /** What SVC_CONFIG_DIR is set to. */
+  configDir: string;
+  /** The path the error line must name. */
+  named: string;
+  /** The fix the error line must contain. */
+  fix: RegExp;
+}
+
+/** A config folder holding a valid profile for the sandbox, 0700 / 0600 unless a case loosens it. */
+function goodConfig(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, 'config.json');
+  // Compact JSON: any rewrite by svc (tab-indented) would show in the snapshot.
+  writeFileSync(file, JSON.stringify({ current: 'default', profiles: { default: { base_url: sb.base_url, test_key: sb.api_key } } }), { mode: 0o600 });
+  return file;
+}
+
+const q = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const cases: [string, (root: string) => Setup, string?][] = [
+  [
+    'a config folder with mode 0777',
+    (root) => {
+      const dir = join(root, 'svc');
+      goodConfig(dir);
+      chmodSync(dir, 0o777);
+      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``) };
+    },
+  ],
+  [
+    'a config folder with mode 0770 (group-writable)',
+    (root) => {
+      const dir = join(root, 'svc');
+      goodConfig(dir);
+      chmodSync(dir, 0o770);
+      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``) };
+    },
+  ],
+  [
+    'a config.json with mode 0644 (readable by others)',
+    (root) => {
+      const dir = join(root, 'svc');
+      const file = goodConfig(dir);
+      chmodSync(file, 0o644);
+      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``) };
+    },
+  ],
+  [
+    'a config.json with mode 0666',
+    (root) => {
+      const dir = join(root, 'svc');
+      const file = goodConfig(dir);
+      chmodSync(file, 0o666);
+      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``) };
+    },
+  ],
+  [
+    'a config.json with mode 0640 (readable by the group)',
+    (root) => {
+      const dir = join(root, 'svc');
+      const file = goodConfig(dir);
+      chmodSync(file, 0o640);
+      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``) };
+    },
+  ],
+  [
+    'a config folder that is a symlink to a world-writable folder in /tmp',
+    (root) => {
+      const target = join(root, 'shared');
+      goodConfig(target);
+      chmodSync(target, 0o1777);
+      const link = join(root, 'svc');
+      symlinkSync(target, link);
+      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``) };
+    },
+  ],
+  [
+    'a config.json that is a symlink to a file elsewhere (its target is never written)',
+    (root) => {
+      const dir = join(root, 'svc');
+      mkdirSync(dir, { mode: 0o700 });
+      const elsewhere = goodConfig(join(root, 'elsewhere'));
+      const file = join(dir, 'config.json');
+      symlinkSync(elsewhere, file);
+      return { configDir: dir, named: file, fix: new RegExp(`\`rm ${q(file)}\``) };
+    },
+  ],
+  [
+    'a config folder that is a symlink to a folder owned by another user',
+    (root) => {
+      const target = join(root, 'theirs');
+      const file = goodConfig(target);
+      chownSync(file, NOBODY, NOBODY);
+      chownSync(target, NOBODY, NOBODY);
+      const link = join(root, 'svc');
+      symlinkSync(target, link);
+      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``) };
+    },
+    isRoot ? undefined : 'needs root to chown to 65534',
+  ],
+  [
+    'a config folder owned by another user',
+    (root) => {
+      const dir = join(root, 'svc');
+      goodConfig(dir);
+      chownSync(dir, NOBODY, NOBODY);
+      return { configDir: dir, named: dir, fix: new RegExp(`\`chown -R 0 ${q(dir)}\``) };
+    },
+    isRoot ? undefined : 'needs root to chown to 65534',
+  ],
+  [
+    'a config.json owned by another user',
+    (root) => {
+      const dir = join(root, 'svc');
+      const file = goodConfig(dir);
+      chownSync(file, NOBODY, NOBODY);
+      return { configDir: dir, named: file, fix: new RegExp(`\`chown 0 ${q(file)}\``) };
+    },
+    isRoot ? undefined : 'needs root to chown to 65534',
+  ],
+];
+
+const commands: [string, string[], boolean][] = [
+  ['svc cuenta', ['cuenta'], false],
+  ['svc login --with-key-stdin', ['login', '--with-key-stdin', '--profile', 'otro'], true],
+  ['svc perfil listar', ['perfil', 'listar'], false],
+];
+
+describe('unsafe config folders and files are refused, nothing written', () => {
+  for (const [name, setup, skipReason] of cases) {
+    if (skipReason) console.log(`skipped: ${name}: ${skipReason}`);
+    it.skipIf(Boolean(skipReason))(name, async () => {
+      const root = tempDir('svc-perm-');
+      const s = setup(root);
+      const before = snapshot(root);
+      for (const [label, args, withInput] of commands) {
+        const r = await svc([...args, ...(withInput ? ['--base-url', sb.base_url] : [])], {
+          env: { SVC_CONFIG_DIR: s.configDir },
+          ...(withInput ? { input: `${sb.api_key}\n` } : {}),
+        });
+        const lines = r.stderr.split('\n').filter((l) => l !== '');
+        expect(r.exitCode, `${label}: ${r.stderr}`).toBe(1);
+        expect(lines, `${label}: one line on stderr`).toHaveLength(1);
+        expect(lines[0], label).toMatch(/^error: /);
+        expect(lines[0], label).toContain(s.named);
+        expect(lines[0], label).toMatch(s.fix);
+        expect(r.stdout, label).toBe('');
+        expect(r.stderr, label).not.toContain(sb.api_key);
+        expectNoStack(r.stderr);
+        expect(snapshot(root), `${label} wrote something`).toEqual(before);
+      }
+    });
+  }
+
+  it('--json gives the config error as one JSON line', async () => {
+    const root = tempDir('svc-perm-');
+    const dir = join(root, 'svc');
+    chmodSync(goodConfig(dir), 0o644);
+    const r = await svc(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const body = JSON.parse(r.stderr);
+    expect(body.error).toBe('config');
+    expect(body.message).toContain(`chmod 600 ${join(dir, 'config.json')}`);
+  });
+});
+
+describe('safe config folders are used as before', () => {
+  it('a config folder that is a symlink to the person’s own 0700 folder works (dotfile managers)', async () => {
+    const root = tempDir('svc-perm-');
+    const target = join(root, 'dotfiles', 'svc');
+    mkdirSync(target, { recursive: true, mode: 0o700 });
+    const link = join(root, 'svc');
+    symlinkSync(target, link);
+    const env = { SVC_CONFIG_DIR: link };
+    const login = await svc(['login', '--with-key-stdin', '--base-url', sb.base_url], { env, input: `${sb.api_key}\n` });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(statSync(join(target, 'config.json')).mode & 0o777).toBe(0o600);
+    const cuenta = await svc(['cuenta', '--json'], { env });
+    expect(cuenta.exitCode, cuenta.stderr).toBe(0);
+    const list = await svc(['perfil', 'listar', '--json'], { env });
+    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['default']);
+  });
+
+  it('a folder created by svc is 0700 and its config.json 0600, even under umask 000; no temp or lock file is left', async () => {
+    const root = tempDir('svc-perm-');
+    const dir = join(root, 'a', 'b', 'svc');
+    // A permissive umask in the person's shell must not loosen the folder or the file.
+    const r = await execa('sh', ['-c', 'umask 000 && exec node "$@"', 'sh', BIN, 'login', '--with-key-stdin', '--base-url', sb.base_url], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off', NO_COLOR: '1' },
+      extendEnv: false,
+      input: `${sb.api_key}\n`,
+      reject: false,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+});
