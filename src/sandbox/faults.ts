@@ -1,6 +1,7 @@
 // Fault injection for clients' tests (POST /_sandbox/fallas): the next N requests
 // matching a method and path answer a given status/body, answer late, or have their
 // connection cut before or after being processed. Control-plane routes never match.
+import { CONTROL_CHARS } from '../rules.js';
 import { SandboxError } from './errors.js';
 
 export type FaultAction = 'respond' | 'cut' | 'cut_after' | 'delay';
@@ -33,6 +34,7 @@ export class Faults {
     if (typeof method !== 'string' || !/^(\*|[A-Z]+)$/.test(method)) throw bad('method: "GET", "POST" or "*"');
     if (typeof b.path !== 'string' || !b.path.startsWith('/')) throw bad('path: required, such as "/v1/cobros/1" or "/v1/cobros*"');
     if (b.path.startsWith('/_sandbox')) throw bad('path: control-plane routes (/_sandbox/…) cannot fail');
+    if (CONTROL_CHARS.test(b.path)) throw bad('path: must not contain control characters (C0, C1 or bidirectional controls)');
     const count = b.count === undefined ? 1 : b.count;
     if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > 1_000_000) throw bad('count: a positive integer');
     if (typeof b.action !== 'string' || !ACTIONS.includes(b.action as FaultAction)) throw bad(`action: one of ${ACTIONS.join(', ')}`);
@@ -46,7 +48,10 @@ export class Faults {
     if (b.headers !== undefined) {
       if (typeof b.headers !== 'object' || b.headers === null || Array.isArray(b.headers)) throw bad('headers: an object of name: value');
       for (const [k, v] of Object.entries(b.headers)) {
-        if (!/^[A-Za-z0-9-]+$/.test(k) || (typeof v !== 'string' && typeof v !== 'number') || /[\r\n]/.test(String(v))) throw bad(`headers: "${k}" is not a valid header`);
+        // Printable ASCII only: a value Node cannot send would turn the injected answer into a 500.
+        if (!/^[A-Za-z0-9-]{1,100}$/.test(k) || (typeof v !== 'string' && typeof v !== 'number') || !/^[\t\x20-\x7e]*$/.test(String(v))) {
+          throw bad(`headers: "${k.slice(0, 100).replace(/[^\x20-\x7e]/g, '?')}" is not a valid header (a name of letters, digits and "-", a value of printable ASCII)`);
+        }
         headers[k] = String(v);
       }
     }

@@ -92,6 +92,26 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
     expect((await sb.api('GET', '/_sandbox/webhook')).body.data.url).toBeNull();
   });
 
+  it('POST /_sandbox/fallas refuses them in path, and header values Node could not send', async () => {
+    for (const [, ch] of FORBIDDEN) {
+      const r = await sb.api('POST', '/_sandbox/fallas', { path: `/v1/cobros${ch}`, action: 'cut' });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/^path: must not contain control characters/);
+    }
+    for (const value of ['pesos €', 'a\u0085b', 'a\u202eb', 'a\u0000b', 'a\nb']) {
+      const r = await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'respond', headers: { 'X-Raro': value } });
+      expect(r.status, JSON.stringify(value)).toBe(400);
+      expect(r.body).toEqual({ error: 'bad_request', message: 'headers: "X-Raro" is not a valid header (a name of letters, digits and "-", a value of printable ASCII)' });
+    }
+    expect((await sb.api('GET', '/_sandbox/fallas')).body.data).toEqual([]);
+    // What is accepted is sent as is.
+    expect((await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'respond', status: 503, headers: { 'Retry-After': '1' } })).status).toBe(201);
+    const r = await sb.api('GET', '/v1/cuenta');
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('1');
+    expect(errors).toEqual([]);
+  });
+
   it('takes other non-ASCII text as it is (accents, emoji, U+2028, LRM)', async () => {
     const concepto = 'Café ☕ 😀 línea\u2028dos \u200e';
     const c = await sb.cobro({ concepto, referencia: 'ñandú-1' });
