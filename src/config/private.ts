@@ -117,11 +117,14 @@ export function folderProblem(dir: string, labels: FolderLabels): string | undef
     const who = st.mode & 0o002 ? 'cualquier usuario' : 'su grupo';
     const unlink = `borrá el enlace con \`rm ${shellPath(dir)}\` y svc crea la carpeta de nuevo`;
     // A sticky shared folder (/tmp) is never the person's to tighten: only the link is.
-    const fix = !isLink
-      ? `corré \`chmod 700 ${shellPath(dir)}\``
-      : st.mode & 0o1000
-        ? unlink
-        : `corré \`chmod 700 ${shellPath(realpathOr(dir))}\` o ${unlink}`;
+    const fix =
+      st.mode & 0o1000
+        ? isLink
+          ? unlink
+          : labels.elsewhere
+        : isLink
+          ? `corré \`chmod 700 ${shellPath(realpathOr(dir))}\` o ${unlink}`
+          : `corré \`chmod 700 ${shellPath(dir)}\``;
     return `${labels.what} ${shown} tiene permisos ${octal(st.mode)}: ${who} puede cambiar sus archivos; ${fix}`;
   }
   return undefined;

@@ -61,6 +61,15 @@ describe('folderProblem', () => {
     expect(folderProblem(dir, LABELS)).toBeUndefined();
   });
 
+  it('never tells the person to chmod a shared sticky folder such as /tmp', () => {
+    const dir = tempDir('svc-priv-');
+    execFileSync('chmod', ['1777', dir]);
+    const problem = folderProblem(dir, LABELS);
+    expect(problem).toMatch(/permisos 1777/);
+    expect(problem).not.toMatch(/chmod/);
+    expect(problem).toContain('usá otra');
+  });
+
   it('refuses a dangling symlink and a file where the folder should be', () => {
     const dir = tempDir('svc-priv-');
     symlinkSync(join(dir, 'gone'), join(dir, 'link'));
