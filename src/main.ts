@@ -7,6 +7,8 @@ import { createContext, type GlobalOptions } from './cli/context.js';
 import { CliError, EXIT } from './cli/errors.js';
 import { createIO, type IO, type Streams } from './output/io.js';
 import { VERSION } from './version.js';
+// A message from the service can carry escape sequences: oneLine shows it safely.
+import { oneLine } from './text.js';
 import { ApiError, NetworkError } from './api/errors.js';
 
 export interface MainDeps extends Streams {
@@ -96,7 +98,7 @@ function describe(err: unknown): { code: number; line: string; body?: unknown } 
           : err.error === 'not_found'
             ? EXIT.notFound
             : EXIT.refused;
-    return { code, line: `${err.error} (HTTP ${err.http}): ${oneLine(err.message)}`, body: err.body };
+    return { code, line: `${oneLine(err.error)} (HTTP ${err.http}): ${oneLine(err.message)}`, body: err.body };
   }
   if (err instanceof NetworkError) {
     return { code: EXIT.network, line: oneLine(err.message) };
@@ -124,11 +126,3 @@ function errorName(err: unknown): string {
   return 'unexpected';
 }
 
-function oneLine(text: string): string {
-  // Control characters (a value typed by the user, a message from the service) could
-  // drive the terminal: they are shown as "?".
-  return text
-    .replace(/\s*\n\s*/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
-    .trim();
-}

@@ -1,8 +1,99 @@
-// Echoing what someone typed (or a server sent) in a message: control characters
-// could drive the terminal and a 10,000-character value would flood it.
+// Making untrusted text safe for a terminal. A string from the service, a webhook body
+// or the journal can hold escape sequences (set the window title, clear the screen,
+// paint a fake green state, plant an OSC 8 link), C1 controls or bidi overrides that
+// reorder what is shown. Every such string is rendered through this module before it
+// is printed: tables, records, the listener's lines, journal replays, error lines.
+//
+// The rule (README "Output and exit codes"): a value is printed as is unless it holds
+// a character that is unsafe on a terminal, or begins with `"`. Then it is printed as
+// a JSON string literal: between double quotes, `\` and `"` escaped, `\t` `\n` `\r`,
+// every other unsafe character as `\uXXXX`. A quoted value on screen therefore always
+// means "escaped" (JSON.parse of it gives back the exact value), never data that
+// happens to look like an escape.
 
-/** Control characters shown as "?", and at most `max` characters, then "…". */
-export function printable(text: string, max = 60): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+/**
+ * Unsafe characters: controls (C0, DEL, C1: this covers ESC and with it every CSI,
+ * OSC, DCS… sequence, whose visible rest then shows as text), format characters (bidi
+ * embeddings, overrides and isolates U+202A–U+202E, U+2066–U+2069, marks U+200E/F,
+ * U+061C, zero-width U+200B–U+200D, U+2060–U+2064, BOM U+FEFF, soft hyphen, tags…),
+ * line/paragraph separators, lone surrogates, and the invisible Hangul fillers. A
+ * zero-width joiner is kept only between emoji (👨‍👩‍👧), where it is not invisible.
+ */
+const UNSAFE_SOURCE =
+  '(?<![\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\u{FE0F}])\\u{200D}|\\u{200D}(?!\\p{Extended_Pictographic})' +
+  '|[\\p{Cc}\\p{Zl}\\p{Zp}\\p{Cs}\\u{115F}\\u{1160}\\u{3164}\\u{FFA0}]|(?!\\u{200D})\\p{Cf}';
+const UNSAFE = new RegExp(UNSAFE_SOURCE, 'u');
+const UNSAFE_ALL = new RegExp(UNSAFE_SOURCE, 'gu');
+/** What must be escaped inside quotes: the unsafe characters, `\` and `"`. */
+const QUOTED_ALL = new RegExp(`${UNSAFE_SOURCE}|[\\\\"]`, 'gu');
+
+const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\', '"': '\\"' };
+
+/** `\uXXXX` per UTF-16 unit (an astral tag character becomes its surrogate pair, as JSON writes it). */
+function escapeChar(ch: string): string {
+  const short = SHORT[ch];
+  if (short) return short;
+  let out = '';
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
+
+/** Whether `text` holds anything a terminal could act on or hide. */
+export function isUnsafe(text: string): boolean {
+  return UNSAFE.test(text);
+}
+
+/** At most `max` characters (never half a surrogate pair), "…" when cut. */
+function clip(text: string, max: number | undefined): { text: string; cut: boolean } {
+  if (max === undefined || text.length <= max) return { text, cut: false };
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return { text: text.slice(0, end), cut: true };
+}
+
+/**
+ * The one way an untrusted value reaches a terminal: as is when safe, else as a
+ * JSON string literal (see the module header). `max` shortens it first ("…" after).
+ */
+export function shown(text: string, max?: number): string {
+  const c = clip(text, max);
+  const body = UNSAFE.test(c.text) || c.text.startsWith('"') ? `"${c.text.replace(QUOTED_ALL, escapeChar)}"` : c.text;
+  return c.cut ? `${body}…` : body;
+}
+
+/**
+ * A value echoed inside a message that already puts it between quotes
+ * (`--host "…" no es válido`): escaped as inside a JSON string, at most `max`
+ * characters, then "…".
+ */
+export function printable(text: string, max = 60): string {
+  const c = clip(text, max);
+  const body = c.text.replace(QUOTED_ALL, escapeChar);
+  return c.cut ? `${body}…` : body;
+}
+
+/**
+ * An error message on one line: line breaks (and the blanks around them) become one
+ * space; anything else unsafe makes the whole message quoted and escaped as `shown`
+ * does. Unlike a value, a message that merely begins with `"` stays as written: svc's
+ * own messages quote the values they echo (escaped with `printable`).
+ */
+export function oneLine(text: string): string {
+  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return UNSAFE.test(flat) ? `"${flat.replace(QUOTED_ALL, escapeChar)}"` : flat;
+}
+
+/**
+ * The last net under every line written by IO.out/err: whatever a command forgot to
+ * render with `shown` still cannot drive the terminal. Keeps line breaks, tabs and
+ * the SGR colour sequences svc itself writes (`ESC [ digits ; m`); every other unsafe
+ * character becomes `\uXXXX` (inside JSON text that is the same string, so a JSON
+ * line passing here stays valid and means the same).
+ */
+export function terminalGuard(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(GUARD_ALL, (ch) => (ch === '\n' || ch === '\t' || ch.length > 2 ? ch : escapeChar(ch)));
+}
+/** An SGR sequence first (kept whole), else one unsafe character. */
+const GUARD_ALL = new RegExp(`\\u001b\\[[0-9;]{0,32}m|${UNSAFE_SOURCE}`, 'gu');
