@@ -72,7 +72,8 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         try {
           refresh(deps, rec, now);
         } catch (err) {
-          options.onError?.(err);
+          // A data file that cannot be written (503) is not a bug; the next sweep tries again.
+          if (!(err instanceof SandboxError)) options.onError?.(err);
         }
       }
     }

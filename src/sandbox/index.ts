@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createSandbox, type SandboxApp } from './app.js';
 import type { LogEntry } from './faults.js';
 import { SandboxStartError } from './errors.js';
+import type { JournalFs } from './journal.js';
 import { Store, type Op } from './store.js';
 import { DEFAULT_TZ, createClock } from './time.js';
 
@@ -26,6 +27,12 @@ export interface SandboxOptions {
   readyDelayMs?: number;
   onRequest?: (entry: LogEntry) => void;
   onError?: (err: unknown) => void;
+  /** Notices about the data file (a cut tail set aside, compaction, size), one line each. */
+  onNotice?: (text: string) => void;
+  /** Data file operations (tests inject a full disk); node:fs by default. */
+  dataFs?: JournalFs;
+  /** Past this size a start compacts a data file that is mostly superseded lines (default 64 MiB). */
+  compactAtBytes?: number;
 }
 
 export interface RunningSandbox {
@@ -40,7 +47,9 @@ export interface RunningSandbox {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const clock = createClock(options.tz ?? DEFAULT_TZ);
-  const store = options.dataFile ? Store.open(options.dataFile) : Store.memory();
+  const store = options.dataFile
+    ? Store.open(options.dataFile, { fs: options.dataFs, onNotice: options.onNotice, compactAtBytes: options.compactAtBytes })
+    : Store.memory();
   try {
     if (options.webhookUrl !== undefined) {
       const { webhookUrl } = await import('./handlers/validate.js');

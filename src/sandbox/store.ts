@@ -2,14 +2,29 @@
 // Every change is one line (all the records it touches, as upserts) written and
 // fsynced before the change is applied in memory and answered, so a write costs the
 // same with 10 or 10,000 stored requests and a `kill -9` loses at most the change
-// that was never answered. On start the journal is replayed: a torn last line (no
-// newline: the write was cut) is dropped; any other bad line stops the start naming
-// the file and line, and the file is left untouched.
-import { closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+// that was never answered. A write that fails (a full disk) is undone and answered
+// 503; nothing is applied (journal.ts). On start the journal is replayed line by
+// line, each record checked (records.ts); a bad line stops the start naming the file
+// and line, and the file is left untouched. Only a cut last line is trimmed, its
+// bytes kept aside first. A file mostly made of superseded lines is compacted.
 import { randomBytes } from 'node:crypto';
 import type { EstadoCobro, EstadoTransaccion, Evento, Medio } from '../api/enums.js';
-import { SandboxStartError } from './errors.js';
+import { SandboxError, SandboxStartError } from './errors.js';
+import {
+  JournalWriteError,
+  JournalWriter,
+  LineTooLong,
+  lineText,
+  readLines,
+  realFs,
+  rewriteAtomically,
+  setAsideTail,
+  terminateLastLine,
+  type JournalFs,
+  type Line,
+} from './journal.js';
 import { lockDataFile, type DataLock } from './lock.js';
+import { checkEvent, checkMeta, checkOp, checkSettled, type StoreView } from './records.js';
 
 export interface CobroWire {
   id: number;
@@ -201,6 +216,29 @@ export function newMeta(): Meta {
   };
 }
 
+/** Default size past which a start compacts a data file that is mostly superseded lines. */
+export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
+/** While running, a notice each time the file grows past another multiple of this. */
+const GROWTH_NOTICE_BYTES = 256 * 1024 * 1024;
+/** Records (or events) per line in a compacted file. */
+const PER_LINE = 256;
+
+export interface OpenOptions {
+  /** File operations (tests inject failures); node:fs by default. */
+  fs?: JournalFs;
+  /** Notices for the person running the sandbox (trimmed tail, compaction, size); the CLI prints them on stderr. */
+  onNotice?: (text: string) => void;
+  /** Past this size a start compacts the file when more than half of it is superseded. */
+  compactAtBytes?: number;
+  /** What to tell the user when another sandbox holds the file. */
+  busyHint?: string;
+}
+
+export interface Compacted {
+  before: number;
+  after: number;
+}
+
 export class Store {
   readonly cobros = new Table<CobroRec>();
   readonly transacciones = new Table<TransaccionRec>();
@@ -210,8 +248,11 @@ export class Store {
   /** Requests still waiting for the payer, for the expiry sweep. */
   readonly open = new Set<CobroRec>();
   private readonly byKey = new Map<string, Merchant>();
-  private fd: number | null = null;
+  private writer: JournalWriter | null = null;
   private lock: DataLock | null = null;
+  private fs: JournalFs = realFs;
+  private real: string | null = null;
+  private onNotice: (text: string) => void = () => {};
   /**
    * Events to deliver that were neither delivered nor given up, by number: with a
    * data file they outlive the process, and a restart sends them again.
@@ -238,14 +279,14 @@ export class Store {
   }
 
   /**
-   * Opens (or creates) the journal at `file` and replays it, holding `<file>.lock`
+   * Opens (or creates) the journal at `file` and replays it, holding `<real path>.lock`
    * until close() (see lock.ts). Throws SandboxStartError for a file another sandbox
-   * uses, one that is not a sandbox journal, or one with a corrupt line.
+   * uses, one that is not a sandbox journal, or one with a bad line.
    */
-  static open(file: string): Store {
-    const lock = lockDataFile(file);
+  static open(file: string, options: OpenOptions = {}): Store {
+    const lock = lockDataFile(file, options.busyHint);
     try {
-      const store = Store.replay(file);
+      const store = Store.load(file, lock.real, options);
       store.lock = lock;
       return store;
     } catch (err) {
@@ -254,69 +295,188 @@ export class Store {
     }
   }
 
-  private static replay(file: string): Store {
-    let text = '';
-    if (existsSync(file)) {
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (err) {
-        throw new SandboxStartError(`no se pudo leer ${file}: ${(err as Error).message}`);
-      }
+  private static load(file: string, real: string, options: OpenOptions): Store {
+    const fs = options.fs ?? realFs;
+    const notice = options.onNotice ?? (() => {});
+    let fd: number | null = null;
+    try {
+      fd = fs.openSync(real, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new SandboxStartError(`no se pudo leer ${file}: ${(err as Error).message}`);
     }
-    if (text === '') {
-      const store = new Store(newMeta(), file);
-      store.fd = openAppend(file);
-      store.append(JSON.stringify({ meta: store.meta }) + '\n', true);
-      return store;
-    }
-    const lines = text.split('\n');
-    // The text after the last newline is a line whose write was cut (kill -9, power loss).
-    const torn = lines.pop()!;
     let store: Store | undefined;
-    for (let i = 0; i < lines.length; i++) {
-      const where = `${file}, línea ${i + 1}`;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(lines[i]!);
-      } catch {
-        throw corrupt(where, 'no es JSON válido');
+    let torn: Line | null = null;
+    let unterminated = false;
+    let written = 0;
+    try {
+      if (fd !== null) {
+        for (const line of readLinesOf(fs, fd, file)) {
+          const where = `${file}, línea ${line.no}`;
+          const text = lineText(line.bytes);
+          let entry: unknown;
+          try {
+            if (text === null) throw new Error('not UTF-8');
+            entry = JSON.parse(text);
+          } catch {
+            // A last line without its newline that is not JSON is a write that was cut.
+            if (!line.terminated) {
+              torn = line;
+              break;
+            }
+            throw corrupt(where, text === null ? 'no es texto UTF-8 válido' : 'no es JSON válido');
+          }
+          if (!store) {
+            const meta = (entry as { meta?: unknown } | null)?.meta;
+            const why = meta === undefined ? 'falta meta' : checkMeta(meta);
+            if (why) throw corrupt(where, `no es la cabecera de un archivo de datos del sandbox (${why})`);
+            store = new Store(meta as Meta, file);
+          } else {
+            written += store.replayEntry(entry, where);
+          }
+          if (!line.terminated) unterminated = true;
+        }
       }
-      if (i === 0) {
-        const meta = (entry as { meta?: Meta })?.meta;
-        if (!isMeta(meta)) throw corrupt(where, 'no es la cabecera de un archivo de datos del sandbox');
-        store = new Store(meta, file);
-        continue;
-      }
-      const settled = (entry as { s?: unknown })?.s;
-      if (settled !== undefined) {
-        if (!Array.isArray(settled) || !settled.every((n) => Number.isSafeInteger(n))) throw corrupt(where, 'no es una entrega cerrada');
-        for (const n of settled as number[]) store!.pendingEvents.delete(n);
-        continue;
-      }
-      const ops = (entry as { c?: unknown })?.c;
-      const events = (entry as { e?: unknown })?.e ?? [];
-      if (!Array.isArray(ops) || !Array.isArray(events)) throw corrupt(where, 'no es un cambio del sandbox');
-      for (const op of ops) {
-        if (!store!.applyOp(op as Op)) throw corrupt(where, 'tiene un registro desconocido o incompleto');
-      }
-      for (const e of events) {
-        if (!isStoredEvent(e)) throw corrupt(where, 'tiene un evento incompleto');
-        store!.remember(e);
-      }
+    } finally {
+      if (fd !== null) fs.closeSync(fd);
     }
     if (!store) {
-      // Only a torn header: nothing was ever answered from this file.
-      if (torn !== '' && lines.length === 0) throw corrupt(`${file}, línea 1`, 'la cabecera está incompleta');
-      throw corrupt(`${file}, línea 1`, 'falta la cabecera');
+      // Only a cut header: nothing was ever answered from this file.
+      if (torn) throw corrupt(`${file}, línea 1`, 'la cabecera está incompleta');
+      store = new Store(newMeta(), file);
+      store.fs = fs;
+      store.real = real;
+      store.onNotice = notice;
+      store.writer = new JournalWriter(fs, openAppend(fs, real, file), 0);
+      try {
+        store.writer.append(JSON.stringify({ meta: store.meta }) + '\n', true);
+      } catch (err) {
+        throw new SandboxStartError(`no se pudo escribir ${file}: ${(err as Error).message}`);
+      }
+      return store;
     }
-    store.fd = openAppend(file);
-    if (torn !== '') {
-      // Drop the cut line so the next append starts on a line of its own.
-      const size = fstatSync(store.fd).size;
-      ftruncateSync(store.fd, size - Buffer.byteLength(torn));
-      fdatasyncSync(store.fd);
+    store.fs = fs;
+    store.real = real;
+    store.onNotice = notice;
+    if (torn) {
+      const bytes = torn.end - torn.start;
+      let copy: string;
+      try {
+        copy = setAsideTail(fs, real, torn.start, new Date());
+      } catch (err) {
+        throw new SandboxStartError(
+          `${file}: el final está cortado (${bytes} bytes desde el byte ${torn.start}) y no se pudo apartar antes de recortarlo (${(err as Error).message}); el archivo no se modificó`,
+        );
+      }
+      notice(`${file}: el final estaba cortado (una escritura que no terminó): se descartaron ${bytes} bytes desde el byte ${torn.start} (línea ${torn.no}); quedan guardados en ${copy}`);
+    } else if (unterminated) {
+      terminateLastLine(fs, real);
     }
+    let size = fileSize(fs, real, file);
+    const live = store.cobros.size + store.transacciones.size + store.devoluciones.size + store.liquidaciones.size + store.keptEvents().length;
+    if (size > (options.compactAtBytes ?? COMPACT_AT_BYTES) && live * 2 < written) {
+      try {
+        const after = rewriteAtomically(fs, real, (out) => store.writeState(out));
+        notice(`${file} compactado al iniciar: ${mb(size)} → ${mb(after)} (el estado actual, sin los cambios reemplazados)`);
+        size = after;
+      } catch (err) {
+        notice(`${file}: no se pudo compactar (${(err as Error).message}); sigue como estaba`);
+      }
+    }
+    if (size >= GROWTH_NOTICE_BYTES) notice(`${file} ocupa ${mb(size)}`);
+    store.writer = new JournalWriter(fs, openAppend(fs, real, file), size);
     return store;
+  }
+
+  /** Applies one journal line after checking it; returns how many records, events or settlements it held. */
+  private replayEntry(entry: unknown, where: string): number {
+    const view = this.view();
+    const settled = (entry as { s?: unknown } | null)?.s;
+    if (settled !== undefined) {
+      const why = checkSettled(view, settled);
+      if (why) throw corrupt(where, why);
+      for (const n of settled as number[]) this.pendingEvents.delete(n);
+      return (settled as number[]).length;
+    }
+    const ops = (entry as { c?: unknown } | null)?.c;
+    const events = (entry as { e?: unknown } | null)?.e ?? [];
+    if (!Array.isArray(ops) || !Array.isArray(events)) throw corrupt(where, 'no es un cambio del sandbox');
+    for (const op of ops) {
+      const why = checkOp(view, op);
+      if (why) throw corrupt(where, why);
+      this.applyOp(op as Op);
+    }
+    for (const e of events) {
+      const why = checkEvent(view, e);
+      if (why) throw corrupt(where, why);
+      this.remember(e as StoredEvent);
+    }
+    return ops.length + events.length;
+  }
+
+  private view(): StoreView {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const store = this;
+    return {
+      merchantIds: new Set(this.meta.merchants.map((m) => m.id)),
+      cobros: this.cobros,
+      transacciones: this.transacciones,
+      devoluciones: this.devoluciones,
+      liquidaciones: this.liquidaciones,
+      codigos: this.codigos,
+      get lastEvent() {
+        return store.lastEvent;
+      },
+    };
+  }
+
+  /**
+   * Rewrites the data file as the current state only (atomically; see journal.ts),
+   * and goes on appending to the new file.
+   */
+  compact(): Compacted {
+    if (!this.writer || !this.real) throw new Error('compact() needs a data file');
+    const before = this.writer.bytes;
+    this.writer.close();
+    this.writer = null;
+    try {
+      const after = rewriteAtomically(this.fs, this.real, (out) => this.writeState(out));
+      return { before, after };
+    } finally {
+      this.writer = new JournalWriter(this.fs, openAppend(this.fs, this.real, this.file!), fileSize(this.fs, this.real, this.file!));
+    }
+  }
+
+  /**
+   * The current state as journal lines: the header (keys, secret, notification URLs),
+   * every record by table in id order (the counters follow from the last ids), the
+   * events still shown or owed, and which of them are settled.
+   */
+  private writeState(out: (text: string) => void): void {
+    out(JSON.stringify({ meta: this.meta }) + '\n');
+    const tables: [Op[0], Table<{ m: number; d: { id: number } }>][] = [
+      ['cobro', this.cobros],
+      ['transaccion', this.transacciones],
+      ['devolucion', this.devoluciones],
+      ['liquidacion', this.liquidaciones],
+    ];
+    for (const [kind, table] of tables) {
+      const ids = [...table.byId.keys()].sort((a, b) => a - b);
+      for (let i = 0; i < ids.length; i += PER_LINE) {
+        out(JSON.stringify({ c: ids.slice(i, i + PER_LINE).map((id) => [kind, table.byId.get(id)]) }) + '\n');
+      }
+    }
+    const events = this.keptEvents();
+    for (let i = 0; i < events.length; i += PER_LINE) out(JSON.stringify({ c: [], e: events.slice(i, i + PER_LINE) }) + '\n');
+    const settled = events.filter((e) => !this.pendingEvents.has(e.n)).map((e) => e.n);
+    for (let i = 0; i < settled.length; i += PER_LINE * 16) out(JSON.stringify({ s: settled.slice(i, i + PER_LINE * 16) }) + '\n');
+  }
+
+  /** The events a compacted file keeps: the recent ones of each merchant and every one still owed, by number. */
+  private keptEvents(): StoredEvent[] {
+    const byN = new Map<number, StoredEvent>();
+    for (const m of this.meta.merchants) for (const e of this.recentEvents.of(m.id)) byN.set(e.n, e);
+    for (const e of this.pendingEvents.values()) byN.set(e.n, e);
+    return [...byN.values()].sort((a, b) => a.n - b.n);
   }
 
   /**
@@ -355,12 +515,24 @@ export class Store {
 
   /**
    * Makes a change durable (one journal line, fsynced), then applies it and hands
-   * its events to the dispatcher. Nothing is applied when the write fails.
+   * its events to the dispatcher. Nothing is applied when the write fails: the
+   * caller gets a 503 (SandboxError) and the file is as it was.
    */
   commit(ops: Op[], events: Emitted[] = []): void {
     const t = this.now();
     const stamped = events.map((e, i): StoredEvent => ({ ...e, n: this.lastEvent + 1 + i, t }));
-    if (this.fd !== null) this.append(JSON.stringify(stamped.length ? { c: ops, e: stamped } : { c: ops }) + '\n', true);
+    if (this.writer) {
+      const before = this.writer.bytes;
+      try {
+        this.writer.append(JSON.stringify(stamped.length ? { c: ops, e: stamped } : { c: ops }) + '\n', true);
+      } catch (err) {
+        if (err instanceof JournalWriteError) throw unavailable(err);
+        throw err;
+      }
+      if (Math.floor(this.writer.bytes / GROWTH_NOTICE_BYTES) > Math.floor(before / GROWTH_NOTICE_BYTES)) {
+        this.onNotice(`${this.file} ya ocupa ${mb(this.writer.bytes)}; se compacta al reiniciar el sandbox (o con svc sandbox compactar, con el sandbox detenido)`);
+      }
+    }
     for (const op of ops) this.applyOp(op);
     for (const e of stamped) this.remember(e);
     if (stamped.length) this.onEvents(stamped);
@@ -372,11 +544,11 @@ export class Store {
    * once, as the service promises), never lost.
    */
   settle(n: number): void {
-    if (!this.pendingEvents.delete(n) || this.fd === null) return;
+    if (!this.pendingEvents.delete(n) || !this.writer) return;
     try {
-      this.append(JSON.stringify({ s: [n] }) + '\n', false);
+      this.writer.append(JSON.stringify({ s: [n] }) + '\n', false);
     } catch {
-      // the same as a lost line: one more delivery after a restart
+      // undone by the writer: the same as a lost line, one more delivery after a restart
     }
   }
 
@@ -393,83 +565,77 @@ export class Store {
   }
 
   close(): void {
-    if (this.fd !== null) {
-      fdatasyncSync(this.fd);
-      closeSync(this.fd);
-      this.fd = null;
+    if (this.writer) {
+      try {
+        this.writer.close();
+      } catch {
+        // every answered change was fsynced when it was answered
+      }
+      this.writer = null;
     }
     this.lock?.release();
     this.lock = null;
   }
 
-  private append(line: string, sync: boolean): void {
-    const buf = Buffer.from(line, 'utf8');
-    let written = 0;
-    while (written < buf.length) written += writeSync(this.fd!, buf, written, buf.length - written);
-    if (sync) fdatasyncSync(this.fd!);
-  }
-
-  /** Applies one upsert; false when the record is not one the sandbox writes. */
-  private applyOp(op: Op): boolean {
-    if (!Array.isArray(op) || op.length !== 2 || typeof op[1] !== 'object' || op[1] === null) return false;
+  /** Applies one upsert (checked by records.ts on replay; built by the handlers otherwise). */
+  private applyOp(op: Op): void {
     const [kind, rec] = op;
     switch (kind) {
       case 'cobro': {
-        if (!hasWire(rec) || typeof rec.d.codigo !== 'string') return false;
         const old = this.cobros.byId.get(rec.d.id);
         if (old) this.open.delete(old);
         this.cobros.put(rec);
         this.codigos.set(rec.d.codigo, rec);
         if (rec.d.estado === 'PENDIENTE' || rec.d.estado === 'EN_PROCESO') this.open.add(rec);
-        return true;
+        return;
       }
       case 'transaccion':
-        if (!hasWire(rec)) return false;
         this.transacciones.put(rec);
-        return true;
+        return;
       case 'devolucion':
-        if (!hasWire(rec)) return false;
         this.devoluciones.put(rec);
-        return true;
+        return;
       case 'liquidacion':
-        if (!hasWire(rec)) return false;
         this.liquidaciones.put(rec);
-        return true;
+        return;
       case 'webhook': {
         const m = this.meta.merchants.find((x) => x.id === rec.m);
-        if (!m) return false;
-        m.webhookUrl = rec.url;
-        return true;
+        if (m) m.webhookUrl = rec.url;
+        return;
       }
-      default:
-        return false;
     }
   }
 }
 
-function hasWire(rec: unknown): rec is { m: number; d: { id: number; codigo?: unknown } } {
-  const r = rec as { m?: unknown; d?: { id?: unknown } };
-  return typeof r.m === 'number' && typeof r.d === 'object' && r.d !== null && Number.isSafeInteger(r.d.id);
+/** The lines of the file; a line too long to be a change stops the start like any bad line. */
+function* readLinesOf(fs: JournalFs, fd: number, file: string): Generator<Line> {
+  try {
+    yield* readLines(fs, fd);
+  } catch (err) {
+    if (err instanceof LineTooLong) throw corrupt(`${file}, línea ${err.no}`, err.message);
+    throw new SandboxStartError(`no se pudo leer ${file}: ${(err as Error).message}`);
+  }
 }
 
-function isStoredEvent(e: unknown): e is StoredEvent {
-  const x = e as StoredEvent;
-  return (
-    typeof x === 'object' && x !== null && Number.isSafeInteger(x.n) && Number.isSafeInteger(x.m) && typeof x.t === 'number' &&
-    typeof x.body === 'object' && x.body !== null && typeof x.body.event === 'string' && Number.isSafeInteger(x.body.cobro_id)
+function unavailable(err: JournalWriteError): SandboxError {
+  return new SandboxError(
+    503,
+    'unavailable',
+    `the sandbox could not write its data file (${err.message}); nothing was changed. ${err.stuck ? 'It takes no changes until the write can be undone; free space on its disk and retry' : 'Free space on its disk and retry'}`,
   );
 }
 
-function isMeta(meta: unknown): meta is Meta {
-  const m = meta as Meta | undefined;
-  return (
-    !!m &&
-    m.version === 1 &&
-    typeof m.webhookSecret === 'string' &&
-    Array.isArray(m.merchants) &&
-    m.merchants.length === 2 &&
-    m.merchants.every((x) => typeof x.apiKey === 'string' && typeof x.id === 'number')
-  );
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function fileSize(fs: JournalFs, real: string, file: string): number {
+  const fd = openAppend(fs, real, file);
+  try {
+    return fs.fstatSync(fd).size;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function corrupt(where: string, why: string): SandboxStartError {
@@ -478,9 +644,9 @@ function corrupt(where: string, why: string): SandboxStartError {
   );
 }
 
-function openAppend(file: string): number {
+function openAppend(fs: JournalFs, real: string, file: string): number {
   try {
-    return openSync(file, 'a', 0o600);
+    return fs.openSync(real, 'a', 0o600);
   } catch (err) {
     throw new SandboxStartError(`no se pudo abrir ${file}: ${(err as Error).message}`);
   }

@@ -26,6 +26,13 @@ export const sandboxCommands: CommandDef[] = [
     load: () => import('../commands/sandbox/servir.js'),
   }),
   defineCommand({
+    name: 'sandbox compactar',
+    summary: 'reescribe el archivo de datos de un sandbox detenido con solo su estado actual (lo que se reemplazó se va)',
+    options: [{ flags: '--data <archivo>', description: 'el archivo de datos (el de svc sandbox --data); no puede estar en uso' }],
+    examples: ['svc sandbox compactar --data ./sandbox.jsonl'],
+    load: () => import('../commands/sandbox/compactar.js'),
+  }),
+  defineCommand({
     name: 'sandbox iniciar',
     summary: 'simula que el pagador empezó a pagar (EN_PROCESO, payment.pending)',
     args: idArg,

@@ -85,6 +85,8 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
       onRequest: json
         ? undefined
         : (e) => io.err(io.c.dim(`${e.fecha}  ${e.method.padEnd(6)} ${e.path}  ${e.status ?? 'cortada'}  ${e.ms} ms`)),
+      // Start-up notices about the data file (a cut tail set aside, compaction) go to stderr, also with --json.
+      onNotice: (text) => io.err(`${io.c.yellow('aviso:')} ${text}`),
       onError: (err) => {
         io.err(`${io.c.red('error interno del sandbox:')} ${err instanceof Error ? err.message : String(err)}`);
         if (ctx.globals.debug && err instanceof Error && err.stack) io.err(io.c.dim(err.stack));
