@@ -4,6 +4,7 @@
 import type { Cobro } from '../api/schemas.js';
 import { colorState, nullable, printRecord } from './format.js';
 import type { Colors, IO } from './io.js';
+import { shown } from '../text.js';
 
 export type Pair = [string, string, ((s: string, c: Colors) => string)?];
 
@@ -57,7 +58,7 @@ export function printCobro(io: IO, cobro: Cobro, options: { short?: boolean; ext
   }
   if (!io.stdoutTTY) return printRecord(io, pairs);
   io.out(io.c.dim('link de pago (compartilo con quien paga):'));
-  io.out(io.c.bold(io.c.underline(cobro.url)));
+  io.out(io.c.bold(io.c.underline(shown(cobro.url))));
   io.out();
   printRecord(io, pairs.slice(1));
 }

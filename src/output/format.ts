@@ -1,10 +1,14 @@
 // Rendering data for people and for scripts: JSON exactly as received, tables on a
-// terminal, tab-separated rows when piped, coloured states.
+// terminal, tab-separated rows when piped, coloured states. Every value in a table or
+// a record is rendered by `shown` (src/text.ts), on a terminal and piped alike: a
+// piped TSV often ends on a terminal too (`| head`), and a tab or a line break inside
+// a value would break its row. --json is the byte-exact channel.
 import type { IO, Colors } from './io.js';
+import { shown } from '../text.js';
 
 /** `--json`: the value as the service sent it, field order and strings kept. */
 export function printJson(io: IO, value: unknown): void {
-  io.out(JSON.stringify(value, null, 2));
+  io.outRaw(JSON.stringify(value, null, 2));
 }
 
 /**
@@ -66,7 +70,7 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
   if (!io.stdoutTTY) {
     // Piped rows go out as they are read.
     const lines = function* () {
-      for (const row of items) yield `${columns.map((col) => clean(col.value(row))).join('\t')}\n`;
+      for (const row of items) yield `${columns.map((col) => shown(col.value(row))).join('\t')}\n`;
     };
     return writeLines(io, lines());
   }
@@ -87,24 +91,25 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
     colAligns: columns.map((col) => col.align ?? 'left'),
   });
   for (const row of rows) {
-    table.push(columns.map((col) => (col.style ? col.style(col.value(row), row, io.c) : col.value(row))));
+    table.push(
+      columns.map((col) => {
+        const text = shown(col.value(row));
+        return col.style ? col.style(text, row, io.c) : text;
+      }),
+    );
   }
   io.out(table.toString());
 }
 
 /** One record as "key  value" lines on a terminal, "key<TAB>value" when piped. */
 export function printRecord(io: IO, pairs: [string, string, ((s: string, c: Colors) => string)?][]): void {
+  const safe = pairs.map(([k, v, style]) => [shown(k), shown(v), style] as const);
   if (!io.stdoutTTY) {
-    for (const [k, v] of pairs) io.out(`${k}\t${clean(v)}`);
+    for (const [k, v] of safe) io.out(`${k}\t${v}`);
     return;
   }
-  const width = Math.max(...pairs.map(([k]) => k.length));
-  for (const [k, v, style] of pairs) io.out(`${io.c.dim(k.padEnd(width))}  ${style ? style(v, io.c) : v}`);
-}
-
-/** Tabs and newlines inside a value would break a TSV row. */
-function clean(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ');
+  const width = Math.max(...safe.map(([k]) => k.length));
+  for (const [k, v, style] of safe) io.out(`${io.c.dim(k.padEnd(width))}  ${style ? style(v, io.c) : v}`);
 }
 
 const STATE_COLORS: Record<string, keyof Colors> = {
@@ -120,8 +125,9 @@ const STATE_COLORS: Record<string, keyof Colors> = {
   estimado: 'yellow',
 };
 
+/** A state in its colour; call it with the text as shown (a known state is always safe). */
 export function colorState(state: string, c: Colors): string {
-  const name = STATE_COLORS[state];
+  const name = Object.hasOwn(STATE_COLORS, state) ? STATE_COLORS[state] : undefined;
   const fn = name ? (c[name] as (s: string) => string) : undefined;
   return fn ? fn(state) : state;
 }

@@ -1,7 +1,10 @@
 // The terminal decisions, made once: tables and colour follow stdout being a TTY,
 // prompts need stdin and stdout to be TTYs, the spinner needs stderr to be one.
 // NO_COLOR and FORCE_COLOR are honoured; CI alone does not turn colour on.
+// Every line goes through terminalGuard: no escape sequence but svc's own colours
+// reaches a terminal, whatever a command interpolated; --json is written by outRaw.
 import { createColors } from 'picocolors';
+import { terminalGuard } from '../text.js';
 
 export type Colors = ReturnType<typeof createColors>;
 
@@ -18,8 +21,12 @@ export interface IO extends Streams {
   canPrompt: boolean;
   color: boolean;
   c: Colors;
+  /** A line on stdout; unsafe characters other than svc's colours shown as `\uXXXX`. */
   out(line?: string): void;
+  /** The same on stderr. */
   err(line?: string): void;
+  /** A line on stdout exactly as given: only for --json, which stays byte-exact. */
+  outRaw(line: string): void;
 }
 
 export function createIO(
@@ -38,8 +45,9 @@ export function createIO(
     canPrompt: stdinTTY && stdoutTTY && flags.input !== false,
     color,
     c: createColors(color),
-    out: (line = '') => void streams.stdout.write(`${line}\n`),
-    err: (line = '') => void streams.stderr.write(`${line}\n`),
+    out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
+    err: (line = '') => void streams.stderr.write(`${terminalGuard(line)}\n`),
+    outRaw: (line) => void streams.stdout.write(`${line}\n`),
   };
 }
 

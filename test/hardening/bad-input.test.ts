@@ -139,7 +139,8 @@ describe('what the service says is shown safely', () => {
     });
     const r = await svc(['cuenta'], { env: sb.env });
     await sb.clearFaults();
-    expectOneErrorLine(r, 1, /^error: bad_request \(HTTP 400\): uno.*dos.*tres$/, 'hostile service message');
+    // Shown whole and visibly: quoted, each control as \uXXXX (src/text.ts), the line break as one space.
+    expectOneErrorLine(r, 1, /^error: bad_request \(HTTP 400\): "uno\\u001b\[2J\\u001b\]0;titulo\\u0007 dos tres"$/, 'hostile service message');
     // eslint-disable-next-line no-control-regex
     expect(r.stderr.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(lines(r.stderr)).toHaveLength(1);

@@ -6,6 +6,7 @@ import { NetworkError } from '../../api/errors.js';
 import type { Context } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { printable } from '../parse.js';
+import { shown } from '../../text.js';
 import { readAll } from '../stdin.js';
 import { printJson } from '../../output/format.js';
 
@@ -93,8 +94,10 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     );
   } catch (err) {
     if (err instanceof NetworkError && err.raw !== undefined) {
-      // Not JSON: shown as received, since seeing it is the point of `svc api`.
-      io.out(err.raw);
+      // Not JSON: seeing it is the point of `svc api`. Piped, it goes out byte for
+      // byte (as --json does); on a terminal each line is shown safely.
+      if (io.stdoutTTY) io.out(err.raw.split('\n').map((line) => shown(line.replace(/\r$/, ''))).join('\n'));
+      else io.outRaw(err.raw);
       io.err(io.c.red(`HTTP ${err.http ?? '?'}: la respuesta no es JSON`));
       return EXIT.network;
     }
@@ -104,7 +107,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
   const code = exitCodeOf(res.http, res.data);
   if (code !== EXIT.ok) {
     const e = res.data as { error?: unknown };
-    io.err(io.c.red(`HTTP ${res.http}${typeof e?.error === 'string' ? ` ${e.error}` : ''}`));
+    io.err(io.c.red(`HTTP ${res.http}${typeof e?.error === 'string' ? ` ${shown(e.error, 80)}` : ''}`));
   }
   return code;
 }

@@ -82,10 +82,10 @@ export async function run(ctx: Context): Promise<number> {
       say(`${io.c.dim('$')} ${io.c.bold(shown)}`);
       const out = await runInner(s.argv, env, json || s.quiet ? undefined : io.stdout, signal);
       if (out.code !== 0) {
-        if (json) io.out(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
+        if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
         throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, 1);
       }
-      if (json) io.out(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: 0, salida: parseOr(out.stdout) }));
+      if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: 0, salida: parseOr(out.stdout) }));
       else if (out.stderr.trim()) io.err(out.stderr.trimEnd());
       if (!json) s.after?.(out.stdout);
       say();

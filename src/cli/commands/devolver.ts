@@ -10,6 +10,7 @@ import { pairsOf } from '../../output/resources.js';
 import type { Context } from '../context.js';
 import { OutcomeUnknownError, UsageError } from '../errors.js';
 import { parseId } from '../parse.js';
+import { shown } from '../../text.js';
 
 export const REFUNDABLE: readonly EstadoCobro[] = ['PAGADA', 'PAGADA_PARCIALMENTE', 'DEVUELTA_PARCIALMENTE'];
 
@@ -110,7 +111,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     if (live) {
       await ctx.confirmTyped(`MODO LIVE: para devolver ${monto} del cobro ${cobro.id} escribí el monto (${monto}):`, monto);
     } else {
-      await ctx.confirm(`¿Devolver ${monto} del cobro ${cobro.id} (${cobro.codigo})?`);
+      await ctx.confirm(`¿Devolver ${monto} del cobro ${cobro.id} (${shown(cobro.codigo, 40)})?`);
     }
   }
 
@@ -136,7 +137,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     printRecord(io, pairsOf(refund));
   }
   const leftAfter = plan.left - parseAmount(refund.monto);
-  io.err(io.c.dim(`devuelto ${refund.monto}; queda por devolver ${formatCents(leftAfter)}; estado del cobro: ${refund.estado}`));
+  io.err(io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}; estado del cobro: ${shown(refund.estado)}`));
 }
 
 function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): void {
@@ -145,10 +146,10 @@ function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): vo
   const refunded = sumAmounts(mine.map((d) => d.monto));
   const left = parseAmount(cobro.monto_cobrado) - refunded;
   const rows: [string, string][] = [
-    ['cobro', `${cobro.id} (${cobro.codigo}) ${cobro.concepto}`],
+    ['cobro', `${cobro.id} (${shown(cobro.codigo, 40)}) ${shown(cobro.concepto)}`],
     ['estado', colorState(cobro.estado, io.c)],
-    ['monto', cobro.monto],
-    ['monto_cobrado', cobro.monto_cobrado],
+    ['monto', shown(cobro.monto)],
+    ['monto_cobrado', shown(cobro.monto_cobrado)],
     ['ya devuelto', `${formatCents(refunded)}${mine.length ? ` (${mine.length} ${mine.length === 1 ? 'devolución' : 'devoluciones'})` : ''}`],
     ['queda', formatCents(left < 0n ? 0n : left)],
   ];

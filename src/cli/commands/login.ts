@@ -7,6 +7,7 @@ import { readAll } from '../stdin.js';
 import { KEY_RE, keyMode } from '../../config/resolve.js';
 import { PROFILE_NAME } from '../../config/store.js';
 import { maskKey, printJson } from '../../output/format.js';
+import { shown } from '../../text.js';
 import { checkBaseUrl, InsecureBaseUrlError } from '../../api/client.js';
 
 export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
@@ -107,7 +108,7 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
     return;
   }
   io.err(
-    `${io.c.green('✓')} sesión iniciada como ${cuenta.nombre} <${cuenta.email}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${baseUrl}`,
+    `${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${baseUrl}`,
   );
   if (where) io.err(where);
   if (secret) io.err('secreto de firma guardado');

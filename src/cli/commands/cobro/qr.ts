@@ -4,6 +4,7 @@
 import type { Client } from '../../../api/client.js';
 import type { Cobro } from '../../../api/schemas.js';
 import { renderQr } from '../../../output/qr.js';
+import { shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 
 const WAIT_MS = 15_000;
@@ -36,6 +37,6 @@ export async function showQr(ctx: Context, client: Client, cobro: Cobro, waitMs 
   const lines = renderQr(current.qr, { color: toStdout ? io.color : false });
   write('');
   for (const line of lines) write(line);
-  write(io.c.dim(`QR del cobro ${current.codigo} (escaneálo para pagar)`));
+  write(io.c.dim(`QR del cobro ${shown(current.codigo, 40)} (escaneálo para pagar)`));
   return current;
 }

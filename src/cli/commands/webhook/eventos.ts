@@ -1,12 +1,23 @@
 // svc webhook eventos: lists the journal of received notifications: what arrived,
 // whether its signature was valid, what was done with it and what the app answered.
 // A table on a terminal, tab-separated rows when piped, the entries with --json.
+// The journal holds what strangers sent: every field is a string to show safely
+// (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
 import { readJournal, JournalError, type JournalEntry } from '../../../webhooks/journal.js';
 import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import type { Context } from '../../context.js';
 import { ConfigError } from '../../errors.js';
 import { parsePositiveInt } from '../../parse.js';
 import { clock, formatMs, journalPath, OUTCOME_LABEL } from './shared.js';
+
+/**
+ * A field as text for a cell (printTable shows it safely). Strings stay as they are,
+ * so a replay's id or a state reads the same as elsewhere; anything else becomes its JSON.
+ */
+function raw(value: unknown, dash = '-'): string {
+  if (value === null || value === undefined) return dash;
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}
 
 export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
   const { io } = ctx;
@@ -32,22 +43,24 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   const columns: Column<JournalEntry>[] = [
     { header: 'id', value: (e) => e.id },
     { header: 'fecha', value: (e) => (io.stdoutTTY ? `${e.received_at.slice(0, 10)} ${clock(e.received_at)}` : e.received_at) },
-    { header: 'evento', value: (e) => e.event ?? '-' },
-    { header: 'cobro', value: (e) => (e.cobro_id === null ? '-' : String(e.cobro_id)), align: 'right' },
-    { header: 'estado', value: (e) => e.estado ?? '-', style: (s, _e, c) => colorState(s, c) },
-    { header: 'monto', value: (e) => e.monto ?? '-', align: 'right' },
+    { header: 'evento', value: (e) => raw(e.event) },
+    { header: 'cobro', value: (e) => raw(e.cobro_id), align: 'right' },
+    { header: 'estado', value: (e) => raw(e.estado), style: (s, _e, c) => colorState(s, c) },
+    { header: 'monto', value: (e) => raw(e.monto), align: 'right' },
     {
       header: 'firma',
-      value: (e) => (e.verification.valid ? 'válida' : (e.verification.reason ?? 'inválida')),
-      style: (s, e, c) => (e.verification.valid ? c.green(s) : c.red(s)),
+      value: (e) => (e.verification?.valid === true ? 'válida' : raw(e.verification?.reason, 'inválida')),
+      style: (s, e, c) => (e.verification?.valid === true ? c.green(s) : c.red(s)),
     },
     {
       header: 'resultado',
-      value: (e) => (e.source === 'replay' ? `replay de ${e.replay_of ?? '?'}: ` : '') + (OUTCOME_LABEL[e.outcome] ?? e.outcome),
+      value: (e) =>
+        (e.source === 'replay' ? `replay de ${raw(e.replay_of, '?')}: ` : '') +
+        (Object.hasOwn(OUTCOME_LABEL, e.outcome) ? OUTCOME_LABEL[e.outcome]! : raw(e.outcome)),
     },
     {
       header: 'status',
-      value: (e) => (e.status === null ? (e.answered === null ? '-' : `(${e.answered})`) : String(e.status)),
+      value: (e) => (e.status === null || e.status === undefined ? (e.answered === null || e.answered === undefined ? '-' : `(${raw(e.answered)})`) : raw(e.status)),
       align: 'right',
       style: (s, e, c) => (e.status !== null && e.status >= 200 && e.status < 300 ? c.green(s) : e.status === null && e.answered === 200 ? s : c.red(s)),
     },

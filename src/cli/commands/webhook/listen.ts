@@ -100,7 +100,7 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
       toleranceSeconds: flags.toleranceSeconds,
       forwardTimeoutMs: flags.forwardTimeoutMs,
       journal,
-      onEvent: (e) => (json ? io.out(JSON.stringify(e)) : io.out(eventLine(io, e))),
+      onEvent: (e) => (json ? io.outRaw(JSON.stringify(e)) : io.out(eventLine(io, e))),
       onError: (err) => io.err(`${c.red('error:')} ${err.message}`),
     });
   } catch (err) {

@@ -8,7 +8,7 @@ import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
 import { CliError, ConfigError, EXIT, UsageError } from '../../errors.js';
 import { parsePositiveInt, printable } from '../../parse.js';
-import { eventLine, journalPath, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
+import { eventLine, field, journalPath, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
 
 /** Entries --last and --all consider: what arrived at the listener, signed correctly, with a body. */
 function replayable(e: JournalEntry): boolean {
@@ -61,7 +61,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     }
   }
   if (id !== undefined && !chosen[0]!.verification.valid) {
-    io.err(io.c.yellow(`aviso: ${chosen[0]!.id} llegó con firma inválida (${chosen[0]!.verification.reason}); se reenvía igual porque lo pediste por id`));
+    io.err(io.c.yellow(`aviso: ${field(chosen[0]!.id, 40)} llegó con firma inválida (${field(chosen[0]!.verification.reason, 60, '?')}); se reenvía igual porque lo pediste por id`));
   }
 
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
@@ -115,7 +115,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
         ...(!result.ok && result.response?.length ? { response_start: result.response.subarray(0, 300).toString('utf8') } : {}),
       };
       await journal?.append(entry).catch((err: Error) => io.err(io.c.yellow(`aviso: ${err.message}`)));
-      if (ctx.globals.json) io.out(JSON.stringify(entry));
+      if (ctx.globals.json) io.outRaw(JSON.stringify(entry));
       else io.out(eventLine(io, entry));
       if (result.status === null) unreachable++;
       else if (!result.ok) {

@@ -6,6 +6,7 @@ import type { JournalEntry } from '../../../webhooks/journal.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../parse.js';
+import { shown } from '../../../text.js';
 import { readAll } from '../../stdin.js';
 import type { Colors, IO } from '../../../output/io.js';
 
@@ -140,23 +141,36 @@ function statusColor(status: number | null, c: Colors): (s: string) => string {
   return c.red;
 }
 
-/** One line per event: time, event, cobro, estado, monto, what happened, latency. */
+/**
+ * A journal field as shown. The file can hold anything (reading it checks only id,
+ * body and date), so a field may be missing, of any type, or hostile text.
+ */
+export function field(value: unknown, max = 60, dash = '-'): string {
+  if (value === null || value === undefined) return dash;
+  return shown(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), max);
+}
+
+/**
+ * One line per event: time, event, cobro, estado, monto, what happened, latency.
+ * Every string of the entry came from the network or the journal file: each is
+ * rendered by `shown`, shortened so a huge field cannot flood the terminal.
+ */
 export function eventLine(io: IO, e: JournalEntry): string {
   const c = io.c;
   const cols = [
-    c.dim(clock(e.received_at)),
-    (e.event ?? '(sin evento)').padEnd(26),
-    `cobro ${e.cobro_id ?? '-'}`.padEnd(11),
-    (e.estado ?? '-').padEnd(21),
-    (e.monto ?? '-').padStart(12),
+    c.dim(field(clock(e.received_at), 40)),
+    field(e.event, 40, '(sin evento)').padEnd(26),
+    `cobro ${field(e.cobro_id, 20)}`.padEnd(11),
+    field(e.estado, 40).padEnd(21),
+    field(e.monto, 24).padStart(12),
   ];
   let tail: string;
   switch (e.outcome) {
     case 'rejected':
-      tail = `${c.red(`<-- 401 firma inválida (${e.verification.reason ?? '?'})`)} no reenviado`;
+      tail = `${c.red(`<-- 401 firma inválida (${field(e.verification?.reason, 60, '?')})`)} no reenviado`;
       break;
     case 'too_large':
-      tail = `${c.red('<-- 413')} cuerpo de ${e.bytes} bytes, demasiado grande; no reenviado`;
+      tail = `${c.red('<-- 413')} cuerpo de ${field(e.bytes, 20)} bytes, demasiado grande; no reenviado`;
       break;
     case 'skipped':
       tail = c.dim('<-- 200 filtrado por --events; no reenviado');
@@ -165,19 +179,19 @@ export function eventLine(io: IO, e: JournalEntry): string {
       tail = `${c.green('<-- 200')} ${c.dim('(sin --forward-to)')}`;
       break;
     case 'unreachable':
-      tail = `${c.red(`--> ${e.target} sin respuesta: ${e.error ?? '?'}`)} ${c.red(`<-- ${e.answered ?? 502}`)}`;
+      tail = `${c.red(`--> ${field(e.target, 200, '?')} sin respuesta: ${field(e.error, 200, '?')}`)} ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`;
       break;
     default: {
       const paint = statusColor(e.status, c);
-      tail = `--> ${paint(String(e.status))} ${c.dim(`${formatMs(e.latency_ms)}`)}`;
-      if (e.outcome === 'target_error' && e.response_start) tail += `  ${c.dim(`«${printable(e.response_start, 120)}»`)}`;
+      tail = `--> ${paint(field(e.status, 20))} ${c.dim(`${formatMs(e.latency_ms)}`)}`;
+      if (e.outcome === 'target_error' && typeof e.response_start === 'string' && e.response_start) tail += `  ${c.dim(`«${printable(e.response_start, 120)}»`)}`;
     }
   }
-  const replay = e.source === 'replay' ? c.cyan(`replay ${e.replay_of ?? ''} `) : '';
+  const replay = e.source === 'replay' ? c.cyan(`replay ${field(e.replay_of, 40, '')} `) : '';
   return `${cols.join('  ')}  ${replay}${tail}`;
 }
 
 export function formatMs(ms: number | null): string {
-  if (ms === null) return '-';
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '-';
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }

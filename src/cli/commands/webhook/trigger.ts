@@ -15,7 +15,7 @@ import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { parseChoice, parseId, printable } from '../../parse.js';
-import { formatMs, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
+import { field, formatMs, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
 import { printJson } from '../../../output/format.js';
 
 const TYPED_FIELDS: Record<string, 'int' | 'int?' | 'string'> = {
@@ -104,7 +104,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
   const c = io.c;
   const start = result.response?.length ? result.response.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim() : '';
   if (ctx.globals.json) {
-    io.out(
+    io.outRaw(
       JSON.stringify(
         {
           event: body.event,
@@ -122,7 +122,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     );
   } else if (result.status !== null) {
     const paint = result.ok ? c.green : c.red;
-    io.out(`${body.event} (cobro ${body.cobro_id}, ${body.estado}, ${body.monto}) --> ${forwardTo}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
+    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${forwardTo}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
     if (!result.ok && start) io.out(c.dim(`  «${printable(start, 200)}»`));
   }
   if (result.status === null) throw new CliError(`no se pudo entregar a ${forwardTo}: ${result.error ?? 'sin respuesta'}`, EXIT.network);
@@ -235,7 +235,7 @@ async function viaSandbox(
   }
   const paint = delivered.ok ? c.green : c.red;
   io.out(
-    `${event} (cobro ${id}) --> ${delivered.url}  ${paint(delivered.status === null ? (delivered.error ?? 'sin respuesta') : String(delivered.status))}` +
+    `${event} (cobro ${id}) --> ${field(delivered.url, 200)}  ${paint(delivered.status === null ? field(delivered.error, 200, 'sin respuesta') : field(delivered.status, 20))}` +
       (delivered.ok ? '' : c.dim(' (el sandbox reintenta)')),
   );
 }

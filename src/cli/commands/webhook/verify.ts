@@ -8,7 +8,7 @@ import { verify } from '../../../webhooks/signature.js';
 import type { Context } from '../../context.js';
 import { SignatureError, UsageError } from '../../errors.js';
 import { readAll } from '../../stdin.js';
-import { parseTolerance, readBody, readFileArg, resolveSecret } from './shared.js';
+import { field, parseTolerance, readBody, readFileArg, resolveSecret } from './shared.js';
 
 export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
   const { io } = ctx;
@@ -57,7 +57,7 @@ function report(
   const { io } = ctx;
   const s = summarize(body, headerEvent);
   if (ctx.globals.json) {
-    io.out(
+    io.outRaw(
       JSON.stringify(
         {
           valid: result.ok,
@@ -87,7 +87,7 @@ function report(
   }
   if (ctx.globals.json) return;
   const parts = s.json
-    ? [s.event ?? '(sin evento)', `cobro ${s.cobro_id ?? '-'}`, s.estado ?? '-', `monto ${s.monto ?? '-'}`]
-    : [s.event ?? 'cuerpo que no es JSON', `${body.length} bytes`];
+    ? [field(s.event, 40, '(sin evento)'), `cobro ${s.cobro_id ?? '-'}`, field(s.estado, 40), `monto ${field(s.monto, 24)}`]
+    : [field(s.event, 40, 'cuerpo que no es JSON'), `${body.length} bytes`];
   io.out(`${io.c.green('✓ firma válida')}: ${parts.join(' · ')}`);
 }
