@@ -3,7 +3,7 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local value_opts=" --base-url --body --cobro --concepto --data --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --monto --path --port --profile --q --ready-delay --referencia --request --retry-schedule --route --set --signature --success-url --timestamp --tolerance --transaccion --tz --vencimiento --webhook-url "
-  local paths="|api|cargos|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook replay|webhook sign|webhook trigger|webhook verify|"
+  local paths="|api|cargos|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook replay|webhook sign|webhook trigger|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -68,7 +68,8 @@ _svc_complete() {
         'perfil usar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'perfil use') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'salud') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'sandbox') candidates='iniciar pagar rechazar expirar --host --port --data --webhook-url --tz --retry-schedule --ready-delay --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox') candidates='compactar iniciar pagar rechazar expirar --host --port --data --webhook-url --tz --retry-schedule --ready-delay --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox compactar') candidates='--data --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox expirar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox iniciar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox pagar') candidates='--monto --medio --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
