@@ -7,9 +7,12 @@
 // (never the -H extras, which may carry the app's own credentials). It does not grow
 // without end on a laptop that listens for weeks: past JOURNAL_MAX_BYTES the file
 // becomes `<file>.1` (replacing the previous one) and a new one starts; readers read
-// both, oldest first.
+// both, oldest first. Requests that failed verification come from anyone, so they go
+// to a file of their own (`webhooks.rechazados.jsonl`, rotated at a few MiB) with
+// only the start of their body: a flood of them can never push a verified event out,
+// nor make the disk use grow past both files' two generations.
+import { constants as fsConstants, mkdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { decodeUtf8 } from './events.js';
@@ -17,10 +20,24 @@ import { decodeUtf8 } from './events.js';
 export const JOURNAL_FILE = 'webhooks.jsonl';
 /** Size at which the journal is rotated (two generations kept: at most about twice this on disk). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
+/** Size at which the file of rejected requests is rotated (two generations kept). */
+export const REJECTED_MAX_BYTES = 4 * 1024 * 1024;
+/** Bytes of a rejected request's body that are kept (enough to recognise what it was). */
+export const REJECTED_BODY_KEEP = 256;
+/**
+ * Characters written in one go at most: a batch never builds a string near V8's
+ * limit however many events wait, and one slow write does not hold everything queued.
+ */
+export const BATCH_MAX_CHARS = 4 * 1024 * 1024;
 
 /** The previous generation of a journal. */
 export function rotatedPath(path: string): string {
   return `${path}.1`;
+}
+
+/** Where the requests rejected by the listener are kept: `webhooks.jsonl` -> `webhooks.rechazados.jsonl`. */
+export function rejectedPath(path: string): string {
+  return path.endsWith('.jsonl') ? `${path.slice(0, -'.jsonl'.length)}.rechazados.jsonl` : `${path}.rechazados`;
 }
 
 export type Outcome =
@@ -69,6 +86,8 @@ export interface JournalEntry {
   error?: string;
   /** Start of the target's answer when it was not 2xx. */
   response_start?: string;
+  /** Only the first bytes of the body were kept (`bytes` is the size received): a rejected request. */
+  body_truncated?: true;
 }
 
 /** `<data dir>/webhooks.jsonl` (SVC_DATA_DIR, XDG_DATA_HOME or ~/.local/share/svc). */
@@ -77,9 +96,20 @@ export async function defaultJournalPath(env: NodeJS.ProcessEnv): Promise<string
   return join(dataDir(env), JOURNAL_FILE);
 }
 
+// Ids are cut from a block of random bytes: one randomBytes call per event was a
+// syscall (and its bookkeeping) per event for 6 bytes.
+const ID_BYTES = 6;
+let idPool = Buffer.alloc(0);
+let idAt = 0;
+
 /** Short, unique, typeable ids: `evt_` and 12 hex digits. */
 export function newEntryId(): string {
-  return `evt_${randomBytes(6).toString('hex')}`;
+  if (idAt + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_BYTES * 1024);
+    idAt = 0;
+  }
+  idAt += ID_BYTES;
+  return `evt_${idPool.toString('hex', idAt - ID_BYTES, idAt)}`;
 }
 
 /** The headers worth keeping: Content-Type and X-Svc-*; nothing else (no credentials). */
@@ -94,11 +124,46 @@ export function keptHeaders(headers: Record<string, string | string[] | undefine
 }
 
 /** The body as stored: text when it is valid UTF-8, base64 otherwise. */
-export function encodeBody(body: Uint8Array): { body: string; body_encoding: 'utf8' | 'base64'; bytes: number } {
-  const text = decodeUtf8(body);
+export function encodeBody(body: Uint8Array, text: string | undefined = decodeUtf8(body)): { body: string; body_encoding: 'utf8' | 'base64'; bytes: number } {
   return text !== undefined
     ? { body: text, body_encoding: 'utf8', bytes: body.byteLength }
     : { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64'), body_encoding: 'base64', bytes: body.byteLength };
+}
+
+/**
+ * The first `keep` bytes of a body, as stored for a rejected request: text when they
+ * are UTF-8 (a character cut at the end is dropped), base64 otherwise. `bytes` is
+ * the size that arrived (`total`, when the body was not read whole).
+ */
+export function encodePrefix(
+  body: Uint8Array,
+  total: number = body.byteLength,
+  keep: number = REJECTED_BODY_KEEP,
+): { body: string; body_encoding: 'utf8' | 'base64'; bytes: number; body_truncated?: true } {
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, keep));
+  const cut = total > head.length ? ({ body_truncated: true } as const) : {};
+  for (let drop = 0; drop <= Math.min(3, head.length); drop++) {
+    const text = decodeUtf8(head.subarray(0, head.length - drop));
+    // Only a cut body may lose a partial character at its end.
+    if (text !== undefined && (drop === 0 || cut.body_truncated)) return { body: text, body_encoding: 'utf8', bytes: total, ...cut };
+  }
+  return { body: head.toString('base64'), body_encoding: 'base64', bytes: total, ...cut };
+}
+
+/** A string from a stranger, cut to `max` characters for the journal. */
+export function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Headers of a rejected request as kept: at most 16, names and values cut short. */
+export function clipHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const [k, v] of Object.entries(headers)) {
+    if (n++ === 16) break;
+    out[clip(k, 64)] = clip(v);
+  }
+  return out;
 }
 
 /** The exact bytes that were received. */
@@ -110,30 +175,58 @@ export class JournalError extends Error {
   override name = 'JournalError';
 }
 
+export interface JournalStats {
+  /** Lines on disk since the journal was opened. */
+  lines: number;
+  /** Durable writes (each one write with O_DSYNC, or write + fdatasync). */
+  syncs: number;
+}
+
 export class Journal {
   private pending: { line: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
+  /** A write failed part-way: the next one starts on a new line. */
+  private torn = false;
+  private readonly counts: JournalStats = { lines: 0, syncs: 0 };
 
   private constructor(
     readonly path: string,
     private fh: FileHandle,
     private size: number,
     private readonly maxBytes: number,
+    /** The file was opened O_DSYNC: each write is on disk when it returns, no fdatasync needed. */
+    private readonly dsync: boolean,
   ) {}
 
   /** Opens (creates) the journal for appending; folder 0700, file 0600. */
   static async open(path: string, options: { maxBytes?: number } = {}): Promise<Journal> {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      const fh = await open(path, 'a', 0o600);
-      return new Journal(path, fh, (await fh.stat()).size, options.maxBytes ?? JOURNAL_MAX_BYTES);
+      const { fh, dsync } = await openAppend(path);
+      let size = (await fh.stat()).size;
+      if (size > 0) {
+        // A line torn by a crash (no newline) must not swallow the next one: end it,
+        // so it is one unreadable line and every later line stays whole.
+        const last = Buffer.alloc(1);
+        await fh.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) {
+          await fh.write('\n');
+          if (!dsync) await fh.datasync();
+          size++;
+        }
+      }
+      return new Journal(path, fh, size, options.maxBytes ?? JOURNAL_MAX_BYTES, dsync);
     } catch (err) {
       throw new JournalError(`no se pudo abrir el journal ${path}: ${(err as Error).message}`);
     }
   }
 
-  /** Resolves once the entry is written and fsynced. */
+  stats(): JournalStats {
+    return { ...this.counts };
+  }
+
+  /** Resolves once the entry is written and on disk (fdatasync or O_DSYNC). */
   append(entry: JournalEntry): Promise<void> {
     if (this.closed) return Promise.reject(new JournalError('el journal está cerrado'));
     return new Promise((resolve, reject) => {
@@ -142,18 +235,32 @@ export class Journal {
     });
   }
 
+  /**
+   * Group commit: whatever queued while the previous write was on its way goes out in
+   * the next one, up to BATCH_MAX_CHARS (at least one line) per write.
+   */
   private async flush(): Promise<void> {
     while (this.pending.length) {
-      const batch = this.pending;
-      this.pending = [];
+      let chars = 0;
+      let n = 0;
+      while (n < this.pending.length && (n === 0 || chars + this.pending[n]!.line.length <= BATCH_MAX_CHARS)) chars += this.pending[n++]!.line.length;
+      const batch = this.pending.splice(0, n);
       try {
-        const text = batch.map((p) => p.line).join('');
-        await this.fh.write(text);
-        await this.fh.datasync();
-        this.size += Buffer.byteLength(text);
+        const text = n === 1 ? batch[0]!.line : batch.map((p) => p.line).join('');
+        const data = Buffer.from(this.torn ? `\n${text}` : text);
+        await this.writeAll(data);
+        if (!this.dsync) await this.fh.datasync();
+        this.counts.syncs++;
+        this.counts.lines += n;
+        this.size += data.length;
+        this.torn = false;
         for (const p of batch) p.resolve();
         if (this.size >= this.maxBytes) await this.rotate();
       } catch (err) {
+        // A batch may be half on disk (a full disk): the next write starts on a new line,
+        // so only the torn one is unreadable. Not truncated back: `svc webhook replay`
+        // may be appending to the same file.
+        this.torn = true;
         const failure = new JournalError(`no se pudo escribir el journal ${this.path}: ${(err as Error).message}`);
         for (const p of batch) p.reject(failure);
       }
@@ -161,11 +268,19 @@ export class Journal {
     this.flushing = undefined;
   }
 
+  private async writeAll(data: Buffer): Promise<void> {
+    let at = 0;
+    while (at < data.length) {
+      const { bytesWritten } = await this.fh.write(data, at, data.length - at);
+      at += bytesWritten;
+    }
+  }
+
   /** The full file becomes the previous generation; appends go on in a new one. */
   private async rotate(): Promise<void> {
     try {
       await rename(this.path, rotatedPath(this.path));
-      const fh = await open(this.path, 'a', 0o600);
+      const { fh } = await openAppend(this.path);
       await this.fh.close();
       this.fh = fh;
       this.size = 0;
@@ -183,17 +298,49 @@ export class Journal {
   }
 }
 
+/**
+ * Opens for appending with O_DSYNC where the platform has it: the write itself is
+ * durable, one trip to the thread pool per batch instead of two (write, fdatasync).
+ */
+async function openAppend(path: string): Promise<{ fh: FileHandle; dsync: boolean }> {
+  const { O_APPEND, O_CREAT, O_RDWR, O_DSYNC } = fsConstants;
+  // Read as well: open() looks at the last byte for a torn line.
+  if (O_DSYNC !== undefined && process.platform !== 'win32') {
+    return { fh: await open(path, O_APPEND | O_CREAT | O_RDWR | O_DSYNC, 0o600), dsync: true };
+  }
+  return { fh: await open(path, 'a+', 0o600), dsync: false };
+}
+
 export interface JournalRead {
   entries: JournalEntry[];
   /** Lines that are not entries (a line cut by a crash, a hand edit). */
   skipped: number;
 }
 
-/** Reads the whole journal, its previous generation first; a missing file is an empty journal. */
+/**
+ * Reads the whole journal, its previous generation first, with the rejected requests
+ * (their own file) merged in by arrival time; a missing file is an empty journal.
+ */
 export function readJournal(path: string): JournalRead {
   const read: JournalRead = { entries: [], skipped: 0 };
   for (const file of [rotatedPath(path), path]) readInto(file, read);
+  const rejected: JournalRead = { entries: [], skipped: 0 };
+  const other = rejectedPath(path);
+  for (const file of [rotatedPath(other), other]) readInto(file, rejected);
+  read.skipped += rejected.skipped;
+  if (rejected.entries.length) read.entries = mergeByArrival(read.entries, rejected.entries);
   return read;
+}
+
+/** Both lists in one, each keeping its own order, the earlier arrival first where they meet. */
+function mergeByArrival(a: JournalEntry[], b: JournalEntry[]): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(b[j]!.received_at < a[i]!.received_at ? b[j++]! : a[i++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }
 
 function readInto(path: string, read: JournalRead): void {

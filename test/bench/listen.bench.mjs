@@ -6,7 +6,7 @@
 // added latency is the difference of the two distributions. Asserts nothing.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +51,10 @@ function spawnLine(args, env, match) {
 const app = await spawnLine(['-e', APP], {});
 const appUrl = `http://127.0.0.1:${app.value}/hook`;
 const appTarget = new URL(appUrl);
+// BENCH_PROFILE=DIR: the listener writes a CPU profile (node --cpu-prof) into DIR as it exits.
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const listener = await spawnLine(
-  [BIN, 'webhook', 'listen', '--port', '0', '--forward-to', appUrl, '--journal', journal],
+  [...profile, BIN, 'webhook', 'listen', '--port', '0', '--forward-to', appUrl, '--journal', journal],
   { SVC_WEBHOOK_SECRET: SECRET, SVC_CONFIG_DIR: dir, SVC_DATA_DIR: dir },
   /^Listo\. Esperando notificaciones en (\S+)/,
 );
@@ -128,6 +130,19 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const f = (ms) => `${ms.toFixed(2)} ms`;
+// CPU time of a process's threads grouped by name (main thread, libuv pool, V8 helpers), from /proc.
+function threadCpu(pid) {
+  const byName = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      byName[name] = (byName[name] ?? 0) + cpuMs(`${pid}/task/${tid}`);
+    }
+  } catch {
+    // no /proc: the total is all there is
+  }
+  return byName;
+}
 // CPU time of each process (user + system), from /proc where there is one.
 function cpuMs(pid) {
   try {
@@ -138,6 +153,7 @@ function cpuMs(pid) {
   }
 }
 const listenerCpu = cpuMs(listener.proc.pid) - listenerCpuStart;
+const threads = threadCpu(listener.proc.pid);
 const appCpu = cpuMs(app.proc.pid) - appCpuStart;
 listener.proc.kill('SIGINT');
 await new Promise((r) => listener.proc.once('exit', r));
@@ -153,6 +169,7 @@ for (const [name, xs] of [['direct to app', direct], ['via listener', via]]) {
   console.log(`  ${name.padEnd(15)} ${[50, 90, 99, 100].map((p) => f(pct(xs, p)).padStart(10)).join(' ')}`);
 }
 console.log(`  CPU per event: listener ${(listenerCpu / total).toFixed(3)} ms, app ${(appCpu / (2 * total)).toFixed(3)} ms per request`);
+console.log(`  listener CPU by thread (whole run, ms): ${Object.entries(threads).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`);
 const added50 = pct(via, 50) - pct(direct, 50);
 const added99 = pct(via, 99) - pct(direct, 99);
 console.log(`  added by the listener: p50 ${f(added50)}, p99 ${f(added99)}  (aim: p99 added < 5 ms at 500/s)`);
