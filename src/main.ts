@@ -1,5 +1,6 @@
 // main(argv, deps) -> exit code. The only place that turns errors into exit codes
-// and error lines; commands throw, main speaks.
+// and error lines; commands throw, main speaks. An error line never shows an
+// address's password, and a long one is shortened (--json keeps it whole).
 import { CommanderError } from 'commander';
 import { commands, groups } from './cli/registry/index.js';
 import { buildProgram } from './cli/program.js';
@@ -10,6 +11,8 @@ import { VERSION } from './version.js';
 // A message from the service can carry escape sequences: oneLine shows it safely.
 import { oneLine } from './text.js';
 import { ApiError, NetworkError } from './api/errors.js';
+import { redactAddresses } from './api/address.js';
+import { unexpected, type SentWrite } from './cli/outcome.js';
 
 export interface MainDeps extends Streams {
   env: NodeJS.ProcessEnv;
@@ -17,6 +20,8 @@ export interface MainDeps extends Streams {
   signal?: AbortSignal;
   /** Long-running commands call this to stop gracefully on the first signal. */
   holdSignals?: () => void;
+  /** Receives every write (non-GET request) the command sends; the process's last-resort handlers read it too. */
+  writes?: SentWrite[];
 }
 
 export async function main(argv: string[], deps: MainDeps): Promise<number> {
@@ -24,6 +29,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
   let io: IO = createIO(deps, deps.env, { color: raw.noColor ? false : undefined });
   let exitCode: number = EXIT.ok;
   let globals: GlobalOptions | undefined;
+  const writes = deps.writes ?? [];
 
   const program = buildProgram(
     VERSION,
@@ -47,6 +53,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
         globals,
         signal: deps.signal ?? new AbortController().signal,
         holdSignals: deps.holdSignals ?? (() => {}),
+        writes,
       });
       const mod = await def.load();
       const code = await mod.run(ctx, args, opts);
@@ -63,32 +70,48 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (err) {
-    return report(err, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug);
+    return report(err, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug, writes);
   }
 }
 
+/** Longest error line shown on a terminal; a service message of a few KiB would bury everything else. */
+export const MAX_ERROR_LINE = 2000;
+
 /** One readable line on stderr (JSON with --json), and the exit code of PRODUCT.md §2. */
-export function report(err: unknown, io: IO, json: boolean, debug: boolean): number {
+export function report(err: unknown, io: IO, json: boolean, debug: boolean, writes: readonly SentWrite[] = []): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
     // commander already printed its (translated) message.
     return err.code === 'commander.executeSubCommandAsync' ? EXIT.refused : EXIT.usage;
   }
-  const { code, line, body } = describe(err);
+  const { code, line, body, name, suggestion } = describe(err, writes);
   if (json) {
-    io.err(JSON.stringify(body ?? { error: errorName(err), message: line }));
+    // The service's error body as sent; svc's own message whole, its addresses' passwords hidden.
+    io.err(body !== undefined ? JSON.stringify(body) : redactAddresses(JSON.stringify({ error: name ?? errorName(err), message: line })));
   } else {
-    io.err(`${io.c.red('error:')} ${line}`);
-    const suggestion = (err as { suggestion?: string }).suggestion;
-    if (suggestion) io.err(`${io.c.dim('→')} ${oneLine(suggestion)}`);
+    io.err(`${io.c.red('error:')} ${shorten(redactAddresses(line), MAX_ERROR_LINE)}`);
+    const hint = suggestion ?? (err as { suggestion?: string }).suggestion;
+    if (hint) io.err(`${io.c.dim('→')} ${shorten(redactAddresses(oneLine(hint)), MAX_ERROR_LINE)}`);
   }
+  // A stack only when asked for with --debug, and only for what svc did not expect.
   if (debug && err instanceof Error && err.stack && !(err instanceof CliError) && !(err instanceof ApiError) && !(err instanceof NetworkError)) {
-    io.err(io.c.dim(err.stack));
+    io.err(io.c.dim(redactAddresses(err.stack)));
   }
   return code;
 }
 
-function describe(err: unknown): { code: number; line: string; body?: unknown } {
+/** At most `max` characters (whole code points), then how many were cut. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, max).join('')}… (${chars.length - max} caracteres más; --json lo muestra entero)`;
+}
+
+function describe(
+  err: unknown,
+  writes: readonly SentWrite[],
+): { code: number; line: string; body?: unknown; name?: string; suggestion?: string } {
   if (err instanceof ApiError) {
     const code =
       err.error === 'unauthorized'
@@ -109,8 +132,8 @@ function describe(err: unknown): { code: number; line: string; body?: unknown } 
   if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
     return { code: EXIT.cancelled, line: 'cancelado' };
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: EXIT.refused, line: `error inesperado: ${oneLine(message)} (corré con --debug para más detalle)` };
+  const u = unexpected(err, writes);
+  return { code: u.code, line: oneLine(u.line), name: u.name, suggestion: u.suggestion };
 }
 
 function errorName(err: unknown): string {

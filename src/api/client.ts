@@ -2,10 +2,13 @@
 // returning `{ http, data }` with `data` the JSON body exactly as the service sent it.
 // GETs are retried on connection errors, 429 and 5xx (honouring Retry-After);
 // POSTs are never retried, since a refund sent twice is money moved twice.
+// A reply is read up to a cap (DEFAULT_MAX_REPLY_BYTES); addresses are shown with
+// their userinfo hidden (address.ts).
 import type { z } from 'zod';
+import { redactAddresses } from './address.js';
 import { ApiError, NetworkError, suggestionFor, type NetworkFailure } from './errors.js';
 import { ItemList, scanList } from './list.js';
-import { send, sendWithFetch } from './transport.js';
+import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
   Cargo,
   Cobro,
@@ -23,6 +26,25 @@ import {
   type Medio,
 } from './schemas.js';
 import { VERSION } from '../version.js';
+
+/**
+ * Most bytes of a reply body the client reads: 256 MiB, far above any real answer
+ * (a list of 10,000 payment requests is about 7 MB) and below what a string can
+ * hold (a reply over 512 MiB could not become one). A reply past it is not the
+ * service's JSON: NetworkError('too_large').
+ */
+export const DEFAULT_MAX_REPLY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A request that may change something (any method but GET), as the client sends it:
+ * `sent` turns true once it may have reached the service and back to false when it
+ * surely did not (connection refused, unknown host, TLS refused).
+ */
+export interface WriteRecord {
+  method: string;
+  path: string;
+  sent: boolean;
+}
 
 export interface ApiResponse<T> {
   http: number;
@@ -50,6 +72,14 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   /** Called before each retry (for a spinner or a notice). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** Most bytes of a reply body read. Default DEFAULT_MAX_REPLY_BYTES. */
+  maxReplyBytes?: number;
+  /**
+   * Receives a record of each request that is not a GET before it is sent, and the
+   * record is kept current (see WriteRecord): the CLI uses it to say "may or may
+   * not have been done" when something unexpected happens after one was sent.
+   */
+  onWrite?: (write: WriteRecord) => void;
 }
 
 export interface RawRequest {
@@ -87,7 +117,9 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
  */
 export function checkBaseUrl(baseUrl: string): string {
   let url: URL;
-  const shown = baseUrl.length > 80 ? `${baseUrl.slice(0, 80)}… (${baseUrl.length} caracteres)` : baseUrl;
+  // The address is echoed in the errors below: never its userinfo, even unparsed.
+  const hidden = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? redactAddresses(baseUrl) : baseUrl.replace(/^[^/?#\\\s]*@/, '***@');
+  const shown = hidden.length > 80 ? `${hidden.slice(0, 80)}… (${hidden.length} caracteres)` : hidden;
   try {
     url = new URL(baseUrl);
   } catch {
@@ -124,13 +156,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Client {
   readonly baseUrl: string;
-  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'getAttempts' | 'maxRetryAfterSeconds' | 'backoffMs' | 'userAgent'>> &
+  /** The base URL as shown to people: its userinfo (`user:pass@`) hidden. */
+  readonly address: string;
+  private readonly opts: Required<
+    Pick<ClientOptions, 'timeoutMs' | 'getAttempts' | 'maxRetryAfterSeconds' | 'backoffMs' | 'userAgent' | 'maxReplyBytes'>
+  > &
     ClientOptions;
 
   constructor(options: ClientOptions) {
     this.baseUrl = checkBaseUrl(options.baseUrl);
+    this.address = redactAddresses(this.baseUrl);
     this.opts = {
       timeoutMs: 15_000,
+      maxReplyBytes: DEFAULT_MAX_REPLY_BYTES,
       getAttempts: 3,
       maxRetryAfterSeconds: 10,
       backoffMs: 250,
@@ -210,7 +248,11 @@ export class Client {
     extra: { body?: unknown; query?: Record<string, string | undefined> } = {},
   ): Promise<ApiResponse<z.infer<S>>> {
     const res = await this.request({ method, path, ...extra });
-    checkShape(schema, res.data, `${method} ${path}`, res.http);
+    try {
+      checkShape(schema, res.data, `${method} ${path}`, res.http);
+    } catch (err) {
+      throw unreadable(err, `${method} ${path}`, res.http);
+    }
     // The body exactly as sent (zod's output would drop unknown fields and reorder keys).
     return { http: res.http, data: res.data as z.infer<S> };
   }
@@ -244,10 +286,15 @@ export class Client {
     const method = req.method.toUpperCase();
     const retry = req.retry ?? method === 'GET';
     const attempts = retry ? Math.max(1, this.opts.getAttempts) : 1;
+    let write: WriteRecord | undefined;
+    if (method !== 'GET') {
+      write = { method, path: req.path, sent: false };
+      this.opts.onWrite?.(write);
+    }
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const res = await this.once(method, req);
+        const res = await this.once(method, req, write);
         if (isRetryableStatus(res.http) && attempt < attempts) {
           const retryAfter = parseRetryAfter(headerValue(res.headers['retry-after']));
           if (retryAfter === undefined || retryAfter <= this.opts.maxRetryAfterSeconds) {
@@ -258,11 +305,17 @@ export class Client {
             continue;
           }
         }
-        return this.interpret(method, req, res, decode);
+        try {
+          return this.interpret(method, req, res, decode);
+        } catch (err) {
+          throw unreadable(err, `${method} ${req.path}`, res.http);
+        }
       } catch (err) {
+        if (write && err instanceof NetworkError && !err.sent) write.sent = false;
         if (!(err instanceof NetworkError) || !retry || attempt >= attempts) throw err;
-        // A typo in the host, or https that does not work with it, does not heal by waiting.
-        if (err.failure === 'unknown_host' || err.failure === 'tls') throw err;
+        // A typo in the host, https that does not work with it, or a reply too large
+        // to read does not heal by waiting.
+        if (err.failure === 'unknown_host' || err.failure === 'tls' || err.failure === 'too_large') throw err;
         lastError = err;
         const delayMs = this.backoff(attempt);
         this.opts.onRetry?.({ attempt, delayMs, reason: err.message });
@@ -277,7 +330,7 @@ export class Client {
     return Math.round(base / 2 + Math.random() * (base / 2));
   }
 
-  private async once(method: string, req: RawRequest) {
+  private async once(method: string, req: RawRequest, write?: WriteRecord) {
     const url = new URL(this.baseUrl + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
@@ -294,7 +347,16 @@ export class Client {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     try {
-      const exchange = { method, headers, body: payload, signal: controller.signal };
+      const exchange = {
+        method,
+        headers,
+        body: payload,
+        signal: controller.signal,
+        maxBytes: this.opts.maxReplyBytes,
+        onDispatch: () => {
+          if (write) write.sent = true;
+        },
+      };
       const res = this.opts.fetch ? await sendWithFetch(this.opts.fetch, url, exchange) : await send(url, exchange);
       this.debugLine(`<-- HTTP ${res.status}`);
       this.debugLine(`<-- ${truncate(res.text)}`);
@@ -328,7 +390,9 @@ export class Client {
   }
 
   private debugLine(line: string) {
-    this.opts.debug?.(this.opts.apiKey ? line.split(this.opts.apiKey).join('[redactado]') : line);
+    if (!this.opts.debug) return;
+    const shown = redactAddresses(line);
+    this.opts.debug(this.opts.apiKey ? shown.split(this.opts.apiKey).join('[redactado]') : shown);
   }
 }
 
@@ -343,6 +407,18 @@ function parseJson(text: string, where: string, http: number): unknown {
     const kind = /^\s*</.test(text) ? 'una página HTML (¿un proxy o balanceador?)' : 'algo que no es JSON';
     throw new NetworkError('not_json', `${where}: HTTP ${http} respondió ${kind}, no el JSON del servicio`, true, http, text);
   }
+}
+
+/**
+ * An error met while reading a reply that arrived: the client's own ones pass, anything
+ * else (a bug, a reply that breaks a parser) becomes a NetworkError that says the reply
+ * could not be read and that the request was sent, so a caller never mistakes it for
+ * "nothing happened".
+ */
+function unreadable(err: unknown, where: string, http: number): unknown {
+  if (err instanceof NetworkError || err instanceof ApiError) return err;
+  const why = err instanceof Error ? err.message : String(err);
+  return new NetworkError('other', `${where}: HTTP ${http}: no se pudo leer la respuesta (${truncate(why, 120)})`, true, http);
 }
 
 function badShape(call: string, http: number, where: string): NetworkError {
@@ -376,6 +452,12 @@ function truncate(text: string, max = 2000): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} caracteres)` : text;
 }
 
+/** A byte count as people read it: MiB when whole, else bytes. */
+function bytes(n: number): string {
+  const MiB = 1024 * 1024;
+  return n >= MiB && n % MiB === 0 ? `${n / MiB} MiB` : `${n} bytes`;
+}
+
 function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean, timeoutMs: number): NetworkError {
   const e = err as { code?: string; cause?: { code?: string; errors?: { code?: string }[]; message?: string }; message?: string };
   const code = e?.cause?.code ?? e?.cause?.errors?.[0]?.code ?? e?.code ?? '';
@@ -385,7 +467,11 @@ function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean
   const cause = e?.cause?.message ? ` (${truncate(e.cause.message, 120)})` : '';
   let message = `${method} ${url.pathname}: ${e?.message ?? String(err)}${cause}`;
   let sent = true;
-  if (aborted || /TIMEOUT/.test(code)) {
+  if (err instanceof ReplyTooLargeError) {
+    failure = 'too_large';
+    const size = err.declared !== undefined ? ` (anuncia ${bytes(err.declared)})` : '';
+    message = `${method} ${url.pathname}: la respuesta de ${target} supera ${bytes(err.limit)}${size}, el máximo que svc lee; no es una respuesta del servicio`;
+  } else if (aborted || /TIMEOUT/.test(code)) {
     failure = 'timeout';
     message = `${method} ${url.pathname}: sin respuesta de ${target} en ${timeoutMs / 1000} s`;
     sent = code !== 'UND_ERR_CONNECT_TIMEOUT';

@@ -25,12 +25,14 @@ export type NetworkFailure =
   | 'not_json'
   | 'empty_body'
   | 'bad_shape'
+  | 'too_large'
   | 'http_error'
   | 'other';
 
 /**
  * No usable answer: the connection failed, timed out, or the reply was not the
- * service's JSON (an HTML page from a proxy, an empty body, a body of the wrong shape).
+ * service's JSON (an HTML page from a proxy, an empty body, a body of the wrong shape,
+ * a body larger than the client reads).
  * `sent` is true when the request may have reached the service.
  */
 export class NetworkError extends Error {

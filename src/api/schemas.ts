@@ -4,11 +4,27 @@
 import { z } from 'zod';
 
 import { ESTADOS_COBRO, ESTADOS_TRANSACCION, EVENTOS, MEDIOS } from './enums.js';
+import { isAmount, parsePercent } from '../money.js';
 
 export * from './enums.js';
 
-/** Decimal string with at most two decimals, never a JSON number. */
-export const Decimal = z.string().regex(/^-?[0-9]+(\.[0-9]+)?$/, 'decimal string');
+/**
+ * An amount as the seed defines it: a decimal string, never a JSON number, checked
+ * by money.ts's own parser (digits, at most two decimals, no sign, exponent, blank
+ * or comma), so every amount a reply passes with is one svc can compute with: a
+ * reply with "10.001" or "-5.00" is not the service's JSON (exit 6), instead of
+ * stopping `svc devolver` halfway.
+ */
+export const Decimal = z.string().refine(isAmount, 'monto decimal con hasta dos decimales (ej. "1500.00")');
+/** A percentage (the fee of a method): up to four decimals, as money.parsePercent reads it. */
+export const Percent = z.string().refine((text) => {
+  try {
+    parsePercent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'porcentaje decimal con hasta cuatro decimales (ej. "3.2500")');
 /** Local date-time `YYYY-MM-DD HH:MM:SS`. */
 export const LocalDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'local date-time');
 
@@ -26,7 +42,7 @@ export type Cuenta = z.infer<typeof Cuenta>;
 export const Cargo = z.object({
   medio: z.enum(MEDIOS),
   label: z.string(),
-  porcentaje: Decimal,
+  porcentaje: Percent,
 });
 export type Cargo = z.infer<typeof Cargo>;
 

@@ -2,7 +2,8 @@
 // on first use, the profile store, the resolved configuration and the API client.
 // Commands never read process.env, never call process.exit and never write to
 // console; everything they touch comes from here.
-import type { Client } from '../api/client.js';
+import { redactAddresses } from '../api/address.js';
+import type { Client, WriteRecord } from '../api/client.js';
 import type { Resolved } from '../config/resolve.js';
 import type { Store } from '../config/store.js';
 import type { IO } from '../output/io.js';
@@ -58,6 +59,8 @@ export interface ContextDeps {
   globals: GlobalOptions;
   signal: AbortSignal;
   holdSignals: () => void;
+  /** Every request that is not a GET the command's clients send, kept current (main reads it when something unexpected happens). */
+  writes?: WriteRecord[];
 }
 
 export function createContext(deps: ContextDeps): Context {
@@ -138,14 +141,18 @@ export function createContext(deps: ContextDeps): Context {
       const { Client } = await import('../api/client.js');
       const timeoutMs = env.SVC_TIMEOUT_MS && /^\d+$/.test(env.SVC_TIMEOUT_MS) ? Number(env.SVC_TIMEOUT_MS) : undefined;
       const backoffMs = env.SVC_RETRY_BACKOFF_MS && /^\d+$/.test(env.SVC_RETRY_BACKOFF_MS) ? Number(env.SVC_RETRY_BACKOFF_MS) : undefined;
+      // The reply cap can be lowered so a test proves it without moving 256 MiB.
+      const maxReplyBytes = env.SVC_MAX_REPLY_BYTES && /^[1-9]\d{0,15}$/.test(env.SVC_MAX_REPLY_BYTES) ? Number(env.SVC_MAX_REPLY_BYTES) : undefined;
       try {
         return new Client({
           baseUrl,
           apiKey,
           timeoutMs,
           backoffMs,
+          maxReplyBytes,
+          onWrite: deps.writes ? (w) => void deps.writes!.push(w) : undefined,
           debug: globals.debug ? (line) => io.err(io.c.dim(line)) : undefined,
-          onRetry: globals.debug ? (i) => io.err(io.c.dim(`reintento ${i.attempt} en ${i.delayMs} ms (${i.reason})`)) : undefined,
+          onRetry: globals.debug ? (i) => io.err(io.c.dim(redactAddresses(`reintento ${i.attempt} en ${i.delayMs} ms (${i.reason})`))) : undefined,
         });
       } catch (err) {
         if (err instanceof Error && err.name === 'InsecureBaseUrlError') throw new UsageError(err.message);
@@ -185,7 +192,7 @@ export function createContext(deps: ContextDeps): Context {
       await ctx.confirm(`MODO LIVE: ¿${action}?`);
     },
     debug(line) {
-      if (globals.debug) io.err(io.c.dim(line));
+      if (globals.debug) io.err(io.c.dim(redactAddresses(line)));
     },
   };
   return ctx;

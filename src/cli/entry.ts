@@ -1,8 +1,41 @@
 // Process entry: answers --version without loading anything else, otherwise
-// loads main, wires signals and sets the exit code.
+// loads main, wires signals and sets the exit code. Last resort: an exception or a
+// rejection nobody caught (in a callback, a stream, a timer) is one `error:` line and
+// exit 1, or 6 once a POST was sent, never Node's stack trace (that only with --debug).
 import { VERSION } from '../version.js';
+import { redactAddresses } from '../api/address.js';
+import { unexpected, type SentWrite } from './outcome.js';
+
+/** Writes one line for an error nobody caught and ends the process with its code. */
+export function lastResort(err: unknown, argv: readonly string[], writes: readonly SentWrite[]): never {
+  const u = unexpected(err, writes);
+  try {
+    if (argv.includes('--json')) {
+      process.stderr.write(`${JSON.stringify({ error: u.name, message: u.line })}\n`);
+    } else {
+      process.stderr.write(`error: ${u.line}\n`);
+      if (u.suggestion) process.stderr.write(`→ ${u.suggestion}\n`);
+    }
+    if (argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(`${redactAddresses(err.stack)}\n`);
+  } catch {
+    // stderr itself is gone: the exit code still tells.
+  }
+  process.exit(u.code);
+}
 
 export async function run(argv: string[]): Promise<void> {
+  const writes: SentWrite[] = [];
+  const onUncaught = (err: unknown) => lastResort(err, argv, writes);
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+  try {
+    await runMain(argv, writes);
+  } catch (err) {
+    lastResort(err, argv, writes);
+  }
+}
+
+async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
   // `svc … | head` closes the pipe early: that is the reader's choice, not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
@@ -36,6 +69,7 @@ export async function run(argv: string[]): Promise<void> {
     holdSignals: () => {
       held = true;
     },
+    writes,
   });
   process.exitCode = code;
   process.off('SIGINT', onSignal);

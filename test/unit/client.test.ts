@@ -209,6 +209,62 @@ describe('client', () => {
     expect(lines.join('\n')).not.toContain('svc_test_abcdefgh12345678');
     expect(lines.join('\n')).toContain('[redactado]');
   });
+
+  it('hides the userinfo of the address in debug lines and in client.address', async () => {
+    const lines: string[] = [];
+    const base = await serve([json(200, { ok: true, name: 's', version: 'v1' })]);
+    const withPassword = base.replace('http://', 'http://alice:pw-UNSEEN-1@');
+    const c = client(withPassword, { debug: (l: string) => lines.push(l) });
+    await c.salud();
+    expect(lines.join('\n')).not.toContain('pw-UNSEEN-1');
+    expect(lines.join('\n')).not.toContain('alice');
+    expect(lines[0]).toBe(`--> GET ${base.replace('http://', 'http://***@')}/v1/salud`);
+    expect(c.address).toBe(base.replace('http://', 'http://***@'));
+  });
+
+  // 2 MiB of a valid body against a 1 MiB cap: declared (Content-Length) or streamed.
+  const big = `{"data":{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}}`;
+  const declared: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(big.length) }).end(big);
+  const streamed: Step = (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    for (let i = 0; i < big.length; i += 64 * 1024) res.write(big.slice(i, i + 64 * 1024));
+    res.end();
+  };
+  it.each([
+    ['declared with Content-Length', declared, /supera 1 MiB \(anuncia \d+ bytes\)/],
+    ['streamed without a length', streamed, /supera 1 MiB, el máximo/],
+  ])('a reply over maxReplyBytes, %s, is too_large, sent, and a GET is not retried', async (_name, step, message) => {
+    // Once through node:http, once through a caller's fetch: one request each, no retry.
+    const base = await serve([step, step]);
+    for (const own of [undefined, fetch]) {
+      const c = client(base, { maxReplyBytes: 1024 * 1024, getAttempts: 3, ...(own ? { fetch: own } : {}) });
+      const err = await c.cuenta().catch((e) => e);
+      expect(err).toBeInstanceOf(NetworkError);
+      expect([err.failure, err.sent]).toEqual(['too_large', true]);
+      expect(err.message).toMatch(message);
+    }
+    expect(seen).toHaveLength(2);
+  });
+
+  it('the default cap is 256 MiB', async () => {
+    const { DEFAULT_MAX_REPLY_BYTES } = await import('../../src/api/client.js');
+    expect(DEFAULT_MAX_REPLY_BYTES).toBe(256 * 1024 * 1024);
+  });
+
+  it('records every write it sends (sent true once it may have reached the service, false when it surely did not)', async () => {
+    const writes: { method: string; path: string; sent: boolean }[] = [];
+    const base = await serve([json(201, { data: { id: 1 } })]);
+    const c = client(base, { onWrite: (w: (typeof writes)[number]) => writes.push(w) });
+    await c.request({ method: 'POST', path: '/v1/cobros', body: {} });
+    await c.request({ method: 'GET', path: '/v1/cuenta' }).catch(() => {});
+    expect(writes).toEqual([{ method: 'POST', path: '/v1/cobros', sent: true }]);
+    const s = server!;
+    server = undefined;
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+    await c.request({ method: 'POST', path: '/v1/cobros', body: {} }).catch(() => {});
+    expect(writes[1]).toEqual({ method: 'POST', path: '/v1/cobros', sent: false });
+  });
 });
 
 describe('checkBaseUrl', () => {

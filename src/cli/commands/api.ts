@@ -1,10 +1,12 @@
 // svc api <METHOD> <path>: a raw request with the profile's key, for support (like
 // `gh api`). Prints the whole body as received (pretty JSON) and exits with the code
-// its status maps to; GETs are retried like every GET, nothing else ever is.
+// its status maps to; GETs are retried like every GET, nothing else ever is. Any
+// other method whose answer cannot be read may have been done: said so, exit 6.
 import { readFile } from 'node:fs/promises';
 import { NetworkError } from '../../api/errors.js';
 import type { Context } from '../context.js';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, OutcomeUnknownError, UsageError } from '../errors.js';
+import { checkCommandFor, outcomeUnknown, unknownOutcomeReason } from '../outcome.js';
 import { printable } from '../parse.js';
 import { shown } from '../../text.js';
 import { readAll } from '../stdin.js';
@@ -93,13 +95,26 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
       client.request({ method, path, body, query, throwOnError: false, retry: method === 'GET' }),
     );
   } catch (err) {
+    const unknown = method !== 'GET' && outcomeUnknown(err);
+    const check = checkCommandFor(path);
     if (err instanceof NetworkError && err.raw !== undefined) {
       // Not JSON: seeing it is the point of `svc api`. Piped, it goes out byte for
       // byte (as --json does); on a terminal each line is shown safely.
       if (io.stdoutTTY) io.out(err.raw.split('\n').map((line) => shown(line.replace(/\r$/, ''))).join('\n'));
       else io.outRaw(err.raw);
       io.err(io.c.red(`HTTP ${err.http ?? '?'}: la respuesta no es JSON`));
+      if (unknown) {
+        io.err(`${method} ${printable(path)} puede haberse hecho o no: no lo repitas sin verificar`);
+        io.err(`→ para verificar: ${check}`);
+      }
       return EXIT.network;
+    }
+    if (unknown) {
+      throw new OutcomeUnknownError(
+        `${method} ${printable(path)} puede haberse hecho o no (${unknownOutcomeReason(err)}); no lo repitas sin verificar` +
+          (ctx.globals.json ? `. Para verificar: ${check}` : ''),
+        check,
+      );
     }
     throw err;
   }

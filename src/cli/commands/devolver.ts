@@ -2,13 +2,13 @@
 // safely (PRODUCT.md §4). Before the POST: read the request and its refunds, show what is
 // left, refuse locally what cannot fit, confirm (typing the amount in live mode). The POST
 // is sent exactly once; a failure after sending is reported as an unknown outcome.
-import { NetworkError } from '../../api/errors.js';
 import type { Cobro, Devolucion, EstadoCobro, Transaccion } from '../../api/schemas.js';
 import { AmountError, formatCents, parseAmount, parsePositiveAmount, sumAmounts, type Cents } from '../../money.js';
 import { colorState, printJson, printRecord } from '../../output/format.js';
 import { pairsOf } from '../../output/resources.js';
 import type { Context } from '../context.js';
 import { OutcomeUnknownError, UsageError } from '../errors.js';
+import { outcomeUnknown, refundCheck, unknownOutcomeReason } from '../outcome.js';
 import { parseId } from '../parse.js';
 import { shown } from '../../text.js';
 
@@ -82,7 +82,7 @@ export function planRefund(req: RefundRequest, cobro: Cobro, devoluciones: Devol
 }
 
 export function checkCommands(id: number): string {
-  return `svc devoluciones listar --json | jq 'map(select(.cobro_id == ${id}))'  o  svc cobro ver ${id}`;
+  return refundCheck(id);
 }
 
 export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
@@ -120,10 +120,11 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     const body = req.transaccion === undefined ? { monto } : { monto, transaccion_id: req.transaccion };
     refund = (await ctx.spin('devolviendo…', () => client.devolver(cobro.id, body))).data.data;
   } catch (err) {
-    if (err instanceof NetworkError && err.sent) {
+    // Past sending, only the service's own refusal is a known outcome.
+    if (outcomeUnknown(err)) {
       const check = checkCommands(cobro.id);
       throw new OutcomeUnknownError(
-        `la devolución de ${monto} del cobro ${cobro.id} puede haberse hecho o no (${err.message}); no la repitas sin verificar` +
+        `la devolución de ${monto} del cobro ${cobro.id} puede haberse hecho o no (${unknownOutcomeReason(err)}); no la repitas sin verificar` +
           (globals.json ? `. Para verificar: ${check}` : ''),
         check,
       );

@@ -9,6 +9,7 @@ import { PROFILE_NAME } from '../../config/store.js';
 import { maskKey, printJson } from '../../output/format.js';
 import { shown } from '../../text.js';
 import { checkBaseUrl, InsecureBaseUrlError } from '../../api/client.js';
+import { shownAddress } from '../../api/address.js';
 
 export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
   const { io, globals } = ctx;
@@ -104,11 +105,12 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
         : io.c.yellow(`sin llavero del sistema (${keyringProblem}): la clave live quedó en ${store.path} (permisos 0600)`);
   if (globals.json) {
     if (where) io.err(where);
-    printJson(io, { profile: profileName, base_url: baseUrl, mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', cuenta });
+    // The address as shown: a password in it stays in the 0600 config file only.
+    printJson(io, { profile: profileName, base_url: shownAddress(baseUrl), mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', cuenta });
     return;
   }
   io.err(
-    `${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${baseUrl}`,
+    `${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${shownAddress(baseUrl)}`,
   );
   if (where) io.err(where);
   if (secret) io.err('secreto de firma guardado');

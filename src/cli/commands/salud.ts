@@ -12,7 +12,7 @@ export async function run(ctx: Context): Promise<number> {
       ['ok', String(data.ok), (v, c) => (data.ok ? c.green(v) : c.red(v))],
       ['nombre', data.name],
       ['versión', data.version],
-      ['dirección', client.baseUrl],
+      ['dirección', client.address],
     ]);
   }
   return data.ok ? 0 : 1;

@@ -1,6 +1,5 @@
 // svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
 // before any request (exit 2); missing required values are asked only on a terminal.
-import { NetworkError } from '../../../api/errors.js';
 import type { CrearCobroInput } from '../../../api/schemas.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
 import { AmountError, formatCents, parsePositiveAmount } from '../../../money.js';
@@ -8,6 +7,7 @@ import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
 import { OutcomeUnknownError, UsageError } from '../../errors.js';
+import { outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
 import { CONTROL_CHARS } from '../../../rules.js';
 import { parseHttpsUrl, printable } from '../../parse.js';
 import { showQr } from './qr.js';
@@ -91,10 +91,10 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   } catch (err) {
     // A POST is never repeated on its own: after a failure past sending, a second
     // `crear` could leave two payment links for one sale.
-    if (err instanceof NetworkError && err.sent) {
+    if (outcomeUnknown(err)) {
       const check = `svc cobro listar --q ${shellQuote(input.referencia ?? input.concepto)}`;
       throw new OutcomeUnknownError(
-        `el cobro de ${input.monto} puede haberse creado o no (${err.message}); no lo repitas sin verificar` +
+        `el cobro de ${input.monto} puede haberse creado o no (${unknownOutcomeReason(err)}); no lo repitas sin verificar` +
           (ctx.globals.json ? `. Para verificar: ${check}` : ''),
         check,
       );

@@ -1,9 +1,12 @@
 // svc sync <id> / svc cobro sync <id>: POST /v1/cobros/{id}/sync with body {}.
 // Reads the request first so the refreshed one can be shown with its old -> new state.
+// A sync whose answer cannot be read may have changed the state: said so, with how to check.
 import { printJson } from '../../../output/format.js';
 import { colorState } from '../../../output/format.js';
 import { printCobro, type Pair } from '../../../output/cobro.js';
 import type { Context } from '../../context.js';
+import { OutcomeUnknownError } from '../../errors.js';
+import { checkCommandFor, outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
 import { parseId } from '../../parse.js';
 import { showQr } from './qr.js';
 
@@ -14,8 +17,18 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
   await ctx.guardChange(`sincronizar el cobro ${id}`);
   const { before, after } = await ctx.spin(`sincronizando el cobro ${id}…`, async () => {
     const before = (await client.verCobro(id)).data.data;
-    const after = (await client.syncCobro(id)).data.data;
-    return { before, after };
+    try {
+      const after = (await client.syncCobro(id)).data.data;
+      return { before, after };
+    } catch (err) {
+      if (!outcomeUnknown(err)) throw err;
+      const check = checkCommandFor(`/v1/cobros/${id}/sync`);
+      throw new OutcomeUnknownError(
+        `la sincronización del cobro ${id} puede haberse hecho o no (${unknownOutcomeReason(err)}); mirá el estado antes de repetirla` +
+          (ctx.globals.json ? `. Para verificar: ${check}` : ''),
+        check,
+      );
+    }
   });
   const changed = before.estado !== after.estado;
   const transition = `${before.estado} → ${after.estado}`;

@@ -1,4 +1,6 @@
-// svc perfil listar: the stored profiles; keys shown only as svc_test_…last4.
+// svc perfil listar: the stored profiles; keys shown only as svc_test_…last4, addresses
+// without their userinfo (a password in `https://user:pass@host` is a secret too).
+import { shownAddress } from '../../../api/address.js';
 import type { Context } from '../../context.js';
 import { maskKey, printJson, printTable } from '../../../output/format.js';
 
@@ -18,7 +20,7 @@ export async function run(ctx: Context): Promise<void> {
   const rows: Row[] = Object.entries(config.profiles).map(([name, p]) => ({
     name,
     current: name === active,
-    base_url: p.base_url ?? null,
+    base_url: shownAddress(p.base_url ?? null),
     test_key: p.test_key ? maskKey(p.test_key) : null,
     live_key: p.live_key ? maskKey(p.live_key) : p.live_key_in === 'keyring' ? 'en el llavero' : null,
     webhook_secret: Boolean(p.webhook_secret),
