@@ -155,13 +155,16 @@ export function clip(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** Headers of a rejected request as kept: at most 16, names and values cut short. */
+/**
+ * Headers of a rejected request as kept: at most 12, names and values cut short, so
+ * its line stays under 8 KiB whatever the request held (16 KiB of headers at most).
+ */
 export function clipHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   let n = 0;
   for (const [k, v] of Object.entries(headers)) {
-    if (n++ === 16) break;
-    out[clip(k, 64)] = clip(v);
+    if (n++ === 12) break;
+    out[clip(k, 40)] = clip(v, 100);
   }
   return out;
 }

@@ -66,6 +66,8 @@ export interface ListenOptions {
   maxBodyBytes?: number;
   /** Request bodies held at once (default BODIES_IN_FLIGHT_BYTES). */
   maxBodiesBytes?: number;
+  /** Size at which the file of rejected requests rotates (default REJECTED_MAX_BYTES). */
+  rejectedMaxBytes?: number;
   /** Journal file path; null or absent: no journal. */
   journal?: string | null;
   /** Same as `journal`. */
@@ -155,7 +157,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   /** Rejected requests: their own file, not waited for (nothing was acknowledged). */
   const keepRejected = (entry: ListenRecord) => {
     if (journalFile) {
-      rejectedJournal ??= Journal.open(rejectedPath(journalFile), { maxBytes: REJECTED_MAX_BYTES }).catch((err: Error) => {
+      rejectedJournal ??= Journal.open(rejectedPath(journalFile), { maxBytes: options.rejectedMaxBytes ?? REJECTED_MAX_BYTES }).catch((err: Error) => {
         onError(err);
         return undefined;
       });
