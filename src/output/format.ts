@@ -8,7 +8,8 @@ import { shown } from '../text.js';
 
 /** `--json`: the value as the service sent it, field order and strings kept. */
 export function printJson(io: IO, value: unknown): void {
-  io.outRaw(JSON.stringify(value, null, 2));
+  // Straight to the stream, as printJsonItems writes: not through out()'s terminal guard.
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /**
