@@ -245,6 +245,28 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     expect(largest).toBeLessThanOrEqual(1024 * 1024);
   });
 
+  it('the store replays its file through that reader: a chunk at a time, never the whole file at once', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await start({ dataFile: file });
+    await a.cobro();
+    await a.close();
+    const op = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!).c[0];
+    let lines = '';
+    for (let id = 2; id <= 6000; id++) lines += JSON.stringify({ c: [[op[0], { ...op[1], d: { ...op[1].d, id, codigo: `C${id}` } }]] }) + '\n';
+    appendFileSync(file, lines);
+    expect(statSync(file).size).toBeGreaterThan(3 * 1024 * 1024);
+    const reads: number[] = [];
+    const fs = { ...nodeFs, readSync: (fd: number, b: Uint8Array, o: number, l: number, p: number | null) => (reads.push(l), nodeFs.readSync(fd, b, o, l, p)) } as JournalFs;
+    const store = Store.open(file, { fs });
+    try {
+      expect(store.cobros.size).toBe(6000);
+      expect(reads.length).toBeGreaterThan(3);
+      expect(Math.max(...reads)).toBeLessThanOrEqual(1024 * 1024);
+    } finally {
+      store.close();
+    }
+  });
+
   it('svc sandbox compactar keeps keys, records, counters and owed notifications; refused while a sandbox holds the file', async () => {
     const busyFile = join(tempDir('svc-sb-'), 'busy.jsonl');
     const busy = await startCli(['--data', busyFile]);

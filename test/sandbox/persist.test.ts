@@ -1,6 +1,7 @@
 // --data: state and keys survive restarts and `kill -9` at any moment; a torn last
-// line is dropped; a corrupt file stops the start naming file and line and is left
-// untouched; one sandbox per file (a second is refused, a dead one's lock taken over). The kill tests run the built CLI (npm run build first).
+// line is trimmed (its bytes kept aside: datafile.test.ts); a corrupt file stops the
+// start naming file and line and is left untouched; one sandbox per file (a second is
+// refused, a dead one's lock taken over). The kill tests run the built CLI (npm run build first).
 import { execa } from 'execa';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
