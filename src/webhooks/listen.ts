@@ -246,12 +246,13 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
         onError(new Error(`más de ${Math.round(budget.limit / 1024 / 1024)} MiB de cuerpos a la vez: los pedidos que no entran se responden 503 (el remitente reintenta)`));
       }
     };
-    const rejected = (prefix: Buffer, total: number, check: Extract<VerifyResult, { ok: false }>, summary?: EventSummary) => {
+    const rejected = (body: Buffer, total: number, check: Extract<VerifyResult, { ok: false }>) => {
       stats.rejected++;
       reply(res, 401, { error: 'invalid_signature', reason: check.reason, message: check.message });
-      keepRejected(
-        strange(encodePrefix(prefix, total), summary ?? summarize(prefix, eventHeader), { valid: false, reason: check.reason, message: check.message }, 'rejected', 401),
-      );
+      const kept = encodePrefix(body, total);
+      // What the summary shows comes from the kept start only (a cut body is no JSON: the header's event).
+      const summary = summarize(kept.body_truncated ? EMPTY : body, eventHeader);
+      keepRejected(strange(kept, summary, { valid: false, reason: check.reason, message: check.message }, 'rejected', 401));
     };
 
     const declaredText = headerValue(req.headers['content-length']);
@@ -284,7 +285,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
               return true;
             }
           : undefined;
-      const got = await readBody(req, cap, Infinity, grow);
+      const got = await readBody(req, cap, Infinity, grow, declared);
       if (got === 'aborted') return;
       if (got === 'too_large') return tooLarge(cap + 1);
       if (got === 'busy') return busy();
@@ -301,11 +302,9 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     receivedAt: string,
     headers: Record<string, string>,
     eventHeader: string | undefined,
-    rejected: (prefix: Buffer, total: number, check: Extract<VerifyResult, { ok: false }>, summary?: EventSummary) => void,
+    rejected: (prefix: Buffer, total: number, check: Extract<VerifyResult, { ok: false }>) => void,
   ): Promise<void> => {
     stats.received++;
-    const text = decodeUtf8(body);
-    const summary = summarize(text ?? body, eventHeader);
     const check = verify({
       secret: options.secret,
       timestamp: headerValue(req.headers['x-svc-timestamp']),
@@ -313,7 +312,10 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
       body,
       toleranceSeconds: tolerance,
     });
-    if (!check.ok) return rejected(body, body.length, check, summary);
+    // A forged body is never decoded whole: what is kept of it is its start.
+    if (!check.ok) return rejected(body, body.length, check);
+    const text = decodeUtf8(body);
+    const summary = summarize(text ?? body, eventHeader);
 
     const kept = encodeBody(body, text);
     const entry = (outcome: Outcome, answered: number, target: string | null = null, result?: ForwardResult): ListenRecord => {
@@ -505,8 +507,11 @@ type BodyRead = { body: Buffer; total: number } | 'too_large' | 'busy' | 'aborte
  * more bytes, 'aborted' when the sender went away. What is not kept is dropped as it
  * arrives.
  */
-function readBody(req: IncomingMessage, cap: number, keep: number, grow?: (bytes: number) => boolean): Promise<BodyRead> {
+function readBody(req: IncomingMessage, cap: number, keep: number, grow?: (bytes: number) => boolean, expected?: number): Promise<BodyRead> {
   return new Promise((resolve) => {
+    // With its length declared, the body is copied into one buffer as it arrives: the
+    // socket's chunks are let go at once, never held twice (chunks, then their concatenation).
+    const whole = keep === Infinity && expected !== undefined ? Buffer.allocUnsafe(expected) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let stored = 0;
@@ -527,6 +532,12 @@ function readBody(req: IncomingMessage, cap: number, keep: number, grow?: (bytes
       size += chunk.length;
       if (size > cap) return stop('too_large');
       if (stored >= keep) return;
+      if (whole) {
+        // Node's parser holds a body to its Content-Length: it always fits.
+        chunk.copy(whole, stored);
+        stored += chunk.length;
+        return;
+      }
       if (grow && !grow(chunk.length)) return stop('busy');
       if (stored + chunk.length > keep) {
         // A copy: a slice would keep the socket's whole read buffer alive.
@@ -538,7 +549,7 @@ function readBody(req: IncomingMessage, cap: number, keep: number, grow?: (bytes
       }
     };
     req.on('data', onData);
-    req.once('end', () => finish({ body: Buffer.concat(chunks, stored), total: size }));
+    req.once('end', () => finish({ body: whole ? whole.subarray(0, stored) : Buffer.concat(chunks, stored), total: size }));
     req.once('error', () => finish('aborted'));
     req.once('close', () => {
       if (!req.complete) finish('aborted');
