@@ -56,6 +56,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
   }
   for (const e of chosen) {
     if (e.outcome === 'too_large') throw new UsageError(`${e.id} no se guardó (el cuerpo superaba el límite): no se puede reenviar`);
+    if (e.body_truncated) throw new UsageError(`${e.id} fue rechazado y solo se guardó el comienzo de su cuerpo: no se puede reenviar`);
     if (!forwardTo && !e.target) {
       throw new UsageError(`${e.id} no se reenvió a ninguna parte cuando llegó: indicá adónde con --forward-to`);
     }
