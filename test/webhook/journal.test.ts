@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { encodeBody, entryBody, Journal, keptHeaders, newEntryId, readJournal, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
+import { encodeBody, encodePrefix, entryBody, Journal, keptHeaders, newEntryId, readJournal, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
 
 function entry(i: number, body: Buffer = Buffer.from(`{"n":${i}}`)): JournalEntry {
   return {
@@ -90,5 +90,45 @@ describe('journal', () => {
     expect(
       keptHeaders({ 'Content-Type': 'application/json', 'X-Svc-Event': 'payment.created', authorization: 'Bearer x', cookie: 'a=b', 'x-svc-signature': ['a', 'b'] }),
     ).toEqual({ 'content-type': 'application/json', 'x-svc-event': 'payment.created', 'x-svc-signature': 'a, b' });
+  });
+
+  it('a line torn by a crash is ended when the journal opens again: the next entry stays whole', async () => {
+    const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
+    const j = await Journal.open(path);
+    await j.append(entry(1));
+    await j.close();
+    appendFileSync(path, '{"id":"evt_torn","received_at":"2');
+    const again = await Journal.open(path);
+    await again.append(entry(2));
+    await again.close();
+    const r = readJournal(path);
+    expect(r.entries.map((e) => e.cobro_id)).toEqual([1, 2]);
+    expect(r.skipped).toBe(1);
+  });
+
+  it('rejected requests live in their own file and are read back merged by arrival', async () => {
+    const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
+    expect(rejectedPath(path)).toBe(path.replace(/webhooks\.jsonl$/, 'webhooks.rechazados.jsonl'));
+    const at = (i: number, t: string, valid: boolean): JournalEntry => ({ ...entry(i), received_at: t, verification: valid ? { valid } : { valid, reason: 'missing_signature' } });
+    const main = await Journal.open(path);
+    const other = await Journal.open(rejectedPath(path));
+    await main.append(at(1, '2026-01-01T00:00:01.000Z', true));
+    await main.append(at(3, '2026-01-01T00:00:03.000Z', true));
+    await other.append(at(2, '2026-01-01T00:00:02.000Z', false));
+    await other.append(at(4, '2026-01-01T00:00:04.000Z', false));
+    await main.close();
+    await other.close();
+    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a rejected body keeps its first bytes: UTF-8 cut at a character, else base64, its real size said', () => {
+    const text = Buffer.from(`{"x":"${'ñ'.repeat(200)}"}`);
+    const kept = encodePrefix(text, text.length, 256);
+    expect(kept).toMatchObject({ body_encoding: 'utf8', bytes: text.length, body_truncated: true });
+    expect(Buffer.byteLength(kept.body)).toBeLessThanOrEqual(256);
+    expect(text.toString().startsWith(kept.body)).toBe(true);
+    const bin = Buffer.from([0xff, 0x00, 0xfe]);
+    expect(encodePrefix(bin)).toEqual({ body: bin.toString('base64'), body_encoding: 'base64', bytes: 3 });
+    expect(encodePrefix(Buffer.from('{}'))).toEqual({ body: '{}', body_encoding: 'utf8', bytes: 2 });
   });
 });
