@@ -23,8 +23,8 @@ export function lastResort(err: unknown, argv: readonly string[], writes: readon
   process.exit(u.code);
 }
 
-export async function run(argv: string[]): Promise<void> {
-  const writes: SentWrite[] = [];
+/** Runs svc; `writes` collects the writes sent (a parameter so a test can stand in for a command that sent one). */
+export async function run(argv: string[], writes: SentWrite[] = []): Promise<void> {
   const onUncaught = (err: unknown) => lastResort(err, argv, writes);
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
