@@ -413,10 +413,12 @@ export class Store {
     return ops.length + events.length;
   }
 
+  private cachedView: StoreView | null = null;
   private view(): StoreView {
+    if (this.cachedView) return this.cachedView;
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const store = this;
-    return {
+    return (this.cachedView = {
       merchantIds: new Set(this.meta.merchants.map((m) => m.id)),
       cobros: this.cobros,
       transacciones: this.transacciones,
@@ -426,7 +428,7 @@ export class Store {
       get lastEvent() {
         return store.lastEvent;
       },
-    };
+    });
   }
 
   /**

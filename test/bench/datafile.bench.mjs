@@ -139,4 +139,4 @@ console.log(`svc sandbox compactar: ${(compact.ms / 1000).toFixed(1)} s, peak RS
 
 const restart = await run([bin, 'sandbox', '--port', '0', '--json', '--data', file], { untilLine: true });
 console.log(`svc sandbox on the compacted file (${mb(statSync(file).size)}): ready in ${(restart.ms / 1000).toFixed(1)} s, peak RSS ${restart.mb.toFixed(0)} MB`);
-rmSync(dir, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
