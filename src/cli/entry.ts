@@ -3,12 +3,13 @@
 // rejection nobody caught (in a callback, a stream, a timer) is one `error:` line and
 // exit 1, or 6 once a POST was sent, never Node's stack trace (that only with --debug).
 import { VERSION } from '../version.js';
-import { redactAddresses } from '../api/address.js';
-import { unexpected, type SentWrite } from './outcome.js';
+import type { SentWrite } from './outcome.js';
+
+type Outcome = typeof import('./outcome.js');
 
 /** Writes one line for an error nobody caught and ends the process with its code. */
-export function lastResort(err: unknown, argv: readonly string[], writes: readonly SentWrite[]): never {
-  const u = unexpected(err, writes);
+function lastResort(outcome: Outcome, err: unknown, argv: readonly string[], writes: readonly SentWrite[]): never {
+  const u = outcome.unexpected(err, writes);
   try {
     if (argv.includes('--json')) {
       process.stderr.write(`${JSON.stringify({ error: u.name, message: u.line })}\n`);
@@ -16,7 +17,7 @@ export function lastResort(err: unknown, argv: readonly string[], writes: readon
       process.stderr.write(`error: ${u.line}\n`);
       if (u.suggestion) process.stderr.write(`→ ${u.suggestion}\n`);
     }
-    if (argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(`${redactAddresses(err.stack)}\n`);
+    if (argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(`${outcome.redactAddresses(err.stack)}\n`);
   } catch {
     // stderr itself is gone: the exit code still tells.
   }
@@ -25,17 +26,6 @@ export function lastResort(err: unknown, argv: readonly string[], writes: readon
 
 /** Runs svc; `writes` collects the writes sent (a parameter so a test can stand in for a command that sent one). */
 export async function run(argv: string[], writes: SentWrite[] = []): Promise<void> {
-  const onUncaught = (err: unknown) => lastResort(err, argv, writes);
-  process.on('uncaughtException', onUncaught);
-  process.on('unhandledRejection', onUncaught);
-  try {
-    await runMain(argv, writes);
-  } catch (err) {
-    lastResort(err, argv, writes);
-  }
-}
-
-async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
   // `svc … | head` closes the pipe early: that is the reader's choice, not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
@@ -43,10 +33,23 @@ async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
       throw err;
     });
   }
+  // --version loads nothing else (test/e2e/startup.test.ts), the handlers included.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
+  const outcome = await import('./outcome.js');
+  const onUncaught = (err: unknown) => lastResort(outcome, err, argv, writes);
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+  try {
+    await runMain(argv, writes);
+  } catch (err) {
+    lastResort(outcome, err, argv, writes);
+  }
+}
+
+async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
   const controller = new AbortController();
   // Short commands stop at once on Ctrl-C; long-running ones (sandbox, listen) ask
   // to hold signals and shut down gracefully on the first one, at once on the second.

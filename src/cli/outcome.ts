@@ -5,6 +5,8 @@
 // Kept free of heavy imports: the process's last-resort handlers load it.
 import { redactAddresses } from '../api/address.js';
 
+export { redactAddresses };
+
 /** A write as the client records it (api/client.ts WriteRecord). */
 export interface SentWrite {
   method: string;

@@ -191,7 +191,7 @@ function expectOneErrorLineLong(r: { exitCode: number; stdout: string; stderr: s
 describe('the last resort: an error nobody caught', () => {
   const entry = join(ROOT, 'dist', 'cli', 'entry.js');
   const script = (writes: string, fail: string) =>
-    `const { run } = await import(${JSON.stringify(entry)}); await run(['--version'], ${writes}); ${fail};`;
+    `const { run } = await import(${JSON.stringify(entry)}); await run(['--help'], ${writes}); ${fail};`;
   const node = (code: string, args: string[] = []) =>
     execa('node', ['--input-type=module', '-e', code, ...args], { reject: false, env: { NO_COLOR: '1' } });
 
@@ -199,6 +199,7 @@ describe('the last resort: an error nobody caught', () => {
     const r = await node(script('[]', "setTimeout(() => { throw new Error('boom en http://u:pwd-HIDDEN-1@h.example/x') }, 10)"));
     expectNoStack(r.stderr);
     expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toContain('svc');
     expect(lines(r.stderr)).toEqual(['error: error inesperado: boom en http://***@h.example/x (corré con --debug para más detalle)']);
   });
 
