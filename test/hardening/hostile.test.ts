@@ -112,6 +112,7 @@ describe('an address with a user and password (https://user:pass@host) is never 
   const USER = 'usr-HIDDEN-4417';
   const PASS = 'pwd-HIDDEN-9921';
   const withSecret = (base: string) => base.replace('http://', `http://${USER}:${PASS}@`);
+  const WHSEC = `whsec_${'ab'.repeat(24)}`;
 
   it('--debug lines, results, errors and config echoes of many commands', async () => {
     const id = await paid();
@@ -134,6 +135,10 @@ describe('an address with a user and password (https://user:pass@host) is never 
       ['an address that does not parse', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: withSecret('http://127.0.0.1:999999') }],
       ['plain http off loopback', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: withSecret('http://svc.example') }],
       ['no scheme', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: `${USER}:${PASS}@svc.example` }],
+      // A webhook target's address: the line per delivery, a refused connection, a non-2xx answer.
+      ['webhook trigger refused', ['webhook', 'trigger', 'payment.approved', '--forward-to', withSecret(`http://127.0.0.1:${port}/hook`)], { ...base, SVC_WEBHOOK_SECRET: WHSEC }],
+      ['webhook trigger 404', ['webhook', 'trigger', 'payment.approved', '--forward-to', `${url}/no-such-hook`], { ...base, SVC_WEBHOOK_SECRET: WHSEC }],
+      ['webhook trigger --json', ['webhook', 'trigger', 'payment.approved', '--forward-to', `${url}/no-such-hook`, '--json'], { ...base, SVC_WEBHOOK_SECRET: WHSEC }],
     ];
     // login first: perfil listar then shows the stored profile.
     const first = await svc(runs[0]![1], { env: runs[0]![2], input: runs[0]![3] });

@@ -6,6 +6,7 @@
 import type { Evento } from '../../../api/enums.js';
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
 import type { Client } from '../../../api/client.js';
+import { shownAddress } from '../../../api/address.js';
 import { ApiError } from '../../../api/errors.js';
 import type { Cobro } from '../../../api/schemas.js';
 import { AmountError, formatCents, normalizeAmount, parseAmount, parsePositiveAmount, percentOf, sumAmounts } from '../../../money.js';
@@ -108,7 +109,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
       JSON.stringify(
         {
           event: body.event,
-          target: forwardTo,
+          target: shownAddress(forwardTo),
           status: result.status,
           ok: result.ok,
           latency_ms: result.latencyMs,
@@ -122,11 +123,11 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     );
   } else if (result.status !== null) {
     const paint = result.ok ? c.green : c.red;
-    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${forwardTo}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
+    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${shownAddress(forwardTo)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
     if (!result.ok && start) io.out(c.dim(`  «${printable(start, 200)}»`));
   }
-  if (result.status === null) throw new CliError(`no se pudo entregar a ${forwardTo}: ${result.error ?? 'sin respuesta'}`, EXIT.network);
-  if (!result.ok) throw new CliError(`${forwardTo} respondió ${result.status}: la notificación no se dio por entregada`, EXIT.refused);
+  if (result.status === null) throw new CliError(`no se pudo entregar a ${shownAddress(forwardTo)}: ${result.error ?? 'sin respuesta'}`, EXIT.network);
+  if (!result.ok) throw new CliError(`${shownAddress(forwardTo)} respondió ${result.status}: la notificación no se dio por entregada`, EXIT.refused);
 }
 
 /** Codigo, monto and what was collected from the real payment request; needs a key. */
@@ -164,7 +165,7 @@ async function viaSandbox(
   }
   if (o.forwardTo) {
     await control('/_sandbox/webhook', { url: o.forwardTo });
-    io.err(`${c.dim('·')} el sandbox ahora envía las notificaciones a ${o.forwardTo}`);
+    io.err(`${c.dim('·')} el sandbox ahora envía las notificaciones a ${shownAddress(o.forwardTo)}`);
   }
   const step = (text: string) => io.err(`${c.dim('·')} ${text}`);
   const hook = ((await client.request({ method: 'GET', path: '/_sandbox/webhook' })).data as { data: { url: string | null } }).data.url;
@@ -235,7 +236,7 @@ async function viaSandbox(
   }
   const paint = delivered.ok ? c.green : c.red;
   io.out(
-    `${event} (cobro ${id}) --> ${field(delivered.url, 200)}  ${paint(delivered.status === null ? field(delivered.error, 200, 'sin respuesta') : field(delivered.status, 20))}` +
+    `${event} (cobro ${id}) --> ${field(shownAddress(delivered.url), 200)}  ${paint(delivered.status === null ? field(delivered.error, 200, 'sin respuesta') : field(delivered.status, 20))}` +
       (delivered.ok ? '' : c.dim(' (el sandbox reintenta)')),
   );
 }
