@@ -31,7 +31,7 @@ _svc_complete() {
     *)
       if [[ "$value_opts" == *" $prev "* ]]; then COMPREPLY=(); return 0; fi
       case "$path" in
-        '') candidates='salud cuenta cargos cobro transacciones devoluciones liquidaciones login logout perfil sync devolver webhook sandbox api demo completion --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        '') candidates='salud cuenta cargos cobro sync transacciones devoluciones liquidaciones login logout perfil devolver webhook sandbox api demo completion --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'api') candidates='--field --input --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cargos') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cobro') candidates='listar list ls ver get show crear create sync --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;

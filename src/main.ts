@@ -2,10 +2,10 @@
 // and error lines; commands throw, main speaks. An error line never shows an
 // address's password, and a long one is shortened (--json keeps it whole).
 import { CommanderError } from 'commander';
-import { commands, groups } from './cli/registry/index.js';
+import { commands, groups } from './cli/registry.js';
 import { buildProgram } from './cli/program.js';
 import { createContext, type GlobalOptions } from './cli/context.js';
-import { CliError, EXIT } from './cli/errors.js';
+import { CliError, EXIT, Reported } from './errors.js';
 import { createIO, type IO, type Streams } from './output/io.js';
 import { VERSION } from './version.js';
 // A message from the service can carry escape sequences: oneLine shows it safely.
@@ -13,6 +13,7 @@ import { oneLine } from './text.js';
 import { ApiError, NetworkError } from './api/errors.js';
 import { redactAddresses } from './api/address.js';
 import { unexpected, type SentWrite } from './cli/outcome.js';
+import { hintFor, networkLine } from './cli/hints.js';
 
 export interface MainDeps extends Streams {
   env: NodeJS.ProcessEnv;
@@ -27,7 +28,6 @@ export interface MainDeps extends Streams {
 export async function main(argv: string[], deps: MainDeps): Promise<number> {
   const raw = { json: argv.includes('--json'), noColor: argv.includes('--no-color'), debug: argv.includes('--debug') };
   let io: IO = createIO(deps, deps.env, { color: raw.noColor ? false : undefined });
-  let exitCode: number = EXIT.ok;
   let globals: GlobalOptions | undefined;
   const writes = deps.writes ?? [];
 
@@ -35,16 +35,16 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
     VERSION,
     groups,
     commands,
-    async ({ def, args, opts }) => {
+    async ({ def, args, opts, globals: g }) => {
       globals = {
-        json: opts.json === true,
-        profile: opts.profile as string | undefined,
-        live: opts.live === true,
-        baseUrl: opts.baseUrl as string | undefined,
-        yes: opts.yes === true,
-        input: opts.input !== false,
-        color: opts.color !== false,
-        debug: opts.debug === true,
+        json: g.json === true,
+        profile: g.profile as string | undefined,
+        live: g.live === true,
+        baseUrl: g.baseUrl as string | undefined,
+        yes: g.yes === true,
+        input: g.input !== false,
+        color: g.color !== false,
+        debug: g.debug === true,
       };
       io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input });
       const ctx = createContext({
@@ -56,8 +56,8 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
         writes,
       });
       const mod = await def.load();
-      const code = await mod.run(ctx, args, opts);
-      exitCode = typeof code === 'number' ? code : EXIT.ok;
+      // commander's values are, by construction, what the command's metadata declares.
+      await mod.run(ctx, args, opts as Parameters<typeof mod.run>[2]);
     },
     { writeOut: (s) => void deps.stdout.write(s), writeErr: (s) => void deps.stderr.write(s) },
   );
@@ -68,7 +68,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return exitCode;
+    return EXIT.ok;
   } catch (err) {
     return report(err, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug, writes);
   }
@@ -84,13 +84,15 @@ export function report(err: unknown, io: IO, json: boolean, debug: boolean, writ
     // commander already printed its (translated) message.
     return err.code === 'commander.executeSubCommandAsync' ? EXIT.refused : EXIT.usage;
   }
+  // The command already said why: only the exit code is left to give.
+  if (err instanceof Reported) return err.exitCode;
   const { code, line, body, name, suggestion } = describe(err, writes);
   if (json) {
     // The service's error body as sent; svc's own message whole, its addresses' passwords hidden.
     io.err(body !== undefined ? JSON.stringify(body) : redactAddresses(JSON.stringify({ error: name ?? errorName(err), message: line })));
   } else {
     io.err(`${io.c.red('error:')} ${shorten(redactAddresses(line), MAX_ERROR_LINE)}`);
-    const hint = suggestion ?? (err as { suggestion?: string }).suggestion;
+    const hint = suggestion ?? hintFor(err);
     if (hint) io.err(`${io.c.dim('→')} ${shorten(redactAddresses(oneLine(hint)), MAX_ERROR_LINE)}`);
   }
   // A stack only when asked for with --debug, and only for what svc did not expect.
@@ -113,18 +115,11 @@ function describe(
   writes: readonly SentWrite[],
 ): { code: number; line: string; body?: unknown; name?: string; suggestion?: string } {
   if (err instanceof ApiError) {
-    const code =
-      err.error === 'unauthorized'
-        ? EXIT.unauthorized
-        : err.error === 'comercio_no_listo'
-          ? EXIT.notReady
-          : err.error === 'not_found'
-            ? EXIT.notFound
-            : EXIT.refused;
-    return { code, line: `${oneLine(err.error)} (HTTP ${err.http}): ${oneLine(err.message)}`, body: err.body };
+    const line = `${oneLine(err.error)} (HTTP ${err.http}): ${oneLine(err.message)}`;
+    return { code: err.exitCode, line, body: err.body };
   }
   if (err instanceof NetworkError) {
-    return { code: EXIT.network, line: oneLine(err.message) };
+    return { code: err.exitCode, line: oneLine(networkLine(err)) };
   }
   if (err instanceof CliError) {
     return { code: err.exitCode, line: oneLine(err.message) };

@@ -6,7 +6,7 @@
 // their userinfo hidden (address.ts).
 import type { z } from 'zod';
 import { redactAddresses } from './address.js';
-import { ApiError, NetworkError, suggestionFor, type NetworkFailure } from './errors.js';
+import { ApiError, NetworkError, serviceError, type NetworkFailure } from './errors.js';
 import { ItemList, scanList } from './list.js';
 import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
@@ -386,7 +386,7 @@ export class Client {
     if (!err.success) {
       throw new NetworkError('bad_shape', `${where}: HTTP ${res.http} con un cuerpo de error que no es {error, message}`, true, res.http);
     }
-    throw new ApiError(res.http, err.data.error, err.data.message, body, suggestionFor(res.http, err.data.error));
+    throw serviceError(res.http, err.data.error, err.data.message, body);
   }
 
   private debugLine(line: string) {
@@ -477,7 +477,7 @@ function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean
     sent = code !== 'UND_ERR_CONNECT_TIMEOUT';
   } else if (code === 'ECONNREFUSED') {
     failure = 'connection_refused';
-    message = `no se pudo conectar con ${target} (conexión rechazada); ¿está corriendo el servicio o \`svc sandbox\`?`;
+    message = `no se pudo conectar con ${target} (conexión rechazada)`;
     sent = false;
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     failure = 'unknown_host';

@@ -1,10 +1,17 @@
-// Errors of the client library: one class for every answer of the service that is
-// an error body, one for everything that kept us from getting a usable answer.
-// Both carry a suggestion for the person at the terminal.
+// Errors of the client library: a class per kind of answer of the service that is
+// an error body, one for everything that kept us from getting a usable answer. Each
+// carries the exit code svc gives it; what to do next is the CLI's to say
+// (cli/hints.ts), so these messages name no command.
+import { EXIT } from '../errors.js';
 
-/** The service answered with an error body `{ error, message }`. */
+/**
+ * The service answered with an error body `{ error, message }`. Built by
+ * serviceError(), never directly: the class says what kind of refusal it is and
+ * the exit code svc gives it (src/errors.ts EXIT).
+ */
 export class ApiError extends Error {
   override name = 'ApiError';
+  readonly exitCode: number = EXIT.refused;
   constructor(
     readonly http: number,
     readonly error: string,
@@ -14,6 +21,44 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The key is missing, wrong or revoked (`unauthorized`, or a 401 without that code). */
+export class UnauthorizedError extends ApiError {
+  override readonly exitCode: number = EXIT.unauthorized;
+}
+
+/** The merchant cannot collect yet (`comercio_no_listo`). */
+export class ComercioNoListoError extends ApiError {
+  override readonly exitCode: number = EXIT.notReady;
+}
+
+/** No such record, or no such endpoint (`not_found`, or a 404 without that code). */
+export class NotFoundError extends ApiError {
+  override readonly exitCode: number = EXIT.notFound;
+}
+
+/** Any other refusal (`create_failed`, `refund_failed`, a 4xx/5xx of its own): the request was not done. */
+export class RefusedError extends ApiError {}
+
+/**
+ * The one factory of service errors, by error code first and HTTP status second: the
+ * client throws what it returns, `svc api` takes its exit code from it.
+ */
+export function serviceError(http: number, error: string, message: string, body: unknown): ApiError {
+  const Kind =
+    error === 'unauthorized'
+      ? UnauthorizedError
+      : error === 'comercio_no_listo'
+        ? ComercioNoListoError
+        : error === 'not_found'
+          ? NotFoundError
+          : http === 401
+            ? UnauthorizedError
+            : http === 404
+              ? NotFoundError
+              : RefusedError;
+  return new Kind(http, error, message, body);
 }
 
 export type NetworkFailure =
@@ -37,6 +82,7 @@ export type NetworkFailure =
  */
 export class NetworkError extends Error {
   override name = 'NetworkError';
+  readonly exitCode: number = EXIT.network;
   constructor(
     readonly failure: NetworkFailure,
     message: string,
@@ -46,18 +92,5 @@ export class NetworkError extends Error {
     readonly raw?: string,
   ) {
     super(message);
-  }
-}
-
-export function suggestionFor(http: number, error: string): string | undefined {
-  switch (error) {
-    case 'unauthorized':
-      return 'revisá la clave con `svc login` o la variable SVC_API_KEY';
-    case 'comercio_no_listo':
-      return 'completá los datos del comercio en el panel; `svc cuenta` muestra el estado';
-    case 'not_found':
-      return http === 404 ? 'revisá el id; `svc cobro listar` muestra los cobros' : undefined;
-    default:
-      return undefined;
   }
 }

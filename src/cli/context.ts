@@ -1,5 +1,6 @@
 // The context a command receives: IO, environment, global flags and, built lazily
-// on first use, the profile store, the resolved configuration and the API client.
+// on first use, the profile store, the resolved configuration and the API client
+// (which address and key it uses is src/config's to decide: resolve.ts, credentials.ts).
 // Commands never read process.env, never call process.exit and never write to
 // console; everything they touch comes from here.
 import { redactAddresses } from '../api/address.js';
@@ -7,7 +8,7 @@ import type { Client, WriteRecord } from '../api/client.js';
 import type { Resolved } from '../config/resolve.js';
 import type { Store } from '../config/store.js';
 import type { IO } from '../output/io.js';
-import { CancelledError, ConfigError, UsageError } from './errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
 
 export interface GlobalOptions {
@@ -102,40 +103,15 @@ export function createContext(deps: ContextDeps): Context {
     async client(options = {}) {
       const requireKey = options.requireKey ?? true;
       const r = await ctx.resolved();
-      const { keyMode } = await import('../config/resolve.js');
-      if (!r.baseUrl) {
-        throw new ConfigError(
-          `no hay dirección del servicio configurada para el perfil "${r.profileName.value}"`,
-          'corré `svc login --base-url https://…`, o `svc sandbox` y usá la dirección que imprime (SVC_BASE_URL=…)',
-          2,
-        );
+      const { requireAddress, requireKey: keyOf } = await import('../config/credentials.js');
+      const baseUrl = requireAddress(r);
+      if (!requireKey) return ctx.clientFor(baseUrl, r.apiKey?.value);
+      const { key, mode } = await keyOf(r, env, async () => (await ctx.store()).path, globals.live);
+      if (mode === 'live' && !bannerShown) {
+        bannerShown = true;
+        io.err(io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) + ' ' + io.c.red('operás con dinero real'));
       }
-      if (requireKey) {
-        if (!r.apiKey && r.liveKeyInKeyring) r.apiKey = await liveKeyFromKeyring(env, (await ctx.store()).path, r.profileName.value);
-        if (!r.apiKey) {
-          throw new ConfigError(
-            r.mode === 'live'
-              ? `el perfil "${r.profileName.value}" no tiene clave live`
-              : `no hay clave configurada para el perfil "${r.profileName.value}"`,
-            r.mode === 'live' ? 'corré `svc login` con una clave svc_live_…' : 'corré `svc login` o definí SVC_API_KEY',
-            3,
-          );
-        }
-        const mode = keyMode(r.apiKey.value);
-        if (!mode) {
-          throw new UsageError(
-            `la clave ${r.apiKey.source === 'env' ? 'de SVC_API_KEY' : 'del perfil'} no tiene el formato svc_test_… / svc_live_…`,
-          );
-        }
-        if (globals.live && mode === 'test') {
-          throw new UsageError('--live pide modo live pero la clave es de test (svc_test_…)');
-        }
-        if (mode === 'live' && !bannerShown) {
-          bannerShown = true;
-          io.err(io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) + ' ' + io.c.red('operás con dinero real'));
-        }
-      }
-      return ctx.clientFor(r.baseUrl.value, r.apiKey?.value);
+      return ctx.clientFor(baseUrl, key);
     },
     async clientFor(baseUrl, apiKey) {
       const { Client } = await import('../api/client.js');
@@ -196,27 +172,6 @@ export function createContext(deps: ContextDeps): Context {
     },
   };
   return ctx;
-}
-
-/** The profile's live key, from the OS keyring; a keyring that fails is a clear error, not a missing key. */
-async function liveKeyFromKeyring(env: NodeJS.ProcessEnv, configPath: string, profile: string): Promise<Resolved['apiKey']> {
-  const { keyring, liveKeyAccount } = await import('../config/keyring.js');
-  const answer = await keyring(env, liveKeyAccount(configPath, profile), { op: 'get' });
-  if (!answer.ok) {
-    throw new ConfigError(
-      `la clave live del perfil "${profile}" está en el llavero del sistema, y el llavero falló: ${answer.reason}`,
-      'desbloquealo y probá de nuevo, o volvé a correr `svc login` (con SVC_KEYRING=off la clave queda en el archivo de configuración)',
-      3,
-    );
-  }
-  if (answer.value === null) {
-    throw new ConfigError(
-      `la clave live del perfil "${profile}" ya no está en el llavero del sistema`,
-      'volvé a correr `svc login` con la clave svc_live_…',
-      3,
-    );
-  }
-  return { value: answer.value, source: 'keyring' };
 }
 
 export function promptStreams(io: IO) {

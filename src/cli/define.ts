@@ -1,5 +1,7 @@
 // The shape of a command: metadata (cheap, loaded for --help and completions) apart
-// from its implementation (loaded only when the command runs).
+// from its implementation (loaded only when the command runs). The options a verb's
+// `run` receives are typed from the option list of its metadata, so a flag renamed in
+// the metadata is a type error in the verb, not an `undefined` at run time.
 import type { Context } from './context.js';
 
 export interface OptionDef {
@@ -21,19 +23,39 @@ export interface ArgDef {
   choices?: readonly string[];
 }
 
-export type RunFn = (ctx: Context, args: string[], opts: Record<string, unknown>) => Promise<number | void>;
+// '--forward-to <url>' -> 'forward-to'; '-H, --header <h>' -> 'header'.
+type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+// commander names '--no-qr' as `qr` (true unless the flag is given).
+type KeyOf<F extends string> = LongName<F> extends `no-${infer Name}` ? Camel<Name> : Camel<LongName<F>>;
+type ValueOf<O extends OptionDef> = O extends { repeatable: true }
+  ? string[]
+  : O['flags'] extends `${string}<${string}` | `${string}[${string}`
+    ? string
+    : boolean;
 
-export interface CommandDef {
+/** The options object commander hands a command, as its option list declares it. */
+export type OptionsOf<Opts extends readonly OptionDef[]> = {
+  [O in Opts[number] as KeyOf<O['flags']>]?: ValueOf<O>;
+};
+
+/** A verb's implementation. Non-zero exits are thrown (src/errors.ts), never returned. */
+export interface CommandModule<Opts = Record<string, unknown>> {
+  // Method syntax on purpose: a verb typed for its own options still fits the generic list.
+  run(ctx: Context, args: string[], opts: Opts): Promise<void>;
+}
+
+export interface CommandDef<Opts extends readonly OptionDef[] = readonly OptionDef[]> {
   /** Space-separated path: 'cobro crear'. */
   name: string;
   /** Aliases of the last word: ['create']. */
   aliases?: string[];
   summary: string;
   args?: ArgDef[];
-  options?: OptionDef[];
+  options?: Opts;
   examples: string[];
   /** Imports the implementation; only called when the command runs. */
-  load: () => Promise<{ run: RunFn }>;
+  load: () => Promise<CommandModule<OptionsOf<Opts>>>;
 }
 
 export interface GroupDef {
@@ -43,6 +65,18 @@ export interface GroupDef {
   examples?: string[];
 }
 
-export function defineCommand(def: CommandDef): CommandDef {
-  return def;
+/** What a noun's index.ts exports: its group (when it has verbs) and its commands. */
+export interface Noun {
+  group?: GroupDef;
+  commands: CommandDef[];
+}
+
+/** Ties a command's option list to the options its `run` receives. */
+export function defineCommand<const Opts extends readonly OptionDef[] = readonly []>(def: CommandDef<Opts>): CommandDef {
+  return def as unknown as CommandDef;
+}
+
+/** An option list kept as written, so the verb that uses it gets typed options. */
+export function defineOptions<const Opts extends readonly OptionDef[]>(options: Opts): Opts {
+  return options;
 }

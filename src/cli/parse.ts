@@ -1,6 +1,8 @@
-// Checks of argument and option values, shared by the commands: each failure is a
-// UsageError (exit 2) raised before any request is made.
-import { UsageError } from './errors.js';
+// Checks of argument and option values, one per kind of value, shared by every
+// command that takes it (ids, amounts, URLs, host and port, seconds, headers): each
+// failure is a UsageError (exit 2) raised before any request is made.
+import { UsageError } from '../errors.js';
+import { AmountError, parsePositiveAmount, type Cents } from '../money.js';
 import { printable } from '../text.js';
 
 export { printable };
@@ -30,19 +32,126 @@ export function parsePositiveInt(text: unknown, flag: string, max = 1_000_000): 
   return Number(s);
 }
 
-/** https only: any URL the client sends to the service. */
-export function parseHttpsUrl(text: unknown, flag: string): string {
-  const s = typeof text === 'string' ? text.trim() : '';
+/** A whole number from `min` to `max` (milliseconds, counts). */
+export function parseInteger(value: unknown, flag: string, min: number, max: number): number {
+  const s = String(value).trim();
+  if (!/^[0-9]{1,9}$/.test(s) || Number(s) < min || Number(s) > max) {
+    throw new UsageError(`${flag} "${printable(s)}" no es válido (entero entre ${min} y ${max})`);
+  }
+  return Number(s);
+}
+
+/**
+ * An amount given on the command line (--monto of crear, devolver, sandbox pagar,
+ * webhook trigger), in cents: the syntax and bounds of money.ts. `example` adds the
+ * `→` line for the commands whose amount a person types most.
+ */
+export function parseMonto(value: unknown, flag = '--monto', example?: string): Cents {
+  try {
+    return parsePositiveAmount(typeof value === 'string' ? value : '');
+  } catch (err) {
+    if (err instanceof AmountError) {
+      throw new UsageError(`${flag}: ${err.message}`, example ? `usá punto decimal y hasta dos decimales, ej. ${example}` : undefined);
+    }
+    throw err;
+  }
+}
+
+/** Loopback as a host or a URL's hostname (`[::1]`): this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(localhost|127(?:\.\d{1,3}){3}|::1)$/i.test(host.replace(/^\[(.*)\]$/, '$1'));
+}
+
+/**
+ * What a URL flag accepts: `https`, any URL svc sends to the service; `http`, where
+ * the developer's app listens (plain http is usual locally); `notify`, where the
+ * sandbox sends notifications (https, or http on this machine).
+ */
+export type UrlKind = 'https' | 'http' | 'notify';
+
+/** The one URL check of the CLI; returns the URL as given (trimmed), or normalised for `http`. */
+export function parseUrl(value: unknown, flag: string, kind: UrlKind): string {
+  const s = typeof value === 'string' ? value.trim() : '';
   let url: URL | undefined;
   try {
     url = new URL(s);
   } catch {
     url = undefined;
   }
-  if (!url || url.protocol !== 'https:' || !url.hostname) {
-    throw new UsageError(`${flag} "${printable(s)}" no es una URL https (el servicio solo acepta https://…)`);
+  const ok =
+    url !== undefined &&
+    url.hostname !== '' &&
+    (kind === 'https'
+      ? url.protocol === 'https:'
+      : kind === 'http'
+        ? url.protocol === 'http:' || url.protocol === 'https:'
+        : url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)));
+  if (!ok) {
+    const why =
+      kind === 'https'
+        ? 'no es una URL https (el servicio solo acepta https://…)'
+        : kind === 'http'
+          ? 'no es una URL http(s) (ej. http://localhost:3000/webhooks)'
+          : 'no sirve: tiene que ser https, o http hacia 127.0.0.1/localhost';
+    throw new UsageError(`${flag} "${printable(s)}" ${why}`);
   }
-  if (s.length > 2048) throw new UsageError(`${flag} es demasiado larga (máximo 2048 caracteres)`);
-  return s;
+  if (kind === 'https' && s.length > 2048) throw new UsageError(`${flag} es demasiado larga (máximo 2048 caracteres)`);
+  return kind === 'http' ? url!.href : s;
 }
 
+/** --host of the servers (sandbox, listen): a name or an address, no scheme or port. */
+export function parseHost(value: unknown, flag = '--host'): string {
+  const host = String(value).trim();
+  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new UsageError(`${flag} "${printable(host)}" no es una dirección válida (ej. 127.0.0.1)`);
+  return host;
+}
+
+/** --port of the servers: 0 to 65535, 0 picks a free one. */
+export function parsePort(value: unknown, flag = '--port'): number {
+  const s = String(value).trim();
+  if (!/^[0-9]{1,5}$/.test(s) || Number(s) > 65535) throw new UsageError(`${flag} "${printable(s)}" no es válido (0 a 65535; 0 elige uno libre)`);
+  return Number(s);
+}
+
+/** --tolerance: whole seconds, 0 turns the check off. */
+export function parseTolerance(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!/^[0-9]{1,9}$/.test(s)) throw new UsageError(`--tolerance "${printable(s)}" no es válido (segundos, entero ≥ 0; 0 la desactiva)`);
+  return Number(s);
+}
+
+/** --forward-timeout: seconds (decimals allowed), returned in milliseconds. */
+export function parseTimeoutSeconds(value: unknown, flag = '--forward-timeout'): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(s) || Number(s) <= 0 || Number(s) > 3600) {
+    throw new UsageError(`${flag} "${printable(s)}" no es válido (segundos, mayor que 0 y hasta 3600, ej. 10 o 2.5)`);
+  }
+  return Math.round(Number(s) * 1000);
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+/** Headers the transport sets itself: overriding them would corrupt the forward. */
+const RESERVED = new Set(['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer']);
+
+/** -H "Name: value" (repeatable). */
+export function parseHeaders(value: readonly string[] | undefined): [string, string][] {
+  return (value ?? []).map((raw) => {
+    const text = String(raw);
+    const colon = text.indexOf(':');
+    const name = colon > 0 ? text.slice(0, colon).trim() : '';
+    const val = colon > 0 ? text.slice(colon + 1).trim() : '';
+    if (!HEADER_NAME.test(name)) throw new UsageError(`-H "${printable(text)}" no es un header "Nombre: valor"`);
+    if (/[\r\n\0]/.test(val)) throw new UsageError(`-H ${name}: el valor no puede tener saltos de línea`);
+    if (RESERVED.has(name.toLowerCase())) throw new UsageError(`-H ${name}: ese header lo pone el transporte, no se puede cambiar`);
+    return [name, val];
+  });
+}
+
+/** A path flag that must name a file (--data, --journal). */
+export function parseFilePath(value: unknown, flag: string): string {
+  const file = String(value);
+  if (file.trim() === '') throw new UsageError(`${flag} necesita la ruta de un archivo`);
+  return file;
+}

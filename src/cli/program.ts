@@ -1,7 +1,7 @@
 // Builds the commander tree from the flat command list. Help, examples and
 // suggestions come from the metadata; the action imports the implementation.
 import { Command, Option } from 'commander';
-import type { CommandDef, GroupDef, RunFn } from './define.js';
+import type { CommandDef, GroupDef } from './define.js';
 
 export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '--json', description: 'salida JSON: el campo data tal como lo envió el servicio' },
@@ -25,15 +25,17 @@ const TITLES: Record<string, string> = {
 export interface Invocation {
   def: CommandDef;
   args: string[];
+  /** The command's own options, as its metadata declares them. */
   opts: Record<string, unknown>;
-  run: RunFn;
+  /** The global options (--json, --profile…). */
+  globals: Record<string, unknown>;
 }
 
 export function buildProgram(
   version: string,
   groups: GroupDef[],
   commands: CommandDef[],
-  onAction: (inv: Omit<Invocation, 'run'>) => Promise<void>,
+  onAction: (inv: Invocation) => Promise<void>,
   output: { writeOut: (s: string) => void; writeErr: (s: string) => void },
 ): Command {
   const program = new Command('svc');
@@ -103,10 +105,9 @@ export function buildProgram(
       const args = (params.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) =>
         a === undefined ? [] : Array.isArray(a) ? a : [a],
       );
-      // commander lets a global overwrite a command's own option of the same name
-      // (`svc api --input FILE` vs the global `--no-input`): the command's own values
-      // also travel apart, under `own`.
-      await onAction({ def, args, opts: { ...self.optsWithGlobals(), own: self.opts() } });
+      // Apart, because a command's own option may share a global's name (`svc api
+      // --input FILE` and the global `--no-input`): each keeps its own value.
+      await onAction({ def, args, opts: self.opts(), globals: program.opts() });
     });
   }
   return program;

@@ -1,5 +1,5 @@
 // Reading stdin whole (keys, bodies), with a cap so a wrong pipe cannot exhaust memory.
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 export async function readAll(stream: NodeJS.ReadableStream, maxBytes = 8 * 1024 * 1024): Promise<Buffer> {
   const chunks: Buffer[] = [];

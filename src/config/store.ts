@@ -5,7 +5,7 @@ import { lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '../cli/errors.js';
+import { ConfigError } from '../errors.js';
 import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, writePrivateFile, type FolderLabels } from './private.js';
 
 export const Profile = z.object({

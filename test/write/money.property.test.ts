@@ -112,7 +112,7 @@ describe('money properties', () => {
 
   it('the write commands keep amounts out of JS numbers too', async () => {
     const { readFile } = await import('node:fs/promises');
-    for (const file of ['src/cli/commands/devolver.ts', 'src/cli/commands/cobro/crear.ts']) {
+    for (const file of ['src/cli/commands/devolver/devolver.ts', 'src/cli/commands/cobro/crear.ts']) {
       const src = await readFile(new URL(`../../${file}`, import.meta.url), 'utf8');
       expect(src, file).not.toMatch(/parseFloat|Number\(\s*(opts\.monto|monto|cobro\.|tx\.|d\.monto)/);
     }

@@ -4,9 +4,9 @@ import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
 import type { Cobro, Devolucion, Transaccion } from '../../src/api/schemas.js';
 import { bodyFromFlags, shellQuote, textProblem } from '../../src/cli/commands/cobro/crear.js';
-import { checkCommands, parseRefundFlags, planRefund } from '../../src/cli/commands/devolver.js';
-import { exitCodeOf, parseFields } from '../../src/cli/commands/api.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { checkCommands, parseRefundFlags, planRefund } from '../../src/cli/commands/devolver/devolver.js';
+import { exitCodeOf, parseFields } from '../../src/cli/commands/api/api.js';
+import { UsageError } from '../../src/errors.js';
 import { cobroPairs } from '../../src/output/cobro.js';
 import { qrMatrix, renderQr } from '../../src/output/qr.js';
 

@@ -2,15 +2,19 @@
 // before any request (exit 2); missing required values are asked only on a terminal.
 import type { CrearCobroInput } from '../../../api/schemas.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
-import { AmountError, formatCents, parsePositiveAmount } from '../../../money.js';
+import { formatCents, parsePositiveAmount } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
-import { OutcomeUnknownError, UsageError } from '../../errors.js';
+import { OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
 import { CONTROL_CHARS } from '../../../rules.js';
-import { parseHttpsUrl, printable } from '../../parse.js';
-import { showQr } from './qr.js';
+import type { OptionsOf } from '../../define.js';
+import { parseMonto, parseUrl, printable } from '../../parse.js';
+import { showQr } from '../../shared/qr.js';
+import type { crearOptions } from './index.js';
+
+type Options = OptionsOf<typeof crearOptions>;
 
 export const MAX_CONCEPTO = 200;
 export const MAX_REFERENCIA = 100;
@@ -32,13 +36,8 @@ export function checkText(value: unknown, flag: string, max: number): string {
   return s;
 }
 
-export function checkMonto(value: unknown, flag = '--monto'): string {
-  try {
-    return formatCents(parsePositiveAmount(typeof value === 'string' ? value : ''));
-  } catch (err) {
-    if (err instanceof AmountError) throw new UsageError(`${flag}: ${err.message}`, 'usá punto decimal y hasta dos decimales, ej. 1500 o 1500.50');
-    throw err;
-  }
+export function checkMonto(value: unknown): string {
+  return formatCents(parseMonto(value, '--monto', '1500 o 1500.50'));
 }
 
 export function checkVencimiento(value: unknown, now?: number, timeZone?: string): string {
@@ -51,14 +50,14 @@ export function checkVencimiento(value: unknown, now?: number, timeZone?: string
 }
 
 /** The body from the flags alone; concepto and monto may still be missing. */
-export function bodyFromFlags(opts: Record<string, unknown>, now?: number, timeZone?: string): Partial<CrearCobroInput> {
+export function bodyFromFlags(opts: Options, now?: number, timeZone?: string): Partial<CrearCobroInput> {
   const body: Partial<CrearCobroInput> = {};
   if (opts.concepto !== undefined) body.concepto = checkText(opts.concepto, '--concepto', MAX_CONCEPTO);
   if (opts.monto !== undefined) body.monto = checkMonto(opts.monto);
   if (opts.vencimiento !== undefined) body.vencimiento = checkVencimiento(opts.vencimiento, now, timeZone);
   if (opts.referencia !== undefined) body.referencia = checkText(opts.referencia, '--referencia', MAX_REFERENCIA);
-  if (opts.successUrl !== undefined) body.success_url = parseHttpsUrl(opts.successUrl, '--success-url');
-  if (opts.errorUrl !== undefined) body.error_url = parseHttpsUrl(opts.errorUrl, '--error-url');
+  if (opts.successUrl !== undefined) body.success_url = parseUrl(opts.successUrl, '--success-url', 'https');
+  if (opts.errorUrl !== undefined) body.error_url = parseUrl(opts.errorUrl, '--error-url', 'https');
   // Only what is turned off travels: each medio defaults to true on the service.
   if (opts.tarjeta === false) body.tarjeta = false;
   if (opts.qr === false) body.qr = false;
@@ -69,7 +68,7 @@ export function bodyFromFlags(opts: Record<string, unknown>, now?: number, timeZ
   return body;
 }
 
-export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+export async function run(ctx: Context, _args: string[], opts: Options): Promise<void> {
   const { io } = ctx;
   const body = bodyFromFlags(opts);
   const missing = [body.concepto === undefined && '--concepto', body.monto === undefined && '--monto'].filter(Boolean) as string[];

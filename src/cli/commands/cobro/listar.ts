@@ -4,12 +4,14 @@ import { parseChoice, parsePositiveInt } from '../../parse.js';
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { firstItems, printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns } from '../../../output/resources.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../../errors.js';
+import type { OptionsOf } from '../../define.js';
+import type { listarOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
   const estado = parseChoice(opts.estado, ESTADOS_COBRO, '--estado');
   const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
-  const q = opts.q as string | undefined;
+  const q = opts.q;
   if (q !== undefined && (q.trim() === '' || q.length > 200 || /[\u0000-\u001f\u007f]/.test(q))) {
     throw new UsageError('--q debe tener entre 1 y 200 caracteres, sin caracteres de control');
   }

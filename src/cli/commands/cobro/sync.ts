@@ -5,12 +5,14 @@ import { printJson } from '../../../output/format.js';
 import { colorState } from '../../../output/format.js';
 import { printCobro, type Pair } from '../../../output/cobro.js';
 import type { Context } from '../../context.js';
-import { OutcomeUnknownError } from '../../errors.js';
+import { OutcomeUnknownError } from '../../../errors.js';
 import { checkCommandFor, outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
 import { parseId } from '../../parse.js';
-import { showQr } from './qr.js';
+import { showQr } from '../../shared/qr.js';
+import type { OptionsOf } from '../../define.js';
+import type { syncOptions } from './index.js';
 
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
+export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof syncOptions>): Promise<void> {
   const { io } = ctx;
   const id = parseId(args[0]);
   const client = await ctx.client();

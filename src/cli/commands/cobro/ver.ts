@@ -1,6 +1,6 @@
 // svc cobro ver <id>: GET /v1/cobros/{id}.
 import type { Context } from '../../context.js';
-import { showRecord } from '../show.js';
+import { showRecord } from '../../shared/show-record.js';
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
   await showRecord(ctx, args[0], 'el cobro', (client, id) => client.verCobro(id));

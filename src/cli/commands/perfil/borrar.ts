@@ -1,6 +1,6 @@
 // svc perfil borrar <nombre>: removes a profile and its keys.
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../../errors.js';
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
   const name = args[0] ?? '';

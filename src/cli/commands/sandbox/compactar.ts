@@ -3,10 +3,12 @@
 // atomically; the superseded lines go. Refused while a sandbox holds the file.
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
-import { ConfigError, UsageError } from '../../errors.js';
+import type { OptionsOf } from '../../define.js';
+import { ConfigError, UsageError } from '../../../errors.js';
+import type { compactarOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
-  const file = opts.data === undefined ? '' : String(opts.data);
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof compactarOptions>): Promise<void> {
+  const file = opts.data ?? '';
   if (file.trim() === '') throw new UsageError('--data necesita la ruta del archivo de datos a compactar (ej. svc sandbox compactar --data ./sandbox.jsonl)');
   // Opening a missing file would create an empty sandbox: nothing to compact.
   if (!existsSync(file)) throw new ConfigError(`${file} no existe; --data tiene que ser el archivo de datos de un svc sandbox`);
@@ -38,5 +40,4 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
     io.out(`${file} compactado: ${mb(result.before)} → ${mb(result.after)}`);
   }
-  return 0;
 }

@@ -1,7 +1,9 @@
-// svc sandbox pagar <id>: POST /_sandbox/cobros/{id}/pagar (payer simulation).
+// svc sandbox pagar <id> [--monto M] [--medio X]: POST /_sandbox/cobros/{id}/pagar (payer simulation).
 import type { Context } from '../../context.js';
-import { simulate } from './simular.js';
+import type { OptionsOf } from '../../define.js';
+import { simulate } from '../../shared/simulate.js';
+import type { pagarOptions } from './index.js';
 
-export function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
+export function run(ctx: Context, args: string[], opts: OptionsOf<typeof pagarOptions>): Promise<void> {
   return simulate(ctx, 'pagar', args, opts);
 }

@@ -4,8 +4,10 @@ import { parseChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { transaccionColumns } from '../../../output/resources.js';
+import type { OptionsOf } from '../../define.js';
+import type { listarOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
   const medio = parseChoice(opts.medio, MEDIOS, '--medio');
   const estado = parseChoice(opts.estado, ESTADOS_TRANSACCION, '--estado');
   const client = await ctx.client();

@@ -6,9 +6,11 @@
 import { readJournal, JournalError, type JournalEntry } from '../../../webhooks/journal.js';
 import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import type { Context } from '../../context.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../../errors.js';
+import type { OptionsOf } from '../../define.js';
 import { parsePositiveInt } from '../../parse.js';
-import { clock, formatMs, journalPath, OUTCOME_LABEL } from './shared.js';
+import type { eventosOptions } from './index.js';
+import { clock, formatMs, journalPath, OUTCOME_LABEL } from '../../shared/webhook.js';
 
 /**
  * A field as text for a cell (printTable shows it safely). Strings stay as they are,
@@ -19,7 +21,7 @@ function raw(value: unknown, dash = '-'): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
-export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof eventosOptions>): Promise<void> {
   const { io } = ctx;
   const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
   const path = await journalPath(ctx, opts);

@@ -6,17 +6,14 @@
 import { EVENTOS } from '../../../api/enums.js';
 import { shownAddress } from '../../../api/address.js';
 import type { Context } from '../../context.js';
-import { ConfigError, UsageError } from '../../errors.js';
-import { printable } from '../../parse.js';
-import {
-  eventLine,
-  journalPath,
-  parseHeaders,
-  parseTargetUrl,
-  parseTimeoutSeconds,
-  parseTolerance,
-  resolveSecret,
-} from './shared.js';
+import { DEFAULTS } from '../../../defaults.js';
+import { ConfigError, UsageError } from '../../../errors.js';
+import type { OptionsOf } from '../../define.js';
+import { isLoopbackHost, parseHeaders, parseHost, parsePort, parseTimeoutSeconds, parseTolerance, parseUrl, printable } from '../../parse.js';
+import { eventLine, journalPath, resolveSecret } from '../../shared/webhook.js';
+import type { listenOptions } from './index.js';
+
+type Options = OptionsOf<typeof listenOptions>;
 
 export interface ListenFlags {
   host: string;
@@ -31,24 +28,16 @@ export interface ListenFlags {
 }
 
 /** Checks every flag; UsageError (exit 2) before anything starts. */
-export function parseListenFlags(opts: Record<string, unknown>): ListenFlags {
-  const out: ListenFlags = { host: '127.0.0.1', port: 4242, path: '/', routes: {}, headers: parseHeaders(opts.header) };
-  if (opts.host !== undefined) {
-    const host = String(opts.host).trim();
-    if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new UsageError(`--host "${printable(host)}" no es una dirección válida (ej. 127.0.0.1)`);
-    out.host = host;
-  }
-  if (opts.port !== undefined) {
-    const s = String(opts.port).trim();
-    if (!/^[0-9]{1,5}$/.test(s) || Number(s) > 65535) throw new UsageError(`--port "${printable(s)}" no es válido (0 a 65535; 0 elige uno libre)`);
-    out.port = Number(s);
-  }
+export function parseListenFlags(opts: Options): ListenFlags {
+  const out: ListenFlags = { host: DEFAULTS.host, port: DEFAULTS.listenPort, path: DEFAULTS.listenPath, routes: {}, headers: parseHeaders(opts.header) };
+  if (opts.host !== undefined) out.host = parseHost(opts.host);
+  if (opts.port !== undefined) out.port = parsePort(opts.port);
   if (opts.path !== undefined) {
     const p = String(opts.path).trim();
     if (!/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(p)) throw new UsageError(`--path "${printable(p)}" no es una ruta válida (ej. /webhooks)`);
     out.path = p.startsWith('/') ? p : `/${p}`;
   }
-  if (opts.forwardTo !== undefined) out.forwardTo = parseTargetUrl(opts.forwardTo, '--forward-to');
+  if (opts.forwardTo !== undefined) out.forwardTo = parseUrl(opts.forwardTo, '--forward-to', 'http');
   if (opts.events !== undefined) {
     const names = String(opts.events)
       .split(',')
@@ -58,12 +47,12 @@ export function parseListenFlags(opts: Record<string, unknown>): ListenFlags {
     for (const n of names) checkEvent(n, '--events');
     out.events = names;
   }
-  for (const raw of (opts.route as string[] | undefined) ?? []) {
+  for (const raw of opts.route ?? []) {
     const eq = raw.indexOf('=');
     if (eq <= 0) throw new UsageError(`--route "${printable(raw)}" no tiene la forma EVENTO=URL`);
     const event = raw.slice(0, eq).trim();
     checkEvent(event, '--route');
-    out.routes[event] = parseTargetUrl(raw.slice(eq + 1), `--route ${event}`);
+    out.routes[event] = parseUrl(raw.slice(eq + 1), `--route ${event}`, 'http');
   }
   out.toleranceSeconds = parseTolerance(opts.tolerance);
   out.forwardTimeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
@@ -76,7 +65,7 @@ function checkEvent(name: string, flag: string): void {
   }
 }
 
-export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(ctx: Context, _args: string[], opts: Options): Promise<void> {
   const { io } = ctx;
   const c = io.c;
   const flags = parseListenFlags(opts);
@@ -112,8 +101,8 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
     throw err;
   }
 
-  const loopback = /^(127(?:\.\d{1,3}){3}|localhost|::1)$/i.test(flags.host);
-  const tolerance = flags.toleranceSeconds ?? 300;
+  const loopback = isLoopbackHost(flags.host);
+  const tolerance = flags.toleranceSeconds ?? DEFAULTS.toleranceSeconds;
   io.err(`${c.green('●')} Escuchando notificaciones en ${c.bold(listener.url)}${loopback ? c.dim(' (solo esta máquina)') : ''}`);
   if (!loopback) io.err(c.yellow(`  atención: ${flags.host} acepta conexiones de otras máquinas`));
   io.err(`  reenvío    ${shownAddress(flags.forwardTo) ?? c.yellow('sin --forward-to: solo verifica, guarda y responde 200')}`);
@@ -139,5 +128,4 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   await listener.close();
   const s = listener.stats();
   io.err(c.dim(`detenido: ${s.received} recibidas, ${s.forwarded} reenviadas, ${s.failed} fallidas, ${s.rejected} rechazadas, ${s.skipped} filtradas.`));
-  return 0;
 }

@@ -6,9 +6,11 @@ import { signatureHeader } from '../../../webhooks/signature.js';
 import { entryBody, Journal, JournalError, newEntryId, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
-import { CliError, ConfigError, EXIT, UsageError } from '../../errors.js';
-import { parsePositiveInt, printable } from '../../parse.js';
-import { eventLine, field, journalPath, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
+import { CliError, ConfigError, EXIT, UsageError } from '../../../errors.js';
+import type { OptionsOf } from '../../define.js';
+import { parseHeaders, parsePositiveInt, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
+import { eventLine, field, journalPath, resolveSecret } from '../../shared/webhook.js';
+import type { replayOptions } from './index.js';
 
 /** Entries --last and --all consider: what arrived at the listener, signed correctly, with a body. */
 function replayable(e: JournalEntry): boolean {
@@ -31,11 +33,11 @@ export function select(entries: JournalEntry[], id: string | undefined, last: nu
   return last !== undefined ? pool.slice(-last) : pool;
 }
 
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<number> {
+export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof replayOptions>): Promise<void> {
   const { io } = ctx;
   const id = args[0];
   const last = opts.last === undefined ? undefined : parsePositiveInt(opts.last, '--last', 100_000);
-  const forwardTo = opts.forwardTo === undefined ? undefined : parseTargetUrl(opts.forwardTo, '--forward-to');
+  const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const extra = parseHeaders(opts.header);
   const timeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
   const resign = opts.resign === true;
@@ -52,7 +54,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
   const chosen = select(entries, id, last, opts.all === true);
   if (chosen.length === 0) {
     io.err(`no hay eventos para reenviar en ${path}`);
-    return EXIT.ok;
+    return;
   }
   for (const e of chosen) {
     if (e.outcome === 'too_large') throw new UsageError(`${e.id} no se guardó (el cuerpo superaba el límite): no se puede reenviar`);
@@ -134,5 +136,4 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
   if (unreachable) throw new CliError(`${unreachable} de ${chosen.length} reenvío(s) no llegaron a la app`, EXIT.network);
   if (failed) throw new CliError(`la app respondió con error a ${failed} de ${chosen.length} reenvío(s)`, EXIT.refused);
   if (!ctx.globals.json && chosen.length > 1) io.err(io.c.dim(`${chosen.length} reenviados`));
-  return EXIT.ok;
 }

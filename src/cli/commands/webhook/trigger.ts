@@ -1,23 +1,21 @@
 // svc webhook trigger <event>: builds a realistic body for the event (from a real
 // payment request with --cobro and a key), signs it with the secret and POSTs it to
 // --forward-to; prints the target's status. Exit 1 when the target answers non-2xx,
-// 6 when it cannot be reached. With --sandbox it drives the real state change in
-// `svc sandbox` (create, pay, reject, refund…) so the sandbox sends the notification.
+// 6 when it cannot be reached. With --sandbox (trigger-sandbox.ts) it drives the real
+// state change in `svc sandbox` instead, so the sandbox sends the notification.
 import type { Evento } from '../../../api/enums.js';
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
-import type { Client } from '../../../api/client.js';
 import { shownAddress } from '../../../api/address.js';
-import { ApiError } from '../../../api/errors.js';
-import type { Cobro } from '../../../api/schemas.js';
-import { AmountError, formatCents, normalizeAmount, parseAmount, parsePositiveAmount, percentOf, sumAmounts } from '../../../money.js';
+import { formatCents } from '../../../money.js';
 import { sampleBody, type EventBody } from '../../../webhooks/events.js';
 import { notificationHeaders } from '../../../webhooks/signature.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
-import { CliError, EXIT, UsageError } from '../../errors.js';
-import { parseChoice, parseId, printable } from '../../parse.js';
-import { field, formatMs, parseHeaders, parseTargetUrl, parseTimeoutSeconds, resolveSecret } from './shared.js';
-import { printJson } from '../../../output/format.js';
+import type { OptionsOf } from '../../define.js';
+import { CliError, EXIT, UsageError } from '../../../errors.js';
+import { parseChoice, parseHeaders, parseId, parseMonto, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
+import { field, formatMs, resolveSecret } from '../../shared/webhook.js';
+import type { triggerOptions } from './index.js';
 
 const TYPED_FIELDS: Record<string, 'int' | 'int?' | 'string'> = {
   cobro_id: 'int',
@@ -30,10 +28,9 @@ const TYPED_FIELDS: Record<string, 'int' | 'int?' | 'string'> = {
 };
 
 /** --set field=value (typed for the known fields), field:=<json> for a raw JSON value. */
-export function applySets(body: EventBody, sets: unknown): EventBody {
-  const list = sets === undefined ? [] : Array.isArray(sets) ? (sets as unknown[]) : [sets];
+export function applySets(body: EventBody, sets: readonly string[] | undefined): EventBody {
   const out: EventBody = { ...body };
-  for (const raw of list.map(String)) {
+  for (const raw of sets ?? []) {
     const rawJson = /^([A-Za-z_][A-Za-z0-9_]*):=(.*)$/s.exec(raw);
     const plain = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(raw);
     if (rawJson) {
@@ -58,30 +55,20 @@ export function applySets(body: EventBody, sets: unknown): EventBody {
   return out;
 }
 
-function amountFlag(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    parsePositiveAmount(String(value));
-    return normalizeAmount(String(value));
-  } catch (err) {
-    if (err instanceof AmountError) throw new UsageError(`--monto: ${err.message}`);
-    throw err;
-  }
-}
-
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
+export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof triggerOptions>): Promise<void> {
   const event = parseChoice(args[0], EVENTOS, 'evento');
   if (!event) throw new UsageError(`falta el evento; valores posibles: ${EVENTOS.join(', ')}`);
   const estado = parseChoice(opts.estado, ESTADOS_COBRO, '--estado');
-  const monto = amountFlag(opts.monto);
+  const monto = opts.monto === undefined ? undefined : formatCents(parseMonto(opts.monto));
   const cobroId = opts.cobro === undefined ? undefined : parseId(opts.cobro, '--cobro');
-  const forwardTo = opts.forwardTo === undefined ? undefined : parseTargetUrl(opts.forwardTo, '--forward-to');
+  const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const timeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
   const extra = parseHeaders(opts.header);
   if (opts.sandbox === true) {
     if (opts.set !== undefined || estado !== undefined) {
       throw new UsageError('--set y --estado no se combinan con --sandbox: el sandbox arma el cuerpo a partir del cambio real');
     }
+    const { viaSandbox } = await import('./trigger-sandbox.js');
     return viaSandbox(ctx, event, { cobroId, monto, forwardTo });
   }
   if (!forwardTo) throw new UsageError('falta --forward-to URL (tu app, o el listener de `svc webhook listen`); o --sandbox contra svc sandbox');
@@ -140,128 +127,4 @@ async function fromRealCobro(ctx: Context, event: Evento, id: number, monto: str
   const client = await ctx.client();
   const cobro = (await ctx.spin(`leyendo el cobro ${id}…`, () => client.verCobro(id))).data.data;
   return sampleBody(event, { cobro_id: cobro.id, codigo: cobro.codigo, monto: monto ?? cobro.monto, monto_cobrado: cobro.monto_cobrado });
-}
-
-// --- --sandbox: the real state change -------------------------------------------
-
-async function viaSandbox(
-  ctx: Context,
-  event: Evento,
-  o: { cobroId: number | undefined; monto: string | undefined; forwardTo: string | undefined },
-): Promise<void> {
-  const { io } = ctx;
-  const c = io.c;
-  const client = await ctx.client();
-  const control = async (path: string, body: unknown = {}) =>
-    (await client.request({ method: 'POST', path, body })).data as { data: unknown };
-  // Is this a svc sandbox? The control plane only exists there.
-  try {
-    await client.request({ method: 'GET', path: '/_sandbox/webhook' });
-  } catch (err) {
-    if (err instanceof ApiError && err.http === 404) {
-      throw new UsageError(`${client.baseUrl} no es un svc sandbox (no tiene /_sandbox/): --sandbox solo funciona contra \`svc sandbox\``);
-    }
-    throw err;
-  }
-  if (o.forwardTo) {
-    await control('/_sandbox/webhook', { url: o.forwardTo });
-    io.err(`${c.dim('·')} el sandbox ahora envía las notificaciones a ${shownAddress(o.forwardTo)}`);
-  }
-  const step = (text: string) => io.err(`${c.dim('·')} ${text}`);
-  const hook = ((await client.request({ method: 'GET', path: '/_sandbox/webhook' })).data as { data: { url: string | null } }).data.url;
-  const lastEntrega = (await entregas(client)).reduce((max, e) => Math.max(max, e.id), 0);
-
-  let cobro: Cobro;
-  if (o.cobroId === undefined) {
-    cobro = (await client.crearCobro({ concepto: `Prueba de svc webhook trigger ${event}`, monto: o.monto ?? '1500.00' })).data.data;
-    step(`cobro ${cobro.id} creado (${cobro.monto}) → payment.created`);
-  } else {
-    if (event === 'payment.created') throw new UsageError('payment.created se envía al crear un cobro: sin --cobro, el trigger crea uno');
-    cobro = (await client.verCobro(o.cobroId)).data.data;
-  }
-  const id = cobro.id;
-  const move = async (action: string, body: unknown, emits: string) => {
-    cobro = ((await control(`/_sandbox/cobros/${id}/${action}`, body)) as { data: Cobro }).data;
-    step(`${action} cobro ${id} → ${cobro.estado} (${emits})`);
-  };
-  const left = () => parseAmount(cobro.monto) - parseAmount(cobro.monto_cobrado);
-  const payAll = async () => {
-    if (cobro.estado === 'PENDIENTE' || cobro.estado === 'EN_PROCESO' || cobro.estado === 'PAGADA_PARCIALMENTE') {
-      await move('pagar', { monto: formatCents(left()) }, 'payment.approved');
-    }
-  };
-  const refundable = async (): Promise<bigint> => {
-    const devoluciones = (await client.listarDevoluciones()).data.data.filter((d) => d.cobro_id === id);
-    return parseAmount(cobro.monto_cobrado) - sumAmounts(devoluciones.map((d) => d.monto));
-  };
-  switch (event) {
-    case 'payment.created':
-      break;
-    case 'payment.pending':
-      await move('iniciar', {}, 'payment.pending');
-      break;
-    case 'payment.approved':
-      await move('pagar', {}, 'payment.approved');
-      break;
-    case 'payment.partially_paid': {
-      const half = percentOf(left(), '50');
-      if (half <= 0n) throw new UsageError(`al cobro ${id} le falta ${formatCents(left())}: no alcanza para un pago parcial`);
-      await move('pagar', { monto: formatCents(half) }, 'payment.partially_paid');
-      break;
-    }
-    case 'payment.rejected':
-      await move('rechazar', {}, 'payment.rejected');
-      break;
-    case 'payment.refunded':
-    case 'payment.partially_refunded': {
-      await payAll();
-      const total = await refundable();
-      const amount = event === 'payment.refunded' ? total : percentOf(total, '50');
-      if (amount <= 0n) throw new UsageError(`el cobro ${id} no tiene saldo para devolver`);
-      const dev = (await client.devolver(id, { monto: formatCents(amount) })).data.data;
-      step(`devolución de ${dev.monto} en cobro ${id} → ${dev.estado} (${event})`);
-      break;
-    }
-  }
-  // The sandbox sends asynchronously: show the delivery once it is attempted.
-  const delivered = hook ? await waitDelivery(client, event, id, lastEntrega) : undefined;
-  if (ctx.globals.json) {
-    printJson(io, { event, cobro_id: id, estado: cobro.estado, entrega: delivered ?? null });
-    return;
-  }
-  if (!delivered) {
-    io.out(`${event} (cobro ${id}): ${hook ? `el sandbox todavía no lo entregó a ${hook}` : 'el sandbox no tiene URL de notificaciones'}`);
-    if (!hook) io.err(c.dim('→ configurala con `svc sandbox --webhook-url URL`, o repetí con --forward-to URL'));
-    return;
-  }
-  const paint = delivered.ok ? c.green : c.red;
-  io.out(
-    `${event} (cobro ${id}) --> ${field(shownAddress(delivered.url), 200)}  ${paint(delivered.status === null ? field(delivered.error, 200, 'sin respuesta') : field(delivered.status, 20))}` +
-      (delivered.ok ? '' : c.dim(' (el sandbox reintenta)')),
-  );
-}
-
-interface Entrega {
-  id: number;
-  event: string;
-  cobro_id: number;
-  url: string;
-  status: number | null;
-  ok: boolean;
-  error: string | null;
-}
-
-/** The first delivery attempt of this event for this cobro after entrega `afterId`, within 5 s. */
-async function waitDelivery(client: Client, event: string, cobroId: number, afterId: number): Promise<Entrega | undefined> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const mine = (await entregas(client)).find((e) => e.id > afterId && e.event === event && e.cobro_id === cobroId);
-    if (mine) return mine;
-    if (Date.now() > deadline) return undefined;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function entregas(client: Client): Promise<Entrega[]> {
-  return ((await client.request({ method: 'GET', path: '/_sandbox/entregas' })).data as { data: Entrega[] }).data;
 }

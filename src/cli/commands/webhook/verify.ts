@@ -6,21 +6,24 @@ import { summarize } from '../../../webhooks/events.js';
 import { parseRawRequest, RawRequestError } from '../../../webhooks/rawrequest.js';
 import { verify } from '../../../webhooks/signature.js';
 import type { Context } from '../../context.js';
-import { SignatureError, UsageError } from '../../errors.js';
+import { SignatureError, UsageError } from '../../../errors.js';
 import { readAll } from '../../stdin.js';
-import { field, parseTolerance, readBody, readFileArg, resolveSecret } from './shared.js';
+import type { OptionsOf } from '../../define.js';
+import { parseTolerance } from '../../parse.js';
+import { field, readBody, readFileArg, resolveSecret } from '../../shared/webhook.js';
+import type { verifyOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof verifyOptions>): Promise<void> {
   const { io } = ctx;
   const tolerance = parseTolerance(opts.tolerance);
-  let timestamp = opts.timestamp === undefined ? undefined : String(opts.timestamp);
-  let signature = opts.signature === undefined ? undefined : String(opts.signature);
+  let timestamp = opts.timestamp;
+  let signature = opts.signature;
   let headerEvent: string | undefined;
   let body: Buffer;
 
   if (opts.request !== undefined) {
     if (opts.body !== undefined) throw new UsageError('--request ya trae el cuerpo: no se combina con --body');
-    const file = String(opts.request);
+    const file = opts.request;
     const raw = file === '-' ? await readAll(io.stdin) : readFileArg(file, '--request');
     const secret = await resolveSecret(ctx, opts);
     let parsed;

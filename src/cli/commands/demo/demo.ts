@@ -1,0 +1,178 @@
+// svc demo: the whole flow against a sandbox and a notification listener started
+// in-process on free ports with a throw-away store. Each step prints the command a
+// user would type and then runs that very command (through main), so the demo
+// shows svc's real output. --json: one JSON line per step.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import type { Context } from '../../context.js';
+import { CliError, EXIT } from '../../../errors.js';
+
+interface Step {
+  title: string;
+  argv: string[];
+  /** Shown instead of argv when the real command line differs (ids known only at run time). */
+  show?: string;
+  /** Runs with its output captured, not shown; `after` prints what a person should see. */
+  quiet?: boolean;
+  after?: (stdout: string) => void;
+}
+
+export async function run(ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const json = ctx.globals.json;
+  const work = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+  const closers: (() => Promise<void>)[] = [];
+  const signal = new AbortController().signal;
+  const say = (line = '') => {
+    if (!json) io.out(line);
+  };
+  try {
+    const { startSandbox } = await import('../../../sandbox/index.js');
+    const { startListener } = await import('../../../webhooks/listen.js');
+
+    // "Your app": where the listener forwards; answers 200 and counts what it got.
+    const received: string[] = [];
+    const app = await listenApp((body) => received.push(body));
+    closers.push(() => new Promise((r) => app.close(() => r())));
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
+
+    const sandbox = await startSandbox({ port: 0, retrySchedule: [200, 400, 800], readyDelayMs: 0 });
+    closers.push(() => sandbox.close());
+    const journal = join(work, 'webhooks.jsonl');
+    const listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      forwardTo: appUrl,
+      secret: sandbox.webhookSecret,
+      journal,
+    });
+    closers.unshift(() => listener.close());
+    const setHook = await fetch(`${sandbox.baseUrl}/_sandbox/webhook`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: listener.url }),
+    });
+    if (!setHook.ok) throw new CliError(`el sandbox no aceptó la URL del receptor (HTTP ${setHook.status})`, EXIT.refused);
+
+    const env: NodeJS.ProcessEnv = {
+      ...ctx.env,
+      SVC_BASE_URL: sandbox.baseUrl,
+      SVC_API_KEY: sandbox.apiKey,
+      SVC_WEBHOOK_SECRET: sandbox.webhookSecret,
+      SVC_CONFIG_DIR: join(work, 'config'),
+      SVC_DATA_DIR: join(work, 'data'),
+      SVC_PROFILE: 'demo',
+    };
+
+    say(io.c.bold('svc demo: un recorrido completo contra un sandbox propio; nada sale de esta máquina'));
+    say();
+    say(`${io.c.dim('$')} svc sandbox --port 0          ${io.c.dim(`# escuchando en ${sandbox.baseUrl}`)}`);
+    say(`${io.c.dim('$')} svc webhook listen --forward-to ${appUrl}   ${io.c.dim(`# en ${listener.url}`)}`);
+    say();
+
+    let n = 0;
+    const step = async (s: Step): Promise<string> => {
+      n++;
+      const shown = s.show ?? `svc ${s.argv.map(quote).join(' ')}`;
+      say(`${io.c.cyan(`${n}. ${s.title}`)}`);
+      say(`${io.c.dim('$')} ${io.c.bold(shown)}`);
+      const out = await runInner(s.argv, env, json || s.quiet ? undefined : io.stdout, signal);
+      if (out.code !== EXIT.ok) {
+        if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
+        throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, EXIT.refused);
+      }
+      if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: EXIT.ok, salida: parseOr(out.stdout) }));
+      else if (out.stderr.trim()) io.err(out.stderr.trimEnd());
+      if (!json) s.after?.(out.stdout);
+      say();
+      return out.stdout;
+    };
+    const fmt = json ? ['--json'] : [];
+
+    const created = await step({
+      title: 'Crear un cobro y compartir el link de pago',
+      argv: ['cobro', 'crear', '--concepto', 'Demo: pedido 1042', '--monto', '1500.00', '--referencia', 'demo-1042', '--json'],
+      show: 'svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00 --referencia demo-1042',
+      quiet: true,
+      after: (stdout) =>
+        say(`link de pago: ${io.c.underline((JSON.parse(stdout) as { url: string }).url)}   ${io.c.dim('(abrilo en el navegador para pagar como tu cliente)')}`),
+    });
+    const cobro = JSON.parse(created) as { id: number };
+
+    const id = String(cobro.id);
+    await step({ title: 'Quien paga abona una parte con QR', argv: ['sandbox', 'pagar', id, '--monto', '500.00', '--medio', 'qr', ...fmt] });
+    await step({ title: 'Y el resto con tarjeta de crédito', argv: ['sandbox', 'pagar', id, '--medio', 'credito', ...fmt] });
+    await step({ title: 'El cobro, ya pagado', argv: ['cobro', 'ver', id, ...fmt] });
+    await step({ title: 'Las transacciones, con lo que te cobramos y lo que te queda', argv: ['transacciones', 'listar', ...fmt] });
+    await step({ title: 'Devolver una parte', argv: ['devolver', id, '--monto', '200.00', '--yes', ...fmt] });
+    await step({ title: 'Las devoluciones', argv: ['devoluciones', 'listar', ...fmt] });
+    await step({ title: 'Lo que se va a liquidar y cuándo, con totales', argv: ['liquidaciones', ...fmt] });
+
+    // Notifications travel asynchronously: wait (bounded) for the five this flow emits.
+    const expected = ['payment.created', 'payment.partially_paid', 'payment.approved', 'payment.partially_refunded'];
+    for (let i = 0; i < 100 && !expected.every((e) => received.some((b) => b.includes(`"${e}"`))); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await step({
+      title: 'Las notificaciones firmadas que recibió y verificó el receptor',
+      argv: ['webhook', 'eventos', '--journal', journal, ...fmt],
+      show: 'svc webhook eventos',
+    });
+    const missing = expected.filter((e) => !received.some((b) => b.includes(`"${e}"`)));
+    if (missing.length) throw new CliError(`tu app no recibió: ${missing.join(', ')}`, EXIT.refused);
+    say(
+      io.c.green(
+        `✓ listo: ${received.length} notificaciones verificadas y reenviadas a tu app. Para seguir: \`svc sandbox\` en otra terminal y \`svc --help\`.`,
+      ),
+    );
+  } finally {
+    for (const close of closers) await close().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Runs one svc command in-process; stdout streams to `live` when given, and is captured too. */
+async function runInner(argv: string[], env: NodeJS.ProcessEnv, live: NodeJS.WritableStream | undefined, signal: AbortSignal) {
+  const { main } = await import('../../../main.js');
+  // On a terminal the steps render as they would for a person: tables and colour.
+  const stdout = Object.assign(new PassThrough(), { isTTY: Boolean((live as { isTTY?: boolean } | undefined)?.isTTY) });
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+    live?.write(d);
+  });
+  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const stdin = Readable.from([]);
+  const code = await main([...argv, '--no-input'], { stdout, stderr, stdin, env, signal });
+  return { code, stdout: out, stderr: err };
+}
+
+function listenApp(onBody: (body: string) => void): Promise<Server> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      onBody(body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.trim();
+  }
+}

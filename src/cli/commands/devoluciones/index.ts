@@ -1,0 +1,22 @@
+// svc devoluciones listar|ver: refunds made (metadata only; the verbs are listar.ts and ver.ts).
+import { defineCommand, type CommandDef, type GroupDef } from '../../define.js';
+
+export const group: GroupDef = { name: 'devoluciones', summary: 'devoluciones hechas: listar, ver' };
+
+export const commands: CommandDef[] = [
+  defineCommand({
+    name: 'devoluciones listar',
+    aliases: ['list', 'ls'],
+    summary: 'lista devoluciones',
+    examples: ['svc devoluciones listar', 'svc devoluciones listar --json | jq "map(select(.cobro_id == 42))"'],
+    load: () => import('./listar.js'),
+  }),
+  defineCommand({
+    name: 'devoluciones ver',
+    aliases: ['get', 'show'],
+    summary: 'muestra una devolución',
+    args: [{ name: 'id', description: 'id de la devolución (entero)', required: true }],
+    examples: ['svc devoluciones ver 3'],
+    load: () => import('./ver.js'),
+  }),
+];

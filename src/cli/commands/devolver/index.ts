@@ -1,0 +1,25 @@
+// svc devolver <id>: refunds (metadata only; the verb is devolver.ts). A one-verb noun
+// has its folder too, so every command is found the same way: the first word names the folder.
+import { defineCommand, defineOptions, type CommandDef } from '../../define.js';
+
+export const devolverOptions = defineOptions([
+  { flags: '--monto <monto>', description: 'monto a devolver, ej. 500.00 (o --total)' },
+  { flags: '--total', description: 'devuelve todo lo que queda por devolver' },
+  { flags: '--transaccion <id>', description: 'devuelve sobre esa transacción (tiene que ser del cobro y estar ACREDITADO)' },
+]);
+
+export const commands: CommandDef[] = [
+  defineCommand({
+    name: 'devolver',
+    summary: 'devuelve todo o parte de un cobro acreditado: muestra lo que queda y confirma (en live, escribiendo el monto)',
+    args: [{ name: 'id', description: 'id del cobro (entero)', required: true }],
+    options: devolverOptions,
+    examples: [
+      'svc devolver 42 --monto 500.00',
+      'svc devolver 42 --total',
+      'svc devolver 42 --monto 250 --transaccion 7',
+      'svc devolver 42 --total --live --yes --json',
+    ],
+    load: () => import('./devolver.js'),
+  }),
+];

@@ -1,0 +1,121 @@
+// svc login: validates a key with GET /v1/cuenta and stores it in a profile.
+// The key never comes from a flag (shell history): hidden prompt or --with-key-stdin.
+import type { Context } from '../../context.js';
+import { prompt, promptStreams } from '../../context.js';
+import { UsageError } from '../../../errors.js';
+import { readAll } from '../../stdin.js';
+import { KEY_RE, keyMode } from '../../../config/resolve.js';
+import { PROFILE_NAME } from '../../../config/store.js';
+import { maskKey, printJson } from '../../../output/format.js';
+import { shown } from '../../../text.js';
+import { checkBaseUrl, InsecureBaseUrlError } from '../../../api/client.js';
+import { shownAddress } from '../../../api/address.js';
+import type { OptionsOf } from '../../define.js';
+import type { loginOptions } from './index.js';
+
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof loginOptions>): Promise<void> {
+  const { io, globals } = ctx;
+  const store = await ctx.store();
+  const resolved = await ctx.resolved();
+  const profileName = resolved.profileName.value;
+  if (!PROFILE_NAME.test(profileName)) {
+    throw new UsageError(`nombre de perfil inválido: "${profileName}" (letras, números, . _ -; hasta 64)`);
+  }
+
+  let key: string | undefined;
+  let secret: string | undefined;
+  if (opts.withKeyStdin || opts.webhookSecretStdin) {
+    const lines = (await readAll(io.stdin, 64 * 1024)).toString('utf8').split(/\r?\n/);
+    if (opts.withKeyStdin) key = lines.shift()?.trim();
+    if (opts.webhookSecretStdin) secret = lines.shift()?.trim();
+    if (opts.withKeyStdin && !key) throw new UsageError('--with-key-stdin: stdin está vacío; pasá la clave por la entrada estándar');
+    if (opts.webhookSecretStdin && !secret) throw new UsageError('--webhook-secret-stdin: falta el secreto de firma en stdin');
+  }
+
+  let baseUrl = resolved.baseUrl?.value;
+  if (!baseUrl) {
+    if (!io.canPrompt) {
+      throw new UsageError('falta la dirección del servicio: usá --base-url https://… (o SVC_BASE_URL)', 'para probar sin cuenta: `svc sandbox`');
+    }
+    const { input } = await import('@inquirer/prompts');
+    baseUrl = await prompt(() => input({ message: 'Dirección del servicio (https://…):', required: true }, promptStreams(io)));
+  }
+  try {
+    baseUrl = checkBaseUrl(baseUrl.trim());
+  } catch (err) {
+    if (err instanceof InsecureBaseUrlError) throw new UsageError(err.message);
+    throw err;
+  }
+
+  if (!key) {
+    if (!io.canPrompt) throw new UsageError('no hay terminal para pedir la clave: usá --with-key-stdin');
+    const { password } = await import('@inquirer/prompts');
+    key = (await prompt(() => password({ message: 'Clave (svc_test_… o svc_live_…):', mask: '*' }, promptStreams(io)))).trim();
+    if (!opts.webhookSecretStdin) {
+      const s = await prompt(() =>
+        password({ message: 'Secreto de firma de notificaciones (opcional, Enter para omitir):', mask: '*' }, promptStreams(io)),
+      );
+      secret = s.trim() || undefined;
+    }
+  }
+  if (!KEY_RE.test(key)) {
+    throw new UsageError('la clave no tiene el formato svc_test_… o svc_live_…; no se envió nada');
+  }
+  const mode = keyMode(key)!;
+
+  const client = await ctx.clientFor(baseUrl, key);
+  const { data } = await ctx.spin('validando la clave…', () => client.cuenta());
+  const cuenta = data.data;
+
+  // A live key goes to the OS keyring when one answers, else to the 0600 file;
+  // either way one line on stderr says where it went.
+  let liveInKeyring = false;
+  let keyringProblem = '';
+  if (mode === 'live') {
+    const { keyring, liveKeyAccount } = await import('../../../config/keyring.js');
+    const answer = await ctx.spin('guardando la clave en el llavero del sistema…', () =>
+      keyring(ctx.env, liveKeyAccount(store.path, profileName), { op: 'set', secret: key }),
+    );
+    liveInKeyring = answer.ok;
+    if (!answer.ok) keyringProblem = answer.reason;
+  }
+
+  await store.write((config) => {
+    const { live_key, live_key_in, ...current } = config.profiles[profileName] ?? {};
+    const live = mode === 'test' ? { live_key, live_key_in } : liveInKeyring ? { live_key_in: 'keyring' as const } : { live_key: key };
+    return {
+      ...config,
+      current: config.current ?? profileName,
+      profiles: {
+        ...config.profiles,
+        [profileName]: {
+          ...current,
+          ...live,
+          base_url: baseUrl,
+          ...(mode === 'test' ? { test_key: key } : {}),
+          ...(secret ? { webhook_secret: secret } : {}),
+        },
+      },
+    };
+  });
+
+  const where =
+    mode !== 'live'
+      ? undefined
+      : liveInKeyring
+        ? `la clave live quedó en el llavero del sistema (servicio "svc"), no en ${store.path}`
+        : io.c.yellow(`sin llavero del sistema (${keyringProblem}): la clave live quedó en ${store.path} (permisos 0600)`);
+  if (globals.json) {
+    if (where) io.err(where);
+    // The address as shown: a password in it stays in the 0600 config file only.
+    printJson(io, { profile: profileName, base_url: shownAddress(baseUrl), mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', cuenta });
+    return;
+  }
+  io.err(
+    `${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${shownAddress(baseUrl)}`,
+  );
+  if (where) io.err(where);
+  if (secret) io.err('secreto de firma guardado');
+  if (!cuenta.puede_cobrar) io.err(io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'));
+}
+

@@ -1,0 +1,23 @@
+// svc logout: forgets the keys and signing secret of the profile (the address stays).
+import type { Context } from '../../context.js';
+
+export async function run(ctx: Context): Promise<void> {
+  const store = await ctx.store();
+  const name = (await ctx.resolved()).profileName.value;
+  let had = false;
+  let inKeyring = false;
+  await store.write((config) => {
+    const profile = config.profiles[name];
+    if (!profile) return config;
+    had = Boolean(profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret);
+    inKeyring = profile.live_key_in === 'keyring';
+    const { test_key: _t, live_key: _l, live_key_in: _i, webhook_secret: _w, ...rest } = profile;
+    return { ...config, profiles: { ...config.profiles, [name]: rest } };
+  });
+  if (inKeyring) {
+    const { forgetLiveKey } = await import('../../../config/keyring.js');
+    const warning = await forgetLiveKey(ctx.env, store.path, name);
+    if (warning) ctx.io.err(ctx.io.c.yellow(warning));
+  }
+  ctx.io.err(had ? `claves del perfil "${name}" borradas` : `el perfil "${name}" no tenía claves guardadas`);
+}

@@ -1,0 +1,115 @@
+// svc sandbox: runs the whole service on loopback until SIGINT/SIGTERM. Prints where
+// it listens, its keys and its signing secret (its job: the only place they are
+// shown); with --json, exactly one line {base_url, api_key, api_key_no_listo,
+// webhook_secret}. Then one line per request on stderr (method, path, status, time).
+import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../define.js';
+import { DEFAULTS } from '../../../defaults.js';
+import { ConfigError, UsageError } from '../../../errors.js';
+import { parseFilePath, parseHost, parseInteger, parsePort, parseUrl, printable } from '../../parse.js';
+import type { sandboxOptions } from './index.js';
+
+type Options = OptionsOf<typeof sandboxOptions>;
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataFile?: string;
+  webhookUrl?: string;
+  tz?: string;
+  retrySchedule?: number[];
+  readyDelayMs?: number;
+}
+
+/** Checks the flags; UsageError (exit 2) before anything starts. */
+export function parseOptions(opts: Options): ServeOptions {
+  const out: ServeOptions = { host: DEFAULTS.host, port: DEFAULTS.sandboxPort };
+  if (opts.host !== undefined) out.host = parseHost(opts.host);
+  if (opts.port !== undefined) out.port = parsePort(opts.port);
+  if (opts.data !== undefined) out.dataFile = parseFilePath(opts.data, '--data');
+  if (opts.webhookUrl !== undefined) out.webhookUrl = parseUrl(opts.webhookUrl, '--webhook-url', 'notify');
+  if (opts.tz !== undefined) {
+    const tz = opts.tz;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    } catch {
+      throw new UsageError(`--tz "${printable(tz)}" no es una zona horaria conocida (ej. America/Argentina/Buenos_Aires, UTC)`);
+    }
+    out.tz = tz;
+  }
+  if (opts.retrySchedule !== undefined) {
+    const text = opts.retrySchedule.trim();
+    const parts = text === '' ? [] : text.split(',');
+    if (parts.length > 20) throw new UsageError('--retry-schedule admite hasta 20 esperas');
+    out.retrySchedule = parts.map((p) => parseInteger(p.trim(), '--retry-schedule', 0, 3_600_000));
+  }
+  if (opts.readyDelay !== undefined) out.readyDelayMs = parseInteger(opts.readyDelay, '--ready-delay', 0, 600_000);
+  return out;
+}
+
+export async function run(ctx: Context, _args: string[], opts: Options): Promise<void> {
+  const options = parseOptions(opts);
+  const signal = ctx.holdSignals();
+  const { io } = ctx;
+  const { startSandbox, SandboxStartError } = await import('../../../sandbox/index.js');
+  const json = ctx.globals.json;
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      ...options,
+      onRequest: json
+        ? undefined
+        : (e) => io.err(io.c.dim(`${e.fecha}  ${e.method.padEnd(6)} ${e.path}  ${e.status ?? 'cortada'}  ${e.ms} ms`)),
+      // Start-up notices about the data file (a cut tail set aside, compaction) go to stderr, also with --json.
+      onNotice: (text) => io.err(`${io.c.yellow('aviso:')} ${text}`),
+      onError: (err) => {
+        io.err(`${io.c.red('error interno del sandbox:')} ${err instanceof Error ? err.message : String(err)}`);
+        if (ctx.globals.debug && err instanceof Error && err.stack) io.err(io.c.dim(err.stack));
+      },
+    });
+  } catch (err) {
+    if (err instanceof SandboxStartError) throw new ConfigError(err.message);
+    throw err;
+  }
+
+  if (json) {
+    io.out(
+      JSON.stringify({
+        base_url: sandbox.baseUrl,
+        api_key: sandbox.apiKey,
+        api_key_no_listo: sandbox.apiKeyNoListo,
+        webhook_secret: sandbox.webhookSecret,
+      }),
+    );
+  } else {
+    const c = io.c;
+    const schedule = options.retrySchedule ?? DEFAULTS.retryScheduleMs;
+    io.out(`${c.green('●')} Sandbox de svc escuchando en ${c.bold(sandbox.baseUrl)}`);
+    io.out('');
+    io.out(`  clave de test (comercio listo)     ${sandbox.apiKey}`);
+    io.out(`  clave de test (comercio no listo)  ${sandbox.apiKeyNoListo}`);
+    io.out(`  secreto de notificaciones          ${sandbox.webhookSecret}`);
+    io.out(`  datos                              ${options.dataFile ? options.dataFile : 'en memoria (se pierden al salir; --data para guardarlos)'}`);
+    io.out(`  notificaciones                     ${options.webhookUrl ?? 'sin URL (--webhook-url, o POST /_sandbox/webhook)'}`);
+    io.out(`  reintentos                         ${schedule.length} (esperas ${schedule.join(', ')} ms)`);
+    io.out('');
+    io.out('Para usarlo desde otra terminal:');
+    io.out(`  export SVC_BASE_URL=${sandbox.baseUrl} SVC_API_KEY=${sandbox.apiKey} SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}`);
+    io.out('  svc cobro crear --concepto "Pedido 1042" --monto 1500.00');
+    io.out('  svc sandbox pagar 1');
+    io.out('');
+    io.err(c.dim('Ctrl-C para detener.'));
+  }
+
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  if (!json) io.err(c2(ctx, 'deteniendo: terminando los pedidos en curso…'));
+  await sandbox.close();
+  if (!json) io.err(c2(ctx, 'sandbox detenido.'));
+}
+
+function c2(ctx: Context, text: string): string {
+  return ctx.io.c.dim(text);
+}

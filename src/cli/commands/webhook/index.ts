@@ -1,0 +1,157 @@
+// svc webhook verify|sign|listen|trigger|replay|eventos: signed notifications
+// (metadata only; each verb is its own file beside this one).
+import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
+import { DEFAULTS } from '../../../defaults.js';
+import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+
+export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos' };
+
+const secretFromEnv = {
+  flags: '--secret-from-env',
+  description: 'usa el secreto de SVC_WEBHOOK_SECRET (sin esto: SVC_WEBHOOK_SECRET o el del perfil); nunca va en un flag',
+} as const;
+const journal = {
+  flags: '--journal <archivo>',
+  description: 'archivo del journal (default: webhooks.jsonl en la carpeta de datos de svc)',
+} as const;
+const tolerance = {
+  flags: '--tolerance <segundos>',
+  description: `antigüedad aceptada del timestamp, en ambos sentidos (default ${DEFAULTS.toleranceSeconds}; 0 la desactiva)`,
+} as const;
+const header = {
+  flags: '-H, --header <"Nombre: valor">',
+  description: 'header extra para la app (repetible; no se guarda en el journal)',
+  repeatable: true,
+} as const;
+const forwardTimeout = {
+  flags: '--forward-timeout <segundos>',
+  description: `espera máxima de la respuesta de la app (default ${DEFAULTS.forwardTimeoutSeconds})`,
+} as const;
+const body = { flags: '--body <archivo>', description: 'cuerpo crudo desde un archivo (- o nada: stdin)' } as const;
+
+export const verifyOptions = defineOptions([
+  secretFromEnv,
+  { flags: '--timestamp <t>', description: 'valor de X-Svc-Timestamp' },
+  { flags: '--signature <sha256=hex>', description: 'valor de X-Svc-Signature' },
+  body,
+  { flags: '--request <archivo>', description: 'pedido HTTP crudo (headers, línea en blanco, cuerpo) copiado de un log' },
+  tolerance,
+]);
+
+export const signOptions = defineOptions([
+  secretFromEnv,
+  { flags: '--timestamp <t>', description: 'X-Svc-Timestamp a usar (default: ahora)' },
+  { flags: '--event <evento>', description: 'X-Svc-Event cuando el cuerpo no trae "event"', choices: EVENTOS },
+  body,
+]);
+
+export const listenOptions = defineOptions([
+  { flags: '--forward-to <url>', description: 'URL de tu app (http o https); sin esto solo verifica, guarda y responde 200' },
+  { flags: '--host <host>', description: `dirección donde escucha (default ${DEFAULTS.host}, solo esta máquina)` },
+  { flags: '--port <puerto>', description: `puerto; 0 elige uno libre (default ${DEFAULTS.listenPort})` },
+  { flags: '--path <ruta>', description: `ruta donde recibe (default ${DEFAULTS.listenPath})` },
+  { flags: '--events <a,b>', description: `solo reenvía estos eventos (${EVENTOS.join(', ')})` },
+  { flags: '--route <EVENTO=URL>', description: 'manda un evento a otra URL (repetible)', repeatable: true },
+  header,
+  forwardTimeout,
+  tolerance,
+  journal,
+  secretFromEnv,
+]);
+
+export const triggerOptions = defineOptions([
+  { flags: '--forward-to <url>', description: 'URL de tu app (o del listener)' },
+  { flags: '--cobro <id>', description: 'toma codigo y monto de esta solicitud real (necesita clave)' },
+  { flags: '--estado <estado>', description: 'estado a informar', choices: ESTADOS_COBRO },
+  { flags: '--monto <monto>', description: `monto de la solicitud (default ${DEFAULTS.triggerMonto})` },
+  { flags: '--set <campo=valor>', description: 'cambia un campo del cuerpo (repetible; campo:=json para un valor JSON)', repeatable: true },
+  header,
+  forwardTimeout,
+  { flags: '--sandbox', description: 'contra svc sandbox: hace el cambio de estado real y el sandbox envía la notificación' },
+  secretFromEnv,
+]);
+
+export const replayOptions = defineOptions([
+  { flags: '--last <n>', description: 'los últimos n eventos recibidos' },
+  { flags: '--all', description: 'todos los eventos recibidos con firma válida' },
+  { flags: '--forward-to <url>', description: 'adónde (default: adonde fue cada uno)' },
+  { flags: '--resign', description: 'vuelve a firmar con un timestamp nuevo (necesita el secreto)' },
+  header,
+  forwardTimeout,
+  journal,
+  secretFromEnv,
+]);
+
+export const eventosOptions = defineOptions([{ flags: '--limit <n>', description: 'solo los últimos n' }, journal]);
+
+export const commands: CommandDef[] = [
+  defineCommand({
+    name: 'webhook verify',
+    summary: 'verifica la firma de una notificación (sin conexión): exit 0 válida, 7 inválida con el motivo',
+    options: verifyOptions,
+    examples: [
+      'svc webhook verify --timestamp 1718000000 --signature sha256=3f2a… --body evento.json',
+      'cat evento.json | svc webhook verify --timestamp "$TS" --signature "$SIG" --secret-from-env',
+      'svc webhook verify --request pedido.txt --tolerance 0',
+      'svc webhook verify --request pedido.txt --json | jq .valid',
+    ],
+    load: () => import('./verify.js'),
+  }),
+  defineCommand({
+    name: 'webhook sign',
+    summary: 'imprime los cuatro headers que el servicio enviaría con un cuerpo (para curl y scripts de prueba)',
+    options: signOptions,
+    examples: [
+      'svc webhook sign --body evento.json',
+      'svc webhook sign --body evento.json --json | jq -r \'."X-Svc-Signature"\'',
+      'mapfile -t H < <(svc webhook sign --body evento.json); curl "${H[@]/#/-H}" --data-binary @evento.json http://127.0.0.1:4242/',
+    ],
+    load: () => import('./sign.js'),
+  }),
+  defineCommand({
+    name: 'webhook listen',
+    summary: 'receptor local: verifica cada notificación, la reenvía a tu app y la guarda en el journal',
+    options: listenOptions,
+    examples: [
+      'svc webhook listen --forward-to http://localhost:3000/webhooks',
+      'svc webhook listen --forward-to http://localhost:3000/webhooks --events payment.approved,payment.rejected',
+      'svc webhook listen --forward-to http://localhost:3000/hooks --route payment.refunded=http://localhost:4000/refunds -H "Authorization: Bearer dev"',
+      'svc webhook listen --port 0 --forward-to http://localhost:3000/webhooks --json | jq .status',
+    ],
+    load: () => import('./listen.js'),
+  }),
+  defineCommand({
+    name: 'webhook trigger',
+    summary: 'envía una notificación de ejemplo, firmada, a tu app (o, con --sandbox, provoca el cambio real en el sandbox)',
+    args: [{ name: 'evento', description: 'nombre del evento', required: true, choices: EVENTOS }],
+    options: triggerOptions,
+    examples: [
+      'svc webhook trigger payment.approved --forward-to http://localhost:3000/webhooks',
+      'svc webhook trigger payment.partially_paid --forward-to http://127.0.0.1:4242/ --monto 2000.00',
+      'svc webhook trigger payment.approved --forward-to http://localhost:3000/webhooks --cobro 42',
+      'svc webhook trigger payment.rejected --forward-to http://localhost:3000/webhooks --set transaccion_id=null',
+      'svc webhook trigger payment.approved --sandbox',
+    ],
+    load: () => import('./trigger.js'),
+  }),
+  defineCommand({
+    name: 'webhook replay',
+    summary: 'reenvía eventos del journal con sus headers originales',
+    args: [{ name: 'id', description: 'id del evento (evt_…; alcanza con un prefijo único)' }],
+    options: replayOptions,
+    examples: [
+      'svc webhook replay evt_3f2a9c',
+      'svc webhook replay --last 5 --forward-to http://localhost:3000/webhooks',
+      'svc webhook replay --all --resign',
+    ],
+    load: () => import('./replay.js'),
+  }),
+  defineCommand({
+    name: 'webhook eventos',
+    aliases: ['events'],
+    summary: 'lista los eventos del journal: qué llegó, si la firma era válida y qué respondió tu app',
+    options: eventosOptions,
+    examples: ['svc webhook eventos', 'svc webhook eventos --limit 20', 'svc webhook eventos --json | jq \'.[] | select(.outcome != "forwarded")\''],
+    load: () => import('./eventos.js'),
+  }),
+];

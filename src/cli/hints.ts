@@ -1,0 +1,46 @@
+// What to do next, in svc's own words: the library's errors say what happened and
+// name no command; the CLI adds which `svc` command helps.
+import { ApiError, NetworkError } from '../api/errors.js';
+import { CredentialError } from '../config/credentials.js';
+
+/** The `→` line under a service error, by its code. */
+export function serviceHint(err: ApiError): string | undefined {
+  switch (err.error) {
+    case 'unauthorized':
+      return 'revisá la clave con `svc login` o la variable SVC_API_KEY';
+    case 'comercio_no_listo':
+      return 'completá los datos del comercio en el panel; `svc cuenta` muestra el estado';
+    case 'not_found':
+      return err.http === 404 ? 'revisá el id; `svc cobro listar` muestra los cobros' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The error line of a failure to reach the service; a refused connection says where the service could be. */
+export function networkLine(err: NetworkError): string {
+  return err.failure === 'connection_refused' ? `${err.message}; ¿está corriendo el servicio o \`svc sandbox\`?` : err.message;
+}
+
+/** The `→` line under a missing address or key (config/credentials.ts). */
+export function credentialHint(err: CredentialError): string {
+  switch (err.problem) {
+    case 'no_address':
+      return 'corré `svc login --base-url https://…`, o `svc sandbox` y usá la dirección que imprime (SVC_BASE_URL=…)';
+    case 'no_live_key':
+      return 'corré `svc login` con una clave svc_live_…';
+    case 'no_key':
+      return 'corré `svc login` o definí SVC_API_KEY';
+    case 'keyring_failed':
+      return 'desbloquealo y probá de nuevo, o volvé a correr `svc login` (con SVC_KEYRING=off la clave queda en el archivo de configuración)';
+    case 'keyring_gone':
+      return 'volvé a correr `svc login` con la clave svc_live_…';
+  }
+}
+
+/** The `→` line of any error svc knows, when the error itself carries none. */
+export function hintFor(err: unknown): string | undefined {
+  if (err instanceof ApiError) return err.suggestion ?? serviceHint(err);
+  if (err instanceof CredentialError) return credentialHint(err);
+  return (err as { suggestion?: string } | undefined)?.suggestion;
+}

@@ -1,0 +1,72 @@
+// A typed client of the sandbox's control plane (`/_sandbox/…`, only `svc sandbox`
+// has it): the payer simulations, the notification URL and the delivery log. Used by
+// `svc sandbox pagar|iniciar|rechazar|expirar` and `svc webhook trigger --sandbox`,
+// so the routes and their bodies are written once.
+import type { Client } from '../../api/client.js';
+import { ApiError } from '../../api/errors.js';
+import type { Medio } from '../../api/enums.js';
+import type { Cobro } from '../../api/schemas.js';
+import { UsageError } from '../../errors.js';
+
+/** What a payer can do to a payment request in the sandbox. */
+export type PayerAction = 'iniciar' | 'pagar' | 'rechazar' | 'expirar';
+
+/** Only `pagar` reads a body: how much (default: what is left) and by which method. */
+export interface PayerBody {
+  monto?: string;
+  medio?: Medio;
+}
+
+/** One attempt of the sandbox to deliver a notification (GET /_sandbox/entregas). */
+export interface Entrega {
+  id: number;
+  event: string;
+  cobro_id: number;
+  url: string;
+  status: number | null;
+  ok: boolean;
+  error: string | null;
+}
+
+export class SandboxControl {
+  constructor(readonly client: Client) {}
+
+  /** The payment request after the payer's action (POST /_sandbox/cobros/{id}/{action}). */
+  async act(id: number, action: PayerAction, body: PayerBody = {}): Promise<Cobro> {
+    return this.post<Cobro>(`/_sandbox/cobros/${id}/${action}`, body);
+  }
+
+  /** Where the sandbox sends notifications, or null. */
+  async webhookUrl(): Promise<string | null> {
+    return (await this.get<{ url: string | null }>('/_sandbox/webhook')).url;
+  }
+
+  async setWebhookUrl(url: string): Promise<void> {
+    await this.post('/_sandbox/webhook', { url });
+  }
+
+  /** Every delivery attempt so far, oldest first. */
+  async entregas(): Promise<Entrega[]> {
+    return this.get<Entrega[]>('/_sandbox/entregas');
+  }
+
+  /** A UsageError when the address is a service without a control plane (not `svc sandbox`). */
+  async ensureSandbox(flag: string): Promise<void> {
+    try {
+      await this.client.request({ method: 'GET', path: '/_sandbox/webhook' });
+    } catch (err) {
+      if (err instanceof ApiError && err.http === 404) {
+        throw new UsageError(`${this.client.baseUrl} no es un svc sandbox (no tiene /_sandbox/): ${flag} solo funciona contra \`svc sandbox\``);
+      }
+      throw err;
+    }
+  }
+
+  private async get<T>(path: string): Promise<T> {
+    return ((await this.client.request({ method: 'GET', path })).data as { data: T }).data;
+  }
+
+  private async post<T>(path: string, body: unknown): Promise<T> {
+    return ((await this.client.request({ method: 'POST', path, body })).data as { data: T }).data;
+  }
+}

@@ -1,0 +1,141 @@
+// What the webhook commands share: where the signing secret comes from, how a raw
+// body and the journal are found, and the one-line rendering of an event for
+// listen, replay and trigger.
+import { readFileSync } from 'node:fs';
+import type { JournalEntry } from '../../webhooks/journal.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../../errors.js';
+import { parseFilePath, printable } from '../parse.js';
+import { shown } from '../../text.js';
+import { readAll } from '../stdin.js';
+import type { Colors, IO } from '../../output/io.js';
+
+/**
+ * The signing secret: SVC_WEBHOOK_SECRET with --secret-from-env; otherwise the
+ * resolved one (SVC_WEBHOOK_SECRET, then the profile). Never from a flag's value.
+ */
+export async function resolveSecret(ctx: Context, opts: { secretFromEnv?: boolean }): Promise<string> {
+  if (opts.secretFromEnv === true) {
+    const secret = ctx.env.SVC_WEBHOOK_SECRET;
+    if (!secret) {
+      throw new UsageError(
+        '--secret-from-env: la variable SVC_WEBHOOK_SECRET no está definida',
+        'exportala con el secreto de firma del panel: export SVC_WEBHOOK_SECRET=…',
+      );
+    }
+    return secret;
+  }
+  const r = await ctx.resolved();
+  if (r.webhookSecret) return r.webhookSecret.value;
+  throw new UsageError(
+    `no hay secreto de firma de notificaciones (perfil "${r.profileName.value}")`,
+    'definí SVC_WEBHOOK_SECRET, o guardalo en el perfil con `svc login --webhook-secret-stdin` (el secreto está en el panel; el de `svc sandbox` lo imprime al arrancar)',
+  );
+}
+
+/** Raw bytes from --body FILE, or from stdin (--body - or no --body). */
+export async function readBody(ctx: Context, file: string | undefined, what = 'el cuerpo'): Promise<Buffer> {
+  if (file !== undefined && file !== '-') return readFileArg(file, '--body');
+  if (ctx.io.stdin.isTTY && ctx.env.SVC_FORCE_TTY !== '1') {
+    throw new UsageError(`falta ${what}: pasalo con --body ARCHIVO o por la entrada estándar (… | svc webhook …)`);
+  }
+  return readAll(ctx.io.stdin);
+}
+
+export function readFileArg(file: string, flag: string): Buffer {
+  if (file.trim() === '') throw new UsageError(`${flag} necesita la ruta de un archivo`);
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no existe' : code === 'EISDIR' ? 'es una carpeta' : code === 'EACCES' ? 'sin permiso de lectura' : (err as Error).message;
+    throw new UsageError(`${flag} "${printable(file)}": ${why}`);
+  }
+}
+
+/** --journal FILE, else <data dir>/webhooks.jsonl. */
+export async function journalPath(ctx: Context, opts: { journal?: string }): Promise<string> {
+  if (opts.journal !== undefined) return parseFilePath(opts.journal, '--journal');
+  const { defaultJournalPath } = await import('../../webhooks/journal.js');
+  return defaultJournalPath(ctx.env);
+}
+
+/** HH:MM:SS in local time. */
+export function clock(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+export const OUTCOME_LABEL: Record<string, string> = {
+  forwarded: 'reenviado',
+  target_error: 'la app falló',
+  unreachable: 'app caída',
+  rejected: 'firma inválida',
+  skipped: 'filtrado',
+  too_large: 'demasiado grande',
+  received: 'recibido',
+};
+
+function statusColor(status: number | null, c: Colors): (s: string) => string {
+  if (status === null) return c.red;
+  if (status >= 200 && status < 300) return c.green;
+  if (status >= 400 && status < 500) return c.yellow;
+  return c.red;
+}
+
+/**
+ * A journal field as shown. The file can hold anything (reading it checks only id,
+ * body and date), so a field may be missing, of any type, or hostile text.
+ */
+export function field(value: unknown, max = 60, dash = '-'): string {
+  if (value === null || value === undefined) return dash;
+  return shown(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), max);
+}
+
+/**
+ * One line per event: time, event, cobro, estado, monto, what happened, latency.
+ * Every string of the entry came from the network or the journal file: each is
+ * rendered by `shown`, shortened so a huge field cannot flood the terminal.
+ */
+export function eventLine(io: IO, e: JournalEntry): string {
+  const c = io.c;
+  const cols = [
+    c.dim(field(clock(e.received_at), 40)),
+    field(e.event, 40, '(sin evento)').padEnd(26),
+    `cobro ${field(e.cobro_id, 20)}`.padEnd(11),
+    field(e.estado, 40).padEnd(21),
+    field(e.monto, 24).padStart(12),
+  ];
+  let tail: string;
+  switch (e.outcome) {
+    case 'rejected':
+      tail = `${c.red(`<-- 401 firma inválida (${field(e.verification?.reason, 60, '?')})`)} no reenviado`;
+      break;
+    case 'too_large':
+      tail = `${c.red('<-- 413')} cuerpo de ${field(e.bytes, 20)} bytes, demasiado grande; no reenviado`;
+      break;
+    case 'skipped':
+      tail = c.dim('<-- 200 filtrado por --events; no reenviado');
+      break;
+    case 'received':
+      tail = `${c.green('<-- 200')} ${c.dim('(sin --forward-to)')}`;
+      break;
+    case 'unreachable':
+      tail = `${c.red(`--> ${field(e.target, 200, '?')} sin respuesta: ${field(e.error, 200, '?')}`)} ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`;
+      break;
+    default: {
+      const paint = statusColor(e.status, c);
+      tail = `--> ${paint(field(e.status, 20))} ${c.dim(`${formatMs(e.latency_ms)}`)}`;
+      if (e.outcome === 'target_error' && typeof e.response_start === 'string' && e.response_start) tail += `  ${c.dim(`«${printable(e.response_start, 120)}»`)}`;
+    }
+  }
+  const replay = e.source === 'replay' ? c.cyan(`replay ${field(e.replay_of, 40, '')} `) : '';
+  return `${cols.join('  ')}  ${replay}${tail}`;
+}
+
+export function formatMs(ms: number | null): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '-';
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
