@@ -13,6 +13,8 @@ export const EXIT = {
   network: 6,
   signature: 7,
   cancelled: 130,
+  /** Stopped by SIGTERM (128 + 15, as a shell reports it). */
+  terminated: 143,
 } as const;
 
 /** An error of svc itself that knows its exit code (the service's errors, api/errors.ts, carry one too). */

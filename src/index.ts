@@ -1,7 +1,17 @@
 // The library entry of svc: the client of the service, its wire schemas, amounts
 // and notification signatures, for scripts that `import` instead of shelling out.
 export { Client, createClient, checkBaseUrl, InsecureBaseUrlError, type ClientOptions, type ApiResponse, type CobroFilters, type TransaccionFilters } from './api/client.js';
-export { ApiError, NetworkError, type NetworkFailure } from './api/errors.js';
+export {
+  ApiError,
+  UnauthorizedError,
+  ComercioNoListoError,
+  NotFoundError,
+  RefusedError,
+  serviceError,
+  NetworkError,
+  type NetworkFailure,
+} from './api/errors.js';
+export { EXIT } from './errors.js';
 export { ItemList } from './api/list.js';
 export * from './api/schemas.js';
 export { sign, signatureHeader, verify, notificationHeaders, DEFAULT_TOLERANCE_SECONDS, type VerifyResult } from './webhooks/signature.js';

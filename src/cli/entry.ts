@@ -50,12 +50,13 @@ export async function run(argv: string[], writes: SentWrite[] = []): Promise<voi
 }
 
 async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
+  const { EXIT } = await import('../errors.js');
   const controller = new AbortController();
   // Short commands stop at once on Ctrl-C; long-running ones (sandbox, listen) ask
   // to hold signals and shut down gracefully on the first one, at once on the second.
   let held = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (!held || controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (!held || controller.signal.aborted) process.exit(signal === 'SIGINT' ? EXIT.cancelled : EXIT.terminated);
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);

@@ -4,6 +4,7 @@
 // since exit 1 means "the service refused" and a script would repeat a refund.
 // Kept free of heavy imports: the process's last-resort handlers load it.
 import { redactAddresses } from '../api/address.js';
+import { EXIT } from '../errors.js';
 
 export { redactAddresses };
 
@@ -46,12 +47,12 @@ export function unexpected(err: unknown, writes: readonly SentWrite[] = []): Une
   const message = redactAddresses(flat) || 'sin detalle';
   const sent = writes.filter((w) => w.sent);
   if (sent.length === 0) {
-    return { code: 1, name: 'unexpected', line: `error inesperado: ${message} (corré con --debug para más detalle)` };
+    return { code: EXIT.refused, name: 'unexpected', line: `error inesperado: ${message} (corré con --debug para más detalle)` };
   }
   const last = sent[sent.length - 1]!;
   const what = sent.map((w) => `${w.method} ${w.path}`).join(', ');
   return {
-    code: 6,
+    code: EXIT.network,
     name: 'outcome_unknown',
     line: `error inesperado después de enviar ${what}: ${message}; puede haberse hecho o no: no lo repitas sin verificar`,
     suggestion: `para verificar: ${checkCommandFor(last.path)}`,
