@@ -10,6 +10,7 @@ import { DEFAULT_FORWARD_TIMEOUT_MS } from '../../src/webhooks/forwarder.js';
 import { DEFAULT_LISTEN_PORT } from '../../src/webhooks/listen.js';
 import { DEFAULT_READY_DELAY_MS, DEFAULT_RETRY_SCHEDULE } from '../../src/sandbox/index.js';
 import { DEFAULT_TZ } from '../../src/sandbox/time.js';
+import { sampleBody } from '../../src/webhooks/events.js';
 import { commands } from '../../src/cli/registry.js';
 import { ROOT, svc } from '../helpers/cli.js';
 
@@ -59,6 +60,7 @@ describe('layout', () => {
     expect(DEFAULTS.retryScheduleMs).toEqual(DEFAULT_RETRY_SCHEDULE);
     expect(DEFAULTS.readyDelayMs).toBe(DEFAULT_READY_DELAY_MS);
     expect(DEFAULTS.timeZone).toBe(DEFAULT_TZ);
+    expect(sampleBody('payment.approved').monto).toBe(DEFAULTS.triggerMonto);
     const listen = (await svc(['webhook', 'listen', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(listen).toContain(`(default ${DEFAULTS.listenPort})`);
     expect(listen).toContain(`(default ${DEFAULTS.toleranceSeconds}; 0 la desactiva)`);

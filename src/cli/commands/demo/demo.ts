@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { CliError, EXIT } from '../../../errors.js';
+import { SandboxControl } from '../../shared/sandbox-control.js';
 
 interface Step {
   title: string;
@@ -51,12 +52,9 @@ export async function run(ctx: Context): Promise<void> {
       journal,
     });
     closers.unshift(() => listener.close());
-    const setHook = await fetch(`${sandbox.baseUrl}/_sandbox/webhook`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: listener.url }),
-    });
-    if (!setHook.ok) throw new CliError(`el sandbox no aceptó la URL del receptor (HTTP ${setHook.status})`, EXIT.refused);
+    // A client of its own, not ctx's: this POST is the demo's set-up, not a write of the person's.
+    const { Client } = await import('../../../api/client.js');
+    await new SandboxControl(new Client({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey })).setWebhookUrl(listener.url);
 
     const env: NodeJS.ProcessEnv = {
       ...ctx.env,
