@@ -3,7 +3,7 @@
 // script a merchant would write (fetch, JSON.parse, JSON.stringify). Prints the
 // median wall time and peak resident memory (getrusage, written by each process as
 // it exits) of each, and their ratios. Asserts nothing; the 150 MB budget is a test
-// (test/hardening/load.test.ts).
+// (test/load/sandbox-data.load.test.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

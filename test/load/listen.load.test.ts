@@ -29,7 +29,7 @@ import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/jo
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
 import { post, startListen, startTarget, type ListenProc, type Target } from '../webhook/helpers.js';
-import { pool } from './helpers.js';
+import { pool } from '../hardening/helpers.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_load_secret_4711';
