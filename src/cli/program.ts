@@ -107,7 +107,11 @@ export function buildProgram(
       );
       // Apart, because a command's own option may share a global's name (`svc api
       // --input FILE` and the global `--no-input`): each keeps its own value.
-      await onAction({ def, args, opts: self.opts(), globals: program.opts() });
+      // A group that is also a command (`svc sandbox --data F` and `svc sandbox
+      // compactar --data F`) takes an option they share before the verb sees it:
+      // the verb gets the group's values under its own.
+      const group = self.parent && self.parent !== program ? self.parent.opts() : {};
+      await onAction({ def, args, opts: { ...group, ...self.opts() }, globals: program.opts() });
     });
   }
   return program;
