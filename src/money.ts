@@ -2,14 +2,12 @@
 // The only module of svc that does arithmetic on amounts; nothing here ever
 // turns an amount into a JavaScript number.
 
+import { AMOUNT_RE, MAX_CENTS, MIN_CENTS } from './rules.js';
 import { printable } from './text.js';
 
 export type Cents = bigint;
 
-/** Largest amount svc accepts anywhere: 999,999,999.99 (the sandbox documents the same bound). */
-export const MAX_CENTS: Cents = 99_999_999_999n;
-
-const AMOUNT_RE = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/;
+export { MAX_CENTS };
 const PERCENT_RE = /^(0|[1-9][0-9]{0,2})(?:\.([0-9]{1,4}))?$/;
 
 export class AmountError extends Error {
@@ -19,33 +17,70 @@ export class AmountError extends Error {
 /** An amount as typed, safe to echo. */
 const shown = (text: string) => printable(text, 24);
 
+/** Why a value is not an amount (or not a positive one within bounds): each caller words it in its own language. */
+export type AmountProblem = 'number' | 'not_string' | 'empty' | 'comma' | 'negative' | 'decimals' | 'too_large' | 'syntax' | 'zero';
+
+/**
+ * The one amount check of svc (the CLI's flags, the sandbox's bodies, the replies'
+ * schemas): cents, or the first problem found. Refuses JSON numbers, signs,
+ * exponents, commas, spaces, more than two decimals and empty text; with
+ * `positive`, also zero and anything above MAX_CENTS.
+ */
+export function checkAmount(value: unknown, positive = false): { cents: Cents } | { problem: AmountProblem } {
+  if (typeof value !== 'string') return { problem: typeof value === 'number' ? 'number' : 'not_string' };
+  if (value.trim() === '') return { problem: 'empty' };
+  if (value.includes(',')) return { problem: 'comma' };
+  if (/^-/.test(value.trim())) return { problem: 'negative' };
+  const m = AMOUNT_RE.exec(value);
+  if (!m) {
+    if (/^[0-9]+\.[0-9]{3,}$/.test(value)) return { problem: 'decimals' };
+    if (/^[0-9]{13,}(\.[0-9]*)?$/.test(value)) return { problem: 'too_large' };
+    return { problem: 'syntax' };
+  }
+  const cents = BigInt(m[1]!) * 100n + BigInt((m[2] ?? '').padEnd(2, '0'));
+  if (positive && cents < MIN_CENTS) return { problem: 'zero' };
+  if (positive && cents > MAX_CENTS) return { problem: 'too_large' };
+  return { cents };
+}
+
+function amountError(text: string, problem: AmountProblem): AmountError {
+  switch (problem) {
+    case 'number':
+    case 'not_string':
+      return new AmountError('el monto debe ser un texto decimal como "1500.00", no un número JSON');
+    case 'empty':
+      return new AmountError('el monto está vacío');
+    case 'comma':
+      return new AmountError(`"${shown(text)}" usa coma: el separador decimal es el punto (ej. 1500.50)`);
+    case 'negative':
+      return new AmountError(`"${shown(text)}" es negativo: el monto debe ser positivo`);
+    case 'decimals':
+      return new AmountError(`"${shown(text)}" tiene más de dos decimales`);
+    case 'too_large':
+      return new AmountError(`"${shown(text)}" supera el máximo de ${formatCents(MAX_CENTS)}`);
+    case 'zero':
+      return new AmountError(`"${shown(text)}" es cero: el monto debe ser mayor que 0`);
+    case 'syntax':
+      return new AmountError(`"${shown(text)}" no es un monto decimal válido (ej. 1500 o 1500.50)`);
+  }
+}
+
 /**
  * Parses a decimal string such as "1500", "1500.5" or "1500.50" into cents.
  * Refuses signs, exponents, commas, spaces, more than two decimals and empty text,
  * each with a reason a person can act on.
  */
 export function parseAmount(text: string): Cents {
-  if (typeof text !== 'string') throw new AmountError('el monto debe ser un texto decimal como "1500.00", no un número JSON');
-  if (text.trim() === '') throw new AmountError('el monto está vacío');
-  if (text.includes(',')) throw new AmountError(`"${shown(text)}" usa coma: el separador decimal es el punto (ej. 1500.50)`);
-  if (/^-/.test(text.trim())) throw new AmountError(`"${shown(text)}" es negativo: el monto debe ser positivo`);
-  const m = AMOUNT_RE.exec(text);
-  if (!m) {
-    if (/^[0-9]+\.[0-9]{3,}$/.test(text)) throw new AmountError(`"${shown(text)}" tiene más de dos decimales`);
-    if (/^[0-9]{13,}(\.[0-9]*)?$/.test(text)) throw new AmountError(`"${shown(text)}" supera el máximo de 999999999.99`);
-    throw new AmountError(`"${shown(text)}" no es un monto decimal válido (ej. 1500 o 1500.50)`);
-  }
-  const whole = BigInt(m[1]!);
-  const frac = BigInt((m[2] ?? '').padEnd(2, '0'));
-  return whole * 100n + frac;
+  const r = checkAmount(text);
+  if ('problem' in r) throw amountError(text, r.problem);
+  return r.cents;
 }
 
 /** Like parseAmount, and also refuses zero and anything above MAX_CENTS. */
 export function parsePositiveAmount(text: string): Cents {
-  const cents = parseAmount(text);
-  if (cents <= 0n) throw new AmountError(`"${shown(text)}" es cero: el monto debe ser mayor que 0`);
-  if (cents > MAX_CENTS) throw new AmountError(`"${shown(text)}" supera el máximo de ${formatCents(MAX_CENTS)}`);
-  return cents;
+  const r = checkAmount(text, true);
+  if ('problem' in r) throw amountError(text, r.problem);
+  return r.cents;
 }
 
 /** True when text is a well-formed amount (zero allowed). */

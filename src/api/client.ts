@@ -25,6 +25,7 @@ import {
   type EstadoTransaccion,
   type Medio,
 } from './schemas.js';
+import { isLoopbackHost } from '../rules.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -109,8 +110,6 @@ export class InsecureBaseUrlError extends Error {
   override name = 'InsecureBaseUrlError';
 }
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
-
 /**
  * The key travels in a header: refuse plain http unless it stays on this machine.
  * Returns the base URL without a trailing slash.
@@ -130,7 +129,7 @@ export function checkBaseUrl(baseUrl: string): string {
     throw new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}" (el nombre del host es demasiado largo)`);
   }
   if (url.protocol === 'https:') return baseUrl.replace(/\/+$/, '');
-  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return baseUrl.replace(/\/+$/, '');
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return baseUrl.replace(/\/+$/, '');
   if (url.protocol === 'http:') {
     throw new InsecureBaseUrlError(
       `${url.origin} usa http sin cifrar: la clave viajaría en claro; usá https (http solo se acepta hacia 127.0.0.1/localhost)`,

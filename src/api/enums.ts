@@ -19,7 +19,9 @@ export const ESTADOS_TRANSACCION = ['ACREDITADO', 'RECHAZADO'] as const;
 export type EstadoTransaccion = (typeof ESTADOS_TRANSACCION)[number];
 
 export const TIPOS_DEVOLUCION = ['parcial', 'total'] as const;
+export type TipoDevolucion = (typeof TIPOS_DEVOLUCION)[number];
 export const ESTADOS_LIQUIDACION = ['estimado'] as const;
+export type EstadoLiquidacion = (typeof ESTADOS_LIQUIDACION)[number];
 
 export const EVENTOS = [
   'payment.created',
@@ -40,3 +42,10 @@ export const ERROR_CODES = [
   'comercio_no_listo',
   'not_found',
 ] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * Codes only the sandbox answers with: a refused simulated move and a bad control
+ * request (`/_sandbox/`), a data file it cannot write (503), and an unexpected failure (500).
+ */
+export const SANDBOX_ERROR_CODES = ['invalid_state', 'bad_request', 'unavailable', 'internal_error'] as const;

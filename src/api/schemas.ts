@@ -3,7 +3,7 @@
 // so the emulator and the client cannot disagree about what travels.
 import { z } from 'zod';
 
-import { ESTADOS_COBRO, ESTADOS_TRANSACCION, EVENTOS, MEDIOS } from './enums.js';
+import { ERROR_CODES, ESTADOS_COBRO, ESTADOS_LIQUIDACION, ESTADOS_TRANSACCION, EVENTOS, MEDIOS, SANDBOX_ERROR_CODES, TIPOS_DEVOLUCION } from './enums.js';
 import { isAmount, parsePercent } from '../money.js';
 
 export * from './enums.js';
@@ -84,7 +84,7 @@ export const Devolucion = z.object({
   id: z.number().int(),
   cobro_id: z.number().int(),
   monto: Decimal,
-  tipo: z.string(),
+  tipo: z.enum(TIPOS_DEVOLUCION),
   estado: z.enum(ESTADOS_COBRO),
   created_at: LocalDateTime,
 });
@@ -99,12 +99,25 @@ export const Liquidacion = z.object({
   te_queda: Decimal,
   fecha_operacion: LocalDateTime,
   fecha_estimada: LocalDateTime,
-  estado: z.string(),
+  estado: z.enum(ESTADOS_LIQUIDACION),
 });
 export type Liquidacion = z.infer<typeof Liquidacion>;
 
+/**
+ * An error body as the client reads it: any code. A code the interface does not list
+ * is still the service refusing (exit 5, or 3/4 by its HTTP status), not a broken
+ * reply, so the client does not narrow `error` to ERROR_CODES.
+ */
 export const ErrorBody = z.object({ error: z.string(), message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The error codes of the interface. */
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** An error body of the sandbox: a code of the interface, or one of the sandbox's own. */
+export const SandboxErrorBody = z.object({ error: z.enum([...ERROR_CODES, ...SANDBOX_ERROR_CODES]), message: z.string() });
+export type SandboxErrorBody = z.infer<typeof SandboxErrorBody>;
 
 /** Notification body sent by the service (Events part of the interface). */
 export const EventoBody = z.object({

@@ -3,6 +3,7 @@
 // failure is a UsageError (exit 2) raised before any request is made.
 import { UsageError } from '../errors.js';
 import { AmountError, parsePositiveAmount, type Cents } from '../money.js';
+import { MAX_URL, isLoopbackHost } from '../rules.js';
 import { printable } from '../text.js';
 
 export { printable };
@@ -57,10 +58,7 @@ export function parseMonto(value: unknown, flag = '--monto', example?: string): 
   }
 }
 
-/** Loopback as a host or a URL's hostname (`[::1]`): this machine only. */
-export function isLoopbackHost(host: string): boolean {
-  return /^(localhost|127(?:\.\d{1,3}){3}|::1)$/i.test(host.replace(/^\[(.*)\]$/, '$1'));
-}
+export { isLoopbackHost };
 
 /**
  * What a URL flag accepts: `https`, any URL svc sends to the service; `http`, where
@@ -95,7 +93,7 @@ export function parseUrl(value: unknown, flag: string, kind: UrlKind): string {
           : 'no sirve: tiene que ser https, o http hacia 127.0.0.1/localhost';
     throw new UsageError(`${flag} "${printable(s)}" ${why}`);
   }
-  if (kind === 'https' && s.length > 2048) throw new UsageError(`${flag} es demasiado larga (máximo 2048 caracteres)`);
+  if (kind === 'https' && s.length > MAX_URL) throw new UsageError(`${flag} es demasiado larga (máximo ${MAX_URL} caracteres)`);
   return kind === 'http' ? url!.href : s;
 }
 

@@ -1,6 +1,7 @@
 // Which profile, address, key and secret a command uses, and where each came from.
 // Precedence: flag > environment > profile > default. Nothing is guessed: with no
 // address configured, the error says how to set one or start the sandbox.
+import { keyMode } from '../rules.js';
 import type { ConfigFile, Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'keyring' | 'default';
@@ -28,12 +29,8 @@ export interface Resolved {
   webhookSecret: Sourced<string> | undefined;
 }
 
-export const KEY_RE = /^svc_(test|live)_[A-Za-z0-9_-]{8,200}$/;
-
-export function keyMode(key: string): Mode | undefined {
-  const m = KEY_RE.exec(key);
-  return m ? (m[1] as Mode) : undefined;
-}
+// A key is judged here by its prefix only (src/rules.ts); the service judges the rest.
+export { KEY_RE, keyMode } from '../rules.js';
 
 export function resolve(flags: GlobalFlags, env: NodeJS.ProcessEnv, file: ConfigFile | undefined): Resolved {
   const profileName: Sourced<string> = flags.profile

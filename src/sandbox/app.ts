@@ -13,6 +13,7 @@ import { match } from './router.js';
 import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
 import type { ApiRequest, Reply } from './types.js';
+import { SANDBOX_KEY_RE } from '../rules.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const EXPIRY_SWEEP_MS = 1000;
@@ -179,7 +180,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     if (key.startsWith('svc_live_')) {
       throw unauthorized('the sandbox only takes test keys (svc_test_…); live keys work only against the real service');
     }
-    if (!/^svc_test_[A-Za-z0-9]{1,200}$/.test(key)) throw unauthorized('malformed API key; expected svc_test_…');
+    if (!SANDBOX_KEY_RE.test(key)) throw unauthorized('malformed API key; expected svc_test_…');
     const merchant = store.merchantByKey(key);
     if (!merchant) throw unauthorized('unknown API key');
     return merchant;

@@ -8,11 +8,12 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { notificationHeaders } from '../webhooks/signature.js';
+import { DEFAULTS } from '../defaults.js';
 import type { Clock } from './time.js';
 import { Latest, type StoredEvent } from './store.js';
 
 /** Waits after attempt 1, 2, …: 1 s, 4 s, 16 s, 64 s, 256 s — six attempts in about 5.7 minutes. */
-export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1_000, 4_000, 16_000, 64_000, 256_000];
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = DEFAULTS.retryScheduleMs;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface Entrega {

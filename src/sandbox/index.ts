@@ -9,11 +9,12 @@ import { SandboxStartError } from './errors.js';
 import type { JournalFs } from './journal.js';
 import { Store, type Op } from './store.js';
 import { DEFAULT_TZ, createClock } from './time.js';
+import { DEFAULTS } from '../defaults.js';
 
 export { SandboxStartError } from './errors.js';
 export { DEFAULT_RETRY_SCHEDULE } from './dispatcher.js';
 
-export const DEFAULT_READY_DELAY_MS = 1500;
+export const DEFAULT_READY_DELAY_MS = DEFAULTS.readyDelayMs;
 
 export interface SandboxOptions {
   host?: string;
@@ -25,6 +26,8 @@ export interface SandboxOptions {
   tz?: string;
   retrySchedule?: number[];
   readyDelayMs?: number;
+  /** The sandbox's clock (tests move time by hand); Date.now by default. */
+  now?: () => number;
   onRequest?: (entry: LogEntry) => void;
   onError?: (err: unknown) => void;
   /** Notices about the data file (a cut tail set aside, compaction, size), one line each. */
@@ -46,7 +49,7 @@ export interface RunningSandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const clock = createClock(options.tz ?? DEFAULT_TZ);
+  const clock = createClock(options.tz ?? DEFAULT_TZ, options.now);
   const store = options.dataFile
     ? Store.open(options.dataFile, { fs: options.dataFs, onNotice: options.onNotice, compactAtBytes: options.compactAtBytes })
     : Store.memory();
@@ -66,7 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       onError: options.onError,
     });
     const server = createServer({ keepAliveTimeout: 5000 }, app.handle);
-    const host = options.host ?? '127.0.0.1';
+    const host = options.host ?? DEFAULTS.host;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         reject(new SandboxStartError(err.code === 'EADDRINUSE' ? `el puerto ${options.port} ya está en uso` : `no se pudo escuchar en ${host}:${options.port ?? 0}: ${err.message}`));

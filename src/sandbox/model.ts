@@ -22,8 +22,8 @@ export function findCobro(deps: Deps, m: number, idText: string | undefined, now
 
 /**
  * Applies what time does by itself: a request past its expiry becomes CANCELADO
- * (journaled, with payment.rejected); cvu/qr appear once ready (derived from
- * readyAt, so nothing needs writing).
+ * (journaled, with payment.rejected); cvu/qr appear once ready, moving updated_at
+ * (derived from readyAt, so nothing needs writing).
  */
 export function refresh(deps: Deps, rec: CobroRec, now: number): CobroRec {
   if (state.isExpired(rec.d.estado, rec.vencMs, now)) {
@@ -32,9 +32,13 @@ export function refresh(deps: Deps, rec: CobroRec, now: number): CobroRec {
     deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
     rec = next;
   }
-  if (rec.d.cvu === null && rec.d.qr === null && now >= rec.readyAt) {
+  if (rec.d.cvu === null && rec.d.qr === null && now >= rec.readyAt && (rec.d.medios.transferencia || rec.d.medios.qr)) {
     rec.d.cvu = rec.d.medios.transferencia ? rec.cvu : null;
     rec.d.qr = rec.d.medios.qr ? rec.qr : null;
+    // The request changed when they appeared: updated_at says so. Derived from readyAt
+    // (the same after a restart, nothing to journal), and never moved back.
+    const readyLocal = deps.clock.local(rec.readyAt);
+    if (readyLocal > rec.d.updated_at) rec.d.updated_at = readyLocal;
   }
   return rec;
 }

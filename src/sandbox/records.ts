@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion, TIPOS_DEVOLUCION, ESTADOS_LIQUIDACION } from '../api/schemas.js';
 import { parseAmount } from '../money.js';
+import { SANDBOX_KEY_RE } from '../rules.js';
 
 /** Amounts as the sandbox writes them: cents, two decimals, never negative. */
 const Amount = z.string().regex(/^(0|[1-9][0-9]{0,11})\.[0-9]{2}$/, 'amount with two decimals');
@@ -16,7 +17,7 @@ const MerchantRec = z.object({
   email: z.string(),
   nombre: z.string(),
   puede_cobrar: z.boolean(),
-  apiKey: z.string().regex(/^svc_test_[A-Za-z0-9]{1,200}$/, 'test key'),
+  apiKey: z.string().regex(SANDBOX_KEY_RE, 'test key'),
   webhookUrl: z.string().nullable(),
 });
 export const MetaRec = z.object({

@@ -3,6 +3,7 @@
 // clock, amounts in integer cents; store.ts applies the results.
 import type { EstadoCobro, Evento } from '../api/enums.js';
 import { formatCents, type Cents } from '../money.js';
+import { REFUNDABLE as RULES_REFUNDABLE } from '../rules.js';
 
 /** A move that is not allowed, with the reason a merchant can act on. */
 export class TransitionError extends Error {
@@ -19,7 +20,7 @@ export const OPEN: readonly EstadoCobro[] = ['PENDIENTE', 'EN_PROCESO'];
 /** States from which a payment can be credited. */
 export const PAYABLE: readonly EstadoCobro[] = ['PENDIENTE', 'EN_PROCESO', 'PAGADA_PARCIALMENTE'];
 /** States from which a refund is allowed. */
-export const REFUNDABLE: readonly EstadoCobro[] = ['PAGADA', 'PAGADA_PARCIALMENTE', 'DEVUELTA_PARCIALMENTE'];
+export const REFUNDABLE: readonly EstadoCobro[] = RULES_REFUNDABLE;
 
 export function created(): Move {
   return { estado: 'PENDIENTE', event: 'payment.created' };

@@ -8,7 +8,7 @@
 // and line, and the file is left untouched. Only a cut last line is trimmed, its
 // bytes kept aside first. A file mostly made of superseded lines is compacted.
 import { randomBytes } from 'node:crypto';
-import type { EstadoCobro, EstadoTransaccion, Evento, Medio } from '../api/enums.js';
+import type { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion } from '../api/schemas.js';
 import { SandboxError, SandboxStartError } from './errors.js';
 import {
   JournalWriteError,
@@ -26,58 +26,14 @@ import {
 import { lockDataFile, type DataLock } from './lock.js';
 import { checkEvent, checkMeta, checkOp, checkSettled, type StoreView } from './records.js';
 
-export interface CobroWire {
-  id: number;
-  codigo: string;
-  concepto: string;
-  monto: string;
-  monto_cobrado: string;
-  estado: EstadoCobro;
-  url: string;
-  cvu: string | null;
-  qr: string | null;
-  referencia: string | null;
-  medios: { tarjeta: boolean; qr: boolean; transferencia: boolean };
-  vencimiento: string | null;
-  success_url: string | null;
-  error_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface TransaccionWire {
-  id: number;
-  cobro_id: number;
-  medio: Medio;
-  monto: string;
-  te_cobramos: string;
-  te_queda: string;
-  estado: EstadoTransaccion;
-  codigo: string;
-  fecha: string;
-  acreditacion: string;
-}
-
-export interface DevolucionWire {
-  id: number;
-  cobro_id: number;
-  monto: string;
-  tipo: 'parcial' | 'total';
-  estado: EstadoCobro;
-  created_at: string;
-}
-
-export interface LiquidacionWire {
-  id: number;
-  transaccion_id: number;
-  cobro_id: number;
-  bruto: string;
-  te_cobramos: string;
-  te_queda: string;
-  fecha_operacion: string;
-  fecha_estimada: string;
-  estado: 'estimado';
-}
+// The wire objects are the client's schemas (src/api/schemas.ts), so what the
+// sandbox writes and what the client accepts are one definition; type-only imports,
+// erased at run time.
+export type CobroWire = Cobro;
+export type TransaccionWire = Transaccion;
+export type DevolucionWire = Devolucion;
+export type LiquidacionWire = Liquidacion;
+export type { EventoBody };
 
 /** A payment request: the wire object plus what only the sandbox knows. */
 export interface CobroRec {
@@ -127,16 +83,6 @@ export type Op =
   | ['devolucion', DevolucionRec]
   | ['liquidacion', LiquidacionRec]
   | ['webhook', { m: number; url: string | null }];
-
-export interface EventoBody {
-  event: Evento;
-  cobro_id: number;
-  codigo: string;
-  estado: EstadoCobro;
-  monto: string;
-  monto_cobrado: string;
-  transaccion_id: number | null;
-}
 
 /** A notification produced by a change, for the merchant `m`. */
 export interface Emitted {

@@ -2,8 +2,9 @@
 // no library), and the strict ISO 8601 parse of `vencimiento`.
 import { SandboxStartError } from './errors.js';
 import { WALL_CLOCK } from '../dates.js';
+import { DEFAULTS } from '../defaults.js';
 
-export const DEFAULT_TZ = 'America/Argentina/Buenos_Aires';
+export const DEFAULT_TZ: string = DEFAULTS.timeZone;
 
 export interface Clock {
   /** Milliseconds since the epoch. */

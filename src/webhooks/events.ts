@@ -2,6 +2,8 @@
 // realistic body for `webhook trigger` (field order as the service sends it), and a
 // summary of any received body that never throws (bodies come from the network).
 import { EVENTOS, type EstadoCobro, type Evento } from '../api/enums.js';
+import type { EventoBody } from '../api/schemas.js';
+import { DEFAULTS } from '../defaults.js';
 import { formatCents, parseAmount, percentOf } from '../money.js';
 
 /** The `estado` each event carries (payment.pending may also carry PENDIENTE). */
@@ -15,30 +17,22 @@ export const ESTADO_OF: Record<Evento, EstadoCobro> = {
   'payment.partially_refunded': 'DEVUELTA_PARCIALMENTE',
 };
 
-/** Events that come from a transaction (payment or refund) and carry its id. */
-const WITH_TRANSACTION = new Set<Evento>([
-  'payment.approved',
-  'payment.partially_paid',
-  'payment.rejected',
-  'payment.refunded',
-  'payment.partially_refunded',
-]);
+/**
+ * Events that come from a payment transaction and carry its id. Refunds are not among
+ * them: the sandbox names a transaction in a refund's event only when the refund
+ * named one, and a sample stands for the usual refund, which names none.
+ */
+const WITH_TRANSACTION = new Set<Evento>(['payment.approved', 'payment.partially_paid', 'payment.rejected']);
 
 export function isEvento(name: unknown): name is Evento {
   return typeof name === 'string' && (EVENTOS as readonly string[]).includes(name);
 }
 
-/** The body fields of a notification, in the order of the interface. */
-export interface EventBody {
-  event: string;
-  cobro_id: number;
-  codigo: string;
-  estado: string;
-  monto: string;
-  monto_cobrado: string;
-  transaccion_id: number | null;
-  [field: string]: unknown;
-}
+/**
+ * A notification body as `webhook trigger` edits it: the fields of the wire's
+ * EventoBody (src/api/schemas.ts), any of which --set may change or add to.
+ */
+export type EventBody = Omit<EventoBody, 'event' | 'estado'> & { event: string; estado: string; [field: string]: unknown };
 
 export interface SampleBase {
   cobro_id?: number;
@@ -55,8 +49,8 @@ export interface SampleBase {
  * nothing collected before a payment, everything after a full one, half after a
  * partial one; refunds keep what was collected.
  */
-export function sampleBody(event: Evento, base: SampleBase = {}): EventBody {
-  const monto = base.monto ?? '1500.00';
+export function sampleBody(event: Evento, base: SampleBase = {}): EventoBody {
+  const monto = base.monto ?? DEFAULTS.triggerMonto;
   const cents = parseAmount(monto);
   let cobrado: string;
   switch (event) {

@@ -1,7 +1,60 @@
-// Starts `svc sandbox --port 0 --json` as a real process and reads its ready line.
+// Starts `svc sandbox --port 0 --json` as a real process and reads its ready line;
+// and the one reply check of the tests: every sandbox reply is parsed with the
+// client's strict schema of its endpoint (src/api/schemas.ts), so the emulator
+// cannot drift from the wire the client accepts without a test failing.
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { Cargo, Cobro, Cuenta, Devolucion, EventoBody, Liquidacion, Salud, SandboxErrorBody, Transaccion } from '../../src/api/schemas.js';
 import { BIN, ROOT, tempDir } from './cli.js';
+
+const data = (schema: z.ZodType) => z.object({ data: schema }).strict();
+const list = (item: z.ZodObject) => data(z.array(item.strict()));
+const one = (item: z.ZodObject) => data(item.strict());
+const N = '[1-9][0-9]*';
+
+/** The schema of a 2xx reply, by method and path (query string left out); undefined for pages that are not the wire. */
+const REPLIES: [string, RegExp, z.ZodType][] = [
+  ['GET', /^\/v1\/salud$/, Salud.strict()],
+  ['GET', /^\/v1\/cuenta$/, one(Cuenta)],
+  ['GET', /^\/v1\/cargos$/, list(Cargo)],
+  ['POST', /^\/v1\/cobros$/, one(Cobro)],
+  ['GET', /^\/v1\/cobros$/, list(Cobro)],
+  ['GET', new RegExp(`^/v1/cobros/${N}$`), one(Cobro)],
+  ['POST', new RegExp(`^/v1/cobros/${N}/sync$`), one(Cobro)],
+  ['POST', new RegExp(`^/v1/cobros/${N}/devoluciones$`), one(Devolucion)],
+  ['GET', /^\/v1\/transacciones$/, list(Transaccion)],
+  ['GET', new RegExp(`^/v1/transacciones/${N}$`), one(Transaccion)],
+  ['GET', /^\/v1\/devoluciones$/, list(Devolucion)],
+  ['GET', new RegExp(`^/v1/devoluciones/${N}$`), one(Devolucion)],
+  ['GET', /^\/v1\/liquidaciones$/, list(Liquidacion)],
+  ['POST', new RegExp(`^/_sandbox/cobros/${N}/(iniciar|pagar|rechazar|expirar)$`), one(Cobro)],
+  [
+    'GET',
+    /^\/_sandbox\/eventos$/,
+    data(z.array(z.object({ id: z.number().int().positive(), fecha: z.string(), body: EventoBody.strict() }).strict())),
+  ],
+];
+
+/**
+ * Throws unless `body` is what the endpoint answers on the wire: its resource schema
+ * for a 2xx, `{error, message}` with a known code otherwise. Pages (`/pagar/…`),
+ * HEAD and the control plane's own objects (entregas, log, fallas) are not the wire
+ * and pass unchecked; so does a reply `faulted` by POST /_sandbox/fallas.
+ */
+export function checkReply(method: string, path: string, status: number, body: unknown, text: string): void {
+  if (method === 'HEAD' || status === 204) return;
+  const route = path.split('?')[0]!;
+  let schema: z.ZodType | undefined;
+  if (status >= 200 && status < 300) schema = REPLIES.find(([m, re]) => m === method && re.test(route))?.[2];
+  else if (route.startsWith('/v1/') || route.startsWith('/_sandbox/')) schema = SandboxErrorBody.strict();
+  if (!schema) return;
+  const r = schema.safeParse(body);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new Error(`${method} ${path} -> ${status}: the reply is not the wire (${issue.path.join('.')}: ${issue.message}): ${text.slice(0, 300)}`);
+  }
+}
 
 export interface SandboxInfo {
   base_url: string;
@@ -60,6 +113,7 @@ export async function startSandbox(args: string[] = []): Promise<Sandbox> {
     } catch {
       parsed = undefined;
     }
+    checkReply(method, path, res.status, parsed, text);
     return { status: res.status, body: parsed, text };
   };
   return {

@@ -3,6 +3,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { checkReply } from '../helpers/sandbox.js';
 
 export interface Res {
   status: number;
@@ -18,8 +19,15 @@ export interface TestSandbox extends RunningSandbox {
   cobro(body?: Record<string, unknown>): Promise<any>;
 }
 
-export async function start(options: SandboxOptions = {}): Promise<TestSandbox> {
-  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [30, 60], ...options });
+export interface StartOptions extends SandboxOptions {
+  /** Leave replies unchecked: only for tests that inject faults or read deliberately broken replies. */
+  uncheckedReplies?: boolean;
+}
+
+/** An in-process sandbox whose every reply read through api/raw is parsed with its endpoint's strict schema (checkReply). */
+export async function start(options: StartOptions = {}): Promise<TestSandbox> {
+  const { uncheckedReplies, ...sandboxOptions } = options;
+  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [30, 60], ...sandboxOptions });
   const raw: TestSandbox['raw'] = async (method, path, init = {}) => {
     const key = init.key === undefined ? sb.apiKey : init.key;
     const res = await fetch(sb.baseUrl + path, {
@@ -34,6 +42,7 @@ export async function start(options: SandboxOptions = {}): Promise<TestSandbox> 
     } catch {
       body = undefined;
     }
+    if (!uncheckedReplies && (res.headers.get('content-type') ?? '').includes('json')) checkReply(method, path, res.status, body, text);
     return { status: res.status, body, text, headers: res.headers };
   };
   const api: TestSandbox['api'] = (method, path, body, key) =>

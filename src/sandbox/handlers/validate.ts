@@ -1,16 +1,11 @@
 // Checks of request bodies shared by the handlers. Each failure is a 400 with the
 // endpoint's own code and a message that starts with the field it is about.
-import { MAX_CENTS, formatCents, type Cents } from '../../money.js';
+import { MAX_CENTS, checkAmount, formatCents, type Cents } from '../../money.js';
 import { SandboxError } from '../errors.js';
-import { CONTROL_CHARS } from '../../rules.js';
+import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA, MAX_URL, MAX_VENCIMIENTO_DAYS, isLoopbackHost } from '../../rules.js';
 import { printable } from '../../text.js';
 
-export const MAX_CONCEPTO = 200;
-export const MAX_REFERENCIA = 100;
-export const MAX_URL = 2048;
-export const MAX_VENCIMIENTO_DAYS = 365;
-
-const AMOUNT = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/;
+export { MAX_CONCEPTO, MAX_REFERENCIA, MAX_URL, MAX_VENCIMIENTO_DAYS };
 
 export type Bad = (message: string) => SandboxError;
 export const badWith = (code: string): Bad => (message) => new SandboxError(400, code, message);
@@ -21,21 +16,27 @@ export function object(body: unknown, bad: Bad): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** A positive decimal string with at most two decimals, up to 999999999.99. */
+/** A positive decimal string with at most two decimals, up to 999999999.99: money.ts decides, the message is the service's. */
 export function amount(value: unknown, field: string, bad: Bad): Cents {
-  if (typeof value === 'number') throw bad(`${field}: must be a decimal string such as "1500.00", not a JSON number`);
-  if (typeof value !== 'string') throw bad(`${field}: must be a decimal string such as "1500.00"`);
-  const m = AMOUNT.exec(value);
-  if (!m) {
-    if (/^\s*-/.test(value)) throw bad(`${field}: must be positive, got "${clip(value)}"`);
-    if (/^[0-9]+\.[0-9]{3,}$/.test(value)) throw bad(`${field}: at most two decimals, got "${clip(value)}"`);
-    if (/^[0-9]{13,}(\.[0-9]{0,2})?$/.test(value)) throw bad(`${field}: at most ${formatCents(MAX_CENTS)}`);
-    throw bad(`${field}: "${clip(value)}" is not a decimal amount such as "1500.00"`);
+  const r = checkAmount(value, true);
+  if ('cents' in r) return r.cents;
+  const shown = typeof value === 'string' ? clip(value) : '';
+  switch (r.problem) {
+    case 'number':
+      throw bad(`${field}: must be a decimal string such as "1500.00", not a JSON number`);
+    case 'not_string':
+      throw bad(`${field}: must be a decimal string such as "1500.00"`);
+    case 'negative':
+      throw bad(`${field}: must be positive, got "${shown}"`);
+    case 'decimals':
+      throw bad(`${field}: at most two decimals, got "${shown}"`);
+    case 'too_large':
+      throw bad(`${field}: at most ${formatCents(MAX_CENTS)}`);
+    case 'zero':
+      throw bad(`${field}: must be greater than 0`);
+    default:
+      throw bad(`${field}: "${shown}" is not a decimal amount such as "1500.00"`);
   }
-  const cents = BigInt(m[1]!) * 100n + BigInt((m[2] ?? '').padEnd(2, '0'));
-  if (cents <= 0n) throw bad(`${field}: must be greater than 0`);
-  if (cents > MAX_CENTS) throw bad(`${field}: at most ${formatCents(MAX_CENTS)}`);
-  return cents;
 }
 
 export function text(value: unknown, field: string, max: number, bad: Bad, required: true): string;
@@ -80,8 +81,6 @@ export function httpsUrl(value: unknown, field: string, bad: Bad): string | null
   return url.href;
 }
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
 /** Notification URL: https, or http on loopback only (for a local receiver). */
 export function webhookUrl(value: unknown, field: string, bad: Bad): string {
   if (typeof value !== 'string' || value === '') throw bad(`${field}: required, an https URL (or http on 127.0.0.1/localhost)`);
@@ -95,7 +94,7 @@ export function webhookUrl(value: unknown, field: string, bad: Bad): string {
   }
   if (!url || !url.hostname) throw bad(`${field}: "${clip(value)}" is not a URL`);
   if (url.protocol === 'https:') return value;
-  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return value;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return value;
   throw bad(`${field}: must be https (http only on 127.0.0.1/localhost), got "${clip(value)}"`);
 }
 

@@ -8,7 +8,7 @@ import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
 import { OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
-import { CONTROL_CHARS } from '../../../rules.js';
+import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
 import type { OptionsOf } from '../../define.js';
 import { parseMonto, parseUrl, printable } from '../../parse.js';
 import { showQr } from '../../shared/qr.js';
@@ -16,8 +16,7 @@ import type { crearOptions } from './index.js';
 
 type Options = OptionsOf<typeof crearOptions>;
 
-export const MAX_CONCEPTO = 200;
-export const MAX_REFERENCIA = 100;
+export { MAX_CONCEPTO, MAX_REFERENCIA };
 
 /** Text the payer (or the merchant) reads: not blank, not too long, no control characters. Returns a reason or undefined. */
 export function textProblem(value: string, max: number): string | undefined {

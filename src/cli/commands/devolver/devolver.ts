@@ -15,8 +15,9 @@ import type { devolverOptions } from './index.js';
 
 type Options = OptionsOf<typeof devolverOptions>;
 import { shown } from '../../../text.js';
+import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
 
-export const REFUNDABLE: readonly EstadoCobro[] = ['PAGADA', 'PAGADA_PARCIALMENTE', 'DEVUELTA_PARCIALMENTE'];
+export const REFUNDABLE: readonly EstadoCobro[] = RULES_REFUNDABLE;
 
 export interface RefundRequest {
   id: number;

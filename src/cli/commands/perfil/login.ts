@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { prompt, promptStreams } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import { readAll } from '../../stdin.js';
-import { KEY_RE, keyMode } from '../../../config/resolve.js';
+import { KEY_RE, keyMode } from '../../../rules.js';
 import { PROFILE_NAME } from '../../../config/store.js';
 import { maskKey, printJson } from '../../../output/format.js';
 import { shown } from '../../../text.js';

@@ -74,7 +74,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   if (!forwardTo) throw new UsageError('falta --forward-to URL (tu app, o el listener de `svc webhook listen`); o --sandbox contra svc sandbox');
   const secret = await resolveSecret(ctx, opts);
 
-  let body = sampleBody(event, { monto });
+  let body: EventBody = sampleBody(event, { monto });
   if (cobroId !== undefined) body = await fromRealCobro(ctx, event, cobroId, monto, body);
   if (estado) body.estado = estado;
   body = applySets(body, opts.set);
