@@ -3,6 +3,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import type { Cobro } from '../../src/api/schemas.js';
 import { checkReply } from '../helpers/sandbox.js';
 
 export interface Res {
@@ -16,7 +17,7 @@ export interface TestSandbox extends RunningSandbox {
   api(method: string, path: string, body?: unknown, key?: string | null): Promise<Res>;
   raw(method: string, path: string, init?: { body?: string; headers?: Record<string, string>; key?: string | null }): Promise<Res>;
   /** Creates a payment request with the ready merchant and returns its data. */
-  cobro(body?: Record<string, unknown>): Promise<any>;
+  cobro(body?: Record<string, unknown>): Promise<Cobro>;
 }
 
 export interface StartOptions extends SandboxOptions {

@@ -41,3 +41,26 @@ describe('money', () => {
     expect(percentOf(100n, '0.5000')).toBe(1n); // 0.005 -> 0.01
   });
 });
+
+describe('one amount rule for the CLI, the sandbox and the replies', () => {
+  it('the sandbox accepts exactly what parsePositiveAmount accepts, with the same cents', async () => {
+    const { amount, badWith } = await import('../../src/sandbox/handlers/validate.js');
+    const bad = badWith('create_failed');
+    const samples = ['1', '0.01', '1500', '1500.5', '1500.50', '999999999.99', '99999999999.99', '0', '0.00', '-1', ' 1', '1 ', '1,5', '1.005', '1e3', '', '01', '1234567890123', '+1', '١٢'];
+    for (const s of samples) {
+      let cli: bigint | string;
+      let sandbox: bigint | string;
+      try {
+        cli = parsePositiveAmount(s);
+      } catch {
+        cli = 'refused';
+      }
+      try {
+        sandbox = amount(s, 'monto', bad);
+      } catch {
+        sandbox = 'refused';
+      }
+      expect(sandbox, JSON.stringify(s)).toBe(cli);
+    }
+  });
+});
