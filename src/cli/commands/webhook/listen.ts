@@ -76,6 +76,9 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const { startListener, ListenStartError } = await import('../../../webhooks/listen.js');
   const { JournalError } = await import('../../../webhooks/journal.js');
 
+  // One write for all the lines of a turn of the event loop: under a burst, a write
+  // per event was a system call per event on the listener's busiest thread.
+  const lines = new LineBatch((text) => (json ? io.outRaw(text) : io.out(text)));
   let listener;
   try {
     listener = await startListener({
@@ -90,7 +93,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       toleranceSeconds: flags.toleranceSeconds,
       forwardTimeoutMs: flags.forwardTimeoutMs,
       journal,
-      onEvent: (e) => (json ? io.outRaw(JSON.stringify(e)) : io.out(eventLine(io, e))),
+      onEvent: (e) => lines.push(json ? JSON.stringify(e) : eventLine(io, e)),
       onError: (err) => io.err(`${c.red('error:')} ${err.message}`),
     });
   } catch (err) {
@@ -126,6 +129,30 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const inFlight = listener.stats().in_flight;
   io.err(c.dim(inFlight ? `deteniendo: esperando ${inFlight} reenvío(s) en curso…` : 'deteniendo…'));
   await listener.close();
+  lines.flush();
   const s = listener.stats();
   io.err(c.dim(`detenido: ${s.received} recibidas, ${s.forwarded} reenviadas, ${s.failed} fallidas, ${s.rejected} rechazadas, ${s.skipped} filtradas.`));
+}
+
+/** Lines gathered during one turn of the event loop, written together at its end. */
+class LineBatch {
+  private pending: string[] = [];
+  private scheduled = false;
+  constructor(private readonly write: (text: string) => void) {}
+
+  push(line: string): void {
+    this.pending.push(line);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('\n');
+    this.pending = [];
+    this.write(text);
+  }
 }
