@@ -20,15 +20,15 @@ export const RAW_UNSAFE = /(?![\n\t])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 export const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Free-text fields of the wire schemas (the others are enums, amounts or dates the client checks). */
-const POISON = new Set(['codigo', 'concepto', 'referencia', 'url', 'cvu', 'qr', 'success_url', 'error_url', 'nombre', 'email', 'label', 'tipo', 'name', 'version', 'message']);
+const POISON = new Set(['codigo', 'concepto', 'referencia', 'url', 'cvu', 'qr', 'success_url', 'error_url', 'nombre', 'email', 'label', 'name', 'version', 'message']);
 
-function poison(value: unknown, liquidaciones: boolean): unknown {
-  if (Array.isArray(value)) return value.map((v) => poison(v, liquidaciones));
+function poison(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => poison(v));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    // A settlement's estado is free text in the schema; a payment's is an enum.
-    out[k] = typeof v === 'string' && (POISON.has(k) || (liquidaciones && k === 'estado')) ? HOSTILE : poison(v, liquidaciones);
+    // A refund's tipo and every estado are enums the client checks: a hostile one is exit 6, not text.
+    out[k] = typeof v === 'string' && POISON.has(k) ? HOSTILE : poison(v);
   }
   return out;
 }
@@ -51,7 +51,7 @@ export async function hostileProxy(target: string): Promise<Hostile> {
         let body = Buffer.concat(chunks).toString('utf8');
         if (String(answer.headers['content-type'] ?? '').includes('json') && body) {
           const path = (req.url ?? '').split('?')[0]!;
-          body = JSON.stringify(poison(JSON.parse(body), path.startsWith('/v1/liquidaciones')));
+          body = JSON.stringify(poison(JSON.parse(body)));
           sent.set(path, body);
         }
         const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };

