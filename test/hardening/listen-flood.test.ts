@@ -14,7 +14,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
-import { post, startListen, startTarget, type ListenProc, type Target } from '../webhook/helpers.js';
+import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../webhook/helpers.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_flood_secret_1312';
@@ -29,10 +29,8 @@ const RSS_LIMIT_MIB = 200;
 let listen: ListenProc | undefined;
 let target: Target | undefined;
 afterEach(async () => {
-  await listen?.stop('SIGKILL');
-  await target?.close();
-  listen = undefined;
-  target = undefined;
+  await stopBoth(listen, target);
+  [listen, target] = [undefined, undefined];
 });
 
 function peakRssKiB(pid: number): number | undefined {

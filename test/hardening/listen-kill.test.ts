@@ -10,7 +10,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
-import { post, startListen, startTarget, type ListenProc, type Target } from '../webhook/helpers.js';
+import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../webhook/helpers.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_kill_secret_0815';
@@ -22,10 +22,8 @@ const KILL_AFTER = 120;
 let listen: ListenProc | undefined;
 let target: Target | undefined;
 afterEach(async () => {
-  await listen?.stop('SIGKILL');
-  await target?.close();
-  listen = undefined;
-  target = undefined;
+  await stopBoth(listen, target);
+  [listen, target] = [undefined, undefined];
 });
 
 describe('webhook listen killed with SIGKILL during bursts', () => {

@@ -28,7 +28,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
-import { post, startListen, startTarget, type ListenProc, type Target } from '../webhook/helpers.js';
+import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../webhook/helpers.js';
 import { pool } from '../hardening/helpers.js';
 
 // A test secret, only ever used in this test.
@@ -87,10 +87,8 @@ type SenderSaw = { status: number } | { error: string };
 let listen: ListenProc | undefined;
 let target: Target | undefined;
 afterEach(async () => {
-  await listen?.stop('SIGKILL');
-  await target?.close();
-  listen = undefined;
-  target = undefined;
+  await stopBoth(listen, target);
+  [listen, target] = [undefined, undefined];
 });
 
 describe('webhook listen under load, the app failing 20 % at random', () => {

@@ -9,7 +9,7 @@ import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders, signatureHeader } from '../../src/webhooks/signature.js';
-import { post, startListen, startTarget, type ListenProc, type Target } from './helpers.js';
+import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from './helpers.js';
 
 // A test secret, only ever used in these tests.
 const SECRET = 'whsec_cli_test_secret_0123';
@@ -202,10 +202,8 @@ describe('webhook listen (process), eventos, replay', () => {
   let listen: ListenProc | undefined;
   let target: Target | undefined;
   afterEach(async () => {
-    await listen?.stop('SIGKILL');
-    await target?.close();
-    listen = undefined;
-    target = undefined;
+    await stopBoth(listen, target);
+    [listen, target] = [undefined, undefined];
   });
 
   it('prints the URL, the tunnel hint and Listo; one line per event; SIGINT waits for the forward in flight and exits 0', async () => {

@@ -127,6 +127,12 @@ export interface ListenProc {
   stop(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; stderr: string }>;
 }
 
+/** After a test: the listener killed and the app closed, whichever were started. */
+export async function stopBoth(listen: ListenProc | undefined, target: Target | undefined): Promise<void> {
+  await listen?.stop('SIGKILL');
+  await target?.close();
+}
+
 /** Runs `svc webhook listen --port 0 ...args` and waits for its "Listo" line. */
 export async function startListen(args: string[], env: Record<string, string>): Promise<ListenProc> {
   const proc = execa('node', [BIN, 'webhook', 'listen', '--port', '0', ...args], {
