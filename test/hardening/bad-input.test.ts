@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc, type SvcResult } from '../helpers/cli.js';
 import { expectOneErrorLine, lines, pool, sandbox, type HSandbox } from './helpers.js';
+import { runMain } from './inproc.js';
 
 let sb: HSandbox;
 beforeAll(async () => {
@@ -36,10 +37,14 @@ function cases(prefix: string[], flag: string | null, values: string[], suffix: 
   }));
 }
 
-/** Runs every case; each must be a usage error; then no request reached /v1/. */
+/**
+ * Runs every case; each must be a usage error; then no request reached /v1/. The
+ * matrix runs in-process through main(); its first case also through the built
+ * binary, which proves the same refusal reaches a real process's stderr and exit code.
+ */
 async function expectAllRefused(list: Case[]): Promise<void> {
   const before = await sb.apiLog();
-  const results = await pool(list, 4, (c) => svc(c.args, { env: sb.env }));
+  const results = await pool(list, 4, (c, i) => (i === 0 ? svc(c.args, { env: sb.env }) : runMain(c.args, sb.env)));
   const failures: string[] = [];
   list.forEach((c, i) => {
     try {
