@@ -3,6 +3,7 @@
 // "What `svc` does when the service misbehaves" states what these tests check.
 import { svc, type SvcResult } from '../helpers/cli.js';
 import type { Fixture, HSandbox } from './helpers.js';
+import { runMain } from './inproc.js';
 
 export const GET_BUDGET = 3;
 export const ARMED = 5; // more than the GET budget, so the count left tells the attempts made
@@ -157,9 +158,17 @@ export const FAULTS: Fault[] = [
 export const OUTCOME_UNKNOWN = /^error: la devolución de 0\.01 del cobro \d+ puede haberse hecho o no \(.+\); no la repitas sin verificar$/;
 
 
-/** Runs the command against the sandbox (env overrides on top), with its stdin. */
+/**
+ * Runs the command against the sandbox (env overrides on top), with its stdin:
+ * in-process through main(), except the first read and the first write of the
+ * matrix, which run as the built binary so each fault is also seen through a real
+ * process's exit code and stderr.
+ */
 export function runCmd(sb: HSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}): Promise<SvcResult> {
-  return svc(cmd.args(fx), { env: { ...sb.env, ...BASE_ENV, ...env }, ...(cmd.input ? { input: cmd.input(sb) } : {}) });
+  const fullEnv = { ...sb.env, ...BASE_ENV, ...env };
+  const input = cmd.input?.(sb);
+  if (cmd === READS[0] || cmd === WRITES[0]) return svc(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
+  return runMain(cmd.args(fx), fullEnv, input ?? '');
 }
 
 /** Arms the fault on the command's request, runs the command, counts the attempts it used up. */
