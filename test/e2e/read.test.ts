@@ -3,6 +3,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svc } from '../helpers/cli.js';
+import { runMain } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -33,7 +34,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const run = (args: string[], env: Record<string, string> = {}) => svc(args, { env: { ...sb.env, ...env } });
+// The matrices run in-process through main(); the svc() calls below run the built binary.
+const run = (args: string[], env: Record<string, string> = {}) => runMain(args, { ...sb.env, ...env });
 
 /** The CLI's --json output must be the service's data, exactly. */
 async function expectSameAsService(args: string[], path: string) {

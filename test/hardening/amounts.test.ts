@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack } from '../helpers/cli.js';
 import { fixture, lines, sandbox, type Fixture, type HSandbox } from './helpers.js';
-import { runMain } from './inproc.js';
+import { runMain } from '../helpers/inproc.js';
 
 let sb: HSandbox;
 let fx: Fixture;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc, type SvcResult } from '../helpers/cli.js';
 import { expectOneErrorLine, lines, pool, sandbox, type HSandbox } from './helpers.js';
-import { runMain } from './inproc.js';
+import { runMain } from '../helpers/inproc.js';
 
 let sb: HSandbox;
 beforeAll(async () => {

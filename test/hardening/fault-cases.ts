@@ -3,7 +3,7 @@
 // "What `svc` does when the service misbehaves" states what these tests check.
 import { svc, type SvcResult } from '../helpers/cli.js';
 import type { Fixture, HSandbox } from './helpers.js';
-import { runMain } from './inproc.js';
+import { runMain } from '../helpers/inproc.js';
 
 export const GET_BUDGET = 3;
 export const ARMED = 5; // more than the GET budget, so the count left tells the attempts made

@@ -3,7 +3,7 @@
 // input, for matrices. Colours off, no keyring, a fresh config folder per run.
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
-import { tempDir, type SvcResult } from '../helpers/cli.js';
+import { tempDir, type SvcResult } from './cli.js';
 
 class Sink extends Writable {
   text = '';
