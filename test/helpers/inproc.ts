@@ -3,7 +3,8 @@
 // input, for matrices. Colours off, no keyring, a fresh config folder per run.
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
-import { tempDir, type SvcResult } from './cli.js';
+import { readFileSync } from 'node:fs';
+import { tempDir, type SvcOptions, type SvcResult } from './cli.js';
 
 class Sink extends Writable {
   text = '';
@@ -31,4 +32,13 @@ export async function runMain(args: string[], env: Record<string, string | undef
     } as NodeJS.ProcessEnv,
   });
   return { exitCode, stdout: stdout.text, stderr: stderr.text };
+}
+
+/**
+ * The in-process twin of `svc()` in cli.ts: same options, same result, so a matrix
+ * switches between spawned and in-process by the name it calls.
+ */
+export function svcInProcess(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
+  const input = options.input ?? (options.inputFile ? readFileSync(options.inputFile) : '');
+  return runMain(args, options.env ?? {}, String(input));
 }
