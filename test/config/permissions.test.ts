@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { BIN, expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { svcInProcess } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -172,7 +173,9 @@ describe('unsafe config folders and files are refused, nothing written', () => {
       const s = setup(root);
       const before = snapshot(root);
       for (const [label, args, withInput] of commands) {
-        const r = await svc([...args, ...(withInput ? ['--base-url', sb.base_url] : [])], {
+        // In-process through main(); the first command of the first case as the built binary.
+        const run = name === cases[0]![0] && label === commands[0]![0] ? svc : svcInProcess;
+        const r = await run([...args, ...(withInput ? ['--base-url', sb.base_url] : [])], {
           env: { SVC_CONFIG_DIR: s.configDir },
           ...(withInput ? { input: `${sb.api_key}\n` } : {}),
         });
