@@ -1,7 +1,7 @@
 // The defaults a person sees in help and gets when a flag is left out, written once.
 // Import-free, so the commands' metadata can build help text from them without loading
 // the sandbox or the listener. The runtime modules keep their own constant of the same
-// value (they are libraries too); test/unit/defaults.test.ts fails if the two drift.
+// value (they are libraries too); test/cli/layout.test.ts fails if the two drift.
 
 export const DEFAULTS = {
   /** Where `svc sandbox` and `svc webhook listen` listen: this machine only. */

@@ -33,7 +33,7 @@ export async function run(argv: string[], writes: SentWrite[] = []): Promise<voi
       throw err;
     });
   }
-  // --version loads nothing else (test/e2e/startup.test.ts), the handlers included.
+  // --version loads nothing else (test/cli/startup.test.ts), the handlers included.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return;

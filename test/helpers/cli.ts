@@ -37,7 +37,7 @@ export async function svc(args: string[], options: SvcOptions = {}): Promise<Svc
     SVC_CONFIG_DIR: tempDir('svc-config-'),
     SVC_DATA_DIR: tempDir('svc-data-'),
     NO_COLOR: '1',
-    // The OS keyring is per user, not per test: only test/hardening/keyring.test.ts uses one (its own).
+    // The OS keyring is per user, not per test: only test/config/keyring.test.ts uses one (its own).
     SVC_KEYRING: 'off',
     ...options.env,
   };

@@ -28,8 +28,8 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
-import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../webhook/helpers.js';
-import { pool } from '../hardening/helpers.js';
+import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../helpers/receiver.js';
+import { pool } from '../helpers/fixtures.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_load_secret_4711';

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAmount, formatCents } from '../../src/money.js';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
-import { pool, sandbox, type HSandbox } from '../hardening/helpers.js';
+import { pool, sandbox, type HSandbox } from '../helpers/fixtures.js';
 
 const SCALE = Number(process.env.SVC_LOAD_SCALE ?? '1') > 0 ? Number(process.env.SVC_LOAD_SCALE ?? '1') : 1;
 const N = Math.max(50, Math.round(10_000 * SCALE));

@@ -1,0 +1,156 @@
+// Live keys and the OS keyring (issue 7): `svc login` puts a live key in the keyring
+// when one answers and says so; the config file then holds no key; live commands read
+// it back; logout and `perfil borrar` remove it. A keyring that hangs is given up after
+// 3 s and the key goes to the 0600 file with a one-line notice. Runs against a private
+// Secret Service (dbus-daemon + gnome-keyring-daemon in a temp HOME), never the user's.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { secretServiceMissing, startHangingBus, startSecretService, type SecretService, type SessionEnv } from '../helpers/keyring.js';
+import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { LIVE_KEY, startLiveProxy, type LiveProxy } from '../helpers/live-proxy.js';
+
+const missing = secretServiceMissing();
+if (missing) {
+  if (process.env.SVC_REQUIRE_KEYRING_TEST === '1') throw new Error(`SVC_REQUIRE_KEYRING_TEST=1 but the keyring test cannot run: ${missing}`);
+  console.log(`skipped: keyring tests ${missing}`);
+}
+
+let sb: Sandbox;
+let proxy: LiveProxy;
+let secrets: SecretService;
+let hanging: Awaited<ReturnType<typeof startHangingBus>>;
+
+beforeAll(async () => {
+  if (missing) return;
+  sb = await startSandbox();
+  proxy = await startLiveProxy(sb.base_url, sb.api_key);
+  secrets = await startSecretService();
+  hanging = await startHangingBus();
+});
+afterAll(async () => {
+  await Promise.all([sb?.stop(), proxy?.close(), secrets?.stop(), hanging?.stop()]);
+});
+
+/** svc with the keyring on, talking to the session bus `session`. */
+const run = (dir: string, session: SessionEnv, args: string[], input?: string) =>
+  svc(args, { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, ...session }, ...(input !== undefined ? { input } : {}) });
+
+const login = (dir: string, session: SessionEnv, profile = 'default') =>
+  run(dir, session, ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile], `${LIVE_KEY}\n`);
+
+const configText = (dir: string) => readFileSync(join(dir, 'config.json'), 'utf8');
+
+/** Points the profile back at the keyring by hand: a live command must then say the key is gone (exit 3, one line). */
+async function expectEntryGone(dir: string, profile: string): Promise<void> {
+  const config = JSON.parse(configText(dir));
+  config.profiles[profile] = { base_url: proxy.baseUrl, live_key_in: 'keyring' };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+  const r = await run(dir, secrets.env, ['--live', '--profile', profile, 'cuenta']);
+  expect(r.exitCode, r.stderr).toBe(3);
+  expectNoStack(r.stderr);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toContain(`la clave live del perfil "${profile}" ya no está en el llavero del sistema`);
+}
+
+describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
+  it('login stores a live key in the keyring, not the file; live commands read it back; logout removes it', async () => {
+    const dir = tempDir();
+    // The daemon may still be registering on the bus: a bounded wait for the first login.
+    let r = await login(dir, secrets.env);
+    for (let i = 0; i < 20 && !r.stderr.includes('llavero del sistema (servicio'); i++) {
+      await new Promise((done) => setTimeout(done, 250));
+      r = await login(dir, secrets.env);
+    }
+    expect(r.exitCode, r.stderr).toBe(0);
+    expectNoStack(r.stderr);
+    expect(r.stderr).toContain('sesión iniciada');
+    expect(r.stderr).toContain(`la clave live quedó en el llavero del sistema (servicio "svc"), no en ${join(dir, 'config.json')}`);
+    expect(r.stdout + r.stderr).not.toContain(LIVE_KEY);
+    expect(configText(dir)).not.toContain(LIVE_KEY);
+    expect(JSON.parse(configText(dir)).profiles.default).toMatchObject({ live_key_in: 'keyring', base_url: proxy.baseUrl });
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+
+    const cuenta = await run(dir, secrets.env, ['--live', 'cuenta', '--json']);
+    expect(cuenta.exitCode, cuenta.stderr).toBe(0);
+    expect(cuenta.stderr).toContain('MODO LIVE');
+    expect(JSON.parse(cuenta.stdout)).toMatchObject({ puede_cobrar: true });
+    expect(cuenta.stdout + cuenta.stderr).not.toContain(LIVE_KEY);
+
+    const list = await run(dir, secrets.env, ['perfil', 'listar', '--json']);
+    expect(JSON.parse(list.stdout)[0]).toMatchObject({ name: 'default', live_key: 'en el llavero' });
+
+    const out = await run(dir, secrets.env, ['logout']);
+    expect(out.exitCode, out.stderr).toBe(0);
+    expect(out.stderr).toBe('claves del perfil "default" borradas\n');
+    expect(JSON.parse(configText(dir)).profiles.default.live_key_in).toBeUndefined();
+
+    // Gone from the keyring too: pointing the file back at the entry finds nothing.
+    await expectEntryGone(dir, 'default');
+
+    // perfil borrar removes the entry as well.
+    expect((await login(dir, secrets.env, 'otro')).exitCode).toBe(0);
+    const borrar = await run(dir, secrets.env, ['perfil', 'borrar', 'otro']);
+    expect(borrar.exitCode, borrar.stderr).toBe(0);
+    expect(borrar.stderr).toBe('perfil "otro" borrado\n');
+    await expectEntryGone(dir, 'otro');
+  }, 60_000);
+
+  it('two config folders with the same profile name keep separate entries', async () => {
+    const [one, two] = [tempDir(), tempDir()];
+    expect((await login(one, secrets.env)).exitCode).toBe(0);
+    expect((await login(two, secrets.env)).exitCode).toBe(0);
+    expect((await run(two, secrets.env, ['logout'])).exitCode).toBe(0);
+    const cuenta = await run(one, secrets.env, ['--live', 'cuenta', '--json']);
+    expect(cuenta.exitCode, cuenta.stderr).toBe(0);
+    await expectEntryGone(two, 'default');
+  }, 60_000);
+
+  it('a keyring that never answers: login gives up, stores the key 0600 in the file and says so in one line', async () => {
+    const dir = tempDir();
+    const r = await login(dir, hanging.env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expectNoStack(r.stderr);
+    const notice = r.stderr.split('\n').filter((l) => l.includes('llavero'));
+    expect(notice).toEqual([`sin llavero del sistema (el llavero no respondió en 3 s): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`]);
+    expect(r.stdout + r.stderr).not.toContain(LIVE_KEY);
+    const saved = JSON.parse(configText(dir)).profiles.default;
+    expect(saved.live_key).toBe(LIVE_KEY);
+    expect(saved.live_key_in).toBeUndefined();
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+
+    // The key in the file needs no keyring: the hanging bus is never asked.
+    const cuenta = await run(dir, hanging.env, ['--live', 'cuenta', '--json']);
+    expect(cuenta.exitCode, cuenta.stderr).toBe(0);
+  }, 60_000);
+
+  it('a live command whose key is in a keyring that stopped answering: exit 3 after 3 s, one line, no stack', async () => {
+    const dir = tempDir();
+    expect((await login(dir, secrets.env)).exitCode).toBe(0);
+    const r = await run(dir, hanging.env, ['--live', 'cuenta']);
+    expect(r.exitCode).toBe(3);
+    expectNoStack(r.stderr);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('la clave live del perfil "default" está en el llavero del sistema, y el llavero falló: el llavero no respondió en 3 s');
+  }, 60_000);
+
+  it('SVC_KEYRING=off keeps live keys in the 0600 file and the notice names the setting', async () => {
+    const dir = tempDir();
+    const r = await svc(['login', '--with-key-stdin', '--base-url', proxy.baseUrl], {
+      env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off', ...secrets.env },
+      input: `${LIVE_KEY}\n`,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`sin llavero del sistema (desactivado con SVC_KEYRING=off): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`);
+    expect(JSON.parse(configText(dir)).profiles.default.live_key).toBe(LIVE_KEY);
+  });
+
+  it('test keys stay in the file and never touch the keyring', async () => {
+    const dir = tempDir();
+    const r = await run(dir, hanging.env, ['login', '--with-key-stdin', '--base-url', sb.base_url], `${sb.api_key}\n`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('llavero');
+    expect(JSON.parse(configText(dir)).profiles.default.test_key).toBe(sb.api_key);
+  });
+});

@@ -1,0 +1,186 @@
+// A stand-in for the developer's app: a node:http server on 127.0.0.1:0 that records
+// every request (headers and raw bytes) and answers as the test tells it to.
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { execa, type ResultPromise } from 'execa';
+import { createInterface } from 'node:readline';
+import { BIN, ROOT, tempDir } from './cli.js';
+
+export interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface Target {
+  url: string;
+  port: number;
+  received: Received[];
+  /** How to answer the next requests (default 200 "ok"). */
+  answer: (r: Received) => { status: number; body?: string; delayMs?: number } | 'cut';
+  close(): Promise<void>;
+  /** Resolves once `n` requests were received in total. */
+  waitFor(n: number, timeoutMs?: number): Promise<void>;
+}
+
+export async function startTarget(port = 0): Promise<Target> {
+  const received: Received[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const target: Target = {
+    url: '',
+    port: 0,
+    received,
+    answer: () => ({ status: 200, body: 'ok' }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    waitFor(n, timeoutMs = 20_000) {
+      if (received.length >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`target got ${received.length} requests, expected ${n}`)), timeoutMs);
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      received.push(r);
+      for (const w of [...waiters]) {
+        if (received.length >= w.n) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
+      }
+      const a = target.answer(r);
+      if (a === 'cut') {
+        req.socket.destroy();
+        return;
+      }
+      const send = () => {
+        res.writeHead(a.status, { 'content-type': 'text/plain' });
+        res.end(a.body ?? '');
+      };
+      if (a.delayMs) setTimeout(send, a.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  target.port = (server.address() as AddressInfo).port;
+  target.url = `http://127.0.0.1:${target.port}/hook`;
+  return target;
+}
+
+/** A raw POST with node:http (exact bytes, exact headers). */
+export function post(
+  url: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  options: { chunked?: boolean } = {},
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const req = request(url, {
+      method: 'POST',
+      agent: false,
+      headers: options.chunked ? headers : { ...headers, 'content-length': String(bytes.length) },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
+    });
+    req.on('error', reject);
+    if (options.chunked) {
+      // Several writes, no Content-Length: the listener has to count as it reads.
+      const step = 256 * 1024;
+      for (let i = 0; i < bytes.length; i += step) req.write(bytes.subarray(i, i + step));
+      req.end();
+    } else {
+      req.end(bytes);
+    }
+  });
+}
+
+// --- the built CLI's listener as a process ------------------------------------------
+
+
+export interface ListenProc {
+  url: string;
+  proc: ResultPromise;
+  /** stdout lines so far (one per event). */
+  lines: string[];
+  stderr(): string;
+  /** Resolves once `n` stdout lines arrived. */
+  waitLines(n: number, timeoutMs?: number): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; stderr: string }>;
+}
+
+/** After a test: the listener killed and the app closed, whichever were started. */
+export async function stopBoth(listen: ListenProc | undefined, target: Target | undefined): Promise<void> {
+  await listen?.stop('SIGKILL');
+  await target?.close();
+}
+
+/** Runs `svc webhook listen --port 0 ...args` and waits for its "Listo" line. */
+export async function startListen(args: string[], env: Record<string, string>): Promise<ListenProc> {
+  const proc = execa('node', [BIN, 'webhook', 'listen', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', ...env },
+    extendEnv: false,
+    reject: false,
+    buffer: false,
+    stdin: 'ignore',
+  });
+  let err = '';
+  const lines: string[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (line) => {
+    lines.push(line);
+    for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`listen did not start: ${err}`)), 20_000);
+    proc.stderr!.on('data', (d) => {
+      err += String(d);
+      const m = /^Listo\. Esperando notificaciones en (\S+)/m.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`listen exited with ${code}: ${err}`));
+    });
+  });
+  return {
+    url,
+    proc,
+    lines,
+    stderr: () => err,
+    waitLines(n, timeoutMs = 20_000) {
+      if (lines.length >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${err}`)), timeoutMs);
+        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+    async stop(signal = 'SIGINT') {
+      if (proc.exitCode === null) proc.kill(signal);
+      const r = await proc;
+      return { exitCode: r.exitCode, stderr: err };
+    },
+  };
+}

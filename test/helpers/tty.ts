@@ -1,0 +1,62 @@
+// Runs the built CLI inside a pseudo-terminal (util-linux `script`) and answers its
+// prompts: each step waits for a text on the screen, then types. The terminal gets a
+// real size (stty), since a 0-column pty confuses spinners.
+import { spawn, spawnSync } from 'node:child_process';
+import { BIN, ROOT, tempDir } from './cli.js';
+
+export interface TtyResult {
+  exitCode: number;
+  /** Everything the terminal showed, ANSI codes removed, \r\n as \n. */
+  screen: string;
+}
+
+export type Step = [waitFor: RegExp, type: string];
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n');
+
+export function hasScript(): boolean {
+  return spawnSync('script', ['--version']).status === 0;
+}
+
+export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000): Promise<TtyResult> {
+  const cmd = `stty cols 120 rows 40; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1', SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let raw = '';
+  let consumed = 0;
+  let step = 0;
+  const advance = () => {
+    while (step < steps.length) {
+      const [wait, type] = steps[step]!;
+      const screen = strip(raw).slice(consumed);
+      const m = wait.exec(screen);
+      if (!m) return;
+      consumed += m.index + m[0].length;
+      step++;
+      child.stdin.write(type);
+    }
+  };
+  child.stdout.on('data', (d) => {
+    raw += String(d);
+    advance();
+  });
+  child.stderr.on('data', (d) => (raw += String(d)));
+  const exitCode = await new Promise<number>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(-1);
+    }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(code ?? (signal ? 128 : -1));
+    });
+  });
+  child.stdin.end();
+  const screen = strip(raw);
+  if (step < steps.length) throw new Error(`prompt never shown: ${steps[step]![0]} (exit ${exitCode})\n${screen}`);
+  return { exitCode, screen };
+}

@@ -1,0 +1,278 @@
+// The payer's checkout page of the sandbox, driven in a real browser (Debian's
+// Chromium through playwright-core): create a request with the CLI, open its `url`,
+// pay part, pay the rest, reject another, and check the state with the CLI and the
+// signed notifications a local receiver got. Also the basics of accessibility: every
+// control has an accessible name and nothing scrolls sideways at 375 px.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verify } from '../../../src/webhooks/signature.js';
+import { ROOT, svc } from '../../helpers/cli.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
+const HAVE_BROWSER = existsSync(CHROMIUM);
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const SHOP = 'https://tienda.example';
+
+if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
+
+interface Received {
+  event: string | undefined;
+  body: { event: string; cobro_id: number; estado: string; monto_cobrado: string; transaccion_id: number | null };
+  verified: boolean;
+}
+
+/** A merchant's endpoint on loopback that checks every signature with src/webhooks/signature.ts. */
+async function startReceiver(secret: string): Promise<{ server: Server; url: string; got: Received[] }> {
+  const got: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const result = verify({
+        secret,
+        timestamp: String(req.headers['x-svc-timestamp'] ?? ''),
+        signature: String(req.headers['x-svc-signature'] ?? ''),
+        body: raw,
+      });
+      got.push({ event: req.headers['x-svc-event'] as string | undefined, body: JSON.parse(raw.toString('utf8')), verified: result.ok });
+      res.writeHead(result.ok ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, got };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const CONTROL_ROLES = 'button|textbox|radio|checkbox|combobox|spinbutton|searchbox|slider|link';
+
+/**
+ * Controls as Chromium's accessibility tree names them. Fails on a control without
+ * an accessible name, and on a visible input or button missing from the tree.
+ */
+async function expectNamedControls(page: Page): Promise<string[]> {
+  const snapshot = await page.locator('body').ariaSnapshot();
+  const controls = snapshot.split('\n').filter((line) => new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`).test(line));
+  const unnamed = controls.filter((line) => !new RegExp(`^\\s*- (${CONTROL_ROLES}) "[^"]+"`).test(line));
+  expect(unnamed, 'controls without an accessible name').toEqual([]);
+  const visible = await page.locator('input:visible, button:visible, select:visible, textarea:visible').count();
+  const inTree = controls.filter((line) => !/^\s*- link\b/.test(line)).length;
+  expect(inTree, snapshot).toBe(visible);
+  return controls;
+}
+
+async function expectFitsWidth(page: Page, width = 375): Promise<void> {
+  // A string, so this Node-typed file needs no DOM types.
+  const scroll = (await page.evaluate('[document.documentElement.scrollWidth, document.body.scrollWidth]')) as number[];
+  expect(scroll[0], 'horizontal scroll at 375 px').toBeLessThanOrEqual(width);
+  expect(scroll[1]).toBeLessThanOrEqual(width);
+}
+
+/** Console errors (a CSP violation is one) and requests that left loopback, per page. */
+function watch(page: Page): { problems: string[] } {
+  const w = { problems: [] as string[] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') w.problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => w.problems.push(`page error: ${e.message}`));
+  // The shop's pages are fulfilled by the route below; Chromium may still retry one
+  // on the network after a redirect, which fails offline and is not the sandbox's doing.
+  page.on('requestfailed', (r) => {
+    if (!r.url().startsWith(SHOP)) w.problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+  });
+  return w;
+}
+
+/** Clicks a submit button and checks the sandbox answered 303 to `location`, and the browser followed. */
+async function submitRedirects(page: Page, button: string, action: string, location: string): Promise<void> {
+  const [res] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith(`/${action}`)),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  expect(res.status()).toBe(303);
+  expect(res.headers()['location']).toBe(location);
+  await page.waitForURL(location, { waitUntil: 'commit' });
+}
+
+async function crear(sb: Sandbox, args: string[]): Promise<any> {
+  const r = await svc(['cobro', 'crear', '--json', ...args], { env: sb.env });
+  expect(r.stderr === '' || r.exitCode === 0, r.stderr).toBe(true);
+  expect(r.exitCode, r.stderr).toBe(0);
+  const j = JSON.parse(r.stdout);
+  return j.data ?? j;
+}
+
+async function ver(sb: Sandbox, id: number): Promise<any> {
+  const r = await svc(['cobro', 'ver', String(id), '--json'], { env: sb.env });
+  expect(r.exitCode, r.stderr).toBe(0);
+  const j = JSON.parse(r.stdout);
+  return j.data ?? j;
+}
+
+describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => {
+  let sb: Sandbox;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
+    sb = await startSandbox(['--ready-delay', '0']);
+    receiver = await startReceiver(sb.webhook_secret);
+    const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
+    expect(set.status, set.text).toBe(200);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, locale: 'es-AR' });
+    // The shop's pages are https and outside this machine: answer them here, and
+    // refuse anything else that would leave loopback.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(SHOP)) return route.fulfill({ status: 200, contentType: 'text/html', body: `<title>tienda</title><p>${url}</p>` });
+      if (url.startsWith(sb.base_url)) return route.continue();
+      return route.abort();
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await sb?.stop();
+    await new Promise((r) => (receiver ? receiver.server.close(r) : r(undefined)));
+  });
+
+  it('pays part, then the rest: PAGADA, signed partially_paid then approved, redirect to success_url', async () => {
+    const concepto = 'Pedido <b id="inyectado">1042</b> & "cía"';
+    const c = await crear(sb, ['--concepto', concepto, '--monto', '1500.00', '--success-url', `${SHOP}/gracias`, '--error-url', `${SHOP}/error`]);
+    expect(c.url).toBe(`${sb.base_url}/pagar/${c.codigo}`);
+    const page = await context.newPage();
+    const watched = watch(page);
+
+    const res = await page.goto(c.url);
+    expect(res?.status()).toBe(200);
+    await expect.poll(() => page.getByRole('note').textContent()).toContain('SANDBOX');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(concepto);
+    expect(await page.locator('#inyectado').count()).toBe(0);
+    const body = await page.locator('main').textContent();
+    expect(body).toContain('Comercio de Prueba');
+    expect(body).toContain('$ 1.500,00');
+    expect(body).toContain('Vence');
+    // The three kinds of method: card types as options, the QR drawn, the CVU to copy.
+    for (const name of ['Tarjeta de débito', 'Tarjeta de crédito', 'Código QR', 'Transferencia bancaria']) {
+      expect(await page.getByRole('radio', { name }).count(), name).toBe(1);
+    }
+    expect(await page.getByRole('img', { name: /Código QR para pagar/ }).locator('path').count()).toBe(1);
+    expect(await page.getByRole('textbox', { name: 'CVU para transferir' }).inputValue()).toBe(c.cvu);
+    expect(await page.getByRole('button', { name: 'Copiar CVU' }).isVisible()).toBe(true);
+    const controls = await expectNamedControls(page);
+    expect(controls.length).toBe(12);
+    await expectFitsWidth(page);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'checkout.png'), fullPage: true });
+
+    // An amount above what is owed is refused on the page, nothing changes.
+    await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('5000');
+    await page.getByRole('button', { name: 'Pagar este monto' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('supera lo que queda por pagar');
+    expect(await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).inputValue()).toBe('5000');
+    // The refusal is a 400 page, which Chromium reports; nothing else went wrong so far.
+    expect(watched.problems).toEqual([expect.stringContaining('status of 400')]);
+    watched.problems.length = 0;
+    await expectNamedControls(page);
+    await expectFitsWidth(page);
+
+    // Part of it, with a debit card, typed the Argentine way.
+    await page.getByRole('radio', { name: 'Tarjeta de débito' }).check();
+    await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('600,00');
+    await page.getByRole('button', { name: 'Pagar este monto' }).click();
+    await page.waitForURL(/\?tx=\d+$/);
+    expect(await page.getByRole('status').first().textContent()).toContain('Quedan $ 900,00 por pagar');
+    expect(await page.getByRole('button', { name: 'Simular pago rechazado' }).count()).toBe(0);
+    expect((await ver(sb, c.id)).estado).toBe('PAGADA_PARCIALMENTE');
+
+    // The rest, by QR: back to the shop.
+    await page.getByRole('radio', { name: 'Código QR' }).check();
+    await submitRedirects(page, 'Pagar el total ($ 900,00)', 'pagar', `${SHOP}/gracias`);
+
+    const after = await ver(sb, c.id);
+    expect(after.estado).toBe('PAGADA');
+    expect(after.monto_cobrado).toBe('1500.00');
+
+    const events = await waitFor('payment.approved', () => {
+      const mine = receiver.got.filter((g) => g.body.cobro_id === c.id);
+      return mine.some((g) => g.event === 'payment.approved') ? mine : undefined;
+    });
+    expect(events.every((g) => g.verified)).toBe(true);
+    const names = events.map((g) => g.event);
+    expect(names.indexOf('payment.partially_paid')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('payment.partially_paid')).toBeLessThan(names.indexOf('payment.approved'));
+    const partial = events.find((g) => g.event === 'payment.partially_paid')!.body;
+    expect(partial).toMatchObject({ estado: 'PAGADA_PARCIALMENTE', monto_cobrado: '600.00' });
+    expect(events.find((g) => g.event === 'payment.approved')!.body).toMatchObject({ estado: 'PAGADA', monto_cobrado: '1500.00' });
+
+    // The link now shows the state instead of the buttons, and a receipt.
+    await page.goto(c.url);
+    expect(await page.getByRole('status').textContent()).toContain('ya está pagado');
+    expect(await page.getByRole('button').count()).toBe(0);
+    await page.getByRole('link', { name: 'Ver el comprobante' }).click();
+    const receipt = await page.locator('main').textContent();
+    expect(receipt).toContain('$ 600,00');
+    expect(receipt).toContain('$ 900,00');
+    expect(receipt).toContain('Total pagado$ 1.500,00');
+    await expectFitsWidth(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'checkout-recibo.png'), fullPage: true });
+    expect(watched.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('rejecting sends the payer to error_url and cancels the request', async () => {
+    const c = await crear(sb, ['--concepto', 'Seña', '--monto', '2000', '--no-qr', '--success-url', `${SHOP}/gracias`, '--error-url', `${SHOP}/error`]);
+    const page = await context.newPage();
+    const watched = watch(page);
+    await page.goto(c.url);
+    expect(await page.getByRole('radio', { name: 'Código QR' }).count()).toBe(0);
+    expect(await page.getByRole('img').count()).toBe(0);
+    await page.getByRole('radio', { name: 'Tarjeta de crédito' }).check();
+    await submitRedirects(page, 'Simular pago rechazado', 'rechazar', `${SHOP}/error`);
+    expect((await ver(sb, c.id)).estado).toBe('CANCELADO');
+    const rejected = await waitFor('payment.rejected', () =>
+      receiver.got.find((g) => g.body.cobro_id === c.id && g.event === 'payment.rejected'),
+    );
+    expect(rejected.verified).toBe(true);
+
+    await page.goto(c.url);
+    expect(await page.getByRole('status').textContent()).toContain('fue cancelado');
+    expect(await page.getByRole('button').count()).toBe(0);
+    expect(watched.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('an unknown code is a 404 page, escaped', async () => {
+    const page = await context.newPage();
+    const res = await page.goto(`${sb.base_url}/pagar/NO%3Cb%3EEXISTE`);
+    expect(res?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No encontramos este cobro');
+    expect(await page.locator('main').textContent()).toContain('NO<b>EXISTE');
+    expect(await page.getByRole('note').textContent()).toContain('SANDBOX');
+    await expectFitsWidth(page);
+    await page.close();
+  });
+});

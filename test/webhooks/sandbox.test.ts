@@ -1,0 +1,166 @@
+// End to end with real notifications: `svc sandbox --webhook-url` pointing at
+// `svc webhook listen`, which forwards to a recording app. The app gets the bytes
+// and headers the listener got and re-verifies them; an app that is down makes the
+// listener answer 502, the sandbox retries and the event arrives once the app is
+// back (the journal shows both); a wrong secret is 401 and never forwarded; a burst
+// of 200 events is forwarded whole. Runs the built CLI: npm run build first.
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { svc, tempDir } from '../helpers/cli.js';
+import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
+import { verify } from '../../src/webhooks/signature.js';
+import { startListen, startTarget, type ListenProc, type Target } from '../helpers/receiver.js';
+
+const stops: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (stops.length) await stops.pop()!().catch(() => undefined);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Setup {
+  sandbox: Sandbox;
+  listen: ListenProc;
+  target: Target;
+  journal: string;
+}
+
+async function setup(options: { listenSecret?: string } = {}): Promise<Setup> {
+  const target = await startTarget();
+  stops.push(() => target.close());
+  const port = await freePort();
+  const sandbox = await startSandbox(['--webhook-url', `http://127.0.0.1:${port}/`, '--retry-schedule', '300,600,1200,2400', '--ready-delay', '0']);
+  stops.push(() => sandbox.stop());
+  const journal = join(tempDir('svc-e2e-j-'), 'webhooks.jsonl');
+  const listen = await startListen(['--port', String(port), '--forward-to', target.url, '--journal', journal, '--json'], {
+    SVC_WEBHOOK_SECRET: options.listenSecret ?? sandbox.webhook_secret,
+  });
+  stops.push(() => listen.stop('SIGKILL'));
+  return { sandbox, listen, target, journal };
+}
+
+async function crear(sandbox: Sandbox, monto = '1500.00'): Promise<number> {
+  const r = await sandbox.api('POST', '/v1/cobros', { concepto: 'Pedido e2e', monto });
+  expect(r.status).toBe(201);
+  return r.body.data.id as number;
+}
+
+const journaled = (journal: string): JournalEntry[] => readJournal(journal).entries;
+
+describe('sandbox -> listen -> app', () => {
+  it('real events arrive with identical bytes and headers, and re-verify', async () => {
+    const { sandbox, target, journal } = await setup();
+    const id = await crear(sandbox);
+    expect((await sandbox.api('POST', `/_sandbox/cobros/${id}/pagar`, {})).status).toBe(200);
+    await target.waitFor(2);
+    const entries = await until('two journal entries', () => journaled(journal).length >= 2 && journaled(journal));
+    const events = target.received.map((r) => JSON.parse(r.body.toString()));
+    expect(events.map((e) => e.event)).toEqual(['payment.created', 'payment.approved']);
+    expect(events[1]).toMatchObject({ cobro_id: id, estado: 'PAGADA', monto: '1500.00', monto_cobrado: '1500.00' });
+    for (const [i, got] of target.received.entries()) {
+      const e = entries[i]!;
+      expect(e.outcome).toBe('forwarded');
+      // What the app got is what the listener received from the sandbox.
+      expect(got.body.toString('utf8')).toBe(e.body);
+      for (const [name, value] of Object.entries(e.headers)) expect(got.headers[name]).toBe(value);
+      expect(Object.keys(e.headers).sort()).toEqual(['content-type', 'x-svc-event', 'x-svc-signature', 'x-svc-timestamp']);
+      const check = verify({
+        secret: sandbox.webhook_secret,
+        timestamp: String(got.headers['x-svc-timestamp']),
+        signature: String(got.headers['x-svc-signature']),
+        body: got.body,
+      });
+      expect(check.ok).toBe(true);
+    }
+    const entregas = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number }[];
+    expect(entregas.map((e) => e.status)).toEqual([200, 200]);
+  });
+
+  it('app down -> 502 -> the sandbox retries -> the event arrives once the app is back; the journal shows both', async () => {
+    const { sandbox, target, journal } = await setup();
+    const port = target.port;
+    await target.close();
+    const id = await crear(sandbox);
+    const failed = await until('a 502 in the journal', () => journaled(journal).find((e) => e.cobro_id === id && e.outcome === 'unreachable'));
+    expect(failed.answered).toBe(502);
+    const back = await startTarget(port);
+    stops.push(() => back.close());
+    await back.waitFor(1);
+    expect(JSON.parse(back.received[0]!.body.toString())).toMatchObject({ event: 'payment.created', cobro_id: id });
+    const entries = await until('the forwarded retry', () => {
+      const mine = journaled(journal).filter((e) => e.cobro_id === id);
+      return mine.some((e) => e.outcome === 'forwarded') && mine;
+    });
+    expect(entries[0]!.outcome).toBe('unreachable');
+    expect(entries[entries.length - 1]!.outcome).toBe('forwarded');
+    expect(back.received).toHaveLength(1);
+    const entregas = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number; ok: boolean }[];
+    expect(entregas[0]!.status).toBe(502);
+    expect(entregas[entregas.length - 1]!.ok).toBe(true);
+  });
+
+  it('a wrong secret: 401, never forwarded, the sandbox sees 401', async () => {
+    const { sandbox, target, journal } = await setup({ listenSecret: 'whsec_not_the_sandbox_one' });
+    await crear(sandbox);
+    const entry = await until('a rejected entry', () => journaled(journal).find((e) => e.outcome === 'rejected'));
+    expect(entry.verification).toMatchObject({ valid: false, reason: 'signature_mismatch' });
+    const entregas = await until('the 401 delivery', async () => {
+      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number }[];
+      return list.length > 0 && list;
+    });
+    expect(entregas[0]!.status).toBe(401);
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('200 events in a burst: all forwarded, none lost', async () => {
+    const { sandbox, target, journal } = await setup();
+    const ids = await Promise.all(Array.from({ length: 200 }, (_, i) => crear(sandbox, `${i + 1}.00`)));
+    await target.waitFor(200, 45_000);
+    const got = target.received.map((r) => JSON.parse(r.body.toString()).cobro_id as number).sort((a, b) => a - b);
+    expect(got).toEqual([...ids].sort((a, b) => a - b));
+    const entries = await until('200 journal entries', () => journaled(journal).length >= 200 && journaled(journal));
+    expect(entries.filter((e) => e.outcome === 'forwarded')).toHaveLength(200);
+  });
+
+  it('trigger --sandbox drives the real change; the sandbox notifies through the listener', async () => {
+    const { sandbox, target } = await setup();
+    const r = await svc(['webhook', 'trigger', 'payment.partially_refunded', '--sandbox'], { env: sandbox.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/payment\.partially_refunded \(cobro \d+\) --> .* 200/);
+    await target.waitFor(3);
+    expect(target.received.map((x) => JSON.parse(x.body.toString()).event)).toEqual([
+      'payment.created',
+      'payment.approved',
+      'payment.partially_refunded',
+    ]);
+    const last = JSON.parse(target.received[2]!.body.toString());
+    expect(last).toMatchObject({ estado: 'DEVUELTA_PARCIALMENTE', monto: '1500.00' });
+
+    // --cobro with a key: the sample body takes the real codigo and monto.
+    const id = last.cobro_id as number;
+    const codigo = (await sandbox.api('GET', `/v1/cobros/${id}`)).body.data.codigo;
+    const real = await svc(['webhook', 'trigger', 'payment.approved', '--cobro', String(id), '--forward-to', target.url, '--json'], { env: sandbox.env });
+    expect(real.exitCode, real.stderr).toBe(0);
+    expect(JSON.parse(real.stdout).body).toMatchObject({ cobro_id: id, codigo, monto: '1500.00' });
+  });
+});
