@@ -52,7 +52,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   store.now = clock.now;
   store.onEvents = (events) => dispatcher.emit(events);
   // Notifications still owed from before a restart go out again, oldest first.
-  dispatcher.emit([...store.pendingEvents.values()].sort((a, b) => a.n - b.n));
+  dispatcher.emit([...store.pendingEvents.values()].sort((a, b) => a.seq - b.seq));
   const deps: ControlDeps = {
     store,
     clock,

@@ -39,14 +39,14 @@ function body(req: ApiRequest): Record<string, unknown> {
 export const iniciar: ControlHandler = (deps, req) => {
   const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
   body(req);
-  const move = guarded(() => state.start(rec.d.estado));
+  const move = guarded(() => state.start(rec.wire.estado));
   const next = withWire(rec, { estado: move.estado }, deps.clock.local(req.now));
   deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
-  return ok(next.d);
+  return ok(next.wire);
 };
 
 function medioFor(rec: CobroRec, value: unknown): Medio {
-  const allowed = allowedMedios(rec.d.medios);
+  const allowed = allowedMedios(rec.wire.medios);
   if (value === undefined || value === null) return allowed[0]!;
   if (typeof value !== 'string' || !(MEDIOS as readonly string[]).includes(value)) throw bad(`medio: one of ${MEDIOS.join(', ')}`);
   if (!allowed.includes(value as Medio)) throw bad(`medio: this payment request does not accept ${value} (it accepts ${allowed.join(', ')})`);
@@ -62,19 +62,19 @@ export const pagar: ControlHandler = (deps, req) => {
   const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
   const b = body(req);
   const medio = medioFor(rec, b.medio);
-  const monto = parseAmount(rec.d.monto);
-  const cobrado = parseAmount(rec.d.monto_cobrado);
+  const monto = parseAmount(rec.wire.monto);
+  const cobrado = parseAmount(rec.wire.monto_cobrado);
   const paid = b.monto === undefined || b.monto === null ? monto - cobrado : amount(b.monto, 'monto', bad);
-  const move = guarded(() => state.pay({ estado: rec.d.estado, monto, cobrado, amount: paid }));
+  const move = guarded(() => state.pay({ estado: rec.wire.estado, monto, cobrado, amount: paid }));
   const fee = feeOf(medio);
   const { te_cobramos, te_queda } = split(paid, medio);
   const local = clock.local(req.now);
   const txId = store.nextId('transacciones');
   const tx: TransaccionRec = {
-    m: rec.m,
-    d: {
+    merchant: rec.merchant,
+    wire: {
       id: txId,
-      cobro_id: rec.d.id,
+      cobro_id: rec.wire.id,
       medio,
       monto: formatCents(paid),
       te_cobramos,
@@ -87,12 +87,12 @@ export const pagar: ControlHandler = (deps, req) => {
     devuelto: '0.00',
   };
   const liq: LiquidacionRec = {
-    m: rec.m,
-    d: {
+    merchant: rec.merchant,
+    wire: {
       id: store.nextId('liquidaciones'),
       transaccion_id: txId,
-      cobro_id: rec.d.id,
-      bruto: tx.d.monto,
+      cobro_id: rec.wire.id,
+      bruto: tx.wire.monto,
       te_cobramos,
       te_queda,
       fecha_operacion: local,
@@ -109,7 +109,7 @@ export const pagar: ControlHandler = (deps, req) => {
     ],
     [eventOf(next, move.event, txId)],
   );
-  return ok(next.d);
+  return ok(next.wire);
 };
 
 export const rechazar: ControlHandler = (deps, req) => {
@@ -117,15 +117,15 @@ export const rechazar: ControlHandler = (deps, req) => {
   const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
   const b = body(req);
   const medio = medioFor(rec, b.medio);
-  const move = guarded(() => state.reject(rec.d.estado));
+  const move = guarded(() => state.reject(rec.wire.estado));
   const local = clock.local(req.now);
   const txId = store.nextId('transacciones');
-  const left = parseAmount(rec.d.monto) - parseAmount(rec.d.monto_cobrado);
+  const left = parseAmount(rec.wire.monto) - parseAmount(rec.wire.monto_cobrado);
   const tx: TransaccionRec = {
-    m: rec.m,
-    d: {
+    merchant: rec.merchant,
+    wire: {
       id: txId,
-      cobro_id: rec.d.id,
+      cobro_id: rec.wire.id,
       medio,
       monto: formatCents(left),
       te_cobramos: '0.00',
@@ -145,22 +145,22 @@ export const rechazar: ControlHandler = (deps, req) => {
     ],
     [eventOf(next, move.event, txId)],
   );
-  return ok(next.d);
+  return ok(next.wire);
 };
 
 export const expirar: ControlHandler = (deps, req) => {
   const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
   body(req);
-  const move = guarded(() => state.expire(rec.d.estado));
+  const move = guarded(() => state.expire(rec.wire.estado));
   const next = withWire(rec, { estado: move.estado }, deps.clock.local(req.now));
   deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
-  return ok(next.d);
+  return ok(next.wire);
 };
 
 export const webhook: ControlHandler = (deps, req) => {
   const b = body(req);
   const url = b.url === null ? null : webhookUrl(b.url, 'url', bad);
-  deps.store.commit([['webhook', { m: req.merchant.id, url }]]);
+  deps.store.commit([['webhook', { merchant: req.merchant.id, url }]]);
   return ok({ url });
 };
 
@@ -169,7 +169,7 @@ export const verWebhook: ControlHandler = (deps, req) => ok({ url: deps.store.me
 export const entregas: ControlHandler = (deps, req) => ok(deps.dispatcher.listEntregas(req.merchant.id));
 
 export const eventos: ControlHandler = (deps, req) =>
-  ok(deps.store.eventsOf(req.merchant.id).map((e) => ({ id: e.n, fecha: deps.clock.local(e.t), body: e.body })));
+  ok(deps.store.eventsOf(req.merchant.id).map((e) => ({ id: e.seq, fecha: deps.clock.local(e.at), body: e.body })));
 
 export const log: ControlHandler = (deps) => ok(deps.log.all());
 

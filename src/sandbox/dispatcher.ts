@@ -34,8 +34,8 @@ export interface Entrega {
 }
 
 interface Job {
-  n: number;
-  m: number;
+  seq: number;
+  merchant: number;
   event: string;
   cobroId: number;
   body: string;
@@ -73,11 +73,11 @@ export class Dispatcher {
   emit(events: StoredEvent[]): void {
     for (const e of events) {
       if (this.closed) return;
-      if (!this.opts.urlFor(e.m)) {
-        this.settle(e.n);
+      if (!this.opts.urlFor(e.merchant)) {
+        this.settle(e.seq);
         continue;
       }
-      const job: Job = { n: e.n, m: e.m, event: e.body.event, cobroId: e.body.cobro_id, body: JSON.stringify(e.body), attempt: 0 };
+      const job: Job = { seq: e.seq, merchant: e.merchant, event: e.body.event, cobroId: e.body.cobro_id, body: JSON.stringify(e.body), attempt: 0 };
       const queue = this.queues.get(job.cobroId);
       if (queue) {
         queue.push(job);
@@ -113,10 +113,10 @@ export class Dispatcher {
     const queue = this.queues.get(cobroId)!;
     while (queue.length && !this.closed) {
       const job = queue[0]!;
-      const url = this.opts.urlFor(job.m);
+      const url = this.opts.urlFor(job.merchant);
       if (!url) {
         queue.shift();
-        this.settle(job.n);
+        this.settle(job.seq);
         continue;
       }
       job.attempt++;
@@ -124,7 +124,7 @@ export class Dispatcher {
       if (this.closed) return;
       const last = job.attempt > this.schedule.length;
       const wait = outcome.ok || last ? null : this.schedule[job.attempt - 1]!;
-      this.entregas.push(job.m, {
+      this.entregas.push(job.merchant, {
         id: this.nextEntrega++,
         event: job.event,
         cobro_id: job.cobroId,
@@ -139,7 +139,7 @@ export class Dispatcher {
       });
       if (wait === null) {
         queue.shift();
-        this.settle(job.n);
+        this.settle(job.seq);
         continue;
       }
       await new Promise<void>((resolve) => {

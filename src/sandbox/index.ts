@@ -58,7 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const { webhookUrl } = await import('./handlers/validate.js');
       const url = webhookUrl(options.webhookUrl, '--webhook-url', (m) => new SandboxStartError(m) as never);
       const changed = store.meta.merchants.filter((m) => m.webhookUrl !== url);
-      if (changed.length) store.commit(changed.map((m): Op => ['webhook', { m: m.id, url }]));
+      if (changed.length) store.commit(changed.map((m): Op => ['webhook', { merchant: m.id, url }]));
     }
     const app = createSandbox({
       store,

@@ -26,38 +26,38 @@ export function findCobro(deps: Deps, m: number, idText: string | undefined, now
  * (derived from readyAt, so nothing needs writing).
  */
 export function refresh(deps: Deps, rec: CobroRec, now: number): CobroRec {
-  if (state.isExpired(rec.d.estado, rec.vencMs, now)) {
-    const move = state.expire(rec.d.estado);
+  if (state.isExpired(rec.wire.estado, rec.vencMs, now)) {
+    const move = state.expire(rec.wire.estado);
     const next = withWire(rec, { estado: move.estado }, deps.clock.local(now));
     deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
     rec = next;
   }
-  if (rec.d.cvu === null && rec.d.qr === null && now >= rec.readyAt && (rec.d.medios.transferencia || rec.d.medios.qr)) {
-    rec.d.cvu = rec.d.medios.transferencia ? rec.cvu : null;
-    rec.d.qr = rec.d.medios.qr ? rec.qr : null;
+  if (rec.wire.cvu === null && rec.wire.qr === null && now >= rec.readyAt && (rec.wire.medios.transferencia || rec.wire.medios.qr)) {
+    rec.wire.cvu = rec.wire.medios.transferencia ? rec.cvu : null;
+    rec.wire.qr = rec.wire.medios.qr ? rec.qr : null;
     // The request changed when they appeared: updated_at says so. Derived from readyAt
     // (the same after a restart, nothing to journal), and never moved back.
     const readyLocal = deps.clock.local(rec.readyAt);
-    if (readyLocal > rec.d.updated_at) rec.d.updated_at = readyLocal;
+    if (readyLocal > rec.wire.updated_at) rec.wire.updated_at = readyLocal;
   }
   return rec;
 }
 
 /** A copy of the record with some wire fields changed and updated_at set. */
 export function withWire(rec: CobroRec, patch: Partial<CobroWire>, updatedAt: string, extra: Partial<CobroRec> = {}): CobroRec {
-  return { ...rec, ...extra, d: { ...rec.d, ...patch, updated_at: updatedAt } };
+  return { ...rec, ...extra, wire: { ...rec.wire, ...patch, updated_at: updatedAt } };
 }
 
 export function eventOf(rec: CobroRec, event: Evento, transaccionId: number | null): Emitted {
   return {
-    m: rec.m,
+    merchant: rec.merchant,
     body: {
       event,
-      cobro_id: rec.d.id,
-      codigo: rec.d.codigo,
-      estado: rec.d.estado,
-      monto: rec.d.monto,
-      monto_cobrado: rec.d.monto_cobrado,
+      cobro_id: rec.wire.id,
+      codigo: rec.wire.codigo,
+      estado: rec.wire.estado,
+      monto: rec.wire.monto,
+      monto_cobrado: rec.wire.monto_cobrado,
       transaccion_id: transaccionId,
     },
   };

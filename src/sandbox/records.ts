@@ -27,8 +27,8 @@ export const MetaRec = z.object({
 });
 
 const CobroRec = z.object({
-  m: Id,
-  d: Cobro.extend({ id: Id, monto: Amount, monto_cobrado: Amount, codigo: z.string().min(1) }),
+  merchant: Id,
+  wire: Cobro.extend({ id: Id, monto: Amount, monto_cobrado: Amount, codigo: z.string().min(1) }),
   readyAt: z.number(),
   vencMs: z.number().nullable(),
   cvu: z.string(),
@@ -36,14 +36,14 @@ const CobroRec = z.object({
   devuelto: Amount,
 });
 const TransaccionRec = z.object({
-  m: Id,
-  d: Transaccion.extend({ id: Id, cobro_id: Id, monto: Amount, te_cobramos: Amount, te_queda: Amount }),
+  merchant: Id,
+  wire: Transaccion.extend({ id: Id, cobro_id: Id, monto: Amount, te_cobramos: Amount, te_queda: Amount }),
   devuelto: Amount,
 });
-const DevolucionRec = z.object({ m: Id, d: Devolucion.extend({ id: Id, cobro_id: Id, monto: Amount, tipo: z.enum(TIPOS_DEVOLUCION) }) });
+const DevolucionRec = z.object({ merchant: Id, wire: Devolucion.extend({ id: Id, cobro_id: Id, monto: Amount, tipo: z.enum(TIPOS_DEVOLUCION) }) });
 const LiquidacionRec = z.object({
-  m: Id,
-  d: Liquidacion.extend({
+  merchant: Id,
+  wire: Liquidacion.extend({
     id: Id,
     transaccion_id: Id,
     cobro_id: Id,
@@ -53,12 +53,12 @@ const LiquidacionRec = z.object({
     estado: z.enum(ESTADOS_LIQUIDACION),
   }),
 });
-const WebhookRec = z.object({ m: Id, url: z.string().nullable() });
-const StoredEventRec = z.object({ n: Id, m: Id, t: z.number(), body: EventoBody });
+const WebhookRec = z.object({ merchant: Id, url: z.string().nullable() });
+const StoredEventRec = z.object({ seq: Id, merchant: Id, at: z.number(), body: EventoBody });
 
 const SCHEMAS = { cobro: CobroRec, transaccion: TransaccionRec, devolucion: DevolucionRec, liquidacion: LiquidacionRec, webhook: WebhookRec } as const;
 
-type Rec = { m: number; d: { id: number } };
+type Rec = { merchant: number; wire: { id: number } };
 interface TableView<R extends Rec> {
   byId: Map<number, R>;
   maxId: number;
@@ -67,11 +67,11 @@ interface TableView<R extends Rec> {
 /** What the checks read from the store replayed so far. */
 export interface StoreView {
   merchantIds: ReadonlySet<number>;
-  cobros: TableView<{ m: number; d: { id: number; codigo: string; monto: string; monto_cobrado: string } }>;
-  transacciones: TableView<{ m: number; d: { id: number; cobro_id: number } }>;
-  devoluciones: TableView<{ m: number; d: { id: number; cobro_id: number } }>;
-  liquidaciones: TableView<{ m: number; d: { id: number; cobro_id: number; transaccion_id: number } }>;
-  codigos: Map<string, { d: { id: number } }>;
+  cobros: TableView<{ merchant: number; wire: { id: number; codigo: string; monto: string; monto_cobrado: string } }>;
+  transacciones: TableView<{ merchant: number; wire: { id: number; cobro_id: number } }>;
+  devoluciones: TableView<{ merchant: number; wire: { id: number; cobro_id: number } }>;
+  liquidaciones: TableView<{ merchant: number; wire: { id: number; cobro_id: number; transaccion_id: number } }>;
+  codigos: Map<string, { wire: { id: number } }>;
   lastEvent: number;
 }
 
@@ -96,6 +96,23 @@ export function checkMeta(meta: unknown): string | null {
   return null;
 }
 
+// Data files written before the records' fields had names used one letter for each
+// (m merchant, d wire, n seq, t at). Such lines are read as if written today; new
+// lines are always written with the names.
+const LEGACY_KEYS: Record<string, string> = { m: 'merchant', d: 'wire', n: 'seq', t: 'at' };
+function withNames(rec: unknown): unknown {
+  if (!rec || typeof rec !== 'object' || Array.isArray(rec) || !('m' in rec)) return rec;
+  return Object.fromEntries(Object.entries(rec).map(([k, v]) => [LEGACY_KEYS[k] ?? k, v]));
+}
+
+/** One upsert as written by any version of the sandbox, in today's shape. */
+export function upgradeOp(op: unknown): unknown {
+  return Array.isArray(op) && op.length === 2 ? [op[0], withNames(op[1])] : op;
+}
+
+/** One stored event as written by any version of the sandbox, in today's shape. */
+export const upgradeEvent = withNames;
+
 /** Why one upsert of a change cannot be applied to the store as replayed so far, or null. */
 export function checkOp(view: StoreView, op: unknown): string | null {
   if (!Array.isArray(op) || op.length !== 2) return 'un registro no es [tipo, datos]';
@@ -104,38 +121,38 @@ export function checkOp(view: StoreView, op: unknown): string | null {
   if (typeof kind !== 'string' || !Object.hasOwn(SCHEMAS, kind)) return `registro de tipo desconocido (${JSON.stringify(kind)?.slice(0, 40)})`;
   const why = shape(schema, rec);
   if (why) return `registro ${kind} incompleto o inválido (${why})`;
-  const r = rec as { m: number; d: Record<string, unknown> & { id: number } };
-  if (!view.merchantIds.has(r.m)) return `registro ${kind} de un comercio que no existe (m ${r.m})`;
+  const r = rec as { merchant: number; wire: Record<string, unknown> & { id: number } };
+  if (!view.merchantIds.has(r.merchant)) return `registro ${kind} de un comercio que no existe (comercio ${r.merchant})`;
   if (kind === 'webhook') return null;
   const table = { cobro: view.cobros, transaccion: view.transacciones, devolucion: view.devoluciones, liquidacion: view.liquidaciones }[kind]!;
-  const old = table.byId.get(r.d.id) as { m: number; d: Record<string, unknown> } | undefined;
-  if (!old && r.d.id <= table.maxId) return `${kind} ${r.d.id} nuevo con un id que no sigue a los anteriores (último ${table.maxId})`;
-  if (old && old.m !== r.m) return `${kind} ${r.d.id} cambia de comercio`;
+  const old = table.byId.get(r.wire.id) as { merchant: number; wire: Record<string, unknown> } | undefined;
+  if (!old && r.wire.id <= table.maxId) return `${kind} ${r.wire.id} nuevo con un id que no sigue a los anteriores (último ${table.maxId})`;
+  if (old && old.merchant !== r.merchant) return `${kind} ${r.wire.id} cambia de comercio`;
   const cobroOf = (id: unknown) => {
     const c = view.cobros.byId.get(id as number);
-    return c && c.m === r.m ? c : undefined;
+    return c && c.merchant === r.merchant ? c : undefined;
   };
   switch (kind) {
     case 'cobro': {
-      const codigo = r.d.codigo as string;
-      if (old && old.d.codigo !== codigo) return `cobro ${r.d.id} cambia de codigo`;
+      const codigo = r.wire.codigo as string;
+      if (old && old.wire.codigo !== codigo) return `cobro ${r.wire.id} cambia de codigo`;
       const other = view.codigos.get(codigo);
-      if (other && other.d.id !== r.d.id) return `cobro ${r.d.id} repite el codigo del cobro ${other.d.id}`;
-      if (!lte(r.d.monto_cobrado as string, r.d.monto as string)) return `cobro ${r.d.id}: monto_cobrado mayor que monto`;
-      if (!lte((rec as { devuelto: string }).devuelto, r.d.monto_cobrado as string)) return `cobro ${r.d.id}: devuelto mayor que monto_cobrado`;
+      if (other && other.wire.id !== r.wire.id) return `cobro ${r.wire.id} repite el codigo del cobro ${other.wire.id}`;
+      if (!lte(r.wire.monto_cobrado as string, r.wire.monto as string)) return `cobro ${r.wire.id}: monto_cobrado mayor que monto`;
+      if (!lte((rec as { devuelto: string }).devuelto, r.wire.monto_cobrado as string)) return `cobro ${r.wire.id}: devuelto mayor que monto_cobrado`;
       return null;
     }
     case 'transaccion':
     case 'devolucion': {
-      if (!cobroOf(r.d.cobro_id)) return `${kind} ${r.d.id} apunta a un cobro que no existe (${r.d.cobro_id})`;
-      if (old && old.d.cobro_id !== r.d.cobro_id) return `${kind} ${r.d.id} cambia de cobro`;
-      if (kind === 'transaccion' && !lte((rec as { devuelto: string }).devuelto, r.d.monto as string)) return `transaccion ${r.d.id}: devuelto mayor que monto`;
+      if (!cobroOf(r.wire.cobro_id)) return `${kind} ${r.wire.id} apunta a un cobro que no existe (${r.wire.cobro_id})`;
+      if (old && old.wire.cobro_id !== r.wire.cobro_id) return `${kind} ${r.wire.id} cambia de cobro`;
+      if (kind === 'transaccion' && !lte((rec as { devuelto: string }).devuelto, r.wire.monto as string)) return `transaccion ${r.wire.id}: devuelto mayor que monto`;
       return null;
     }
     case 'liquidacion': {
-      const tx = view.transacciones.byId.get(r.d.transaccion_id as number);
-      if (!tx || tx.m !== r.m) return `liquidacion ${r.d.id} apunta a una transacción que no existe (${r.d.transaccion_id})`;
-      if (tx.d.cobro_id !== r.d.cobro_id) return `liquidacion ${r.d.id}: cobro_id no es el de su transacción`;
+      const tx = view.transacciones.byId.get(r.wire.transaccion_id as number);
+      if (!tx || tx.merchant !== r.merchant) return `liquidacion ${r.wire.id} apunta a una transacción que no existe (${r.wire.transaccion_id})`;
+      if (tx.wire.cobro_id !== r.wire.cobro_id) return `liquidacion ${r.wire.id}: cobro_id no es el de su transacción`;
       return null;
     }
   }
@@ -147,10 +164,10 @@ export function checkEvent(view: StoreView, e: unknown): string | null {
   const why = shape(StoredEventRec, e);
   if (why) return `evento incompleto o inválido (${why})`;
   const ev = e as z.infer<typeof StoredEventRec>;
-  if (ev.n <= view.lastEvent) return `evento ${ev.n} no sigue al anterior (${view.lastEvent})`;
-  if (!view.merchantIds.has(ev.m)) return `evento ${ev.n} de un comercio que no existe (m ${ev.m})`;
+  if (ev.seq <= view.lastEvent) return `evento ${ev.seq} no sigue al anterior (${view.lastEvent})`;
+  if (!view.merchantIds.has(ev.merchant)) return `evento ${ev.seq} de un comercio que no existe (m ${ev.merchant})`;
   const c = view.cobros.byId.get(ev.body.cobro_id);
-  if (!c || c.m !== ev.m || c.d.codigo !== ev.body.codigo) return `evento ${ev.n} de un cobro que no existe (${ev.body.cobro_id})`;
+  if (!c || c.merchant !== ev.merchant || c.wire.codigo !== ev.body.codigo) return `evento ${ev.seq} de un cobro que no existe (${ev.body.cobro_id})`;
   return null;
 }
 

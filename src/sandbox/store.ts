@@ -7,6 +7,9 @@
 // line, each record checked (records.ts); a bad line stops the start naming the file
 // and line, and the file is left untouched. Only a cut last line is trimmed, its
 // bytes kept aside first. A file mostly made of superseded lines is compacted.
+// A line is a header `{meta}`, a change `{c: [[kind, record]…], e: [event…]}` or the
+// event numbers delivered since `{s: [seq…]}`; records name their fields (`merchant`,
+// `wire`, `seq`, `at`), older one-letter files are read too (records.ts).
 import { randomBytes } from 'node:crypto';
 import type { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion } from '../api/schemas.js';
 import { SandboxError, SandboxStartError } from './errors.js';
@@ -24,7 +27,7 @@ import {
   type Line,
 } from './journal.js';
 import { lockDataFile, type DataLock } from './lock.js';
-import { checkEvent, checkMeta, checkOp, checkSettled, type StoreView } from './records.js';
+import { checkEvent, checkMeta, checkOp, checkSettled, upgradeEvent, upgradeOp, type StoreView } from './records.js';
 
 // The wire objects are the client's schemas (src/api/schemas.ts), so what the
 // sandbox writes and what the client accepts are one definition; type-only imports,
@@ -38,8 +41,8 @@ export type { EventoBody };
 /** A payment request: the wire object plus what only the sandbox knows. */
 export interface CobroRec {
   /** Owning merchant. */
-  m: number;
-  d: CobroWire;
+  merchant: number;
+  wire: CobroWire;
   /** When cvu/qr become visible (ms). */
   readyAt: number;
   vencMs: number | null;
@@ -49,17 +52,17 @@ export interface CobroRec {
   devuelto: string;
 }
 export interface TransaccionRec {
-  m: number;
-  d: TransaccionWire;
+  merchant: number;
+  wire: TransaccionWire;
   devuelto: string;
 }
 export interface DevolucionRec {
-  m: number;
-  d: DevolucionWire;
+  merchant: number;
+  wire: DevolucionWire;
 }
 export interface LiquidacionRec {
-  m: number;
-  d: LiquidacionWire;
+  merchant: number;
+  wire: LiquidacionWire;
 }
 
 export interface Merchant {
@@ -82,18 +85,18 @@ export type Op =
   | ['transaccion', TransaccionRec]
   | ['devolucion', DevolucionRec]
   | ['liquidacion', LiquidacionRec]
-  | ['webhook', { m: number; url: string | null }];
+  | ['webhook', { merchant: number; url: string | null }];
 
 /** A notification produced by a change, for the merchant `m`. */
 export interface Emitted {
-  m: number;
+  merchant: number;
   body: EventoBody;
 }
 
 /** An event as the store keeps it: numbered, stamped (ms), journaled with its change. */
 export interface StoredEvent extends Emitted {
-  n: number;
-  t: number;
+  seq: number;
+  at: number;
 }
 
 /** Records kept per merchant for GET /_sandbox/eventos and /_sandbox/entregas. */
@@ -121,7 +124,7 @@ export function payerUrl(baseUrl: string, codigo: string): string {
   return `${baseUrl}/pagar/${codigo}`;
 }
 
-class Table<R extends { m: number; d: { id: number } }> {
+class Table<R extends { merchant: number; wire: { id: number } }> {
   readonly byId = new Map<number, R>();
   /** Ids per merchant, oldest first. */
   readonly ids = new Map<number, number[]>();
@@ -129,16 +132,16 @@ class Table<R extends { m: number; d: { id: number } }> {
 
   get(m: number, id: number): R | undefined {
     const r = this.byId.get(id);
-    return r && r.m === m ? r : undefined;
+    return r && r.merchant === m ? r : undefined;
   }
   put(r: R): void {
-    if (!this.byId.has(r.d.id)) {
-      let list = this.ids.get(r.m);
-      if (!list) this.ids.set(r.m, (list = []));
-      list.push(r.d.id);
+    if (!this.byId.has(r.wire.id)) {
+      let list = this.ids.get(r.merchant);
+      if (!list) this.ids.set(r.merchant, (list = []));
+      list.push(r.wire.id);
     }
-    this.byId.set(r.d.id, r);
-    if (r.d.id > this.maxId) this.maxId = r.d.id;
+    this.byId.set(r.wire.id, r);
+    if (r.wire.id > this.maxId) this.maxId = r.wire.id;
   }
   /** The merchant's records, newest first. */
   *newestFirst(m: number): Generator<R> {
@@ -346,12 +349,14 @@ export class Store {
     const ops = (entry as { c?: unknown } | null)?.c;
     const events = (entry as { e?: unknown } | null)?.e ?? [];
     if (!Array.isArray(ops) || !Array.isArray(events)) throw corrupt(where, 'no es un cambio del sandbox');
-    for (const op of ops) {
+    for (const written of ops) {
+      const op = upgradeOp(written);
       const why = checkOp(view, op);
       if (why) throw corrupt(where, why);
       this.applyOp(op as Op);
     }
-    for (const e of events) {
+    for (const written of events) {
+      const e = upgradeEvent(written);
       const why = checkEvent(view, e);
       if (why) throw corrupt(where, why);
       this.remember(e as StoredEvent);
@@ -401,7 +406,7 @@ export class Store {
    */
   private writeState(out: (text: string) => void): void {
     out(JSON.stringify({ meta: this.meta }) + '\n');
-    const tables: [Op[0], Table<{ m: number; d: { id: number } }>][] = [
+    const tables: [Op[0], Table<{ merchant: number; wire: { id: number } }>][] = [
       ['cobro', this.cobros],
       ['transaccion', this.transacciones],
       ['devolucion', this.devoluciones],
@@ -415,16 +420,16 @@ export class Store {
     }
     const events = this.keptEvents();
     for (let i = 0; i < events.length; i += PER_LINE) out(JSON.stringify({ c: [], e: events.slice(i, i + PER_LINE) }) + '\n');
-    const settled = events.filter((e) => !this.pendingEvents.has(e.n)).map((e) => e.n);
+    const settled = events.filter((e) => !this.pendingEvents.has(e.seq)).map((e) => e.seq);
     for (let i = 0; i < settled.length; i += PER_LINE * 16) out(JSON.stringify({ s: settled.slice(i, i + PER_LINE * 16) }) + '\n');
   }
 
   /** The events a compacted file keeps: the recent ones of each merchant and every one still owed, by number. */
   private keptEvents(): StoredEvent[] {
     const byN = new Map<number, StoredEvent>();
-    for (const m of this.meta.merchants) for (const e of this.recentEvents.of(m.id)) byN.set(e.n, e);
-    for (const e of this.pendingEvents.values()) byN.set(e.n, e);
-    return [...byN.values()].sort((a, b) => a.n - b.n);
+    for (const m of this.meta.merchants) for (const e of this.recentEvents.of(m.id)) byN.set(e.seq, e);
+    for (const e of this.pendingEvents.values()) byN.set(e.seq, e);
+    return [...byN.values()].sort((a, b) => a.seq - b.seq);
   }
 
   /**
@@ -433,7 +438,7 @@ export class Store {
    * journaled (the address is the running sandbox's, not the data's).
    */
   relink(baseUrl: string): void {
-    for (const rec of this.cobros.byId.values()) rec.d.url = payerUrl(baseUrl, rec.d.codigo);
+    for (const rec of this.cobros.byId.values()) rec.wire.url = payerUrl(baseUrl, rec.wire.codigo);
   }
 
   merchantByKey(key: string): Merchant | undefined {
@@ -468,7 +473,7 @@ export class Store {
    */
   commit(ops: Op[], events: Emitted[] = []): void {
     const t = this.now();
-    const stamped = events.map((e, i): StoredEvent => ({ ...e, n: this.lastEvent + 1 + i, t }));
+    const stamped = events.map((e, i): StoredEvent => ({ ...e, seq: this.lastEvent + 1 + i, at: t }));
     if (this.writer) {
       const before = this.writer.bytes;
       try {
@@ -502,9 +507,9 @@ export class Store {
 
   /** Keeps an event: in the recent list, and pending when its merchant has somewhere to send it. */
   private remember(e: StoredEvent): void {
-    if (e.n > this.lastEvent) this.lastEvent = e.n;
-    if (this.merchant(e.m)?.webhookUrl) this.pendingEvents.set(e.n, e);
-    this.recentEvents.push(e.m, e);
+    if (e.seq > this.lastEvent) this.lastEvent = e.seq;
+    if (this.merchant(e.merchant)?.webhookUrl) this.pendingEvents.set(e.seq, e);
+    this.recentEvents.push(e.merchant, e);
   }
 
   /** The merchant's latest events, oldest first. */
@@ -530,11 +535,11 @@ export class Store {
     const [kind, rec] = op;
     switch (kind) {
       case 'cobro': {
-        const old = this.cobros.byId.get(rec.d.id);
+        const old = this.cobros.byId.get(rec.wire.id);
         if (old) this.open.delete(old);
         this.cobros.put(rec);
-        this.codigos.set(rec.d.codigo, rec);
-        if (rec.d.estado === 'PENDIENTE' || rec.d.estado === 'EN_PROCESO') this.open.add(rec);
+        this.codigos.set(rec.wire.codigo, rec);
+        if (rec.wire.estado === 'PENDIENTE' || rec.wire.estado === 'EN_PROCESO') this.open.add(rec);
         return;
       }
       case 'transaccion':
@@ -547,7 +552,7 @@ export class Store {
         this.liquidaciones.put(rec);
         return;
       case 'webhook': {
-        const m = this.meta.merchants.find((x) => x.id === rec.m);
+        const m = this.meta.merchants.find((x) => x.id === rec.merchant);
         if (m) m.webhookUrl = rec.url;
         return;
       }

@@ -57,7 +57,7 @@ function lifeOf(k) {
   for (const t of templates) {
     const line = structuredClone(t);
     for (const [kind, rec] of line.c) {
-      const d = rec.d;
+      const d = rec.wire;
       d.id = k;
       if (kind === 'cobro') {
         d.codigo = codigo;
@@ -69,7 +69,7 @@ function lifeOf(k) {
       if (kind === 'liquidacion') d.transaccion_id = k;
     }
     for (const e of line.e ?? []) {
-      e.n = ++n;
+      e.seq = ++n;
       e.body.cobro_id = k;
       e.body.codigo = codigo;
       if (e.body.transaccion_id !== null) e.body.transaccion_id = k;

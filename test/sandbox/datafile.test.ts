@@ -252,7 +252,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     await a.close();
     const op = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!).c[0];
     let lines = '';
-    for (let id = 2; id <= 6000; id++) lines += JSON.stringify({ c: [[op[0], { ...op[1], d: { ...op[1].d, id, codigo: `C${id}` } }]] }) + '\n';
+    for (let id = 2; id <= 6000; id++) lines += JSON.stringify({ c: [[op[0], { ...op[1], wire: { ...op[1].wire, id, codigo: `C${id}` } }]] }) + '\n';
     appendFileSync(file, lines);
     expect(statSync(file).size).toBeGreaterThan(3 * 1024 * 1024);
     const reads: number[] = [];
@@ -431,24 +431,24 @@ describe('a damaged tail (#19.4)', () => {
 
 describe('every record checked on replay (#19.5)', () => {
   const cases: [string, (base: { cobro: any }) => unknown, RegExp][] = [
-    ['an incomplete request', () => ({ c: [['cobro', { m: 1, d: { id: 999999, codigo: 'ZZZZ' } }]] }), /registro cobro incompleto o inválido \(d\.concepto/],
-    ['a request of a merchant that does not exist', ({ cobro }) => ({ c: [['cobro', { ...cobro, m: 3, d: { ...cobro.d, id: 2, codigo: 'OTRO' } }]] }), /de un comercio que no existe \(m 3\)/],
-    ['a negative amount', ({ cobro }) => ({ c: [['cobro', { ...cobro, d: { ...cobro.d, monto: '-5.00' } }]] }), /d\.monto/],
-    ['a request moved to another merchant', ({ cobro }) => ({ c: [['cobro', { ...cobro, m: 2 }]] }), /cobro 1 cambia de comercio/],
-    ['a new request reusing a code', ({ cobro }) => ({ c: [['cobro', { ...cobro, d: { ...cobro.d, id: 2 } }]] }), /cobro 2 repite el codigo del cobro 1/],
-    ['a request whose code changes', ({ cobro }) => ({ c: [['cobro', { ...cobro, d: { ...cobro.d, codigo: 'NUEVO' } }]] }), /cobro 1 cambia de codigo/],
+    ['an incomplete request', () => ({ c: [['cobro', { merchant: 1, wire: { id: 999999, codigo: 'ZZZZ' } }]] }), /registro cobro incompleto o inválido \(wire\.concepto/],
+    ['a request of a merchant that does not exist', ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 3, wire: { ...cobro.wire, id: 2, codigo: 'OTRO' } }]] }), /de un comercio que no existe \(comercio 3\)/],
+    ['a negative amount', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, monto: '-5.00' } }]] }), /wire\.monto/],
+    ['a request moved to another merchant', ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 2 }]] }), /cobro 1 cambia de comercio/],
+    ['a new request reusing a code', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, id: 2 } }]] }), /cobro 2 repite el codigo del cobro 1/],
+    ['a request whose code changes', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, codigo: 'NUEVO' } }]] }), /cobro 1 cambia de codigo/],
     [
       'a new request whose id does not follow the last',
-      ({ cobro }) => ({ c: [['cobro', { ...cobro, d: { ...cobro.d, id: 5, codigo: 'CINCO' } }], ['cobro', { ...cobro, d: { ...cobro.d, id: 3, codigo: 'TRES' } }]] }),
+      ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, id: 5, codigo: 'CINCO' } }], ['cobro', { ...cobro, wire: { ...cobro.wire, id: 3, codigo: 'TRES' } }]] }),
       /cobro 3 nuevo con un id que no sigue a los anteriores \(último 5\)/,
     ],
     [
       'a transaction of a request that does not exist',
-      () => ({ c: [['transaccion', { m: 1, devuelto: '0.00', d: { id: 1, cobro_id: 42, medio: 'qr', monto: '1.00', te_cobramos: '0.01', te_queda: '0.99', estado: 'ACREDITADO', codigo: 'OP-0000000001', fecha: '2025-01-01 10:00:00', acreditacion: '2025-01-01 10:00:00' } }]] }),
+      () => ({ c: [['transaccion', { merchant: 1, devuelto: '0.00', wire: { id: 1, cobro_id: 42, medio: 'qr', monto: '1.00', te_cobramos: '0.01', te_queda: '0.99', estado: 'ACREDITADO', codigo: 'OP-0000000001', fecha: '2025-01-01 10:00:00', acreditacion: '2025-01-01 10:00:00' } }]] }),
       /transaccion 1 apunta a un cobro que no existe \(42\)/,
     ],
-    ['an unknown record', () => ({ c: [['pago', { m: 1 }]] }), /registro de tipo desconocido \("pago"\)/],
-    ['an event of a request that does not exist', ({ cobro }) => ({ c: [], e: [{ n: 2, m: 1, t: 0, body: { event: 'payment.created', cobro_id: 7, codigo: cobro.d.codigo, estado: 'PENDIENTE', monto: '1.00', monto_cobrado: '0.00', transaccion_id: null } }] }), /evento 2 de un cobro que no existe \(7\)/],
+    ['an unknown record', () => ({ c: [['pago', { merchant: 1 }]] }), /registro de tipo desconocido \("pago"\)/],
+    ['an event of a request that does not exist', ({ cobro }) => ({ c: [], e: [{ seq: 2, merchant: 1, at: 0, body: { event: 'payment.created', cobro_id: 7, codigo: cobro.wire.codigo, estado: 'PENDIENTE', monto: '1.00', monto_cobrado: '0.00', transaccion_id: null } }] }), /evento 2 de un cobro que no existe \(7\)/],
     ['a settlement of an event never emitted', () => ({ s: [99] }), /entrega cerrada de un evento que no existe \(99\)/],
   ];
 

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 function event(n: number, cobroId: number): StoredEvent {
-  return { n, m: 1, t: Date.now(), body: { event: 'payment.created', cobro_id: cobroId, codigo: 'ABC', estado: 'PENDIENTE', monto: '1.00' } as StoredEvent['body'] };
+  return { seq: n, merchant: 1, at: Date.now(), body: { event: 'payment.created', cobro_id: cobroId, codigo: 'ABC', estado: 'PENDIENTE', monto: '1.00' } as StoredEvent['body'] };
 }
 
 describe('dispatcher', () => {

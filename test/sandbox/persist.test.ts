@@ -44,6 +44,29 @@ describe('--data', () => {
     }
   });
 
+  it('a data file written with the one-letter record fields of earlier versions opens as before', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await start({ dataFile: file });
+    const c = await a.cobro({ monto: '100' });
+    await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '60', medio: 'debito' });
+    const before = (await a.api('GET', '/v1/transacciones')).body;
+    await a.close();
+    const today = readFileSync(file, 'utf8');
+    const legacy = today.replace(/"(merchant|wire|seq|at)":/g, (_, k: string) => `"${({ merchant: 'm', wire: 'd', seq: 'n', at: 't' } as Record<string, string>)[k]}":`);
+    expect(legacy).not.toBe(today);
+    expect(legacy).not.toMatch(/"(merchant|wire|seq)":/);
+    writeFileSync(file, legacy);
+    const b = await start({ dataFile: file });
+    try {
+      expect((await b.api('GET', '/v1/transacciones')).body).toEqual(before);
+      const over = await b.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '60.01' });
+      expect(over.body.message).toMatch(/left to refund \(60\.00\)/);
+      expect((await b.cobro()).id).toBe(c.id + 1);
+    } finally {
+      await b.close();
+    }
+  });
+
   it('a torn last line is dropped and the journal goes on cleanly', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const a = await start({ dataFile: file });

@@ -58,14 +58,14 @@ function lookup(deps: ControlDeps, req: ApiRequest): CobroRec | undefined {
  * twice what the payer saw once.
  */
 function versionOf(rec: CobroRec): string {
-  return `${rec.d.estado}:${rec.d.monto_cobrado}`;
+  return `${rec.wire.estado}:${rec.wire.monto_cobrado}`;
 }
 
 function view(deps: ControlDeps, rec: CobroRec, extra: Partial<CheckoutView> = {}): CheckoutView {
-  const d = rec.d;
+  const d = rec.wire;
   return {
     codigo: d.codigo,
-    comercio: deps.store.merchant(rec.m).nombre,
+    comercio: deps.store.merchant(rec.merchant).nombre,
     concepto: d.concepto,
     estado: d.estado,
     monto: parseAmount(d.monto),
@@ -83,17 +83,17 @@ function view(deps: ControlDeps, rec: CobroRec, extra: Partial<CheckoutView> = {
 
 const notFound = (req: ApiRequest) => html(404, notFoundPage(req.params[0] ?? ''));
 
-const base = (rec: CobroRec) => `/pagar/${encodeURIComponent(rec.d.codigo)}`;
+const base = (rec: CobroRec) => `/pagar/${encodeURIComponent(rec.wire.codigo)}`;
 
 /** GET /pagar/{codigo}; `?tx=<id>` confirms a partial payment just credited. */
 export const pagina: ControlHandler = (deps, req) => {
   const rec = lookup(deps, req);
   if (!rec) return notFound(req);
   let notice: string | undefined;
-  const tx = deps.store.transacciones.get(rec.m, Number(req.query.get('tx')));
-  if (tx && tx.d.cobro_id === rec.d.id && tx.d.estado === 'ACREDITADO') {
-    const left = parseAmount(rec.d.monto) - parseAmount(rec.d.monto_cobrado);
-    notice = `Pago de ${pesos(parseAmount(tx.d.monto))} acreditado (operación ${tx.d.codigo}).`;
+  const tx = deps.store.transacciones.get(rec.merchant, Number(req.query.get('tx')));
+  if (tx && tx.wire.cobro_id === rec.wire.id && tx.wire.estado === 'ACREDITADO') {
+    const left = parseAmount(rec.wire.monto) - parseAmount(rec.wire.monto_cobrado);
+    notice = `Pago de ${pesos(parseAmount(tx.wire.monto))} acreditado (operación ${tx.wire.codigo}).`;
     if (left > 0n) notice += ` Quedan ${pesos(left)} por pagar.`;
   }
   return html(200, checkoutPage(view(deps, rec, { notice })));
@@ -104,9 +104,9 @@ export const recibo: ControlHandler = (deps, req) => {
   const rec = lookup(deps, req);
   if (!rec) return notFound(req);
   const lines = [];
-  for (const t of deps.store.transacciones.newestFirst(rec.m)) {
-    if (t.d.cobro_id !== rec.d.id || t.d.estado !== 'ACREDITADO') continue;
-    lines.unshift({ codigo: t.d.codigo, medio: feeOf(t.d.medio).label, monto: parseAmount(t.d.monto), fecha: t.d.fecha });
+  for (const t of deps.store.transacciones.newestFirst(rec.merchant)) {
+    if (t.wire.cobro_id !== rec.wire.id || t.wire.estado !== 'ACREDITADO') continue;
+    lines.unshift({ codigo: t.wire.codigo, medio: feeOf(t.wire.medio).label, monto: parseAmount(t.wire.monto), fecha: t.wire.fecha });
   }
   return html(200, receiptPage(view(deps, rec), lines));
 };
@@ -119,8 +119,8 @@ function form(req: ApiRequest): URLSearchParams {
 /** Runs a control-plane move as the request's merchant would through /_sandbox/cobros/{id}/…. */
 function asMerchant(deps: ControlDeps, req: ApiRequest, rec: CobroRec, move: ControlHandler, body: Record<string, string>): void {
   move(deps, {
-    merchant: deps.store.merchant(rec.m),
-    params: [String(rec.d.id)],
+    merchant: deps.store.merchant(rec.merchant),
+    params: [String(rec.wire.id)],
     query: new URLSearchParams(),
     now: req.now,
     json: () => body,
@@ -136,7 +136,7 @@ function failed(deps: ControlDeps, req: ApiRequest, status: number, error: strin
 /** A refusal of the state machine or of the control plane, in the payer's words. */
 function refusal(err: unknown, rec: CobroRec): string {
   if (err instanceof SandboxError && err.code === 'invalid_state') {
-    return `Este cobro ya no admite esta operación (estado: ${rec.d.estado}). Recargá la página para ver cómo quedó.`;
+    return `Este cobro ya no admite esta operación (estado: ${rec.wire.estado}). Recargá la página para ver cómo quedó.`;
   }
   if (err instanceof SandboxError) return `No se pudo completar: ${err.message}`;
   throw err;
@@ -156,9 +156,9 @@ export const pagar: ControlHandler = (deps, req) => {
   const body = medioOf(f);
   const version = f.get('version');
   if (version !== null && version !== versionOf(rec)) {
-    const why = state.PAYABLE.includes(rec.d.estado)
+    const why = state.PAYABLE.includes(rec.wire.estado)
       ? `Este cobro cambió desde que abriste la página: ya se acreditó otro pago. Revisá lo que queda por pagar antes de seguir.`
-      : `Este cobro ya no admite pagos (estado: ${rec.d.estado}).`;
+      : `Este cobro ya no admite pagos (estado: ${rec.wire.estado}).`;
     return failed(deps, req, 409, why, typed);
   }
   if (modo === 'parcial') {
@@ -170,8 +170,8 @@ export const pagar: ControlHandler = (deps, req) => {
       if (!(err instanceof AmountError)) throw err;
       return failed(deps, req, 400, err.message, typed);
     }
-    const left = parseAmount(rec.d.monto) - parseAmount(rec.d.monto_cobrado);
-    if (state.PAYABLE.includes(rec.d.estado) && cents > left) {
+    const left = parseAmount(rec.wire.monto) - parseAmount(rec.wire.monto_cobrado);
+    if (state.PAYABLE.includes(rec.wire.estado) && cents > left) {
       return failed(deps, req, 400, `El monto ${pesos(cents)} supera lo que queda por pagar (${pesos(left)}).`, typed);
     }
     body.monto = formatCents(cents);
@@ -183,10 +183,10 @@ export const pagar: ControlHandler = (deps, req) => {
   } catch (err) {
     return failed(deps, req, err instanceof SandboxError && err.code === 'invalid_state' ? 409 : 400, refusal(err, rec), typed);
   }
-  const now = deps.store.codigos.get(rec.d.codigo)!;
-  if (now.d.estado === 'PAGADA') return seeOther(now.d.success_url ?? `${base(now)}/recibo`);
-  const tx = deps.store.transacciones.newestFirst(rec.m).next().value;
-  return seeOther(`${base(now)}${tx && tx.d.cobro_id === now.d.id ? `?tx=${tx.d.id}` : ''}`);
+  const now = deps.store.codigos.get(rec.wire.codigo)!;
+  if (now.wire.estado === 'PAGADA') return seeOther(now.wire.success_url ?? `${base(now)}/recibo`);
+  const tx = deps.store.transacciones.newestFirst(rec.merchant).next().value;
+  return seeOther(`${base(now)}${tx && tx.wire.cobro_id === now.wire.id ? `?tx=${tx.wire.id}` : ''}`);
 };
 
 export const rechazar: ControlHandler = (deps, req) => {
@@ -198,7 +198,7 @@ export const rechazar: ControlHandler = (deps, req) => {
   } catch (err) {
     return failed(deps, req, 409, refusal(err, rec), { medio: f.get('medio') ?? undefined });
   }
-  return seeOther(rec.d.error_url ?? base(rec));
+  return seeOther(rec.wire.error_url ?? base(rec));
 };
 
 export const expirar: ControlHandler = (deps, req) => {

@@ -55,8 +55,8 @@ export const crear: Handler = (deps, req) => {
   const local = clock.local(now);
   const montoText = formatCents(monto);
   const rec: CobroRec = {
-    m: req.merchant.id,
-    d: {
+    merchant: req.merchant.id,
+    wire: {
       id,
       codigo,
       concepto,
@@ -81,7 +81,7 @@ export const crear: Handler = (deps, req) => {
     devuelto: '0.00',
   };
   store.commit([['cobro', rec]], [eventOf(rec, state.created().event, null)]);
-  return ok(refresh(deps, rec, now).d, 201);
+  return ok(refresh(deps, rec, now).wire, 201);
 };
 
 /** A transfer account identifier of 22 digits, derived from the id. */
@@ -95,21 +95,21 @@ export const listar: Handler = (deps, req) => {
   const out = [];
   for (const rec of deps.store.cobros.newestFirst(req.merchant.id)) {
     const cur = refresh(deps, rec, req.now);
-    if (estado && cur.d.estado !== estado) continue;
+    if (estado && cur.wire.estado !== estado) continue;
     if (
       q &&
-      !cur.d.codigo.toLowerCase().includes(q) &&
-      !cur.d.concepto.toLowerCase().includes(q) &&
-      !(cur.d.referencia ?? '').toLowerCase().includes(q)
+      !cur.wire.codigo.toLowerCase().includes(q) &&
+      !cur.wire.concepto.toLowerCase().includes(q) &&
+      !(cur.wire.referencia ?? '').toLowerCase().includes(q)
     ) {
       continue;
     }
-    out.push(cur.d);
+    out.push(cur.wire);
   }
   return ok(out);
 };
 
-export const ver: Handler = (deps, req) => ok(findCobro(deps, req.merchant.id, req.params[0], req.now).d);
+export const ver: Handler = (deps, req) => ok(findCobro(deps, req.merchant.id, req.params[0], req.now).wire);
 
 export const sync: Handler = (deps, req) => {
   let rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
@@ -121,5 +121,5 @@ export const sync: Handler = (deps, req) => {
     deps.store.commit([['cobro', rec]]);
     rec = refresh(deps, rec, req.now);
   }
-  return ok(rec.d);
+  return ok(rec.wire);
 };

@@ -20,15 +20,15 @@ export const crear: Handler = (deps, req) => {
   let move;
   try {
     move = state.refund({
-      estado: rec.d.estado,
-      cobrado: parseAmount(rec.d.monto_cobrado),
+      estado: rec.wire.estado,
+      cobrado: parseAmount(rec.wire.monto_cobrado),
       devuelto: parseAmount(rec.devuelto),
       amount: monto,
       transaccion: tx && {
-        monto: parseAmount(tx.d.monto),
+        monto: parseAmount(tx.wire.monto),
         devuelto: parseAmount(tx.devuelto),
-        estado: tx.d.estado,
-        sameCobro: tx.d.cobro_id === rec.d.id,
+        estado: tx.wire.estado,
+        sameCobro: tx.wire.cobro_id === rec.wire.id,
       },
     });
   } catch (err) {
@@ -38,23 +38,23 @@ export const crear: Handler = (deps, req) => {
   const local = clock.local(req.now);
   const next = withWire(rec, { estado: move.estado }, local, { devuelto: formatCents(move.devuelto) });
   const dev: DevolucionRec = {
-    m: rec.m,
-    d: { id: store.nextId('devoluciones'), cobro_id: rec.d.id, monto: formatCents(monto), tipo: move.tipo, estado: move.estado, created_at: local },
+    merchant: rec.merchant,
+    wire: { id: store.nextId('devoluciones'), cobro_id: rec.wire.id, monto: formatCents(monto), tipo: move.tipo, estado: move.estado, created_at: local },
   };
   const ops: Op[] = [['cobro', next], ['devolucion', dev]];
   if (tx) ops.push(['transaccion', { ...tx, devuelto: formatCents(parseAmount(tx.devuelto) + monto) }]);
   store.commit(ops, [eventOf(next, move.event, txId)]);
-  return ok(dev.d, 201);
+  return ok(dev.wire, 201);
 };
 
 export const listar: Handler = (deps, req) => {
   const out = [];
-  for (const d of deps.store.devoluciones.newestFirst(req.merchant.id)) out.push(d.d);
+  for (const d of deps.store.devoluciones.newestFirst(req.merchant.id)) out.push(d.wire);
   return ok(out);
 };
 
 export const ver: Handler = (deps, req) => {
   const d = deps.store.devoluciones.get(req.merchant.id, idOf(req.params[0]));
   if (!d) throw notFound();
-  return ok(d.d);
+  return ok(d.wire);
 };

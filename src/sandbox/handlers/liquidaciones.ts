@@ -3,6 +3,6 @@ import { ok, type Handler } from '../types.js';
 
 export const listar: Handler = (deps, req) => {
   const out = [];
-  for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id)) out.push(l.d);
+  for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id)) out.push(l.wire);
   return ok(out);
 };

@@ -9,9 +9,9 @@ export const listar: Handler = (deps, req) => {
   const estado = req.query.get('estado');
   const out = [];
   for (const t of deps.store.transacciones.newestFirst(req.merchant.id)) {
-    if (medio !== null && medio !== '' && t.d.medio !== medio) continue;
-    if (estado !== null && estado !== '' && t.d.estado !== estado) continue;
-    out.push(t.d);
+    if (medio !== null && medio !== '' && t.wire.medio !== medio) continue;
+    if (estado !== null && estado !== '' && t.wire.estado !== estado) continue;
+    out.push(t.wire);
   }
   return ok(out);
 };
@@ -19,5 +19,5 @@ export const listar: Handler = (deps, req) => {
 export const ver: Handler = (deps, req) => {
   const t = deps.store.transacciones.get(req.merchant.id, idOf(req.params[0]));
   if (!t) throw notFound();
-  return ok(t.d);
+  return ok(t.wire);
 };

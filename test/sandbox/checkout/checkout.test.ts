@@ -210,7 +210,7 @@ describe('routes', () => {
     // A request stored raw (a data file written before normalising) still redirects.
     const legacy = await crear();
     const rec = sb.app.deps.store.codigos.get(legacy.codigo)!;
-    rec.d.success_url = ok;
+    rec.wire.success_url = ok;
     const old = await post(`/pagar/${legacy.codigo}/pagar`, { modo: 'total' });
     expect(old.status).toBe(303);
     expect(old.headers.get('location')).toBe(new URL(ok).href);
