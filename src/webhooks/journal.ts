@@ -15,7 +15,8 @@ import { constants as fsConstants, mkdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { decodeUtf8 } from './events.js';
+import { decodeUtf8, type EventSummary } from './events.js';
+import type { ForwardResult } from './forwarder.js';
 
 export const JOURNAL_FILE = 'webhooks.jsonl';
 /** Size at which the journal is rotated (two generations kept: at most about twice this on disk). */
@@ -88,6 +89,95 @@ export interface JournalEntry {
   response_start?: string;
   /** Only the first bytes of the body were kept (`bytes` is the size received): a rejected request. */
   body_truncated?: true;
+}
+
+/** Where and when a request arrived, as every entry about it records. */
+export interface Arrival {
+  /** ISO 8601 UTC. */
+  received_at: string;
+  path: string;
+  /** keptHeaders() of the request. */
+  headers: Record<string, string>;
+}
+
+/** The body as an entry keeps it (encodeBody, or encodePrefix for a stranger's). */
+export type KeptBody = Pick<JournalEntry, 'body' | 'body_encoding' | 'bytes' | 'body_truncated'>;
+
+/** What the journal says about the event inside a body. */
+export type EntrySummary = Pick<EventSummary, 'event' | 'cobro_id' | 'estado' | 'monto'>;
+
+/** The entry of a verified event the listener received: its whole body, and what became of it. */
+export function eventEntry(
+  arrival: Arrival,
+  kept: KeptBody,
+  summary: EntrySummary,
+  outcome: Outcome,
+  answered: number,
+  target: string | null = null,
+  result?: ForwardResult,
+): JournalEntry {
+  const e: JournalEntry = {
+    id: newEntryId(),
+    received_at: arrival.received_at,
+    source: 'listen',
+    method: 'POST',
+    path: arrival.path,
+    headers: arrival.headers,
+    ...kept,
+    event: summary.event,
+    cobro_id: summary.cobro_id,
+    estado: summary.estado,
+    monto: summary.monto,
+    verification: { valid: true },
+    outcome,
+    target,
+    status: result ? result.status : null,
+    answered,
+    latency_ms: result ? result.latencyMs : null,
+  };
+  if (result?.error) e.error = result.error;
+  if (result && !result.ok && result.response?.length) e.response_start = startOf(result.response);
+  return e;
+}
+
+/** The entry of a request that is not a verified event: everything from it cut short. */
+export function strangeEntry(
+  arrival: Arrival,
+  kept: KeptBody,
+  summary: EntrySummary,
+  verification: JournalEntry['verification'],
+  outcome: Outcome,
+  answered: number,
+): JournalEntry {
+  return {
+    id: newEntryId(),
+    received_at: arrival.received_at,
+    source: 'listen',
+    method: 'POST',
+    path: clip(arrival.path),
+    headers: clipHeaders(arrival.headers),
+    ...kept,
+    event: clipOrNull(summary.event),
+    cobro_id: summary.cobro_id,
+    estado: clipOrNull(summary.estado),
+    monto: clipOrNull(summary.monto),
+    verification,
+    outcome,
+    target: null,
+    status: null,
+    answered,
+    latency_ms: null,
+  };
+}
+
+function clipOrNull(text: string | null): string | null {
+  return text === null ? null : clip(text, 64);
+}
+
+/** The start of an app's answer, on one line. */
+function startOf(data: Buffer): string {
+  const text = data.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim();
+  return data.length > 300 ? `${text}…` : text;
 }
 
 /** `<data dir>/webhooks.jsonl` (SVC_DATA_DIR, XDG_DATA_HOME or ~/.local/share/svc). */
