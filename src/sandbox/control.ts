@@ -1,7 +1,7 @@
 // The control plane under /_sandbox/ (merchant's key required): the payer simulation
 // that drives the state machine (iniciar, pagar, rechazar, expirar), the notification
 // URL, the delivery attempts, the events, the request log and fault injection.
-import { MEDIOS, type Medio } from '../api/enums.js';
+import { MEDIOS, type EstadoCobro, type Medio } from '../api/enums.js';
 import { formatCents, parseAmount } from '../money.js';
 import { SandboxError } from './errors.js';
 import type { Faults, RequestLog } from './faults.js';
@@ -36,14 +36,19 @@ function body(req: ApiRequest): Record<string, unknown> {
   return b === undefined ? {} : object(b, bad);
 }
 
-export const iniciar: ControlHandler = (deps, req) => {
-  const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
-  body(req);
-  const move = guarded(() => state.start(rec.wire.estado));
-  const next = withWire(rec, { estado: move.estado }, deps.clock.local(req.now));
-  deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
-  return ok(next.wire);
-};
+/** A move that takes no body and changes only the state: start (iniciar) and expire (expirar). */
+function stateOnly(move: (estado: EstadoCobro) => state.Move): ControlHandler {
+  return (deps, req) => {
+    const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
+    body(req);
+    const moved = guarded(() => move(rec.wire.estado));
+    const next = withWire(rec, { estado: moved.estado }, deps.clock.local(req.now));
+    deps.store.commit([['cobro', next]], [eventOf(next, moved.event, null)]);
+    return ok(next.wire);
+  };
+}
+
+export const iniciar = stateOnly(state.start);
 
 function medioFor(rec: CobroRec, value: unknown): Medio {
   const allowed = allowedMedios(rec.wire.medios);
@@ -148,14 +153,7 @@ export const rechazar: ControlHandler = (deps, req) => {
   return ok(next.wire);
 };
 
-export const expirar: ControlHandler = (deps, req) => {
-  const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
-  body(req);
-  const move = guarded(() => state.expire(rec.wire.estado));
-  const next = withWire(rec, { estado: move.estado }, deps.clock.local(req.now));
-  deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
-  return ok(next.wire);
-};
+export const expirar = stateOnly(state.expire);
 
 export const webhook: ControlHandler = (deps, req) => {
   const b = body(req);
