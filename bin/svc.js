@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Entry point of `svc`: hands argv to the compiled CLI, nothing else. Node 22.1+
+// Entry point of `svc`: hands argv to the bundled CLI (dist/cli/entry.js and its
+// chunks in dist/chunks/, loaded per command: `npm run build`), nothing else. Node 22.1+
 // keeps the compiled code of svc and its dependencies on disk (the compile cache),
 // so every run after the first starts faster; Node 20 has no such cache. The CLI
 // maps every error to one line itself; this only covers a build that cannot load.

@@ -4,7 +4,7 @@
 // POSTs are never retried, since a refund sent twice is money moved twice.
 // A reply is read up to a cap (DEFAULT_MAX_REPLY_BYTES); addresses are shown with
 // their userinfo hidden (address.ts).
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { redactAddresses } from './address.js';
 import { ApiError, NetworkError, serviceError, type NetworkFailure } from './errors.js';
 import { ItemList, scanList } from './list.js';
@@ -15,6 +15,7 @@ import {
   Cuenta,
   Devolucion,
   ErrorBody,
+  firstProblem,
   Liquidacion,
   Salud,
   Transaccion,
@@ -240,7 +241,7 @@ export class Client {
   // --- machinery ---------------------------------------------------------------
 
   /** Validated call: the body must match the schema, or it is a NetworkError('bad_shape'). */
-  async call<S extends z.ZodType>(
+  async call<S extends z.ZodMiniType>(
     method: 'GET' | 'POST',
     path: string,
     schema: S,
@@ -261,7 +262,7 @@ export class Client {
    * as it is found (see ItemList), so a list of 10,000 is never held as objects
    * all at once, neither here nor by the validator.
    */
-  async callList<S extends z.ZodType>(
+  async callList<S extends z.ZodMiniType>(
     path: string,
     item: S,
     extra: { query?: Record<string, string | undefined> } = {},
@@ -425,17 +426,15 @@ function badShape(call: string, http: number, where: string): NetworkError {
 }
 
 /** Throws bad_shape naming the first field that does not match (`at` prefixes its path). */
-function checkShape(schema: z.ZodType, value: unknown, call: string, http: number, at = ''): void {
+function checkShape(schema: z.ZodMiniType, value: unknown, call: string, http: number, at = ''): void {
   const err = shapeError(schema, value, call, http, at);
   if (err) throw err;
 }
 
-function shapeError(schema: z.ZodType, value: unknown, call: string, http: number, at = ''): NetworkError | undefined {
+function shapeError(schema: z.ZodMiniType, value: unknown, call: string, http: number, at = ''): NetworkError | undefined {
   const parsed = schema.safeParse(value);
   if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0];
-  const path = [at, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.') || '(raíz)';
-  return badShape(call, http, `${path}: ${issue?.message ?? ''}`);
+  return badShape(call, http, firstProblem(parsed, '(raíz)', at));
 }
 
 function encodeId(id: number): string {

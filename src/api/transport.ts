@@ -5,7 +5,6 @@
 // which every command would pay: about 170 ms and 40 MB on Node 20, 20 ms on Node 24.
 // A caller's own fetch (ClientOptions.fetch) goes through the same shape.
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 
 export interface Exchange {
   method: string;
@@ -46,7 +45,9 @@ export interface Reply {
 export function send(url: URL, x: Exchange): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers = x.body === undefined ? x.headers : { ...x.headers, 'content-length': String(Buffer.byteLength(x.body)) };
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    // TLS is loaded only for an https address: against the sandbox (plain http on
+    // loopback) it is a good part of a call's start-up (#16).
+    const request = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
     const req = request(url, { method: x.method, headers, signal: x.signal, agent: false });
     req.once('error', reject);
     req.once('response', (res) => {

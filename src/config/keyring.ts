@@ -7,7 +7,6 @@
 // a worker thread blocked in native code keeps the process from exiting. The key
 // travels to the child on stdin, never in argv. Cost: one node start (~50 ms) per
 // live command whose key is in the keyring.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { printable } from '../text.js';
 
@@ -34,7 +33,8 @@ export function keyringOff(env: NodeJS.ProcessEnv): string | undefined {
 export async function keyring(env: NodeJS.ProcessEnv, account: string, request: KeyringOp): Promise<KeyringAnswer> {
   const off = keyringOff(env);
   if (off) return { ok: false, reason: `desactivado con ${off}` };
-  const helper = fileURLToPath(new URL('./keyring-helper.js', import.meta.url));
+  // '../config/': right from dist/config/ (compiled) and dist/chunks/ (bundled) alike.
+  const helper = fileURLToPath(new URL('../config/keyring-helper.js', import.meta.url));
   // The child needs the session (D-Bus address, HOME…), not svc's own secrets.
   const { SVC_API_KEY: _k, SVC_WEBHOOK_SECRET: _w, ...childEnv } = env;
   return new Promise<KeyringAnswer>((resolve) => {
@@ -45,6 +45,8 @@ export async function keyring(env: NodeJS.ProcessEnv, account: string, request: 
       clearTimeout(timer);
       resolve(answer);
     };
+    // child_process is loaded only when the keyring is asked: reading a test key never is.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(process.execPath, [helper], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });

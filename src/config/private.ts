@@ -25,7 +25,6 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
 /** A path svc will not use; the message is one line, naming the path and the fix. */
@@ -202,7 +201,7 @@ export function readPrivateFile(path: string, what: string): string | undefined 
  */
 export function writePrivateFile(path: string, data: string): void {
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
   try {
     try {

@@ -4,23 +4,23 @@
 import { lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
 import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, writePrivateFile, type FolderLabels } from './private.js';
 
 export const Profile = z.object({
-  base_url: z.string().optional(),
-  test_key: z.string().optional(),
-  live_key: z.string().optional(),
+  base_url: z.optional(z.string()),
+  test_key: z.optional(z.string()),
+  live_key: z.optional(z.string()),
   /** "keyring": the live key is in the OS keyring (see keyring.ts), not in this file. */
-  live_key_in: z.literal('keyring').optional(),
-  webhook_secret: z.string().optional(),
+  live_key_in: z.optional(z.literal('keyring')),
+  webhook_secret: z.optional(z.string()),
 });
 export type Profile = z.infer<typeof Profile>;
 
 export const ConfigFile = z.object({
-  current: z.string().optional(),
-  profiles: z.record(z.string(), Profile).default({}),
+  current: z.optional(z.string()),
+  profiles: z._default(z.record(z.string(), Profile), {}),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
 

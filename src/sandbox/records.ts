@@ -3,47 +3,47 @@
 // as replayed so far (its merchant exists, ids grow, a transaction points at a request
 // of the same merchant, …). A record the sandbox could not have written would start
 // and then answer 500 or poison every list: it stops the start instead.
-import { z } from 'zod';
-import { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion, TIPOS_DEVOLUCION, ESTADOS_LIQUIDACION } from '../api/schemas.js';
+import * as z from 'zod/mini';
+import { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion, TIPOS_DEVOLUCION, ESTADOS_LIQUIDACION, firstProblem } from '../api/schemas.js';
 import { parseAmount } from '../money.js';
 import { SANDBOX_KEY_RE } from '../rules.js';
 
 /** Amounts as the sandbox writes them: cents, two decimals, never negative. */
-const Amount = z.string().regex(/^(0|[1-9][0-9]{0,11})\.[0-9]{2}$/, 'amount with two decimals');
-const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const Amount = z.string().check(z.regex(/^(0|[1-9][0-9]{0,11})\.[0-9]{2}$/, 'amount with two decimals'));
+const Id = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 
 const MerchantRec = z.object({
   id: Id,
   email: z.string(),
   nombre: z.string(),
   puede_cobrar: z.boolean(),
-  apiKey: z.string().regex(SANDBOX_KEY_RE, 'test key'),
-  webhookUrl: z.string().nullable(),
+  apiKey: z.string().check(z.regex(SANDBOX_KEY_RE, 'test key')),
+  webhookUrl: z.nullable(z.string()),
 });
 export const MetaRec = z.object({
   version: z.literal(1),
   merchants: z.tuple([MerchantRec, MerchantRec]),
-  webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9]{16,200}$/, 'signing secret'),
+  webhookSecret: z.string().check(z.regex(/^whsec_[A-Za-z0-9]{16,200}$/, 'signing secret')),
 });
 
 const CobroRec = z.object({
   merchant: Id,
-  wire: Cobro.extend({ id: Id, monto: Amount, monto_cobrado: Amount, codigo: z.string().min(1) }),
+  wire: z.extend(Cobro, { id: Id, monto: Amount, monto_cobrado: Amount, codigo: z.string().check(z.minLength(1)) }),
   readyAt: z.number(),
-  vencMs: z.number().nullable(),
+  vencMs: z.nullable(z.number()),
   cvu: z.string(),
   qr: z.string(),
   devuelto: Amount,
 });
 const TransaccionRec = z.object({
   merchant: Id,
-  wire: Transaccion.extend({ id: Id, cobro_id: Id, monto: Amount, te_cobramos: Amount, te_queda: Amount }),
+  wire: z.extend(Transaccion, { id: Id, cobro_id: Id, monto: Amount, te_cobramos: Amount, te_queda: Amount }),
   devuelto: Amount,
 });
-const DevolucionRec = z.object({ merchant: Id, wire: Devolucion.extend({ id: Id, cobro_id: Id, monto: Amount, tipo: z.enum(TIPOS_DEVOLUCION) }) });
+const DevolucionRec = z.object({ merchant: Id, wire: z.extend(Devolucion, { id: Id, cobro_id: Id, monto: Amount, tipo: z.enum(TIPOS_DEVOLUCION) }) });
 const LiquidacionRec = z.object({
   merchant: Id,
-  wire: Liquidacion.extend({
+  wire: z.extend(Liquidacion, {
     id: Id,
     transaccion_id: Id,
     cobro_id: Id,
@@ -53,7 +53,7 @@ const LiquidacionRec = z.object({
     estado: z.enum(ESTADOS_LIQUIDACION),
   }),
 });
-const WebhookRec = z.object({ merchant: Id, url: z.string().nullable() });
+const WebhookRec = z.object({ merchant: Id, url: z.nullable(z.string()) });
 const StoredEventRec = z.object({ seq: Id, merchant: Id, at: z.number(), body: EventoBody });
 
 const SCHEMAS = { cobro: CobroRec, transaccion: TransaccionRec, devolucion: DevolucionRec, liquidacion: LiquidacionRec, webhook: WebhookRec } as const;
@@ -76,12 +76,9 @@ export interface StoreView {
 }
 
 /** Why the value does not fit `schema`, in one line; null when it fits. */
-function shape(schema: z.ZodType, value: unknown): string | null {
+function shape(schema: z.ZodMiniType, value: unknown): string | null {
   const r = schema.safeParse(value);
-  if (r.success) return null;
-  const issue = r.error.issues[0]!;
-  const path = issue.path.length ? issue.path.join('.') : 'registro';
-  return `${path}: ${issue.message}`;
+  return r.success ? null : firstProblem(r, 'registro');
 }
 
 const lte = (a: string, b: string) => parseAmount(a) <= parseAmount(b);

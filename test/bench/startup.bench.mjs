@@ -1,55 +1,90 @@
-// Start-up benchmark: median wall time of `svc --version`, `svc --help` and
-// `svc cobro ver 1 --json` (against a sandbox) next to `node -e 0` and a bare Node
-// script doing the same fetch; prints the figures and their ratios.
+// Start-up benchmark (#16): median wall time and peak memory of svc's quickest calls
+// next to what Node itself needs for the same work, on the running Node, with each
+// ratio printed beside its target. The baselines are `node -e 0` and bare scripts
+// (test/bench/bare/) that do the same GET with node:http and print `data` as svc's
+// --json does. Runs alternate (baseline, svc, baseline, svc…) so a noisy machine
+// weighs on both alike. Figures, never assertions. Compile cache: on by default
+// (NODE_COMPILE_CACHE is set to a fresh folder, warmed by one untimed run of each).
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
+const bare = join(root, 'test', 'bench', 'bare', 'get.mjs');
+const peak = join(root, 'test', 'helpers', 'report-peak-rss.mjs');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
+const major = Number(process.versions.node.split('.')[0]);
 
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
 const info = await new Promise((resolve) => createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))));
-const env = { ...process.env, SVC_BASE_URL: info.base_url, SVC_API_KEY: info.api_key, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')) };
-await fetch(`${info.base_url}/v1/cobros`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${info.api_key}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ concepto: 'bench', monto: '10.00' }),
-});
-const bare = join(mkdtempSync(join(tmpdir(), 'svc-bench-')), 'bare.mjs');
-writeFileSync(
-  bare,
-  `const r = await fetch(process.env.SVC_BASE_URL + '/v1/cobros/1', { headers: { authorization: 'Bearer ' + process.env.SVC_API_KEY } });
-process.stdout.write(JSON.stringify((await r.json()).data, null, 2) + '\\n');\n`,
-);
-
-function median(args) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'ignore'] });
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+const env = {
+  ...process.env,
+  SVC_BASE_URL: info.base_url,
+  SVC_API_KEY: info.api_key,
+  SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
+  NODE_COMPILE_CACHE: mkdtempSync(join(tmpdir(), 'svc-bench-cache-')),
+};
+for (let i = 0; i < 100; i++) {
+  await fetch(`${info.base_url}/v1/cobros`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${info.api_key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ concepto: `bench ${i}`, monto: '10.00' }),
+  });
 }
 
-const node0 = median(['-e', '0']);
-const version = median([bin, '--version']);
-const help = median([bin, '--help']);
-const bareFetch = median([bare]);
-const ver = median([bin, 'cobro', 'ver', '1', '--json']);
+function once(args, withPeak = false) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, withPeak ? ['--import', peak, ...args] : args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const kb = Number(/maxrss_kb=(\d+)/.exec(r.stderr.toString())?.[1] ?? NaN);
+  return { ms, kb };
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Alternating runs of a baseline and svc: their medians (ms) and the ratio. */
+function compare(baseArgs, svcArgs) {
+  once(baseArgs), once(svcArgs); // warm the compile cache and the page cache
+  const base = [];
+  const ours = [];
+  for (let i = 0; i < runs; i++) {
+    base.push(once(baseArgs).ms);
+    ours.push(once(svcArgs).ms);
+  }
+  return { base: median(base), ours: median(ours) };
+}
+function compareMemory(baseArgs, svcArgs) {
+  const base = [];
+  const ours = [];
+  for (let i = 0; i < 5; i++) {
+    base.push(once(baseArgs, true).kb);
+    ours.push(once(svcArgs, true).kb);
+  }
+  return { base: median(base), ours: median(ours) };
+}
+
+const rows = [];
+const row = (name, r, target, unit = 'ms') => rows.push({ name, ...r, target, unit });
+const call = (p) => [bare, p];
+const node0 = ['-e', '0'];
+const timeTarget = major >= 22 ? 1.3 : 1.5;
+row('svc --version', compare(node0, [bin, '--version']), 1.2);
+row('svc --help', compare(node0, [bin, '--help']), 1.2);
+row('svc cobro crear --help', compare(node0, [bin, 'cobro', 'crear', '--help']), 1.2);
+row('svc cobro ver 1 --json', compare(call('/v1/cobros/1'), [bin, 'cobro', 'ver', '1', '--json']), timeTarget);
+row('svc cobro listar --json (100)', compare(call('/v1/cobros'), [bin, 'cobro', 'listar', '--json']), timeTarget);
+row('  peak memory, cobro ver', compareMemory(call('/v1/cobros/1'), [bin, 'cobro', 'ver', '1', '--json']), 1.3, 'MiB');
 sandbox.kill('SIGTERM');
 
-const row = (name, ms, base, baseName) => console.log(`${name.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms   ${(ms / base).toFixed(2)}× ${baseName}`);
-console.log(`median of ${runs} runs, Node ${process.version}`);
-row('node -e 0', node0, node0, 'node -e 0');
-row('svc --version', version, node0, 'node -e 0 (aim ≤ 1.3×)');
-row('svc --help', help, node0, 'node -e 0');
-row('bare fetch script', bareFetch, node0, 'node -e 0');
-row('svc cobro ver 1 --json', ver, bareFetch, 'bare fetch (aim ≤ 1.5×)');
+console.log(`Node ${process.version}, median of ${runs} alternating runs, compile cache on`);
+console.log(`${'call'.padEnd(32)} ${'baseline'.padStart(9)} ${'svc'.padStart(9)}  ratio  target`);
+for (const r of rows) {
+  const f = (v) => (r.unit === 'MiB' ? (v / 1024).toFixed(1) : v.toFixed(1)).padStart(9);
+  const ratio = r.ours / r.base;
+  console.log(`${r.name.padEnd(32)} ${f(r.base)} ${f(r.ours)}  ${ratio.toFixed(2)}×  ≤ ${r.target}× ${ratio <= r.target ? 'met' : 'NOT met'}`);
+}
+console.log('baselines: node -e 0 for --version/--help; test/bench/bare/get.mjs (node:http GET, prints data) for the calls');

@@ -1,43 +1,58 @@
 // Start-up stays cheap: --version and --help load no command implementation, no
-// HTTP client, no prompts, no spinner; a command loads only what it uses.
+// HTTP client, no prompts, no spinner; a command loads only what it uses. The CLI is
+// bundled (dist/cli/entry.js and its chunks in dist/chunks/): what a chunk holds is
+// read from the source comments esbuild writes above each module it bundled.
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
 
-async function loadsOf(args: string[]): Promise<string[]> {
+/** The source modules (src/… and node_modules/<package>/…) held by the files a run loaded. */
+async function sourcesOf(args: string[]): Promise<{ files: string[]; sources: string[] }> {
   const file = join(tempDir(), 'loads.txt');
   const r = await execa('node', ['--import', join(ROOT, 'test/helpers/record-loads.mjs'), BIN, ...args], {
     env: { SVC_RECORD_LOADS: file, SVC_CONFIG_DIR: tempDir() },
     reject: false,
   });
-  expect(r.exitCode).toBe(0);
-  return readFileSync(file, 'utf8').trim().split('\n');
+  expect(r.exitCode, r.stderr).toBe(0);
+  const files = readFileSync(file, 'utf8').trim().split('\n').filter((u) => u.startsWith('file:'));
+  const sources = new Set<string>();
+  for (const url of files) {
+    const path = fileURLToPath(url);
+    if (!path.includes('/dist/')) {
+      if (path.includes('node_modules/')) sources.add(path.slice(path.indexOf('node_modules/')));
+      continue;
+    }
+    for (const m of readFileSync(path, 'utf8').matchAll(/^\/\/ (?:[./\w-]*\/)?((?:node_modules|src)\/\S+)$/gm)) sources.add(m[1]!);
+  }
+  return { files: files.map((u) => u.slice(u.lastIndexOf('/dist/') + 1)), sources: [...sources].sort() };
 }
 
-// A noun's index.js under cli/commands is metadata (what help is built from); any other file there is a verb.
-const heavy = /node_modules\/(undici|@inquirer|ora|cli-table3|conf|zod)\/|\/dist\/(cli\/commands\/[^/]+\/(?!index\.js$)|cli\/shared|api\/client|sandbox|webhooks)/;
-const verbs = (loads: string[]) =>
-  loads.filter((u) => u.includes('/dist/cli/commands/') && !u.endsWith('/index.js')).map((u) => u.split('/dist/cli/commands/')[1]);
+// A noun's index.ts under cli/commands is metadata (what help is built from); any other file there is a verb.
+const heavy = /node_modules\/(undici|@inquirer|ora|cli-table3|zod)\/|^src\/(cli\/commands\/[^/]+\/(?!index\.ts$)|cli\/shared|api\/client|sandbox|webhooks)/;
+const verbs = (sources: string[]) => sources.filter((s) => s.startsWith('src/cli/commands/') && !s.endsWith('/index.ts')).map((s) => s.slice('src/cli/commands/'.length));
 
 describe('start-up', () => {
   it('svc --version loads nothing but the entry and the version', async () => {
-    const loads = await loadsOf(['--version']);
-    expect(loads.filter((u) => u.includes('node_modules'))).toEqual([]);
-    expect(loads.filter((u) => u.includes('/dist/')).map((u) => u.split('/dist/')[1]).sort()).toEqual(['cli/entry.js', 'version.js']);
+    const { files, sources } = await sourcesOf(['--version']);
+    expect(files.filter((f) => f.includes('node_modules'))).toEqual([]);
+    // The entry, the version and esbuild's few lines of module helpers.
+    expect(files.filter((f) => f.startsWith('dist/')).length).toBeLessThanOrEqual(3);
+    expect(sources).toEqual(['src/cli/entry.ts', 'src/version.ts']);
   });
 
   it('svc --help and svc cobro crear --help load no implementation, client, prompt or spinner', async () => {
     for (const args of [['--help'], ['cobro', 'crear', '--help'], ['webhook', '--help']]) {
-      const loads = await loadsOf(args);
-      expect(loads.filter((u) => heavy.test(u))).toEqual([]);
-      expect(loads.some((u) => u.includes('node_modules/commander/'))).toBe(true);
+      const { sources } = await sourcesOf(args);
+      expect(sources.filter((s) => heavy.test(s))).toEqual([]);
+      expect(sources.some((s) => s.startsWith('node_modules/commander/'))).toBe(true);
     }
   });
 
-  it('a read command loads its own implementation and not the others', async () => {
-    const loads = await loadsOf(['completion', 'bash']);
-    expect(verbs(loads)).toEqual(['completion/completion.js']);
+  it('a command loads its own implementation and not the others', async () => {
+    const { sources } = await sourcesOf(['completion', 'bash']);
+    expect(verbs(sources)).toEqual(['completion/completion.ts']);
   });
 });

@@ -4,18 +4,20 @@
 // cannot drift from the wire the client accepts without a test failing.
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Cargo, Cobro, Cuenta, Devolucion, EventoBody, Liquidacion, Salud, SandboxErrorBody, Transaccion } from '../../src/api/schemas.js';
 import { BIN, ROOT, tempDir } from './cli.js';
 
-const data = (schema: z.ZodType) => z.object({ data: schema }).strict();
-const list = (item: z.ZodObject) => data(z.array(item.strict()));
-const one = (item: z.ZodObject) => data(item.strict());
+type Shape = Parameters<typeof z.strictObject>[0];
+const strict = (item: { shape: Shape }) => z.strictObject(item.shape);
+const data = (schema: z.ZodMiniType) => z.strictObject({ data: schema });
+const list = (item: { shape: Shape }) => data(z.array(strict(item)));
+const one = (item: { shape: Shape }) => data(strict(item));
 const N = '[1-9][0-9]*';
 
 /** The schema of a 2xx reply, by method and path (query string left out); undefined for pages that are not the wire. */
-const REPLIES: [string, RegExp, z.ZodType][] = [
-  ['GET', /^\/v1\/salud$/, Salud.strict()],
+const REPLIES: [string, RegExp, z.ZodMiniType][] = [
+  ['GET', /^\/v1\/salud$/, strict(Salud)],
   ['GET', /^\/v1\/cuenta$/, one(Cuenta)],
   ['GET', /^\/v1\/cargos$/, list(Cargo)],
   ['POST', /^\/v1\/cobros$/, one(Cobro)],
@@ -32,7 +34,7 @@ const REPLIES: [string, RegExp, z.ZodType][] = [
   [
     'GET',
     /^\/_sandbox\/eventos$/,
-    data(z.array(z.object({ id: z.number().int().positive(), fecha: z.string(), body: EventoBody.strict() }).strict())),
+    data(z.array(z.strictObject({ id: z.int().check(z.positive()), fecha: z.string(), body: strict(EventoBody) }))),
   ],
 ];
 
@@ -45,9 +47,9 @@ const REPLIES: [string, RegExp, z.ZodType][] = [
 export function checkReply(method: string, path: string, status: number, body: unknown, text: string): void {
   if (method === 'HEAD' || status === 204) return;
   const route = path.split('?')[0]!;
-  let schema: z.ZodType | undefined;
+  let schema: z.ZodMiniType | undefined;
   if (status >= 200 && status < 300) schema = REPLIES.find(([m, re]) => m === method && re.test(route))?.[2];
-  else if (route.startsWith('/v1/') || route.startsWith('/_sandbox/')) schema = SandboxErrorBody.strict();
+  else if (route.startsWith('/v1/') || route.startsWith('/_sandbox/')) schema = strict(SandboxErrorBody);
   if (!schema) return;
   const r = schema.safeParse(body);
   if (!r.success) {

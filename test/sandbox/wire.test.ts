@@ -2,6 +2,7 @@
 // locally by its prefix only, `webhook trigger` refund samples as the sandbox sends
 // them, and updated_at moving when cvu/qr become ready.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { EVENTOS } from '../../src/api/enums.js';
 import { EventoBody } from '../../src/api/schemas.js';
 import { keyMode } from '../../src/config/resolve.js';
@@ -54,7 +55,7 @@ describe('webhook trigger samples are the bodies the sandbox sends', () => {
   afterAll(() => sb.close());
 
   it('every sample is a notification body of the wire', () => {
-    for (const e of EVENTOS) expect(EventoBody.strict().safeParse(sampleBody(e)).success, e).toBe(true);
+    for (const e of EVENTOS) expect(z.strictObject(EventoBody.shape).safeParse(sampleBody(e)).success, e).toBe(true);
   });
 
   it('refund samples carry transaccion_id null, as the sandbox sends for a refund that names no transaction', async () => {
