@@ -3,7 +3,7 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local value_opts=" --base-url --body --cobro --concepto --data --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --monto --path --port --profile --q --ready-delay --referencia --request --retry-schedule --route --set --signature --success-url --timestamp --tolerance --transaccion --tz --vencimiento --webhook-url "
-  local paths="|api|cargos|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook replay|webhook sign|webhook trigger|webhook verify|"
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook replay|webhook sign|webhook trigger|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -31,19 +31,20 @@ _svc_complete() {
     *)
       if [[ "$value_opts" == *" $prev "* ]]; then COMPREPLY=(); return 0; fi
       case "$path" in
-        '') candidates='salud cuenta cargos cobro sync transacciones devoluciones liquidaciones login logout perfil devolver webhook sandbox api demo completion --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        '') candidates='salud cuenta cargos cobro sync transacciones devoluciones liquidaciones login logout perfil devolver caso webhook sandbox api demo completion --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'api') candidates='--field --input --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cargos') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'caso') candidates='--referencia --markdown --journal --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cobro') candidates='listar list ls ver get show crear create sync --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cobro crear') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cobro create') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'cobro get') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'cobro get') candidates='--referencia --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cobro list') candidates='--estado --q --limit --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cobro listar') candidates='--estado --q --limit --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cobro ls') candidates='--estado --q --limit --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'cobro show') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'cobro sync') candidates='--mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'cobro ver') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'cobro show') candidates='--referencia --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'cobro sync') candidates='--referencia --mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'cobro ver') candidates='--referencia --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'completion') candidates='bash zsh fish --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'cuenta') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'demo') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
@@ -54,7 +55,7 @@ _svc_complete() {
         'devoluciones ls') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'devoluciones show') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'devoluciones ver') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'devolver') candidates='--monto --total --transaccion --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'devolver') candidates='--monto --total --transaccion --referencia --dry-run --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'liquidaciones') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'login') candidates='--with-key-stdin --webhook-secret-stdin --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'logout') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
@@ -74,7 +75,7 @@ _svc_complete() {
         'sandbox iniciar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox pagar') candidates='--monto --medio --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox rechazar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'sync') candidates='--mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sync') candidates='--referencia --mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones') candidates='listar list ls ver get show --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones get') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones list') candidates='--medio --estado --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;

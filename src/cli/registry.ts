@@ -11,13 +11,14 @@ import * as devoluciones from './commands/devoluciones/index.js';
 import * as liquidaciones from './commands/liquidaciones/index.js';
 import * as perfil from './commands/perfil/index.js';
 import * as devolver from './commands/devolver/index.js';
+import * as caso from './commands/caso/index.js';
 import * as webhook from './commands/webhook/index.js';
 import * as sandbox from './commands/sandbox/index.js';
 import * as api from './commands/api/index.js';
 import * as demo from './commands/demo/index.js';
 import * as completion from './commands/completion/index.js';
 
-const nouns: Noun[] = [salud, cuenta, cargos, cobro, transacciones, devoluciones, liquidaciones, perfil, devolver, webhook, sandbox, api, demo, completion];
+const nouns: Noun[] = [salud, cuenta, cargos, cobro, transacciones, devoluciones, liquidaciones, perfil, devolver, caso, webhook, sandbox, api, demo, completion];
 
 export const groups: GroupDef[] = nouns.flatMap((n) => (n.group ? [n.group] : []));
 export const commands: CommandDef[] = nouns.flatMap((n) => n.commands);

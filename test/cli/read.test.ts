@@ -114,12 +114,12 @@ describe('read commands', () => {
   it.each([
     [['cobro', 'listar', '--estado', 'pagada'], /PAGADA/],
     [['cobro', 'listar', '--limit', '0'], /--limit/],
-    [['cobro', 'ver', 'abc'], /id inválido/],
+    [['cobro', 'ver', 'abc'], /no es un id \(entero positivo\) ni un código de cobro/],
     [['cobro', 'ver', '-1'], /./],
-    [['cobro', 'ver', '1.5'], /id inválido/],
+    [['cobro', 'ver', '1.5'], /no es un id/],
     [['transacciones', 'listar', '--medio', 'efectivo'], /transferencia, qr, debito, credito, prepaga/],
     [['transacciones', 'listar', '--estado', 'OK'], /ACREDITADO, RECHAZADO/],
-    [['cobro', 'ver'], /falta el argumento/],
+    [['cobro', 'ver'], /falta el cobro: su id, su código o --referencia/],
     [['cobro', 'listar', '--nope'], /opción desconocida/],
   ])('bad input %j is refused locally with exit 2', async (args, message) => {
     const r = await run(args);

@@ -111,34 +111,40 @@ describe('cobro crear flags', () => {
 
 describe('devolver', () => {
   it('parses --monto | --total and --transaccion', () => {
-    expect(parseRefundFlags(['42'], { monto: '500' })).toEqual({ id: 42, amount: 50000n, total: false, transaccion: undefined });
-    expect(parseRefundFlags(['42'], { total: true, transaccion: '7' })).toEqual({ id: 42, amount: undefined, total: true, transaccion: 7 });
+    expect(parseRefundFlags(['42'], { monto: '500' })).toEqual({ ref: { kind: 'id', id: 42 }, amount: 50000n, total: false, transaccion: undefined });
+    expect(parseRefundFlags(['42'], { total: true, transaccion: '7' })).toEqual({ ref: { kind: 'id', id: 42 }, amount: undefined, total: true, transaccion: 7 });
     expect(() => parseRefundFlags(['42'], {})).toThrow(/--monto <monto> o --total/);
     expect(() => parseRefundFlags(['42'], { monto: '1', total: true })).toThrow(/no los dos/);
     expect(() => parseRefundFlags(['42'], { monto: '1.234' })).toThrow(/--monto: .*más de dos decimales/);
     expect(() => parseRefundFlags(['x'], { total: true })).toThrow(UsageError);
+    // The code on the payer's receipt, in any case, or the merchant's exact reference.
+    expect(parseRefundFlags(['k7qm3xw9pa'], { total: true }).ref).toEqual({ kind: 'codigo', codigo: 'K7QM3XW9PA' });
+    expect(parseRefundFlags([], { total: true, referencia: 'pedido 7' }).ref).toEqual({ kind: 'referencia', referencia: 'pedido 7' });
+    expect(() => parseRefundFlags(['42'], { total: true, referencia: 'pedido 7' })).toThrow(/de una sola forma/);
+    expect(() => parseRefundFlags([], { total: true })).toThrow(/falta el cobro/);
+    expect(() => parseRefundFlags(['K7QM3XW9P'], { total: true })).toThrow(/ni un código de cobro/);
     expect(() => parseRefundFlags(['42'], { total: true, transaccion: '-1' })).toThrow(/--transaccion/);
   });
 
   it('computes what is left exactly from the refunds of this cobro only', () => {
     const c = cobro({ monto_cobrado: '1000.10', estado: 'DEVUELTA_PARCIALMENTE' });
     const refunds = [dev('0.10'), dev('0.20'), dev('999.00', 43)];
-    const plan = planRefund({ id: 42, total: true }, c, refunds);
+    const plan = planRefund({ ref: { kind: 'id', id: 42 }, total: true }, c, refunds);
     expect(plan).toEqual({ cobrado: 100010n, refunded: 30n, refunds: 2, left: 99980n, amount: 99980n });
-    expect(planRefund({ id: 42, total: false, amount: 99980n }, c, refunds).amount).toBe(99980n);
-    expect(() => planRefund({ id: 42, total: false, amount: 99981n }, c, refunds)).toThrow(/supera lo que queda por devolver del cobro 42: 999.80/);
+    expect(planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 99980n }, c, refunds).amount).toBe(99980n);
+    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 99981n }, c, refunds)).toThrow(/supera lo que queda por devolver del cobro 42: 999.80/);
   });
 
   it.each(['PENDIENTE', 'EN_PROCESO', 'CANCELADO', 'DEVUELTA'] as const)('refuses a cobro in %s', (estado) => {
-    expect(() => planRefund({ id: 42, total: true }, cobro({ estado }), [])).toThrow(new RegExp(`está ${estado}.*no admite devoluciones`));
+    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: true }, cobro({ estado }), [])).toThrow(new RegExp(`está ${estado}.*no admite devoluciones`));
   });
 
   it('checks the transaction belongs to the cobro, is credited and covers the amount', () => {
     const c = cobro();
-    expect(planRefund({ id: 42, total: false, amount: 100n, transaccion: 7 }, c, [], tx()).amount).toBe(100n);
-    expect(() => planRefund({ id: 42, total: false, amount: 100n }, c, [], tx({ cobro_id: 43 }))).toThrow(/es del cobro 43, no del 42/);
-    expect(() => planRefund({ id: 42, total: false, amount: 100n }, c, [], tx({ estado: 'RECHAZADO' }))).toThrow(/RECHAZADO/);
-    expect(() => planRefund({ id: 42, total: false, amount: 100_000n }, c, [], tx({ monto: '500.00' }))).toThrow(/supera el monto de la transacción 7/);
+    expect(planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100n, transaccion: 7 }, c, [], tx()).amount).toBe(100n);
+    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100n }, c, [], tx({ cobro_id: 43 }))).toThrow(/es del cobro 43, no del 42/);
+    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100n }, c, [], tx({ estado: 'RECHAZADO' }))).toThrow(/RECHAZADO/);
+    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100_000n }, c, [], tx({ monto: '500.00' }))).toThrow(/supera el monto de la transacción 7/);
   });
 
   it('names the exact commands to check an unknown outcome', () => {

@@ -9,7 +9,12 @@ export const group: GroupDef = {
   examples: ['svc cobro listar --estado PENDIENTE'],
 };
 
-const idArg = [{ name: 'id', description: 'id del cobro (entero)', required: true }];
+/** A request by id, by the code on the payer's receipt, or (--referencia) by the merchant's reference. */
+const cobroArg = [{ name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres (el del comprobante)', required: false }];
+const referencia = {
+  flags: '--referencia <texto>',
+  description: 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)',
+} as const;
 const mostrarQr = {
   flags: '--mostrar-qr',
   description: 'imprime el código QR del cobro en la terminal cuando está listo (no confundir con --no-qr)',
@@ -38,15 +43,16 @@ export const crearOptions = defineOptions([
   mostrarQr,
 ]);
 
-export const syncOptions = defineOptions([mostrarQr]);
+export const syncOptions = defineOptions([referencia, mostrarQr]);
+export const verOptions = defineOptions([referencia]);
 
 const sync = (name: string) =>
   defineCommand({
     name,
     summary: 'actualiza el estado de un cobro (POST …/sync) y muestra si cambió',
-    args: idArg,
+    args: cobroArg,
     options: syncOptions,
-    examples: ['svc sync 42', 'svc cobro sync 42 --json | jq -r .estado', 'svc sync 42 --mostrar-qr'],
+    examples: ['svc sync 42', 'svc sync K7QM3XW9PA', 'svc cobro sync 42 --json | jq -r .estado', 'svc sync 42 --mostrar-qr'],
     load: () => import('./sync.js'),
   });
 
@@ -63,8 +69,9 @@ export const commands: CommandDef[] = [
     name: 'cobro ver',
     aliases: ['get', 'show'],
     summary: 'muestra una solicitud de cobro',
-    args: [{ name: 'id', description: 'id de la solicitud de cobro (entero)', required: true }],
-    examples: ['svc cobro ver 42', 'svc cobro ver 42 --json | jq -r .url'],
+    args: cobroArg,
+    options: verOptions,
+    examples: ['svc cobro ver 42', 'svc cobro ver k7qm3xw9pa', 'svc cobro ver --referencia pedido-1042', 'svc cobro ver 42 --json | jq -r .url'],
     load: () => import('./ver.js'),
   }),
   defineCommand({

@@ -1,4 +1,4 @@
-// svc sync <id> / svc cobro sync <id>: POST /v1/cobros/{id}/sync with body {}.
+// svc sync <id|código> / svc cobro sync …: POST /v1/cobros/{id}/sync with body {}.
 // Reads the request first so the refreshed one can be shown with its old -> new state.
 // A sync whose answer cannot be read may have changed the state: said so, with how to check.
 import { printJson } from '../../../output/format.js';
@@ -7,21 +7,22 @@ import { printCobro, type Pair } from '../../../output/cobro.js';
 import type { Context } from '../../context.js';
 import { OutcomeUnknownError } from '../../../errors.js';
 import { checkCommandFor, outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
-import { parseId } from '../../parse.js';
+import { cobroNamed, describeRef, parseCobroRef } from '../../shared/find-cobro.js';
 import { showQr } from '../../shared/qr.js';
 import type { OptionsOf } from '../../define.js';
 import type { syncOptions } from './index.js';
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof syncOptions>): Promise<void> {
   const { io } = ctx;
-  const id = parseId(args[0]);
+  const ref = parseCobroRef(args[0], opts.referencia);
   const client = await ctx.client();
-  await ctx.guardChange(`sincronizar el cobro ${id}`);
-  const { before, after } = await ctx.spin(`sincronizando el cobro ${id}…`, async () => {
-    const before = (await client.verCobro(id)).data.data;
+  await ctx.guardChange(`sincronizar ${describeRef(ref)}`);
+  const before = await cobroNamed(ctx, client, ref);
+  const id = before.id;
+  const { after } = await ctx.spin(`sincronizando el cobro ${id}…`, async () => {
     try {
       const after = (await client.syncCobro(id)).data.data;
-      return { before, after };
+      return { after };
     } catch (err) {
       if (!outcomeUnknown(err)) throw err;
       const check = checkCommandFor(`/v1/cobros/${id}/sync`);

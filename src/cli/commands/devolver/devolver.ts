@@ -11,6 +11,7 @@ import { OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { outcomeUnknown, refundCheck, unknownOutcomeReason } from '../../outcome.js';
 import type { OptionsOf } from '../../define.js';
 import { parseId, parseMonto } from '../../parse.js';
+import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
 import type { devolverOptions } from './index.js';
 
 type Options = OptionsOf<typeof devolverOptions>;
@@ -20,7 +21,8 @@ import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
 export const REFUNDABLE: readonly EstadoCobro[] = RULES_REFUNDABLE;
 
 export interface RefundRequest {
-  id: number;
+  /** The request, by id, code or reference (shared/find-cobro.ts). */
+  ref: CobroRef;
   /** Cents asked with --monto, or undefined with --total. */
   amount?: Cents;
   total: boolean;
@@ -29,14 +31,16 @@ export interface RefundRequest {
 
 /** Flags -> request, every problem a UsageError (exit 2) before any request. */
 export function parseRefundFlags(args: string[], opts: Options): RefundRequest {
-  const id = parseId(args[0]);
+  const ref = parseCobroRef(args[0], opts.referencia);
   const total = opts.total === true;
   const hasMonto = opts.monto !== undefined;
   if (total && hasMonto) throw new UsageError('usá --monto o --total, no los dos');
-  if (!total && !hasMonto) throw new UsageError('falta cuánto devolver: --monto <monto> o --total', `ej. svc devolver ${id} --monto 500.00`);
+  if (!total && !hasMonto) {
+    throw new UsageError('falta cuánto devolver: --monto <monto> o --total', `ej. svc devolver ${args[0] ?? '42'} --monto 500.00`);
+  }
   const amount = hasMonto ? parseMonto(opts.monto, '--monto', '500 o 500.50') : undefined;
   const transaccion = opts.transaccion === undefined ? undefined : parseId(opts.transaccion, '--transaccion');
-  return { id, amount, total, transaccion };
+  return { ref, amount, total, transaccion };
 }
 
 export interface RefundPlan {
@@ -87,22 +91,35 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const req = parseRefundFlags(args, opts);
   const client = await ctx.client();
   const live = (await ctx.resolved()).mode === 'live';
-  // Live without a terminal and without --yes: refused before reading anything.
-  if (live && !globals.yes && !io.canPrompt) await ctx.guardChange(`devolver dinero del cobro ${req.id}`);
+  const dryRun = opts.dryRun === true;
+  // Live without a terminal and without --yes: refused before reading anything (a dry run sends nothing).
+  if (live && !dryRun && !globals.yes && !io.canPrompt) await ctx.guardChange(`devolver dinero de ${describeRef(req.ref)}`);
 
-  const { cobro, devoluciones, tx } = await ctx.spin(`leyendo el cobro ${req.id}…`, async () => {
-    const [c, d, t] = await Promise.all([
-      client.verCobro(req.id),
-      client.listarDevoluciones(),
-      req.transaccion === undefined ? undefined : client.verTransaccion(req.transaccion),
-    ]);
-    return { cobro: c.data.data, devoluciones: d.data.data, tx: t?.data.data };
-  });
+  const { cobro, devoluciones, tx } = await ctx
+    .spin(`leyendo ${describeRef(req.ref)}…`, async () => {
+      const [c, d, t] = await Promise.all([
+        findCobro(client, req.ref),
+        client.listarDevoluciones(),
+        req.transaccion === undefined ? undefined : client.verTransaccion(req.transaccion),
+      ]);
+      return { cobro: c, devoluciones: d.data.data, tx: t?.data.data };
+    })
+    .catch((err: unknown) => {
+      throw sayMatches(ctx, err);
+    });
 
   showSummary(ctx, cobro, devoluciones);
   const plan = planRefund(req, cobro, devoluciones, tx);
   const monto = formatCents(plan.amount);
   io.err(`${io.c.bold('a devolver:')}     ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
+
+  if (dryRun) {
+    // Every local check passed: this is what would be sent, and nothing is.
+    const would = { cobro_id: cobro.id, codigo: cobro.codigo, monto, transaccion_id: req.transaccion ?? null, queda_despues: formatCents(plan.left - plan.amount) };
+    if (globals.json) printJson(io, would);
+    io.err(io.c.dim(`prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc; no se envió nada`));
+    return;
+  }
 
   if (!globals.yes && io.canPrompt) {
     if (live) {

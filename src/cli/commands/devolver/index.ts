@@ -6,17 +6,20 @@ export const devolverOptions = defineOptions([
   { flags: '--monto <monto>', description: 'monto a devolver, ej. 500.00 (o --total)' },
   { flags: '--total', description: 'devuelve todo lo que queda por devolver' },
   { flags: '--transaccion <id>', description: 'devuelve sobre esa transacción (tiene que ser del cobro y estar ACREDITADO)' },
+  { flags: '--referencia <texto>', description: 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)' },
+  { flags: '--dry-run', description: 'muestra la devolución y hace todos los controles, sin enviar nada (sale 0 si se aceptaría, 2 si no)' },
 ]);
 
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'devolver',
     summary: 'devuelve todo o parte de un cobro acreditado: muestra lo que queda y confirma (en live, escribiendo el monto)',
-    args: [{ name: 'id', description: 'id del cobro (entero)', required: true }],
+    args: [{ name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres', required: false }],
     options: devolverOptions,
     examples: [
       'svc devolver 42 --monto 500.00',
       'svc devolver 42 --total',
+      'svc devolver K7QM3XW9PA --monto 500 --dry-run',
       'svc devolver 42 --monto 250 --transaccion 7',
       'svc devolver 42 --total --live --yes --json',
     ],

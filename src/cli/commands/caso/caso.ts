@@ -1,0 +1,240 @@
+// svc caso: one payment request as a support agent needs it while the customer is on
+// the line. The request is found by id, code or reference (shared/find-cobro.ts); its
+// transactions, refunds and settlements come from one list call each, made at once,
+// and the notifications from the local journal of `svc webhook listen`. On a terminal:
+// the record, what is left to refund, each list and a timeline; --json one object;
+// --markdown a report for a ticket that carries no key, secret or signature (the
+// journal's headers, which hold the signature, are never shown here).
+import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/schemas.js';
+import { toLocalIso } from '../../../dates.js';
+import { ConfigError } from '../../../errors.js';
+import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
+import { colorState, printJson, printRecord, printTable, type Column } from '../../../output/format.js';
+import { devolucionColumns, liquidacionColumns, pairsOf, transaccionColumns } from '../../../output/resources.js';
+import { printable } from '../../../text.js';
+import { JournalError, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
+import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../define.js';
+import { describeRef, findCobro, parseCobroRef, sayMatches } from '../../shared/find-cobro.js';
+import { journalPath } from '../../shared/webhook.js';
+import type { casoOptions } from './index.js';
+
+/** A notification of the journal as a case shows it: what arrived and what became of it, no headers or body. */
+export interface Notificacion {
+  id: string;
+  received_at: string;
+  source: JournalEntry['source'];
+  event: string | null;
+  estado: string | null;
+  monto: string | null;
+  firma_valida: boolean;
+  motivo: string | null;
+  outcome: JournalEntry['outcome'];
+  /** What the app answered (null: it was not asked, or did not answer). */
+  status_app: number | null;
+}
+
+export interface Caso {
+  cobro: Cobro;
+  transacciones: Transaccion[];
+  devoluciones: Devolucion[];
+  liquidaciones: Liquidacion[];
+  notificaciones: Notificacion[];
+}
+
+/** The service's zone: its local date-times carry no offset; the journal's instants are shown in it. */
+const SERVICE_ZONE = 'America/Argentina/Buenos_Aires';
+
+export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof casoOptions>): Promise<void> {
+  const ref = parseCobroRef(args[0], opts.referencia);
+  const path = await journalPath(ctx, opts);
+  const client = await ctx.client();
+  const caso = await ctx
+    .spin(`leyendo ${describeRef(ref)}…`, async () => {
+      // The request first (a code or reference needs its list call); then the rest at once.
+      const cobro = await findCobro(client, ref);
+      const [t, d, l] = await Promise.all([client.listarTransacciones(), client.listarDevoluciones(), client.listarLiquidaciones()]);
+      const mine = <T extends { cobro_id: number }>(items: Iterable<T>) => [...items].filter((x) => x.cobro_id === cobro.id);
+      return {
+        cobro,
+        transacciones: mine(t.data.data),
+        devoluciones: mine(d.data.data),
+        liquidaciones: mine(l.data.data),
+        notificaciones: notificationsOf(path, cobro.id),
+      } satisfies Caso;
+    })
+    .catch((err: unknown) => {
+      throw sayMatches(ctx, err);
+    });
+
+  if (ctx.globals.json) return printJson(ctx.io, caso);
+  if (opts.markdown === true) {
+    ctx.io.out(markdown(caso, zoneOf(ctx)));
+    return;
+  }
+  await printCaso(ctx, caso);
+}
+
+function zoneOf(ctx: Context): string {
+  return ctx.env.SVC_TZ?.trim() || SERVICE_ZONE;
+}
+
+/** The journal's notifications about one request, oldest first; none when there is no journal. */
+function notificationsOf(path: string, cobroId: number): Notificacion[] {
+  let entries: JournalEntry[];
+  try {
+    entries = readJournal(path).entries;
+  } catch (err) {
+    if (err instanceof JournalError) throw new ConfigError(err.message);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return entries
+    .filter((e) => e.cobro_id === cobroId)
+    .map((e) => ({
+      id: e.id,
+      received_at: e.received_at,
+      source: e.source,
+      event: e.event,
+      estado: e.estado,
+      monto: e.monto,
+      firma_valida: e.verification.valid,
+      motivo: e.verification.reason ?? null,
+      outcome: e.outcome,
+      status_app: e.status,
+    }));
+}
+
+/** An instant of the journal as the service writes its own times: `YYYY-MM-DD HH:MM:SS` in its zone. */
+function serviceTime(iso: string, zone: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : toLocalIso(ms, zone).slice(0, 19).replace('T', ' ');
+}
+
+interface Totals {
+  cobrado: string;
+  devuelto: string;
+  queda: string;
+  bruto: string;
+  te_cobramos: string;
+  te_queda: string;
+}
+
+function totalsOf(caso: Caso): Totals {
+  const devuelto = sumAmounts(caso.devoluciones.map((d) => d.monto));
+  const queda = parseAmount(caso.cobro.monto_cobrado) - devuelto;
+  const sum = (pick: (l: Liquidacion) => string) => formatCents(sumAmounts(caso.liquidaciones.map(pick)));
+  return {
+    cobrado: caso.cobro.monto_cobrado,
+    devuelto: formatCents(devuelto),
+    queda: formatCents(queda < 0n ? 0n : queda),
+    bruto: sum((l) => l.bruto),
+    te_cobramos: sum((l) => l.te_cobramos),
+    te_queda: sum((l) => l.te_queda),
+  };
+}
+
+function appAnswer(n: Notificacion): string {
+  if (!n.firma_valida) return `rechazada (${n.motivo ?? 'firma inválida'})`;
+  if (n.status_app !== null) return `la app respondió ${n.status_app}`;
+  return n.outcome === 'unreachable' ? 'la app no respondió' : n.outcome === 'skipped' ? 'filtrada (--events)' : 'recibida, sin app';
+}
+
+/** Every dated fact of the case, oldest first: the service's local times, the journal's in the same zone. */
+function timeline(caso: Caso, zone: string): [string, string][] {
+  const c = caso.cobro;
+  const rows: [string, string][] = [[c.created_at, `cobro creado: ${c.monto} (${c.concepto})`]];
+  for (const t of caso.transacciones) rows.push([t.fecha, `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${t.codigo})`]);
+  for (const d of caso.devoluciones) rows.push([d.created_at, `devolución ${d.tipo} de ${d.monto}; el cobro quedó ${d.estado}`]);
+  for (const n of caso.notificaciones) rows.push([serviceTime(n.received_at, zone), `notificación ${n.event ?? '?'} (${n.estado ?? '?'}): ${appAnswer(n)}`]);
+  for (const l of caso.liquidaciones) rows.push([l.fecha_estimada, `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}`]);
+  if (c.vencimiento) rows.push([c.vencimiento, 'vencimiento del cobro']);
+  return rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+const notificationColumns = (zone: string): Column<Notificacion>[] => [
+  { header: 'FECHA', value: (n) => serviceTime(n.received_at, zone) },
+  { header: 'EVENTO', value: (n) => n.event ?? '-' },
+  { header: 'ESTADO', value: (n) => n.estado ?? '-', style: (s, _n, c) => colorState(s, c) },
+  { header: 'FIRMA', value: (n) => (n.firma_valida ? 'válida' : `inválida (${n.motivo ?? '?'})`) },
+  { header: 'APP', value: (n) => appAnswer(n) },
+  { header: 'ID', value: (n) => n.id },
+];
+
+async function printCaso(ctx: Context, caso: Caso): Promise<void> {
+  const { io } = ctx;
+  const zone = zoneOf(ctx);
+  const totals = totalsOf(caso);
+  printRecord(io, [
+    ...pairsOf(caso.cobro),
+    ['devuelto', `${totals.devuelto} (${caso.devoluciones.length} ${caso.devoluciones.length === 1 ? 'devolución' : 'devoluciones'})`],
+    ['queda por devolver', totals.queda],
+  ]);
+  const section = async <T>(title: string, columns: Column<T>[], items: T[], footer?: string) => {
+    io.out();
+    io.out(io.c.bold(`${title} (${items.length})`));
+    if (items.length) await printTable(io, columns, items);
+    if (footer && items.length) io.out(io.c.dim(footer));
+  };
+  await section('transacciones', transaccionColumns, caso.transacciones);
+  await section('devoluciones', devolucionColumns, caso.devoluciones, `total devuelto ${totals.devuelto}; queda por devolver ${totals.queda}`);
+  await section('liquidaciones', liquidacionColumns, caso.liquidaciones, `total: bruto ${totals.bruto}, te cobramos ${totals.te_cobramos}, te queda ${totals.te_queda}`);
+  await section('notificaciones recibidas', notificationColumns(zone), caso.notificaciones);
+  io.out();
+  io.out(io.c.bold('línea de tiempo'));
+  await printTable(io, [{ header: 'FECHA', value: (r: [string, string]) => r[0] }, { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1] }], timeline(caso, zone));
+}
+
+/** A Markdown cell: one line, no control characters, pipes escaped. */
+function cell(text: string | number | null): string {
+  return printable(String(text ?? '-'), 200).replace(/\|/g, '\\|');
+}
+
+function mdTable(headers: string[], rows: (string | number | null)[][]): string {
+  if (rows.length === 0) return '_ninguna_\n';
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n') + '\n';
+}
+
+/** The case as a Markdown report for a ticket. */
+export function markdown(caso: Caso, zone: string = SERVICE_ZONE): string {
+  const c = caso.cobro;
+  const t = totalsOf(caso);
+  return [
+    `# Caso ${cell(c.codigo)}: cobro ${c.id}`,
+    '',
+    mdTable(
+      ['campo', 'valor'],
+      [
+        ['concepto', c.concepto],
+        ['referencia', c.referencia],
+        ['estado', c.estado],
+        ['monto', c.monto],
+        ['cobrado', t.cobrado],
+        ['devuelto', t.devuelto],
+        ['queda por devolver', t.queda],
+        ['creado', c.created_at],
+        ['vencimiento', c.vencimiento],
+        ['link de pago', c.url],
+      ],
+    ),
+    `## Transacciones (${caso.transacciones.length})`,
+    '',
+    mdTable(['id', 'medio', 'estado', 'monto', 'te cobramos', 'te queda', 'fecha', 'acreditación'], caso.transacciones.map((x) => [x.id, x.medio, x.estado, x.monto, x.te_cobramos, x.te_queda, x.fecha, x.acreditacion])),
+    `## Devoluciones (${caso.devoluciones.length})`,
+    '',
+    mdTable(['id', 'monto', 'tipo', 'estado', 'fecha'], caso.devoluciones.map((x) => [x.id, x.monto, x.tipo, x.estado, x.created_at])),
+    `Total devuelto: **${t.devuelto}**. Queda por devolver: **${t.queda}**.`,
+    '',
+    `## Liquidaciones (${caso.liquidaciones.length})`,
+    '',
+    mdTable(['transacción', 'bruto', 'te cobramos', 'te queda', 'llega (est.)'], caso.liquidaciones.map((x) => [x.transaccion_id, x.bruto, x.te_cobramos, x.te_queda, x.fecha_estimada])),
+    `Totales: bruto **${t.bruto}**, te cobramos **${t.te_cobramos}**, te queda **${t.te_queda}**.`,
+    '',
+    `## Notificaciones recibidas (${caso.notificaciones.length})`,
+    '',
+    mdTable(['fecha', 'evento', 'estado', 'firma', 'app'], caso.notificaciones.map((n) => [serviceTime(n.received_at, zone), n.event, n.estado, n.firma_valida ? 'válida' : 'inválida', appAnswer(n)])),
+    '## Línea de tiempo',
+    '',
+    mdTable(['fecha', 'qué pasó'], timeline(caso, zone)),
+  ].join('\n');
+}

@@ -1,0 +1,88 @@
+// A payment request named the way people name it: its id (what svc prints), its
+// codigo (what the payer's receipt shows: 10 letters and digits, any case) or, with
+// --referencia, the merchant's own reference, matched exactly. The service only
+// looks up by id; a codigo or a reference is searched with `q` (which also matches
+// inside concepts) and then matched exactly here. Used by every command that takes
+// a request: cobro ver, sync, devolver, caso.
+import type { Client } from '../../api/client.js';
+import type { Cobro } from '../../api/schemas.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { printable, shown } from '../../text.js';
+import type { Context } from '../context.js';
+
+export type CobroRef = { kind: 'id'; id: number } | { kind: 'codigo'; codigo: string } | { kind: 'referencia'; referencia: string };
+
+/** How the request was named, checked before any request is made. */
+export function parseCobroRef(arg: string | undefined, referencia: unknown): CobroRef {
+  if (referencia !== undefined) {
+    if (arg !== undefined) throw new UsageError('nombrá el cobro de una sola forma: <id|código> o --referencia <texto>, no los dos');
+    const text = String(referencia);
+    if (!text.trim()) throw new UsageError('--referencia vacía');
+    return { kind: 'referencia', referencia: text };
+  }
+  const s = (arg ?? '').trim();
+  if (!s) throw new UsageError('falta el cobro: su id, su código o --referencia <texto>', 'ej. svc cobro ver 42, svc cobro ver K7QM3XW9PA');
+  if (/^[1-9][0-9]{0,14}$/.test(s)) return { kind: 'id', id: Number(s) };
+  if (/^[A-Za-z0-9]{10}$/.test(s)) return { kind: 'codigo', codigo: s.toUpperCase() };
+  throw new UsageError(
+    `"${printable(s)}" no es un id (entero positivo) ni un código de cobro (10 letras y números)`,
+    'para buscar por la referencia del comercio: --referencia <texto>',
+  );
+}
+
+/** How a reference is shown back in messages. */
+export function describeRef(ref: CobroRef): string {
+  if (ref.kind === 'id') return `el cobro ${ref.id}`;
+  if (ref.kind === 'codigo') return `el cobro con código ${ref.codigo}`;
+  return `el cobro con referencia "${printable(ref.referencia)}"`;
+}
+
+/** Several requests answer to a name: they are listed on stderr and the person picks one by id. */
+export class AmbiguousCobroError extends CliError {
+  override name = 'AmbiguousCobroError';
+  constructor(
+    message: string,
+    readonly matches: Cobro[],
+  ) {
+    super(message, EXIT.usage, `elegí uno por su id: ${matches.map((c) => c.id).join(', ')}`);
+  }
+}
+
+/** The request named by `ref`: by id, one GET; by codigo or reference, one list call and an exact match. */
+export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
+  if (ref.kind === 'id') return (await client.verCobro(ref.id)).data.data;
+  const q = ref.kind === 'codigo' ? ref.codigo : ref.referencia;
+  const list = (await client.listarCobros({ q })).data.data;
+  const matches: Cobro[] = [];
+  for (const c of list) {
+    if (ref.kind === 'codigo' ? c.codigo.toUpperCase() === ref.codigo : c.referencia === ref.referencia) matches.push(c);
+  }
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    const what = ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`;
+    const found = list.length === 0 ? 'sin resultados' : `${list.length} ${list.length === 1 ? 'resultado' : 'resultados'}, ninguno exacto`;
+    throw new CliError(`no hay ningún cobro con ${what} (búsqueda: GET /v1/cobros?q=${encodeURIComponent(q)}, ${found})`, EXIT.notFound, 'svc cobro listar --q <texto> busca dentro del código, el concepto y la referencia');
+  }
+  throw new AmbiguousCobroError(`${matches.length} cobros tienen ${ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`}`, matches);
+}
+
+/**
+ * findCobro with a spinner; when several requests answer to the name, they are
+ * listed on stderr (id, codigo, estado, monto, concepto) before the error, except
+ * under --json, where stderr is the one error object.
+ */
+export async function cobroNamed(ctx: Context, client: Client, ref: CobroRef): Promise<Cobro> {
+  try {
+    return await ctx.spin(`buscando ${describeRef(ref)}…`, () => findCobro(client, ref));
+  } catch (err) {
+    throw sayMatches(ctx, err);
+  }
+}
+
+/** Lists the matches of an ambiguous name on stderr (not under --json); returns the error to throw. */
+export function sayMatches(ctx: Context, err: unknown): unknown {
+  if (err instanceof AmbiguousCobroError && !ctx.globals.json) {
+    for (const c of err.matches) ctx.io.err(`${c.id}\t${shown(c.codigo, 20)}\t${c.estado}\t${shown(c.monto, 20)}\t${shown(c.concepto, 60)}`);
+  }
+  return err;
+}

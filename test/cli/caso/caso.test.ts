@@ -1,0 +1,150 @@
+// The support desk against a real sandbox: a request found by the code on the payer's
+// receipt (any case) or the merchant's exact reference, in every command that takes
+// one; several matches listed with exit 2, none exit 5 with the search tried; `svc
+// caso` as JSON (the service's lists and the journal's notifications of that request),
+// as Markdown (no key, secret or signature, no control characters) and on a terminal;
+// `devolver --dry-run` checks everything and sends nothing.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startListener, type Listener } from '../../../src/webhooks/listen.js';
+import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+// Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
+import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+let sb: Sandbox;
+let listener: Listener;
+let journal: string;
+let paid: { id: number; codigo: string };
+let unrelated: number;
+
+const posts = async (path: string) =>
+  ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === path).length;
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  journal = join(tempDir('svc-caso-'), 'webhooks.jsonl');
+  // The merchant's own receiver: the real listener, journaling what the sandbox sends.
+  listener = await startListener({ secret: sb.webhook_secret, port: 0, journal });
+  expect((await sb.api('POST', '/_sandbox/webhook', { url: listener.url })).status).toBe(200);
+  const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Zapatillas | rojas', monto: '1500.00', referencia: 'pedido-1042' })).body.data;
+  paid = { id: c.id, codigo: c.codigo };
+  expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '1000.00', medio: 'qr' })).status).toBe(200);
+  expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'debito' })).status).toBe(200);
+  expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '100.00' })).status).toBe(201);
+  unrelated = (await sb.api('POST', '/v1/cobros', { concepto: `menciona ${c.codigo} en el concepto`, monto: '5.00' })).body.data.id;
+  // The four notifications of the request (created, partially paid, approved, partially refunded) are journaled.
+  for (let i = 0; i < 100 && listener.stats().received < 5; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(listener.stats().received).toBeGreaterThanOrEqual(5);
+});
+afterAll(async () => {
+  await listener?.close();
+  await sb?.stop();
+});
+
+describe('a request named as the customer names it', () => {
+  it('cobro ver takes the code in any case, and the exact reference', async () => {
+    const byCode = await spawned(['cobro', 'ver', paid.codigo.toLowerCase(), '--json'], { env: sb.env });
+    expect(byCode.exitCode, byCode.stderr).toBe(0);
+    expect(JSON.parse(byCode.stdout)).toMatchObject({ id: paid.id, codigo: paid.codigo });
+    const byRef = await svc(['cobro', 'ver', '--referencia', 'pedido-1042', '--json'], { env: sb.env });
+    expect(JSON.parse(byRef.stdout).id).toBe(paid.id);
+    // `q` also matches the other request's concept: only the exact code counts.
+    const sync = await svc(['sync', paid.codigo, '--json'], { env: sb.env });
+    expect(JSON.parse(sync.stdout).id).toBe(paid.id);
+  });
+
+  it('several requests with the reference: listed on stderr, exit 2; none: exit 5 naming the search', async () => {
+    const other = (await sb.api('POST', '/v1/cobros', { concepto: 'Otra', monto: '10.00', referencia: 'compartida' })).body.data.id;
+    const first = (await sb.api('POST', '/v1/cobros', { concepto: 'Una', monto: '20.00', referencia: 'compartida' })).body.data.id;
+    const many = await svc(['cobro', 'ver', '--referencia', 'compartida'], { env: sb.env });
+    expect(many.exitCode).toBe(2);
+    expect(many.stdout).toBe('');
+    expect(many.stderr).toMatch(new RegExp(`^${first}\\t\\w{10}\\tPENDIENTE\\t20.00\\tUna$`, 'm'));
+    expect(many.stderr).toMatch(new RegExp(`^${other}\\t\\w{10}\\tPENDIENTE\\t10.00\\tOtra$`, 'm'));
+    expect(many.stderr).toMatch(/error: 2 cobros tienen la referencia "compartida"/);
+    expect(many.stderr).toContain(`elegí uno por su id: ${first}, ${other}`);
+
+    const none = await svc(['caso', 'ZZZZZZZZZZ'], { env: sb.env });
+    expect(none.exitCode).toBe(5);
+    expect(none.stderr).toMatch(/^error: no hay ningún cobro con el código ZZZZZZZZZZ \(búsqueda: GET \/v1\/cobros\?q=ZZZZZZZZZZ, sin resultados\)$/m);
+    const partial = await svc(['cobro', 'ver', '--referencia', 'pedido'], { env: sb.env });
+    expect(partial.exitCode).toBe(5);
+    expect(partial.stderr).toMatch(/resultados?, ninguno exacto/);
+    expectNoStack(none.stderr + partial.stderr);
+  });
+
+  it.each([
+    [['cobro', 'ver', 'K7QM3XW9P'], /ni un código de cobro/],
+    [['cobro', 'ver', '42', '--referencia', 'x'], /de una sola forma/],
+    [['caso'], /falta el cobro/],
+    [['devolver', '--referencia', '', '--total'], /--referencia vacía/],
+  ])('%j is refused before any request (exit 2)', async (args, message) => {
+    const r = await svc(args, { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('devolver --dry-run', () => {
+  it('checks everything, says what would be sent, sends nothing: exit 0 when it fits, 2 when not', async () => {
+    const before = await posts(`/v1/cobros/${paid.id}/devoluciones`);
+    const ok = await spawned(['devolver', paid.codigo, '--monto', '50', '--dry-run', '--json'], { env: sb.env });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ cobro_id: paid.id, codigo: paid.codigo, monto: '50.00', transaccion_id: null, queda_despues: '1350.00' });
+    expect(ok.stderr).toMatch(/--dry-run.*no se envió nada/);
+    const over = await svc(['devolver', '--referencia', 'pedido-1042', '--monto', '1400.01', '--dry-run'], { env: sb.env });
+    expect(over.exitCode).toBe(2);
+    expect(over.stderr).toMatch(/supera lo que queda por devolver del cobro \d+: 1400.00/);
+    expect(await posts(`/v1/cobros/${paid.id}/devoluciones`)).toBe(before);
+  });
+});
+
+describe('svc caso', () => {
+  it('--json: the request, its lists as the service sends them and its notifications from the journal', async () => {
+    const r = await spawned(['caso', paid.codigo, '--json', '--journal', journal], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const caso = JSON.parse(r.stdout);
+    expect(Object.keys(caso)).toEqual(['cobro', 'transacciones', 'devoluciones', 'liquidaciones', 'notificaciones']);
+    expect(caso.cobro).toEqual((await sb.api('GET', `/v1/cobros/${paid.id}`)).body.data);
+    for (const [key, path] of [['transacciones', '/v1/transacciones'], ['devoluciones', '/v1/devoluciones'], ['liquidaciones', '/v1/liquidaciones']] as const) {
+      expect(caso[key]).toEqual((await sb.api('GET', path)).body.data.filter((x: { cobro_id: number }) => x.cobro_id === paid.id));
+    }
+    expect(caso.transacciones).toHaveLength(2);
+    expect(caso.devoluciones).toHaveLength(1);
+    expect(caso.notificaciones.map((n: { event: string }) => n.event)).toEqual(['payment.created', 'payment.partially_paid', 'payment.approved', 'payment.partially_refunded']);
+    expect(caso.notificaciones.every((n: { firma_valida: boolean }) => n.firma_valida)).toBe(true);
+    expect(r.stdout).not.toContain('x-svc-signature');
+    // Without a journal the case is the service's alone.
+    const bare = await svc(['caso', String(paid.id), '--json', '--journal', join(tempDir(), 'none.jsonl')], { env: sb.env });
+    expect(JSON.parse(bare.stdout).notificaciones).toEqual([]);
+  });
+
+  it('--markdown: a ticket report with the code, totals and no key, secret, signature or control character', async () => {
+    const r = await svc(['caso', '--referencia', 'pedido-1042', '--markdown', '--journal', journal], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`# Caso ${paid.codigo}: cobro ${paid.id}`);
+    expect(r.stdout).toContain('Total devuelto: **100.00**. Queda por devolver: **1400.00**.');
+    expect(r.stdout).toContain('## Notificaciones recibidas (4)');
+    expect(r.stdout).toMatch(/\| payment\.approved \| PAGADA \| válida \| recibida, sin app \|/);
+    for (const secret of [sb.api_key, sb.webhook_secret, 'v1=', 'x-svc-signature']) expect(r.stdout).not.toContain(secret);
+    // eslint-disable-next-line no-control-regex
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    // A pipe in a concept does not break the table.
+    expect(r.stdout).toContain('| concepto | Zapatillas \\| rojas |');
+  });
+
+  it('on a terminal-less pipe: the record, each list and a timeline in time order', async () => {
+    const r = await svc(['caso', String(paid.id), '--journal', journal], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^queda por devolver\t1400.00$/m);
+    expect(r.stdout).toContain('transacciones (2)');
+    const timeline = r.stdout.slice(r.stdout.indexOf('línea de tiempo')).split('\n').slice(1).filter(Boolean);
+    const times = timeline.map((l) => l.split('\t')[0]!);
+    expect(times).toEqual([...times].sort());
+    expect(timeline[0]).toMatch(/\tcobro creado: 1500.00/);
+    // The other request that `q` finds by its concept is not part of this case.
+    expect(r.stdout).not.toContain('menciona');
+    expect(unrelated).not.toBe(paid.id);
+  });
+});
