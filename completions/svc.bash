@@ -56,7 +56,7 @@ _svc_complete() {
         'devoluciones show') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'devoluciones ver') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'devolver') candidates='--monto --total --transaccion --referencia --dry-run --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'liquidaciones') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'liquidaciones') candidates='--por-fecha --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'login') candidates='--with-key-stdin --webhook-secret-stdin --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'logout') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'perfil') candidates='listar list ls usar use borrar delete rm --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;

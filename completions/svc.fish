@@ -102,6 +102,7 @@ complete -c svc -n "__fish_seen_subcommand_from transacciones; and __fish_seen_s
 complete -c svc -n "__fish_seen_subcommand_from transacciones; and __fish_seen_subcommand_from list" -l estado -xa 'ACREDITADO RECHAZADO' -d 'filtra por estado'
 complete -c svc -n "__fish_seen_subcommand_from transacciones; and __fish_seen_subcommand_from ls" -l medio -xa 'transferencia qr debito credito prepaga' -d 'filtra por medio de pago'
 complete -c svc -n "__fish_seen_subcommand_from transacciones; and __fish_seen_subcommand_from ls" -l estado -xa 'ACREDITADO RECHAZADO' -d 'filtra por estado'
+complete -c svc -n "__fish_seen_subcommand_from liquidaciones" -l por-fecha -d 'totales (bruto, te_cobramos, te_queda) por fecha estimada de acreditación, exactos'
 complete -c svc -n "__fish_seen_subcommand_from login" -l with-key-stdin -d 'lee la clave de stdin en vez de preguntarla'
 complete -c svc -n "__fish_seen_subcommand_from login" -l webhook-secret-stdin -d 'lee el secreto de firma de stdin (después de la clave, en otra línea)'
 complete -c svc -n "__fish_seen_subcommand_from devolver" -l monto -r -d 'monto a devolver, ej. 500.00 (o --total)'

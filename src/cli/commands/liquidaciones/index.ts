@@ -1,11 +1,16 @@
 // svc liquidaciones: estimated settlements (metadata only; the verb is liquidaciones.ts).
-import { defineCommand, type CommandDef } from '../../define.js';
+import { defineCommand, defineOptions, type CommandDef } from '../../define.js';
+
+export const liquidacionesOptions = defineOptions([
+  { flags: '--por-fecha', description: 'totales (bruto, te_cobramos, te_queda) por fecha estimada de acreditación, exactos' },
+]);
 
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'liquidaciones',
     summary: 'liquidaciones estimadas, con totales exactos',
-    examples: ['svc liquidaciones', 'svc liquidaciones --json'],
+    options: liquidacionesOptions,
+    examples: ['svc liquidaciones', 'svc liquidaciones --por-fecha', 'svc liquidaciones --json'],
     load: () => import('./liquidaciones.js'),
   }),
 ];

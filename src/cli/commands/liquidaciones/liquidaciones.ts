@@ -1,17 +1,60 @@
-// svc liquidaciones: GET /v1/liquidaciones, with exact totals of bruto, te_cobramos and te_queda.
+// svc liquidaciones: GET /v1/liquidaciones, with exact totals of bruto, te_cobramos and
+// te_queda; --por-fecha totals them per estimated date (the day the money arrives).
+import type { Liquidacion } from '../../../api/schemas.js';
 import type { Context } from '../../context.js';
-import { printJson, printTable } from '../../../output/format.js';
+import type { OptionsOf } from '../../define.js';
+import { printJson, printTable, type Column } from '../../../output/format.js';
 import { liquidacionColumns } from '../../../output/resources.js';
 import { formatCents, sumAmounts } from '../../../money.js';
+import type { liquidacionesOptions } from './index.js';
 
-export async function run(ctx: Context): Promise<void> {
+/** One estimated date's totals, exact (integer cents). */
+export interface PorFecha {
+  fecha: string;
+  liquidaciones: number;
+  bruto: string;
+  te_cobramos: string;
+  te_queda: string;
+}
+
+type Field = 'bruto' | 'te_cobramos' | 'te_queda';
+const total = (rows: readonly Liquidacion[], field: Field) => formatCents(sumAmounts(rows.map((r) => r[field])));
+
+/** Settlements grouped by the date of fecha_estimada, earliest first. */
+export function porFecha(rows: Iterable<Liquidacion>): PorFecha[] {
+  const byDate = new Map<string, Liquidacion[]>();
+  for (const r of rows) {
+    const day = r.fecha_estimada.slice(0, 10);
+    const list = byDate.get(day);
+    if (list) list.push(r);
+    else byDate.set(day, [r]);
+  }
+  return [...byDate.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([fecha, list]) => ({ fecha, liquidaciones: list.length, bruto: total(list, 'bruto'), te_cobramos: total(list, 'te_cobramos'), te_queda: total(list, 'te_queda') }));
+}
+
+const porFechaColumns: Column<PorFecha>[] = [
+  { header: 'FECHA (EST.)', value: (r) => r.fecha },
+  { header: 'LIQUIDACIONES', value: (r) => String(r.liquidaciones), align: 'right' },
+  { header: 'BRUTO', value: (r) => r.bruto, align: 'right' },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
+];
+
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof liquidacionesOptions>): Promise<void> {
   const client = await ctx.client();
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
-  const rows = data.data;
-  if (ctx.globals.json) return printJson(ctx.io, rows);
-  await printTable(ctx.io, liquidacionColumns, rows, 'no hay liquidaciones estimadas');
-  const total = (field: 'bruto' | 'te_cobramos' | 'te_queda') => formatCents(sumAmounts(rows.map((r) => r[field])));
-  const line = `total\tbruto ${total('bruto')}\tte_cobramos ${total('te_cobramos')}\tte_queda ${total('te_queda')}\t(${rows.length} liquidaciones)`;
+  const rows = [...data.data];
+  if (opts.porFecha === true) {
+    const days = porFecha(rows);
+    if (ctx.globals.json) return printJson(ctx.io, days);
+    await printTable(ctx.io, porFechaColumns, days, 'no hay liquidaciones estimadas');
+  } else {
+    if (ctx.globals.json) return printJson(ctx.io, rows);
+    await printTable(ctx.io, liquidacionColumns, rows, 'no hay liquidaciones estimadas');
+  }
+  const line = `total\tbruto ${total(rows, 'bruto')}\tte_cobramos ${total(rows, 'te_cobramos')}\tte_queda ${total(rows, 'te_queda')}\t(${rows.length} liquidaciones)`;
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.
   if (ctx.io.stdoutTTY) ctx.io.out(ctx.io.c.bold(line.replace(/\t/g, '   ')));
   else ctx.io.err(line);
