@@ -2,7 +2,7 @@
 # Install: svc completion bash > ~/.local/share/bash-completion/completions/svc
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local value_opts=" --base-url --body --cobro --concepto --data --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --monto --path --port --profile --q --ready-delay --referencia --request --retry-schedule --route --set --signature --success-url --timestamp --tolerance --transaccion --tz --vencimiento --webhook-url "
+  local value_opts=" --aplicar --base-url --body --cobro --concepto --data --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --set --signature --success-url --timestamp --tolerance --transaccion --tz --vencimiento --webhook-url "
   local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook replay|webhook sign|webhook trigger|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
@@ -55,7 +55,7 @@ _svc_complete() {
         'devoluciones ls') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'devoluciones show') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'devoluciones ver') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'devolver') candidates='--monto --total --transaccion --referencia --dry-run --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'devolver') candidates='--monto --total --transaccion --referencia --plan --aplicar --dry-run --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'liquidaciones') candidates='--por-fecha --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'login') candidates='--with-key-stdin --webhook-secret-stdin --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'logout') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;

@@ -10,7 +10,10 @@ import type { Context } from '../../context.js';
 import { OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { outcomeUnknown, refundCheck, unknownOutcomeReason } from '../../outcome.js';
 import type { OptionsOf } from '../../define.js';
-import { parseId, parseMonto } from '../../parse.js';
+import { parseId, parseMonto, printable } from '../../parse.js';
+import { closeSync, constants, existsSync, fsyncSync, openSync, writeFileSync } from 'node:fs';
+import { writePrivateFile } from '../../../config/private.js';
+import { makePlan, planText, PlanRefused, readPlan, type Plan } from './plan.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
 import type { devolverOptions } from './index.js';
 
@@ -87,13 +90,16 @@ export function checkCommands(id: number): string {
 }
 
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
+  if (opts.aplicar !== undefined) return applyPlan(ctx, args, opts);
   const { io, globals } = ctx;
   const req = parseRefundFlags(args, opts);
+  const planFile = opts.plan === undefined ? undefined : newPlanPath(opts.plan);
   const client = await ctx.client();
-  const live = (await ctx.resolved()).mode === 'live';
-  const dryRun = opts.dryRun === true;
-  // Live without a terminal and without --yes: refused before reading anything (a dry run sends nothing).
-  if (live && !dryRun && !globals.yes && !io.canPrompt) await ctx.guardChange(`devolver dinero de ${describeRef(req.ref)}`);
+  const resolved = await ctx.resolved();
+  const live = resolved.mode === 'live';
+  const sends = opts.dryRun !== true && planFile === undefined;
+  // Live without a terminal and without --yes: refused before reading anything (a dry run or a plan sends nothing).
+  if (live && sends && !globals.yes && !io.canPrompt) await ctx.guardChange(`devolver dinero de ${describeRef(req.ref)}`);
 
   const { cobro, devoluciones, tx } = await ctx
     .spin(`leyendo ${describeRef(req.ref)}…`, async () => {
@@ -113,14 +119,28 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const monto = formatCents(plan.amount);
   io.err(`${io.c.bold('a devolver:')}     ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
 
-  if (dryRun) {
+  if (planFile !== undefined) {
+    const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
+    const written = makePlan(cobro, mine, monto, req.transaccion, resolved.profileName.value, resolved.mode);
+    writeNewPlan(planFile, written);
+    if (globals.json) printJson(io, written);
+    io.err(`plan escrito en ${shown(planFile)} (nada se envió): lo aplica quien corra svc devolver --aplicar ${shown(planFile)}`);
+    return;
+  }
+  if (!sends) {
     // Every local check passed: this is what would be sent, and nothing is.
     const would = { cobro_id: cobro.id, codigo: cobro.codigo, monto, transaccion_id: req.transaccion ?? null, queda_despues: formatCents(plan.left - plan.amount) };
     if (globals.json) printJson(io, would);
     io.err(io.c.dim(`prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc; no se envió nada`));
     return;
   }
+  await confirmAndSend(ctx, cobro, monto, req.transaccion, plan.left, live);
+}
 
+/** Confirms as every refund does (the typed amount in live mode), sends the POST once, shows the refund. */
+async function confirmAndSend(ctx: Context, cobro: Cobro, monto: string, transaccion: number | undefined, left: Cents, live: boolean): Promise<Devolucion> {
+  const { io, globals } = ctx;
+  const client = await ctx.client();
   if (!globals.yes && io.canPrompt) {
     if (live) {
       await ctx.confirmTyped(`MODO LIVE: para devolver ${monto} del cobro ${cobro.id} escribí el monto (${monto}):`, monto);
@@ -131,7 +151,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
 
   let refund: Devolucion;
   try {
-    const body = req.transaccion === undefined ? { monto } : { monto, transaccion_id: req.transaccion };
+    const body = transaccion === undefined ? { monto } : { monto, transaccion_id: transaccion };
     refund = (await ctx.spin('devolviendo…', () => client.devolver(cobro.id, body))).data.data;
   } catch (err) {
     // Past sending, only the service's own refusal is a known outcome.
@@ -151,8 +171,100 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   } else {
     printRecord(io, pairsOf(refund));
   }
-  const leftAfter = plan.left - parseAmount(refund.monto);
+  const leftAfter = left - parseAmount(refund.monto);
   io.err(io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}; estado del cobro: ${shown(refund.estado)}`));
+  return refund;
+}
+
+/** --plan FILE: a new file (an existing one, perhaps an applied plan, is never replaced). */
+function newPlanPath(file: unknown): string {
+  const path = String(file);
+  if (!path.trim()) throw new UsageError('--plan vacío: el archivo donde escribir el plan');
+  if (existsSync(path)) throw new UsageError(`--plan "${printable(path)}" ya existe: elegí otro nombre (un plan nunca se sobrescribe)`);
+  return path;
+}
+
+function writeNewPlan(path: string, plan: Plan): void {
+  try {
+    // Exclusive: two agents writing the same name do not overwrite each other.
+    const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+    try {
+      writeFileSync(fd, planText(plan));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`--plan "${printable(path)}": ${code === 'EEXIST' ? 'ya existe' : code === 'ENOENT' ? 'la carpeta no existe' : (err as Error).message}`);
+  }
+}
+
+/**
+ * --aplicar FILE: the plan's checks (digest, mode, profile), then the request read
+ * again: a refund of the plan's amount made since (here or on another machine)
+ * means it was applied (exit 1); any other change to what the plan relied on
+ * refuses it too (exit 1). Then the usual preview, confirmation and one POST, and
+ * the plan file records that it was applied.
+ */
+async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<void> {
+  const { io, globals } = ctx;
+  if (args.length || opts.monto !== undefined || opts.total || opts.transaccion !== undefined || opts.referencia !== undefined || opts.plan !== undefined) {
+    throw new UsageError('--aplicar toma todo del plan: sin id, --monto, --total, --transaccion, --referencia ni --plan');
+  }
+  const path = String(opts.aplicar);
+  const plan = readPlan(path);
+  const id = plan.cobro.id;
+  if (plan.aplicado) {
+    throw new PlanRefused(`el plan ya se aplicó el ${shown(plan.aplicado.at)} (devolución ${plan.aplicado.devolucion_id}): no se devuelve dos veces`, checkCommands(id));
+  }
+  const resolved = await ctx.resolved();
+  if (plan.modo !== resolved.mode) throw new PlanRefused(`el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`);
+  if (plan.perfil !== resolved.profileName.value) {
+    throw new PlanRefused(`el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`, `svc --profile ${plan.perfil} devolver --aplicar ${path}`);
+  }
+  const live = resolved.mode === 'live';
+  if (live && !globals.yes && !io.canPrompt) await ctx.guardChange(`aplicar el plan de devolución del cobro ${id}`);
+  const client = await ctx.client();
+  const { cobro, devoluciones, tx } = await ctx.spin(`leyendo el cobro ${id}…`, async () => {
+    const [c, d, t] = await Promise.all([
+      client.verCobro(id),
+      client.listarDevoluciones(),
+      plan.transaccion_id === null ? undefined : client.verTransaccion(plan.transaccion_id),
+    ]);
+    return { cobro: c.data.data, devoluciones: d.data.data, tx: t?.data.data };
+  });
+  const mine = devoluciones.filter((d) => d.cobro_id === id);
+  const since = mine.filter((d) => !plan.cobro.devoluciones.includes(d.id));
+  const same = since.find((d) => parseAmount(d.monto) === parseAmount(plan.monto));
+  if (same) {
+    throw new PlanRefused(
+      `el cobro ${id} ya tiene una devolución de ${shown(same.monto)} hecha después del plan (devolución ${same.id}, ${shown(same.created_at)}): este plan ya se aplicó, acá o en otra máquina`,
+      checkCommands(id),
+    );
+  }
+  const devuelto = formatCents(sumAmounts(mine.map((d) => d.monto)));
+  const changes: string[] = [];
+  if (cobro.codigo !== plan.cobro.codigo) changes.push(`el código es ${shown(cobro.codigo)}, no ${shown(plan.cobro.codigo)} (¿otro servicio?)`);
+  if (cobro.estado !== plan.cobro.estado) changes.push(`estado ${plan.cobro.estado} → ${cobro.estado}`);
+  if (cobro.monto_cobrado !== plan.cobro.monto_cobrado) changes.push(`cobrado ${plan.cobro.monto_cobrado} → ${shown(cobro.monto_cobrado)}`);
+  if (devuelto !== plan.cobro.devuelto) changes.push(`devuelto ${plan.cobro.devuelto} → ${devuelto}`);
+  if (changes.length) {
+    throw new PlanRefused(`el cobro ${id} cambió desde que se hizo el plan (${changes.join('; ')}): no se aplica`, `mirá el caso con svc caso ${id} y prepará un plan nuevo`);
+  }
+
+  showSummary(ctx, cobro, devoluciones);
+  const req: RefundRequest = { ref: { kind: 'id', id }, amount: parseAmount(plan.monto), total: false, transaccion: plan.transaccion_id ?? undefined };
+  const checked = planRefund(req, cobro, devoluciones, tx);
+  io.err(`${io.c.bold('a devolver:')}     ${plan.monto} (plan ${shown(path)}, hecho ${shown(plan.creado)} con el perfil "${shown(plan.perfil)}")`);
+  const refund = await confirmAndSend(ctx, cobro, plan.monto, req.transaccion, checked.left, live);
+  try {
+    writePrivateFile(path, planText({ ...plan, aplicado: { at: new Date().toISOString(), devolucion_id: refund.id, perfil: resolved.profileName.value } }));
+    io.err(io.c.dim(`el plan ${shown(path)} quedó marcado como aplicado`));
+  } catch (err) {
+    // The refund is made; applying the plan again is still refused (a refund of its amount since the plan).
+    io.err(io.c.yellow(`aviso: la devolución se hizo, pero no se pudo marcar el plan ${shown(path)} como aplicado (${(err as Error).message})`));
+  }
 }
 
 function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): void {

@@ -1,0 +1,138 @@
+// A refund plan: one person prepares a refund (`svc devolver … --plan FILE`), another
+// applies it (`svc devolver --aplicar FILE`), here or on another machine. The file
+// holds the refund, the request as it was seen, the profile and mode, and a SHA-256
+// digest over all of that: a plan edited after it was written is refused. The digest
+// catches edits, it is not a signature (whoever can write the file can recompute
+// it); what keeps the money safe is that applying re-reads the request and refuses
+// when anything the plan relied on changed, or when the refund was already made.
+import { constants, fstatSync, openSync, readSync, closeSync } from 'node:fs';
+import type { Cobro, Devolucion } from '../../../api/schemas.js';
+import { CliError, EXIT, UsageError } from '../../../errors.js';
+import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
+import { printable } from '../../../text.js';
+
+/** Largest plan file read: a plan is a few hundred bytes. */
+const MAX_PLAN_BYTES = 64 * 1024;
+
+export interface PlanBody {
+  version: 1;
+  cobro: {
+    id: number;
+    codigo: string;
+    estado: Cobro['estado'];
+    monto_cobrado: string;
+    /** Refunded so far, when the plan was made. */
+    devuelto: string;
+    /** Ids of the refunds of the request that existed then. */
+    devoluciones: number[];
+  };
+  monto: string;
+  transaccion_id: number | null;
+  perfil: string;
+  modo: 'test' | 'live';
+  /** ISO 8601 UTC. */
+  creado: string;
+}
+
+export interface Plan extends PlanBody {
+  digest: string;
+  /** Set once the refund was sent and answered. */
+  aplicado: null | { at: string; devolucion_id: number; perfil: string };
+}
+
+/** The digest of a plan's body: SHA-256 over its fields in a fixed order. */
+export function digestOf(body: PlanBody): string {
+  const canonical = JSON.stringify([
+    body.version,
+    [body.cobro.id, body.cobro.codigo, body.cobro.estado, body.cobro.monto_cobrado, body.cobro.devuelto, body.cobro.devoluciones],
+    body.monto,
+    body.transaccion_id,
+    body.perfil,
+    body.modo,
+    body.creado,
+  ]);
+  // crypto is loaded only here: the other commands never pay for it.
+  return `sha256:${process.getBuiltinModule('node:crypto').createHash('sha256').update(canonical).digest('hex')}`;
+}
+
+export function makePlan(cobro: Cobro, mine: Devolucion[], monto: string, transaccion: number | undefined, perfil: string, modo: 'test' | 'live', now = new Date()): Plan {
+  const body: PlanBody = {
+    version: 1,
+    cobro: {
+      id: cobro.id,
+      codigo: cobro.codigo,
+      estado: cobro.estado,
+      monto_cobrado: cobro.monto_cobrado,
+      devuelto: formatCents(sumAmounts(mine.map((d) => d.monto))),
+      devoluciones: mine.map((d) => d.id).sort((a, b) => a - b),
+    },
+    monto,
+    transaccion_id: transaccion ?? null,
+    perfil,
+    modo,
+    creado: now.toISOString(),
+  };
+  return { ...body, digest: digestOf(body), aplicado: null };
+}
+
+export function planText(plan: Plan): string {
+  return `${JSON.stringify(plan, null, 2)}\n`;
+}
+
+/** A plan file's problem: exit 1, the plan is refused as it stands. */
+export class PlanRefused extends CliError {
+  override name = 'PlanRefused';
+  constructor(message: string, suggestion?: string) {
+    super(message, EXIT.refused, suggestion);
+  }
+}
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/** Reads and checks a plan file: its shape (exit 2 when it is not a plan), then its digest (exit 1 when edited). */
+export function readPlan(path: string): Plan {
+  let text: string;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no existe' : code === 'ELOOP' ? 'es un enlace simbólico' : code === 'EACCES' ? 'sin permiso de lectura' : (err as Error).message;
+    throw new UsageError(`--aplicar "${printable(path)}": ${why}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`--aplicar "${printable(path)}": no es un archivo`);
+    if (st.size > MAX_PLAN_BYTES) throw new UsageError(`--aplicar "${printable(path)}": ${st.size} bytes no es un plan de devolución`);
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    text = buf.subarray(0, off).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+  let p: Plan;
+  try {
+    p = JSON.parse(text) as Plan;
+  } catch {
+    throw new UsageError(`--aplicar "${printable(path)}": no es JSON (un plan lo escribe svc devolver … --plan)`);
+  }
+  const c = p?.cobro;
+  const shaped =
+    p?.version === 1 &&
+    c && isId(c.id) && typeof c.codigo === 'string' && typeof c.estado === 'string' && typeof c.monto_cobrado === 'string' && isAmount(c.monto_cobrado) &&
+    typeof c.devuelto === 'string' && isAmount(c.devuelto) && Array.isArray(c.devoluciones) && c.devoluciones.every(isId) &&
+    typeof p.monto === 'string' && isAmount(p.monto) && parseAmount(p.monto) > 0n &&
+    (p.transaccion_id === null || isId(p.transaccion_id)) &&
+    typeof p.perfil === 'string' && (p.modo === 'test' || p.modo === 'live') && typeof p.creado === 'string' && typeof p.digest === 'string' &&
+    (p.aplicado === null || (typeof p.aplicado === 'object' && typeof p.aplicado.at === 'string'));
+  if (!shaped) throw new UsageError(`--aplicar "${printable(path)}": no es un plan de devolución de svc (falta o sobra algún campo)`);
+  if (digestOf(p) !== p.digest) {
+    throw new PlanRefused(`el plan ${printable(path)} fue modificado después de escrito (su digest no coincide): no se aplica`, `prepará uno nuevo con svc devolver ${p.cobro.id} --monto … --plan ARCHIVO`);
+  }
+  return p;
+}
