@@ -3,7 +3,7 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local value_opts=" --aplicar --base-url --body --cobro --concepto --data --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --set --signature --success-url --timestamp --tolerance --transaccion --tz --vencimiento --webhook-url "
-  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook replay|webhook sign|webhook trigger|webhook verify|"
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -83,10 +83,11 @@ _svc_complete() {
         'transacciones ls') candidates='--medio --estado --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones show') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones ver') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'webhook') candidates='verify sign listen trigger replay eventos events --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'webhook') candidates='verify sign listen trigger replay eventos events probar --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook eventos') candidates='--limit --journal --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook events') candidates='--limit --journal --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook listen') candidates='--forward-to --host --port --path --events --route --header --forward-timeout --tolerance --journal --secret-from-env --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'webhook probar') candidates='--forward-to --secret-from-env --tolerance --forward-timeout --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook replay') candidates='--last --all --forward-to --resign --header --forward-timeout --journal --secret-from-env --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook sign') candidates='--secret-from-env --timestamp --event --body --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook trigger') candidates='payment.created payment.pending payment.approved payment.partially_paid payment.rejected payment.refunded payment.partially_refunded --forward-to --cobro --estado --monto --set --header --forward-timeout --sandbox --secret-from-env --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;

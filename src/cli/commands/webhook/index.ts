@@ -1,10 +1,10 @@
-// svc webhook verify|sign|listen|trigger|replay|eventos: signed notifications
+// svc webhook verify|sign|listen|trigger|replay|eventos|probar: signed notifications
 // (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
-export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos' };
+export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, probar' };
 
 const secretFromEnv = {
   flags: '--secret-from-env',
@@ -84,6 +84,16 @@ export const replayOptions = defineOptions([
 
 export const eventosOptions = defineOptions([{ flags: '--limit <n>', description: 'solo los últimos n' }, journal]);
 
+export const probarOptions = defineOptions([
+  { flags: '--forward-to <url>', description: 'URL de tu receptor de notificaciones (obligatorio)' },
+  secretFromEnv,
+  {
+    flags: '--tolerance <segundos>',
+    description: `la tolerancia de timestamp de tu receptor: los casos vencidos y del futuro quedan 60 s fuera de ella (default ${DEFAULTS.toleranceSeconds})`,
+  },
+  forwardTimeout,
+]);
+
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'webhook verify',
@@ -153,5 +163,15 @@ export const commands: CommandDef[] = [
     options: eventosOptions,
     examples: ['svc webhook eventos', 'svc webhook eventos --limit 20', 'svc webhook eventos --json | jq \'.[] | select(.outcome != "forwarded")\''],
     load: () => import('./eventos.js'),
+  }),
+  defineCommand({
+    name: 'webhook probar',
+    summary: 'pone a prueba tu receptor: entregas válidas, firmas malas, cuerpos alterados, timestamps viejos y futuros, reintentos, red lenta; exit 0 si respondió bien a todo',
+    options: probarOptions,
+    examples: [
+      'svc webhook probar --forward-to http://localhost:3000/webhooks',
+      'SVC_WEBHOOK_SECRET=whsec_… svc webhook probar --forward-to http://127.0.0.1:3000/webhooks --secret-from-env --json',
+    ],
+    load: () => import('./probar.js'),
   }),
 ];
