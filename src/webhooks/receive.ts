@@ -174,6 +174,9 @@ export class NotificationHandler {
     if (!check.ok) return this.rejected(x, body, body.length, check);
     const text = decodeUtf8(body);
     const summary = summarize(text ?? body, x.eventHeader);
+    // X-Svc-Event is not signed: routes and --events must never act on a header that
+    // names another event than the signed body (svc webhook probar checks this too).
+    if (x.eventHeader !== undefined && summary.json && summary.event !== x.eventHeader) return this.mismatched(x, body, summary.event);
     const kept = encodeBody(body, text);
     const entry = (outcome: Outcome, answered: number, target: string | null = null, result?: ForwardResult) =>
       eventEntry(x.arrival, kept, summary, outcome, answered, target, result);
@@ -247,6 +250,15 @@ export class NotificationHandler {
     // What the summary shows comes from the kept start only (a cut body is no JSON: the header's event).
     const summary = summarize(kept.body_truncated ? EMPTY : body, x.eventHeader);
     this.keepRejected(strangeEntry(x.arrival, kept, summary, { valid: false, reason: check.reason, message: check.message }, 'rejected', 401));
+  }
+
+  private mismatched(x: Exchange, body: Buffer, bodyEvent: string | null): void {
+    this.stats.rejected++;
+    const message = `X-Svc-Event dice ${JSON.stringify(x.eventHeader)} y el cuerpo firmado dice ${JSON.stringify(bodyEvent)}`;
+    reply(x.res, 400, { error: 'event_mismatch', message });
+    const kept = encodePrefix(body, body.length);
+    const summary = summarize(kept.body_truncated ? EMPTY : body, x.eventHeader);
+    this.keepRejected(strangeEntry(x.arrival, kept, summary, { valid: false, reason: 'event_mismatch', message }, 'rejected', 400));
   }
 
   private tooLarge(x: Exchange, bytes: number): void {

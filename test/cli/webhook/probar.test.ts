@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startListener } from '../../../src/webhooks/listen.js';
 import { verify } from '../../../src/webhooks/signature.js';
 import { expectNoStack, svc as spawned } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
@@ -76,6 +77,19 @@ describe('svc webhook probar', () => {
     ]);
     expect(r.stderr).toMatch(/6 de 15 casos no respondieron como se esperaba/);
     expect(r.stdout).not.toContain(SECRET);
+  });
+
+  it('svc webhook listen itself passes: it refuses (400) an X-Svc-Event that is not the signed body\'s event', async () => {
+    const got: { outcome: string; verification: { reason?: string } }[] = [];
+    const listener = await startListener({ secret: SECRET, port: 0, journal: null, onEvent: (e) => got.push(e) });
+    try {
+      const r = await svc(['webhook', 'probar', '--forward-to', listener.url], { env: { SVC_WEBHOOK_SECRET: SECRET } });
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(r.stdout).toMatch(/✓ X-Svc-Event distinto del evento del cuerpo\s+se esperaba un rechazo; respondió 400/);
+      expect(got.filter((e) => e.verification.reason === 'event_mismatch')).toHaveLength(1);
+    } finally {
+      await listener.close();
+    }
   });
 
   it('no receiver at the address: exit 6, one line; no secret: exit 2', async () => {
