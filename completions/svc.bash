@@ -2,8 +2,8 @@
 # Install: svc completion bash > ~/.local/share/bash-completion/completions/svc
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local value_opts=" --aplicar --base-url --body --cobro --concepto --data --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --set --signature --success-url --timestamp --tolerance --transaccion --tz --vencimiento --webhook-url "
-  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox expirar|sandbox iniciar|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook verify|"
+  local value_opts=" --aplicar --base-url --body --cobro --concepto --data --demora --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --metodo --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --ruta --set --signature --success-url --timestamp --tipo --tolerance --transaccion --tz --veces --vencimiento --webhook-url "
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -28,6 +28,7 @@ _svc_complete() {
     'webhook sign|--event') candidates='payment.created payment.pending payment.approved payment.partially_paid payment.rejected payment.refunded payment.partially_refunded' ;;
     'webhook trigger|--estado') candidates='PENDIENTE EN_PROCESO PAGADA PAGADA_PARCIALMENTE CANCELADO DEVUELTA DEVUELTA_PARCIALMENTE' ;;
     'sandbox pagar|--medio') candidates='transferencia qr debito credito prepaga' ;;
+    'sandbox fallas|--tipo') candidates='500 502-html 503 429 lento cortar cortar-despues' ;;
     *)
       if [[ "$value_opts" == *" $prev "* ]]; then COMPREPLY=(); return 0; fi
       case "$path" in
@@ -69,10 +70,13 @@ _svc_complete() {
         'perfil usar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'perfil use') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'salud') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'sandbox') candidates='compactar iniciar pagar rechazar expirar --host --port --data --webhook-url --tz --retry-schedule --ready-delay --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox') candidates='compactar iniciar pagar rechazar expirar fallas log entregas --host --port --data --webhook-url --tz --retry-schedule --ready-delay --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox compactar') candidates='--data --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox entregas') candidates='--follow --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox expirar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox fallas') candidates='agregar listar borrar --ruta --metodo --tipo --veces --demora --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox iniciar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox log') candidates='--follow --metodo --ruta --estado --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox pagar') candidates='--monto --medio --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox rechazar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sync') candidates='--referencia --mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;

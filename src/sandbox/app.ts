@@ -82,8 +82,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   sweep.unref();
 
   const record = (method: string, path: string, status: number | null, started: number) => {
-    const entry: LogEntry = { method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, fecha: clock.local(clock.now()) };
-    deps.log.add(entry);
+    const entry: LogEntry = deps.log.add({ method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, fecha: clock.local(clock.now()) });
     options.onRequest?.(entry);
   };
 

@@ -116,6 +116,8 @@ export function faultResponse(f: Fault): { status: number; type: string; text: s
 }
 
 export interface LogEntry {
+  /** Increasing from 1: `svc sandbox log --follow` asks for what came after the last it saw. */
+  id: number;
   method: string;
   path: string;
   /** null when the connection was cut without an answer. */
@@ -127,10 +129,13 @@ export interface LogEntry {
 /** The last requests received (method, path, status, time); never headers or bodies. */
 export class RequestLog {
   private entries: LogEntry[] = [];
+  private nextId = 1;
   constructor(private readonly max = 1000) {}
-  add(e: LogEntry): void {
+  add(fields: Omit<LogEntry, 'id'>): LogEntry {
+    const e = { id: this.nextId++, ...fields };
     this.entries.push(e);
     if (this.entries.length > this.max * 2) this.entries = this.entries.slice(-this.max);
+    return e;
   }
   all(): LogEntry[] {
     return this.entries.slice(-this.max);

@@ -23,9 +23,35 @@ export interface Entrega {
   event: string;
   cobro_id: number;
   url: string;
+  intento?: number;
   status: number | null;
   ok: boolean;
   error: string | null;
+  latencia_ms?: number;
+  fecha?: string;
+}
+
+/** One request the sandbox received (GET /_sandbox/log): never headers or bodies. */
+export interface LogLine {
+  id: number;
+  method: string;
+  path: string;
+  status: number | null;
+  ms: number;
+  fecha: string;
+}
+
+/** A fault as POST /_sandbox/fallas takes it and GET lists it. */
+export interface Falla {
+  id?: number;
+  method: string;
+  path: string;
+  count: number;
+  action: 'respond' | 'cut' | 'cut_after' | 'delay';
+  status?: number | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delay_ms?: number | null;
 }
 
 export class SandboxControl {
@@ -48,6 +74,24 @@ export class SandboxControl {
   /** Every delivery attempt so far, oldest first. */
   async entregas(): Promise<Entrega[]> {
     return this.get<Entrega[]>('/_sandbox/entregas');
+  }
+
+  /** The last requests the sandbox received, oldest first. */
+  async log(): Promise<LogLine[]> {
+    return this.get<LogLine[]>('/_sandbox/log');
+  }
+
+  async addFalla(f: Falla): Promise<Falla> {
+    return this.post<Falla>('/_sandbox/fallas', f);
+  }
+
+  async fallas(): Promise<Falla[]> {
+    return this.get<Falla[]>('/_sandbox/fallas');
+  }
+
+  /** Removes every fault; how many there were. */
+  async clearFallas(): Promise<number> {
+    return ((await this.client.request({ method: 'DELETE', path: '/_sandbox/fallas' })).data as { data: { borradas: number } }).data.borradas;
   }
 
   /** A UsageError when the address is a service without a control plane (not `svc sandbox`). */

@@ -32,6 +32,26 @@ export const pagarOptions = defineOptions([
   { flags: '--medio <medio>', description: 'medio de pago (default: el primero que el cobro acepta)', choices: MEDIOS },
 ]);
 
+/** The failures `svc sandbox fallas agregar --tipo` knows, by the name a developer uses. */
+export const TIPOS_FALLA = ['500', '502-html', '503', '429', 'lento', 'cortar', 'cortar-despues'] as const;
+
+export const fallasAgregarOptions = defineOptions([
+  { flags: '--ruta <ruta>', description: 'ruta que falla, ej. /v1/cobros/1 o /v1/cobros* (obligatoria)' },
+  { flags: '--metodo <método>', description: 'GET, POST… (default: cualquiera)' },
+  { flags: '--tipo <tipo>', description: 'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)', choices: TIPOS_FALLA },
+  { flags: '--veces <n>', description: 'cuántos pedidos que coincidan fallan (default 1)' },
+  { flags: '--demora <ms>', description: 'con --tipo lento: cuánto tarda la respuesta (default 5000)' },
+]);
+
+const follow = { flags: '-f, --follow', description: 'sigue mostrando lo nuevo hasta Ctrl-C' } as const;
+export const logOptions = defineOptions([
+  follow,
+  { flags: '--metodo <método>', description: 'solo este método' },
+  { flags: '--ruta <prefijo>', description: 'solo rutas que empiezan así' },
+  { flags: '--estado <status>', description: 'solo este status HTTP (ej. 404), o 4xx / 5xx' },
+]);
+export const entregasOptions = defineOptions([follow]);
+
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'sandbox',
@@ -79,5 +99,32 @@ export const commands: CommandDef[] = [
     args: idArg,
     examples: ['svc sandbox expirar 42'],
     load: () => import('./expirar.js'),
+  }),
+  defineCommand({
+    name: 'sandbox fallas',
+    summary: 'hace fallar los próximos pedidos a una ruta (error 5xx, 429, una página HTML, lentitud, conexión cortada); lista o borra las pendientes',
+    args: [{ name: 'acción', description: 'agregar, listar o borrar', required: true, choices: ['agregar', 'listar', 'borrar'] }],
+    options: fallasAgregarOptions,
+    examples: [
+      'svc sandbox fallas agregar --ruta /v1/cobros --metodo POST --tipo 503',
+      'svc sandbox fallas agregar --ruta "/v1/cobros*" --tipo lento --demora 8000 --veces 3',
+      'svc sandbox fallas listar',
+      'svc sandbox fallas borrar',
+    ],
+    load: () => import('./fallas.js'),
+  }),
+  defineCommand({
+    name: 'sandbox log',
+    summary: 'los pedidos que recibió el sandbox: hora, método, ruta, status, demora (con --follow, en vivo)',
+    options: logOptions,
+    examples: ['svc sandbox log', 'svc sandbox log --follow --estado 5xx', 'svc sandbox log --metodo POST --ruta /v1/cobros --json'],
+    load: () => import('./log.js').then((m) => ({ run: m.log })),
+  }),
+  defineCommand({
+    name: 'sandbox entregas',
+    summary: 'los intentos de entrega de notificaciones del sandbox: evento, cobro, destino, status, demora (con --follow, en vivo)',
+    options: entregasOptions,
+    examples: ['svc sandbox entregas', 'svc sandbox entregas --follow', 'svc sandbox entregas --json'],
+    load: () => import('./log.js').then((m) => ({ run: m.entregas })),
   }),
 ];

@@ -1,0 +1,76 @@
+// svc sandbox fallas agregar|listar|borrar: the sandbox's fault injection
+// (/_sandbox/fallas) from the command line, with the failures a developer names
+// (500, 502-html, 503, 429, lento, cortar) mapped to the control plane's actions.
+import { UsageError } from '../../../errors.js';
+import { printJson, printTable, type Column } from '../../../output/format.js';
+import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../define.js';
+import { parseChoice, parseInteger } from '../../parse.js';
+import { SandboxControl, type Falla } from '../../shared/sandbox-control.js';
+import { TIPOS_FALLA, type fallasAgregarOptions } from './index.js';
+
+type Options = OptionsOf<typeof fallasAgregarOptions>;
+type Tipo = (typeof TIPOS_FALLA)[number];
+
+/** What each named failure is for the control plane. */
+export function fallaOf(tipo: Tipo, delayMs: number): Omit<Falla, 'method' | 'path' | 'count'> {
+  switch (tipo) {
+    case '500':
+      return { action: 'respond', status: 500 };
+    case '502-html':
+      // What a proxy in front of the service answers: HTML, not the service's JSON.
+      return { action: 'respond', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' };
+    case '503':
+      return { action: 'respond', status: 503, headers: { 'Retry-After': '1' } };
+    case '429':
+      return { action: 'respond', status: 429, headers: { 'Retry-After': '1' } };
+    case 'lento':
+      return { action: 'delay', delay_ms: delayMs };
+    case 'cortar':
+      return { action: 'cut' };
+    case 'cortar-despues':
+      return { action: 'cut_after' };
+  }
+}
+
+const TIPO_OF: Record<Falla['action'], (f: Falla) => string> = {
+  respond: (f) => String(f.status ?? 500),
+  delay: (f) => `lento (${f.delay_ms} ms)`,
+  cut: () => 'cortar',
+  cut_after: () => 'cortar-despues',
+};
+
+const columns: Column<Falla>[] = [
+  { header: 'ID', value: (f) => String(f.id ?? ''), align: 'right' },
+  { header: 'MÉTODO', value: (f) => f.method },
+  { header: 'RUTA', value: (f) => f.path },
+  { header: 'TIPO', value: (f) => TIPO_OF[f.action](f) },
+  { header: 'QUEDAN', value: (f) => String(f.count), align: 'right' },
+];
+
+export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
+  const accion = parseChoice(args[0], ['agregar', 'listar', 'borrar'] as const, 'acción');
+  const control = new SandboxControl(await ctx.client());
+  await control.ensureSandbox('svc sandbox fallas');
+  if (accion === 'listar') {
+    const list = await control.fallas();
+    if (ctx.globals.json) return printJson(ctx.io, list);
+    return printTable(ctx.io, columns, list, 'no hay fallas pendientes');
+  }
+  if (accion === 'borrar') {
+    const n = await control.clearFallas();
+    if (ctx.globals.json) return printJson(ctx.io, { borradas: n });
+    ctx.io.err(n === 0 ? 'no había fallas pendientes' : `${n} ${n === 1 ? 'falla borrada' : 'fallas borradas'}`);
+    return;
+  }
+  if (opts.ruta === undefined) throw new UsageError('falta --ruta: la ruta que falla, ej. /v1/cobros o "/v1/cobros*"');
+  const tipo = parseChoice(opts.tipo, TIPOS_FALLA, '--tipo');
+  if (!tipo) throw new UsageError(`falta --tipo: ${TIPOS_FALLA.join(', ')}`);
+  if (opts.demora !== undefined && tipo !== 'lento') throw new UsageError('--demora va con --tipo lento');
+  const delay = opts.demora === undefined ? 5000 : parseInteger(opts.demora, '--demora', 0, 120_000);
+  const count = opts.veces === undefined ? 1 : parseInteger(opts.veces, '--veces', 1, 1_000_000);
+  const method = opts.metodo === undefined ? '*' : String(opts.metodo).toUpperCase();
+  const added = await control.addFalla({ method, path: String(opts.ruta), count, ...fallaOf(tipo, delay) });
+  if (ctx.globals.json) return printJson(ctx.io, added);
+  ctx.io.err(`falla ${added.id}: ${count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`} ${method === '*' ? '' : `${method} `}a ${added.path} → ${tipo}`);
+}

@@ -1,0 +1,82 @@
+// svc sandbox log / svc sandbox entregas: the sandbox's request log and its
+// notification attempts, one line each, oldest first (--json: one object per line).
+// --follow asks again every half second for what came after the last line shown,
+// until Ctrl-C (exit 0) or until the sandbox goes away (exit 6, one line).
+import { CliError, EXIT, UsageError } from '../../../errors.js';
+import { shown } from '../../../text.js';
+import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../define.js';
+import { SandboxControl, type Entrega, type LogLine } from '../../shared/sandbox-control.js';
+import type { entregasOptions, logOptions } from './index.js';
+
+const POLL_MS = 500;
+
+/** The filter of `--metodo`, `--ruta` and `--estado` (404, or 4xx / 5xx); the service's routes only, unless --ruta names /_sandbox. */
+export function logFilter(opts: OptionsOf<typeof logOptions>): (l: LogLine) => boolean {
+  const method = opts.metodo === undefined ? undefined : String(opts.metodo).toUpperCase();
+  const prefix = opts.ruta === undefined ? undefined : String(opts.ruta);
+  let status: (s: number | null) => boolean = () => true;
+  if (opts.estado !== undefined) {
+    const e = String(opts.estado).trim().toLowerCase();
+    if (/^[1-5]xx$/.test(e)) status = (s) => s !== null && Math.floor(s / 100) === Number(e[0]);
+    else if (/^[1-5][0-9]{2}$/.test(e)) status = (s) => s === Number(e);
+    else throw new UsageError(`--estado "${shown(e, 20)}" no es válido (un status como 404, o 4xx / 5xx)`);
+  }
+  // The control plane (/_sandbox/…, svc's own polling included) only when asked for by --ruta.
+  const control = prefix?.startsWith('/_sandbox') === true;
+  return (l) => (control || !l.path.startsWith('/_sandbox/')) && (!method || l.method === method) && (!prefix || l.path.startsWith(prefix)) && status(l.status);
+}
+
+async function tail<T extends { id: number }>(ctx: Context, follow: boolean, read: () => Promise<T[]>, line: (x: T) => string): Promise<void> {
+  const { io } = ctx;
+  const show = (x: T) => (ctx.globals.json ? io.outRaw(JSON.stringify(x)) : io.out(line(x)));
+  let last = 0;
+  for (const x of await read()) {
+    show(x);
+    last = Math.max(last, x.id);
+  }
+  if (!follow) return;
+  const stop = ctx.holdSignals();
+  while (!stop.aborted) {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, POLL_MS);
+      stop.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+    if (stop.aborted) break;
+    let items: T[];
+    try {
+      items = await read();
+    } catch (err) {
+      throw new CliError(`el sandbox dejó de responder (${(err as Error).message.split('\n')[0]})`, EXIT.network);
+    }
+    for (const x of items) {
+      if (x.id <= last) continue;
+      show(x);
+      last = x.id;
+    }
+  }
+}
+
+export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof logOptions>): Promise<void> {
+  const keep = logFilter(opts);
+  const control = new SandboxControl(await ctx.client());
+  await control.ensureSandbox('svc sandbox log');
+  await tail(
+    ctx,
+    opts.follow === true,
+    async () => (await control.log()).filter(keep),
+    (l) => `${l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${l.ms} ms`,
+  );
+}
+
+export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<typeof entregasOptions>): Promise<void> {
+  const control = new SandboxControl(await ctx.client());
+  await control.ensureSandbox('svc sandbox entregas');
+  await tail<Entrega>(
+    ctx,
+    opts.follow === true,
+    () => control.entregas(),
+    (e) =>
+      `${e.fecha ?? ''}  ${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 40)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,
+  );
+}

@@ -1,0 +1,114 @@
+// The sandbox's failure controls and logs from the command line, against a real
+// sandbox: `sandbox fallas agregar|listar|borrar` (every named failure reaches the
+// client as it should), `sandbox log` (filters, --json, --follow until Ctrl-C) and
+// `sandbox entregas` (each notification attempt).
+import { execa } from 'execa';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, expectNoStack, svc as spawned } from '../../helpers/cli.js';
+import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { startTarget } from '../../helpers/receiver.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(() => sb?.stop());
+
+describe('svc sandbox fallas', () => {
+  it('agregar makes the next matching request fail as named; listar shows what is pending; borrar clears it', async () => {
+    const add = await spawned(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/cobros', '--metodo', 'post', '--tipo', '503'], { env: sb.env });
+    expect(add.exitCode, add.stderr).toBe(0);
+    expect(add.stderr).toMatch(/^falla \d+: el próximo pedido POST a \/v1\/cobros → 503$/m);
+    const crear = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '1'], { env: sb.env });
+    expect(crear.exitCode).toBe(1);
+    expect(crear.stderr).toMatch(/HTTP 503/);
+
+    expect((await svc(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/cuenta*', '--tipo', 'lento', '--demora', '10', '--veces', '3'], { env: sb.env })).exitCode).toBe(0);
+    const list = await svc(['sandbox', 'fallas', 'listar'], { env: sb.env });
+    expect(list.stdout).toMatch(/^\d+\t\*\t\/v1\/cuenta\*\tlento \(10 ms\)\t3$/m);
+    const cleared = await svc(['sandbox', 'fallas', 'borrar', '--json'], { env: sb.env });
+    expect(JSON.parse(cleared.stdout)).toEqual({ borradas: 1 });
+    expect((await sb.api('GET', '/_sandbox/fallas')).body.data).toEqual([]);
+  });
+
+  it.each([
+    ['500', { action: 'respond', status: 500 }],
+    ['502-html', { action: 'respond', status: 502 }],
+    ['429', { action: 'respond', status: 429, headers: { 'Retry-After': '1' } }],
+    ['lento', { action: 'delay', delay_ms: 5000 }],
+    ['cortar', { action: 'cut' }],
+    ['cortar-despues', { action: 'cut_after' }],
+  ])('--tipo %s is the control plane fault %j', async (tipo, fault) => {
+    const r = await svc(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/nunca', '--tipo', tipo, '--json'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ method: '*', path: '/v1/nunca', count: 1, ...fault });
+    await sb.api('DELETE', '/_sandbox/fallas');
+  });
+
+  it.each([
+    [['sandbox', 'fallas', 'agregar', '--tipo', '500'], /falta --ruta/],
+    [['sandbox', 'fallas', 'agregar', '--ruta', '/v1/x'], /falta --tipo/],
+    [['sandbox', 'fallas', 'agregar', '--ruta', '/v1/x', '--tipo', '418'], /--tipo "418" no es válido/],
+    [['sandbox', 'fallas', 'agregar', '--ruta', '/v1/x', '--tipo', '500', '--demora', '5'], /--demora va con --tipo lento/],
+    [['sandbox', 'fallas', 'quitar'], /acción "quitar" no es válido/],
+  ])('%j: exit 2', async (args, message) => {
+    const r = await svc(args, { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('svc sandbox log', () => {
+  it('one line per request to the service (not the control plane), filtered by method, path prefix and status', async () => {
+    await svc(['cobro', 'ver', '987654'], { env: sb.env });
+    await svc(['salud'], { env: sb.env });
+    const all = await svc(['sandbox', 'log'], { env: sb.env });
+    expect(all.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  GET    \/v1\/cobros\/987654\s+404  [\d.]+ ms$/m);
+    expect(all.stdout).not.toContain('/_sandbox/');
+    const only = await svc(['sandbox', 'log', '--estado', '4xx', '--json'], { env: sb.env });
+    const lines = only.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.status >= 400 && l.status < 500)).toBe(true);
+    const salud = await svc(['sandbox', 'log', '--metodo', 'get', '--ruta', '/v1/salud'], { env: sb.env });
+    expect(salud.stdout.trim().split('\n').every((l) => / GET +\/v1\/salud /.test(l))).toBe(true);
+    expect((await svc(['sandbox', 'log', '--estado', 'abc'], { env: sb.env })).exitCode).toBe(2);
+  });
+
+  it('--follow prints new requests as they come and ends with exit 0 on Ctrl-C', async () => {
+    const p = execa('node', [BIN, 'sandbox', 'log', '--follow', '--ruta', '/v1/cobros/424242'], { env: { ...sb.env, SVC_CONFIG_DIR: '/nonexistent' }, reject: false });
+    const lines = createInterface({ input: p.stdout! });
+    const seen = new Promise<string>((resolve) => lines.on('line', (l) => l.includes('/v1/cobros/424242') && resolve(l)));
+    // The first poll happens after the initial listing: ask until the line shows up.
+    let line: string | undefined;
+    for (let i = 0; i < 40 && line === undefined; i++) {
+      await sb.api('GET', '/v1/cobros/424242');
+      line = await Promise.race([seen, new Promise<undefined>((r) => setTimeout(() => r(undefined), 250))]);
+    }
+    expect(line).toMatch(/GET +\/v1\/cobros\/424242 +404/);
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode).toBe(0);
+    expectNoStack(r.stderr);
+  });
+});
+
+describe('svc sandbox entregas', () => {
+  it('each notification attempt: event, request, target, status', async () => {
+    const app = await startTarget();
+    try {
+      expect((await sb.api('POST', '/_sandbox/webhook', { url: app.url })).status).toBe(200);
+      const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Con aviso', monto: '10.00' })).body.data.id;
+      await app.waitFor(1);
+      const r = await svc(['sandbox', 'entregas', '--json'], { env: sb.env });
+      const attempts = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(attempts.find((a) => a.cobro_id === id)).toMatchObject({ event: 'payment.created', status: 200, ok: true });
+      const text = await svc(['sandbox', 'entregas'], { env: sb.env });
+      expect(text.stdout).toMatch(new RegExp(`payment\\.created\\s+cobro ${id}\\s+intento 1 .* 200`));
+    } finally {
+      await sb.api('POST', '/_sandbox/webhook', { url: null });
+      await app.close();
+    }
+  });
+});
