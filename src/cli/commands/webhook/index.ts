@@ -1,10 +1,10 @@
-// svc webhook verify|sign|listen|trigger|replay|eventos|probar: signed notifications
+// svc webhook verify|sign|listen|trigger|replay|eventos|conciliar|probar: signed notifications
 // (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
-export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, probar' };
+export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, conciliar, probar' };
 
 const secretFromEnv = {
   flags: '--secret-from-env',
@@ -83,6 +83,12 @@ export const replayOptions = defineOptions([
 ]);
 
 export const eventosOptions = defineOptions([{ flags: '--limit <n>', description: 'solo los últimos n' }, journal]);
+
+export const conciliarOptions = defineOptions([
+  { flags: '--desde <fecha>', description: 'solo cobros creados desde esa fecha (AAAA-MM-DD o "AAAA-MM-DD HH:MM", hora del servicio)' },
+  { flags: '--forward-to <url>', description: 'la URL de tu app, para escribirla en los comandos que arreglan cada diferencia' },
+  journal,
+]);
 
 export const probarOptions = defineOptions([
   { flags: '--forward-to <url>', description: 'URL de tu receptor de notificaciones (obligatorio)' },
@@ -173,5 +179,12 @@ export const commands: CommandDef[] = [
       'SVC_WEBHOOK_SECRET=whsec_… svc webhook probar --forward-to http://127.0.0.1:3000/webhooks --secret-from-env --json',
     ],
     load: () => import('./probar.js'),
+  }),
+  defineCommand({
+    name: 'webhook conciliar',
+    summary: 'compara lo que tu app supo (el journal de listen) con lo que dice el servicio, y da el comando que arregla cada diferencia; exit 1 si hay alguna',
+    options: conciliarOptions,
+    examples: ['svc webhook conciliar', 'svc webhook conciliar --desde 2026-11-01 --forward-to http://localhost:3000/webhooks', 'svc webhook conciliar --json | jq -r .arreglo'],
+    load: () => import('./conciliar.js'),
   }),
 ];
