@@ -3,7 +3,7 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local value_opts=" --aplicar --base-url --body --cobro --concepto --data --demora --desde --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --metodo --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --ruta --set --signature --success-url --timestamp --tipo --tolerance --transaccion --tz --veces --vencimiento --webhook-url "
-  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook verify|"
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -87,7 +87,7 @@ _svc_complete() {
         'transacciones ls') candidates='--medio --estado --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones show') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones ver') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'webhook') candidates='verify sign listen trigger replay eventos events probar conciliar --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'webhook') candidates='verify sign listen trigger replay eventos events probar conciliar ver --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook conciliar') candidates='--desde --forward-to --journal --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook eventos') candidates='--limit --journal --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook events') candidates='--limit --journal --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
@@ -96,6 +96,7 @@ _svc_complete() {
         'webhook replay') candidates='--last --all --forward-to --resign --header --forward-timeout --journal --secret-from-env --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook sign') candidates='--secret-from-env --timestamp --event --body --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook trigger') candidates='payment.created payment.pending payment.approved payment.partially_paid payment.rejected payment.refunded payment.partially_refunded --forward-to --cobro --estado --monto --set --header --forward-timeout --sandbox --secret-from-env --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'webhook ver') candidates='--journal --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'webhook verify') candidates='--secret-from-env --timestamp --signature --body --request --tolerance --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
       esac ;;
   esac

@@ -21,6 +21,22 @@ export interface ForwardResult {
   response?: Buffer;
   responseComplete?: boolean;
   contentType?: string;
+  /** The answer's headers worth keeping (see keptResponseHeaders), when there was an answer. */
+  responseHeaders?: Record<string, string>;
+}
+
+/**
+ * An app's answer headers as the journal keeps them: everything but what can carry a
+ * credential or a session (Set-Cookie, Authorization and the like), which has no
+ * business in a file that `svc webhook ver` prints.
+ */
+export function keptResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || /^(set-cookie|cookie|authorization|proxy-authenticate|proxy-authorization|www-authenticate)$/i.test(name)) continue;
+    out[name.toLowerCase()] = (Array.isArray(value) ? value.join(', ') : value).slice(0, 1000);
+  }
+  return out;
 }
 
 export interface ForwarderOptions {
@@ -66,6 +82,7 @@ export class Forwarder {
         response: data,
         responseComplete: complete,
         contentType: Array.isArray(ct) ? ct[0] : ct,
+        responseHeaders: keptResponseHeaders(res.headers),
       };
     } catch (err) {
       return { ok: false, status: null, latencyMs: latency(), error: describe(err, controller.signal.aborted, this.timeoutMs) };

@@ -87,8 +87,27 @@ export interface JournalEntry {
   error?: string;
   /** Start of the target's answer when it was not 2xx. */
   response_start?: string;
+  /** The target's answer: its headers (no cookies or credentials) and its first RESPONSE_KEEP_BYTES (64 KiB). */
+  response?: KeptResponse;
   /** Only the first bytes of the body were kept (`bytes` is the size received): a rejected request. */
   body_truncated?: true;
+}
+
+export interface KeptResponse {
+  headers: Record<string, string>;
+  body: string;
+  body_encoding: 'utf8' | 'base64';
+  /** Bytes kept (the answer was longer when `truncated`). */
+  bytes: number;
+  truncated?: true;
+}
+
+/** An app's answer as an entry keeps it; undefined when there was none. */
+export function keptResponse(result: ForwardResult | undefined): KeptResponse | undefined {
+  if (!result || result.status === null || !result.response) return undefined;
+  const r: KeptResponse = { headers: result.responseHeaders ?? {}, ...encodeBody(result.response) };
+  if (result.responseComplete === false) r.truncated = true;
+  return r;
 }
 
 /** Where and when a request arrived, as every entry about it records. */
@@ -137,6 +156,8 @@ export function eventEntry(
   };
   if (result?.error) e.error = result.error;
   if (result && !result.ok && result.response?.length) e.response_start = startOf(result.response);
+  const response = keptResponse(result);
+  if (response) e.response = response;
   return e;
 }
 

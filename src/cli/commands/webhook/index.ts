@@ -1,10 +1,10 @@
-// svc webhook verify|sign|listen|trigger|replay|eventos|conciliar|probar: signed notifications
+// svc webhook verify|sign|listen|trigger|replay|eventos|ver|conciliar|probar: signed notifications
 // (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
-export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, conciliar, probar' };
+export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, ver, conciliar, probar' };
 
 const secretFromEnv = {
   flags: '--secret-from-env',
@@ -83,6 +83,8 @@ export const replayOptions = defineOptions([
 ]);
 
 export const eventosOptions = defineOptions([{ flags: '--limit <n>', description: 'solo los últimos n' }, journal]);
+
+export const verOptions = defineOptions([journal]);
 
 export const conciliarOptions = defineOptions([
   { flags: '--desde <fecha>', description: 'solo cobros creados desde esa fecha (AAAA-MM-DD o "AAAA-MM-DD HH:MM", hora del servicio)' },
@@ -186,5 +188,13 @@ export const commands: CommandDef[] = [
     options: conciliarOptions,
     examples: ['svc webhook conciliar', 'svc webhook conciliar --desde 2026-11-01 --forward-to http://localhost:3000/webhooks', 'svc webhook conciliar --json | jq -r .arreglo'],
     load: () => import('./conciliar.js'),
+  }),
+  defineCommand({
+    name: 'webhook ver',
+    summary: 'una notificación recibida completa: headers, cuerpo, firma y cada entrega a tu app con lo que respondió',
+    args: [{ name: 'id', description: 'id del evento (evt_…; alcanza con un prefijo único)', required: true }],
+    options: verOptions,
+    examples: ['svc webhook ver evt_3f2a9c', 'svc webhook ver evt_3f2a9c --json | jq .intentos'],
+    load: () => import('./ver.js'),
   }),
 ];

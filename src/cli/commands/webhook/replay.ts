@@ -3,7 +3,7 @@
 // --forward-to. The original timestamp may be older than the app's tolerance:
 // --resign signs again with a fresh one. Each replay is journaled too.
 import { signatureHeader } from '../../../webhooks/signature.js';
-import { entryBody, Journal, JournalError, newEntryId, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
+import { entryBody, Journal, JournalError, keptResponse, newEntryId, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
 import { CliError, ConfigError, EXIT, UsageError } from '../../../errors.js';
@@ -117,6 +117,8 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
         ...(result.error ? { error: result.error } : {}),
         ...(!result.ok && result.response?.length ? { response_start: result.response.subarray(0, 300).toString('utf8') } : {}),
       };
+      const response = keptResponse(result);
+      if (response) entry.response = response;
       await journal?.append(entry).catch((err: Error) => io.err(io.c.yellow(`aviso: ${err.message}`)));
       if (ctx.globals.json) io.outRaw(JSON.stringify(entry));
       else io.out(eventLine(io, entry));

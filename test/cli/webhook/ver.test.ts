@@ -1,0 +1,74 @@
+// svc webhook ver: one notification whole from the journal the real listener wrote:
+// headers, body, signature, and each delivery to the app with the app's answer
+// (headers without cookies, the body), the original and a replay.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleBody } from '../../../src/webhooks/events.js';
+import { keptResponseHeaders } from '../../../src/webhooks/forwarder.js';
+import { readJournal } from '../../../src/webhooks/journal.js';
+import { startListener, type Listener } from '../../../src/webhooks/listen.js';
+import { notificationHeaders } from '../../../src/webhooks/signature.js';
+import { svc as spawned, tempDir } from '../../helpers/cli.js';
+import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { startTarget, type Target } from '../../helpers/receiver.js';
+
+const SECRET = 'whsec_ver0123456789abcdefgh';
+let app: Target;
+let listener: Listener;
+let journal: string;
+let id: string;
+const env = () => ({ SVC_WEBHOOK_SECRET: SECRET, SVC_DATA_DIR: join(journal, '..') });
+
+beforeAll(async () => {
+  app = await startTarget();
+  journal = join(tempDir('svc-ver-'), 'webhooks.jsonl');
+  listener = await startListener({ secret: SECRET, port: 0, journal, forwardTo: app.url });
+  app.answer = () => ({ status: 422, body: JSON.stringify({ error: 'pedido 1042 no existe en la app' }) });
+  const body = JSON.stringify(sampleBody('payment.approved', { cobro_id: 77 }));
+  const r = await fetch(listener.url, { method: 'POST', headers: notificationHeaders(SECRET, 'payment.approved', body), body });
+  expect(r.status).toBe(422);
+  id = readJournal(journal).entries.at(-1)!.id;
+});
+afterAll(async () => {
+  await listener?.close();
+  await app?.close();
+});
+
+describe('svc webhook ver', () => {
+  it('shows the notification and the app’s answer body', async () => {
+    const r = await spawned(['webhook', 'ver', id.slice(0, 10)], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^firma\s+válida$/m);
+    expect(r.stdout).toContain('x-svc-event: payment.approved');
+    expect(r.stdout).toContain('"cobro_id": 77');
+    expect(r.stdout).toMatch(/listen\s+→ http:\/\/127\.0\.0\.1:\d+\/?\S*\s+422/);
+    expect(r.stdout).toContain('"error": "pedido 1042 no existe en la app"');
+  });
+
+  it('--json: the entry and every attempt, a replay included, with the answer’s headers', async () => {
+    app.answer = () => ({ status: 200, body: 'ok' });
+    expect((await svc(['webhook', 'replay', id], { env: env() })).exitCode).toBe(0);
+    const r = await svc(['webhook', 'ver', id, '--json'], { env: env() });
+    const v = JSON.parse(r.stdout);
+    expect(v.id).toBe(id);
+    expect(v.intentos.map((a: { source: string; status: number }) => [a.source, a.status])).toEqual([
+      ['listen', 422],
+      ['replay', 200],
+    ]);
+    expect(v.intentos[0].respuesta).toMatchObject({ body: '{"error":"pedido 1042 no existe en la app"}', body_encoding: 'utf8' });
+    expect(Object.keys(v.intentos[0].respuesta.headers)).toContain('content-type');
+    expect(v.intentos[1].respuesta.body).toBe('ok');
+  });
+
+  it('the journal keeps an answer\'s headers but never a cookie or a credential', () => {
+    expect(keptResponseHeaders({ 'Content-Type': 'application/json', 'Set-Cookie': ['s=1', 't=2'], authorization: 'Bearer x', 'X-Request-Id': 'r-1' })).toEqual({
+      'content-type': 'application/json',
+      'x-request-id': 'r-1',
+    });
+  });
+
+  it('an unknown id: exit 5', async () => {
+    const r = await svc(['webhook', 'ver', 'evt_nada'], { env: env() });
+    expect(r.exitCode).toBe(5);
+  });
+});
