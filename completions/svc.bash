@@ -3,7 +3,7 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local value_opts=" --aplicar --base-url --body --cobro --concepto --data --demora --desde --error-url --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --metodo --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --ruta --set --signature --success-url --timestamp --tipo --tolerance --transaccion --tz --veces --vencimiento --webhook-url "
-  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -70,7 +70,7 @@ _svc_complete() {
         'perfil usar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'perfil use') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'salud') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
-        'sandbox') candidates='compactar iniciar pagar rechazar expirar fallas log entregas --host --port --data --webhook-url --tz --retry-schedule --ready-delay --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox') candidates='compactar iniciar pagar rechazar expirar fallas log entregas reloj --host --port --data --webhook-url --tz --retry-schedule --ready-delay --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox compactar') candidates='--data --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox entregas') candidates='--follow --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox expirar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
@@ -79,6 +79,7 @@ _svc_complete() {
         'sandbox log') candidates='--follow --metodo --ruta --estado --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox pagar') candidates='--monto --medio --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sandbox rechazar') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
+        'sandbox reloj') candidates='avanzar --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'sync') candidates='--referencia --mostrar-qr --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones') candidates='listar list ls ver get show --json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;
         'transacciones get') candidates='--json --profile --live --base-url --yes --no-input --no-color --debug --help' ;;

@@ -1,13 +1,15 @@
 // The control plane under /_sandbox/ (merchant's key required): the payer simulation
 // that drives the state machine (iniciar, pagar, rechazar, expirar), the notification
-// URL, the delivery attempts, the events, the request log and fault injection.
+// URL, the delivery attempts, the events, the request log, fault injection and the
+// sandbox's clock.
 import { MEDIOS, type EstadoCobro, type Medio } from '../api/enums.js';
 import { formatCents, parseAmount } from '../money.js';
 import { SandboxError } from './errors.js';
 import type { Faults, RequestLog } from './faults.js';
 import { allowedMedios, feeOf, split } from './fees.js';
 import { amount, object, webhookUrl } from './handlers/validate.js';
-import { eventOf, findCobro, withWire } from './model.js';
+import { eventOf, findCobro, refresh, withWire } from './model.js';
+import { parseDuration } from './time.js';
 import * as state from './state.js';
 import type { CobroRec, LiquidacionRec, TransaccionRec } from './store.js';
 import { ok, type ApiRequest, type Deps, type Reply } from './types.js';
@@ -176,3 +178,29 @@ export const crearFalla: ControlHandler = (deps, req) => ok(deps.faults.add(req.
 export const listarFallas: ControlHandler = (deps) => ok(deps.faults.all());
 
 export const borrarFallas: ControlHandler = (deps) => ok({ borradas: deps.faults.clear() });
+
+/** What GET /_sandbox/reloj answers: the sandbox's now, in its zone and as an instant. */
+function clockState(deps: ControlDeps) {
+  const now = deps.clock.now();
+  return { ahora: deps.clock.local(now), iso: new Date(now).toISOString(), tz: deps.clock.tz, adelanto_ms: deps.clock.offset() };
+}
+
+export const reloj: ControlHandler = (deps) => ok(clockState(deps));
+
+/**
+ * POST /_sandbox/reloj {"avanzar": "8d"}: moves the clock on (journaled first), then
+ * runs what fell due, in time order: each request past its expiry becomes CANCELADO
+ * with payment.rejected, then every notification retry now due is sent.
+ */
+export const avanzarReloj: ControlHandler = (deps, req) => {
+  const b = body(req);
+  const ms = typeof b.avanzar === 'string' ? parseDuration(b.avanzar) : undefined;
+  if (ms === undefined) throw bad('avanzar: a duration such as "30m", "12h", "8d" or "1d12h" (up to ten years)');
+  deps.store.setClockOffset(deps.clock.offset() + ms);
+  deps.clock.advance(ms);
+  const now = deps.clock.now();
+  const due = [...deps.store.open].filter((r) => r.vencMs !== null && r.vencMs <= now).sort((a, b) => a.vencMs! - b.vencMs!);
+  for (const rec of due) refresh(deps, rec, rec.vencMs!);
+  const retries = deps.dispatcher.wake();
+  return ok({ ...clockState(deps), vencidos: due.map((r) => r.wire.id), reintentos: retries });
+};

@@ -55,7 +55,8 @@ export interface DispatcherOptions {
 
 export class Dispatcher {
   private readonly queues = new Map<number, Job[]>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Waits before a retry: due on the sandbox's clock, so moving the clock on sends what falls due. */
+  private readonly timers = new Map<NodeJS.Timeout, { due: number; resolve: () => void }>();
   private readonly inflight = new Set<() => void>();
   private readonly entregas = new Latest<Entrega>();
   private nextEntrega = 1;
@@ -102,7 +103,7 @@ export class Dispatcher {
   /** Stops: pending retries are dropped, attempts in flight are cut. */
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers.keys()) clearTimeout(t);
     this.timers.clear();
     for (const abort of this.inflight) abort();
     this.queues.clear();
@@ -147,11 +148,23 @@ export class Dispatcher {
           this.timers.delete(t);
           resolve();
         }, wait);
-        this.timers.add(t);
+        this.timers.set(t, { due: this.opts.clock.now() + wait, resolve });
       });
     }
     if (this.queues.get(cobroId) === queue) this.queues.delete(cobroId);
     if (this.queues.size === 0) this.wakeIdle();
+  }
+
+  /** The clock was moved on: every retry now due goes out at once, earliest first. How many. */
+  wake(): number {
+    const now = this.opts.clock.now();
+    const due = [...this.timers.entries()].filter(([, w]) => w.due <= now).sort((a, b) => a[1].due - b[1].due);
+    for (const [t, w] of due) {
+      clearTimeout(t);
+      this.timers.delete(t);
+      w.resolve();
+    }
+    return due.length;
   }
 
   private settle(n: number): void {

@@ -54,6 +54,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ? Store.open(options.dataFile, { fs: options.dataFs, onNotice: options.onNotice, compactAtBytes: options.compactAtBytes })
     : Store.memory();
   try {
+    // The clock goes on from where a previous run with this data file left it.
+    clock.advance(store.clockOffset);
     if (options.webhookUrl !== undefined) {
       const { webhookUrl } = await import('./handlers/validate.js');
       const url = webhookUrl(options.webhookUrl, '--webhook-url', (m) => new SandboxStartError(m) as never);

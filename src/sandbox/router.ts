@@ -61,6 +61,8 @@ export const ROUTES: Route[] = [
   r('POST', '/_sandbox/fallas', 'control', control.crearFalla),
   r('GET', '/_sandbox/fallas', 'control', control.listarFallas),
   r('DELETE', '/_sandbox/fallas', 'control', control.borrarFallas),
+  r('GET', '/_sandbox/reloj', 'control', control.reloj),
+  r('POST', '/_sandbox/reloj', 'control', control.avanzarReloj),
 ];
 
 export interface Match {

@@ -7,8 +7,8 @@
 // line, each record checked (records.ts); a bad line stops the start naming the file
 // and line, and the file is left untouched. Only a cut last line is trimmed, its
 // bytes kept aside first. A file mostly made of superseded lines is compacted.
-// A line is a header `{meta}`, a change `{c: [[kind, record]…], e: [event…]}` or the
-// event numbers delivered since `{s: [seq…]}`; records name their fields (`merchant`,
+// A line is a header `{meta}`, a change `{c: [[kind, record]…], e: [event…]}`, the
+// event numbers delivered since `{s: [seq…]}` or how far the clock was moved `{r: ms}`; records name their fields (`merchant`,
 // `wire`, `seq`, `at`), older one-letter files are read too (records.ts).
 import { randomBytes } from 'node:crypto';
 import type { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion } from '../api/schemas.js';
@@ -339,6 +339,12 @@ export class Store {
   /** Applies one journal line after checking it; returns how many records, events or settlements it held. */
   private replayEntry(entry: unknown, where: string): number {
     const view = this.view();
+    const offset = (entry as { r?: unknown } | null)?.r;
+    if (offset !== undefined) {
+      if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < this.clockOffset) throw corrupt(where, 'el reloj del sandbox no puede ir hacia atrás');
+      this.clockOffset = offset;
+      return 1;
+    }
     const settled = (entry as { s?: unknown } | null)?.s;
     if (settled !== undefined) {
       const why = checkSettled(view, settled);
@@ -406,6 +412,7 @@ export class Store {
    */
   private writeState(out: (text: string) => void): void {
     out(JSON.stringify({ meta: this.meta }) + '\n');
+    if (this.clockOffset > 0) out(JSON.stringify({ r: this.clockOffset }) + '\n');
     const tables: [Op[0], Table<{ merchant: number; wire: { id: number } }>][] = [
       ['cobro', this.cobros],
       ['transaccion', this.transacciones],
@@ -496,6 +503,22 @@ export class Store {
    * fsynced: should a crash lose this line, the event is sent once more (at least
    * once, as the service promises), never lost.
    */
+  /** How far the sandbox's clock was moved on, ms (kept in the data file: a restart keeps the date). */
+  clockOffset = 0;
+
+  /** Records a move of the clock, fsynced before it is applied (503 when it cannot be written). */
+  setClockOffset(ms: number): void {
+    if (this.writer) {
+      try {
+        this.writer.append(JSON.stringify({ r: ms }) + '\n', true);
+      } catch (err) {
+        if (err instanceof JournalWriteError) throw unavailable(err);
+        throw err;
+      }
+    }
+    this.clockOffset = ms;
+  }
+
   settle(n: number): void {
     if (!this.pendingEvents.delete(n) || !this.writer) return;
     try {

@@ -1,5 +1,8 @@
-// Dates of the sandbox: local `YYYY-MM-DD HH:MM:SS` in the configured zone (Intl,
-// no library), and the strict ISO 8601 parse of `vencimiento`.
+// Dates of the sandbox: one clock for everything time does (expiry, cvu/qr readiness,
+// notification retries, every date it writes), which starts at the real time and can
+// be moved on (`svc sandbox reloj avanzar`), never back; local `YYYY-MM-DD HH:MM:SS`
+// in the configured zone (Intl, no library); the strict ISO 8601 parse of `vencimiento`;
+// and the durations the clock is moved by.
 import { SandboxStartError } from './errors.js';
 import { WALL_CLOCK } from '../dates.js';
 import { DEFAULTS } from '../defaults.js';
@@ -7,15 +10,25 @@ import { DEFAULTS } from '../defaults.js';
 export const DEFAULT_TZ: string = DEFAULTS.timeZone;
 
 export interface Clock {
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch, on the sandbox's clock (real time plus what it was moved on). */
   now(): number;
+  /** How far the clock was moved on from real time, ms. */
+  offset(): number;
+  /** Moves the clock on (never back). */
+  advance(ms: number): void;
   /** Local date-time of an instant in the sandbox's zone. */
   local(ms: number): string;
   readonly tz: string;
 }
 
 /** Throws SandboxStartError for a zone Intl does not know. */
-export function createClock(tz: string = DEFAULT_TZ, now: () => number = Date.now): Clock {
+export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.now): Clock {
+  let offset = 0;
+  const now = () => real() + offset;
+  const advance = (ms: number) => {
+    if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError(`the sandbox's clock only moves forward (${ms} ms)`);
+    offset += ms;
+  };
   let fmt: Intl.DateTimeFormat;
   try {
     fmt = new Intl.DateTimeFormat('en-US', { timeZone: tz, ...WALL_CLOCK });
@@ -35,7 +48,7 @@ export function createClock(tz: string = DEFAULT_TZ, now: () => number = Date.no
     cachedText = text;
     return text;
   };
-  return { now, local, tz };
+  return { now, offset: () => offset, advance, local, tz };
 }
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -54,4 +67,16 @@ export function parseIsoWithOffset(text: string): number | undefined {
   const day = new Date(Date.UTC(Number(m[1]), Number(mo) - 1, Number(d)));
   if (day.getUTCDate() !== Number(d)) return undefined;
   return ms;
+}
+
+const DURATION = /^(?:(\d{1,5})d)?(?:(\d{1,6})h)?(?:(\d{1,7})m)?(?:(\d{1,9})s)?$/;
+/** The longest move at once: ten years. */
+export const MAX_ADVANCE_MS = 3650 * 24 * 3600 * 1000;
+
+/** Milliseconds of a duration such as 30m, 12h, 8d or 1d12h; undefined when it is not one (or is 0, or over ten years). */
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION.exec(text.trim().toLowerCase());
+  if (!m || !(m[1] || m[2] || m[3] || m[4])) return undefined;
+  const ms = ((Number(m[1] ?? 0) * 24 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 60_000 + Number(m[4] ?? 0) * 1000;
+  return ms > 0 && ms <= MAX_ADVANCE_MS ? ms : undefined;
 }

@@ -41,6 +41,14 @@ export interface LogLine {
   fecha: string;
 }
 
+/** The sandbox's clock (GET /_sandbox/reloj). */
+export interface Reloj {
+  ahora: string;
+  iso: string;
+  tz: string;
+  adelanto_ms: number;
+}
+
 /** A fault as POST /_sandbox/fallas takes it and GET lists it. */
 export interface Falla {
   id?: number;
@@ -92,6 +100,16 @@ export class SandboxControl {
   /** Removes every fault; how many there were. */
   async clearFallas(): Promise<number> {
     return ((await this.client.request({ method: 'DELETE', path: '/_sandbox/fallas' })).data as { data: { borradas: number } }).data.borradas;
+  }
+
+  /** The sandbox's clock. */
+  async reloj(): Promise<Reloj> {
+    return this.get<Reloj>('/_sandbox/reloj');
+  }
+
+  /** Moves the sandbox's clock on and runs what fell due. */
+  async avanzar(duracion: string): Promise<Reloj & { vencidos: number[]; reintentos: number }> {
+    return this.post('/_sandbox/reloj', { avanzar: duracion });
   }
 
   /** A UsageError when the address is a service without a control plane (not `svc sandbox`). */

@@ -127,4 +127,14 @@ export const commands: CommandDef[] = [
     examples: ['svc sandbox entregas', 'svc sandbox entregas --follow', 'svc sandbox entregas --json'],
     load: () => import('./log.js').then((m) => ({ run: m.entregas })),
   }),
+  defineCommand({
+    name: 'sandbox reloj',
+    summary: 'el reloj del sandbox; `avanzar 8d` lo adelanta y hace lo que vence en ese tiempo (cobros vencidos, reintentos de notificación)',
+    args: [
+      { name: 'acción', description: 'avanzar (sin nada: muestra la hora del sandbox)', required: false, choices: ['avanzar'] },
+      { name: 'duración', description: 'cuánto: 30m, 12h, 8d, 1d12h', required: false },
+    ],
+    examples: ['svc sandbox reloj', 'svc sandbox reloj avanzar 8d', 'svc sandbox reloj avanzar 90m --json'],
+    load: () => import('./reloj.js'),
+  }),
 ];
