@@ -20,6 +20,7 @@ export const sandboxOptions = defineOptions([
   { flags: '--tz <zona>', description: `zona horaria de las fechas (default ${DEFAULTS.timeZone})` },
   { flags: '--retry-schedule <ms,ms,…>', description: `esperas entre reintentos de notificación (default ${DEFAULTS.retryScheduleMs.join(',')})` },
   { flags: '--ready-delay <ms>', description: `demora hasta que cvu y qr están listos (default ${DEFAULTS.readyDelayMs})` },
+  { flags: '--escenario <archivo>', description: 'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)' },
 ]);
 
 export const compactarOptions = defineOptions([
@@ -136,5 +137,12 @@ export const commands: CommandDef[] = [
     ],
     examples: ['svc sandbox reloj', 'svc sandbox reloj avanzar 8d', 'svc sandbox reloj avanzar 90m --json'],
     load: () => import('./reloj.js'),
+  }),
+  defineCommand({
+    name: 'sandbox escenario',
+    summary: 'imprime el estado del sandbox como escenario (JSON), para volver a arrancar con él: svc sandbox --escenario ARCHIVO',
+    args: [{ name: 'acción', description: 'exportar', required: true, choices: ['exportar'] }],
+    examples: ['svc sandbox escenario exportar > estado.json', 'svc sandbox --escenario estado.json'],
+    load: () => import('./escenario.js'),
   }),
 ];

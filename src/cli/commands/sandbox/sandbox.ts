@@ -7,6 +7,7 @@ import type { OptionsOf } from '../../define.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { ConfigError, UsageError } from '../../../errors.js';
 import { parseFilePath, parseHost, parseInteger, parsePort, parseUrl, printable } from '../../parse.js';
+import { readFileArg } from '../../shared/webhook.js';
 import type { sandboxOptions } from './index.js';
 
 type Options = OptionsOf<typeof sandboxOptions>;
@@ -19,10 +20,12 @@ export interface ServeOptions {
   tz?: string;
   retrySchedule?: number[];
   readyDelayMs?: number;
+  /** --escenario: the known state to start with (checked before anything starts). */
+  escenario?: { file: string; scenario: import('../../../sandbox/scenario.js').Scenario };
 }
 
 /** Checks the flags; UsageError (exit 2) before anything starts. */
-export function parseOptions(opts: Options): ServeOptions {
+export async function parseOptions(opts: Options): Promise<ServeOptions> {
   const out: ServeOptions = { host: DEFAULTS.host, port: DEFAULTS.sandboxPort };
   if (opts.host !== undefined) out.host = parseHost(opts.host);
   if (opts.port !== undefined) out.port = parsePort(opts.port);
@@ -44,11 +47,22 @@ export function parseOptions(opts: Options): ServeOptions {
     out.retrySchedule = parts.map((p) => parseInteger(p.trim(), '--retry-schedule', 0, 3_600_000));
   }
   if (opts.readyDelay !== undefined) out.readyDelayMs = parseInteger(opts.readyDelay, '--ready-delay', 0, 600_000);
+  if (opts.escenario !== undefined) {
+    const file = parseFilePath(opts.escenario, '--escenario');
+    const { parseScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
+    const text = readFileArg(file, "--escenario").toString("utf8");
+    try {
+      out.escenario = { file, scenario: parseScenario(text) };
+    } catch (err) {
+      if (err instanceof ScenarioError) throw new UsageError(`--escenario ${printable(file)}: ${err.message}`);
+      throw err;
+    }
+  }
   return out;
 }
 
 export async function run(ctx: Context, _args: string[], opts: Options): Promise<void> {
-  const options = parseOptions(opts);
+  const options = await parseOptions(opts);
   const signal = ctx.holdSignals();
   const { io } = ctx;
   const { startSandbox, SandboxStartError } = await import('../../../sandbox/index.js');
@@ -71,6 +85,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     if (err instanceof SandboxStartError) throw new ConfigError(err.message);
     throw err;
   }
+  if (options.escenario) await startWith(sandbox, options.escenario, options.tz);
 
   if (json) {
     io.out(
@@ -112,4 +127,29 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
 
 function c2(ctx: Context, text: string): string {
   return ctx.io.c.dim(text);
+}
+
+/** Applies --escenario to the sandbox just started, through its own API; a refused step stops it (exit 2). */
+async function startWith(sandbox: { baseUrl: string; apiKey: string; app: { deps: { store: { cobros: { maxId: number } } } }; close(): Promise<void> }, esc: NonNullable<ServeOptions['escenario']>, tz: string | undefined): Promise<void> {
+  const { applyScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
+  const { parseVencimiento } = await import('../../../dates.js');
+  if (sandbox.app.deps.store.cobros.maxId > 0) {
+    await sandbox.close();
+    throw new UsageError(`--escenario: el archivo de datos ya tiene cobros; un escenario arranca de cero (otro --data, o sin --data)`);
+  }
+  const call = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(sandbox.baseUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${sandbox.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: r.status, body: (await r.json()) as { data?: unknown; message?: string } };
+  };
+  try {
+    await applyScenario(esc.scenario, call, (text) => parseVencimiento(text, { timeZone: tz ?? DEFAULTS.timeZone }).iso);
+  } catch (err) {
+    await sandbox.close();
+    if (err instanceof ScenarioError) throw new UsageError(`--escenario ${printable(esc.file)}: ${err.message}`);
+    throw err;
+  }
 }

@@ -1,0 +1,151 @@
+// Scenarios: a sandbox that starts with a known state (`svc sandbox --escenario FILE`)
+// and the state of a running one written in the same form (`svc sandbox escenario
+// exportar`), so a state reached by hand can be saved and replayed. A scenario is
+// applied through the sandbox's own HTTP API, request by request, as an app and a
+// payer would: fees, settlements and notifications come out exactly as they would.
+import * as z from 'zod/mini';
+import type { Cobro, Devolucion, Transaccion } from '../api/schemas.js';
+import { MEDIOS } from '../api/enums.js';
+import { isAmount } from '../money.js';
+
+const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
+
+const Pago = z.strictObject({ medio: z.enum(MEDIOS), monto: z.optional(Monto) });
+const Devol = z.strictObject({ monto: Monto, transaccion: z.optional(z.int().check(z.minimum(0))) });
+const CobroEsc = z.strictObject({
+  concepto: z.string().check(z.minLength(1)),
+  monto: Monto,
+  referencia: z.optional(z.string()),
+  vencimiento: z.optional(z.string()),
+  tarjeta: z.optional(z.boolean()),
+  qr: z.optional(z.boolean()),
+  transferencia: z.optional(z.boolean()),
+  pagos: z.optional(z.array(Pago)),
+  rechazar: z.optional(z.literal(true)),
+  expirar: z.optional(z.literal(true)),
+  devoluciones: z.optional(z.array(Devol)),
+});
+export const Scenario = z.strictObject({ cobros: z.array(CobroEsc) });
+export type Scenario = z.infer<typeof Scenario>;
+export type CobroEscenario = z.infer<typeof CobroEsc>;
+
+/** A path as a person writes it: cobros[1].pagos[0].monto. */
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(raíz)';
+}
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+/** The scenario in `text`, or a ScenarioError naming the first bad field by its path. */
+export function parseScenario(text: string): Scenario {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ScenarioError(`no es JSON (${(err as Error).message.split('\n')[0]})`);
+  }
+  const r = Scenario.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const what =
+      issue.code === 'invalid_type'
+        ? issue.input === undefined
+          ? `falta (${issue.expected})`
+          : `se esperaba ${issue.expected}`
+        : issue.code === 'invalid_value'
+          ? `no es ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
+          : issue.code === 'unrecognized_keys'
+            ? `campo desconocido: ${issue.keys.join(', ')}`
+            : issue.message;
+    throw new ScenarioError(`${pathOf(issue.path)}: ${what}`);
+  }
+  for (const [i, c] of r.data.cobros.entries()) {
+    if (c.rechazar && c.expirar) throw new ScenarioError(`cobros[${i}]: rechazar o expirar, no los dos`);
+    for (const [j, d] of (c.devoluciones ?? []).entries()) {
+      if (d.transaccion !== undefined && d.transaccion >= (c.pagos ?? []).length) {
+        throw new ScenarioError(`cobros[${i}].devoluciones[${j}].transaccion: no hay pagos[${d.transaccion}] en ese cobro`);
+      }
+    }
+  }
+  return r.data;
+}
+
+type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: { data?: unknown; message?: string } }>;
+
+/**
+ * Applies a scenario through the sandbox's API (`call` sends one request with the
+ * merchant's key). `vencimiento` is taken as `svc cobro crear --vencimiento` takes it
+ * (`toIso` turns it into ISO 8601 with offset in the sandbox's zone). A step the
+ * sandbox refuses stops it with the path of that step.
+ */
+export async function applyScenario(s: Scenario, call: Call, toIso: (text: string) => string): Promise<void> {
+  for (const [i, c] of s.cobros.entries()) {
+    const at = `cobros[${i}]`;
+    const step = async (where: string, method: string, path: string, body?: unknown) => {
+      const r = await call(method, path, body);
+      if (r.status >= 300) throw new ScenarioError(`${where}: el sandbox lo rechazó (HTTP ${r.status}: ${r.body.message ?? ''})`);
+      return r.body.data;
+    };
+    let vencimiento: string | undefined;
+    if (c.vencimiento !== undefined) {
+      try {
+        vencimiento = toIso(c.vencimiento);
+      } catch (err) {
+        throw new ScenarioError(`${at}.vencimiento: ${(err as Error).message}`);
+      }
+    }
+    const body = {
+      concepto: c.concepto,
+      monto: c.monto,
+      ...(c.referencia !== undefined ? { referencia: c.referencia } : {}),
+      ...(vencimiento !== undefined ? { vencimiento } : {}),
+      ...(c.tarjeta !== undefined ? { tarjeta: c.tarjeta } : {}),
+      ...(c.qr !== undefined ? { qr: c.qr } : {}),
+      ...(c.transferencia !== undefined ? { transferencia: c.transferencia } : {}),
+    };
+    const cobro = (await step(at, 'POST', '/v1/cobros', body)) as Cobro;
+    const before = new Set(((await step(at, 'GET', '/v1/transacciones')) as Transaccion[]).map((t) => t.id));
+    for (const [j, p] of (c.pagos ?? []).entries()) {
+      await step(`${at}.pagos[${j}]`, 'POST', `/_sandbox/cobros/${cobro.id}/pagar`, { medio: p.medio, ...(p.monto !== undefined ? { monto: p.monto } : {}) });
+    }
+    // The transactions of this request, oldest first: pagos[k] made the k-th.
+    const txs = ((await step(at, 'GET', '/v1/transacciones')) as Transaccion[]).filter((t) => t.cobro_id === cobro.id && !before.has(t.id)).sort((a, b) => a.id - b.id);
+    if (c.rechazar) await step(`${at}.rechazar`, 'POST', `/_sandbox/cobros/${cobro.id}/rechazar`, {});
+    if (c.expirar) await step(`${at}.expirar`, 'POST', `/_sandbox/cobros/${cobro.id}/expirar`, {});
+    for (const [j, d] of (c.devoluciones ?? []).entries()) {
+      const tx = d.transaccion === undefined ? undefined : txs[d.transaccion];
+      await step(`${at}.devoluciones[${j}]`, 'POST', `/v1/cobros/${cobro.id}/devoluciones`, { monto: d.monto, ...(tx ? { transaccion_id: tx.id } : {}) });
+    }
+  }
+}
+
+/**
+ * A running sandbox's state as a scenario (lists as the service sends them): each
+ * request oldest first with its payments, how it ended and its refunds. A refund's
+ * transaction is not on the wire, so exported refunds name none; a request still
+ * open keeps its vencimiento (local time in the sandbox's zone).
+ */
+export function exportScenario(cobros: Iterable<Cobro>, transacciones: Iterable<Transaccion>, devoluciones: Iterable<Devolucion>): Scenario {
+  const txs = [...transacciones].sort((a, b) => a.id - b.id);
+  const devs = [...devoluciones].sort((a, b) => a.id - b.id);
+  const out: CobroEscenario[] = [];
+  for (const c of [...cobros].sort((a, b) => a.id - b.id)) {
+    const mine = txs.filter((t) => t.cobro_id === c.id);
+    const e: CobroEscenario = { concepto: c.concepto, monto: c.monto };
+    if (c.referencia !== null) e.referencia = c.referencia;
+    if (c.vencimiento !== null && (c.estado === 'PENDIENTE' || c.estado === 'EN_PROCESO')) e.vencimiento = c.vencimiento;
+    if (!c.medios.tarjeta) e.tarjeta = false;
+    if (!c.medios.qr) e.qr = false;
+    if (!c.medios.transferencia) e.transferencia = false;
+    const pagos = mine.filter((t) => t.estado === 'ACREDITADO').map((t) => ({ medio: t.medio, monto: t.monto }));
+    if (pagos.length) e.pagos = pagos;
+    if (mine.some((t) => t.estado === 'RECHAZADO')) e.rechazar = true;
+    else if (c.estado === 'CANCELADO') e.expirar = true;
+    const refunds = devs.filter((d) => d.cobro_id === c.id).map((d) => ({ monto: d.monto }));
+    if (refunds.length) e.devoluciones = refunds;
+    out.push(e);
+  }
+  return { cobros: out };
+}

@@ -1,0 +1,102 @@
+// Scenarios: `svc sandbox --escenario FILE` starts with exactly the state the file
+// describes, built through the sandbox's own API (so transactions, fees, states and
+// events are what real calls give); `svc sandbox escenario exportar` writes a running
+// sandbox's state in that form and starting from the export gives the same lists;
+// a bad file or a refused step stops the start naming the path, exit 2.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { svc as spawned, tempDir } from '../../helpers/cli.js';
+import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+const dir = tempDir('svc-escenario-');
+const write = (name: string, value: unknown) => {
+  const file = join(dir, name);
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+};
+const scenario = {
+  cobros: [
+    { concepto: 'Pagado', monto: '1500.00', referencia: 'p-1', pagos: [{ medio: 'qr' }] },
+    { concepto: 'Parcial y devuelto', monto: '1000.00', pagos: [{ medio: 'debito', monto: '400.00' }, { medio: 'credito', monto: '100.00' }], devoluciones: [{ monto: '50.00', transaccion: 1 }] },
+    { concepto: 'Rechazado', monto: '20.00', rechazar: true },
+    { concepto: 'Abierto', monto: '40.00', vencimiento: '+3d', tarjeta: false },
+  ],
+};
+
+/**
+ * The lists of a sandbox without what differs between two runs (codes, links, times;
+ * the expiry of a request already closed, which a scenario does not carry).
+ */
+async function lists(sb: Sandbox) {
+  const open = (x: Record<string, unknown>) => x.estado === 'PENDIENTE' || x.estado === 'EN_PROCESO';
+  const strip = (x: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(x).filter(([k]) => !['codigo', 'url', 'cvu', 'qr', 'created_at', 'updated_at', 'fecha', 'acreditacion', 'fecha_operacion', 'fecha_estimada'].includes(k) && (k !== 'vencimiento' || open(x))));
+  const get = async (p: string) => ((await sb.api('GET', p)).body.data as Record<string, unknown>[]).map(strip);
+  return { cobros: await get('/v1/cobros'), transacciones: await get('/v1/transacciones'), devoluciones: await get('/v1/devoluciones'), liquidaciones: await get('/v1/liquidaciones') };
+}
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox(['--escenario', write('escenario.json', scenario)]);
+});
+afterAll(() => sb?.stop());
+
+describe('svc sandbox --escenario', () => {
+  it('starts with exactly those requests, transactions, refunds and events', async () => {
+    const cobros = (await sb.api('GET', '/v1/cobros')).body.data as { id: number; estado: string; monto_cobrado: string; medios: { tarjeta: boolean } }[];
+    expect(cobros.map((c) => [c.id, c.estado, c.monto_cobrado])).toEqual([
+      [4, 'PENDIENTE', '0.00'],
+      [3, 'CANCELADO', '0.00'],
+      [2, 'DEVUELTA_PARCIALMENTE', '500.00'],
+      [1, 'PAGADA', '1500.00'],
+    ]);
+    expect(cobros[0]!.medios.tarjeta).toBe(false);
+    const txs = (await sb.api('GET', '/v1/transacciones')).body.data as { cobro_id: number; medio: string; monto: string; estado: string }[];
+    expect(txs.map((t) => [t.cobro_id, t.medio, t.monto, t.estado]).reverse()).toEqual([
+      [1, 'qr', '1500.00', 'ACREDITADO'],
+      [2, 'debito', '400.00', 'ACREDITADO'],
+      [2, 'credito', '100.00', 'ACREDITADO'],
+      [3, 'transferencia', '20.00', 'RECHAZADO'],
+    ]);
+    const refunds = (await sb.api('GET', '/v1/devoluciones')).body.data;
+    expect(refunds).toMatchObject([{ cobro_id: 2, monto: '50.00', tipo: 'parcial' }]);
+    const events = ((await sb.api('GET', '/_sandbox/eventos')).body.data as { body: { event: string; cobro_id: number } }[]).map((e) => [e.body.cobro_id, e.body.event]);
+    expect(events).toEqual([
+      [1, 'payment.created'],
+      [1, 'payment.approved'],
+      [2, 'payment.created'],
+      [2, 'payment.partially_paid'],
+      [2, 'payment.partially_paid'],
+      [2, 'payment.partially_refunded'],
+      [3, 'payment.created'],
+      [3, 'payment.rejected'],
+      [4, 'payment.created'],
+    ]);
+  });
+
+  it('escenario exportar, then a sandbox started from the export: the same lists', async () => {
+    const exported = await spawned(['sandbox', 'escenario', 'exportar'], { env: sb.env });
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const again = await startSandbox(['--escenario', write('exportado.json', exported.stdout)]);
+    try {
+      expect(await lists(again)).toEqual(await lists(sb));
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it.each([
+    ['not JSON', '{', /--escenario .*: no es JSON/],
+    ['a bad medio', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'efectivo' }] }] }, /cobros\[0\]\.pagos\[0\]\.medio: no es "transferencia"/],
+    ['a bad amount', { cobros: [{ concepto: 'x', monto: '1.00' }, { concepto: 'y', monto: '1.00', pagos: [{ medio: 'qr', monto: '1,5' }] }] }, /cobros\[1\]\.pagos\[0\]\.monto: un monto decimal/],
+    ['an unknown field', { cobros: [{ concepto: 'x', monto: '1.00', pagado: true }] }, /cobros\[0\]: campo desconocido: pagado/],
+    ['a refund of a payment that is not there', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'qr' }], devoluciones: [{ monto: '1.00', transaccion: 1 }] }] }, /cobros\[0\]\.devoluciones\[0\]\.transaccion: no hay pagos\[1\]/],
+    ['a step the sandbox refuses', { cobros: [{ concepto: 'x', monto: '10.00', pagos: [{ medio: 'qr', monto: '5.00' }], devoluciones: [{ monto: '6.00' }] }] }, /cobros\[0\]\.devoluciones\[0\]: el sandbox lo rechazó \(HTTP 400/],
+  ])('%s: exit 2 naming where', async (name, value, message) => {
+    const r = await svc(['sandbox', '--port', '0', '--escenario', write(`${name.replace(/\W/g, '-')}.json`, value)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
