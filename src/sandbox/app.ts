@@ -81,8 +81,10 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
 
-  const record = (method: string, path: string, status: number | null, started: number) => {
-    const entry: LogEntry = deps.log.add({ method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, fecha: clock.local(clock.now()) });
+  const record = (method: string, path: string, status: number | null, started: number, req?: IncomingMessage) => {
+    const key = /^Bearer (\S+)$/.exec(req?.headers.authorization ?? '')?.[1];
+    const comercio = key ? (store.merchantByKey(key)?.id ?? null) : null;
+    const entry: LogEntry = deps.log.add({ method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, fecha: clock.local(clock.now()), comercio });
     options.onRequest?.(entry);
   };
 
@@ -97,7 +99,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       const fault = path.startsWith('/_sandbox/') ? undefined : deps.faults.take(method === 'HEAD' ? 'GET' : method, path);
       if (fault?.action === 'cut') {
         req.socket.destroy();
-        record(method, path, null, started);
+        record(method, path, null, started, req);
         return;
       }
       if (fault?.action === 'respond') {
@@ -105,7 +107,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         const r = faultResponse(fault);
         res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.text), ...fault.headers });
         res.end(r.text);
-        record(method, path, r.status, started);
+        record(method, path, r.status, started, req);
         return;
       }
       if (fault?.action === 'delay' && fault.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms!));
@@ -113,21 +115,21 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       const reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1));
       if (fault?.action === 'cut_after') {
         req.socket.destroy();
-        record(method, path, null, started);
+        record(method, path, null, started, req);
         return;
       }
       write(res, reply);
       if (!req.complete) dropRest(req);
-      record(method, path, reply.status, started);
+      record(method, path, reply.status, started, req);
     } catch (err) {
       // A client that went away mid-body is logged like a cut: no answer, not a bug.
       if (err instanceof ClientGone) {
-        record(method, path, null, started);
+        record(method, path, null, started, req);
         return;
       }
       options.onError?.(err);
       if (!res.headersSent) write(res, { status: 500, body: { error: 'internal_error', message: 'internal error of the sandbox' } });
-      record(method, path, 500, started);
+      record(method, path, 500, started, req);
     } finally {
       inflight--;
     }

@@ -124,6 +124,8 @@ export interface LogEntry {
   status: number | null;
   ms: number;
   fecha: string;
+  /** The merchant whose key the request carried; null without a known key. */
+  comercio: number | null;
 }
 
 /** The last requests received (method, path, status, time); never headers or bodies. */

@@ -100,7 +100,7 @@ describe('fallas', () => {
     await sb.api('GET', '/v1/cobros/424242');
     const log = (await sb.api('GET', '/_sandbox/log')).body.data;
     const last = log.filter((e: any) => e.path === '/v1/cobros/424242').pop();
-    expect(Object.keys(last)).toEqual(['id', 'method', 'path', 'status', 'ms', 'fecha']);
+    expect(Object.keys(last)).toEqual(['id', 'method', 'path', 'status', 'ms', 'fecha', 'comercio']);
     expect(last).toMatchObject({ method: 'GET', status: 404 });
     expect(log.some((e: any) => e.status === null)).toBe(true); // the cut ones
     expect(JSON.stringify(log)).not.toContain(sb.apiKey);

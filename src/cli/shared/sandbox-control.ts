@@ -39,6 +39,7 @@ export interface LogLine {
   status: number | null;
   ms: number;
   fecha: string;
+  comercio: number | null;
 }
 
 /** The sandbox's clock (GET /_sandbox/reloj). */

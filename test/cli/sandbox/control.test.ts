@@ -65,7 +65,7 @@ describe('svc sandbox log', () => {
     await svc(['cobro', 'ver', '987654'], { env: sb.env });
     await svc(['salud'], { env: sb.env });
     const all = await svc(['sandbox', 'log'], { env: sb.env });
-    expect(all.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  GET    \/v1\/cobros\/987654\s+404  [\d.]+ ms$/m);
+    expect(all.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  GET    \/v1\/cobros\/987654\s+404  [\d.]+ ms\s+comercio 1$/m);
     expect(all.stdout).not.toContain('/_sandbox/');
     const only = await svc(['sandbox', 'log', '--estado', '4xx', '--json'], { env: sb.env });
     const lines = only.stdout.trim().split('\n').map((l) => JSON.parse(l));
