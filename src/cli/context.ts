@@ -10,6 +10,7 @@ import type { Store } from '../config/store.js';
 import type { IO } from '../output/io.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
+import { parseAmount } from '../money.js';
 
 export interface GlobalOptions {
   json: boolean;
@@ -149,15 +150,16 @@ export function createContext(deps: ContextDeps): Context {
     },
     async confirm(message) {
       if (!io.canPrompt) throw new UsageError('se necesita confirmación y no hay terminal: agregá --yes');
-      const { confirm } = await import('@inquirer/prompts');
-      const ok = await prompt(() => confirm({ message, default: false }, promptStreams(io)));
-      if (!ok) throw new CancelledError('cancelado: no se hizo nada');
+      // An input, not inquirer's confirm: that one takes only y/yes and echoes "Yes"/"No".
+      const { input } = await import('@inquirer/prompts');
+      const answer = await prompt(() => input({ message: `${message} (s/N)` }, promptStreams(io)));
+      if (!isYes(answer)) throw new CancelledError('cancelado: no se hizo nada');
     },
     async confirmTyped(message, expected) {
       if (!io.canPrompt) throw new UsageError('se necesita confirmación y no hay terminal: agregá --yes');
       const { input } = await import('@inquirer/prompts');
       const typed = await prompt(() => input({ message }, promptStreams(io)));
-      if (typed.trim() !== expected) throw new CancelledError(`cancelado: escribiste "${typed.trim()}", no "${expected}"; no se hizo nada`);
+      if (!sameAmount(typed, expected)) throw new CancelledError(`cancelado: escribiste "${printable(typed.trim(), 40)}", no ${expected}; no se hizo nada`);
     },
     async guardChange(action) {
       const r = await ctx.resolved();
@@ -191,5 +193,19 @@ export async function prompt<T>(ask: () => Promise<T>): Promise<T> {
       throw new CancelledError();
     }
     throw err;
+  }
+}
+
+/** A yes, as a Spanish or English speaker types it: s, si, sí, y, yes (any case). */
+export function isYes(answer: string): boolean {
+  return /^(s|si|sí|y|yes)$/i.test(answer.trim());
+}
+
+/** Whether what was typed is the amount asked for, however it is spelled (4, 4.0, 4.00). */
+export function sameAmount(typed: string, expected: string): boolean {
+  try {
+    return parseAmount(typed.trim()) === parseAmount(expected);
+  } catch {
+    return false;
   }
 }

@@ -2,6 +2,7 @@
 // plan of devolver, the field parser and exit mapping of api, the terminal QR.
 import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
+import { isYes, sameAmount } from '../../src/cli/context.js';
 import type { Cobro, Devolucion, Transaccion } from '../../src/api/schemas.js';
 import { bodyFromFlags, shellQuote, textProblem } from '../../src/cli/commands/cobro/crear.js';
 import { checkCommands, parseRefundFlags, planRefund } from '../../src/cli/commands/devolver/devolver.js';
@@ -106,6 +107,15 @@ describe('cobro crear flags', () => {
     expect(textProblem('ñ'.repeat(200), 200)).toBeUndefined();
     expect(textProblem('😀'.repeat(200), 200)).toBeUndefined();
     expect(textProblem('😀'.repeat(201), 200)).toMatch(/201/);
+  });
+});
+
+describe('answers at a prompt', () => {
+  it.each(['s', 'S', 'si', 'Sí', 'SÍ', 'y', 'yes', ' s '])('%j confirms', (a) => expect(isYes(a)).toBe(true));
+  it.each(['', 'n', 'no', 'sisi', 'ok', 'claro'])('%j declines', (a) => expect(isYes(a)).toBe(false));
+  it('a typed amount is the same in any spelling, and nothing else is', () => {
+    for (const t of ['4', '4.0', '4.00', ' 4.00 ']) expect(sameAmount(t, '4.00')).toBe(true);
+    for (const t of ['4.01', '40', '4,00', '', 'cuatro']) expect(sameAmount(t, '4.00')).toBe(false);
   });
 });
 

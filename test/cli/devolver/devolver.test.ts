@@ -249,29 +249,32 @@ describe.skipIf(!hasScript())('svc sync and svc devolver on a terminal (pseudo-t
     expect(r.screen).toMatch(/estado: PENDIENTE → PAGADA\n\nlink de pago[^\n]*\nhttp:\/\/127\.0\.0\.1:\d+\/pagar\/\w+\n/);
   });
 
-  it('test mode asks yes/no; no cancels with exit 130', async () => {
+  it('test mode asks (s/N): n makes no refund (exit 130), s makes exactly one', async () => {
     const id = await paidCobro('20.00');
-    const no = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro/, 'n\r']]);
+    const no = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro [^\n]*\(s\/N\)/, 'n\r']]);
     expect(no.exitCode).toBe(130);
     expect(no.screen).toMatch(/queda\s+20\.00/);
+    expect(no.screen).not.toMatch(/\bNo\b|y\/N/);
     expect(await refundPosts(id)).toBe(0);
-    const yes = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro/, 'y\r']]);
+    const yes = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro [^\n]*\(s\/N\)/, 's\r']]);
     expect(yes.exitCode).toBe(0);
+    expect(yes.screen).not.toMatch(/\bYes\b/);
     expect((await refundsOf(id)).map((d) => d.monto)).toEqual(['5.00']);
+    expect(await refundPosts(id)).toBe(1);
   });
 
-  it('live mode asks to type the amount: a wrong amount cancels before any POST, the exact one refunds', async () => {
+  it('live mode asks to type the amount: another amount cancels before any POST, any spelling of the same one refunds', async () => {
     const proxy = await startLiveProxy(sb.base_url, sb.api_key);
     try {
       const live = { ...sb.env, SVC_BASE_URL: proxy.baseUrl, SVC_API_KEY: LIVE_KEY };
       const id = await paidCobro('30.00');
-      const wrong = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12.5\r']]);
+      const wrong = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12.05\r']]);
       expect(wrong.screen).toMatch(/MODO LIVE/);
       expect(wrong.exitCode).toBe(130);
-      expect(wrong.screen).toMatch(/escribiste "12\.5", no "12\.50"; no se hizo nada/);
+      expect(wrong.screen).toMatch(/escribiste "12\.05", no 12\.50; no se hizo nada/);
       expect(await refundPosts(id)).toBe(0);
 
-      const right = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12.50\r']]);
+      const right = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12.5\r']]);
       expect(right.exitCode).toBe(0);
       expect((await refundsOf(id)).map((d) => d.monto)).toEqual(['12.50']);
     } finally {
