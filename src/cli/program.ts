@@ -1,6 +1,6 @@
 // Builds the commander tree from the flat command list. Help, examples and
 // suggestions come from the metadata; the action imports the implementation.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { CommandDef, GroupDef } from './define.js';
 
 export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
@@ -31,31 +31,46 @@ export interface Invocation {
   globals: Record<string, unknown>;
 }
 
+const spanish = (usage: string) => usage.replace('[options]', '[opciones]').replace('[command]', '[comando]');
+
+/** Help in Spanish: the titles, and the usage lines' [options] / [command]. */
+const HELP: Partial<Help> = {
+  styleTitle: (t: string) => TITLES[t] ?? t,
+  showGlobalOptions: true,
+  commandUsage(cmd: Command): string {
+    return spanish(Help.prototype.commandUsage.call(this, cmd));
+  },
+  subcommandTerm(cmd: Command): string {
+    return spanish(Help.prototype.subcommandTerm.call(this, cmd));
+  },
+};
+
 export function buildProgram(
   version: string,
   groups: GroupDef[],
   commands: CommandDef[],
   onAction: (inv: Invocation) => Promise<void>,
-  output: { writeOut: (s: string) => void; writeErr: (s: string) => void },
+  output: { writeOut: (s: string) => void; writeErr: (s: string) => void; json?: boolean },
 ): Command {
   const program = new Command('svc');
   program
     .description('svc: cobros, devoluciones, liquidaciones y notificaciones del servicio de cobros, desde la terminal')
     .version(version, '-V, --version', 'muestra la versión')
     .helpOption('-h, --help', 'muestra la ayuda')
-    .helpCommand(false)
+    .helpCommand('help [comando]', 'muestra la ayuda de un comando (como --help)')
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: output.writeOut,
       writeErr: output.writeErr,
-      outputError: (str, write) => write(translate(str)),
+      // With --json a usage error is one JSON object too: scripts parse stderr the same way for every error.
+      outputError: (str, write) => write(output.json ? `${JSON.stringify({ error: 'usage', message: translate(str).trim().replace(/^error: /, '') })}\n` : translate(str)),
     })
-    .configureHelp({ styleTitle: (t) => TITLES[t] ?? t, showGlobalOptions: true })
+    .configureHelp(HELP)
     .exitOverride();
   for (const g of GLOBAL_OPTIONS) program.option(g.flags, g.description);
   program.addHelpText(
     'after',
-    '\nEjemplos:\n  svc demo                      recorrido completo contra un sandbox local\n  svc sandbox                   el servicio en tu máquina\n  svc cobro crear --concepto "Pedido 1042" --monto 1500.00\n\nCódigos de salida: 0 ok · 1 rechazado por el servicio · 2 uso · 3 unauthorized · 4 comercio_no_listo · 5 not_found · 6 red · 7 firma inválida · 130 cancelado',
+    '\nEjemplos:\n  svc demo                      recorrido completo contra un sandbox local\n  svc sandbox                   el servicio en tu máquina\n  svc cobro crear --concepto "Pedido 1042" --monto 1500.00\n\nCódigos de salida: 0 ok · 1 rechazado por el servicio · 2 uso · 3 unauthorized · 4 comercio_no_listo · 5 not_found · 6 red · 7 firma inválida · 130 cancelado · 143 detenido (SIGTERM)',
   );
 
   const nodes = new Map<string, Command>();
@@ -71,7 +86,7 @@ export function buildProgram(
       .exitOverride();
     if (meta?.aliases) node.aliases(meta.aliases);
     if (meta?.examples?.length) node.addHelpText('after', examplesText(meta.examples));
-    node.configureHelp({ styleTitle: (t) => TITLES[t] ?? t, showGlobalOptions: true });
+    node.configureHelp(HELP);
     nodes.set(name, node);
     return node;
   };
@@ -84,7 +99,7 @@ export function buildProgram(
     let cmd = words.length === 1 ? nodes.get(leaf) : undefined;
     if (!cmd) {
       cmd = parent.command(leaf).helpOption('-h, --help', 'muestra la ayuda').helpCommand(false).exitOverride();
-      cmd.configureHelp({ styleTitle: (t) => TITLES[t] ?? t, showGlobalOptions: true });
+      cmd.configureHelp(HELP);
       if (words.length === 1) nodes.set(leaf, cmd);
     }
     cmd.description(def.summary);
