@@ -57,3 +57,5 @@ export function keyMode(key: string): 'test' | 'live' | undefined {
 
 /** The stricter format of the keys the sandbox issues (anything else it answers 401). */
 export const SANDBOX_KEY_RE = /^svc_test_[A-Za-z0-9]{1,200}$/;
+/** The one live key a sandbox accepts: its rehearsal merchant's (every other live key is 401). */
+export const SANDBOX_LIVE_KEY_RE = /^svc_live_[A-Za-z0-9]{1,200}$/;

@@ -13,7 +13,7 @@ import { match } from './router.js';
 import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
 import type { ApiRequest, Reply } from './types.js';
-import { SANDBOX_KEY_RE } from '../rules.js';
+import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../rules.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const EXPIRY_SWEEP_MS = 1000;
@@ -83,8 +83,17 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
 
   const record = (method: string, path: string, status: number | null, started: number, req?: IncomingMessage) => {
     const key = /^Bearer (\S+)$/.exec(req?.headers.authorization ?? '')?.[1];
-    const comercio = key ? (store.merchantByKey(key)?.id ?? null) : null;
-    const entry: LogEntry = deps.log.add({ method, path, status, ms: Math.round((performance.now() - started) * 10) / 10, fecha: clock.local(clock.now()), comercio });
+    const merchant = key ? store.merchantByKey(key) : undefined;
+    const entry: LogEntry = deps.log.add({
+      method,
+      path,
+      status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      fecha: clock.local(clock.now()),
+      comercio: merchant?.id ?? null,
+      // The rehearsal merchant's requests say so: a log read later never mistakes them for real money.
+      ...(merchant?.ensayo ? { ensayo: true as const } : {}),
+    });
     options.onRequest?.(entry);
   };
 
@@ -179,7 +188,10 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     if (!m) throw unauthorized('malformed Authorization header; expected "Bearer <API key>"');
     const key = m[1]!;
     if (key.startsWith('svc_live_')) {
-      throw unauthorized('the sandbox only takes test keys (svc_test_…); live keys work only against the real service');
+      // Only its rehearsal merchant's live key: any other live key is a real one, sent here by mistake.
+      const m = SANDBOX_LIVE_KEY_RE.test(key) ? store.merchantByKey(key) : undefined;
+      if (m?.ensayo) return m;
+      throw unauthorized('the sandbox takes test keys (svc_test_…) and its own rehearsal live key (api_key_live of its ready line); other live keys work only against the real service');
     }
     if (!SANDBOX_KEY_RE.test(key)) throw unauthorized('malformed API key; expected svc_test_…');
     const merchant = store.merchantByKey(key);

@@ -126,6 +126,8 @@ export interface LogEntry {
   fecha: string;
   /** The merchant whose key the request carried; null without a known key. */
   comercio: number | null;
+  /** A request of the rehearsal merchant (its live key). */
+  ensayo?: true;
 }
 
 /** The last requests received (method, path, status, time); never headers or bodies. */

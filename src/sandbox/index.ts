@@ -42,6 +42,8 @@ export interface RunningSandbox {
   baseUrl: string;
   apiKey: string;
   apiKeyNoListo: string;
+  /** The rehearsal merchant's live key; null for a data file written before it existed. */
+  apiKeyLive: string | null;
   webhookSecret: string;
   /** The app behind the server (for tests: store, dispatcher). */
   app: SandboxApp;
@@ -81,12 +83,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const { port } = server.address() as AddressInfo;
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     app.setBaseUrl(baseUrl);
-    const [ready, notReady] = store.meta.merchants;
+    const [ready, notReady, rehearsal] = store.meta.merchants;
     let closing: Promise<void> | undefined;
     return {
       baseUrl,
       apiKey: ready!.apiKey,
       apiKeyNoListo: notReady!.apiKey,
+      apiKeyLive: rehearsal?.apiKey ?? null,
       webhookSecret: store.webhookSecret,
       app,
       close() {

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion, TIPOS_DEVOLUCION, ESTADOS_LIQUIDACION, firstProblem } from '../api/schemas.js';
 import { parseAmount } from '../money.js';
-import { SANDBOX_KEY_RE } from '../rules.js';
+import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../rules.js';
 
 /** Amounts as the sandbox writes them: cents, two decimals, never negative. */
 const Amount = z.string().check(z.regex(/^(0|[1-9][0-9]{0,11})\.[0-9]{2}$/, 'amount with two decimals'));
@@ -20,9 +20,11 @@ const MerchantRec = z.object({
   apiKey: z.string().check(z.regex(SANDBOX_KEY_RE, 'test key')),
   webhookUrl: z.nullable(z.string()),
 });
+/** The rehearsal merchant (files written before it existed have only the first two). */
+const RehearsalRec = z.extend(MerchantRec, { apiKey: z.string().check(z.regex(SANDBOX_LIVE_KEY_RE, 'live key')), ensayo: z.literal(true) });
 export const MetaRec = z.object({
   version: z.literal(1),
-  merchants: z.tuple([MerchantRec, MerchantRec]),
+  merchants: z.union([z.tuple([MerchantRec, MerchantRec]), z.tuple([MerchantRec, MerchantRec, RehearsalRec])]),
   webhookSecret: z.string().check(z.regex(/^whsec_[A-Za-z0-9]{16,200}$/, 'signing secret')),
 });
 
@@ -87,9 +89,9 @@ const lte = (a: string, b: string) => parseAmount(a) <= parseAmount(b);
 export function checkMeta(meta: unknown): string | null {
   const why = shape(MetaRec, meta);
   if (why) return why;
-  const [a, b] = (meta as z.infer<typeof MetaRec>).merchants;
-  if (a.id === b.id) return 'merchants: two merchants with the same id';
-  if (a.apiKey === b.apiKey) return 'merchants: two merchants with the same key';
+  const merchants = (meta as z.infer<typeof MetaRec>).merchants;
+  if (new Set(merchants.map((m) => m.id)).size !== merchants.length) return 'merchants: two merchants with the same id';
+  if (new Set(merchants.map((m) => m.apiKey)).size !== merchants.length) return 'merchants: two merchants with the same key';
   return null;
 }
 

@@ -72,6 +72,8 @@ export interface Merchant {
   puede_cobrar: boolean;
   apiKey: string;
   webhookUrl: string | null;
+  /** The rehearsal merchant: its key is a live key, so every live-mode guard of svc can be tried here. */
+  ensayo?: true;
 }
 
 export interface Meta {
@@ -160,6 +162,15 @@ export function newMeta(): Meta {
     merchants: [
       { id: 1, email: 'comercio@sandbox.test', nombre: 'Comercio de Prueba', puede_cobrar: true, apiKey: key(), webhookUrl: null },
       { id: 2, email: 'pendiente@sandbox.test', nombre: 'Comercio Sin Alta Completa', puede_cobrar: false, apiKey: key(), webhookUrl: null },
+      {
+        id: 3,
+        email: 'ensayo@sandbox.test',
+        nombre: 'Comercio de Ensayo (modo live)',
+        puede_cobrar: true,
+        apiKey: `svc_live_${randomBytes(16).toString('hex')}`,
+        webhookUrl: null,
+        ensayo: true,
+      },
     ],
     webhookSecret: `whsec_${randomBytes(24).toString('hex')}`,
   };

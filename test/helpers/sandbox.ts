@@ -62,6 +62,8 @@ export interface SandboxInfo {
   base_url: string;
   api_key: string;
   api_key_no_listo: string;
+  /** The rehearsal merchant's live key (svc_live_…). */
+  api_key_live: string | null;
   webhook_secret: string;
 }
 

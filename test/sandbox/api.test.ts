@@ -198,7 +198,7 @@ describe('errors', () => {
       [{ authorization: 'Basic abc' }, /malformed Authorization/],
       [{ authorization: 'Bearer nope' }, /malformed API key/],
       [{ authorization: 'Bearer svc_test_00000000000000000000000000000000' }, /unknown API key/],
-      [{ authorization: 'Bearer svc_live_00000000000000000000000000000000' }, /only takes test keys/],
+      [{ authorization: 'Bearer svc_live_00000000000000000000000000000000' }, /takes test keys \(svc_test_…\) and its own rehearsal live key/],
     ];
     for (const [headers, message] of cases) {
       for (const path of ['/v1/cuenta', '/v1/cobros', '/_sandbox/entregas']) {

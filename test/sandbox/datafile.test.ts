@@ -432,7 +432,7 @@ describe('a damaged tail (#19.4)', () => {
 describe('every record checked on replay (#19.5)', () => {
   const cases: [string, (base: { cobro: any }) => unknown, RegExp][] = [
     ['an incomplete request', () => ({ c: [['cobro', { merchant: 1, wire: { id: 999999, codigo: 'ZZZZ' } }]] }), /registro cobro incompleto o inválido \(wire\.concepto/],
-    ['a request of a merchant that does not exist', ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 3, wire: { ...cobro.wire, id: 2, codigo: 'OTRO' } }]] }), /de un comercio que no existe \(comercio 3\)/],
+    ['a request of a merchant that does not exist', ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 4, wire: { ...cobro.wire, id: 2, codigo: 'OTRO' } }]] }), /de un comercio que no existe \(comercio 4\)/],
     ['a negative amount', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, monto: '-5.00' } }]] }), /wire\.monto/],
     ['a request moved to another merchant', ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 2 }]] }), /cobro 1 cambia de comercio/],
     ['a new request reusing a code', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, id: 2 } }]] }), /cobro 2 repite el codigo del cobro 1/],

@@ -40,6 +40,8 @@ export interface LogLine {
   ms: number;
   fecha: string;
   comercio: number | null;
+  /** The rehearsal merchant's request (its live key). */
+  ensayo?: true;
 }
 
 /** The sandbox's clock (GET /_sandbox/reloj). */

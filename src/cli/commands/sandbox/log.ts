@@ -65,7 +65,7 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     ctx,
     opts.follow === true,
     async () => (await control.log()).filter(keep),
-    (l) => `${l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}`,
+    (l) => `${l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
 }
 

@@ -1,7 +1,7 @@
 // svc sandbox: runs the whole service on loopback until SIGINT/SIGTERM. Prints where
 // it listens, its keys and its signing secret (its job: the only place they are
 // shown); with --json, exactly one line {base_url, api_key, api_key_no_listo,
-// webhook_secret}. Then one line per request on stderr (method, path, status, time).
+// api_key_live, webhook_secret}. Then one line per request on stderr (method, path, status, time).
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { DEFAULTS } from '../../../defaults.js';
@@ -93,6 +93,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
         base_url: sandbox.baseUrl,
         api_key: sandbox.apiKey,
         api_key_no_listo: sandbox.apiKeyNoListo,
+        api_key_live: sandbox.apiKeyLive,
         webhook_secret: sandbox.webhookSecret,
       }),
     );
@@ -103,6 +104,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     io.out('');
     io.out(`  clave de test (comercio listo)     ${sandbox.apiKey}`);
     io.out(`  clave de test (comercio no listo)  ${sandbox.apiKeyNoListo}`);
+    io.out(`  clave live de ensayo               ${sandbox.apiKeyLive ?? 'no disponible (archivo de datos anterior a ella)'}${sandbox.apiKeyLive ? c.dim('  (modo live sin dinero real: banner, confirmaciones y --yes como en producción)') : ''}`);
     io.out(`  secreto de notificaciones          ${sandbox.webhookSecret}`);
     io.out(`  datos                              ${options.dataFile ? options.dataFile : 'en memoria (se pierden al salir; --data para guardarlos)'}`);
     io.out(`  notificaciones                     ${options.webhookUrl ?? 'sin URL (--webhook-url, o POST /_sandbox/webhook)'}`);
