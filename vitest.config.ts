@@ -1,4 +1,27 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+// The files that take longest, on their own, start first: the suite is as long as its
+// last file to finish, and a long file started late (vitest's default order puts a
+// small file like the README's tour last on a clean clone) is the whole critical path.
+const LONGEST_FIRST = [
+  'test/readme.test.ts',
+  'test/config/keyring.test.ts',
+  'test/sandbox/datafile.test.ts',
+  'test/api/faults-writes.test.ts',
+  'test/sandbox/checkout/checkout.browser.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(name));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+  }
+}
 
 // End-to-end tests spawn the built CLI and sandboxes on port 0; two cores in CI,
 // so keep parallelism modest and timeouts generous (no test asserts on time).
@@ -13,10 +36,11 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 4,
     // A worker keeps its loaded modules from one test file to the next: the suite is
-    // CPU-bound on two cores and re-importing vitest, execa and src for each of ~50
+    // CPU-bound on two cores and re-importing vitest, execa and src for each of ~60
     // files was a fifth of it (84 s -> 66 s). Files share no state through modules:
     // each starts its own sandboxes and folders, and the in-process runner
     // (test/helpers/inproc.ts) gives every main() call its own streams and env.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
   },
 });
