@@ -7,6 +7,7 @@ import { ApiError } from '../../api/errors.js';
 import type { Medio } from '../../api/enums.js';
 import type { Cobro } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
+import type { LogEntry } from '../../sandbox/faults.js';
 
 /** What a payer can do to a payment request in the sandbox. */
 export type PayerAction = 'iniciar' | 'pagar' | 'rechazar' | 'expirar';
@@ -32,17 +33,7 @@ export interface Entrega {
 }
 
 /** One request the sandbox received (GET /_sandbox/log): never headers or bodies. */
-export interface LogLine {
-  id: number;
-  method: string;
-  path: string;
-  status: number | null;
-  ms: number;
-  fecha: string;
-  comercio: number | null;
-  /** The rehearsal merchant's request (its live key). */
-  ensayo?: true;
-}
+export type LogLine = LogEntry;
 
 /** The sandbox's clock (GET /_sandbox/reloj). */
 export interface Reloj {

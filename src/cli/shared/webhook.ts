@@ -2,9 +2,9 @@
 // body and the journal are found, and the one-line rendering of an event for
 // listen, replay and trigger.
 import { readFileSync } from 'node:fs';
-import type { JournalEntry } from '../../webhooks/journal.js';
+import type { JournalEntry, JournalRead } from '../../webhooks/journal.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { parseFilePath, printable } from '../parse.js';
 import { shown } from '../../text.js';
 import { readAll } from '../stdin.js';
@@ -58,6 +58,17 @@ export async function journalPath(ctx: Context, opts: { journal?: string }): Pro
   if (opts.journal !== undefined) return parseFilePath(opts.journal, '--journal');
   const { defaultJournalPath } = await import('../../webhooks/journal.js');
   return defaultJournalPath(ctx.env);
+}
+
+/** The journal at `path` (both generations and the rejected requests); a ConfigError when it cannot be read. */
+export async function readJournalAt(path: string): Promise<JournalRead> {
+  const { readJournal, JournalError } = await import('../../webhooks/journal.js');
+  try {
+    return readJournal(path);
+  } catch (err) {
+    if (err instanceof JournalError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 /** HH:MM:SS in local time. */

@@ -7,16 +7,15 @@
 // journal's headers, which hold the signature, are never shown here).
 import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/schemas.js';
 import { toLocalIso } from '../../../dates.js';
-import { ConfigError } from '../../../errors.js';
 import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
 import { colorState, printJson, printRecord, printTable, type Column } from '../../../output/format.js';
 import { devolucionColumns, liquidacionColumns, pairsOf, transaccionColumns } from '../../../output/resources.js';
 import { printable } from '../../../text.js';
-import { JournalError, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
+import type { JournalEntry } from '../../../webhooks/journal.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches } from '../../shared/find-cobro.js';
-import { journalPath } from '../../shared/webhook.js';
+import { journalPath, readJournalAt } from '../../shared/webhook.js';
 import type { casoOptions } from './index.js';
 
 /** A notification of the journal as a case shows it: what arrived and what became of it, no headers or body. */
@@ -47,7 +46,7 @@ const SERVICE_ZONE = 'America/Argentina/Buenos_Aires';
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof casoOptions>): Promise<void> {
   const ref = parseCobroRef(args[0], opts.referencia);
-  const path = await journalPath(ctx, opts);
+  const journal = (await readJournalAt(await journalPath(ctx, opts))).entries;
   const client = await ctx.client();
   const caso = await ctx
     .spin(`leyendo ${describeRef(ref)}…`, async () => {
@@ -60,7 +59,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof c
         transacciones: mine(t.data.data),
         devoluciones: mine(d.data.data),
         liquidaciones: mine(l.data.data),
-        notificaciones: notificationsOf(path, cobro.id),
+        notificaciones: notificationsOf(journal, cobro.id),
       } satisfies Caso;
     })
     .catch((err: unknown) => {
@@ -80,15 +79,7 @@ function zoneOf(ctx: Context): string {
 }
 
 /** The journal's notifications about one request, oldest first; none when there is no journal. */
-function notificationsOf(path: string, cobroId: number): Notificacion[] {
-  let entries: JournalEntry[];
-  try {
-    entries = readJournal(path).entries;
-  } catch (err) {
-    if (err instanceof JournalError) throw new ConfigError(err.message);
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+function notificationsOf(entries: readonly JournalEntry[], cobroId: number): Notificacion[] {
   return entries
     .filter((e) => e.cobro_id === cobroId)
     .map((e) => ({

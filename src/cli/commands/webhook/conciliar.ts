@@ -2,15 +2,14 @@
 // listen`) with what the service says now (one list call), src/webhooks/reconcile.ts.
 // One line per request where they differ, with the command that fixes it; exit 0
 // when everything agrees, 1 when anything differs.
-import { CliError, ConfigError, EXIT, UsageError } from '../../../errors.js';
+import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { printTable } from '../../../output/format.js';
 import { shown } from '../../../text.js';
-import { JournalError, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
 import { reconcile, type Diferencia } from '../../../webhooks/reconcile.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parseUrl } from '../../parse.js';
-import { journalPath } from '../../shared/webhook.js';
+import { journalPath, readJournalAt } from '../../shared/webhook.js';
 import type { conciliarOptions } from './index.js';
 
 /** --desde: a date or date-time as the service writes them (its local time). */
@@ -26,13 +25,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const desde = parseDesde(opts.desde);
   const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const path = await journalPath(ctx, opts);
-  let journal: JournalEntry[];
-  try {
-    journal = readJournal(path).entries;
-  } catch (err) {
-    if (err instanceof JournalError) throw new ConfigError(err.message);
-    throw err;
-  }
+  const journal = (await readJournalAt(path)).entries;
   const client = await ctx.client();
   const cobros = (await ctx.spin('leyendo los cobros…', () => client.listarCobros())).data.data;
   const since = desde === undefined ? [...cobros] : [...cobros].filter((c) => c.created_at >= desde);

@@ -3,14 +3,13 @@
 // A table on a terminal, tab-separated rows when piped, the entries with --json.
 // The journal holds what strangers sent: every field is a string to show safely
 // (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
-import { readJournal, JournalError, type JournalEntry } from '../../../webhooks/journal.js';
+import type { JournalEntry } from '../../../webhooks/journal.js';
 import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import type { Context } from '../../context.js';
-import { ConfigError } from '../../../errors.js';
 import type { OptionsOf } from '../../define.js';
 import { parsePositiveInt } from '../../parse.js';
 import type { eventosOptions } from './index.js';
-import { clock, formatMs, journalPath, OUTCOME_LABEL } from '../../shared/webhook.js';
+import { clock, formatMs, journalPath, OUTCOME_LABEL, readJournalAt } from '../../shared/webhook.js';
 
 /**
  * A field as text for a cell (printTable shows it safely). Strings stay as they are,
@@ -25,13 +24,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { io } = ctx;
   const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
   const path = await journalPath(ctx, opts);
-  let read;
-  try {
-    read = readJournal(path);
-  } catch (err) {
-    if (err instanceof JournalError) throw new ConfigError(err.message);
-    throw err;
-  }
+  const read = await readJournalAt(path);
   const entries = limit ? read.entries.slice(-limit) : read.entries;
   if (read.skipped) io.err(io.c.yellow(`aviso: ${read.skipped} línea(s) del journal no se pudieron leer y se omitieron`));
   if (ctx.globals.json) {

@@ -3,13 +3,13 @@
 // --forward-to. The original timestamp may be older than the app's tolerance:
 // --resign signs again with a fresh one. Each replay is journaled too.
 import { signatureHeader } from '../../../webhooks/signature.js';
-import { entryBody, Journal, JournalError, keptResponse, newEntryId, readJournal, type JournalEntry } from '../../../webhooks/journal.js';
+import { entryBody, Journal, keptResponse, newEntryId, type JournalEntry } from '../../../webhooks/journal.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
-import { CliError, ConfigError, EXIT, UsageError } from '../../../errors.js';
+import { CliError, EXIT, UsageError } from '../../../errors.js';
 import type { OptionsOf } from '../../define.js';
 import { parseHeaders, parsePositiveInt, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
-import { eventLine, field, journalPath, resolveSecret } from '../../shared/webhook.js';
+import { eventLine, field, journalPath, readJournalAt, resolveSecret } from '../../shared/webhook.js';
 import type { replayOptions } from './index.js';
 
 /** Entries --last and --all consider: what arrived at the listener, signed correctly, with a body. */
@@ -44,13 +44,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
   const secret = resign ? await resolveSecret(ctx, opts) : undefined;
   const path = await journalPath(ctx, opts);
 
-  let entries: JournalEntry[];
-  try {
-    entries = readJournal(path).entries;
-  } catch (err) {
-    if (err instanceof JournalError) throw new ConfigError(err.message);
-    throw err;
-  }
+  const { entries } = await readJournalAt(path);
   const chosen = select(entries, id, last, opts.all === true);
   if (chosen.length === 0) {
     io.err(`no hay eventos para reenviar en ${path}`);

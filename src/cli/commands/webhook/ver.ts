@@ -2,12 +2,11 @@
 // arrived (headers, the body pretty and raw), whether it verified and why not, and
 // every forward attempt (the original and each replay) with its status, latency and
 // the app's answer (headers and the first 64 KiB of its body). --json: one object.
-import { ConfigError } from '../../../errors.js';
 import { printable, shown } from '../../../text.js';
-import { entryBody, JournalError, readJournal, type JournalEntry, type KeptResponse } from '../../../webhooks/journal.js';
+import { entryBody, type JournalEntry, type KeptResponse } from '../../../webhooks/journal.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
-import { journalPath } from '../../shared/webhook.js';
+import { journalPath, readJournalAt } from '../../shared/webhook.js';
 import { select } from './replay.js';
 import type { verOptions } from './index.js';
 
@@ -47,13 +46,7 @@ function pretty(bytes: Buffer): string {
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof verOptions>): Promise<void> {
   const path = await journalPath(ctx, opts);
-  let entries: JournalEntry[];
-  try {
-    entries = readJournal(path).entries;
-  } catch (err) {
-    if (err instanceof JournalError) throw new ConfigError(err.message);
-    throw err;
-  }
+  const { entries } = await readJournalAt(path);
   const [entry] = select(entries, args[0], undefined, false);
   const e = entry!;
   const attempts = [e, ...entries.filter((x) => x.replay_of === e.id)].filter((x) => x.target !== null || x.source !== 'listen').map(attemptOf);
