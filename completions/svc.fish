@@ -197,6 +197,7 @@ complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcomm
 complete -c svc -n "__fish_seen_subcommand_from api" -l field -r -d 'campo del cuerpo JSON (valor como texto); clave:=json para un valor JSON crudo (número, true, null, objeto); en GET y DELETE van como parámetros de consulta'
 complete -c svc -n "__fish_seen_subcommand_from api" -l input -r -d 'cuerpo JSON desde un archivo, o - para leerlo de stdin'
 complete -c svc -l json -d 'salida JSON: el campo data tal como lo envió el servicio'
+complete -c svc -l csv -d 'en las listas: CSV (RFC 4180) con encabezado, montos y fechas como los envía el servicio'
 complete -c svc -l profile -r -d 'perfil a usar (o SVC_PROFILE)'
 complete -c svc -l live -d 'usa la clave live del perfil (dinero real)'
 complete -c svc -l base-url -r -d 'dirección del servicio (o SVC_BASE_URL)'

@@ -5,7 +5,7 @@ import { CommanderError } from 'commander';
 import { commands, groups } from './cli/registry.js';
 import { buildProgram } from './cli/program.js';
 import { createContext, type GlobalOptions } from './cli/context.js';
-import { CliError, EXIT, Reported } from './errors.js';
+import { CliError, EXIT, Reported, UsageError } from './errors.js';
 import { createIO, type IO, type Streams } from './output/io.js';
 import { VERSION } from './version.js';
 // A message from the service can carry escape sequences: oneLine shows it safely.
@@ -38,6 +38,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
     async ({ def, args, opts, globals: g }) => {
       globals = {
         json: g.json === true,
+        csv: g.csv === true,
         profile: g.profile as string | undefined,
         live: g.live === true,
         baseUrl: g.baseUrl as string | undefined,
@@ -46,7 +47,9 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
         color: g.color !== false,
         debug: g.debug === true,
       };
-      io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input });
+      if (globals.csv && globals.json) throw new UsageError('--csv o --json, no los dos');
+      if (globals.csv && !def.csv) throw new UsageError(`--csv es para las listas (cobro listar, transacciones listar, devoluciones listar, liquidaciones, webhook eventos…), no para svc ${def.name}`);
+      io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input, csv: globals.csv });
       const ctx = createContext({
         io,
         env: deps.env,

@@ -14,6 +14,8 @@ import { parseAmount } from '../money.js';
 
 export interface GlobalOptions {
   json: boolean;
+  /** --csv: lists as CSV. */
+  csv?: boolean;
   profile?: string;
   live: boolean;
   baseUrl?: string;

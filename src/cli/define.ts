@@ -54,6 +54,8 @@ export interface CommandDef<Opts extends readonly OptionDef[] = readonly OptionD
   args?: ArgDef[];
   options?: Opts;
   examples: string[];
+  /** A list: takes the global --csv (printTable writes its items as CSV). */
+  csv?: true;
   /** Imports the implementation; only called when the command runs. */
   load: () => Promise<CommandModule<OptionsOf<Opts>>>;
 }

@@ -5,6 +5,7 @@ import type { CommandDef, GroupDef } from './define.js';
 
 export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '--json', description: 'salida JSON: el campo data tal como lo envió el servicio' },
+  { flags: '--csv', description: 'en las listas: CSV (RFC 4180) con encabezado, montos y fechas como los envía el servicio' },
   { flags: '--profile <nombre>', description: 'perfil a usar (o SVC_PROFILE)' },
   { flags: '--live', description: 'usa la clave live del perfil (dinero real)' },
   { flags: '--base-url <url>', description: 'dirección del servicio (o SVC_BASE_URL)' },

@@ -66,8 +66,9 @@ export interface Column<T> {
   align?: 'left' | 'right';
 }
 
-/** A table on a terminal; tab-separated rows (no header) when piped. */
+/** A table on a terminal; tab-separated rows (no header) when piped; CSV of the items themselves with --csv. */
 export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterable<T>, empty = 'sin resultados'): Promise<void> {
+  if (io.csv) return printCsv(io, items);
   if (!io.stdoutTTY) {
     // Piped rows go out as they are read.
     const lines = function* () {
@@ -140,4 +141,41 @@ export function maskKey(key: string | undefined | null): string {
   if (!key) return '-';
   const prefix = key.startsWith('svc_live_') ? 'svc_live_' : key.startsWith('svc_test_') ? 'svc_test_' : '';
   return `${prefix}…${key.slice(-4)}`;
+}
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or edge blanks. */
+export function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** An item's fields, a nested object's one level down as `medios.tarjeta`. */
+function flat(item: unknown): [string, unknown][] {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return [['valor', item]];
+  const out: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(item)) {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [k2, v2] of Object.entries(v)) out.push([`${k}.${k2}`, v2]);
+    else out.push([k, v]);
+  }
+  return out;
+}
+
+/**
+ * `--csv` of a list (RFC 4180, CRLF): a header of the first item's field names, then
+ * one row per item with the values as the service sent them (amounts as its decimal
+ * strings, dates as they are, null as an empty field), written as it is read.
+ */
+export async function printCsv(io: IO, items: Iterable<unknown>): Promise<void> {
+  let header: string[] | undefined;
+  await writeLines(io, (function* () {
+    for (const item of items) {
+      const fields = flat(item);
+      if (!header) {
+        header = fields.map(([k]) => k);
+        yield `${header.map(csvField).join(',')}\r\n`;
+      }
+      const byName = new Map(fields);
+      yield `${header.map((k) => csvField(byName.get(k))).join(',')}\r\n`;
+    }
+  })());
 }

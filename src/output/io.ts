@@ -20,6 +20,8 @@ export interface IO extends Streams {
   /** stdin and stdout are terminals and --no-input was not given. */
   canPrompt: boolean;
   color: boolean;
+  /** --csv: lists as CSV (printTable), for accounting. */
+  csv: boolean;
   c: Colors;
   /** A line on stdout; unsafe characters other than svc's colours shown as `\uXXXX`. */
   out(line?: string): void;
@@ -32,7 +34,7 @@ export interface IO extends Streams {
 export function createIO(
   streams: Streams,
   env: NodeJS.ProcessEnv,
-  flags: { color?: boolean; input?: boolean } = {},
+  flags: { color?: boolean; input?: boolean; csv?: boolean } = {},
 ): IO {
   const stdoutTTY = Boolean(streams.stdout.isTTY) || env.SVC_FORCE_TTY === '1';
   const stderrTTY = Boolean(streams.stderr.isTTY) || env.SVC_FORCE_TTY === '1';
@@ -44,6 +46,7 @@ export function createIO(
     stderrTTY,
     canPrompt: stdinTTY && stdoutTTY && flags.input !== false,
     color,
+    csv: flags.csv === true,
     c: createColors(color),
     out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
     err: (line = '') => void streams.stderr.write(`${terminalGuard(line)}\n`),

@@ -59,6 +59,7 @@ const sync = (name: string) =>
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'cobro listar',
+    csv: true,
     aliases: ['list', 'ls'],
     summary: 'lista solicitudes de cobro, las más nuevas primero',
     options: listarOptions,

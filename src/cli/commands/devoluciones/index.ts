@@ -6,6 +6,7 @@ export const group: GroupDef = { name: 'devoluciones', summary: 'devoluciones he
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'devoluciones listar',
+    csv: true,
     aliases: ['list', 'ls'],
     summary: 'lista devoluciones',
     examples: ['svc devoluciones listar', 'svc devoluciones listar --json | jq "map(select(.cobro_id == 42))"'],

@@ -8,6 +8,7 @@ export const liquidacionesOptions = defineOptions([
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'liquidaciones',
+    csv: true,
     summary: 'liquidaciones estimadas, con totales exactos',
     options: liquidacionesOptions,
     examples: ['svc liquidaciones', 'svc liquidaciones --por-fecha', 'svc liquidaciones --json'],

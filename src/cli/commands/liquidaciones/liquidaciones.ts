@@ -56,6 +56,6 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
   const line = `total\tbruto ${total(rows, 'bruto')}\tte_cobramos ${total(rows, 'te_cobramos')}\tte_queda ${total(rows, 'te_queda')}\t(${rows.length} liquidaciones)`;
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.
-  if (ctx.io.stdoutTTY) ctx.io.out(ctx.io.c.bold(line.replace(/\t/g, '   ')));
+  if (ctx.io.stdoutTTY && !ctx.io.csv) ctx.io.out(ctx.io.c.bold(line.replace(/\t/g, '   ')));
   else ctx.io.err(line);
 }

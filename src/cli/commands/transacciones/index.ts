@@ -12,6 +12,7 @@ export const listarOptions = defineOptions([
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'transacciones listar',
+    csv: true,
     aliases: ['list', 'ls'],
     summary: 'lista transacciones',
     options: listarOptions,

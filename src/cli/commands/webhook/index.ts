@@ -166,6 +166,7 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'webhook eventos',
+    csv: true,
     aliases: ['events'],
     summary: 'lista los eventos del journal: qué llegó, si la firma era válida y qué respondió tu app',
     options: eventosOptions,
