@@ -39,6 +39,13 @@ describe('devolver --plan, then --aplicar', () => {
     const copy = join(dir, 'copia.json');
     copyFileSync(file, copy);
 
+    // A dry run of the approval checks everything and sends nothing; the plan stays unapplied.
+    const rehearsed = await svc(['devolver', '--aplicar', file, '--dry-run'], { env: sb.env });
+    expect(rehearsed.exitCode, rehearsed.stderr).toBe(0);
+    expect(rehearsed.stderr).toMatch(/--dry-run\): el plan .* se puede aplicar; no se envió nada/);
+    expect(await refundPosts(id)).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).aplicado).toBeNull();
+
     const applied = await spawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
     expect(applied.exitCode, applied.stderr).toBe(0);
     expect(JSON.parse(applied.stdout)).toMatchObject({ cobro_id: id, monto: '200.00' });

@@ -16,10 +16,10 @@ import { writePrivateFile } from '../../../config/private.js';
 import { makePlan, planText, PlanRefused, readPlan, type Plan } from './plan.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
 import type { devolverOptions } from './index.js';
-
-type Options = OptionsOf<typeof devolverOptions>;
 import { shown } from '../../../text.js';
 import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
+
+type Options = OptionsOf<typeof devolverOptions>;
 
 export const REFUNDABLE: readonly EstadoCobro[] = RULES_REFUNDABLE;
 
@@ -224,7 +224,7 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
     throw new PlanRefused(`el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`, `svc --profile ${plan.perfil} devolver --aplicar ${path}`);
   }
   const live = resolved.mode === 'live';
-  if (live && !globals.yes && !io.canPrompt) await ctx.guardChange(`aplicar el plan de devolución del cobro ${id}`);
+  if (live && opts.dryRun !== true && !globals.yes && !io.canPrompt) await ctx.guardChange(`aplicar el plan de devolución del cobro ${id}`);
   const client = await ctx.client();
   const { cobro, devoluciones, tx } = await ctx.spin(`leyendo el cobro ${id}…`, async () => {
     const [c, d, t] = await Promise.all([
@@ -257,6 +257,11 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   const req: RefundRequest = { ref: { kind: 'id', id }, amount: parseAmount(plan.monto), total: false, transaccion: plan.transaccion_id ?? undefined };
   const checked = planRefund(req, cobro, devoluciones, tx);
   io.err(`${io.c.bold('a devolver:')}     ${plan.monto} (plan ${shown(path)}, hecho ${shown(plan.creado)} con el perfil "${shown(plan.perfil)}")`);
+  if (opts.dryRun === true) {
+    // A rehearsal of the approval: every check passed, nothing is sent and the plan stays unapplied.
+    io.err(io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`));
+    return;
+  }
   const refund = await confirmAndSend(ctx, cobro, plan.monto, req.transaccion, checked.left, live);
   try {
     writePrivateFile(path, planText({ ...plan, aplicado: { at: new Date().toISOString(), devolucion_id: refund.id, perfil: resolved.profileName.value } }));
