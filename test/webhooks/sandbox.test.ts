@@ -92,7 +92,11 @@ describe('sandbox -> listen -> app', () => {
       });
       expect(check.ok).toBe(true);
     }
-    const entregas = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number }[];
+    // The sandbox records a delivery after the listener's answer reaches it, so it is awaited.
+    const entregas = await until('two deliveries recorded', async () => {
+      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number }[];
+      return list.length >= 2 && list;
+    });
     expect(entregas.map((e) => e.status)).toEqual([200, 200]);
   });
 
