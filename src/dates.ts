@@ -2,7 +2,8 @@
 // offset the service wants. Pure: the current instant and the time zone are passed in,
 // so every form is unit-tested without touching the clock.
 //
-// Accepted forms (local = the given IANA zone, by default the machine's):
+// Accepted forms (local = the given IANA zone, by default the service's: the machine's
+// own zone never decides what a typed time means, see serviceZone):
 //   2026-12-24T18:00:00-03:00   ISO 8601 with offset (Z, ±HH:MM or ±HHMM; seconds optional)
 //   2026-12-24                  that day at 23:59:59 local (the whole day counts)
 //   2026-12-24 18:00[:30]       that local date and time (also with T instead of the space)
@@ -11,6 +12,7 @@
 // past (or now), an impossible date (2026-02-30, 25:00) or a local time skipped by a
 // daylight-saving change is refused.
 
+import { DEFAULTS } from './defaults.js';
 import { printable } from './text.js';
 export class DateError extends Error {
   override name = 'DateError';
@@ -19,7 +21,7 @@ export class DateError extends Error {
 export interface DateOptions {
   /** Milliseconds since the epoch; default Date.now(). */
   now?: number;
-  /** IANA zone; default the machine's (Intl). */
+  /** IANA zone; default the service's (DEFAULTS.timeZone). */
   timeZone?: string;
 }
 
@@ -36,14 +38,10 @@ const RELATIVE_RE = /^\+\s*(\d{1,5})\s*([dhm])$/i;
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000 };
 const HELP = 'formatos: 2026-12-24T18:00:00-03:00, 2026-12-24, "2026-12-24 18:00", +3d, +12h, +30m';
 
-export function localZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 /** Parses `--vencimiento`; throws DateError with a message a person can act on. */
 export function parseVencimiento(text: string, options: DateOptions = {}): Vencimiento {
   const now = options.now ?? Date.now();
-  const tz = options.timeZone ?? localZone();
+  const tz = options.timeZone ?? DEFAULTS.timeZone;
   const fmt = formatter(tz);
   const s = text.trim();
   if (s === '') throw new DateError(`está vacío (${HELP})`);
@@ -76,7 +74,7 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
       ms = wallToInstant(wallMs, fmt, s, tz);
     }
   } else {
-    throw new DateError(`"${clip(s)}" no es una fecha que entienda (${HELP})`);
+    throw new DateError(`"${clip(s)}" no es una fecha que entienda (${HELP}; hora de ${tz})`);
   }
   ms = Math.floor(ms / 1000) * 1000;
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new DateError(`"${clip(s)}" está fuera de rango`);
@@ -85,8 +83,40 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
   return { iso: result, ms };
 }
 
+/**
+ * The service's zone, the one clock of everything a person types and reads: SVC_TZ,
+ * else the profile's `zona` (set by `svc login --zona`, or taken from the sandbox),
+ * else the service's default. Throws DateError naming where a bad zone came from.
+ */
+export function serviceZone(env: NodeJS.ProcessEnv, profileZone?: string): string {
+  const fromEnv = env.SVC_TZ?.trim();
+  const [tz, from] = fromEnv ? [fromEnv, 'SVC_TZ'] : profileZone ? [profileZone, 'la zona del perfil'] : [DEFAULTS.timeZone, 'la zona'];
+  if (!knownZone(tz)) throw new DateError(`${from} "${clip(tz)}" no es una zona horaria conocida (ej. ${DEFAULTS.timeZone}, UTC)`);
+  return tz;
+}
+
+/** True when Intl knows the IANA zone. */
+export function knownZone(tz: string): boolean {
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An instant as the service writes its own dates: `YYYY-MM-DD HH:MM:SS` in its zone.
+ * Text that is not a date comes back as it was.
+ */
+export function serviceTime(when: string | number, timeZone: string): string {
+  const ms = typeof when === 'number' ? when : Date.parse(when);
+  if (Number.isNaN(ms)) return String(when);
+  return new Date(wallOf(Math.floor(ms / 1000) * 1000, formatter(timeZone))).toISOString().slice(0, 19).replace('T', ' ');
+}
+
 /** `YYYY-MM-DDTHH:MM:SS±HH:MM` of an instant in a zone. */
-export function toLocalIso(ms: number, timeZone: string = localZone()): string {
+export function toLocalIso(ms: number, timeZone: string = DEFAULTS.timeZone): string {
   return formatIso(ms, formatter(timeZone));
 }
 
@@ -131,12 +161,19 @@ export const WALL_CLOCK: Intl.DateTimeFormatOptions = {
   second: '2-digit',
 };
 
+const formatters = new Map<string, Formatter>();
+
+/** One formatter per zone (building one costs more than formatting a table). */
 function formatter(tz: string): Formatter {
+  let fmt = formatters.get(tz);
+  if (fmt) return fmt;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: tz, ...WALL_CLOCK });
+    fmt = new Intl.DateTimeFormat('en-US', { timeZone: tz, ...WALL_CLOCK });
   } catch {
-    throw new DateError(`zona horaria desconocida: "${tz}"`);
+    throw new DateError(`zona horaria desconocida: "${clip(tz)}"`);
   }
+  formatters.set(tz, fmt);
+  return fmt;
 }
 
 /** The local wall clock of an instant, as if it were UTC (ms). */

@@ -33,6 +33,8 @@ export interface Context {
   store(): Promise<Store>;
   /** Profile, address, key and secret with their sources. */
   resolved(): Promise<Resolved>;
+  /** The service's zone, the one clock of typed and shown times (SVC_TZ > profile > default). */
+  zone(): Promise<string>;
   /** The API client for the resolved address and key. Prints the live banner once. */
   client(options?: { requireKey?: boolean }): Promise<Client>;
   /** A client for an explicit address and key (login checks a key before storing it). */
@@ -102,6 +104,16 @@ export function createContext(deps: ContextDeps): Context {
         return resolve({ profile: globals.profile, live: globals.live, baseUrl: globals.baseUrl }, env, store.read());
       })();
       return resolvedP;
+    },
+    async zone() {
+      const { serviceZone, DateError } = await import('../dates.js');
+      const profileZone = env.SVC_TZ?.trim() ? undefined : (await ctx.resolved()).profile?.zona;
+      try {
+        return serviceZone(env, profileZone);
+      } catch (err) {
+        if (err instanceof DateError) throw new UsageError(err.message);
+        throw err;
+      }
     },
     async client(options = {}) {
       const requireKey = options.requireKey ?? true;

@@ -15,6 +15,8 @@ export const Profile = z.object({
   /** "keyring": the live key is in the OS keyring (see keyring.ts), not in this file. */
   live_key_in: z.optional(z.literal('keyring')),
   webhook_secret: z.optional(z.string()),
+  /** The service's IANA time zone, when it is not the default (see src/dates.ts serviceZone). */
+  zona: z.optional(z.string()),
 });
 export type Profile = z.infer<typeof Profile>;
 

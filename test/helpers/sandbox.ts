@@ -65,6 +65,8 @@ export interface SandboxInfo {
   /** The rehearsal merchant's live key (svc_live_…). */
   api_key_live: string | null;
   webhook_secret: string;
+  /** The zone of the sandbox's dates (--tz). */
+  tz: string;
 }
 
 export interface Sandbox extends SandboxInfo {

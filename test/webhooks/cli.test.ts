@@ -266,13 +266,14 @@ describe('webhook listen (process), eventos, replay', () => {
     const list = await svc(['webhook', 'eventos', '--journal', journal]);
     expect(list.exitCode).toBe(0);
     const rows = list.stdout.trim().split('\n').map((l) => l.split('\t'));
-    expect(rows.map((r) => r[2])).toEqual(['payment.created', 'payment.approved']);
+    // Newest first, as every list.
+    expect(rows.map((r) => r[2])).toEqual(['payment.approved', 'payment.created']);
     expect(rows[0]![6]).toBe('válida');
     const json = JSON.parse((await svc(['webhook', 'eventos', '--journal', journal, '--json'])).stdout);
     expect(json).toHaveLength(2);
 
     const second = target.received[1]!;
-    const replay = await svc(['webhook', 'replay', json[1].id.slice(0, 10), '--journal', journal], { env });
+    const replay = await svc(['webhook', 'replay', json[0].id.slice(0, 10), '--journal', journal], { env });
     expect(replay.exitCode, replay.stderr).toBe(0);
     const again = target.received[2]!;
     expect(again.body.equals(second.body)).toBe(true);

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { parseFilePath, printable } from '../parse.js';
 import { shown } from '../../text.js';
+import { serviceTime } from '../../dates.js';
 import { readAll } from '../stdin.js';
 import type { Colors, IO } from '../../output/io.js';
 
@@ -71,12 +72,10 @@ export async function readJournalAt(path: string): Promise<JournalRead> {
   }
 }
 
-/** HH:MM:SS in local time. */
-export function clock(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+/** HH:MM:SS of an instant on the service's clock (zone: ctx.zone()). */
+export function clock(iso: string, zone: string): string {
+  const t = serviceTime(iso, zone);
+  return t === iso ? iso : t.slice(11);
 }
 
 export const OUTCOME_LABEL: Record<string, string> = {
@@ -110,10 +109,10 @@ export function field(value: unknown, max = 60, dash = '-'): string {
  * Every string of the entry came from the network or the journal file: each is
  * rendered by `shown`, shortened so a huge field cannot flood the terminal.
  */
-export function eventLine(io: IO, e: JournalEntry): string {
+export function eventLine(io: IO, e: JournalEntry, zone: string): string {
   const c = io.c;
   const cols = [
-    c.dim(field(clock(e.received_at), 40)),
+    c.dim(field(clock(e.received_at, zone), 40)),
     field(e.event, 40, '(sin evento)').padEnd(26),
     `cobro ${field(e.cobro_id, 20)}`.padEnd(11),
     field(e.estado, 40).padEnd(21),

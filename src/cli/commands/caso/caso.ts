@@ -6,7 +6,8 @@
 // --markdown a report for a ticket that carries no key, secret or signature (the
 // journal's headers, which hold the signature, are never shown here).
 import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/schemas.js';
-import { toLocalIso } from '../../../dates.js';
+import { serviceTime } from '../../../dates.js';
+import { DEFAULTS } from '../../../defaults.js';
 import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
 import { colorState, printJson, printRecord, printTable, type Column } from '../../../output/format.js';
 import { devolucionColumns, liquidacionColumns, pairsOf, transaccionColumns } from '../../../output/resources.js';
@@ -41,9 +42,6 @@ export interface Caso {
   notificaciones: Notificacion[];
 }
 
-/** The service's zone: its local date-times carry no offset; the journal's instants are shown in it. */
-const SERVICE_ZONE = 'America/Argentina/Buenos_Aires';
-
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof casoOptions>): Promise<void> {
   const ref = parseCobroRef(args[0], opts.referencia);
   const journal = (await readJournalAt(await journalPath(ctx, opts))).entries;
@@ -68,14 +66,10 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof c
 
   if (ctx.globals.json) return printJson(ctx.io, caso);
   if (opts.markdown === true) {
-    ctx.io.out(markdown(caso, zoneOf(ctx)));
+    ctx.io.out(markdown(caso, await ctx.zone()));
     return;
   }
   await printCaso(ctx, caso);
-}
-
-function zoneOf(ctx: Context): string {
-  return ctx.env.SVC_TZ?.trim() || SERVICE_ZONE;
 }
 
 /** The journal's notifications about one request, oldest first; none when there is no journal. */
@@ -94,12 +88,6 @@ function notificationsOf(entries: readonly JournalEntry[], cobroId: number): Not
       outcome: e.outcome,
       status_app: e.status,
     }));
-}
-
-/** An instant of the journal as the service writes its own times: `YYYY-MM-DD HH:MM:SS` in its zone. */
-function serviceTime(iso: string, zone: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : toLocalIso(ms, zone).slice(0, 19).replace('T', ' ');
 }
 
 interface Totals {
@@ -154,7 +142,7 @@ const notificationColumns = (zone: string): Column<Notificacion>[] => [
 
 async function printCaso(ctx: Context, caso: Caso): Promise<void> {
   const { io } = ctx;
-  const zone = zoneOf(ctx);
+  const zone = await ctx.zone();
   const totals = totalsOf(caso);
   printRecord(io, [
     ...pairsOf(caso.cobro),
@@ -187,7 +175,7 @@ function mdTable(headers: string[], rows: (string | number | null)[][]): string 
 }
 
 /** The case as a Markdown report for a ticket. */
-export function markdown(caso: Caso, zone: string = SERVICE_ZONE): string {
+export function markdown(caso: Caso, zone: string = DEFAULTS.timeZone): string {
   const c = caso.cobro;
   const t = totalsOf(caso);
   return [

@@ -69,7 +69,7 @@ export function bodyFromFlags(opts: Options, now?: number, timeZone?: string): P
 
 export async function run(ctx: Context, _args: string[], opts: Options): Promise<void> {
   const { io } = ctx;
-  const body = bodyFromFlags(opts);
+  const body = bodyFromFlags(opts, undefined, opts.vencimiento === undefined ? undefined : await ctx.zone());
   const missing = [body.concepto === undefined && '--concepto', body.monto === undefined && '--monto'].filter(Boolean) as string[];
   if (missing.length && !io.canPrompt) {
     throw new UsageError(

@@ -1,12 +1,17 @@
 // svc login, svc logout and svc perfil listar|usar|borrar: keys and profiles
 // (metadata only; each verb is its own file beside this one).
 import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { DEFAULTS } from '../../../defaults.js';
 
 export const group: GroupDef = { name: 'perfil', summary: 'perfiles guardados: listar, usar, borrar' };
 
 export const loginOptions = defineOptions([
   { flags: '--with-key-stdin', description: 'lee la clave de stdin en vez de preguntarla' },
   { flags: '--webhook-secret-stdin', description: 'lee el secreto de firma de stdin (después de la clave, en otra línea)' },
+  {
+    flags: '--zona <zona>',
+    description: `zona horaria del servicio, si no es ${DEFAULTS.timeZone} (contra \`svc sandbox\` se toma la suya)`,
+  },
 ]);
 
 export const commands: CommandDef[] = [

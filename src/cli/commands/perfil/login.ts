@@ -4,11 +4,14 @@ import type { Context } from '../../context.js';
 import { prompt, promptStreams } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import { readAll } from '../../stdin.js';
-import { KEY_RE, keyMode } from '../../../rules.js';
+import { isLoopbackHost, KEY_RE, keyMode } from '../../../rules.js';
+import { knownZone } from '../../../dates.js';
+import { DEFAULTS } from '../../../defaults.js';
+import { printable } from '../../parse.js';
 import { PROFILE_NAME } from '../../../config/store.js';
 import { maskKey, printJson } from '../../../output/format.js';
 import { shown } from '../../../text.js';
-import { checkBaseUrl, InsecureBaseUrlError } from '../../../api/client.js';
+import { checkBaseUrl, InsecureBaseUrlError, type Client } from '../../../api/client.js';
 import { shownAddress } from '../../../api/address.js';
 import type { OptionsOf } from '../../define.js';
 import type { loginOptions } from './index.js';
@@ -63,9 +66,12 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
   const mode = keyMode(key)!;
 
+  const zonaFlag = opts.zona === undefined ? undefined : checkZone(opts.zona);
   const client = await ctx.clientFor(baseUrl, key);
   const { data } = await ctx.spin('validando la clave…', () => client.cuenta());
   const cuenta = data.data;
+  // One clock: the zone the service's dates are in. A sandbox says its own.
+  const zona = zonaFlag ?? (await sandboxZone(client)) ?? DEFAULTS.timeZone;
 
   // A live key goes to the OS keyring when one answers, else to the 0600 file;
   // either way one line on stderr says where it went.
@@ -81,7 +87,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
 
   await store.write((config) => {
-    const { live_key, live_key_in, ...current } = config.profiles[profileName] ?? {};
+    const { live_key, live_key_in, zona: _oldZone, ...current } = config.profiles[profileName] ?? {};
     const live = mode === 'test' ? { live_key, live_key_in } : liveInKeyring ? { live_key_in: 'keyring' as const } : { live_key: key };
     return {
       ...config,
@@ -94,6 +100,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
           base_url: baseUrl,
           ...(mode === 'test' ? { test_key: key } : {}),
           ...(secret ? { webhook_secret: secret } : {}),
+          ...(zona === DEFAULTS.timeZone ? {} : { zona }),
         },
       },
     };
@@ -108,14 +115,33 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   if (globals.json) {
     if (where) io.err(where);
     // The address as shown: a password in it stays in the 0600 config file only.
-    printJson(io, { profile: profileName, base_url: shownAddress(baseUrl), mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', cuenta });
+    printJson(io, { profile: profileName, base_url: shownAddress(baseUrl), mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', zona, cuenta });
     return;
   }
   io.err(
     `${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${shownAddress(baseUrl)}`,
   );
   if (where) io.err(where);
+  if (zona !== DEFAULTS.timeZone) io.err(`fechas en la zona ${zona}${zonaFlag ? '' : ' (la del sandbox)'}`);
   if (secret) io.err('secreto de firma guardado');
   if (!cuenta.puede_cobrar) io.err(io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'));
 }
 
+
+function checkZone(text: string): string {
+  const tz = text.trim();
+  if (!knownZone(tz)) throw new UsageError(`--zona "${printable(tz, 60)}" no es una zona horaria conocida (ej. ${DEFAULTS.timeZone}, UTC)`);
+  return tz;
+}
+
+/** The zone of a `svc sandbox` (its clock says it); undefined for any other service. */
+async function sandboxZone(client: Client): Promise<string | undefined> {
+  if (!isLoopbackHost(new URL(client.baseUrl).hostname)) return undefined;
+  try {
+    const { SandboxControl } = await import('../../shared/sandbox-control.js');
+    const tz = (await new SandboxControl(client).reloj()).tz;
+    return typeof tz === 'string' && knownZone(tz) ? tz : undefined;
+  } catch {
+    return undefined;
+  }
+}

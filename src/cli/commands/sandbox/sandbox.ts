@@ -95,11 +95,13 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
         api_key_no_listo: sandbox.apiKeyNoListo,
         api_key_live: sandbox.apiKeyLive,
         webhook_secret: sandbox.webhookSecret,
+        tz: options.tz ?? DEFAULTS.timeZone,
       }),
     );
   } else {
     const c = io.c;
     const schedule = options.retrySchedule ?? DEFAULTS.retryScheduleMs;
+    const tz = options.tz ?? DEFAULTS.timeZone;
     io.out(`${c.green('●')} Sandbox de svc escuchando en ${c.bold(sandbox.baseUrl)}`);
     io.out('');
     io.out(`  clave de test (comercio listo)     ${sandbox.apiKey}`);
@@ -109,9 +111,12 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     io.out(`  datos                              ${options.dataFile ? options.dataFile : 'en memoria (se pierden al salir; --data para guardarlos)'}`);
     io.out(`  notificaciones                     ${options.webhookUrl ?? 'sin URL (--webhook-url, o POST /_sandbox/webhook)'}`);
     io.out(`  reintentos                         ${schedule.length} (esperas ${schedule.join(', ')} ms)`);
+    io.out(`  zona horaria                       ${tz}${c.dim('  (la de sus fechas y de las que escribas; --tz)')}`);
     io.out('');
     io.out('Para usarlo desde otra terminal:');
-    io.out(`  export SVC_BASE_URL=${sandbox.baseUrl} SVC_API_KEY=${sandbox.apiKey} SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}`);
+    // Another zone than the service's default travels with the address, so typed times mean the same.
+    const zoneVar = tz === DEFAULTS.timeZone ? '' : ` SVC_TZ=${tz}`;
+    io.out(`  export SVC_BASE_URL=${sandbox.baseUrl} SVC_API_KEY=${sandbox.apiKey} SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}${zoneVar}`);
     io.out('  svc cobro crear --concepto "Pedido 1042" --monto 1500.00');
     io.out('  svc sandbox pagar 1');
     io.out('');

@@ -5,11 +5,12 @@
 // (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
 import type { JournalEntry } from '../../../webhooks/journal.js';
 import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
+import { serviceTime } from '../../../dates.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parsePositiveInt } from '../../parse.js';
 import type { eventosOptions } from './index.js';
-import { clock, formatMs, journalPath, OUTCOME_LABEL, readJournalAt } from '../../shared/webhook.js';
+import { formatMs, journalPath, OUTCOME_LABEL, readJournalAt } from '../../shared/webhook.js';
 
 /**
  * A field as text for a cell (printTable shows it safely). Strings stay as they are,
@@ -25,19 +26,21 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
   const path = await journalPath(ctx, opts);
   const read = await readJournalAt(path);
-  const entries = limit ? read.entries.slice(-limit) : read.entries;
+  // Newest first, as every list of svc and of the service.
+  const entries = (limit ? read.entries.slice(-limit) : read.entries).slice().reverse();
   if (read.skipped) io.err(io.c.yellow(`aviso: ${read.skipped} línea(s) del journal no se pudieron leer y se omitieron`));
   if (ctx.globals.json) {
     printJson(io, entries);
     return;
   }
+  const zone = await ctx.zone();
   if (entries.length === 0) {
     io.err(`el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`);
     return;
   }
   const columns: Column<JournalEntry>[] = [
     { header: 'id', value: (e) => e.id },
-    { header: 'fecha', value: (e) => (io.stdoutTTY ? `${e.received_at.slice(0, 10)} ${clock(e.received_at)}` : e.received_at) },
+    { header: 'fecha', value: (e) => serviceTime(e.received_at, zone) },
     { header: 'evento', value: (e) => raw(e.event) },
     { header: 'cobro', value: (e) => raw(e.cobro_id), align: 'right' },
     { header: 'estado', value: (e) => raw(e.estado), style: (s, _e, c) => colorState(s, c) },

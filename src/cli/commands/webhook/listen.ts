@@ -78,6 +78,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
 
   // One write for all the lines of a turn of the event loop: under a burst, a write
   // per event was a system call per event on the listener's busiest thread.
+  const zone = json ? '' : await ctx.zone();
   const lines = new LineBatch((text) => (json ? io.outRaw(text) : io.out(text)));
   let listener;
   try {
@@ -93,7 +94,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       toleranceSeconds: flags.toleranceSeconds,
       forwardTimeoutMs: flags.forwardTimeoutMs,
       journal,
-      onEvent: (e) => lines.push(json ? JSON.stringify(e) : eventLine(io, e)),
+      onEvent: (e) => lines.push(json ? JSON.stringify(e) : eventLine(io, e, zone)),
       onError: (err) => io.err(`${c.red('error:')} ${err.message}`),
     });
   } catch (err) {

@@ -43,6 +43,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
   const resign = opts.resign === true;
   const secret = resign ? await resolveSecret(ctx, opts) : undefined;
   const path = await journalPath(ctx, opts);
+  const zone = ctx.globals.json ? '' : await ctx.zone();
 
   const { entries } = await readJournalAt(path);
   const chosen = select(entries, id, last, opts.all === true);
@@ -115,7 +116,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
       if (response) entry.response = response;
       await journal?.append(entry).catch((err: Error) => io.err(io.c.yellow(`aviso: ${err.message}`)));
       if (ctx.globals.json) io.outRaw(JSON.stringify(entry));
-      else io.out(eventLine(io, entry));
+      else io.out(eventLine(io, entry, zone));
       if (result.status === null) unreachable++;
       else if (!result.ok) {
         failed++;

@@ -4,6 +4,7 @@
 // the app's answer (headers and the first 64 KiB of its body). --json: one object.
 import { printable, shown } from '../../../text.js';
 import { entryBody, type JournalEntry, type KeptResponse } from '../../../webhooks/journal.js';
+import { serviceTime } from '../../../dates.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { journalPath, readJournalAt } from '../../shared/webhook.js';
@@ -58,7 +59,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   const c = io.c;
   const line = (k: string, v: string) => io.out(`${c.dim(k.padEnd(12))} ${v}`);
   line('id', e.id);
-  line('recibido', e.received_at);
+  line('recibido', serviceTime(e.received_at, await ctx.zone()));
   line('origen', e.source + (e.replay_of ? ` (de ${e.replay_of})` : ''));
   line('pedido', `${e.method} ${shown(e.path)}`);
   line('evento', `${shown(e.event ?? '-')}  cobro ${e.cobro_id ?? '-'}  ${shown(e.estado ?? '-')}  ${shown(e.monto ?? '-')}`);

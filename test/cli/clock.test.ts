@@ -1,0 +1,121 @@
+// One clock: a time a person types means that wall-clock time in the service's zone,
+// whatever the machine's TZ; svc's own times (the notification journal) are shown in
+// the same zone and format as the service's dates. The zone is SVC_TZ, else the
+// profile's (`svc login --zona`, or the sandbox's own), else the service's default.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { svc, tempDir } from '../helpers/cli.js';
+import { svcInProcess } from '../helpers/inproc.js';
+import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+
+/** A day some weeks ahead (the service takes expiries up to 365 days away). */
+const DAY = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+
+describe('typed times mean the service zone on any machine', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb.stop());
+
+  const vencimientoOf = async (env: Record<string, string>, typed: string): Promise<string> => {
+    const made = await svc(['cobro', 'crear', '--concepto', 'Reloj', '--monto', '10', '--vencimiento', typed, '--json'], { env: { ...sb.env, ...env } });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const id = JSON.parse(made.stdout).id as number;
+    const seen = await svc(['cobro', 'ver', String(id), '--json'], { env: { ...sb.env, ...env } });
+    expect(seen.exitCode, seen.stderr).toBe(0);
+    return JSON.parse(seen.stdout).vencimiento as string;
+  };
+
+  for (const TZ of ['UTC', 'Asia/Tokyo']) {
+    it(`TZ=${TZ}: "${DAY} 18:00" comes back as typed, a bare date as 23:59:59`, async () => {
+      expect(await vencimientoOf({ TZ }, `${DAY} 18:00`)).toBe(`${DAY} 18:00:00`);
+      expect(await vencimientoOf({ TZ }, `${DAY}`)).toBe(`${DAY} 23:59:59`);
+    });
+  }
+
+  it('SVC_TZ says what a typed time means: 18:00 in Tokyo is 06:00 in Buenos Aires', async () => {
+    expect(await vencimientoOf({ TZ: 'UTC', SVC_TZ: 'Asia/Tokyo' }, `${DAY} 18:00`)).toBe(`${DAY} 06:00:00`);
+  });
+
+  it('an unknown SVC_TZ is a usage error naming it; help and errors name the zone', async () => {
+    const bad = await svcInProcess(['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', '+1d'], { env: { ...sb.env, SVC_TZ: 'Marte/Olimpo' } });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe('error: SVC_TZ "Marte/Olimpo" no es una zona horaria conocida (ej. America/Argentina/Buenos_Aires, UTC)\n');
+    const typo = await svcInProcess(['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', 'mañana'], { env: sb.env });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('hora de America/Argentina/Buenos_Aires');
+    const help = await svcInProcess(['cobro', 'crear', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('hora del servicio (America/Argentina/Buenos_Aires');
+  });
+});
+
+describe('a sandbox in another zone', () => {
+  it('announces it, and svc login against it keeps it in the profile', async () => {
+    const sb = await startSandbox(['--tz', 'UTC']);
+    try {
+      expect(sb.tz).toBe('UTC');
+      const config = tempDir('svc-config-');
+      const env = { SVC_CONFIG_DIR: config, SVC_BASE_URL: sb.base_url, TZ: 'Asia/Tokyo' };
+      const login = await svc(['login', '--with-key-stdin', '--json'], { env, input: `${sb.api_key}\n` });
+      expect(login.exitCode, login.stderr).toBe(0);
+      expect(JSON.parse(login.stdout).zona).toBe('UTC');
+      const made = await svc(['cobro', 'crear', '--concepto', 'UTC', '--monto', '5', '--vencimiento', `${DAY} 09:30`, '--json'], { env });
+      expect(made.exitCode, made.stderr).toBe(0);
+      expect(JSON.parse(made.stdout).vencimiento).toBe(`${DAY} 09:30:00`);
+      // --zona wins over the sandbox's, and a zone Intl does not know is refused before anything is sent.
+      const wrong = await svc(['login', '--with-key-stdin', '--zona', 'Nada/Nada'], { env, input: `${sb.api_key}\n` });
+      expect(wrong.exitCode).toBe(2);
+      expect(wrong.stderr).toContain('--zona "Nada/Nada" no es una zona horaria conocida');
+    } finally {
+      await sb.stop();
+    }
+  });
+});
+
+describe("svc's own times are the service's clock", () => {
+  const journal = (): string => {
+    const dir = tempDir();
+    const path = join(dir, 'webhooks.jsonl');
+    const entry = (id: string, at: string, event: string) =>
+      JSON.stringify({
+        id,
+        received_at: at,
+        source: 'listen',
+        method: 'POST',
+        path: '/',
+        headers: {},
+        body: JSON.stringify({ event, cobro_id: 7, estado: 'PAGADA', monto: '10.00' }),
+        event,
+        cobro_id: 7,
+        estado: 'PAGADA',
+        monto: '10.00',
+        verification: { valid: true },
+        outcome: 'received',
+        target: null,
+        status: null,
+        answered: 200,
+        latency_ms: null,
+      });
+    writeFileSync(path, `${entry('evt_1', '2026-12-24T21:00:00.000Z', 'payment.created')}\n${entry('evt_2', '2026-12-25T02:30:05.000Z', 'payment.approved')}\n`);
+    return path;
+  };
+
+  it('webhook eventos: newest first, dates as the service writes them, in its zone; --json keeps ISO 8601', async () => {
+    const path = journal();
+    const ba = await svcInProcess(['webhook', 'eventos', '--journal', path]);
+    expect(ba.exitCode, ba.stderr).toBe(0);
+    const rows = ba.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 2));
+    expect(rows).toEqual([
+      ['evt_2', '2026-12-24 23:30:05'],
+      ['evt_1', '2026-12-24 18:00:00'],
+    ]);
+    const utc = await svcInProcess(['webhook', 'eventos', '--journal', path], { env: { SVC_TZ: 'UTC' } });
+    expect(utc.stdout).toContain('evt_2\t2026-12-25 02:30:05');
+    const json = await svcInProcess(['webhook', 'eventos', '--journal', path, '--json']);
+    expect(JSON.parse(json.stdout).map((e: { received_at: string }) => e.received_at)).toEqual(['2026-12-25T02:30:05.000Z', '2026-12-24T21:00:00.000Z']);
+    const one = await svcInProcess(['webhook', 'ver', 'evt_1', '--journal', path]);
+    expect(one.stdout).toMatch(/recibido\s+2026-12-24 18:00:00/);
+  });
+});
