@@ -1,19 +1,22 @@
 // The sandbox as a request handler, without listening: faults first (never on the
 // control plane), then route, key, body, handler; the one place that writes
 // responses and logs requests (method, path, status, time — never headers or bodies).
-// HEAD is answered as the GET of the same path (Node leaves the body out).
+// HEAD is answered as the GET of the same path (Node leaves the body out). The
+// dashboard's routes answer only on loopback; its live stream is handed the response.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ControlDeps } from './control.js';
 import { Dispatcher } from './dispatcher.js';
 import { SandboxError, noEndpoint, unauthorized } from './errors.js';
 import { Faults, RequestLog, faultResponse, type LogEntry } from './faults.js';
+import { eventoView } from './control.js';
 import { refresh } from './model.js';
+import { Hub, isStreamReply } from './panel/stream.js';
 import { match } from './router.js';
 import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
 import type { ApiRequest, Reply } from './types.js';
-import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../rules.js';
+import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, isLoopbackHost } from '../rules.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const EXPIRY_SWEEP_MS = 1000;
@@ -42,15 +45,20 @@ export interface SandboxApp {
 export function createSandbox(options: SandboxAppOptions): SandboxApp {
   const { store, clock } = options;
   let baseUrl = 'http://127.0.0.1';
+  const hub = new Hub();
   const dispatcher = new Dispatcher({
     clock,
     secret: store.webhookSecret,
     urlFor: (m) => store.merchant(m).webhookUrl,
     retrySchedule: options.retrySchedule,
     onSettled: (n) => store.settle(n),
+    onAttempt: (m, entrega) => hub.publish('entrega', entrega, m),
   });
   store.now = clock.now;
-  store.onEvents = (events) => dispatcher.emit(events);
+  store.onEvents = (events) => {
+    dispatcher.emit(events);
+    for (const e of events) hub.publish('evento', eventoView(clock, e), e.merchant);
+  };
   // Notifications still owed from before a restart go out again, oldest first.
   dispatcher.emit([...store.pendingEvents.values()].sort((a, b) => a.seq - b.seq));
   const deps: ControlDeps = {
@@ -61,6 +69,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     readyDelayMs: options.readyDelayMs,
     faults: new Faults(),
     log: new RequestLog(),
+    hub,
   };
   let inflight = 0;
 
@@ -95,6 +104,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       ...(merchant?.ensayo ? { ensayo: true as const } : {}),
     });
     options.onRequest?.(entry);
+    hub.publish('log', entry, null);
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -105,7 +115,9 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
     try {
-      const fault = path.startsWith('/_sandbox/') ? undefined : deps.faults.take(method === 'HEAD' ? 'GET' : method, path);
+      // The dashboard (at /, and its own calls, marked X-Svc-Panel) is no client under
+      // test: a fault like "/v1/cobros*" waits for the developer's app, not the page.
+      const fault = path.startsWith('/_sandbox/') || path === '/' || req.headers['x-svc-panel'] !== undefined ? undefined : deps.faults.take(method === 'HEAD' ? 'GET' : method, path);
       if (fault?.action === 'cut') {
         req.socket.destroy();
         record(method, path, null, started, req);
@@ -122,6 +134,12 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       if (fault?.action === 'delay' && fault.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms!));
 
       const reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1));
+      if (isStreamReply(reply)) {
+        if (method === 'HEAD') write(res, { status: reply.status, body: '', contentType: reply.contentType });
+        else await reply.stream(req, res);
+        record(method, path, reply.status, started, req);
+        return;
+      }
       if (fault?.action === 'cut_after') {
         req.socket.destroy();
         record(method, path, null, started, req);
@@ -155,6 +173,10 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         throw noEndpoint();
       }
       const { route } = m;
+      if (route.local && !servesLocal(req)) {
+        req.resume();
+        throw noEndpoint();
+      }
       if (oversized) return tooLarge(route.code);
       const raw = method === 'GET' || method === 'HEAD' ? null : await readBody(req);
       if (raw === 'too_large') return tooLarge(route.code);
@@ -180,6 +202,23 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       if (err instanceof SandboxError) return errorReply(err);
       throw err;
     }
+  }
+
+  /**
+   * The dashboard is for this machine only: the sandbox must be bound to loopback,
+   * and the Host the browser sent must be a loopback name too (a DNS-rebound page
+   * reaching 127.0.0.1 under another name gets no dashboard).
+   */
+  function servesLocal(req: IncomingMessage): boolean {
+    let bound: string;
+    let asked: string;
+    try {
+      bound = new URL(baseUrl).hostname;
+      asked = new URL(`http://${req.headers.host ?? ''}`).hostname;
+    } catch {
+      return false;
+    }
+    return isLoopbackHost(bound) && isLoopbackHost(asked);
   }
 
   function authenticate(header: string | undefined): Merchant {
@@ -209,6 +248,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     inflight: () => inflight,
     close() {
       clearInterval(sweep);
+      hub.close();
       dispatcher.close();
     },
   };

@@ -1,22 +1,27 @@
 // The control plane under /_sandbox/ (merchant's key required): the payer simulation
 // that drives the state machine (iniciar, pagar, rechazar, expirar), the notification
 // URL, the delivery attempts, the events, the request log, fault injection and the
-// sandbox's clock.
+// sandbox's clock; and what the dashboard (panel/) reads besides the API: one
+// request whole, settlement totals by date, the keys and secret, a resend, the live
+// stream.
 import { MEDIOS, type EstadoCobro, type Medio } from '../api/enums.js';
-import { formatCents, parseAmount } from '../money.js';
-import { SandboxError } from './errors.js';
+import { formatCents, parseAmount, sumAmounts } from '../money.js';
+import { SandboxError, notFound } from './errors.js';
 import type { Faults, RequestLog } from './faults.js';
 import { allowedMedios, feeOf, split } from './fees.js';
 import { amount, object, webhookUrl } from './handlers/validate.js';
-import { eventOf, findCobro, refresh, withWire } from './model.js';
-import { parseDuration } from './time.js';
+import { eventOf, findCobro, idOf, refresh, withWire } from './model.js';
+import type { Hub } from './panel/stream.js';
+import { parseDuration, type Clock } from './time.js';
 import * as state from './state.js';
-import type { CobroRec, LiquidacionRec, TransaccionRec } from './store.js';
+import type { CobroRec, LiquidacionRec, StoredEvent, TransaccionRec } from './store.js';
 import { ok, type ApiRequest, type Deps, type Reply } from './types.js';
 
 export interface ControlDeps extends Deps {
   faults: Faults;
   log: RequestLog;
+  /** The dashboard's live stream: new events, log lines and delivery attempts. */
+  hub: Hub;
 }
 
 export type ControlHandler = (deps: ControlDeps, req: ApiRequest) => Reply;
@@ -168,8 +173,101 @@ export const verWebhook: ControlHandler = (deps, req) => ok({ url: deps.store.me
 
 export const entregas: ControlHandler = (deps, req) => ok(deps.dispatcher.listEntregas(req.merchant.id));
 
-export const eventos: ControlHandler = (deps, req) =>
-  ok(deps.store.eventsOf(req.merchant.id).map((e) => ({ id: e.seq, fecha: deps.clock.local(e.at), body: e.body })));
+/** An event as GET /_sandbox/eventos lists it (and the dashboard's stream sends it). */
+export function eventoView(clock: Clock, e: StoredEvent) {
+  return { id: e.seq, fecha: clock.local(e.at), body: e.body };
+}
+
+export const eventos: ControlHandler = (deps, req) => ok(deps.store.eventsOf(req.merchant.id).map((e) => eventoView(deps.clock, e)));
+
+/**
+ * POST /_sandbox/eventos/{id}/reenviar: sends an event again to the merchant's
+ * notification URL (new attempts marked `reenvio` in /_sandbox/entregas; the event
+ * and the request are unchanged). 202: queued, the attempts follow.
+ */
+export const reenviar: ControlHandler = (deps, req) => {
+  const seq = idOf(req.params[0]);
+  body(req);
+  const e = deps.store.eventsOf(req.merchant.id).find((x) => x.seq === seq);
+  if (!e) throw notFound();
+  if (!deps.dispatcher.resend(e)) throw bad('no notification URL: set one with POST /_sandbox/webhook {"url"} (or svc sandbox --webhook-url)');
+  return ok({ evento_id: e.seq, event: e.body.event, cobro_id: e.body.cobro_id, url: deps.store.merchant(req.merchant.id).webhookUrl }, 202);
+};
+
+/**
+ * GET /_sandbox/cobros/{id}: one request whole, as the dashboard's detail shows it:
+ * its transactions, refunds, settlement estimates, events and delivery attempts
+ * (newest first), and what is left to refund (0.00 outside the refundable states).
+ */
+export const detalle: ControlHandler = (deps, req) => {
+  const m = req.merchant.id;
+  const rec = findCobro(deps, m, req.params[0], req.now);
+  const id = rec.wire.id;
+  const mine = <R extends { wire: { cobro_id: number } }>(rows: Iterable<R>) => [...rows].filter((r) => r.wire.cobro_id === id).map((r) => r.wire);
+  const left = state.REFUNDABLE.includes(rec.wire.estado) ? parseAmount(rec.wire.monto_cobrado) - parseAmount(rec.devuelto) : 0n;
+  return ok({
+    cobro: rec.wire,
+    queda_por_devolver: formatCents(left > 0n ? left : 0n),
+    transacciones: mine(deps.store.transacciones.newestFirst(m)),
+    devoluciones: mine(deps.store.devoluciones.newestFirst(m)),
+    liquidaciones: mine(deps.store.liquidaciones.newestFirst(m)),
+    eventos: deps.store
+      .eventsOf(m)
+      .filter((e) => e.body.cobro_id === id)
+      .reverse()
+      .map((e) => eventoView(deps.clock, e)),
+    entregas: deps.dispatcher
+      .listEntregas(m)
+      .filter((e) => e.cobro_id === id)
+      .reverse(),
+  });
+};
+
+/**
+ * GET /_sandbox/liquidaciones/totales: the merchant's settlement estimates summed by
+ * the day the money is expected (fecha_estimada), earliest first, with money.ts.
+ */
+export const totalesLiquidaciones: ControlHandler = (deps, req) => {
+  const days = new Map<string, { bruto: string[]; te_cobramos: string[]; te_queda: string[] }>();
+  for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id)) {
+    const day = l.wire.fecha_estimada.slice(0, 10);
+    let d = days.get(day);
+    if (!d) days.set(day, (d = { bruto: [], te_cobramos: [], te_queda: [] }));
+    d.bruto.push(l.wire.bruto);
+    d.te_cobramos.push(l.wire.te_cobramos);
+    d.te_queda.push(l.wire.te_queda);
+  }
+  return ok(
+    [...days.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([fecha, d]) => ({
+        fecha,
+        cantidad: d.bruto.length,
+        bruto: formatCents(sumAmounts(d.bruto)),
+        te_cobramos: formatCents(sumAmounts(d.te_cobramos)),
+        te_queda: formatCents(sumAmounts(d.te_queda)),
+      })),
+  );
+};
+
+/**
+ * GET /_sandbox/claves: the keys and the signing secret, the same set `svc sandbox`
+ * prints when it starts (the dashboard shows them only when asked). Never cached.
+ */
+export const claves: ControlHandler = (deps, req) => ({
+  ...ok({
+    comercio: req.merchant.id,
+    claves: deps.store.meta.merchants.map((m) => ({
+      comercio: m.id,
+      nombre: m.nombre,
+      puede_cobrar: m.puede_cobrar,
+      modo: m.ensayo ? 'live (ensayo)' : 'test',
+      clave: m.apiKey,
+    })),
+    webhook_secret: deps.store.webhookSecret,
+  }),
+  headers: { 'Cache-Control': 'no-store' },
+});
 
 export const log: ControlHandler = (deps) => ok(deps.log.all());
 
@@ -204,3 +302,6 @@ export const avanzarReloj: ControlHandler = (deps, req) => {
   const retries = deps.dispatcher.wake();
   return ok({ ...clockState(deps), vencidos: due.map((r) => r.wire.id), reintentos: retries });
 };
+
+/** GET /_sandbox/stream: the dashboard's live stream of events, delivery attempts and log lines (panel/stream.ts). */
+export const stream: ControlHandler = (deps, req) => deps.hub.reply(req.merchant.id);

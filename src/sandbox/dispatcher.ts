@@ -3,7 +3,8 @@
 // is retried on the schedule (exponential by default), then given up. Every attempt
 // is recorded for GET /_sandbox/entregas. Delivered and given-up events are reported
 // (onSettled) so the store stops keeping them pending; the rest are handed in again
-// after a restart.
+// after a restart. An event can be sent again on demand (resend): a new series of
+// attempts on the request's queue, recorded like any other, the event unchanged.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +19,8 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export interface Entrega {
   id: number;
+  /** The event's number, as GET /_sandbox/eventos lists it (what POST /_sandbox/eventos/{id}/reenviar takes). */
+  evento_id: number;
   event: string;
   cobro_id: number;
   url: string;
@@ -31,6 +34,8 @@ export interface Entrega {
   fecha: string;
   /** Milliseconds until the next attempt, null when this was the last one. */
   proximo_intento_ms: number | null;
+  /** An attempt of a resend asked for by hand, not of the event's first delivery. */
+  reenvio: boolean;
 }
 
 interface Job {
@@ -40,6 +45,7 @@ interface Job {
   cobroId: number;
   body: string;
   attempt: number;
+  resend: boolean;
 }
 
 export interface DispatcherOptions {
@@ -51,6 +57,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Event `n` was delivered, given up, or has nowhere to go: it is not to be sent again. */
   onSettled?(n: number): void;
+  /** Each attempt, as it is recorded (the dashboard's live stream). */
+  onAttempt?(m: number, entrega: Entrega): void;
 }
 
 export class Dispatcher {
@@ -78,14 +86,29 @@ export class Dispatcher {
         this.settle(e.seq);
         continue;
       }
-      const job: Job = { seq: e.seq, merchant: e.merchant, event: e.body.event, cobroId: e.body.cobro_id, body: JSON.stringify(e.body), attempt: 0 };
-      const queue = this.queues.get(job.cobroId);
-      if (queue) {
-        queue.push(job);
-      } else {
-        this.queues.set(job.cobroId, [job]);
-        void this.run(job.cobroId);
-      }
+      this.enqueue(e, false);
+    }
+  }
+
+  /**
+   * Sends an event again, behind what its request still has queued: a new series of
+   * attempts (retried on the schedule like any other), marked `reenvio`. False when
+   * the merchant has no notification URL (nothing is queued).
+   */
+  resend(e: StoredEvent): boolean {
+    if (this.closed || !this.opts.urlFor(e.merchant)) return false;
+    this.enqueue(e, true);
+    return true;
+  }
+
+  private enqueue(e: StoredEvent, resend: boolean): void {
+    const job: Job = { seq: e.seq, merchant: e.merchant, event: e.body.event, cobroId: e.body.cobro_id, body: JSON.stringify(e.body), attempt: 0, resend };
+    const queue = this.queues.get(job.cobroId);
+    if (queue) {
+      queue.push(job);
+    } else {
+      this.queues.set(job.cobroId, [job]);
+      void this.run(job.cobroId);
     }
   }
 
@@ -125,8 +148,9 @@ export class Dispatcher {
       if (this.closed) return;
       const last = job.attempt > this.schedule.length;
       const wait = outcome.ok || last ? null : this.schedule[job.attempt - 1]!;
-      this.entregas.push(job.merchant, {
+      const entrega: Entrega = {
         id: this.nextEntrega++,
+        evento_id: job.seq,
         event: job.event,
         cobro_id: job.cobroId,
         url,
@@ -137,7 +161,10 @@ export class Dispatcher {
         latencia_ms: outcome.latencyMs,
         fecha: this.opts.clock.local(this.opts.clock.now()),
         proximo_intento_ms: wait,
-      });
+        reenvio: job.resend,
+      };
+      this.entregas.push(job.merchant, entrega);
+      this.opts.onAttempt?.(job.merchant, entrega);
       if (wait === null) {
         queue.shift();
         this.settle(job.seq);

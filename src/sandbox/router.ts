@@ -1,7 +1,8 @@
-// The routes of the sandbox: the 13 endpoints of the seed, the payer page and the
-// control plane. A route is a method, a path template (":" marks an id segment),
-// who may call it, the 400 code of its body errors, and its handler.
+// The routes of the sandbox: the 13 endpoints of the seed, the payer page, the
+// dashboard and the control plane. A route is a method, a path template (":" marks
+// an id segment), who may call it, the 400 code of its body errors, and its handler.
 import * as checkout from './checkout/index.js';
+import * as panel from './panel/index.js';
 import * as control from './control.js';
 import type { ControlHandler } from './control.js';
 import * as cobros from './handlers/cobros.js';
@@ -17,10 +18,14 @@ export interface Route {
   parts: string[];
   /** public: no key (health, payer page); api and control: a merchant's key. */
   access: 'public' | 'api' | 'control';
+  /** Answered only on a loopback bind and to a loopback Host (the dashboard); elsewhere no such route. */
+  local?: true;
   /** Code of the 400 for a body that is not JSON or not application/json. */
   code: string;
   handler: ControlHandler;
 }
+
+const local = (route: Route): Route => ({ ...route, local: true });
 
 const r = (method: string, path: string, access: Route['access'], handler: ControlHandler, code = 'bad_request'): Route => ({
   method,
@@ -49,6 +54,10 @@ export const ROUTES: Route[] = [
   r('POST', '/pagar/:/pagar', 'public', checkout.pagar),
   r('POST', '/pagar/:/rechazar', 'public', checkout.rechazar),
   r('POST', '/pagar/:/expirar', 'public', checkout.expirar),
+  local(r('GET', '/', 'public', panel.pagina)),
+  local(r('GET', '/_sandbox/panel', 'public', panel.pagina)),
+  r('GET', '/_sandbox/stream', 'control', control.stream),
+  r('GET', '/_sandbox/cobros/:', 'control', control.detalle),
   r('POST', '/_sandbox/cobros/:/iniciar', 'control', control.iniciar),
   r('POST', '/_sandbox/cobros/:/pagar', 'control', control.pagar),
   r('POST', '/_sandbox/cobros/:/rechazar', 'control', control.rechazar),
@@ -57,6 +66,9 @@ export const ROUTES: Route[] = [
   r('GET', '/_sandbox/webhook', 'control', control.verWebhook),
   r('GET', '/_sandbox/entregas', 'control', control.entregas),
   r('GET', '/_sandbox/eventos', 'control', control.eventos),
+  r('POST', '/_sandbox/eventos/:/reenviar', 'control', control.reenviar),
+  r('GET', '/_sandbox/liquidaciones/totales', 'control', control.totalesLiquidaciones),
+  r('GET', '/_sandbox/claves', 'control', control.claves),
   r('GET', '/_sandbox/log', 'control', control.log),
   r('POST', '/_sandbox/fallas', 'control', control.crearFalla),
   r('GET', '/_sandbox/fallas', 'control', control.listarFallas),

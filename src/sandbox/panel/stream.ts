@@ -1,0 +1,115 @@
+// The dashboard's live updates (GET /_sandbox/stream): one server-sent-events stream
+// per open page, pushed to as things happen instead of polled. Three kinds of
+// message: `evento` (a notification the store emitted: a new request, a payment, a
+// refund…, only to its merchant), `entrega` (a delivery attempt, only to its
+// merchant) and `log` (a request the sandbox answered, to everyone, as
+// GET /_sandbox/log shows them). Never keys, secrets, headers or bodies of requests.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SandboxError } from '../errors.js';
+import type { Reply } from '../types.js';
+
+/** Open streams at most (a page holds one); past it a new one is 429. */
+export const MAX_STREAMS = 64;
+/** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+/** How often a stream checks that its server still listens (a stopping sandbox ends it). */
+const CHECK_MS = 250;
+/** A page that stops reading is dropped once this much waits unsent. */
+const MAX_BUFFERED = 1024 * 1024;
+
+export type StreamKind = 'evento' | 'entrega' | 'log';
+
+interface Subscriber {
+  merchant: number;
+  write(text: string): void;
+  end(): void;
+}
+
+/** A reply that app.ts hands the response to, instead of writing a body. */
+export interface StreamReply extends Reply {
+  stream(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export function isStreamReply(reply: Reply): reply is StreamReply {
+  return typeof (reply as Partial<StreamReply>).stream === 'function';
+}
+
+export class Hub {
+  private readonly subs = new Set<Subscriber>();
+  private nextId = 1;
+
+  /** Sends a message to the streams of `merchant` (null: to every stream). */
+  publish(kind: StreamKind, data: unknown, merchant: number | null): void {
+    if (this.subs.size === 0) return;
+    const text = `id: ${this.nextId++}\nevent: ${kind}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const s of this.subs) if (merchant === null || s.merchant === merchant) s.write(text);
+  }
+
+  get size(): number {
+    return this.subs.size;
+  }
+
+  /** The reply of GET /_sandbox/stream for a merchant; 429 past MAX_STREAMS. */
+  reply(merchant: number): StreamReply {
+    if (this.subs.size >= MAX_STREAMS) {
+      throw new SandboxError(429, 'too_many_streams', `at most ${MAX_STREAMS} live streams at once; close a dashboard tab`);
+    }
+    return {
+      status: 200,
+      body: '',
+      contentType: 'text/event-stream; charset=utf-8',
+      stream: (req, res) => this.serve(merchant, req, res),
+    };
+  }
+
+  /** Ends every stream (the sandbox is stopping). */
+  close(): void {
+    for (const s of [...this.subs]) s.end();
+  }
+
+  private serve(merchant: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'X-Accel-Buffering': 'no',
+    });
+    // The page reconnects by itself after a cut; this is how long it waits first.
+    res.write(`retry: 2000\n\n`);
+    // net.Server stops listening the moment close() is called, long before its open
+    // connections end: a stream ends then, so a stopping sandbox is not held 10 s.
+    const server = (req.socket as { server?: { listening?: boolean } }).server;
+    return new Promise<void>((resolve) => {
+      let ended = false;
+      let quiet = 0;
+      const sub: Subscriber = {
+        merchant,
+        write: (text) => {
+          if (ended) return;
+          if (res.writableLength > MAX_BUFFERED) return sub.end();
+          quiet = 0;
+          res.write(text);
+        },
+        end: () => {
+          if (ended) return;
+          ended = true;
+          clearInterval(timer);
+          this.subs.delete(sub);
+          res.end();
+          resolve();
+        },
+      };
+      const timer = setInterval(() => {
+        if (server && server.listening === false) return sub.end();
+        quiet += CHECK_MS;
+        if (quiet >= HEARTBEAT_MS) {
+          quiet = 0;
+          res.write(`: sigo aquí\n\n`);
+        }
+      }, CHECK_MS);
+      timer.unref();
+      this.subs.add(sub);
+      res.once('close', () => sub.end());
+    });
+  }
+}
