@@ -49,7 +49,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
       };
       if (globals.csv && globals.json) throw new UsageError('--csv o --json, no los dos');
       if (globals.csv && !def.csv) throw new UsageError(`--csv es para las listas (cobro listar, transacciones listar, devoluciones listar, liquidaciones, webhook eventos…), no para svc ${def.name}`);
-      io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input, csv: globals.csv });
+      io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input, csv: globals.csv, pager: g.pager !== false });
       const ctx = createContext({
         io,
         env: deps.env,

@@ -97,3 +97,45 @@ export function terminalGuard(text: string): string {
 }
 /** An SGR sequence first (kept whole), else one unsafe character. */
 const GUARD_ALL = new RegExp(`\\u001b\\[[0-9;]{0,32}m|${UNSAFE_SOURCE}`, 'gu');
+
+// Terminal columns. A grapheme (what a person sees as one character) takes two columns
+// when it is East Asian wide or an emoji, none when it is only combining marks, else one.
+const WIDE =
+  /[\u1100-\u115f\u231a\u231b\u2329\u232a\u23e9-\u23ec\u23f0\u23f3\u25fd\u25fe\u2614\u2615\u2648-\u2653\u267f\u2693\u26a1\u26aa\u26ab\u26bd\u26be\u26c4\u26c5\u26ce\u26d4\u26ea\u26f2\u26f3\u26f5\u26fa\u26fd\u2705\u270a\u270b\u2728\u274c\u274e\u2753-\u2755\u2757\u2795-\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f680}-\u{1f6ff}\u{1f900}-\u{1f9ff}\u{1fa70}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+const ZERO = /^[\p{Mn}\p{Me}\u200b-\u200d\u2060\ufe00-\ufe0f]+$/u;
+let segmenter: Intl.Segmenter | undefined;
+
+function graphemes(text: string): string[] {
+  // Plain ASCII (most cells) needs no segmenter.
+  if (/^[\x20-\x7e]*$/.test(text)) return text.split('');
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
+
+function graphemeWidth(g: string): number {
+  if (WIDE.test(g)) return 2;
+  return ZERO.test(g) ? 0 : 1;
+}
+
+/** Columns a text takes on a terminal (no escape sequences in it). */
+export function displayWidth(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let w = 0;
+  for (const g of graphemes(text)) w += graphemeWidth(g);
+  return w;
+}
+
+/** The text shortened to at most `width` columns, ending in "…" when it was cut; never splits a grapheme. */
+export function fitWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let w = 0;
+  for (const g of graphemes(text)) {
+    const gw = graphemeWidth(g);
+    if (w + gw > width - 1) break;
+    out += g;
+    w += gw;
+  }
+  return `${out}…`;
+}

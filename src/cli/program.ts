@@ -12,6 +12,7 @@ export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '-y, --yes', description: 'confirma sin preguntar (necesario en modo live sin terminal)' },
   { flags: '--no-input', description: 'nunca pregunta nada; falta un dato = error' },
   { flags: '--no-color', description: 'sin colores (también NO_COLOR)' },
+  { flags: '--no-pager', description: 'las listas largas no pasan por el paginador ($PAGER, default less -FRX; también SVC_PAGER=)' },
   { flags: '--debug', description: 'muestra pedidos y respuestas en stderr (la clave, redactada)' },
 ];
 

@@ -4,7 +4,7 @@
 // piped TSV often ends on a terminal too (`| head`), and a tab or a line break inside
 // a value would break its row. --json is the byte-exact channel.
 import type { IO, Colors } from './io.js';
-import { shown } from '../text.js';
+import { displayWidth, fitWidth, shown, terminalGuard } from '../text.js';
 
 /** `--json`: the value as the service sent it, field order and strings kept. */
 export function printJson(io: IO, value: unknown): void {
@@ -64,6 +64,64 @@ export interface Column<T> {
   /** Colour applied on a terminal only. */
   style?: (text: string, row: T, c: Colors) => string;
   align?: 'left' | 'right';
+  /** Free text (concepto, referencia, a URL): shortened with "…" when the table is wider than the terminal. */
+  shrink?: boolean;
+  /** Left out, lowest first, when the terminal is too narrow even with free text shortened. Ids, codes, states, amounts and dates are never cut. */
+  drop?: number;
+}
+
+/** What fitColumns needs of a column: its header's and its widest cell's width. */
+export interface ColumnSize {
+  header: number;
+  natural: number;
+  shrink?: boolean;
+  drop?: number;
+}
+
+/** Free text is never shortened below this (or below its header). */
+const MIN_FREE = 10;
+const GAP = 2;
+
+/**
+ * The width of each column so that a table fits `total` terminal columns: free-text
+ * columns are shortened first (the widest first, never below MIN_FREE or their
+ * header); when that is not enough, droppable columns are left out (null), lowest
+ * `drop` first. When nothing else can give, the widths stay and the terminal wraps.
+ */
+export function fitColumns(cols: readonly ColumnSize[], total: number): (number | null)[] {
+  const kept = new Set(cols.map((_, i) => i));
+  const floor = (c: ColumnSize) => Math.min(c.natural, Math.max(c.header, MIN_FREE));
+  for (;;) {
+    const idx = [...kept];
+    const free = idx.filter((i) => cols[i]!.shrink);
+    const fixed = idx.filter((i) => !cols[i]!.shrink).reduce((sum, i) => sum + cols[i]!.natural, 0);
+    const avail = total - fixed - GAP * (idx.length - 1);
+    const widthAt = (cap: number) => (i: number) => Math.max(floor(cols[i]!), Math.min(cols[i]!.natural, cap));
+    const sumAt = (cap: number) => free.reduce((sum, i) => sum + widthAt(cap)(i), 0);
+    if (sumAt(0) <= avail) {
+      // The largest cap on free columns that fits.
+      let lo = 0;
+      let hi = Math.max(0, ...free.map((i) => cols[i]!.natural));
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (sumAt(mid) <= avail) lo = mid;
+        else hi = mid - 1;
+      }
+      const widths = cols.map((c, i) => (!kept.has(i) ? null : c.shrink ? widthAt(lo)(i) : c.natural));
+      // What the cap leaves over (less than one column per free column) goes to the widest.
+      let spare = avail - sumAt(lo);
+      for (const i of [...free].sort((a, b) => cols[b]!.natural - cols[a]!.natural)) {
+        if (spare > 0 && widths[i]! < cols[i]!.natural) {
+          widths[i]!++;
+          spare--;
+        }
+      }
+      return widths;
+    }
+    const droppable = idx.filter((i) => cols[i]!.drop !== undefined).sort((a, b) => cols[a]!.drop! - cols[b]!.drop!);
+    if (droppable.length === 0) return cols.map((c, i) => (!kept.has(i) ? null : c.shrink ? floor(c) : c.natural));
+    kept.delete(droppable[0]!);
+  }
 }
 
 /** A table on a terminal; tab-separated rows (no header) when piped; CSV of the items themselves with --csv. */
@@ -81,26 +139,55 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
     io.err(io.c.dim(empty));
     return;
   }
+  // Every cell as shown, then fitted to the terminal: no row ever wraps when it can be helped.
+  const cells = rows.map((row) => columns.map((col) => shown(col.value(row))));
+  const sizes = columns.map((col, i) => ({
+    header: displayWidth(col.header),
+    natural: Math.max(displayWidth(col.header), ...cells.map((r) => displayWidth(r[i]!))),
+    shrink: col.shrink,
+    drop: col.drop,
+  }));
+  const widths = io.columns ? fitColumns(sizes, io.columns) : sizes.map((c) => c.natural);
+  const keep = columns.map((_, i) => i).filter((i) => widths[i] !== null);
+  const left = columns.filter((_, i) => widths[i] === null).map((col) => col.header);
   const { default: Table } = await import('cli-table3');
   const table = new Table({
-    head: columns.map((col) => (io.color ? io.c.bold(col.header) : col.header)),
+    head: keep.map((i) => (io.color ? io.c.bold(columns[i]!.header) : columns[i]!.header)),
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
     // Borderless, columns two spaces apart (as gh does): long lists stay readable and copyable.
     chars: {
       top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
       left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
     },
-    colAligns: columns.map((col) => col.align ?? 'left'),
+    colAligns: keep.map((i) => columns[i]!.align ?? 'left'),
   });
-  for (const row of rows) {
+  rows.forEach((row, r) => {
     table.push(
-      columns.map((col) => {
-        const text = shown(col.value(row));
+      keep.map((i) => {
+        const col = columns[i]!;
+        const text = col.shrink ? fitWidth(cells[r]![i]!, widths[i]!) : cells[r]![i]!;
         return col.style ? col.style(text, row, io.c) : text;
       }),
     );
-  }
-  io.out(table.toString());
+  });
+  const text = table.toString();
+  // A list longer than the screen goes through the pager (less -FRX quits at once when it fits).
+  if (!(io.pager && io.rows && rows.length + 1 >= io.rows && (await page(io.pager, terminalGuard(text))))) io.out(text);
+  if (left.length) io.err(io.c.dim(`sin lugar para ${left.join(', ')} (--json las trae)`));
+}
+
+/** Shows text through the pager; false when the pager could not be started (the caller prints it). */
+async function page(command: string, text: string): Promise<boolean> {
+  const { spawn } = await import('node:child_process');
+  return new Promise((resolve) => {
+    // LESS=FRX as gh sets it: quit when it fits, keep colours, leave the text on screen.
+    const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, LESS: process.env.LESS ?? 'FRX' } });
+    child.once('error', () => resolve(false));
+    // The person may quit the pager before reading everything.
+    child.stdin.once('error', () => {});
+    child.once('exit', (code) => resolve(code !== 127));
+    child.stdin.end(`${text}\n`);
+  });
 }
 
 /** One record as "key  value" lines on a terminal, "key<TAB>value" when piped. */

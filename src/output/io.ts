@@ -22,6 +22,12 @@ export interface IO extends Streams {
   color: boolean;
   /** --csv: lists as CSV (printTable), for accounting. */
   csv: boolean;
+  /** Width of the terminal stdout is (COLUMNS when it does not say); undefined when piped. */
+  columns: number | undefined;
+  /** Height of that terminal (LINES when it does not say). */
+  rows: number | undefined;
+  /** The pager for long lists on a terminal (SVC_PAGER, else PAGER, else `less -FRX`); undefined when off or piped. */
+  pager: string | undefined;
   c: Colors;
   /** A line on stdout; unsafe characters other than svc's colours shown as `\uXXXX`. */
   out(line?: string): void;
@@ -34,7 +40,7 @@ export interface IO extends Streams {
 export function createIO(
   streams: Streams,
   env: NodeJS.ProcessEnv,
-  flags: { color?: boolean; input?: boolean; csv?: boolean } = {},
+  flags: { color?: boolean; input?: boolean; csv?: boolean; pager?: boolean } = {},
 ): IO {
   const stdoutTTY = Boolean(streams.stdout.isTTY) || env.SVC_FORCE_TTY === '1';
   const stderrTTY = Boolean(streams.stderr.isTTY) || env.SVC_FORCE_TTY === '1';
@@ -47,6 +53,9 @@ export function createIO(
     canPrompt: stdinTTY && stdoutTTY && flags.input !== false,
     color,
     csv: flags.csv === true,
+    columns: stdoutTTY ? terminalSize(streams.stdout.columns, env.COLUMNS, 80) : undefined,
+    rows: stdoutTTY ? terminalSize((streams.stdout as { rows?: number }).rows, env.LINES, 24) : undefined,
+    pager: stdoutTTY && flags.pager !== false ? pagerOf(env) : undefined,
     c: createColors(color),
     out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
     err: (line = '') => void streams.stderr.write(`${terminalGuard(line)}\n`),
@@ -60,4 +69,17 @@ export function decideColor(tty: boolean, env: NodeJS.ProcessEnv, flag?: boolean
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   if (env.TERM === 'dumb') return false;
   return tty;
+}
+
+/** A terminal's width or height: what it reports, else the variable ($COLUMNS, $LINES), else the usual default. */
+function terminalSize(reported: number | undefined, variable: string | undefined, fallback: number): number {
+  if (reported && reported > 0) return reported;
+  const n = Number(variable);
+  return Number.isInteger(n) && n >= 2 && n <= 10_000 ? n : fallback;
+}
+
+/** SVC_PAGER, else PAGER, else `less -FRX` (as gh); set to empty, no pager. */
+function pagerOf(env: NodeJS.ProcessEnv): string | undefined {
+  const chosen = env.SVC_PAGER ?? env.PAGER ?? 'less -FRX';
+  return chosen.trim() === '' || chosen.trim() === 'cat' ? undefined : chosen;
 }

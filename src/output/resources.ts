@@ -14,10 +14,10 @@ export const cobroColumns: Column<Cobro>[] = [
   { header: 'CÓDIGO', value: (r) => r.codigo },
   { header: 'ESTADO', value: (r) => r.estado, style: state },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
-  { header: 'COBRADO', value: (r) => r.monto_cobrado, align: 'right' },
-  { header: 'CONCEPTO', value: (r) => r.concepto },
-  { header: 'REFERENCIA', value: (r) => nullable(r.referencia) },
-  { header: 'VENCE', value: (r) => nullable(r.vencimiento) },
+  { header: 'COBRADO', value: (r) => r.monto_cobrado, align: 'right', drop: 3 },
+  { header: 'CONCEPTO', value: (r) => r.concepto, shrink: true },
+  { header: 'REFERENCIA', value: (r) => nullable(r.referencia), shrink: true, drop: 1 },
+  { header: 'VENCE', value: (r) => nullable(r.vencimiento), drop: 2 },
 ];
 
 export const transaccionColumns: Column<Transaccion>[] = [
@@ -26,10 +26,10 @@ export const transaccionColumns: Column<Transaccion>[] = [
   { header: 'MEDIO', value: (r) => r.medio },
   { header: 'ESTADO', value: (r) => r.estado, style: state },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
-  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
-  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
-  { header: 'FECHA', value: (r) => r.fecha },
-  { header: 'ACREDITACIÓN', value: (r) => r.acreditacion },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right', drop: 1 },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right', drop: 4 },
+  { header: 'FECHA', value: (r) => r.fecha, drop: 3 },
+  { header: 'ACREDITACIÓN', value: (r) => r.acreditacion, drop: 2 },
 ];
 
 export const devolucionColumns: Column<Devolucion>[] = [
@@ -43,12 +43,12 @@ export const devolucionColumns: Column<Devolucion>[] = [
 
 export const liquidacionColumns: Column<Liquidacion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
-  { header: 'TRANSACCIÓN', value: (r) => String(r.transaccion_id), align: 'right' },
+  { header: 'TRANSACCIÓN', value: (r) => String(r.transaccion_id), align: 'right', drop: 1 },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
   { header: 'BRUTO', value: (r) => r.bruto, align: 'right' },
-  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
-  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
-  { header: 'OPERACIÓN', value: (r) => r.fecha_operacion },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right', drop: 2 },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right', drop: 4 },
+  { header: 'OPERACIÓN', value: (r) => r.fecha_operacion, drop: 3 },
   { header: 'LLEGA (EST.)', value: (r) => r.fecha_estimada },
   { header: 'ESTADO', value: (r) => r.estado, style: state },
 ];

@@ -19,8 +19,8 @@ export function hasScript(): boolean {
   return spawnSync('script', ['--version']).status === 0;
 }
 
-export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000): Promise<TtyResult> {
-  const cmd = `stty cols 120 rows 40; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }): Promise<TtyResult> {
+  const cmd = `stty cols ${size.cols} rows ${size.rows}; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1', SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), ...env },

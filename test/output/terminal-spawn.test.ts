@@ -13,7 +13,8 @@ import { HOSTILE, HOSTILE_SHOWN, hostileProxy, RAW_UNSAFE, SGR, type Hostile } f
 
 const SECRET = 'whsec_terminal_test_secret_01';
 /** A terminal with colour: svc's SGR allowed, anything else unsafe is not. */
-const TERMINAL = { SVC_FORCE_TTY: '1', NO_COLOR: '', FORCE_COLOR: '1' };
+// A terminal wide enough that no free-text cell is shortened: these tests read whole escaped values.
+const TERMINAL = { SVC_FORCE_TTY: '1', NO_COLOR: '', FORCE_COLOR: '1', COLUMNS: '1000' };
 
 function expectTerminalSafe(text: string, what: string): void {
   expect(text.includes('\u001b[5;32m'), `${what}: the body's own SGR`).toBe(false);
@@ -72,11 +73,12 @@ describe('webhook listen and eventos', () => {
     expect(rows).toHaveLength(2);
     // A tab or line break inside the event would have split its row or added columns.
     expect(rows.map((r) => r.split('\t').length)).toEqual([10, 10]);
-    expect(rows[0]!.split('\t')[2]!.startsWith(PREFIX_SHOWN)).toBe(true);
+    // Newest first: the hostile event came first, so it is the last row.
+    expect(rows[1]!.split('\t')[2]!.startsWith(PREFIX_SHOWN)).toBe(true);
 
     // --json keeps the journal's strings as they are.
     const json = await svc(['webhook', 'eventos', '--journal', journal, '--json']);
-    expect(JSON.parse(json.stdout)[0].event.startsWith(HOSTILE.slice(0, 32))).toBe(true);
+    expect(JSON.parse(json.stdout)[1].event.startsWith(HOSTILE.slice(0, 32))).toBe(true);
   });
 
   it('eventos: a hand-edited journal (fields of any type, verification missing) is listed, not a crash', async () => {

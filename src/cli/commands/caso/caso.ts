@@ -135,9 +135,9 @@ const notificationColumns = (zone: string): Column<Notificacion>[] => [
   { header: 'FECHA', value: (n) => serviceTime(n.received_at, zone) },
   { header: 'EVENTO', value: (n) => n.event ?? '-' },
   { header: 'ESTADO', value: (n) => n.estado ?? '-', style: (s, _n, c) => colorState(s, c) },
-  { header: 'FIRMA', value: (n) => (n.firma_valida ? 'válida' : `inválida (${n.motivo ?? '?'})`) },
-  { header: 'APP', value: (n) => appAnswer(n) },
-  { header: 'ID', value: (n) => n.id },
+  { header: 'FIRMA', value: (n) => (n.firma_valida ? 'válida' : `inválida (${n.motivo ?? '?'})`), shrink: true },
+  { header: 'APP', value: (n) => appAnswer(n), shrink: true },
+  { header: 'ID', value: (n) => n.id, drop: 1 },
 ];
 
 async function printCaso(ctx: Context, caso: Caso): Promise<void> {
@@ -161,7 +161,7 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
   await section('notificaciones recibidas', notificationColumns(zone), caso.notificaciones);
   io.out();
   io.out(io.c.bold('línea de tiempo'));
-  await printTable(io, [{ header: 'FECHA', value: (r: [string, string]) => r[0] }, { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1] }], timeline(caso, zone));
+  await printTable(io, [{ header: 'FECHA', value: (r: [string, string]) => r[0] }, { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1], shrink: true }], timeline(caso, zone));
 }
 
 /** A Markdown cell: one line, no control characters, pipes escaped. */

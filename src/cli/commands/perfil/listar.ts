@@ -31,7 +31,7 @@ export async function run(ctx: Context): Promise<void> {
     [
       { header: '', value: (r) => (r.current ? '*' : '') },
       { header: 'PERFIL', value: (r) => r.name },
-      { header: 'DIRECCIÓN', value: (r) => r.base_url ?? '-' },
+      { header: 'DIRECCIÓN', value: (r) => r.base_url ?? '-', shrink: true },
       { header: 'CLAVE TEST', value: (r) => r.test_key ?? '-' },
       { header: 'CLAVE LIVE', value: (r) => r.live_key ?? '-' },
       { header: 'SECRETO', value: (r) => (r.webhook_secret ? 'sí' : 'no') },

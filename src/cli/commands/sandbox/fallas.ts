@@ -43,7 +43,7 @@ const TIPO_OF: Record<Falla['action'], (f: Falla) => string> = {
 const columns: Column<Falla>[] = [
   { header: 'ID', value: (f) => String(f.id ?? ''), align: 'right' },
   { header: 'MÉTODO', value: (f) => f.method },
-  { header: 'RUTA', value: (f) => f.path },
+  { header: 'RUTA', value: (f) => f.path, shrink: true },
   { header: 'TIPO', value: (f) => TIPO_OF[f.action](f) },
   { header: 'QUEDAN', value: (f) => String(f.count), align: 'right' },
 ];

@@ -37,9 +37,9 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     await printTable<Diferencia>(io, [
       { header: 'COBRO', value: (d) => String(d.cobro_id), align: 'right' },
       { header: 'CÓDIGO', value: (d) => d.codigo },
-      { header: 'TU APP SABE', value: (d) => d.app ?? '(nada)' },
-      { header: 'EL SERVICIO DICE', value: (d) => d.servicio },
-      { header: 'PARA ARREGLARLO', value: (d) => d.arreglo },
+      { header: 'TU APP SABE', value: (d) => d.app ?? '(nada)', shrink: true },
+      { header: 'EL SERVICIO DICE', value: (d) => d.servicio, shrink: true },
+      { header: 'PARA ARREGLARLO', value: (d) => d.arreglo, shrink: true },
     ], diffs);
   }
   const n = since.length;

@@ -39,30 +39,32 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     return;
   }
   const columns: Column<JournalEntry>[] = [
-    { header: 'id', value: (e) => e.id },
-    { header: 'fecha', value: (e) => serviceTime(e.received_at, zone) },
-    { header: 'evento', value: (e) => raw(e.event) },
-    { header: 'cobro', value: (e) => raw(e.cobro_id), align: 'right' },
-    { header: 'estado', value: (e) => raw(e.estado), style: (s, _e, c) => colorState(s, c) },
-    { header: 'monto', value: (e) => raw(e.monto), align: 'right' },
+    { header: 'ID', value: (e) => e.id },
+    { header: 'FECHA', value: (e) => serviceTime(e.received_at, zone) },
+    { header: 'EVENTO', value: (e) => raw(e.event), shrink: true },
+    { header: 'COBRO', value: (e) => raw(e.cobro_id), align: 'right' },
+    { header: 'ESTADO', value: (e) => raw(e.estado), style: (s, _e, c) => colorState(s, c) },
+    { header: 'MONTO', value: (e) => raw(e.monto), align: 'right' },
     {
-      header: 'firma',
+      header: 'FIRMA',
       value: (e) => (e.verification?.valid === true ? 'válida' : raw(e.verification?.reason, 'inválida')),
+      shrink: true,
       style: (s, e, c) => (e.verification?.valid === true ? c.green(s) : c.red(s)),
     },
     {
-      header: 'resultado',
+      header: 'RESULTADO',
+      shrink: true,
       value: (e) =>
         (e.source === 'replay' ? `replay de ${raw(e.replay_of, '?')}: ` : '') +
         (Object.hasOwn(OUTCOME_LABEL, e.outcome) ? OUTCOME_LABEL[e.outcome]! : raw(e.outcome)),
     },
     {
-      header: 'status',
+      header: 'STATUS',
       value: (e) => (e.status === null || e.status === undefined ? (e.answered === null || e.answered === undefined ? '-' : `(${raw(e.answered)})`) : raw(e.status)),
       align: 'right',
       style: (s, e, c) => (e.status !== null && e.status >= 200 && e.status < 300 ? c.green(s) : e.status === null && e.answered === 200 ? s : c.red(s)),
     },
-    { header: 'latencia', value: (e) => formatMs(e.latency_ms), align: 'right' },
+    { header: 'LATENCIA', value: (e) => formatMs(e.latency_ms), align: 'right', drop: 1 },
   ];
   await printTable(io, columns, entries);
   if (io.stdoutTTY) io.err(io.c.dim(`${entries.length} evento(s) de ${read.entries.length} en ${path} · svc webhook replay <id> para reenviar`));
