@@ -11,6 +11,7 @@ import { SCRIPT } from './script.js';
 const CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
+[hidden]{display:none!important}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f4f6}
 .banner{background:#ffd400;color:#000;text-align:center;padding:.5rem 1rem;font-size:.9rem;border-bottom:2px solid #000}
 .banner strong{letter-spacing:.12em}
@@ -56,7 +57,9 @@ ul.rows li.sel button{background:#e0e7ff}
 .estado.EN_PROCESO{background:#dbeafe;color:#1e3a8a}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:.85rem}
-th,td{text-align:left;padding:.3rem .4rem;border-top:1px solid #e5e7eb;vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:.3rem .4rem;border-top:1px solid #e5e7eb;vertical-align:top;overflow-wrap:break-word}
+td button{white-space:nowrap;min-height:2.25rem;padding:.25rem .6rem}
+td small{display:block;color:#4b5563;white-space:nowrap}
 th{font-weight:600;color:#374151;white-space:nowrap}
 td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 dl.kv{margin:0;display:grid;grid-template-columns:minmax(0,auto) minmax(0,1fr);gap:.15rem .75rem}
@@ -117,7 +120,7 @@ const HTML_BODY = `
 <form id="form-pagar" aria-label="Simular un pago">
 <fieldset><legend>Simular un pago</legend>
 <div class="grid">
-<div><label for="pagar-monto">Monto (vacío: lo que queda)</label><input id="pagar-monto" inputmode="decimal" autocomplete="off"></div>
+<div><label for="pagar-monto">Monto a pagar (vacío = lo que queda)</label><input id="pagar-monto" inputmode="decimal" autocomplete="off"></div>
 <div><label for="pagar-medio">Medio</label><select id="pagar-medio"></select></div>
 </div>
 <div class="actions"><button type="submit" class="pri">Pagar</button><button type="button" id="btn-rechazar" class="warn">Rechazar pago</button></div>
@@ -143,22 +146,22 @@ const HTML_BODY = `
 </fieldset>
 </form>
 <h3 id="h-tx">Transacciones</h3>
-<div class="scroll"><table aria-labelledby="h-tx"><thead><tr><th scope="col">Id</th><th scope="col">Medio</th><th scope="col">Monto</th><th scope="col">Te queda</th><th scope="col">Estado</th><th scope="col">Código</th><th scope="col">Fecha</th></tr></thead><tbody id="t-tx"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="h-tx"><table aria-labelledby="h-tx"><thead><tr><th scope="col">Id</th><th scope="col">Medio</th><th scope="col">Monto</th><th scope="col">Te queda</th><th scope="col">Estado</th><th scope="col">Código</th><th scope="col">Fecha</th></tr></thead><tbody id="t-tx"></tbody></table></div>
 <h3 id="h-dev">Devoluciones</h3>
-<div class="scroll"><table aria-labelledby="h-dev"><thead><tr><th scope="col">Id</th><th scope="col">Monto</th><th scope="col">Tipo</th><th scope="col">Estado</th><th scope="col">Fecha</th></tr></thead><tbody id="t-dev"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="h-dev"><table aria-labelledby="h-dev"><thead><tr><th scope="col">Id</th><th scope="col">Monto</th><th scope="col">Tipo</th><th scope="col">Estado</th><th scope="col">Fecha</th></tr></thead><tbody id="t-dev"></tbody></table></div>
 <h3 id="h-liq">Liquidaciones estimadas</h3>
-<div class="scroll"><table aria-labelledby="h-liq"><thead><tr><th scope="col">Id</th><th scope="col">Bruto</th><th scope="col">Te cobramos</th><th scope="col">Te queda</th><th scope="col">Llega</th></tr></thead><tbody id="t-liq"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="h-liq"><table aria-labelledby="h-liq"><thead><tr><th scope="col">Id</th><th scope="col">Bruto</th><th scope="col">Te cobramos</th><th scope="col">Te queda</th><th scope="col">Llega</th></tr></thead><tbody id="t-liq"></tbody></table></div>
 <h3 id="h-ev">Eventos</h3>
-<div class="scroll"><table aria-labelledby="h-ev"><thead><tr><th scope="col">Nº</th><th scope="col">Evento</th><th scope="col">Estado</th><th scope="col">Cobrado</th><th scope="col">Fecha</th></tr></thead><tbody id="t-ev"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="h-ev"><table aria-labelledby="h-ev"><thead><tr><th scope="col">Nº</th><th scope="col">Evento</th><th scope="col">Estado</th><th scope="col">Cobrado</th><th scope="col">Fecha</th></tr></thead><tbody id="t-ev"></tbody></table></div>
 <h3 id="h-ent">Entregas de este cobro</h3>
-<div class="scroll"><table aria-labelledby="h-ent"><thead><tr><th scope="col">Nº</th><th scope="col">Evento</th><th scope="col">Intento</th><th scope="col">Respuesta</th><th scope="col">Latencia</th><th scope="col">Fecha</th></tr></thead><tbody id="t-ent"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="h-ent"><table aria-labelledby="h-ent"><thead><tr><th scope="col">Nº</th><th scope="col">Evento</th><th scope="col">Intento</th><th scope="col">Respuesta</th><th scope="col">Latencia</th><th scope="col">Fecha</th></tr></thead><tbody id="t-ent"></tbody></table></div>
 </section>
 </div>
 <div class="col">
 <section id="notificaciones" class="card" aria-labelledby="notif-t">
 <h2 id="notif-t">Notificaciones</h2>
 <p class="muted" id="webhook-url"></p>
-<div class="scroll"><table aria-labelledby="notif-t"><thead><tr><th scope="col">Nº</th><th scope="col">Evento</th><th scope="col">Cobro</th><th scope="col">Intento</th><th scope="col">Respuesta</th><th scope="col">Latencia</th><th scope="col">Fecha</th><th scope="col">Acción</th></tr></thead><tbody id="t-notif"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="notif-t"><table aria-labelledby="notif-t"><thead><tr><th scope="col">Nº</th><th scope="col">Evento</th><th scope="col">Cobro</th><th scope="col">Intento</th><th scope="col">Respuesta</th><th scope="col">Latencia</th><th scope="col">Fecha</th><th scope="col">Acción</th></tr></thead><tbody id="t-notif"></tbody></table></div>
 </section>
 <section id="registro" class="card" aria-labelledby="registro-t">
 <h2 id="registro-t">Registro de pedidos</h2>
@@ -168,7 +171,7 @@ const HTML_BODY = `
 <section id="liquidaciones" class="card" aria-labelledby="liq-t">
 <h2 id="liq-t">Liquidaciones</h2>
 <h3 id="h-tot">Totales por fecha estimada</h3>
-<div class="scroll"><table aria-labelledby="h-tot"><thead><tr><th scope="col">Fecha</th><th scope="col">Cantidad</th><th scope="col">Bruto</th><th scope="col">Te cobramos</th><th scope="col">Te queda</th></tr></thead><tbody id="t-tot"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="h-tot"><table aria-labelledby="h-tot"><thead><tr><th scope="col">Fecha</th><th scope="col">Cantidad</th><th scope="col">Bruto</th><th scope="col">Te cobramos</th><th scope="col">Te queda</th></tr></thead><tbody id="t-tot"></tbody></table></div>
 </section>
 <section id="reloj" class="card" aria-labelledby="reloj-t">
 <h2 id="reloj-t">Reloj</h2>
@@ -191,7 +194,7 @@ const HTML_BODY = `
 </div>
 <div class="actions"><button type="submit">Agregar falla</button><button type="button" id="fallas-borrar" class="warn">Borrar todas las fallas</button></div>
 </form>
-<div class="scroll"><table aria-labelledby="fallas-t"><thead><tr><th scope="col">Id</th><th scope="col">Método</th><th scope="col">Ruta</th><th scope="col">Acción</th><th scope="col">Quedan</th></tr></thead><tbody id="t-fallas"></tbody></table></div>
+<div class="scroll" tabindex="0" role="region" aria-labelledby="fallas-t"><table aria-labelledby="fallas-t"><thead><tr><th scope="col">Id</th><th scope="col">Método</th><th scope="col">Ruta</th><th scope="col">Acción</th><th scope="col">Quedan</th></tr></thead><tbody id="t-fallas"></tbody></table></div>
 </section>
 <section id="claves" class="card" aria-labelledby="claves-t">
 <h2 id="claves-t">Claves y secreto</h2>
@@ -211,7 +214,7 @@ const hash = (text: string) => `'sha256-${createHash('sha256').update(text).dige
  */
 export const PANEL_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
-    `default-src 'none'; style-src ${hash(CSS)}; script-src ${hash(SCRIPT)}; connect-src 'self'; img-src 'self'; ` +
+    `default-src 'none'; style-src ${hash(CSS)}; script-src ${hash(SCRIPT)}; connect-src 'self'; img-src data:; ` +
     `form-action 'none'; base-uri 'none'; frame-ancestors 'none'`,
   'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
@@ -225,7 +228,7 @@ export function panelPage(): string {
   return (
     `<!doctype html><html lang="es-AR"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="robots" content="noindex"><title>Panel · SANDBOX</title><style>${CSS}</style></head><body>` +
+    `<meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>Panel · SANDBOX</title><style>${CSS}</style></head><body>` +
     HTML_BODY +
     `<script>${SCRIPT}</script></body></html>`
   );

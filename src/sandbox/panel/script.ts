@@ -67,7 +67,7 @@ async function api(method, path, body) {
     var why = json && typeof json.message === 'string' ? json.message : raw.slice(0, 200);
     var err = new Error('El sandbox respondió ' + res.status + (json && json.error ? ' ' + json.error : '') + ': ' + why);
     err.status = res.status;
-    if (res.status === 401) desconectar('El sandbox no aceptó la clave (' + why + ').');
+    if (res.status === 401) desconectar('El sandbox no aceptó la clave: ' + why + '.');
     throw err;
   }
   return json ? json.data : null;
@@ -345,7 +345,8 @@ function agregarEntrega(e) {
 function pintarEntregas() {
   fill($('t-notif'), S.entregas, 8, function (tr, e) {
     cell(tr, e.id, 'n');
-    cell(tr, e.event + ' (evento ' + e.evento_id + ')' + (e.reenvio ? ' · reenvío' : ''), 'code');
+    var ev = cell(tr, e.event, 'code');
+    ev.appendChild(el('small', '', 'evento ' + e.evento_id + (e.reenvio ? ' · reenvío' : '')));
     cell(tr, e.cobro_id, 'n');
     cell(tr, e.intento, 'n');
     cell(tr, answer(e), e.ok ? 's2' : 's5');
@@ -560,7 +561,8 @@ async function conectar() {
   try {
     cuenta = await api('GET', '/v1/cuenta');
   } catch (e) {
-    desconectar(e.message);
+    // A refused key has already been forgotten, with the sandbox's reason.
+    if (e.status !== 401) desconectar(e.message);
     return;
   }
   var cargos = await api('GET', '/v1/cargos');

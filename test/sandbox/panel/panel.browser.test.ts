@@ -1,0 +1,294 @@
+// The sandbox's dashboard in a real browser (Debian's Chromium through
+// playwright-core), modelled on the checkout's browser test: connect with the test
+// key, create a request from the dashboard, pay part of it on its checkout page in
+// another tab and see the state and the event appear on the dashboard without a
+// reload, resend a notification, refund from the dashboard (svc devolver's checks
+// first), move the clock to expire another request, and check each result with
+// `svc … --json`. Controls named in Chromium's accessibility tree, no horizontal
+// scroll at 375 px, no console errors, no request leaving loopback, screenshots
+// saved in test-artifacts/.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verify } from '../../../src/webhooks/signature.js';
+import { ROOT, svc } from '../../helpers/cli.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
+const HAVE_BROWSER = existsSync(CHROMIUM);
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
+
+interface Received {
+  event: string | undefined;
+  raw: string;
+  body: { event: string; cobro_id: number; estado: string; monto_cobrado: string };
+  verified: boolean;
+}
+
+/** The merchant's endpoint on loopback, checking every signature with src/webhooks/signature.ts. */
+async function startReceiver(secret: string): Promise<{ server: Server; url: string; got: Received[] }> {
+  const got: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const result = verify({
+        secret,
+        timestamp: String(req.headers['x-svc-timestamp'] ?? ''),
+        signature: String(req.headers['x-svc-signature'] ?? ''),
+        body: raw,
+      });
+      got.push({ event: req.headers['x-svc-event'] as string | undefined, raw: raw.toString('utf8'), body: JSON.parse(raw.toString('utf8')), verified: result.ok });
+      res.writeHead(result.ok ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, got };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const CONTROL_ROLES = 'button|textbox|radio|checkbox|combobox|spinbutton|searchbox|slider|link';
+
+/**
+ * Controls as Chromium's accessibility tree names them. Fails on a control without
+ * an accessible name, and on a visible input or button missing from the tree.
+ */
+async function expectNamedControls(page: Page): Promise<string[]> {
+  const snapshot = await page.locator('body').ariaSnapshot();
+  const controls = snapshot.split('\n').filter((line) => new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`).test(line));
+  const unnamed = controls.filter((line) => !new RegExp(`^\\s*- (${CONTROL_ROLES}) "[^"]+"`).test(line));
+  expect(unnamed, 'controls without an accessible name').toEqual([]);
+  const visible = await page.locator('input:visible, button:visible, select:visible, textarea:visible').count();
+  const inTree = controls.filter((line) => !/^\s*- link\b/.test(line)).length;
+  expect(inTree, snapshot).toBe(visible);
+  return controls;
+}
+
+async function expectFitsWidth(page: Page, width = 375): Promise<void> {
+  // A string, so this Node-typed file needs no DOM types.
+  const scroll = (await page.evaluate('[document.documentElement.scrollWidth, document.body.scrollWidth]')) as number[];
+  expect(scroll[0], `horizontal scroll at ${width} px`).toBeLessThanOrEqual(width);
+  expect(scroll[1]).toBeLessThanOrEqual(width);
+}
+
+/** Console errors (a CSP violation is one), page errors and failed requests, per page. */
+function watch(page: Page, problems: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    // The live stream is cut when its page closes; that is not a failure.
+    if (!r.url().endsWith('/_sandbox/stream')) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+  });
+}
+
+async function json(sb: Sandbox, args: string[]): Promise<any> {
+  const r = await svc([...args, '--json'], { env: sb.env });
+  expect(r.exitCode, r.stderr).toBe(0);
+  const j = JSON.parse(r.stdout);
+  return j.data ?? j;
+}
+
+describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => {
+  let sb: Sandbox;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let context: BrowserContext;
+  const problems: string[] = [];
+  const leftLoopback: string[] = [];
+
+  beforeAll(async () => {
+    if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
+    sb = await startSandbox(['--ready-delay', '0']);
+    receiver = await startReceiver(sb.webhook_secret);
+    const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
+    expect(set.status, set.text).toBe(200);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, locale: 'es-AR' });
+    // Only the sandbox: anything else would leave loopback, and is refused and counted.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(sb.base_url + '/')) return route.continue();
+      leftLoopback.push(url);
+      return route.abort();
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await sb?.stop();
+    await new Promise((r) => (receiver ? receiver.server.close(r) : r(undefined)));
+  });
+
+  it('creates, sees a payment arrive live, resends, refunds and expires by the clock, as svc sees it', async () => {
+    const page = await context.newPage();
+    watch(page, problems);
+    const res = await page.goto(`${sb.base_url}/`);
+    expect(res?.status()).toBe(200);
+    expect(await page.getByRole('note').textContent()).toContain('SANDBOX');
+
+    // The key, once; the tab keeps it (sessionStorage), so a reload stays connected.
+    await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(sb.api_key);
+    await page.getByRole('button', { name: 'Conectar' }).click();
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    expect(await page.locator('#conexion').textContent()).toContain('Comercio de Prueba');
+    await page.reload();
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    expect(await page.getByRole('button', { name: 'Conectar' }).isVisible()).toBe(false);
+    // Everything below happens on this one load of the page.
+    await page.evaluate('window.sinRecargar = true');
+
+    // Create a request from the dashboard; its concept holds markup, shown as text.
+    const concepto = 'Pedido <b id="inyectado">1042</b> & "cía" <img src=x onerror=alert(1)>';
+    await page.getByRole('textbox', { name: 'Concepto' }).fill(concepto);
+    await page.getByRole('textbox', { name: 'Monto', exact: true }).fill('1500.00');
+    await page.getByRole('button', { name: 'Crear cobro' }).click();
+    await expect.poll(() => page.locator('#aviso').textContent()).toContain('creado');
+    const [c] = (await json(sb, ['cobro', 'listar'])) as any[];
+    expect(c).toMatchObject({ concepto, monto: '1500.00', estado: 'PENDIENTE' });
+    expect(await page.locator('#aviso').textContent()).toContain(`Cobro ${c.id} creado (${c.codigo})`);
+    expect(await page.getByRole('heading', { level: 2, name: `Cobro ${c.id} · ${c.codigo}` }).isVisible()).toBe(true);
+    expect(await page.locator('#detalle-datos').textContent()).toContain(concepto);
+    expect(await page.locator('#lista-cobros').textContent()).toContain(concepto);
+    expect(await page.locator('#inyectado').count()).toBe(0);
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Abrir la página de pago' }).getAttribute('href')).toBe(c.url);
+
+    const controls = await expectNamedControls(page);
+    for (const name of ['Pagar', 'Rechazar pago', 'Vencer cobro', 'Adelantar el reloj', 'Agregar falla', 'Mostrar claves y secreto']) {
+      expect(controls.some((l) => l.includes(`button "${name}"`)), name).toBe(true);
+    }
+    await expectFitsWidth(page);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'panel-375.png'), fullPage: true });
+
+    // The payer pays part on the checkout page, in another tab.
+    const payer = await context.newPage();
+    watch(payer, problems);
+    await payer.goto(c.url);
+    await payer.getByRole('radio', { name: 'Transferencia bancaria' }).check();
+    await payer.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('600,00');
+    await payer.getByRole('button', { name: 'Pagar este monto' }).click();
+    await payer.waitForURL(/\?tx=\d+$/);
+    await payer.close();
+
+    // The dashboard shows it by itself: the state, the event, the delivery.
+    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('PAGADA_PARCIALMENTE');
+    await expect.poll(() => page.locator('#t-ev').textContent()).toContain('payment.partially_paid');
+    await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain('cobrado 600.00');
+    await expect.poll(() => page.locator('#t-notif').textContent()).toContain('payment.partially_paid');
+    await expect.poll(() => page.locator('#log').textContent()).toContain(`POST /pagar/${c.codigo}/pagar`);
+    expect(await page.evaluate('window.sinRecargar')).toBe(true);
+    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({ estado: 'PAGADA_PARCIALMENTE', monto_cobrado: '600.00' });
+    const events = (await sb.api('GET', '/_sandbox/eventos')).body.data.filter((e: any) => e.body.cobro_id === c.id);
+    expect(events.map((e: any) => e.body.event)).toEqual(['payment.created', 'payment.partially_paid']);
+
+    // Resend the partial payment's notification: the receiver gets the same body again.
+    const partial = await waitFor('the partial payment delivered', () => receiver.got.find((g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid'));
+    await page.getByRole('button', { name: /^Reenviar el evento \d+ \(payment\.partially_paid/ }).first().click();
+    await expect.poll(() => page.locator('#aviso').textContent()).toContain('reenviado');
+    const twice = await waitFor('the resend', () => {
+      const got = receiver.got.filter((g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid');
+      return got.length === 2 ? got : undefined;
+    });
+    expect(twice.every((g) => g.verified)).toBe(true);
+    expect(twice[1]!.raw).toBe(partial.raw);
+    await expect.poll(() => page.locator('#t-notif').textContent()).toContain('reenvío');
+
+    // Refund: what does not fit is refused on the page (nothing sent), then a confirmed part.
+    await page.getByRole('textbox', { name: 'Monto a devolver' }).fill('700');
+    await page.getByRole('button', { name: 'Revisar devolución' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('supera lo que queda por devolver');
+    expect(await json(sb, ['devoluciones', 'listar'])).toEqual([]);
+    await page.getByRole('textbox', { name: 'Monto a devolver' }).fill('200.5');
+    await page.getByRole('button', { name: 'Revisar devolución' }).click();
+    await expect.poll(() => page.locator('#devolver-pregunta').textContent()).toContain(`¿Devolver 200.50 del cobro ${c.id}`);
+    await page.getByRole('button', { name: 'Confirmar devolución' }).click();
+    await expect.poll(() => page.locator('#aviso').textContent()).toContain('devuelto 200.50');
+    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('DEVUELTA_PARCIALMENTE');
+    await expect.poll(() => page.locator('#t-ev').textContent()).toContain('payment.partially_refunded');
+    const refunds = (await json(sb, ['devoluciones', 'listar'])) as any[];
+    expect(refunds.map((d) => [d.cobro_id, d.monto, d.estado])).toEqual([[c.id, '200.50', 'DEVUELTA_PARCIALMENTE']]);
+    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({ estado: 'DEVUELTA_PARCIALMENTE' });
+
+    // Another request, made with svc, appears by itself; the clock moved on 8 days expires it.
+    const otra = await json(sb, ['cobro', 'crear', '--concepto', 'Seña', '--monto', '2000']);
+    await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(otra.codigo);
+    await page.getByRole('combobox', { name: 'Adelantar' }).selectOption('8d');
+    await page.getByRole('button', { name: 'Adelantar el reloj' }).click();
+    await expect.poll(() => page.locator('#aviso').textContent()).toContain(`Vencieron los cobros ${otra.id}`);
+    expect(await json(sb, ['cobro', 'ver', String(otra.id)])).toMatchObject({ estado: 'CANCELADO' });
+    await page.getByRole('button', { name: new RegExp(otra.codigo) }).click();
+    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('CANCELADO');
+    await expect.poll(() => page.locator('#t-ev').textContent()).toContain('payment.rejected');
+    // A partly paid request does not expire.
+    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({ estado: 'DEVUELTA_PARCIALMENTE' });
+    // Filtering by state, as `q` and `estado` do on the API.
+    await page.getByRole('combobox', { name: 'Estado' }).selectOption('CANCELADO');
+    await expect.poll(() => page.locator('#cobros-n').textContent()).toBe('1 cobro');
+    await page.getByRole('combobox', { name: 'Estado' }).selectOption('');
+    await page.getByRole('searchbox', { name: /Buscar/ }).fill('1042');
+    await expect.poll(() => page.locator('#cobros-n').textContent()).toBe('1 cobro');
+    expect(await page.locator('#lista-cobros').textContent()).toContain(c.codigo);
+
+    // The keys and the secret: not on the page until asked.
+    expect(await page.content()).not.toContain(sb.webhook_secret);
+    await page.getByRole('button', { name: 'Mostrar claves y secreto' }).click();
+    expect(await page.getByRole('textbox', { name: 'Secreto de notificaciones' }).inputValue()).toBe(sb.webhook_secret);
+    expect(await page.getByRole('button', { name: 'Copiar secreto de notificaciones' }).isVisible()).toBe(true);
+    await expectNamedControls(page);
+    await page.getByRole('button', { name: 'Ocultar claves y secreto' }).click();
+    expect(await page.content()).not.toContain(sb.webhook_secret);
+
+    await expectNamedControls(page);
+    await expectFitsWidth(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'panel-375-after.png'), fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expectFitsWidth(page, 1440);
+    await page.screenshot({ path: join(ARTIFACTS, 'panel-1440.png'), fullPage: true });
+
+    expect(await page.evaluate('window.sinRecargar')).toBe(true);
+    expect(problems).toEqual([]);
+    expect(leftLoopback).toEqual([]);
+    await page.close();
+  });
+
+  it('a wrong key is refused on the page and nothing else shows', async () => {
+    const page = await context.newPage();
+    watch(page, problems);
+    await page.goto(`${sb.base_url}/_sandbox/panel`);
+    await page.getByRole('textbox', { name: 'Clave de API de test' }).fill('svc_test_noexiste');
+    await page.getByRole('button', { name: 'Conectar' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('no aceptó la clave');
+    expect(await page.getByRole('button', { name: 'Crear cobro' }).isVisible()).toBe(false);
+    expect(await page.evaluate("sessionStorage.getItem('svc-panel-clave')")).toBeNull();
+    await expectNamedControls(page);
+    await expectFitsWidth(page);
+    // The 401 is the one error Chromium reports.
+    expect(problems).toEqual([expect.stringContaining('status of 401')]);
+    problems.length = 0;
+    await page.close();
+  });
+});
