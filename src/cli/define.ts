@@ -82,3 +82,13 @@ export function defineCommand<const Opts extends readonly OptionDef[] = readonly
 export function defineOptions<const Opts extends readonly OptionDef[]>(options: Opts): Opts {
   return options;
 }
+
+// Options every list command shares, written once. The service's lists take neither:
+// svc applies them to what it read (src/cli/shared/lists.ts), and help says so.
+
+export const limitOption = { flags: '--limit <n>', description: 'muestra como máximo n, los más nuevos (lo aplica svc)' } as const;
+
+export const cobroOption = {
+  flags: '--cobro <id|código>',
+  description: 'solo los de ese cobro, por id o código (lo filtra svc: el servicio no tiene ese filtro)',
+} as const;

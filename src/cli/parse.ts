@@ -19,10 +19,45 @@ export function parseId(text: unknown, what = 'id'): number {
 
 export function parseChoice<T extends string>(value: unknown, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  const upper = typeof value === 'string' ? value.toUpperCase() : '';
-  const hint = (allowed as readonly string[]).includes(upper) ? ` (¿quisiste decir ${upper}?)` : '';
+  const text = typeof value === 'string' ? value.trim() : '';
+  // Any case: `--estado pendiente` is PENDIENTE, `--medio QR` is qr.
+  const exact = allowed.find((a) => a.toLowerCase() === text.toLowerCase());
+  if (exact !== undefined && text !== '') return exact;
+  const near = nearest(text, allowed);
+  const hint = near ? ` (¿quisiste decir ${near}?)` : '';
   throw new UsageError(`${flag} "${printable(String(value))}" no es válido${hint}; valores posibles: ${allowed.join(', ')}`);
+}
+
+/** The allowed value a typo most likely meant: at most 2 edits away (a third of its length for short ones), else undefined. */
+export function nearest<T extends string>(typed: string, allowed: readonly T[]): T | undefined {
+  const t = typed.toLowerCase();
+  if (t === '') return undefined;
+  let best: T | undefined;
+  let bestDistance = Infinity;
+  for (const a of allowed) {
+    const d = editDistance(t, a.toLowerCase());
+    if (d < bestDistance) {
+      best = a;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.min(2, Math.max(1, Math.floor(best.length / 3))) ? best : undefined;
+}
+
+/** Levenshtein distance with transpositions counted as one edit (Damerau, optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return Infinity;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 export function parsePositiveInt(text: unknown, flag: string, max = 1_000_000): number {

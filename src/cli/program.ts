@@ -138,9 +138,19 @@ function examplesText(examples: string[]): string {
   return `\nEjemplos:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
 }
 
+/** A flag for a secret gets where secrets come from instead: a flag ends up in the shell's history and in `ps`. */
+const SECRET_FLAG = (flag: string) =>
+  /secret/.test(flag)
+    ? `${flag} no existe: el secreto de firma nunca va en la línea de comandos; usá SVC_WEBHOOK_SECRET o \`svc login --webhook-secret-stdin\``
+    : `${flag} no existe: la clave nunca va en la línea de comandos; usá SVC_API_KEY o \`svc login\` (la pide oculta, o --with-key-stdin)`;
+
 /** commander's parse errors, in the language of the rest of svc. */
 export function translate(text: string): string {
+  const secret = /^error: unknown option '(--(?:api-?key|key|secret|webhook-secret|token|password)(?:=[^']*)?)'/m.exec(text);
+  // The value is never echoed: it may be the secret itself.
+  if (secret) return `error: ${SECRET_FLAG(secret[1]!.split('=')[0]!)}\n`;
   return text
+    .replace(/\n\(Did you mean/, ' (Did you mean')
     .replace(/^error: unknown option '([^']+)'/m, "error: opción desconocida '$1'")
     .replace(/^error: unknown command '([^']+)'/m, "error: comando desconocido '$1'")
     .replace(/\(Did you mean (?:one of )?(.+)\?\)/, '(¿quisiste decir $1?)')

@@ -1,6 +1,6 @@
 // How one payment request looks after it is created or refreshed: the payer link
 // first and prominent, then what a person checks (code, state, amounts, expiry).
-// Shared by `cobro crear` and `sync` (and usable by `cobro ver`).
+// Shared by `cobro crear`, `cobro ver`, `sync` and `caso`: one record layout.
 import type { Cobro } from '../api/schemas.js';
 import { colorState, nullable, printRecord } from './format.js';
 import type { Colors, IO } from './io.js';

@@ -89,6 +89,9 @@ describe('read commands', () => {
     expect(limited).toHaveLength(1);
     const qr = JSON.parse((await run(['transacciones', 'listar', '--medio', 'qr', '--json'])).stdout);
     expect(qr.map((t: { medio: string }) => t.medio)).toEqual(['qr']);
+    // Values in any case: a person types them as they say them.
+    expect((await run(['transacciones', 'listar', '--medio', 'QR', '--json'])).stdout).toBe((await run(['transacciones', 'listar', '--medio', 'qr', '--json'])).stdout);
+    expect(JSON.parse((await run(['cobro', 'listar', '--estado', 'devuelta_parcialmente', '--json'])).stdout).map((c: { id: number }) => c.id)).toEqual([cobroId]);
   });
 
   it('piped output is tab-separated rows without colour', async () => {
@@ -112,7 +115,8 @@ describe('read commands', () => {
   });
 
   it.each([
-    [['cobro', 'listar', '--estado', 'pagada'], /PAGADA/],
+    [['cobro', 'listar', '--estado', 'pagadas'], /"pagadas" no es válido \(¿quisiste decir PAGADA\?\)/],
+    [['transacciones', 'listar', '--medio', 'credto'], /\(¿quisiste decir credito\?\)/],
     [['cobro', 'listar', '--limit', '0'], /--limit/],
     [['cobro', 'ver', 'abc'], /no es un id \(entero positivo\) ni un código de cobro/],
     [['cobro', 'ver', '-1'], /./],

@@ -115,8 +115,11 @@ describe('cobro ver on a terminal against a hostile service', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expectTerminalSafe(r.stdout + r.stderr, 'cobro ver');
     const lines = r.stdout.replace(SGR, '').split('\n');
-    for (const key of ['codigo', 'concepto', 'url']) {
-      expect(lines.find((l) => l.startsWith(`${key} `)), key).toMatch(new RegExp(`^${key} +${HOSTILE_SHOWN.replace(/[\\[\]().*+?^$|{}]/g, '\\$&')}$`));
+    const escaped = HOSTILE_SHOWN.replace(/[\\[\]().*+?^$|{}]/g, '\\$&');
+    for (const key of ['codigo', 'concepto']) {
+      expect(lines.find((l) => l.startsWith(`${key} `)), key).toMatch(new RegExp(`^${key} +${escaped}$`));
     }
+    // The payer link comes first, alone on its line (the record sync and crear print).
+    expect(lines[lines.findIndex((l) => l.startsWith('link de pago')) + 1]).toBe(HOSTILE_SHOWN);
   });
 });

@@ -1,4 +1,4 @@
-// `--mostrar-qr` of crear and sync: the QR payload appears a moment after creation,
+// `--mostrar-qr` of crear, sync and cobro ver: the QR payload appears a moment after creation,
 // so wait for it with GETs (never a POST), then draw it. The drawing goes to stdout
 // on a terminal and to stderr otherwise, so piped data and --json stay clean.
 import type { Client } from '../../api/client.js';
@@ -29,7 +29,7 @@ export async function showQr(ctx: Context, client: Client, cobro: Cobro, waitMs 
     });
   }
   if (current.qr === null) {
-    io.err(io.c.yellow(`el QR del cobro ${cobro.id} todavía no está listo; probá en un rato con \`svc sync ${cobro.id} --mostrar-qr\``));
+    io.err(io.c.yellow(`el QR del cobro ${cobro.id} todavía no está listo; probá en un rato con \`svc cobro ver ${cobro.id} --mostrar-qr\``));
     return current;
   }
   const toStdout = io.stdoutTTY && !ctx.globals.json;

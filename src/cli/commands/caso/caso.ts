@@ -10,7 +10,8 @@ import { serviceTime } from '../../../dates.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
 import { colorState, printJson, printRecord, printTable, type Column } from '../../../output/format.js';
-import { devolucionColumns, liquidacionColumns, pairsOf, transaccionColumns } from '../../../output/resources.js';
+import { devolucionColumns, liquidacionColumns, transaccionColumns } from '../../../output/resources.js';
+import { cobroPairs } from '../../../output/cobro.js';
 import { printable } from '../../../text.js';
 import type { JournalEntry } from '../../../webhooks/journal.js';
 import type { Context } from '../../context.js';
@@ -145,7 +146,7 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
   const zone = await ctx.zone();
   const totals = totalsOf(caso);
   printRecord(io, [
-    ...pairsOf(caso.cobro),
+    ...cobroPairs(caso.cobro),
     ['devuelto', `${totals.devuelto} (${caso.devoluciones.length} ${caso.devoluciones.length === 1 ? 'devolución' : 'devoluciones'})`],
     ['queda por devolver', totals.queda],
   ]);

@@ -2,7 +2,7 @@
 // payment requests (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
-import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = {
   name: 'cobro',
@@ -23,8 +23,8 @@ const mostrarQr = {
 
 export const listarOptions = defineOptions([
   { flags: '--estado <estado>', description: 'filtra por estado', choices: ESTADOS_COBRO },
-  { flags: '--q <texto>', description: 'busca en código, concepto o referencia' },
-  { flags: '--limit <n>', description: 'muestra como máximo n (del lado del cliente)' },
+  { flags: '-q, --q <texto>', description: 'busca en código, concepto o referencia' },
+  limitOption,
 ]);
 
 export const crearOptions = defineOptions([
@@ -45,7 +45,7 @@ export const crearOptions = defineOptions([
 ]);
 
 export const syncOptions = defineOptions([referencia, mostrarQr]);
-export const verOptions = defineOptions([referencia]);
+export const verOptions = defineOptions([referencia, mostrarQr]);
 
 const sync = (name: string) =>
   defineCommand({

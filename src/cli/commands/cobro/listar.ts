@@ -5,6 +5,7 @@ import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { firstItems, printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns } from '../../../output/resources.js';
 import { UsageError } from '../../../errors.js';
+import { sayLimited } from '../../shared/lists.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
 
@@ -20,7 +21,5 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const rows = firstItems(list, limit);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   await printTable(ctx.io, cobroColumns, rows, 'no hay cobros con esos filtros');
-  if (limit !== undefined && list.length > limit && ctx.io.stdoutTTY) {
-    ctx.io.err(ctx.io.c.dim(`mostrando ${limit} de ${list.length}`));
-  }
+  if (limit !== undefined) sayLimited(ctx, Math.min(limit, list.length), list.length);
 }

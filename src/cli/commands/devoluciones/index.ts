@@ -1,7 +1,9 @@
 // svc devoluciones listar|ver: refunds made (metadata only; the verbs are listar.ts and ver.ts).
-import { defineCommand, type CommandDef, type GroupDef } from '../../define.js';
+import { cobroOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = { name: 'devoluciones', summary: 'devoluciones hechas: listar, ver' };
+
+export const listarOptions = defineOptions([cobroOption, limitOption]);
 
 export const commands: CommandDef[] = [
   defineCommand({
@@ -9,7 +11,8 @@ export const commands: CommandDef[] = [
     csv: true,
     aliases: ['list', 'ls'],
     summary: 'lista devoluciones',
-    examples: ['svc devoluciones listar', 'svc devoluciones listar --json | jq "map(select(.cobro_id == 42))"'],
+    options: listarOptions,
+    examples: ['svc devoluciones listar', 'svc devoluciones listar --cobro 42', 'svc devoluciones listar --limit 20 --json'],
     load: () => import('./listar.js'),
   }),
   defineCommand({

@@ -1,11 +1,17 @@
-// svc devoluciones listar: GET /v1/devoluciones.
+// svc devoluciones listar: GET /v1/devoluciones; --cobro and --limit applied here.
 import type { Context } from '../../context.js';
+import type { OptionsOf } from '../../define.js';
+import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { devolucionColumns } from '../../../output/resources.js';
+import type { listarOptions } from './index.js';
 
-export async function run(ctx: Context): Promise<void> {
+export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
   const client = await ctx.client();
+  const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando devoluciones…', () => client.iterarDevoluciones());
-  if (ctx.globals.json) return printJsonItems(ctx.io, list);
-  await printTable(ctx.io, devolucionColumns, list, 'no hay devoluciones');
+  const { rows, matched } = applyFilter(list, filter);
+  if (ctx.globals.json) return printJsonItems(ctx.io, rows);
+  await printTable(ctx.io, devolucionColumns, rows, filter.cobroId === undefined ? 'no hay devoluciones' : `el cobro ${filter.cobroId} no tiene devoluciones`);
+  sayLimited(ctx, rows.length, matched);
 }

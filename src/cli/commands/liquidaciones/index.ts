@@ -1,8 +1,10 @@
 // svc liquidaciones: estimated settlements (metadata only; the verb is liquidaciones.ts).
-import { defineCommand, defineOptions, type CommandDef } from '../../define.js';
+import { cobroOption, limitOption, defineCommand, defineOptions, type CommandDef } from '../../define.js';
 
 export const liquidacionesOptions = defineOptions([
   { flags: '--por-fecha', description: 'totales (bruto, te_cobramos, te_queda) por fecha estimada de acreditación, exactos' },
+  cobroOption,
+  limitOption,
 ]);
 
 export const commands: CommandDef[] = [

@@ -3,6 +3,7 @@
 import type { Liquidacion } from '../../../api/schemas.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
+import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { liquidacionColumns } from '../../../output/resources.js';
 import { formatCents, sumAmounts } from '../../../money.js';
@@ -44,8 +45,10 @@ const porFechaColumns: Column<PorFecha>[] = [
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof liquidacionesOptions>): Promise<void> {
   const client = await ctx.client();
+  const filter = await listFilter(ctx, client, opts);
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
-  const rows = [...data.data];
+  // Totals are of what is shown: that request's settlements, the first --limit of them.
+  const { rows, matched } = applyFilter(data.data, filter);
   if (opts.porFecha === true) {
     const days = porFecha(rows);
     if (ctx.globals.json) return printJson(ctx.io, days);
@@ -58,4 +61,5 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.
   if (ctx.io.stdoutTTY && !ctx.io.csv) ctx.io.out(ctx.io.c.bold(line.replace(/\t/g, '   ')));
   else ctx.io.err(line);
+  sayLimited(ctx, rows.length, matched);
 }

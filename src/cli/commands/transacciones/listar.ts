@@ -1,7 +1,8 @@
-// svc transacciones listar: GET /v1/transacciones with medio and estado.
+// svc transacciones listar: GET /v1/transacciones with medio and estado; --cobro and --limit applied here.
 import type { Context } from '../../context.js';
 import { parseChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
+import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { transaccionColumns } from '../../../output/resources.js';
 import type { OptionsOf } from '../../define.js';
@@ -11,7 +12,10 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const medio = parseChoice(opts.medio, MEDIOS, '--medio');
   const estado = parseChoice(opts.estado, ESTADOS_TRANSACCION, '--estado');
   const client = await ctx.client();
+  const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando transacciones…', () => client.iterarTransacciones({ medio, estado }));
-  if (ctx.globals.json) return printJsonItems(ctx.io, list);
-  await printTable(ctx.io, transaccionColumns, list, 'no hay transacciones con esos filtros');
+  const { rows, matched } = applyFilter(list, filter);
+  if (ctx.globals.json) return printJsonItems(ctx.io, rows);
+  await printTable(ctx.io, transaccionColumns, rows, 'no hay transacciones con esos filtros');
+  sayLimited(ctx, rows.length, matched);
 }

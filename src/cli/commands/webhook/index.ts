@@ -2,7 +2,7 @@
 // (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
-import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, ver, conciliar, probar' };
 
@@ -82,7 +82,7 @@ export const replayOptions = defineOptions([
   secretFromEnv,
 ]);
 
-export const eventosOptions = defineOptions([{ flags: '--limit <n>', description: 'solo los últimos n' }, journal]);
+export const eventosOptions = defineOptions([limitOption, journal]);
 
 export const verOptions = defineOptions([journal]);
 

@@ -1,0 +1,33 @@
+// --limit and --cobro of the list commands (list-options.ts), applied to what the
+// service sent: one place, so every list filters, limits and says so the same way.
+import type { Client } from '../../api/client.js';
+import type { Context } from '../context.js';
+import { parsePositiveInt } from '../parse.js';
+import { cobroNamed, parseCobroRef } from './find-cobro.js';
+
+export interface ListFilter {
+  limit?: number;
+  /** Only items of this payment request. */
+  cobroId?: number;
+}
+
+/** Checks --limit and --cobro; a code is looked up (one list call) before the list is read. */
+export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string }): Promise<ListFilter> {
+  const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
+  if (opts.cobro === undefined) return { limit };
+  const ref = parseCobroRef(opts.cobro, undefined);
+  const cobroId = ref.kind === 'id' ? ref.id : (await cobroNamed(ctx, client, ref)).id;
+  return { limit, cobroId };
+}
+
+/** The items of the request asked for, then the first `limit` (lists come newest first). */
+export function applyFilter<T extends { cobro_id: number }>(items: Iterable<T>, filter: ListFilter): { rows: T[]; matched: number } {
+  const matched: T[] = [];
+  for (const item of items) if (filter.cobroId === undefined || item.cobro_id === filter.cobroId) matched.push(item);
+  return { rows: filter.limit === undefined ? matched : matched.slice(0, filter.limit), matched: matched.length };
+}
+
+/** "mostrando n de m" on a terminal when --limit left some out. */
+export function sayLimited(ctx: Context, shown: number, total: number): void {
+  if (shown < total && ctx.io.stdoutTTY && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`mostrando ${shown} de ${total}`));
+}
