@@ -2,8 +2,8 @@
 # Install: svc completion bash > ~/.local/share/bash-completion/completions/svc
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local value_opts=" --aplicar --base-url --body --cobro --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --metodo --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --ruta --set --signature --success-url --timestamp --tipo --tolerance --transaccion --tz --veces --vencimiento --webhook-url --zona "
-  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
+  local value_opts=" --aplicar --base-url --body --cobro --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --method --metodo --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --ruta --set --signature --success-url --timestamp --tipo --tolerance --transaccion --tz --veces --vencimiento --webhook-url --zona "
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|version|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -32,8 +32,8 @@ _svc_complete() {
     *)
       if [[ "$value_opts" == *" $prev "* ]]; then COMPREPLY=(); return 0; fi
       case "$path" in
-        '') candidates='salud cuenta cargos cobro sync transacciones devoluciones liquidaciones login logout perfil devolver caso webhook sandbox api demo completion --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'api') candidates='--field --input --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        '') candidates='salud cuenta cargos cobro sync transacciones devoluciones liquidaciones login logout perfil devolver caso webhook sandbox api demo completion version --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'api') candidates='--field --input --method --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cargos') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'caso') candidates='--referencia --markdown --journal --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro') candidates='listar list ls ver get show crear create sync --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
@@ -89,6 +89,7 @@ _svc_complete() {
         'transacciones ls') candidates='--medio --estado --cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones show') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones ver') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'version') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'webhook') candidates='verify sign listen trigger replay eventos events probar conciliar ver --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'webhook conciliar') candidates='--desde --forward-to --journal --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'webhook eventos') candidates='--limit --journal --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

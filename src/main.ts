@@ -92,7 +92,9 @@ export function report(err: unknown, io: IO, json: boolean, debug: boolean, writ
   const { code, line, body, name, suggestion } = describe(err, writes);
   if (json) {
     // The service's error body as sent; svc's own message whole, its addresses' passwords hidden.
-    io.err(body !== undefined ? JSON.stringify(body) : redactAddresses(JSON.stringify({ error: name ?? errorName(err), message: line })));
+    const problem = (err as { problem?: unknown }).problem;
+    const own = { error: name ?? errorName(err), ...(typeof problem === 'string' ? { problem } : {}), message: line };
+    io.err(body !== undefined ? JSON.stringify(body) : redactAddresses(JSON.stringify(own)));
   } else {
     io.err(`${io.c.red('error:')} ${shorten(redactAddresses(line), MAX_ERROR_LINE)}`);
     const hint = suggestion ?? hintFor(err);
@@ -137,11 +139,12 @@ function describe(
 function errorName(err: unknown): string {
   if (err instanceof NetworkError) return err.failure;
   if (err instanceof CliError) {
+    // A configuration problem is "config" whatever its exit code (config/credentials.ts CONFIG_PROBLEMS).
+    if (err.name === 'ConfigError') return 'config';
     if (err.exitCode === EXIT.usage) return 'usage';
     if (err.exitCode === EXIT.cancelled) return 'cancelled';
     if (err.exitCode === EXIT.signature) return 'invalid_signature';
     if (err.name === 'OutcomeUnknownError') return 'outcome_unknown';
-    if (err.name === 'ConfigError') return 'config';
     return 'error';
   }
   return 'unexpected';

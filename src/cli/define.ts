@@ -52,6 +52,8 @@ export interface CommandDef<Opts extends readonly OptionDef[] = readonly OptionD
   aliases?: string[];
   summary: string;
   args?: ArgDef[];
+  /** The usage line when the arguments' own would mislead (`svc api [MÉTODO] <ruta>`). */
+  usage?: string;
   options?: Opts;
   examples: string[];
   /** A list: takes the global --csv (printTable writes its items as CSV). */

@@ -35,6 +35,12 @@ export function credentialHint(err: CredentialError): string {
       return 'desbloquealo y probá de nuevo, o volvé a correr `svc login` (con SVC_KEYRING=off la clave queda en el archivo de configuración)';
     case 'keyring_gone':
       return 'volvé a correr `svc login` con la clave svc_live_…';
+    case 'unknown_profile':
+      return '`svc perfil listar` los muestra; `svc login --profile <nombre>` crea uno';
+    case 'bad_key':
+      return 'revisá SVC_API_KEY, o volvé a correr `svc login`';
+    case 'no_secret':
+      return 'definí SVC_WEBHOOK_SECRET, o guardalo en el perfil con `svc login --webhook-secret-stdin` (el secreto está en el panel; el de `svc sandbox` lo imprime al arrancar)';
   }
 }
 

@@ -43,7 +43,9 @@ const HELP: Partial<Help> = {
     return spanish(Help.prototype.commandUsage.call(this, cmd));
   },
   subcommandTerm(cmd: Command): string {
-    return spanish(Help.prototype.subcommandTerm.call(this, cmd));
+    // A usage line of its own (`svc api [MÉTODO] <ruta>`) is also its term in the list.
+    const own = (cmd as Command & { _usage?: string })._usage;
+    return spanish(own ? `${cmd.name()} ${own}` : Help.prototype.subcommandTerm.call(this, cmd));
   },
 };
 
@@ -105,6 +107,7 @@ export function buildProgram(
       if (words.length === 1) nodes.set(leaf, cmd);
     }
     cmd.description(def.summary);
+    if (def.usage) cmd.usage(def.usage);
     if (def.aliases) cmd.aliases(def.aliases);
     for (const a of def.args ?? []) {
       const name = a.variadic ? `${a.name}...` : a.name;

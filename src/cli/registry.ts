@@ -3,6 +3,7 @@
 // --version and completions stay cheap. The order is the order of `svc --help`.
 import type { CommandDef, GroupDef, Noun } from './define.js';
 import * as salud from './commands/salud/index.js';
+import * as version from './commands/version/index.js';
 import * as cuenta from './commands/cuenta/index.js';
 import * as cargos from './commands/cargos/index.js';
 import * as cobro from './commands/cobro/index.js';
@@ -18,7 +19,7 @@ import * as api from './commands/api/index.js';
 import * as demo from './commands/demo/index.js';
 import * as completion from './commands/completion/index.js';
 
-const nouns: Noun[] = [salud, cuenta, cargos, cobro, transacciones, devoluciones, liquidaciones, perfil, devolver, caso, webhook, sandbox, api, demo, completion];
+const nouns: Noun[] = [salud, cuenta, cargos, cobro, transacciones, devoluciones, liquidaciones, perfil, devolver, caso, webhook, sandbox, api, demo, completion, version];
 
 export const groups: GroupDef[] = nouns.flatMap((n) => (n.group ? [n.group] : []));
 export const commands: CommandDef[] = nouns.flatMap((n) => n.commands);

@@ -5,23 +5,50 @@
 import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { keyMode, type Mode, type Resolved, type Sourced } from './resolve.js';
 
-export type CredentialProblem = 'no_address' | 'no_key' | 'no_live_key' | 'keyring_failed' | 'keyring_gone';
+/**
+ * Every configuration problem and its exit code, in one table (the README's
+ * "Configuration problems" lists it): what cannot be used as configured is a usage
+ * error (2); a key that is missing or cannot be read is the same as a refused one (3).
+ * Under --json each is `{"error":"config","problem":<name>,…}`.
+ */
+export const CONFIG_PROBLEMS = {
+  no_address: EXIT.usage,
+  unknown_profile: EXIT.usage,
+  bad_key: EXIT.usage,
+  no_secret: EXIT.usage,
+  no_key: EXIT.unauthorized,
+  no_live_key: EXIT.unauthorized,
+  keyring_failed: EXIT.unauthorized,
+  keyring_gone: EXIT.unauthorized,
+} as const;
 
-/** Nothing configured where something must be (exit 2 without an address, 3 without a key). */
+export type CredentialProblem = keyof typeof CONFIG_PROBLEMS;
+
+/** Nothing (or nothing usable) configured where something must be; the exit code is the table's. */
 export class CredentialError extends ConfigError {
   constructor(
     message: string,
     readonly problem: CredentialProblem,
-    exitCode: number,
   ) {
-    super(message, undefined, exitCode);
+    super(message, undefined, CONFIG_PROBLEMS[problem]);
   }
+}
+
+/**
+ * A profile named by --profile or SVC_PROFILE that is not in the config file: said so,
+ * with the ones that exist, rather than "no address" or "no key".
+ */
+export function checkProfileExists(r: Resolved): void {
+  if (r.profile || r.profileName.source === 'default') return;
+  const names = r.profileNames.length ? `los que hay: ${r.profileNames.join(', ')}` : 'todavía no hay ninguno';
+  throw new CredentialError(`el perfil "${r.profileName.value}" no existe (${names})`, 'unknown_profile');
 }
 
 /** The address of the service, or a CredentialError. */
 export function requireAddress(r: Resolved): string {
   if (!r.baseUrl) {
-    throw new CredentialError(`no hay dirección del servicio configurada para el perfil "${r.profileName.value}"`, 'no_address', EXIT.usage);
+    checkProfileExists(r);
+    throw new CredentialError(`no hay dirección del servicio configurada para el perfil "${r.profileName.value}"`, 'no_address');
   }
   return r.baseUrl.value;
 }
@@ -33,13 +60,14 @@ export function requireAddress(r: Resolved): string {
 export async function requireKey(r: Resolved, env: NodeJS.ProcessEnv, configPath: () => Promise<string>, live: boolean): Promise<{ key: string; mode: Mode }> {
   if (!r.apiKey && r.liveKeyInKeyring) r.apiKey = await liveKeyFromKeyring(env, await configPath(), r.profileName.value);
   if (!r.apiKey) {
+    checkProfileExists(r);
     throw r.mode === 'live'
-      ? new CredentialError(`el perfil "${r.profileName.value}" no tiene clave live`, 'no_live_key', EXIT.unauthorized)
-      : new CredentialError(`no hay clave configurada para el perfil "${r.profileName.value}"`, 'no_key', EXIT.unauthorized);
+      ? new CredentialError(`el perfil "${r.profileName.value}" no tiene clave live`, 'no_live_key')
+      : new CredentialError(`no hay clave configurada para el perfil "${r.profileName.value}"`, 'no_key');
   }
   const mode = keyMode(r.apiKey.value);
   if (!mode) {
-    throw new UsageError(`la clave ${r.apiKey.source === 'env' ? 'de SVC_API_KEY' : 'del perfil'} no tiene el formato svc_test_… / svc_live_…`);
+    throw new CredentialError(`la clave ${r.apiKey.source === 'env' ? 'de SVC_API_KEY' : 'del perfil'} no tiene el formato svc_test_… / svc_live_…`, 'bad_key');
   }
   if (live && mode === 'test') throw new UsageError('--live pide modo live pero la clave es de test (svc_test_…)');
   return { key: r.apiKey.value, mode };
@@ -53,11 +81,10 @@ async function liveKeyFromKeyring(env: NodeJS.ProcessEnv, configPath: string, pr
     throw new CredentialError(
       `la clave live del perfil "${profile}" está en el llavero del sistema, y el llavero falló: ${answer.reason}`,
       'keyring_failed',
-      EXIT.unauthorized,
     );
   }
   if (answer.value === null) {
-    throw new CredentialError(`la clave live del perfil "${profile}" ya no está en el llavero del sistema`, 'keyring_gone', EXIT.unauthorized);
+    throw new CredentialError(`la clave live del perfil "${profile}" ya no está en el llavero del sistema`, 'keyring_gone');
   }
   return { value: answer.value, source: 'keyring' };
 }

@@ -21,6 +21,8 @@ export interface GlobalFlags {
 export interface Resolved {
   profileName: Sourced<string>;
   profile: Profile | undefined;
+  /** Every profile in the config file (to name them when an unknown one is asked for). */
+  profileNames: string[];
   baseUrl: Sourced<string> | undefined;
   apiKey: Sourced<string> | undefined;
   mode: Mode;
@@ -68,5 +70,5 @@ export function resolve(flags: GlobalFlags, env: NodeJS.ProcessEnv, file: Config
       ? { value: profile.webhook_secret, source: 'profile' }
       : undefined;
 
-  return { profileName, profile, baseUrl, apiKey, mode, liveKeyInKeyring, webhookSecret };
+  return { profileName, profile, profileNames: Object.keys(file?.profiles ?? {}), baseUrl, apiKey, mode, liveKeyInKeyring, webhookSecret };
 }

@@ -28,10 +28,9 @@ export async function resolveSecret(ctx: Context, opts: { secretFromEnv?: boolea
   }
   const r = await ctx.resolved();
   if (r.webhookSecret) return r.webhookSecret.value;
-  throw new UsageError(
-    `no hay secreto de firma de notificaciones (perfil "${r.profileName.value}")`,
-    'definí SVC_WEBHOOK_SECRET, o guardalo en el perfil con `svc login --webhook-secret-stdin` (el secreto está en el panel; el de `svc sandbox` lo imprime al arrancar)',
-  );
+  const { CredentialError, checkProfileExists } = await import('../../config/credentials.js');
+  checkProfileExists(r);
+  throw new CredentialError(`no hay secreto de firma de notificaciones (perfil "${r.profileName.value}")`, 'no_secret');
 }
 
 /** Raw bytes from --body FILE, or from stdin (--body - or no --body). */

@@ -1,4 +1,4 @@
-// svc api <METHOD> <path>: a raw request with the profile's key, for support (like
+// svc api [METHOD] <path> (GET when left out, or -X METHOD): a raw request with the profile's key, for support (like
 // `gh api`). Prints the whole body as received (pretty JSON) and exits with the code
 // its status maps to; GETs are retried like every GET, nothing else ever is. Any
 // other method whose answer cannot be read may have been done: said so, exit 6.
@@ -49,11 +49,21 @@ export function parseFields(fields: string[]): Record<string, unknown> {
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof apiOptions>): Promise<void> {
   const { io } = ctx;
-  const method = (args[0] ?? '').toUpperCase();
-  if (!(METHODS as readonly string[]).includes(method)) {
-    throw new UsageError(`método "${printable(args[0] ?? '')}" no válido; usá ${METHODS.join(', ')}`);
+  // `svc api /v1/cuenta` is a GET; `svc api POST /v1/…` and `-X POST` say the method.
+  const [first, second] = args;
+  const given = second !== undefined ? first : undefined;
+  if (given !== undefined && opts.method !== undefined && given.toUpperCase() !== opts.method.toUpperCase()) {
+    throw new UsageError(`dos métodos: ${printable(given)} y -X ${printable(opts.method)}; decí uno`);
   }
-  const path = args[1] ?? '';
+  const method = (opts.method ?? given ?? 'GET').toUpperCase();
+  if (!(METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(`método "${printable(opts.method ?? given ?? '')}" no válido; usá ${METHODS.join(', ')}`);
+  }
+  const path = second ?? first ?? '';
+  if (second === undefined && (METHODS as readonly string[]).includes(path.toUpperCase())) {
+    throw new UsageError(`falta la ruta después de ${path.toUpperCase()} (ej. svc api ${path.toUpperCase()} /v1/cobros)`);
+  }
+  if (path === '') throw new UsageError('falta la ruta (ej. svc api /v1/cuenta)');
   if (!path.startsWith('/') || path.startsWith('//') || /[\s\u0000-\u001f\u007f]/.test(path)) {
     throw new UsageError(`la ruta "${printable(path)}" tiene que empezar con / y no tener espacios (ej. /v1/cobros/42)`);
   }

@@ -1,4 +1,4 @@
-// svc api <METODO> <ruta>: a raw request, for support and developers (metadata only; the verb is api.ts).
+// svc api [MÉTODO] <ruta>: a raw request, for support and developers (metadata only; the verb is api.ts).
 import { defineCommand, defineOptions, type CommandDef } from '../../define.js';
 
 export const apiOptions = defineOptions([
@@ -9,23 +9,26 @@ export const apiOptions = defineOptions([
     repeatable: true,
   },
   { flags: '--input <archivo>', description: 'cuerpo JSON desde un archivo, o - para leerlo de stdin' },
+  { flags: '-X, --method <método>', description: 'el método, si preferís decirlo así (como gh api -X)' },
 ]);
 
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'api',
     summary: 'pedido directo al servicio (como gh api): imprime el cuerpo entero; el código de salida sale del estado HTTP',
+    usage: '[opciones] [MÉTODO] <ruta>',
     args: [
-      { name: 'metodo', description: 'GET, POST, PUT, PATCH o DELETE', required: true },
-      { name: 'ruta', description: 'ruta que empieza con /, ej. /v1/cobros/42 (puede llevar ?consulta)', required: true },
+      { name: 'MÉTODO', description: 'GET (si no lo decís), POST, PUT, PATCH o DELETE', required: false },
+      { name: 'ruta', description: 'ruta que empieza con /, ej. /v1/cobros/42 (puede llevar ?consulta)', required: false },
     ],
     options: apiOptions,
     examples: [
-      'svc api GET /v1/cuenta',
+      'svc api /v1/cuenta',
       'svc api GET /v1/cobros -f estado=PAGADA -f q=pedido',
       'svc api POST /v1/cobros -f concepto="Pedido 1" -f monto=1500.00 -f tarjeta:=false',
       'echo \'{"monto":"100.00"}\' | svc api POST /v1/cobros/42/devoluciones --input -',
-      'svc api GET /v1/cobros/42 | jq .data.estado',
+      'svc api /v1/cobros/42 | jq .data.estado',
+      'svc api -X POST /v1/cobros/42/sync',
     ],
     load: () => import('./api.js'),
   }),
