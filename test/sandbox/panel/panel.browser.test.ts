@@ -99,6 +99,17 @@ function watch(page: Page, problems: string[]): void {
   });
 }
 
+/** Waits until the dashboard lists every delivery attempt the sandbox made (nothing more is on its way). */
+async function deliveriesShown(sb: Sandbox, page: Page): Promise<void> {
+  await expect
+    .poll(async () => {
+      const made = (await sb.api('GET', '/_sandbox/entregas')).body.data.length;
+      const shown = await page.getByRole('button', { name: /^Reenviar el evento/ }).count();
+      return made === shown ? 'all shown' : `${shown} of ${made}`;
+    })
+    .toBe('all shown');
+}
+
 async function json(sb: Sandbox, args: string[]): Promise<any> {
   const r = await svc([...args, '--json'], { env: sb.env });
   expect(r.exitCode, r.stderr).toBe(0);
@@ -116,7 +127,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
 
   beforeAll(async () => {
     if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
-    sb = await startSandbox(['--ready-delay', '0']);
+    // No retries: once the clock is moved on, the receiver refuses the timestamps, and
+    // retries arriving while the accessibility tree is read would change the controls.
+    sb = await startSandbox(['--ready-delay', '0', '--retry-schedule', '']);
     receiver = await startReceiver(sb.webhook_secret);
     const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
     expect(set.status, set.text).toBe(200);
@@ -164,18 +177,22 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     const concepto = 'Pedido <b id="inyectado">1042</b> & "cía" <img src=x onerror=alert(1)>';
     await page.getByRole('textbox', { name: 'Concepto' }).fill(concepto);
     await page.getByRole('textbox', { name: 'Monto', exact: true }).fill('1500.00');
+    const referencia = '<i id="ref-inyectada">r-1</i>';
+    await page.getByRole('textbox', { name: 'Referencia (opcional)' }).fill(referencia);
     await page.getByRole('button', { name: 'Crear cobro' }).click();
     await expect.poll(() => page.locator('#aviso').textContent()).toContain('creado');
     const [c] = (await json(sb, ['cobro', 'listar'])) as any[];
-    expect(c).toMatchObject({ concepto, monto: '1500.00', estado: 'PENDIENTE' });
+    expect(c).toMatchObject({ concepto, referencia, monto: '1500.00', estado: 'PENDIENTE' });
     expect(await page.locator('#aviso').textContent()).toContain(`Cobro ${c.id} creado (${c.codigo})`);
     expect(await page.getByRole('heading', { level: 2, name: `Cobro ${c.id} · ${c.codigo}` }).isVisible()).toBe(true);
     expect(await page.locator('#detalle-datos').textContent()).toContain(concepto);
     expect(await page.locator('#lista-cobros').textContent()).toContain(concepto);
-    expect(await page.locator('#inyectado').count()).toBe(0);
-    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.locator('#detalle-datos').textContent()).toContain(referencia);
+    expect(await page.locator('#lista-cobros').textContent()).toContain(referencia);
+    expect(await page.locator('#inyectado, #ref-inyectada, main img, main b, main i').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Abrir la página de pago' }).getAttribute('href')).toBe(c.url);
 
+    await deliveriesShown(sb, page);
     const controls = await expectNamedControls(page);
     for (const name of ['Pagar', 'Rechazar pago', 'Vencer cobro', 'Adelantar el reloj', 'Agregar falla', 'Mostrar claves y secreto']) {
       expect(controls.some((l) => l.includes(`button "${name}"`)), name).toBe(true);
@@ -253,6 +270,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await expect.poll(() => page.locator('#cobros-n').textContent()).toBe('1 cobro');
     expect(await page.locator('#lista-cobros').textContent()).toContain(c.codigo);
 
+    await deliveriesShown(sb, page);
     // The keys and the secret: not on the page until asked.
     expect(await page.content()).not.toContain(sb.webhook_secret);
     await page.getByRole('button', { name: 'Mostrar claves y secreto' }).click();
@@ -270,6 +288,8 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await page.screenshot({ path: join(ARTIFACTS, 'panel-1440.png'), fullPage: true });
 
     expect(await page.evaluate('window.sinRecargar')).toBe(true);
+    // After every live update, still text and nothing else.
+    expect(await page.locator('#inyectado, #ref-inyectada, main img, main b, main i').count()).toBe(0);
     expect(problems).toEqual([]);
     expect(leftLoopback).toEqual([]);
     await page.close();
