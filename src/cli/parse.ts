@@ -104,7 +104,9 @@ export type UrlKind = 'https' | 'http' | 'notify';
 
 /** The one URL check of the CLI; returns the URL as given (trimmed), or normalised for `http`. */
 export function parseUrl(value: unknown, flag: string, kind: UrlKind): string {
-  const s = typeof value === 'string' ? value.trim() : '';
+  let s = typeof value === 'string' ? value.trim() : '';
+  // An app on this machine, as the Stripe CLI takes it: `localhost:3000/webhooks` is http://localhost:3000/webhooks.
+  if (kind === 'http' && /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?(\/\S*)?$/i.test(s)) s = `http://${s}`;
   let url: URL | undefined;
   try {
     url = new URL(s);

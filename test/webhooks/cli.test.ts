@@ -152,7 +152,7 @@ describe('webhook sign and verify', () => {
       ['webhook', 'listen', '--route', 'payment.approved'],
       ['webhook', 'listen', '-H', 'sin-dos-puntos'],
       ['webhook', 'trigger', 'payment.paid', '--forward-to', 'http://127.0.0.1:9/'],
-      ['webhook', 'trigger', 'payment.approved'],
+      ['webhook', 'trigger', 'payment.approved', '--forward-to', 'ftp://127.0.0.1:9/'],
       ['webhook', 'trigger', 'payment.approved', '--forward-to', 'http://127.0.0.1:9/', '--monto', '12,50'],
       ['webhook', 'replay'],
     ]) {

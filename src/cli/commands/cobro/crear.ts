@@ -6,7 +6,7 @@ import { formatCents, parsePositiveAmount } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
-import { OutcomeUnknownError, UsageError } from '../../../errors.js';
+import { CliError, EXIT, OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
 import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
 import type { OptionsOf } from '../../define.js';
@@ -79,7 +79,14 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   }
   // Address and key are checked (and the live banner shown) before asking anything.
   const client = await ctx.client();
-  if (missing.length) await ask(ctx, body);
+  if (missing.length) {
+    // Before anything is typed: a merchant that cannot collect is told now, not after the questions.
+    const cuenta = (await ctx.spin('revisando la cuenta…', () => client.cuenta())).data.data;
+    if (!cuenta.puede_cobrar) {
+      throw new CliError('esta cuenta todavía no puede crear cobros (puede_cobrar: no); no se preguntó ni se envió nada', EXIT.notReady, 'completá los datos del comercio en el panel; `svc cuenta` muestra el estado');
+    }
+    await ask(ctx, body);
+  }
   const input = body as CrearCobroInput;
 
   await ctx.guardChange(`crear un cobro de $${input.monto} ("${printable(input.concepto, 40)}")`);

@@ -78,13 +78,15 @@ export async function run(ctx: Context): Promise<void> {
       const shown = s.show ?? `svc ${s.argv.map(quote).join(' ')}`;
       say(`${io.c.cyan(`${n}. ${s.title}`)}`);
       say(`${io.c.dim('$')} ${io.c.bold(shown)}`);
-      const out = await runInner(s.argv, env, json || s.quiet ? undefined : io.stdout, signal);
+      // Both streams as they are written: a step's preview (stderr) comes before its result.
+      const live = json || s.quiet ? undefined : { out: io.stdout, err: io.stderr };
+      const out = await runInner(s.argv, env, live, signal);
       if (out.code !== EXIT.ok) {
         if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
         throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, EXIT.refused);
       }
       if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: EXIT.ok, salida: parseOr(out.stdout) }));
-      else if (out.stderr.trim()) io.err(out.stderr.trimEnd());
+      else if (!live && out.stderr.trim()) io.err(out.stderr.trimEnd());
       if (!json) s.after?.(out.stdout);
       say();
       return out.stdout;
@@ -133,19 +135,27 @@ export async function run(ctx: Context): Promise<void> {
   }
 }
 
-/** Runs one svc command in-process; stdout streams to `live` when given, and is captured too. */
-async function runInner(argv: string[], env: NodeJS.ProcessEnv, live: NodeJS.WritableStream | undefined, signal: AbortSignal) {
+/** Runs one svc command in-process; its output streams to `live` when given, and is captured too. */
+async function runInner(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  live: { out: NodeJS.WritableStream; err: NodeJS.WritableStream } | undefined,
+  signal: AbortSignal,
+) {
   const { main } = await import('../../../main.js');
   // On a terminal the steps render as they would for a person: tables and colour.
-  const stdout = Object.assign(new PassThrough(), { isTTY: Boolean((live as { isTTY?: boolean } | undefined)?.isTTY) });
+  const stdout = Object.assign(new PassThrough(), { isTTY: Boolean((live?.out as { isTTY?: boolean } | undefined)?.isTTY) });
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (d: Buffer) => {
     out += d.toString('utf8');
-    live?.write(d);
+    live?.out.write(d);
   });
-  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  stderr.on('data', (d: Buffer) => {
+    err += d.toString('utf8');
+    live?.err.write(d);
+  });
   const stdin = Readable.from([]);
   const code = await main([...argv, '--no-input'], { stdout, stderr, stdin, env, signal });
   return { code, stdout: out, stderr: err };

@@ -41,7 +41,10 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
       throw new UsageError('falta la dirección del servicio: usá --base-url https://… (o SVC_BASE_URL)', 'para probar sin cuenta: `svc sandbox`');
     }
     const { input } = await import('@inquirer/prompts');
-    baseUrl = await prompt(() => input({ message: 'Dirección del servicio (https://…):', required: true }, promptStreams(io)));
+    // A typo is asked again with what is wrong, never the end of the login.
+    baseUrl = await prompt(() =>
+      input({ message: 'Dirección del servicio (https://…):', required: true, validate: addressProblem }, promptStreams(io)),
+    );
   }
   try {
     baseUrl = checkBaseUrl(baseUrl.trim());
@@ -143,5 +146,18 @@ async function sandboxZone(client: Client): Promise<string | undefined> {
     return typeof tz === 'string' && knownZone(tz) ? tz : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** What is wrong with a typed address, with a hint when the scheme is missing; true when it is fine. */
+export function addressProblem(typed: string): true | string {
+  const text = typed.trim();
+  try {
+    checkBaseUrl(text);
+    return true;
+  } catch (err) {
+    if (!(err instanceof InsecureBaseUrlError)) throw err;
+    const noScheme = !/^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+    return noScheme ? `${err.message} (¿falta https://? ej. https://${printable(text, 60)})` : err.message;
   }
 }

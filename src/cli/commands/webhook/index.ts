@@ -60,7 +60,7 @@ export const listenOptions = defineOptions([
 ]);
 
 export const triggerOptions = defineOptions([
-  { flags: '--forward-to <url>', description: 'URL de tu app (o del listener)' },
+  { flags: '--forward-to <url>', description: `URL de tu app (localhost:3000/webhooks sirve; default: el listener local, http://${DEFAULTS.host}:${DEFAULTS.listenPort}${DEFAULTS.listenPath})` },
   { flags: '--cobro <id>', description: 'toma codigo y monto de esta solicitud real (necesita clave)' },
   { flags: '--estado <estado>', description: 'estado a informar', choices: ESTADOS_COBRO },
   { flags: '--monto <monto>', description: `monto de la solicitud (default ${DEFAULTS.triggerMonto})` },
@@ -144,7 +144,8 @@ export const commands: CommandDef[] = [
     args: [{ name: 'evento', description: 'nombre del evento', required: true, choices: EVENTOS }],
     options: triggerOptions,
     examples: [
-      'svc webhook trigger payment.approved --forward-to http://localhost:3000/webhooks',
+      'svc webhook trigger payment.approved',
+      'svc webhook trigger payment.approved --forward-to localhost:3000/webhooks',
       'svc webhook trigger payment.partially_paid --forward-to http://127.0.0.1:4242/ --monto 2000.00',
       'svc webhook trigger payment.approved --forward-to http://localhost:3000/webhooks --cobro 42',
       'svc webhook trigger payment.rejected --forward-to http://localhost:3000/webhooks --set transaccion_id=null',

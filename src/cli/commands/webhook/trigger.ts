@@ -10,6 +10,7 @@ import { formatCents } from '../../../money.js';
 import { sampleBody, type EventBody } from '../../../webhooks/events.js';
 import { notificationHeaders } from '../../../webhooks/signature.js';
 import { VERSION } from '../../../version.js';
+import { DEFAULTS } from '../../../defaults.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
@@ -55,6 +56,8 @@ export function applySets(body: EventBody, sets: readonly string[] | undefined):
   return out;
 }
 
+const LOCAL_LISTENER = `http://${DEFAULTS.host}:${DEFAULTS.listenPort}${DEFAULTS.listenPath}`;
+
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof triggerOptions>): Promise<void> {
   const event = parseChoice(args[0], EVENTOS, 'evento');
   if (!event) throw new UsageError(`falta el evento; valores posibles: ${EVENTOS.join(', ')}`);
@@ -71,8 +74,10 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
     const { viaSandbox } = await import('./trigger-sandbox.js');
     return viaSandbox(ctx, event, { cobroId, monto, forwardTo });
   }
-  if (!forwardTo) throw new UsageError('falta --forward-to URL (tu app, o el listener de `svc webhook listen`); o --sandbox contra svc sandbox');
   const secret = await resolveSecret(ctx, opts);
+  // Without --forward-to: the local listener, where `svc webhook listen` listens by default.
+  const target = forwardTo ?? LOCAL_LISTENER;
+  if (!forwardTo && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`al listener local ${LOCAL_LISTENER} (el de \`svc webhook listen\`; --forward-to para otra dirección)`));
 
   let body: EventBody = sampleBody(event, { monto });
   if (cobroId !== undefined) body = await fromRealCobro(ctx, event, cobroId, monto, body);
@@ -87,7 +92,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   for (const [k, v] of extra) headers[k] = v;
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
   const forwarder = new Forwarder({ timeoutMs });
-  const result = await forwarder.forward(forwardTo, Buffer.from(text, 'utf8'), headers).finally(() => forwarder.close());
+  const result = await forwarder.forward(target, Buffer.from(text, 'utf8'), headers).finally(() => forwarder.close());
   const { io } = ctx;
   const c = io.c;
   const start = result.response?.length ? result.response.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim() : '';
@@ -96,7 +101,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
       JSON.stringify(
         {
           event: body.event,
-          target: shownAddress(forwardTo),
+          target: shownAddress(target),
           status: result.status,
           ok: result.ok,
           latency_ms: result.latencyMs,
@@ -110,11 +115,17 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
     );
   } else if (result.status !== null) {
     const paint = result.ok ? c.green : c.red;
-    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${shownAddress(forwardTo)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
+    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${shownAddress(target)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
     if (!result.ok && start) io.out(c.dim(`  «${printable(start, 200)}»`));
   }
-  if (result.status === null) throw new CliError(`no se pudo entregar a ${shownAddress(forwardTo)}: ${result.error ?? 'sin respuesta'}`, EXIT.network);
-  if (!result.ok) throw new CliError(`${shownAddress(forwardTo)} respondió ${result.status}: la notificación no se dio por entregada`, EXIT.refused);
+  if (result.status === null) {
+    throw new CliError(
+      `no se pudo entregar a ${shownAddress(target)}: ${result.error ?? 'sin respuesta'}`,
+      EXIT.network,
+      forwardTo ? undefined : '¿está corriendo `svc webhook listen`? (o --forward-to con la URL de tu app)',
+    );
+  }
+  if (!result.ok) throw new CliError(`${shownAddress(target)} respondió ${result.status}: la notificación no se dio por entregada`, EXIT.refused);
 }
 
 /** Codigo, monto and what was collected from the real payment request; needs a key. */

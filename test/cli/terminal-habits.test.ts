@@ -1,0 +1,130 @@
+// What a person at a terminal meets (a real pty via util-linux `script`): a merchant
+// that cannot collect is told before any question; a mistyped address at login is
+// asked again; logout and perfil borrar confirm (s/N), --yes skips; trigger goes to
+// the local listener by default and takes `localhost:PORT` without a scheme; the demo
+// shows a step's preview before its result.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { svcInProcess } from '../helpers/inproc.js';
+import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { hasScript, svcTty } from '../helpers/tty.js';
+import { addressProblem } from '../../src/cli/commands/perfil/login.js';
+
+const HAVE_SCRIPT = hasScript();
+if (!HAVE_SCRIPT) console.log('skipped: the pty tests need util-linux `script`');
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(() => sb.stop());
+
+function configWith(profiles: Record<string, Record<string, string>>): string {
+  const dir = tempDir('svc-config-');
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: Object.keys(profiles)[0], profiles }), { mode: 0o600 });
+  return dir;
+}
+const profilesIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles;
+
+describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
+  it('cobro crear: a merchant that cannot collect is told before any question, exit 4', async () => {
+    const r = await svcTty(['cobro', 'crear'], { ...sb.env, SVC_API_KEY: sb.api_key_no_listo }, []);
+    expect(r.exitCode).toBe(4);
+    expect(r.screen).toMatch(/esta cuenta todavía no puede crear cobros \(puede_cobrar: no\)/);
+    expect(r.screen).not.toMatch(/Concepto/);
+  });
+
+  it('login: a typo in the address is asked again with a hint, and the login goes on', async () => {
+    const dir = tempDir('svc-config-');
+    const host = new URL(sb.base_url).host;
+    const r = await svcTty(['login'], { SVC_CONFIG_DIR: dir }, [
+      [/Dirección del servicio/, `${host}\r`],
+      [/¿falta https:\/\/\?/, '\u0015'],
+      [/Dirección del servicio/, `${sb.base_url}\r`],
+      [/Clave/, `${sb.api_key}\r`],
+      [/Secreto de firma/, '\r'],
+    ]);
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(profilesIn(dir).default.base_url).toBe(sb.base_url);
+  });
+
+  for (const [what, args] of [
+    ['logout', ['logout']],
+    ['perfil borrar', ['perfil', 'borrar', 'default']],
+  ] as const) {
+    it(`${what}: "n" keeps the keys, "s" removes them; --yes does not ask`, async () => {
+      const dir = configWith({ default: { base_url: sb.base_url, test_key: sb.api_key } });
+      const no = await svcTty([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 'n\r']]);
+      expect(no.exitCode).toBe(130);
+      expect(profilesIn(dir).default.test_key).toBe(sb.api_key);
+      const yes = await svcTty([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 's\r']]);
+      expect(yes.exitCode, yes.screen).toBe(0);
+      expect(profilesIn(dir).default?.test_key).toBeUndefined();
+      const again = configWith({ default: { base_url: sb.base_url, test_key: sb.api_key } });
+      const forced = await svcTty([...args, '--yes'], { SVC_CONFIG_DIR: again }, []);
+      expect(forced.exitCode, forced.screen).toBe(0);
+      expect(forced.screen).not.toMatch(/\(s\/N\)/);
+    });
+  }
+});
+
+describe('addresses a person types', () => {
+  it.each([
+    ['https://api.example.com', true],
+    ['http://127.0.0.1:4010', true],
+    ['api.example.com', /¿falta https:\/\/\? ej\. https:\/\/api\.example\.com/],
+    ['http://api.example.com', /usa http sin cifrar/],
+  ])('%s', (typed, expected) => {
+    const got = addressProblem(typed);
+    if (expected === true) expect(got).toBe(true);
+    else expect(got).toMatch(expected);
+  });
+});
+
+describe('webhook trigger without --forward-to', () => {
+  let app: Server;
+  let port: number;
+  const got: string[] = [];
+  beforeAll(async () => {
+    app = createServer((req, res) => {
+      got.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    port = (app.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => app.close(() => r())));
+
+  it('takes localhost:PORT/path without a scheme', async () => {
+    const r = await svcInProcess(['webhook', 'trigger', 'payment.approved', '--forward-to', `localhost:${port}/webhooks`], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(got).toContain('POST /webhooks');
+  });
+
+  it('goes to the local listener (127.0.0.1:4242) and, when none runs, says so: exit 6', async () => {
+    const r = await svcInProcess(['webhook', 'trigger', 'payment.approved'], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    // Something may listen on 4242 on a developer's machine; either way the target is named.
+    expect(r.stderr).toContain('al listener local http://127.0.0.1:4242/');
+    if (r.exitCode !== 0) {
+      expect(r.exitCode).toBe(6);
+      expect(r.stderr).toMatch(/¿está corriendo `svc webhook listen`\?/);
+    }
+  });
+});
+
+describe.skipIf(!HAVE_SCRIPT)('svc demo on a terminal', () => {
+  it("shows the refund's preview before its result", async () => {
+    const r = await svcTty(['demo'], {}, [], 60_000);
+    expect(r.exitCode, r.screen).toBe(0);
+    const step = r.screen.slice(r.screen.indexOf('Devolver una parte'));
+    const preview = step.indexOf('a devolver:');
+    const result = step.search(/tipo\s+parcial/);
+    expect(preview).toBeGreaterThan(0);
+    expect(result).toBeGreaterThan(preview);
+  });
+});
