@@ -73,7 +73,7 @@ describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
 });
 
 describe('addresses a person types', () => {
-  it.each([
+  it.each<[string, true | RegExp]>([
     ['https://api.example.com', true],
     ['http://127.0.0.1:4010', true],
     ['api.example.com', /¿falta https:\/\/\? ej\. https:\/\/api\.example\.com/],
