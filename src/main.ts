@@ -9,7 +9,7 @@ import { CliError, EXIT, Reported, UsageError } from './errors.js';
 import { createIO, type IO, type Streams } from './output/io.js';
 import { VERSION } from './version.js';
 // A message from the service can carry escape sequences: oneLine shows it safely.
-import { oneLine } from './text.js';
+import { oneLine, printable } from './text.js';
 import { ApiError, NetworkError } from './api/errors.js';
 import { redactAddresses } from './api/address.js';
 import { unexpected, type SentWrite } from './cli/outcome.js';
@@ -120,7 +120,8 @@ function describe(
   writes: readonly SentWrite[],
 ): { code: number; line: string; body?: unknown; name?: string; suggestion?: string } {
   if (err instanceof ApiError) {
-    const line = `${oneLine(err.error)} (HTTP ${err.http}): ${oneLine(err.message)}`;
+    // The service's own words (often English) quoted after its code, never mixed into a Spanish sentence.
+    const line = `${oneLine(err.error)} (HTTP ${err.http}): ${serviceWords(err.message)}`;
     return { code: err.exitCode, line, body: err.body };
   }
   if (err instanceof NetworkError) {
@@ -150,3 +151,8 @@ function errorName(err: unknown): string {
   return 'unexpected';
 }
 
+
+/** A message of the service on one line, between quotes, escaped as inside a JSON string. */
+export function serviceWords(message: string): string {
+  return `"${printable(message.replace(/\s*[\r\n]+\s*/g, ' ').trim(), 1_000_000)}"`;
+}

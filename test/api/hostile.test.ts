@@ -177,7 +177,7 @@ describe('a service error message of several KiB', () => {
     const [text, json] = await Promise.all([svc(['cuenta'], { env }), svc(['cuenta', '--json'], { env })]);
     hostile.clear();
     const line = expectOneErrorLineLong(text, 1);
-    const whole = `error: bad_request (HTTP 400): ${message}`;
+    const whole = `error: bad_request (HTTP 400): "${message}"`;
     const cut = whole.length - 'error: '.length - 2000;
     expect(line).toBe(`${whole.slice(0, 'error: '.length + 2000)}… (${cut} caracteres más; --json lo muestra entero)`);
     expect(json.exitCode).toBe(1);

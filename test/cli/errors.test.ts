@@ -61,14 +61,14 @@ describe('service errors by class', () => {
     answer = { status, body: { error, message: 'm' } };
     const viaCommand = await svc(['cuenta'], env);
     const viaApi = await svc(['api', 'GET', '/v1/cuenta'], env);
-    expect(viaCommand.stderr.split('\n')[0]).toBe(`error: ${error} (HTTP ${status}): m`);
+    expect(viaCommand.stderr.split('\n')[0]).toBe(`error: ${error} (HTTP ${status}): "m"`);
     expect([viaCommand.code, viaApi.code]).toEqual([exit, exit]);
   });
 
   it('the CLI adds which svc command helps; the library error names none', async () => {
     answer = { status: 401, body: { error: 'unauthorized', message: 'bad key' } };
     const r = await svc(['cuenta'], env);
-    expect(r.stderr).toBe('error: unauthorized (HTTP 401): bad key\n→ revisá la clave con `svc login` o la variable SVC_API_KEY\n');
+    expect(r.stderr).toBe('error: unauthorized (HTTP 401): "bad key"\n→ revisá la clave con `svc login` o la variable SVC_API_KEY\n');
     const err = await new Client({ baseUrl: env.SVC_BASE_URL!, apiKey: env.SVC_API_KEY }).cuenta().catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'ApiError', http: 401, error: 'unauthorized', exitCode: 3 });
     expect(`${(err as Error).message} ${(err as { suggestion?: string }).suggestion ?? ''}`).not.toMatch(/`svc /);
