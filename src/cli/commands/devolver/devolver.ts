@@ -117,21 +117,21 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   showSummary(ctx, cobro, devoluciones);
   const plan = planRefund(req, cobro, devoluciones, tx);
   const monto = formatCents(plan.amount);
-  io.err(`${io.c.bold('a devolver:')}     ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
+  say(ctx, `${io.c.bold('a devolver:')}     ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
 
   if (planFile !== undefined) {
     const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
     const written = makePlan(cobro, mine, monto, req.transaccion, resolved.profileName.value, resolved.mode);
     writeNewPlan(planFile, written);
     if (globals.json) printJson(io, written);
-    io.err(`plan escrito en ${shown(planFile)} (nada se envió): lo aplica quien corra svc devolver --aplicar ${shown(planFile)}`);
+    say(ctx, `plan escrito en ${shown(planFile)} (nada se envió): lo aplica quien corra svc devolver --aplicar ${shown(planFile)}`);
     return;
   }
   if (!sends) {
     // Every local check passed: this is what would be sent, and nothing is.
     const would = { cobro_id: cobro.id, codigo: cobro.codigo, monto, transaccion_id: req.transaccion ?? null, queda_despues: formatCents(plan.left - plan.amount) };
     if (globals.json) printJson(io, would);
-    io.err(io.c.dim(`prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc; no se envió nada`));
+    say(ctx, io.c.dim(`prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc; no se envió nada`));
     return;
   }
   await confirmAndSend(ctx, cobro, monto, req.transaccion, plan.left, live);
@@ -172,7 +172,7 @@ async function confirmAndSend(ctx: Context, cobro: Cobro, monto: string, transac
     printRecord(io, pairsOf(refund));
   }
   const leftAfter = left - parseAmount(refund.monto);
-  io.err(io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}; estado del cobro: ${shown(refund.estado)}`));
+  say(ctx, io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}; estado del cobro: ${shown(refund.estado)}`));
   return refund;
 }
 
@@ -256,20 +256,25 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   showSummary(ctx, cobro, devoluciones);
   const req: RefundRequest = { ref: { kind: 'id', id }, amount: parseAmount(plan.monto), total: false, transaccion: plan.transaccion_id ?? undefined };
   const checked = planRefund(req, cobro, devoluciones, tx);
-  io.err(`${io.c.bold('a devolver:')}     ${plan.monto} (plan ${shown(path)}, hecho ${shown(plan.creado)} con el perfil "${shown(plan.perfil)}")`);
+  say(ctx, `${io.c.bold('a devolver:')}     ${plan.monto} (plan ${shown(path)}, hecho ${shown(plan.creado)} con el perfil "${shown(plan.perfil)}")`);
   if (opts.dryRun === true) {
     // A rehearsal of the approval: every check passed, nothing is sent and the plan stays unapplied.
-    io.err(io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`));
+    say(ctx, io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`));
     return;
   }
   const refund = await confirmAndSend(ctx, cobro, plan.monto, req.transaccion, checked.left, live);
   try {
     writePrivateFile(path, planText({ ...plan, aplicado: { at: new Date().toISOString(), devolucion_id: refund.id, perfil: resolved.profileName.value } }));
-    io.err(io.c.dim(`el plan ${shown(path)} quedó marcado como aplicado`));
+    say(ctx, io.c.dim(`el plan ${shown(path)} quedó marcado como aplicado`));
   } catch (err) {
     // The refund is made; applying the plan again is still refused (a refund of its amount since the plan).
     io.err(io.c.yellow(`aviso: la devolución se hizo, pero no se pudo marcar el plan ${shown(path)} como aplicado (${(err as Error).message})`));
   }
+}
+
+/** A line for the person (the preview, what was done); --json keeps stderr for errors and warnings only. */
+function say(ctx: Context, line: string): void {
+  if (!ctx.globals.json) ctx.io.err(line);
 }
 
 function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): void {
@@ -285,5 +290,5 @@ function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): vo
     ['ya devuelto', `${formatCents(refunded)}${mine.length ? ` (${mine.length} ${mine.length === 1 ? 'devolución' : 'devoluciones'})` : ''}`],
     ['queda', formatCents(left < 0n ? 0n : left)],
   ];
-  for (const [k, v] of rows) io.err(`${io.c.dim(k.padEnd(14))} ${v}`);
+  for (const [k, v] of rows) say(ctx, `${io.c.dim(k.padEnd(14))} ${v}`);
 }
