@@ -112,3 +112,13 @@ describe('svc sandbox entregas', () => {
     }
   });
 });
+
+describe('svc sandbox names its dashboard', () => {
+  it('the ready line gives its address, and a browser gets the page there', async () => {
+    const info = sb as Sandbox & { panel?: string };
+    expect(info.panel).toBe(`${sb.base_url}/`);
+    const res = await fetch(info.panel!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+});

@@ -2,6 +2,7 @@
 // it listens, its keys and its signing secret (its job: the only place they are
 // shown); with --json, exactly one line {base_url, api_key, api_key_no_listo,
 // api_key_live, webhook_secret}. Then one line per request on stderr (method, path, status, time).
+import { isLoopbackHost } from '../../../rules.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { DEFAULTS } from '../../../defaults.js';
@@ -96,6 +97,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
         api_key_live: sandbox.apiKeyLive,
         webhook_secret: sandbox.webhookSecret,
         tz: options.tz ?? DEFAULTS.timeZone,
+        ...(isLoopbackHost(options.host) ? { panel: `${sandbox.baseUrl}/` } : {}),
       }),
     );
   } else {
@@ -103,6 +105,8 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     const schedule = options.retrySchedule ?? DEFAULTS.retryScheduleMs;
     const tz = options.tz ?? DEFAULTS.timeZone;
     io.out(`${c.green('●')} Sandbox de svc escuchando en ${c.bold(sandbox.baseUrl)}`);
+    // The dashboard answers on loopback binds only (sandbox/app.ts).
+    if (isLoopbackHost(options.host)) io.out(`  panel en el navegador             ${sandbox.baseUrl}/  ${c.dim('(cobros, pagos, notificaciones, reloj y fallas; pide la clave de test)')}`);
     io.out('');
     io.out(`  clave de test (comercio listo)     ${sandbox.apiKey}`);
     io.out(`  clave de test (comercio no listo)  ${sandbox.apiKeyNoListo}`);
