@@ -94,7 +94,11 @@ describe('devolver --dry-run', () => {
     const ok = await spawned(['devolver', paid.codigo, '--monto', '50', '--dry-run', '--json'], { env: sb.env });
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({ cobro_id: paid.id, codigo: paid.codigo, monto: '50.00', transaccion_id: null, queda_despues: '1350.00' });
-    expect(ok.stderr).toMatch(/--dry-run.*no se envió nada/);
+    // --json: what would be sent is the answer; nothing for a person on stderr.
+    expect(ok.stderr).toBe('');
+    const human = await svc(['devolver', paid.codigo, '--monto', '50', '--dry-run'], { env: sb.env });
+    expect(human.exitCode, human.stderr).toBe(0);
+    expect(human.stderr).toMatch(/--dry-run.*no se envió nada/);
     const over = await svc(['devolver', '--referencia', 'pedido-1042', '--monto', '1400.01', '--dry-run'], { env: sb.env });
     expect(over.exitCode).toBe(2);
     expect(over.stderr).toMatch(/supera lo que queda por devolver del cobro \d+: 1400.00/);

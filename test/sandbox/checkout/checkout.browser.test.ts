@@ -3,98 +3,25 @@
 // pay part, pay the rest, reject another, and check the state with the CLI and the
 // signed notifications a local receiver got. Also the basics of accessibility: every
 // control has an accessible name and nothing scrolls sideways at 375 px.
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verify } from '../../../src/webhooks/signature.js';
-import { ROOT, svc } from '../../helpers/cli.js';
+import { ARTIFACTS, CHROMIUM, expectFitsWidth, expectNamedControls, HAVE_BROWSER, REQUIRED, startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import { svc } from '../../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
-const HAVE_BROWSER = existsSync(CHROMIUM);
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const SHOP = 'https://tienda.example';
 
 if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
 
-interface Received {
-  event: string | undefined;
-  body: { event: string; cobro_id: number; estado: string; monto_cobrado: string; transaccion_id: number | null };
-  verified: boolean;
-}
-
-/** A merchant's endpoint on loopback that checks every signature with src/webhooks/signature.ts. */
-async function startReceiver(secret: string): Promise<{ server: Server; url: string; got: Received[] }> {
-  const got: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const result = verify({
-        secret,
-        timestamp: String(req.headers['x-svc-timestamp'] ?? ''),
-        signature: String(req.headers['x-svc-signature'] ?? ''),
-        body: raw,
-      });
-      got.push({ event: req.headers['x-svc-event'] as string | undefined, body: JSON.parse(raw.toString('utf8')), verified: result.ok });
-      res.writeHead(result.ok ? 200 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, got };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const CONTROL_ROLES = 'button|textbox|radio|checkbox|combobox|spinbutton|searchbox|slider|link';
-
 /**
- * Controls as Chromium's accessibility tree names them. Fails on a control without
- * an accessible name, and on a visible input or button missing from the tree.
+ * Problems of a page; the shop's pages are fulfilled by a route, and Chromium may still
+ * retry one on the network after a redirect, which fails offline and is not the sandbox's doing.
  */
-async function expectNamedControls(page: Page): Promise<string[]> {
-  const snapshot = await page.locator('body').ariaSnapshot();
-  const controls = snapshot.split('\n').filter((line) => new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`).test(line));
-  const unnamed = controls.filter((line) => !new RegExp(`^\\s*- (${CONTROL_ROLES}) "[^"]+"`).test(line));
-  expect(unnamed, 'controls without an accessible name').toEqual([]);
-  const visible = await page.locator('input:visible, button:visible, select:visible, textarea:visible').count();
-  const inTree = controls.filter((line) => !/^\s*- link\b/.test(line)).length;
-  expect(inTree, snapshot).toBe(visible);
-  return controls;
-}
-
-async function expectFitsWidth(page: Page, width = 375): Promise<void> {
-  // A string, so this Node-typed file needs no DOM types.
-  const scroll = (await page.evaluate('[document.documentElement.scrollWidth, document.body.scrollWidth]')) as number[];
-  expect(scroll[0], 'horizontal scroll at 375 px').toBeLessThanOrEqual(width);
-  expect(scroll[1]).toBeLessThanOrEqual(width);
-}
-
-/** Console errors (a CSP violation is one) and requests that left loopback, per page. */
-function watch(page: Page): { problems: string[] } {
+function watchPage(page: Page): { problems: string[] } {
   const w = { problems: [] as string[] };
-  page.on('console', (m) => {
-    if (m.type() === 'error') w.problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => w.problems.push(`page error: ${e.message}`));
-  // The shop's pages are fulfilled by the route below; Chromium may still retry one
-  // on the network after a redirect, which fails offline and is not the sandbox's doing.
-  page.on('requestfailed', (r) => {
-    if (!r.url().startsWith(SHOP)) w.problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
-  });
+  watch(page, w.problems, (url) => url.startsWith(SHOP));
   return w;
 }
 
@@ -164,7 +91,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     const c = await crear(sb, ['--concepto', concepto, '--monto', '1500.00', '--success-url', `${SHOP}/gracias`, '--error-url', `${SHOP}/error`]);
     expect(c.url).toBe(`${sb.base_url}/pagar/${c.codigo}`);
     const page = await context.newPage();
-    const watched = watch(page);
+    const watched = watchPage(page);
 
     const res = await page.goto(c.url);
     expect(res?.status()).toBe(200);
@@ -246,7 +173,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
   it('rejecting sends the payer to error_url and cancels the request', async () => {
     const c = await crear(sb, ['--concepto', 'Seña', '--monto', '2000', '--no-qr', '--success-url', `${SHOP}/gracias`, '--error-url', `${SHOP}/error`]);
     const page = await context.newPage();
-    const watched = watch(page);
+    const watched = watchPage(page);
     await page.goto(c.url);
     expect(await page.getByRole('radio', { name: 'Código QR' }).count()).toBe(0);
     expect(await page.getByRole('img').count()).toBe(0);

@@ -7,97 +7,18 @@
 // `svc … --json`. Controls named in Chromium's accessibility tree, no horizontal
 // scroll at 375 px, no console errors, no request leaving loopback, screenshots
 // saved in test-artifacts/.
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verify } from '../../../src/webhooks/signature.js';
-import { ROOT, svc } from '../../helpers/cli.js';
+import { ARTIFACTS, CHROMIUM, expectFitsWidth, expectNamedControls, HAVE_BROWSER, REQUIRED, startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import { svc } from '../../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
-const HAVE_BROWSER = existsSync(CHROMIUM);
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
 
-interface Received {
-  event: string | undefined;
-  raw: string;
-  body: { event: string; cobro_id: number; estado: string; monto_cobrado: string };
-  verified: boolean;
-}
-
-/** The merchant's endpoint on loopback, checking every signature with src/webhooks/signature.ts. */
-async function startReceiver(secret: string): Promise<{ server: Server; url: string; got: Received[] }> {
-  const got: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const result = verify({
-        secret,
-        timestamp: String(req.headers['x-svc-timestamp'] ?? ''),
-        signature: String(req.headers['x-svc-signature'] ?? ''),
-        body: raw,
-      });
-      got.push({ event: req.headers['x-svc-event'] as string | undefined, raw: raw.toString('utf8'), body: JSON.parse(raw.toString('utf8')), verified: result.ok });
-      res.writeHead(result.ok ? 200 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, got };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const CONTROL_ROLES = 'button|textbox|radio|checkbox|combobox|spinbutton|searchbox|slider|link';
-
-/**
- * Controls as Chromium's accessibility tree names them. Fails on a control without
- * an accessible name, and on a visible input or button missing from the tree.
- */
-async function expectNamedControls(page: Page): Promise<string[]> {
-  const snapshot = await page.locator('body').ariaSnapshot();
-  const controls = snapshot.split('\n').filter((line) => new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`).test(line));
-  const unnamed = controls.filter((line) => !new RegExp(`^\\s*- (${CONTROL_ROLES}) "[^"]+"`).test(line));
-  expect(unnamed, 'controls without an accessible name').toEqual([]);
-  const visible = await page.locator('input:visible, button:visible, select:visible, textarea:visible').count();
-  const inTree = controls.filter((line) => !/^\s*- link\b/.test(line)).length;
-  expect(inTree, snapshot).toBe(visible);
-  return controls;
-}
-
-async function expectFitsWidth(page: Page, width = 375): Promise<void> {
-  // A string, so this Node-typed file needs no DOM types.
-  const scroll = (await page.evaluate('[document.documentElement.scrollWidth, document.body.scrollWidth]')) as number[];
-  expect(scroll[0], `horizontal scroll at ${width} px`).toBeLessThanOrEqual(width);
-  expect(scroll[1]).toBeLessThanOrEqual(width);
-}
-
-/** Console errors (a CSP violation is one), page errors and failed requests, per page. */
-function watch(page: Page, problems: string[]): void {
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => {
-    // The live stream is cut when its page closes; that is not a failure.
-    if (!r.url().endsWith('/_sandbox/stream')) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
-  });
-}
+/** The live stream is cut when its page closes; that is not a failure. */
+const streamCut = (url: string) => url.endsWith('/_sandbox/stream');
 
 /** Waits until the dashboard lists every delivery attempt the sandbox made (nothing more is on its way). */
 async function deliveriesShown(sb: Sandbox, page: Page): Promise<void> {
@@ -157,7 +78,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
 
   it('creates, sees a payment arrive live, resends, refunds and expires by the clock, as svc sees it', async () => {
     const page = await context.newPage();
-    watch(page, problems);
+    watch(page, problems, streamCut);
     const res = await page.goto(`${sb.base_url}/`);
     expect(res?.status()).toBe(200);
     expect(await page.getByRole('note').textContent()).toContain('SANDBOX');
@@ -203,7 +124,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
 
     // The payer pays part on the checkout page, in another tab.
     const payer = await context.newPage();
-    watch(payer, problems);
+    watch(payer, problems, streamCut);
     await payer.goto(c.url);
     await payer.getByRole('radio', { name: 'Transferencia bancaria' }).check();
     await payer.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('600,00');
@@ -297,7 +218,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
 
   it('a wrong key is refused on the page and nothing else shows', async () => {
     const page = await context.newPage();
-    watch(page, problems);
+    watch(page, problems, streamCut);
     await page.goto(`${sb.base_url}/_sandbox/panel`);
     await page.getByRole('textbox', { name: 'Clave de API de test' }).fill('svc_test_noexiste');
     await page.getByRole('button', { name: 'Conectar' }).click();

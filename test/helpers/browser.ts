@@ -1,0 +1,96 @@
+// What the browser tests share (Debian's Chromium through playwright-core): where the
+// browser is and whether it must be, a merchant's receiver that verifies every
+// signature, and the page checks: named controls, no sideways scroll, no errors.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { verify } from '../../src/webhooks/signature.js';
+import { ROOT } from './cli.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** CI sets it: a missing browser then fails instead of skipping. */
+export const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
+export const HAVE_BROWSER = existsSync(CHROMIUM);
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+export interface Received {
+  event: string | undefined;
+  raw: string;
+  body: { event: string; cobro_id: number; estado: string; monto_cobrado: string; transaccion_id: number | null };
+  verified: boolean;
+}
+
+/** The merchant's endpoint on loopback, checking every signature with src/webhooks/signature.ts (401 when it fails). */
+export async function startReceiver(secret: string): Promise<{ server: Server; url: string; got: Received[] }> {
+  const got: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const result = verify({
+        secret,
+        timestamp: String(req.headers['x-svc-timestamp'] ?? ''),
+        signature: String(req.headers['x-svc-signature'] ?? ''),
+        body: raw,
+      });
+      got.push({ event: req.headers['x-svc-event'] as string | undefined, raw: raw.toString('utf8'), body: JSON.parse(raw.toString('utf8')), verified: result.ok });
+      res.writeHead(result.ok ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, got };
+}
+
+/** Polls `probe` every 50 ms until it gives a value; bounded. */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const CONTROL_ROLES = 'button|textbox|radio|checkbox|combobox|spinbutton|searchbox|slider|link';
+
+/**
+ * Controls as Chromium's accessibility tree names them. Fails on a control without
+ * an accessible name, and on a visible input or button missing from the tree.
+ */
+export async function expectNamedControls(page: Page): Promise<string[]> {
+  const snapshot = await page.locator('body').ariaSnapshot();
+  const controls = snapshot.split('\n').filter((line) => new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`).test(line));
+  const unnamed = controls.filter((line) => !new RegExp(`^\\s*- (${CONTROL_ROLES}) "[^"]+"`).test(line));
+  expect(unnamed, 'controls without an accessible name').toEqual([]);
+  const visible = await page.locator('input:visible, button:visible, select:visible, textarea:visible').count();
+  const inTree = controls.filter((line) => !/^\s*- link\b/.test(line)).length;
+  expect(inTree, snapshot).toBe(visible);
+  return controls;
+}
+
+/** No horizontal scroll at `width` px. */
+export async function expectFitsWidth(page: Page, width = 375): Promise<void> {
+  // A string, so this Node-typed file needs no DOM types.
+  const scroll = (await page.evaluate('[document.documentElement.scrollWidth, document.body.scrollWidth]')) as number[];
+  expect(scroll[0], `horizontal scroll at ${width} px`).toBeLessThanOrEqual(width);
+  expect(scroll[1]).toBeLessThanOrEqual(width);
+}
+
+/**
+ * Console errors (a CSP violation is one), page errors and failed requests of a page,
+ * pushed to `problems`; `expected` says which failed requests are not the sandbox's doing.
+ */
+export function watch(page: Page, problems: string[], expected: (url: string) => boolean = () => false): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    if (!expected(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+  });
+}
