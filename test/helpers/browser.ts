@@ -5,10 +5,11 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { verify } from '../../src/webhooks/signature.js';
 import { ROOT } from './cli.js';
+import { startSandbox, type Sandbox } from './sandbox.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** CI sets it: a missing browser then fails instead of skipping. */
@@ -93,4 +94,26 @@ export function watch(page: Page, problems: string[], expected: (url: string) =>
   page.on('requestfailed', (r) => {
     if (!expected(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
   });
+}
+
+/** Headless Chromium and a 375 px, es-AR context; fails clearly when the browser is required and missing. */
+export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
+  if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, locale: 'es-AR' });
+  return { browser, context };
+}
+
+/** A sandbox whose notifications go to a receiver that verifies them. */
+export async function sandboxNotifying(args: string[]): Promise<{ sb: Sandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
+  const sb = await startSandbox(args);
+  const receiver = await startReceiver(sb.webhook_secret);
+  const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
+  expect(set.status, set.text).toBe(200);
+  return { sb, receiver };
 }

@@ -5,11 +5,11 @@
 // control has an accessible name and nothing scrolls sideways at 375 px.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, CHROMIUM, expectFitsWidth, expectNamedControls, HAVE_BROWSER, REQUIRED, startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import { ARTIFACTS, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
 import { svc } from '../../helpers/cli.js';
-import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+import type { Sandbox } from '../../helpers/sandbox.js';
 
 const SHOP = 'https://tienda.example';
 
@@ -58,17 +58,8 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
   let context: BrowserContext;
 
   beforeAll(async () => {
-    if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
-    sb = await startSandbox(['--ready-delay', '0']);
-    receiver = await startReceiver(sb.webhook_secret);
-    const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
-    expect(set.status, set.text).toBe(200);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, locale: 'es-AR' });
+    ({ sb, receiver } = await sandboxNotifying(['--ready-delay', '0']));
+    ({ browser, context } = await launchBrowser());
     // The shop's pages are https and outside this machine: answer them here, and
     // refuse anything else that would leave loopback.
     await context.route('**/*', (route) => {

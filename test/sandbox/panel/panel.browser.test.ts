@@ -9,11 +9,11 @@
 // saved in test-artifacts/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, CHROMIUM, expectFitsWidth, expectNamedControls, HAVE_BROWSER, REQUIRED, startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import { ARTIFACTS, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
 import { svc } from '../../helpers/cli.js';
-import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+import type { Sandbox } from '../../helpers/sandbox.js';
 
 if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
 
@@ -47,19 +47,10 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
   const leftLoopback: string[] = [];
 
   beforeAll(async () => {
-    if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
     // No retries: once the clock is moved on, the receiver refuses the timestamps, and
     // retries arriving while the accessibility tree is read would change the controls.
-    sb = await startSandbox(['--ready-delay', '0', '--retry-schedule', '']);
-    receiver = await startReceiver(sb.webhook_secret);
-    const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
-    expect(set.status, set.text).toBe(200);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, locale: 'es-AR' });
+    ({ sb, receiver } = await sandboxNotifying(['--ready-delay', '0', '--retry-schedule', '']));
+    ({ browser, context } = await launchBrowser());
     // Only the sandbox: anything else would leave loopback, and is refused and counted.
     await context.route('**/*', (route) => {
       const url = route.request().url();
