@@ -117,3 +117,11 @@ export async function sandboxNotifying(args: string[]): Promise<{ sb: Sandbox; r
   expect(set.status, set.text).toBe(200);
   return { sb, receiver };
 }
+
+/** Closes what launchBrowser and sandboxNotifying opened (any of them may be missing after a failed start). */
+export async function closeAll(o: { context?: BrowserContext; browser?: Browser; sb?: Sandbox; receiver?: { server: Server } }): Promise<void> {
+  await o.context?.close();
+  await o.browser?.close();
+  await o.sb?.stop();
+  await new Promise((r) => (o.receiver ? o.receiver.server.close(r) : r(undefined)));
+}

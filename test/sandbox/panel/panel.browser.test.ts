@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import { ARTIFACTS, closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
 import { svc } from '../../helpers/cli.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 
@@ -60,12 +60,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     });
   });
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await sb?.stop();
-    await new Promise((r) => (receiver ? receiver.server.close(r) : r(undefined)));
-  });
+  afterAll(() => closeAll({ context, browser, sb, receiver }));
 
   it('creates, sees a payment arrive live, resends, refunds and expires by the clock, as svc sees it', async () => {
     const page = await context.newPage();
