@@ -8,12 +8,15 @@ import type { Cents } from '../../money.js';
 import { esc, fecha, pesos } from './format.js';
 import { qrSvg } from './qr.js';
 
+/** The SANDBOX banner, the same on the payer's page and on the dashboard (panel/page.ts). */
+export const BANNER_CSS = `.banner{background:#ffd400;color:#000;text-align:center;padding:.5rem 1rem;font-size:.9rem;border-bottom:2px solid #000}
+.banner strong{letter-spacing:.12em}`;
+
 const CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f4f6}
-.banner{background:#ffd400;color:#000;text-align:center;padding:.5rem 1rem;font-size:.9rem;border-bottom:2px solid #000}
-.banner strong{letter-spacing:.12em}
+${BANNER_CSS}
 main{max-width:30rem;margin:0 auto;padding:1rem}
 .card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12);margin-bottom:1rem}
 h1{font-size:1.35rem;margin:.25rem 0 1rem;overflow-wrap:anywhere}

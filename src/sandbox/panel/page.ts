@@ -4,6 +4,7 @@
 // script fills the page with textContent only (script.ts). One column at 375 px,
 // two from 64rem.
 import { createHash } from 'node:crypto';
+import { BANNER_CSS } from '../checkout/page.js';
 import { SCRIPT } from './script.js';
 
 // The banner is the checkout page's (checkout/page.ts), so both sides of the sandbox
@@ -13,8 +14,7 @@ const CSS = `
 html{-webkit-text-size-adjust:100%}
 [hidden]{display:none!important}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f3f4f6}
-.banner{background:#ffd400;color:#000;text-align:center;padding:.5rem 1rem;font-size:.9rem;border-bottom:2px solid #000}
-.banner strong{letter-spacing:.12em}
+${BANNER_CSS}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem;z-index:2}
 .skip:focus{left:.5rem}
 header.top{max-width:90rem;margin:0 auto;padding:.75rem 1rem 0;display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem 1rem}
