@@ -138,7 +138,8 @@ function refusal(err: unknown, rec: CobroRec): string {
   if (err instanceof SandboxError && err.code === 'invalid_state') {
     return `Este cobro ya no admite esta operación (estado: ${rec.wire.estado}). Recargá la página para ver cómo quedó.`;
   }
-  if (err instanceof SandboxError) return `No se pudo completar: ${err.message}`;
+  // The service's own words (English, as the API speaks) quoted, not read as part of the sentence.
+  if (err instanceof SandboxError) return `No se pudo completar. El servicio respondió: «${err.message}».`;
   throw err;
 }
 
