@@ -42,5 +42,9 @@ export default defineConfig({
     // (test/helpers/inproc.ts) gives every main() call its own streams and env.
     isolate: false,
     sequence: { sequencer: LongestFirst },
+    // expect.poll waits for what a browser or a server shows next; vitest's 1 s is
+    // too short on a loaded 2-core machine (a dashboard row seen 1.2 s after it was
+    // made failed a CI run). Still bounded, never a measure of speed.
+    expect: { poll: { timeout: 15_000, interval: 50 } },
   },
 });
