@@ -222,7 +222,8 @@ describe('webhook listen (process), eventos, replay', () => {
     const r = await post(listen.url, body, notificationHeaders(SECRET, 'payment.approved', body));
     expect(r.status).toBe(200);
     await listen.waitLines(1);
-    expect(listen.lines[0]).toMatch(/payment\.approved\s+cobro 5\s+PAGADA\s+321\.00\s+--> 200/);
+    // The time as the service writes its dates: YYYY-MM-DD HH:MM:SS, in its zone.
+    expect(listen.lines[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +payment\.approved\s+cobro 5\s+PAGADA\s+321\.00\s+--> 200/);
 
     target.answer = () => ({ status: 200, delayMs: 800 });
     const pending = post(listen.url, body, notificationHeaders(SECRET, 'payment.approved', body));

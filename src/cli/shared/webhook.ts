@@ -71,12 +71,6 @@ export async function readJournalAt(path: string): Promise<JournalRead> {
   }
 }
 
-/** HH:MM:SS of an instant on the service's clock (zone: ctx.zone()). */
-export function clock(iso: string, zone: string): string {
-  const t = serviceTime(iso, zone);
-  return t === iso ? iso : t.slice(11);
-}
-
 export const OUTCOME_LABEL: Record<string, string> = {
   forwarded: 'reenviado',
   target_error: 'la app falló',
@@ -111,7 +105,8 @@ export function field(value: unknown, max = 60, dash = '-'): string {
 export function eventLine(io: IO, e: JournalEntry, zone: string): string {
   const c = io.c;
   const cols = [
-    c.dim(field(clock(e.received_at, zone), 40)),
+    // The service's own format and zone (ctx.zone()), as every date svc shows.
+    c.dim(field(serviceTime(e.received_at, zone), 40)),
     field(e.event, 40, '(sin evento)').padEnd(26),
     `cobro ${field(e.cobro_id, 20)}`.padEnd(11),
     field(e.estado, 40).padEnd(21),
