@@ -302,6 +302,8 @@ export class Journal {
   private closed = false;
   /** A write failed part-way: the next one starts on a new line. */
   private torn = false;
+  /** A rotation failed once (the folder refuses a rename): the file just grows. */
+  private cannotRotate = false;
   private readonly counts: JournalStats = { lines: 0, syncs: 0 };
 
   private constructor(
@@ -355,9 +357,19 @@ export class Journal {
    */
   private async flush(): Promise<void> {
     while (this.pending.length) {
-      let chars = 0;
-      let n = 0;
-      while (n < this.pending.length && (n === 0 || chars + this.pending[n]!.line.length <= BATCH_MAX_CHARS)) chars += this.pending[n++]!.line.length;
+      // A file is rotated before a write would take it past its size, so a generation
+      // holds at most maxBytes (or one line, when a line alone is larger).
+      const first = Buffer.byteLength(this.pending[0]!.line);
+      if (this.size > 0 && this.size + first > this.maxBytes && !this.cannotRotate) await this.rotate();
+      const room = this.cannotRotate ? BATCH_MAX_CHARS : Math.min(BATCH_MAX_CHARS, Math.max(first, this.maxBytes - this.size));
+      let chars = first;
+      let n = 1;
+      while (n < this.pending.length) {
+        const next = Buffer.byteLength(this.pending[n]!.line);
+        if (chars + next > room) break;
+        chars += next;
+        n++;
+      }
       const batch = this.pending.splice(0, n);
       try {
         const text = n === 1 ? batch[0]!.line : batch.map((p) => p.line).join('');
@@ -369,7 +381,7 @@ export class Journal {
         this.size += data.length;
         this.torn = false;
         for (const p of batch) p.resolve();
-        if (this.size >= this.maxBytes) await this.rotate();
+        if (this.size >= this.maxBytes && !this.cannotRotate) await this.rotate();
       } catch (err) {
         // A batch may be half on disk (a full disk): the next write starts on a new line,
         // so only the torn one is unreadable. Not truncated back: `svc webhook replay`
@@ -399,7 +411,9 @@ export class Journal {
       this.fh = fh;
       this.size = 0;
     } catch {
-      // Could not rotate (a read-only folder, say): keep appending to the same file.
+      // Could not rotate (a read-only folder, say): keep appending to the same file,
+      // in full batches, without trying again on every write.
+      this.cannotRotate = true;
     }
   }
 

@@ -52,6 +52,18 @@ describe('journal', () => {
     expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(Array.from({ length: 11 }, (_, i) => 120 + i));
   });
 
+  it('appends queued together are split at the size: no generation is ever past it', async () => {
+    const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
+    const one = Buffer.byteLength(`${JSON.stringify(entry(100))}\n`);
+    const j = await Journal.open(path, { maxBytes: 10 * one + 5 });
+    // All queued at once: group commit would write them in one batch.
+    await Promise.all(Array.from({ length: 17 }, (_, i) => j.append(entry(100 + i))));
+    await j.close();
+    expect(statSync(rotatedPath(path)).size).toBe(10 * one);
+    expect(statSync(path).size).toBe(7 * one);
+    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(Array.from({ length: 17 }, (_, i) => 100 + i));
+  });
+
   it('500 concurrent appends: every one on disk, in its own line, file mode 0600', async () => {
     const path = join(tempDir('svc-journal-'), 'sub', 'webhooks.jsonl');
     const j = await Journal.open(path);

@@ -105,7 +105,8 @@ describe('rejected requests and the journal', () => {
     await listener.close();
     const rejected = rejectedPath(journal);
     const sizes = [rejected, rotatedPath(rejected)].map((f) => statSync(f).size);
-    for (const size of sizes) expect(size).toBeLessThanOrEqual(max + LINE_MAX);
+    // Rotated before a write would pass the size, however many lines wait together.
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(max);
     expect(readdirSync(dir).sort()).toEqual(['webhooks.jsonl', 'webhooks.rechazados.jsonl', 'webhooks.rechazados.jsonl.1']);
     const { entries } = readJournal(journal);
     expect(entries.filter((e) => e.verification.valid).map((e) => e.cobro_id)).toEqual([7]);
