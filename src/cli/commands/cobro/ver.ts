@@ -6,7 +6,6 @@ import { printCobro } from '../../../output/cobro.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { cobroNamed, parseCobroRef } from '../../shared/find-cobro.js';
-import { showQr } from '../../shared/qr.js';
 import type { verOptions } from './index.js';
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof verOptions>): Promise<void> {
@@ -17,5 +16,9 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   // The same record as sync prints, in the same order and forms.
   else printCobro(ctx.io, cobro);
   // Only draws: a QR not ready yet is waited for with reads, nothing is changed.
-  if (opts.mostrarQr === true) await showQr(ctx, client, cobro);
+  if (opts.mostrarQr === true) {
+    // Loaded only when asked: the read path stays light (start-up).
+    const { showQr } = await import('../../shared/qr.js');
+    await showQr(ctx, client, cobro);
+  }
 }
