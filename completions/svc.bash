@@ -72,12 +72,12 @@ _svc_complete() {
         'salud') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox') candidates='compactar iniciar pagar rechazar expirar fallas log entregas reloj escenario --host --port --data --webhook-url --tz --retry-schedule --ready-delay --escenario --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox compactar') candidates='--data --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'sandbox entregas') candidates='--follow --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'sandbox entregas') candidates='--follow --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox escenario') candidates='exportar --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox expirar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox fallas') candidates='agregar listar borrar --ruta --metodo --tipo --veces --demora --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox iniciar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'sandbox log') candidates='--follow --metodo --ruta --estado --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'sandbox log') candidates='--follow --metodo --ruta --estado --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox pagar') candidates='--monto --medio --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox rechazar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox reloj') candidates='avanzar --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

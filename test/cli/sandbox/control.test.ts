@@ -74,6 +74,11 @@ describe('svc sandbox log', () => {
     const salud = await svc(['sandbox', 'log', '--metodo', 'get', '--ruta', '/v1/salud'], { env: sb.env });
     expect(salud.stdout.trim().split('\n').every((l) => / GET +\/v1\/salud /.test(l))).toBe(true);
     expect((await svc(['sandbox', 'log', '--estado', 'abc'], { env: sb.env })).exitCode).toBe(2);
+    // --limit: the last n, as tail -n.
+    const every = (await svc(['sandbox', 'log', '--json'], { env: sb.env })).stdout.trim().split('\n');
+    const last2 = (await svc(['sandbox', 'log', '--json', '--limit', '2'], { env: sb.env })).stdout.trim().split('\n');
+    expect(every.length).toBeGreaterThan(2);
+    expect(last2.map((l) => JSON.parse(l).id)).toEqual(every.slice(-2).map((l) => JSON.parse(l).id));
   });
 
   it('--follow prints new requests as they come and ends with exit 0 on Ctrl-C', async () => {

@@ -45,13 +45,17 @@ export const fallasAgregarOptions = defineOptions([
 ]);
 
 const follow = { flags: '-f, --follow', description: 'sigue mostrando lo nuevo hasta Ctrl-C' } as const;
+/** A log is a tail, oldest first: --limit keeps the last n (as `tail -n`). */
+const tailLimit = { flags: '--limit <n>', description: 'solo las últimas n líneas (como tail -n)' } as const;
+
 export const logOptions = defineOptions([
   follow,
   { flags: '--metodo <método>', description: 'solo este método' },
   { flags: '--ruta <prefijo>', description: 'solo rutas que empiezan así' },
   { flags: '--estado <status>', description: 'solo este status HTTP (ej. 404), o 4xx / 5xx' },
+  tailLimit,
 ]);
-export const entregasOptions = defineOptions([follow]);
+export const entregasOptions = defineOptions([follow, tailLimit]);
 
 export const commands: CommandDef[] = [
   defineCommand({

@@ -1,15 +1,19 @@
 // svc sandbox log / svc sandbox entregas: the sandbox's request log and its
-// notification attempts, one line each, oldest first (--json: one object per line).
+// notification attempts, one line each, oldest first as a tail is (--limit n: the last n;
+// --json: one object per line).
 // --follow asks again every half second for what came after the last line shown,
 // until Ctrl-C (exit 0) or until the sandbox goes away (exit 6, one line).
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
+import { parsePositiveInt } from '../../parse.js';
 import { SandboxControl, type Entrega, type LogLine } from '../../shared/sandbox-control.js';
 import type { entregasOptions, logOptions } from './index.js';
 
 const POLL_MS = 500;
+
+const limitOf = (value: string | undefined) => (value === undefined ? undefined : parsePositiveInt(value, '--limit', 100_000));
 
 /** The filter of `--metodo`, `--ruta` and `--estado` (404, or 4xx / 5xx); the service's routes only, unless --ruta names /_sandbox. */
 export function logFilter(opts: OptionsOf<typeof logOptions>): (l: LogLine) => boolean {
@@ -27,13 +31,15 @@ export function logFilter(opts: OptionsOf<typeof logOptions>): (l: LogLine) => b
   return (l) => (control || !l.path.startsWith('/_sandbox/')) && (!method || l.method === method) && (!prefix || l.path.startsWith(prefix)) && status(l.status);
 }
 
-async function tail<T extends { id: number }>(ctx: Context, follow: boolean, read: () => Promise<T[]>, line: (x: T) => string): Promise<void> {
+/** Prints what there is (the last `limit`, as `tail -n`), then, with --follow, what comes. */
+async function tail<T extends { id: number }>(ctx: Context, follow: boolean, limit: number | undefined, read: () => Promise<T[]>, line: (x: T) => string): Promise<void> {
   const { io } = ctx;
   const show = (x: T) => (ctx.globals.json ? io.outRaw(JSON.stringify(x)) : io.out(line(x)));
   let last = 0;
-  for (const x of await read()) {
+  const first = await read();
+  for (const x of first) last = Math.max(last, x.id);
+  for (const x of limit === undefined ? first : first.slice(-limit)) {
     show(x);
-    last = Math.max(last, x.id);
   }
   if (!follow) return;
   const stop = ctx.holdSignals();
@@ -64,6 +70,7 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   await tail(
     ctx,
     opts.follow === true,
+    limitOf(opts.limit),
     async () => (await control.log()).filter(keep),
     (l) => `${l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
@@ -75,6 +82,7 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
   await tail<Entrega>(
     ctx,
     opts.follow === true,
+    limitOf(opts.limit),
     () => control.entregas(),
     (e) =>
       `${e.fecha ?? ''}  ${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 40)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,
