@@ -143,7 +143,7 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
   const cells = rows.map((row) => columns.map((col) => shown(col.value(row))));
   const sizes = columns.map((col, i) => ({
     header: displayWidth(col.header),
-    natural: Math.max(displayWidth(col.header), ...cells.map((r) => displayWidth(r[i]!))),
+    natural: cells.reduce((w, r) => Math.max(w, displayWidth(r[i]!)), displayWidth(col.header)),
     shrink: col.shrink,
     drop: col.drop,
   }));
