@@ -69,6 +69,13 @@ function operationCode(id: number): string {
   return `OP-${String(id).padStart(10, '0')}`;
 }
 
+/** A new transaction of the request: what the payer's attempt was, nothing refunded yet. */
+function transaccion(rec: CobroRec, id: number, w: Omit<TransaccionRec['wire'], 'id' | 'cobro_id' | 'codigo'>): TransaccionRec {
+  // The seed's field order.
+  const wire = { id, cobro_id: rec.wire.id, medio: w.medio, monto: w.monto, te_cobramos: w.te_cobramos, te_queda: w.te_queda, estado: w.estado, codigo: operationCode(id), fecha: w.fecha, acreditacion: w.acreditacion };
+  return { merchant: rec.merchant, wire, devuelto: '0.00' };
+}
+
 export const pagar: ControlHandler = (deps, req) => {
   const { store, clock } = deps;
   const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
@@ -82,22 +89,7 @@ export const pagar: ControlHandler = (deps, req) => {
   const { te_cobramos, te_queda } = split(paid, medio);
   const local = clock.local(req.now);
   const txId = store.nextId('transacciones');
-  const tx: TransaccionRec = {
-    merchant: rec.merchant,
-    wire: {
-      id: txId,
-      cobro_id: rec.wire.id,
-      medio,
-      monto: formatCents(paid),
-      te_cobramos,
-      te_queda,
-      estado: 'ACREDITADO',
-      codigo: operationCode(txId),
-      fecha: local,
-      acreditacion: clock.local(req.now + fee.creditDelayMs),
-    },
-    devuelto: '0.00',
-  };
+  const tx = transaccion(rec, txId, { medio, monto: formatCents(paid), te_cobramos, te_queda, estado: 'ACREDITADO', fecha: local, acreditacion: clock.local(req.now + fee.creditDelayMs) });
   const liq: LiquidacionRec = {
     merchant: rec.merchant,
     wire: {
@@ -133,22 +125,7 @@ export const rechazar: ControlHandler = (deps, req) => {
   const local = clock.local(req.now);
   const txId = store.nextId('transacciones');
   const left = parseAmount(rec.wire.monto) - parseAmount(rec.wire.monto_cobrado);
-  const tx: TransaccionRec = {
-    merchant: rec.merchant,
-    wire: {
-      id: txId,
-      cobro_id: rec.wire.id,
-      medio,
-      monto: formatCents(left),
-      te_cobramos: '0.00',
-      te_queda: '0.00',
-      estado: 'RECHAZADO',
-      codigo: operationCode(txId),
-      fecha: local,
-      acreditacion: local,
-    },
-    devuelto: '0.00',
-  };
+  const tx = transaccion(rec, txId, { medio, monto: formatCents(left), te_cobramos: '0.00', te_queda: '0.00', estado: 'RECHAZADO', fecha: local, acreditacion: local });
   const next = withWire(rec, { estado: move.estado }, local);
   store.commit(
     [
