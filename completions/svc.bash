@@ -3,7 +3,7 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local value_opts=" --aplicar --base-url --body --cobro --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --header --host --input --journal --last --limit --medio --method --metodo --monto --path --plan --port --profile --q --ready-delay --referencia --request --retry-schedule --route --ruta --set --signature --success-url --timestamp --tipo --tolerance --transaccion --tz --veces --vencimiento --webhook-url --zona "
-  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|version|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|login|logout|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reenviar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|version|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -70,7 +70,7 @@ _svc_complete() {
         'perfil usar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'perfil use') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'salud') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'sandbox') candidates='compactar iniciar pagar rechazar expirar fallas log entregas reloj escenario --host --port --data --webhook-url --tz --retry-schedule --ready-delay --escenario --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'sandbox') candidates='compactar iniciar pagar rechazar expirar reenviar fallas log entregas reloj escenario --host --port --data --webhook-url --tz --retry-schedule --ready-delay --escenario --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox compactar') candidates='--data --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox entregas') candidates='--follow --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox escenario') candidates='exportar --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
@@ -80,6 +80,7 @@ _svc_complete() {
         'sandbox log') candidates='--follow --metodo --ruta --estado --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox pagar') candidates='--monto --medio --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox rechazar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'sandbox reenviar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox reloj') candidates='avanzar --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sync') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones') candidates='listar list ls ver get show --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

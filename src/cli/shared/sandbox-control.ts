@@ -30,6 +30,10 @@ export interface Entrega {
   error: string | null;
   latencia_ms?: number;
   fecha?: string;
+  /** The event this attempt carried (its number in /_sandbox/eventos). */
+  evento_id?: number;
+  /** Sent again on request (`svc sandbox reenviar`, the dashboard), not by the schedule. */
+  reenvio?: boolean;
 }
 
 /** One request the sandbox received (GET /_sandbox/log): never headers or bodies. */
@@ -71,6 +75,11 @@ export class SandboxControl {
 
   async setWebhookUrl(url: string): Promise<void> {
     await this.post('/_sandbox/webhook', { url });
+  }
+
+  /** Sends event `n` (GET /_sandbox/eventos numbers them) again to the notification URL; the attempts follow. */
+  async reenviar(n: number): Promise<{ evento_id: number; event: string; cobro_id: number; url: string }> {
+    return this.post(`/_sandbox/eventos/${n}/reenviar`, {});
   }
 
   /** Every delivery attempt so far, oldest first. */

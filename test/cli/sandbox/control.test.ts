@@ -110,7 +110,19 @@ describe('svc sandbox entregas', () => {
       const attempts = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
       expect(attempts.find((a) => a.cobro_id === id)).toMatchObject({ event: 'payment.created', status: 200, ok: true });
       const text = await svc(['sandbox', 'entregas'], { env: sb.env });
-      expect(text.stdout).toMatch(new RegExp(`payment\\.created\\s+cobro ${id}\\s+intento 1 .* 200`));
+      expect(text.stdout).toMatch(new RegExp(`evento \\d+\\s+payment\\.created\\s+cobro ${id}\\s+intento 1 .* 200`));
+
+      // svc sandbox reenviar: the same event again, signed anew, as an attempt marked reenvío.
+      const created = attempts.find((a) => a.cobro_id === id);
+      const again = await svc(['sandbox', 'reenviar', String(created.evento_id), '--json'], { env: sb.env });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ evento_id: created.evento_id, event: 'payment.created', cobro_id: id });
+      await app.waitFor(2);
+      expect(app.received[1]!.body.equals(app.received[0]!.body)).toBe(true);
+      const after = await svc(['sandbox', 'entregas'], { env: sb.env });
+      expect(after.stdout).toMatch(new RegExp(`payment\\.created\\s+cobro ${id}\\s+intento 1 \\(reenvío\\)`));
+      const missing = await svc(['sandbox', 'reenviar', '99999'], { env: sb.env });
+      expect(missing.exitCode).toBe(5);
     } finally {
       await sb.api('POST', '/_sandbox/webhook', { url: null });
       await app.close();

@@ -106,6 +106,13 @@ export const commands: CommandDef[] = [
     load: () => import('./expirar.js'),
   }),
   defineCommand({
+    name: 'sandbox reenviar',
+    summary: 'envía de nuevo una notificación a tu app (el número de evento de `svc sandbox entregas`); el cobro no cambia',
+    args: [{ name: 'evento', description: 'número del evento (entero)', required: true }],
+    examples: ['svc sandbox entregas', 'svc sandbox reenviar 7'],
+    load: () => import('./reenviar.js'),
+  }),
+  defineCommand({
     name: 'sandbox fallas',
     summary: 'hace fallar los próximos pedidos a una ruta (error 5xx, 429, una página HTML, lentitud, conexión cortada); lista o borra las pendientes',
     args: [{ name: 'acción', description: 'agregar, listar o borrar', required: true, choices: ['agregar', 'listar', 'borrar'] }],
