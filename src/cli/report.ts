@@ -1,0 +1,82 @@
+// What a failed command prints: one readable line on stderr (JSON with --json) and the
+// exit code of PRODUCT.md §2. Loaded only when something failed, so a command that
+// succeeds (and --help) does not load the error classes, hints and redaction.
+import { ApiError, NetworkError } from '../api/errors.js';
+import { redactAddresses } from '../api/address.js';
+import { CliError, EXIT } from '../errors.js';
+import type { IO } from '../output/io.js';
+import { oneLine, printable } from '../text.js';
+import { hintFor, networkLine } from './hints.js';
+import { unexpected, type SentWrite } from './outcome.js';
+
+/** Longest error line shown on a terminal; a service message of a few KiB would bury everything else. */
+export const MAX_ERROR_LINE = 2000;
+
+/** One readable line on stderr (JSON with --json), and the exit code of PRODUCT.md §2. */
+export function report(err: unknown, io: IO, json: boolean, debug: boolean, writes: readonly SentWrite[] = []): number {
+  const { code, line, body, name, suggestion } = describe(err, writes);
+  if (json) {
+    // The service's error body as sent; svc's own message whole, its addresses' passwords hidden.
+    const problem = (err as { problem?: unknown }).problem;
+    const own = { error: name ?? errorName(err), ...(typeof problem === 'string' ? { problem } : {}), message: line };
+    io.err(body !== undefined ? JSON.stringify(body) : redactAddresses(JSON.stringify(own)));
+  } else {
+    io.err(`${io.c.red('error:')} ${shorten(redactAddresses(line), MAX_ERROR_LINE)}`);
+    const hint = suggestion ?? hintFor(err);
+    if (hint) io.err(`${io.c.dim('→')} ${shorten(redactAddresses(oneLine(hint)), MAX_ERROR_LINE)}`);
+  }
+  // A stack only when asked for with --debug, and only for what svc did not expect.
+  if (debug && err instanceof Error && err.stack && !(err instanceof CliError) && !(err instanceof ApiError) && !(err instanceof NetworkError)) {
+    io.err(io.c.dim(redactAddresses(err.stack)));
+  }
+  return code;
+}
+
+/** At most `max` characters (whole code points), then how many were cut. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, max).join('')}… (${chars.length - max} caracteres más; --json lo muestra entero)`;
+}
+
+function describe(
+  err: unknown,
+  writes: readonly SentWrite[],
+): { code: number; line: string; body?: unknown; name?: string; suggestion?: string } {
+  if (err instanceof ApiError) {
+    // The service's own words (often English) quoted after its code, never mixed into a Spanish sentence.
+    const line = `${oneLine(err.error)} (HTTP ${err.http}): ${serviceWords(err.message)}`;
+    return { code: err.exitCode, line, body: err.body };
+  }
+  if (err instanceof NetworkError) {
+    return { code: err.exitCode, line: oneLine(networkLine(err)) };
+  }
+  if (err instanceof CliError) {
+    return { code: err.exitCode, line: oneLine(err.message) };
+  }
+  if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+    return { code: EXIT.cancelled, line: 'cancelado' };
+  }
+  const u = unexpected(err, writes);
+  return { code: u.code, line: oneLine(u.line), name: u.name, suggestion: u.suggestion };
+}
+
+function errorName(err: unknown): string {
+  if (err instanceof NetworkError) return err.failure;
+  if (err instanceof CliError) {
+    // A configuration problem is "config" whatever its exit code (config/credentials.ts CONFIG_PROBLEMS).
+    if (err.name === 'ConfigError') return 'config';
+    if (err.exitCode === EXIT.usage) return 'usage';
+    if (err.exitCode === EXIT.cancelled) return 'cancelled';
+    if (err.exitCode === EXIT.signature) return 'invalid_signature';
+    if (err.name === 'OutcomeUnknownError') return 'outcome_unknown';
+    return 'error';
+  }
+  return 'unexpected';
+}
+
+/** A message of the service on one line, between quotes, escaped as inside a JSON string. */
+export function serviceWords(message: string): string {
+  return `"${printable(message.replace(/\s*[\r\n]+\s*/g, ' ').trim(), 1_000_000)}"`;
+}
