@@ -1,6 +1,6 @@
 // The exit-code table (README "Output and exit codes") and the base errors that carry
 // one. Below the CLI and import-free: src/config and src/api raise these too, and
-// main.ts is the only place that turns an error into its line and exit code. A
+// main.ts (with cli/report.ts) is the only place that turns an error into its line and exit code. A
 // command never returns a code: it throws (see Reported for "already said why").
 
 export const EXIT = {
