@@ -18,6 +18,31 @@ export interface Fault {
   delay_ms: number | null;
 }
 
+/** The failures a developer names (`svc sandbox fallas agregar --tipo`, the dashboard). */
+export const NAMED_FAULTS = ['500', '502-html', '503', '429', 'lento', 'cortar', 'cortar-despues'] as const;
+export type NamedFault = (typeof NAMED_FAULTS)[number];
+
+/** What a named failure is for the control plane (POST /_sandbox/fallas), written once. */
+export function namedFault(name: NamedFault, delayMs: number): Partial<Pick<Fault, 'status' | 'body' | 'headers' | 'delay_ms'>> & { action: FaultAction } {
+  switch (name) {
+    case '500':
+      return { action: 'respond', status: 500 };
+    case '502-html':
+      // What a proxy in front of the service answers: HTML, not the service's JSON.
+      return { action: 'respond', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' };
+    case '503':
+      return { action: 'respond', status: 503, headers: { 'Retry-After': '1' } };
+    case '429':
+      return { action: 'respond', status: 429, headers: { 'Retry-After': '1' } };
+    case 'lento':
+      return { action: 'delay', delay_ms: delayMs };
+    case 'cortar':
+      return { action: 'cut' };
+    case 'cortar-despues':
+      return { action: 'cut_after' };
+  }
+}
+
 const ACTIONS: readonly FaultAction[] = ['respond', 'cut', 'cut_after', 'delay'];
 const MAX_DELAY_MS = 120_000;
 

@@ -10,6 +10,8 @@ import { DEFAULT_FORWARD_TIMEOUT_MS } from '../../src/webhooks/forwarder.js';
 import { DEFAULT_LISTEN_PORT } from '../../src/webhooks/listen.js';
 import { DEFAULT_READY_DELAY_MS, DEFAULT_RETRY_SCHEDULE } from '../../src/sandbox/index.js';
 import { DEFAULT_TZ } from '../../src/sandbox/time.js';
+import { NAMED_FAULTS } from '../../src/sandbox/faults.js';
+import { TIPOS_FALLA } from '../../src/cli/commands/sandbox/index.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { commands } from '../../src/cli/registry.js';
 import { ROOT, svc } from '../helpers/cli.js';
@@ -51,6 +53,10 @@ describe('layout', () => {
       const code = read(file).replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
       expect(code, file).not.toMatch(/`svc [a-z]/);
     }
+  });
+
+  it('the failures help names are the ones the sandbox knows', () => {
+    expect([...TIPOS_FALLA]).toEqual([...NAMED_FAULTS]);
   });
 
   it('the defaults in help are the ones the runtime uses', async () => {

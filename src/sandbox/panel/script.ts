@@ -6,26 +6,25 @@
 // server-sent events (/_sandbox/stream, which needs the key in a header, so not
 // EventSource) brings new events, delivery attempts and log lines. Amounts stay the
 // service's strings; a refund compares cents as BigInt, never floats.
-// Written without template literals: it lives inside one.
+// Written without template literals: it lives inside one (whose ${…} bring in the
+// service's states and rules, so they are defined once).
+import { ESTADOS_COBRO } from '../../api/enums.js';
+import { AMOUNT_RE, KEY_RE, REFUNDABLE } from '../../rules.js';
+import { NAMED_FAULTS, namedFault } from '../faults.js';
+import { OPEN, PAYABLE } from '../state.js';
+
 export const SCRIPT = String.raw`(function () {
 'use strict';
 var STORE = 'svc-panel-clave';
-var ESTADOS = ['PENDIENTE', 'EN_PROCESO', 'PAGADA', 'PAGADA_PARCIALMENTE', 'CANCELADO', 'DEVUELTA', 'DEVUELTA_PARCIALMENTE'];
-var REFUNDABLE = ['PAGADA', 'PAGADA_PARCIALMENTE', 'DEVUELTA_PARCIALMENTE'];
-var PAYABLE = ['PENDIENTE', 'EN_PROCESO', 'PAGADA_PARCIALMENTE'];
-var OPEN = ['PENDIENTE', 'EN_PROCESO'];
-var AMOUNT_RE = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/;
-var KEY_RE = /^svc_(test|live)_[\x21-\x7e]+$/;
-// The failures svc sandbox fallas agregar names, as the control plane takes them.
-var FALLAS = {
-  '500': { action: 'respond', status: 500 },
-  '502-html': { action: 'respond', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' },
-  '503': { action: 'respond', status: 503, headers: { 'Retry-After': '1' } },
-  '429': { action: 'respond', status: 429, headers: { 'Retry-After': '1' } },
-  'lento': { action: 'delay', delay_ms: 5000 },
-  'cortar': { action: 'cut' },
-  'cortar-despues': { action: 'cut_after' }
-};
+// The states and rules are the service's own (api/enums.ts, rules.ts, sandbox/state.ts), written in here.
+var ESTADOS = ${JSON.stringify(ESTADOS_COBRO)};
+var REFUNDABLE = ${JSON.stringify(REFUNDABLE)};
+var PAYABLE = ${JSON.stringify(PAYABLE)};
+var OPEN = ${JSON.stringify(OPEN)};
+var AMOUNT_RE = /${AMOUNT_RE.source}/;
+var KEY_RE = /${KEY_RE.source}/;
+// The failures svc sandbox fallas agregar names, as the control plane takes them (sandbox/faults.ts).
+var FALLAS = ${JSON.stringify(Object.fromEntries(NAMED_FAULTS.map((n) => [n, namedFault(n, 5000)]))).replace(/</g, '\u003c')};
 var MAX_ROWS = 200;
 var MAX_LOG = 300;
 

@@ -7,30 +7,15 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parseChoice, parseInteger } from '../../parse.js';
 import { SandboxControl, type Falla } from '../../shared/sandbox-control.js';
+import { namedFault } from '../../../sandbox/faults.js';
 import { TIPOS_FALLA, type fallasAgregarOptions } from './index.js';
 
 type Options = OptionsOf<typeof fallasAgregarOptions>;
 type Tipo = (typeof TIPOS_FALLA)[number];
 
-/** What each named failure is for the control plane. */
+/** What each named failure is for the control plane (the sandbox's own table). */
 export function fallaOf(tipo: Tipo, delayMs: number): Omit<Falla, 'method' | 'path' | 'count'> {
-  switch (tipo) {
-    case '500':
-      return { action: 'respond', status: 500 };
-    case '502-html':
-      // What a proxy in front of the service answers: HTML, not the service's JSON.
-      return { action: 'respond', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' };
-    case '503':
-      return { action: 'respond', status: 503, headers: { 'Retry-After': '1' } };
-    case '429':
-      return { action: 'respond', status: 429, headers: { 'Retry-After': '1' } };
-    case 'lento':
-      return { action: 'delay', delay_ms: delayMs };
-    case 'cortar':
-      return { action: 'cut' };
-    case 'cortar-despues':
-      return { action: 'cut_after' };
-  }
+  return namedFault(tipo, delayMs);
 }
 
 const TIPO_OF: Record<Falla['action'], (f: Falla) => string> = {
