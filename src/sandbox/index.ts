@@ -99,6 +99,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           force.unref();
           // A keep-alive connection turns idle once its answer is sent: close it then.
           const idle = setInterval(() => server.closeIdleConnections(), 50);
+          // The dashboard's live streams never end on their own: end them, so the
+          // server can close once the other requests in flight are answered.
+          app.deps.hub.close();
           server.close(() => {
             clearTimeout(force);
             clearInterval(idle);

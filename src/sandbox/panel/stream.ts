@@ -12,8 +12,6 @@ import type { Reply } from '../types.js';
 export const MAX_STREAMS = 64;
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
-/** How often a stream checks that its server still listens (a stopping sandbox ends it). */
-const CHECK_MS = 250;
 /** A page that stops reading is dropped once this much waits unsent. */
 const MAX_BUFFERED = 1024 * 1024;
 
@@ -58,7 +56,7 @@ export class Hub {
       status: 200,
       body: '',
       contentType: 'text/event-stream; charset=utf-8',
-      stream: (req, res) => this.serve(merchant, req, res),
+      stream: (_req, res) => this.serve(merchant, res),
     };
   }
 
@@ -67,7 +65,7 @@ export class Hub {
     for (const s of [...this.subs]) s.end();
   }
 
-  private serve(merchant: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private serve(merchant: number, res: ServerResponse): Promise<void> {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -76,18 +74,16 @@ export class Hub {
     });
     // The page reconnects by itself after a cut; this is how long it waits first.
     res.write(`retry: 2000\n\n`);
-    // net.Server stops listening the moment close() is called, long before its open
-    // connections end: a stream ends then, so a stopping sandbox is not held 10 s.
-    const server = (req.socket as { server?: { listening?: boolean } }).server;
+    // A stopping sandbox ends every stream through close() (sandbox/index.ts).
     return new Promise<void>((resolve) => {
       let ended = false;
-      let quiet = 0;
+      let quiet = true;
       const sub: Subscriber = {
         merchant,
         write: (text) => {
           if (ended) return;
           if (res.writableLength > MAX_BUFFERED) return sub.end();
-          quiet = 0;
+          quiet = false;
           res.write(text);
         },
         end: () => {
@@ -99,14 +95,11 @@ export class Hub {
           resolve();
         },
       };
+      // A heartbeat when nothing was sent for a whole interval.
       const timer = setInterval(() => {
-        if (server && server.listening === false) return sub.end();
-        quiet += CHECK_MS;
-        if (quiet >= HEARTBEAT_MS) {
-          quiet = 0;
-          res.write(`: sigo aquí\n\n`);
-        }
-      }, CHECK_MS);
+        if (quiet) res.write(`: sigo aquí\n\n`);
+        quiet = true;
+      }, HEARTBEAT_MS);
       timer.unref();
       this.subs.add(sub);
       res.once('close', () => sub.end());
