@@ -68,6 +68,11 @@ export function parsePositiveInt(text: unknown, flag: string, max = 1_000_000): 
   return Number(s);
 }
 
+/** `--limit n` of a list or a tail: undefined when not given. */
+export function parseLimit(value: string | undefined, max?: number): number | undefined {
+  return value === undefined ? undefined : parsePositiveInt(value, '--limit', max);
+}
+
 /** A whole number from `min` to `max` (milliseconds, counts). */
 export function parseInteger(value: unknown, flag: string, min: number, max: number): number {
   const s = String(value).trim();

@@ -1,8 +1,8 @@
-// --limit and --cobro of the list commands (list-options.ts), applied to what the
+// --limit and --cobro of the list commands (their options: cli/define.ts), applied to what the
 // service sent: one place, so every list filters, limits and says so the same way.
 import type { Client } from '../../api/client.js';
 import type { Context } from '../context.js';
-import { parsePositiveInt } from '../parse.js';
+import { parseLimit } from '../parse.js';
 import { cobroNamed, parseCobroRef } from './find-cobro.js';
 
 export interface ListFilter {
@@ -13,7 +13,7 @@ export interface ListFilter {
 
 /** Checks --limit and --cobro; a code is looked up (one list call) before the list is read. */
 export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string }): Promise<ListFilter> {
-  const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
+  const limit = parseLimit(opts.limit);
   if (opts.cobro === undefined) return { limit };
   const ref = parseCobroRef(opts.cobro, undefined);
   const cobroId = ref.kind === 'id' ? ref.id : (await cobroNamed(ctx, client, ref)).id;

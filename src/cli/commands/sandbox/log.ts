@@ -7,13 +7,11 @@ import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
-import { parsePositiveInt } from '../../parse.js';
+import { parseLimit } from '../../parse.js';
 import { SandboxControl, type Entrega, type LogLine } from '../../shared/sandbox-control.js';
 import type { entregasOptions, logOptions } from './index.js';
 
 const POLL_MS = 500;
-
-const limitOf = (value: string | undefined) => (value === undefined ? undefined : parsePositiveInt(value, '--limit', 100_000));
 
 /** The filter of `--metodo`, `--ruta` and `--estado` (404, or 4xx / 5xx); the service's routes only, unless --ruta names /_sandbox. */
 export function logFilter(opts: OptionsOf<typeof logOptions>): (l: LogLine) => boolean {
@@ -70,7 +68,7 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   await tail(
     ctx,
     opts.follow === true,
-    limitOf(opts.limit),
+    parseLimit(opts.limit, 100_000),
     async () => (await control.log()).filter(keep),
     (l) => `${l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
@@ -82,7 +80,7 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
   await tail<Entrega>(
     ctx,
     opts.follow === true,
-    limitOf(opts.limit),
+    parseLimit(opts.limit, 100_000),
     () => control.entregas(),
     (e) =>
       `${e.fecha ?? ''}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(5)} ` : ''}${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 40)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,

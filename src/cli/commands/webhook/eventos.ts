@@ -8,7 +8,7 @@ import { printTable, colorState, type Column, printJson } from '../../../output/
 import { serviceTime } from '../../../dates.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
-import { parsePositiveInt } from '../../parse.js';
+import { parseLimit } from '../../parse.js';
 import type { eventosOptions } from './index.js';
 import { formatMs, journalPath, OUTCOME_LABEL, readJournalAt } from '../../shared/webhook.js';
 
@@ -23,7 +23,7 @@ function raw(value: unknown, dash = '-'): string {
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof eventosOptions>): Promise<void> {
   const { io } = ctx;
-  const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
+  const limit = parseLimit(opts.limit);
   const path = await journalPath(ctx, opts);
   const read = await readJournalAt(path);
   // Newest first, as every list of svc and of the service.
