@@ -5,7 +5,8 @@
 // request whole, settlement totals by date, the keys and secret, a resend, the live
 // stream.
 import { MEDIOS, type EstadoCobro, type Medio } from '../api/enums.js';
-import { formatCents, parseAmount, sumAmounts } from '../money.js';
+import { formatCents, parseAmount } from '../money.js';
+import { porFecha } from '../liquidaciones.js';
 import { SandboxError, notFound } from './errors.js';
 import type { Faults, RequestLog } from './faults.js';
 import { allowedMedios, feeOf, split } from './fees.js';
@@ -202,30 +203,19 @@ export const detalle: ControlHandler = (deps, req) => {
 
 /**
  * GET /_sandbox/liquidaciones/totales: the merchant's settlement estimates summed by
- * the day the money is expected (fecha_estimada), earliest first, with money.ts.
+ * the day the money is expected (fecha_estimada), earliest first: the totals of
+ * `svc liquidaciones --por-fecha` (src/liquidaciones.ts).
  */
-export const totalesLiquidaciones: ControlHandler = (deps, req) => {
-  const days = new Map<string, { bruto: string[]; te_cobramos: string[]; te_queda: string[] }>();
-  for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id)) {
-    const day = l.wire.fecha_estimada.slice(0, 10);
-    let d = days.get(day);
-    if (!d) days.set(day, (d = { bruto: [], te_cobramos: [], te_queda: [] }));
-    d.bruto.push(l.wire.bruto);
-    d.te_cobramos.push(l.wire.te_cobramos);
-    d.te_queda.push(l.wire.te_queda);
-  }
-  return ok(
-    [...days.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([fecha, d]) => ({
-        fecha,
-        cantidad: d.bruto.length,
-        bruto: formatCents(sumAmounts(d.bruto)),
-        te_cobramos: formatCents(sumAmounts(d.te_cobramos)),
-        te_queda: formatCents(sumAmounts(d.te_queda)),
-      })),
+export const totalesLiquidaciones: ControlHandler = (deps, req) =>
+  ok(
+    porFecha([...deps.store.liquidaciones.newestFirst(req.merchant.id)].map((l) => l.wire)).map((d) => ({
+      fecha: d.fecha,
+      cantidad: d.liquidaciones,
+      bruto: d.bruto,
+      te_cobramos: d.te_cobramos,
+      te_queda: d.te_queda,
+    })),
   );
-};
 
 /**
  * GET /_sandbox/claves: the keys and the signing secret, the same set `svc sandbox`

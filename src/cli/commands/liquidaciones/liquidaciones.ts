@@ -1,39 +1,12 @@
 // svc liquidaciones: GET /v1/liquidaciones, with exact totals of bruto, te_cobramos and
 // te_queda; --por-fecha totals them per estimated date (the day the money arrives).
-import type { Liquidacion } from '../../../api/schemas.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { liquidacionColumns } from '../../../output/resources.js';
-import { formatCents, sumAmounts } from '../../../money.js';
+import { porFecha, total, type PorFecha } from '../../../liquidaciones.js';
 import type { liquidacionesOptions } from './index.js';
-
-/** One estimated date's totals, exact (integer cents). */
-export interface PorFecha {
-  fecha: string;
-  liquidaciones: number;
-  bruto: string;
-  te_cobramos: string;
-  te_queda: string;
-}
-
-type Field = 'bruto' | 'te_cobramos' | 'te_queda';
-const total = (rows: readonly Liquidacion[], field: Field) => formatCents(sumAmounts(rows.map((r) => r[field])));
-
-/** Settlements grouped by the date of fecha_estimada, earliest first. */
-export function porFecha(rows: Iterable<Liquidacion>): PorFecha[] {
-  const byDate = new Map<string, Liquidacion[]>();
-  for (const r of rows) {
-    const day = r.fecha_estimada.slice(0, 10);
-    const list = byDate.get(day);
-    if (list) list.push(r);
-    else byDate.set(day, [r]);
-  }
-  return [...byDate.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([fecha, list]) => ({ fecha, liquidaciones: list.length, bruto: total(list, 'bruto'), te_cobramos: total(list, 'te_cobramos'), te_queda: total(list, 'te_queda') }));
-}
 
 const porFechaColumns: Column<PorFecha>[] = [
   { header: 'FECHA (EST.)', value: (r) => r.fecha },
