@@ -22,3 +22,6 @@ export const DEFAULTS = {
   /** Amount of a `webhook trigger` sample and of the payment request `--sandbox` creates. */
   triggerMonto: '1500.00',
 } as const;
+
+/** Where `svc webhook listen` answers by default: what `svc webhook trigger` sends to without --forward-to. */
+export const LOCAL_LISTENER_URL = `http://${DEFAULTS.host}:${DEFAULTS.listenPort}${DEFAULTS.listenPath}`;

@@ -1,7 +1,7 @@
 // svc webhook verify|sign|listen|trigger|replay|eventos|ver|conciliar|probar: signed notifications
 // (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
-import { DEFAULTS } from '../../../defaults.js';
+import { DEFAULTS, LOCAL_LISTENER_URL } from '../../../defaults.js';
 import { limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, ver, conciliar, probar' };
@@ -60,7 +60,7 @@ export const listenOptions = defineOptions([
 ]);
 
 export const triggerOptions = defineOptions([
-  { flags: '--forward-to <url>', description: `URL de tu app (localhost:3000/webhooks sirve; default: el listener local, http://${DEFAULTS.host}:${DEFAULTS.listenPort}${DEFAULTS.listenPath})` },
+  { flags: '--forward-to <url>', description: `URL de tu app (localhost:3000/webhooks sirve; default: el listener local, ${LOCAL_LISTENER_URL})` },
   { flags: '--cobro <id>', description: 'toma codigo y monto de esta solicitud real (necesita clave)' },
   { flags: '--estado <estado>', description: 'estado a informar', choices: ESTADOS_COBRO },
   { flags: '--monto <monto>', description: `monto de la solicitud (default ${DEFAULTS.triggerMonto})` },

@@ -10,7 +10,7 @@ import { formatCents } from '../../../money.js';
 import { sampleBody, type EventBody } from '../../../webhooks/events.js';
 import { notificationHeaders } from '../../../webhooks/signature.js';
 import { VERSION } from '../../../version.js';
-import { DEFAULTS } from '../../../defaults.js';
+import { LOCAL_LISTENER_URL } from '../../../defaults.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
@@ -56,8 +56,6 @@ export function applySets(body: EventBody, sets: readonly string[] | undefined):
   return out;
 }
 
-const LOCAL_LISTENER = `http://${DEFAULTS.host}:${DEFAULTS.listenPort}${DEFAULTS.listenPath}`;
-
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof triggerOptions>): Promise<void> {
   const event = parseChoice(args[0], EVENTOS, 'evento');
   if (!event) throw new UsageError(`falta el evento; valores posibles: ${EVENTOS.join(', ')}`);
@@ -76,8 +74,8 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   }
   const secret = await resolveSecret(ctx, opts);
   // Without --forward-to: the local listener, where `svc webhook listen` listens by default.
-  const target = forwardTo ?? LOCAL_LISTENER;
-  if (!forwardTo && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`al listener local ${LOCAL_LISTENER} (el de \`svc webhook listen\`; --forward-to para otra dirección)`));
+  const target = forwardTo ?? LOCAL_LISTENER_URL;
+  if (!forwardTo && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`al listener local ${LOCAL_LISTENER_URL} (el de \`svc webhook listen\`; --forward-to para otra dirección)`));
 
   let body: EventBody = sampleBody(event, { monto });
   if (cobroId !== undefined) body = await fromRealCobro(ctx, event, cobroId, monto, body);
