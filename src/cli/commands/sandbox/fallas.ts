@@ -11,12 +11,6 @@ import { namedFault } from '../../../sandbox/faults.js';
 import { TIPOS_FALLA, type fallasAgregarOptions } from './index.js';
 
 type Options = OptionsOf<typeof fallasAgregarOptions>;
-type Tipo = (typeof TIPOS_FALLA)[number];
-
-/** What each named failure is for the control plane (the sandbox's own table). */
-export function fallaOf(tipo: Tipo, delayMs: number): Omit<Falla, 'method' | 'path' | 'count'> {
-  return namedFault(tipo, delayMs);
-}
 
 const TIPO_OF: Record<Falla['action'], (f: Falla) => string> = {
   respond: (f) => String(f.status ?? 500),
@@ -55,7 +49,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const delay = opts.demora === undefined ? 5000 : parseInteger(opts.demora, '--demora', 0, 120_000);
   const count = opts.veces === undefined ? 1 : parseInteger(opts.veces, '--veces', 1, 1_000_000);
   const method = opts.metodo === undefined ? '*' : String(opts.metodo).toUpperCase();
-  const added = await control.addFalla({ method, path: String(opts.ruta), count, ...fallaOf(tipo, delay) });
+  const added = await control.addFalla({ method, path: String(opts.ruta), count, ...namedFault(tipo, delay) });
   if (ctx.globals.json) return printJson(ctx.io, added);
   ctx.io.err(`falla ${added.id}: ${count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`} ${method === '*' ? '' : `${method} `}a ${added.path} → ${tipo}`);
 }
