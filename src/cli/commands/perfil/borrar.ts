@@ -6,7 +6,7 @@ import { printable } from '../../parse.js';
 export async function run(ctx: Context, args: string[]): Promise<void> {
   const name = args[0] ?? '';
   const store = await ctx.store();
-  const existing = store.read()?.profiles[name];
+  const existing = store.read().profiles[name];
   if (!existing) throw new UsageError(`no existe el perfil "${printable(name)}"`, '`svc perfil listar` muestra los que hay');
   // A person at a terminal confirms; a script (no terminal) or --yes goes on.
   if (ctx.io.canPrompt && !ctx.globals.yes) await ctx.confirm(`¿borrar el perfil "${printable(name)}" y sus claves?`);

@@ -130,7 +130,6 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   if (!cuenta.puede_cobrar) io.err(io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'));
 }
 
-
 function checkZone(text: string): string {
   const tz = text.trim();
   if (!knownZone(tz)) throw new UsageError(`--zona "${printable(tz, 60)}" no es una zona horaria conocida (ej. ${DEFAULTS.timeZone}, UTC)`);

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 export async function run(ctx: Context): Promise<void> {
   const store = await ctx.store();
   const name = (await ctx.resolved()).profileName.value;
-  const profile = store.read()?.profiles[name];
+  const profile = store.read().profiles[name];
   const keys = Boolean(profile && (profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret));
   // A person at a terminal confirms; a script (no terminal) or --yes goes on.
   if (keys && ctx.io.canPrompt && !ctx.globals.yes) await ctx.confirm(`¿borrar las claves y el secreto del perfil "${name}"?`);
