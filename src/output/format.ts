@@ -181,7 +181,9 @@ async function page(command: string, text: string): Promise<boolean> {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     // LESS=FRX as gh sets it: quit when it fits, keep colours, leave the text on screen.
-    const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, LESS: process.env.LESS ?? 'FRX' } });
+    // svc writes UTF-8 whatever the locale says: less shows "…" and "á" as <E2><80><A6> otherwise.
+    const env = { ...process.env, LESS: process.env.LESS ?? 'FRX', LESSCHARSET: process.env.LESSCHARSET ?? 'utf-8' };
+    const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env });
     child.once('error', () => resolve(false));
     // The person may quit the pager before reading everything.
     child.stdin.once('error', () => {});

@@ -3,7 +3,9 @@
 // and dates never; piped rows keep everything. Long lists go through the pager on a
 // terminal only, and --no-pager / SVC_PAGER= turn it off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc } from '../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { svc, tempDir } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, svcTty } from '../helpers/tty.js';
 import { displayWidth } from '../../src/text.js';
@@ -12,6 +14,15 @@ const CONCEPTO = `Curso anual de cerámica gres y esmaltes, turno noche, ${'con 
 const REFERENCIA = 'alumna-2026-000017-cuota-anual-completa';
 const HAVE_SCRIPT = hasScript();
 if (!HAVE_SCRIPT) console.log('skipped: the pty tests need util-linux `script`');
+
+/** A journal with one event whose name and state are the longest the service has. */
+async function startJournal(): Promise<string> {
+  const path = join(tempDir(), 'webhooks.jsonl');
+  const body = JSON.stringify({ event: 'payment.partially_refunded', cobro_id: 1042, estado: 'DEVUELTA_PARCIALMENTE', monto: '99999.99' });
+  const entry = { id: 'evt_0123456789ab', received_at: new Date().toISOString(), source: 'listen', method: 'POST', path: '/', headers: {}, body, event: 'payment.partially_refunded', cobro_id: 1042, estado: 'DEVUELTA_PARCIALMENTE', monto: '99999.99', verification: { valid: true }, outcome: 'forwarded', target: 'http://127.0.0.1:3000/webhooks', status: 200, answered: 200, latency_ms: 12 };
+  writeFileSync(path, `${JSON.stringify(entry)}\n${JSON.stringify({ ...entry, id: 'evt_ba9876543210' })}\n`);
+  return path;
+}
 
 describe('tables that fit the terminal', () => {
   let sb: Sandbox;
@@ -74,5 +85,31 @@ describe('tables that fit the terminal', () => {
     // A short list is printed as is.
     const short = await svc(['cobro', 'listar'], { env: { ...terminal, LINES: '40' } });
     expect(short.stdout).not.toContain('PAGINADO');
+    // svc writes UTF-8 whatever the locale: less is told so (else "…" shows as <E2><80><A6>).
+    const charset = await svc(['cobro', 'listar'], { env: { ...terminal, PAGER: 'echo "charset=$LESSCHARSET"; cat >/dev/null' } });
+    expect(charset.stdout).toBe('charset=utf-8\n');
+  });
+
+  it.skipIf(!HAVE_SCRIPT)('webhook conciliar at 80 columns: the command of each row is never shortened, states whole', async () => {
+    const journal = join(tempDir(), 'webhooks.jsonl');
+    writeFileSync(journal, '');
+    const r = await svcTty(['webhook', 'conciliar', '--journal', journal], sb.env, [], 30_000, { cols: 80, rows: 40 });
+    expect(r.exitCode, r.screen).toBe(1);
+    // Joined back: a command longer than the terminal wraps, it is not cut.
+    const flat = r.screen.replace(/\n/g, '');
+    expect(flat).toContain('svc webhook trigger payment.partially_paid --cobro 2 --forward-to <url de tu app>');
+    expect(r.screen).toContain('PAGADA_PARCIALMENTE');
+    expect(r.screen).not.toMatch(/svc webhook trigger[^\n]*…/);
+  });
+
+  it.skipIf(!HAVE_SCRIPT)('webhook eventos fits 80 columns, event names whole, and says what it left out', async () => {
+    const app = await startJournal();
+    const r = await svcTty(['webhook', 'eventos', '--journal', app], {}, [], 30_000, { cols: 80, rows: 40 });
+    expect(r.exitCode, r.screen).toBe(0);
+    const rows = r.screen.split('\n').filter((l) => /^(ID|evt_)/.test(l));
+    expect(rows.length).toBeGreaterThan(1);
+    for (const line of rows) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    expect(r.screen).toContain('payment.partially_refunded');
+    expect(r.screen).toMatch(/sin lugar para .*FECHA/);
   });
 });

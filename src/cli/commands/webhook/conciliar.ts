@@ -36,10 +36,12 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   } else if (diffs.length) {
     await printTable<Diferencia>(io, [
       { header: 'COBRO', value: (d) => String(d.cobro_id), align: 'right' },
-      { header: 'CÓDIGO', value: (d) => d.codigo },
-      { header: 'TU APP SABE', value: (d) => d.app ?? '(nada)', shrink: true },
-      { header: 'EL SERVICIO DICE', value: (d) => d.servicio, shrink: true },
-      { header: 'PARA ARREGLARLO', value: (d) => d.arreglo, shrink: true },
+      { header: 'CÓDIGO', value: (d) => d.codigo, drop: 1 },
+      // States are never cut.
+      { header: 'TU APP SABE', value: (d) => d.app ?? '(nada)' },
+      { header: 'EL SERVICIO DICE', value: (d) => d.servicio },
+      // A command to copy and run: never shortened (a cut command is of no use).
+      { header: 'PARA ARREGLARLO', value: (d) => d.arreglo },
     ], diffs);
   }
   const n = since.length;
