@@ -70,6 +70,8 @@ function errorName(err: unknown): string {
     if (err.exitCode === EXIT.usage) return 'usage';
     if (err.exitCode === EXIT.cancelled) return 'cancelled';
     if (err.exitCode === EXIT.signature) return 'invalid_signature';
+    // Not found by svc's own search (a code or a reference): named as the service names a 404.
+    if (err.exitCode === EXIT.notFound) return 'not_found';
     if (err.name === 'OutcomeUnknownError') return 'outcome_unknown';
     return 'error';
   }

@@ -55,6 +55,10 @@ describe('--limit and --cobro on every list', () => {
     const missing = await svcInProcess(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ'], { env: sb.env });
     expect(missing.exitCode).toBe(5);
     expect(missing.stderr).toMatch(/^error: no hay ningún cobro con el código ZZZZZZZZZZ/);
+    // Under --json it is named as the service names a 404.
+    const missingJson = await svcInProcess(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ', '--json'], { env: sb.env });
+    expect(missingJson.exitCode).toBe(5);
+    expect(JSON.parse(missingJson.stderr)).toMatchObject({ error: 'not_found' });
     const bad = await svcInProcess(['transacciones', 'listar', '--cobro', 'el de ayer'], { env: sb.env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/no es un id \(entero positivo\) ni un código de cobro/);
