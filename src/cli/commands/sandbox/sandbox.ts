@@ -106,7 +106,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     const tz = options.tz ?? DEFAULTS.timeZone;
     io.out(`${c.green('●')} Sandbox de svc escuchando en ${c.bold(sandbox.baseUrl)}`);
     // The dashboard answers on loopback binds only (sandbox/app.ts).
-    if (isLoopbackHost(options.host)) io.out(`  panel en el navegador             ${sandbox.baseUrl}/  ${c.dim('(cobros, pagos, notificaciones, reloj y fallas; pide la clave de test)')}`);
+    if (isLoopbackHost(options.host)) io.out(`  panel en el navegador             ${sandbox.baseUrl}/`);
     io.out('');
     io.out(`  clave de test (comercio listo)     ${sandbox.apiKey}`);
     io.out(`  clave de test (comercio no listo)  ${sandbox.apiKeyNoListo}`);
@@ -115,7 +115,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     io.out(`  datos                              ${options.dataFile ? options.dataFile : 'en memoria (se pierden al salir; --data para guardarlos)'}`);
     io.out(`  notificaciones                     ${options.webhookUrl ?? 'sin URL (--webhook-url, o POST /_sandbox/webhook)'}`);
     io.out(`  reintentos                         ${schedule.length} (esperas ${schedule.join(', ')} ms)`);
-    io.out(`  zona horaria                       ${tz}${c.dim('  (la de sus fechas y de las que escribas; --tz)')}`);
+    io.out(`  zona horaria                       ${tz}${c.dim(' (--tz)')}`);
     io.out('');
     io.out('Para usarlo desde otra terminal:');
     // Another zone than the service's default travels with the address, so typed times mean the same.

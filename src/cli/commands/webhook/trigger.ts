@@ -75,7 +75,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   const secret = await resolveSecret(ctx, opts);
   // Without --forward-to: the local listener, where `svc webhook listen` listens by default.
   const target = forwardTo ?? LOCAL_LISTENER_URL;
-  if (!forwardTo && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`al listener local ${LOCAL_LISTENER_URL} (el de \`svc webhook listen\`; --forward-to para otra dirección)`));
+  if (!forwardTo && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`al listener local ${LOCAL_LISTENER_URL} (--forward-to para otra dirección)`));
 
   let body: EventBody = sampleBody(event, { monto });
   if (cobroId !== undefined) body = await fromRealCobro(ctx, event, cobroId, monto, body);
