@@ -57,7 +57,12 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
       // commander's values are, by construction, what the command's metadata declares.
       await mod.run(ctx, args, opts as Parameters<typeof mod.run>[2]);
     },
-    { writeOut: (s) => void deps.stdout.write(s), writeErr: (s) => void deps.stderr.write(s), json: raw.json },
+    {
+      writeOut: (s) => void deps.stdout.write(s),
+      writeErr: (s) => void deps.stderr.write(s),
+      json: raw.json,
+      columns: deps.stdout.isTTY ? deps.stdout.columns : undefined,
+    },
   );
 
   if (argv.length === 0) {

@@ -2,6 +2,7 @@
 // suggestions come from the metadata; the action imports the implementation.
 import { Command, Help, Option } from 'commander';
 import type { CommandDef, GroupDef } from './define.js';
+import { HELP_WIDTH } from './quick.js';
 
 export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '--json', description: 'salida JSON: el campo data tal como lo envió el servicio' },
@@ -54,8 +55,12 @@ export function buildProgram(
   groups: GroupDef[],
   commands: CommandDef[],
   onAction: (inv: Invocation) => Promise<void>,
-  output: { writeOut: (s: string) => void; writeErr: (s: string) => void; json?: boolean },
+  output: { writeOut: (s: string) => void; writeErr: (s: string) => void; json?: boolean; columns?: number },
 ): Command {
+  // Help is wrapped at the terminal's width up to 80 columns, never wider: lines stay
+  // readable on a wide terminal, and the pages at 80 are what quick.ts answers
+  // without building this tree (start-up, #16).
+  const helpWidth = () => Math.min(HELP_WIDTH, output.columns || HELP_WIDTH);
   const program = new Command('svc');
   program
     .description('svc: cobros, devoluciones, liquidaciones y notificaciones del servicio de cobros, desde la terminal')
@@ -66,6 +71,8 @@ export function buildProgram(
     .configureOutput({
       writeOut: output.writeOut,
       writeErr: output.writeErr,
+      getOutHelpWidth: helpWidth,
+      getErrHelpWidth: helpWidth,
       // With --json a usage error is one JSON object too: scripts parse stderr the same way for every error.
       outputError: (str, write) => write(output.json ? `${JSON.stringify({ error: 'usage', message: translate(str).trim().replace(/^error: /, '') })}\n` : translate(str)),
     })

@@ -1,0 +1,78 @@
+// --version and help answered from the build's pages (dist/cli/quick.js, help.txt,
+// quick.json) must be exactly what main prints: every path, alias and form, against
+// main run here from the sources, so a page cannot go stale. A terminal narrower than
+// the pages, and anything that is not a plain help request, go to main.
+import { execa } from 'execa';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { helpKey, quickAnswer } from '../../src/cli/quick.js';
+import { helpPaths } from '../../src/cli/quick-pages.js';
+import { main } from '../../src/main.js';
+import { VERSION } from '../../src/version.js';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { runMain } from '../helpers/inproc.js';
+
+const built = pathToFileURL(join(ROOT, 'dist', 'cli') + '/');
+const piped = { isTTY: false };
+
+describe('quick answers', () => {
+  it('every help page, in each form, is what main prints', async () => {
+    const paths = helpPaths();
+    expect(paths.length).toBeGreaterThan(60);
+    expect(paths).toContainEqual(['cobro', 'ls']);
+    for (const path of paths) {
+      const forms = [[...path, '--help'], [...path, '-h']];
+      if (path.length === 0) forms.push([], ['help']);
+      if (path.length === 1) forms.push(['help', path[0]!]);
+      for (const argv of forms) {
+        const fromMain = await runMain(argv);
+        expect(fromMain.exitCode, argv.join(' ')).toBe(0);
+        expect(quickAnswer(argv, piped, built), argv.join(' ')).toBe(fromMain.stdout);
+      }
+    }
+  });
+
+  it('--version and -V are the package version', () => {
+    expect(quickAnswer(['--version'], piped, built)).toBe(`${VERSION}\n`);
+    expect(quickAnswer(['-V'], piped, built)).toBe(`${VERSION}\n`);
+  });
+
+  it('leaves to main anything but a plain help request', () => {
+    for (const argv of [['cobro', 'ver', '1'], ['--json', '--help'], ['cobro', '--help', 'ver'], ['help', 'cobro', 'ver'], ['nada', '--help'], ['--version', '--json']]) {
+      expect(quickAnswer(argv, piped, built), argv.join(' ')).toBeUndefined();
+    }
+    expect(helpKey(['cobro', 'ver', '-h'])).toBe('cobro ver');
+    expect(helpKey(['--profile', 'x', '--help'])).toBeUndefined();
+  });
+
+  it('a terminal narrower than 80 columns gets help wrapped by main; a wider one, the 80-column page', async () => {
+    expect(quickAnswer(['--help'], { isTTY: true, columns: 60 }, built)).toBeUndefined();
+    expect(quickAnswer(['--help'], { isTTY: true, columns: 200 }, built)).toBe(quickAnswer(['--help'], piped, built));
+    expect(quickAnswer(['--version'], { isTTY: true, columns: 60 }, built)).toBe(`${VERSION}\n`);
+  });
+
+  it('main wraps help at the terminal, never wider than 80 columns', async () => {
+    const page = async (columns: number) => {
+      let out = '';
+      const stdout = Object.assign(new Writable({ write: (c, _e, done) => ((out += String(c)), done()) }), { isTTY: true, columns });
+      await main(['cobro', 'crear', '--help'], { stdout, stderr: new Writable({ write: (_c, _e, done) => done() }), stdin: process.stdin, env: {} });
+      return out;
+    };
+    const wide = await page(200);
+    expect(wide).toBe((await runMain(['cobro', 'crear', '--help'])).stdout);
+    // Narrower: commander lays the page out for that width.
+    expect(await page(64)).not.toBe(wide);
+  });
+
+  it('without the build files, main answers', () => {
+    expect(quickAnswer(['--help'], piped, new URL('file:///nonexistent/'))).toBeUndefined();
+  });
+
+  it('the built binary answers help from the pages', async () => {
+    const r = await execa('node', [BIN, 'cobro', 'ver', '--help'], { reject: false });
+    expect(r.exitCode).toBe(0);
+    expect(`${r.stdout}\n`).toBe((await runMain(['cobro', 'ver', '--help'])).stdout);
+  });
+});
