@@ -2,7 +2,7 @@
 // and error lines (cli/report.ts, loaded on failure); commands throw, main speaks.
 import { CommanderError } from 'commander';
 import { commands, groups } from './cli/registry.js';
-import { buildProgram } from './cli/program.js';
+import { buildProgram, commandsFor } from './cli/program.js';
 import type { GlobalOptions } from './cli/context.js';
 import { EXIT, Reported, UsageError } from './errors.js';
 import { createIO, type IO, type Streams } from './output/io.js';
@@ -25,10 +25,11 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
   let globals: GlobalOptions | undefined;
   const writes = deps.writes ?? [];
 
+  const tree = commandsFor(argv, groups, commands);
   const program = buildProgram(
     VERSION,
-    groups,
-    commands,
+    tree.groups,
+    tree.commands,
     async ({ def, args, opts, globals: g }) => {
       globals = {
         json: g.json === true,
@@ -44,7 +45,8 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
       if (globals.csv && globals.json) throw new UsageError('--csv o --json, no los dos');
       if (globals.csv && !def.csv) throw new UsageError(`--csv es para las listas (cobro listar, transacciones listar, devoluciones listar, liquidaciones, webhook eventos…), no para svc ${def.name}`);
       io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input, csv: globals.csv, pager: g.pager !== false });
-      const { createContext } = await import('./cli/context.js');
+      // The context and the command load side by side (start-up, #16).
+      const [{ createContext }, mod] = await Promise.all([import('./cli/context.js'), def.load()]);
       const ctx = createContext({
         io,
         env: deps.env,
@@ -53,7 +55,6 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
         holdSignals: deps.holdSignals ?? (() => {}),
         writes,
       });
-      const mod = await def.load();
       // commander's values are, by construction, what the command's metadata declares.
       await mod.run(ctx, args, opts as Parameters<typeof mod.run>[2]);
     },

@@ -1,57 +1,86 @@
-// `npm run bundle`: bundles the CLI with esbuild: dist/cli/entry.js plus chunks in
-// dist/chunks/, loaded per command, and dist/cli/quick.js on its own. Then writes
-// what quick.js answers without loading the rest (#16): dist/cli/quick.json (the
-// version, and where each help page is) and dist/cli/help.txt (every page, as
-// `svc … --help` prints it at 80 columns). Runs after `tsc -p tsconfig.build.json`,
-// whose dist/main.js renders the pages: they are what main prints, never a second
-// copy to keep in step (test/cli/quick.test.ts compares them with main).
-import { build } from 'esbuild';
+// `npm run bundle`: bundles the CLI with rolldown (start-up, #16):
+// - dist/cli/entry.js and dist/chunks/: a `core` chunk with what nearly every call
+//   runs (main, the command tree and its help, the profile, the API client, the
+//   output, commander, zod, picocolors), a chunk per verb, and chunks for what only
+//   some calls load (the sandbox, the listener, prompts, the spinner, tables, QR).
+//   On Node 20, which keeps no compile cache, each file loaded costs its own
+//   resolve, read and compile: a read call loads 5 files instead of 45.
+// - dist/cli/quick.js on its own, then what it answers without loading the rest:
+//   dist/cli/quick.json (the version, and where each help page is) and
+//   dist/cli/help.txt (every page, as `svc … --help` prints it at 80 columns).
+//   Runs after `tsc -p tsconfig.build.json`, whose dist/main.js renders the pages:
+//   they are what main prints, never a second copy to keep in step
+//   (test/cli/quick.test.ts compares them with main).
+import { rolldown } from 'rolldown';
 import { rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = `${root}dist`;
+const BUILTIN = 'svc-builtin:';
 
 /**
  * Node's modules are taken with process.getBuiltinModule, not `import … from 'node:…'`:
- * an ES import of a built-in builds its ES facade, which reads every export,
- * lazy ones included. On Node 22 and 24 that loads Node's own copy of undici for
+ * an ES import of a built-in builds its ES facade, which reads every export, lazy
+ * ones included. On Node 22 and 24 that loads Node's own copy of undici for
  * `node:http` (http.WebSocket) and WebCrypto for `node:crypto`: about 20 ms of
  * every call for nothing svc uses. Each built-in becomes a CommonJS module of one
- * line, whose exports esbuild reads when they are used. A dynamic import() stays
- * Node's own (esbuild would give it only a default export); those are off the
- * start-up path anyway.
+ * line, whose exports are read when they are used. A dynamic import() stays Node's
+ * own (off the start-up path), and so does node:module, which rolldown's own
+ * helpers import.
  */
 const builtins = {
   name: 'svc-builtins',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, ({ path, kind }) => {
-      const name = path.replace(/^node:/, '');
-      if (!builtinModules.includes(name)) return undefined;
-      return kind === 'dynamic-import' ? { path: `node:${name}`, external: true } : { path: `node:${name}`, namespace: 'svc-builtin' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, ({ path }) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)});`,
-      loader: 'js',
-    }));
+  resolveId(source, _importer, { kind }) {
+    const name = source.replace(/^node:/, '');
+    if (!builtinModules.includes(name) || name === 'module') return null;
+    return kind === 'dynamic-import' ? { id: `node:${name}`, external: true } : { id: `${BUILTIN}node:${name}` };
+  },
+  load(id) {
+    if (!id.startsWith(BUILTIN)) return null;
+    return { code: `module.exports = process.getBuiltinModule(${JSON.stringify(id.slice(BUILTIN.length))});`, moduleType: 'js' };
   },
 };
 
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20.19', logLevel: 'warning', plugins: [builtins] };
+const src = `${root}src/`;
+/** A verb's implementation: src/cli/commands/<noun>/<verb>.ts (index.ts is the noun's metadata). */
+const verb = /^cli\/commands\/[^/]+\/(?!index\.ts$)[^/]+$/;
+/** Loaded by some calls only: they keep chunks of their own. */
+const apart = /^(sandbox|webhooks)\/|qr\.ts$|keyring/;
+const inCore = (id) => {
+  const path = id.replaceAll('\\', '/');
+  if (id.startsWith(BUILTIN) || /^\0?rolldown[:/]runtime/.test(id)) return true;
+  if (/\/node_modules\/(commander|zod|picocolors)\//.test(path)) return true;
+  if (!path.startsWith(src.replaceAll('\\', '/'))) return false;
+  const rel = path.slice(src.length);
+  return !verb.test(rel) && !apart.test(rel);
+};
+// The tables' packages are loaded when a table is printed, not by every call.
+const table = /[\\/]node_modules[\\/](cli-table3|@colors|string-width|strip-ansi|ansi-regex|emoji-regex|is-fullwidth-code-point)[\\/]/;
+
+// A dynamic import of a module already in `core` does not move it: expected here.
+const onLog = (level, log, handler) => {
+  if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
+};
+
 rmSync(`${dist}/chunks`, { recursive: true, force: true });
-await build({
-  ...common,
-  entryPoints: [`${root}src/cli/entry.ts`],
-  splitting: true,
-  outbase: `${root}src`,
-  outdir: dist,
-  chunkNames: 'chunks/[name]-[hash]',
-  // Dependencies written as CommonJS (commander…) call require().
-  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
+const cli = await rolldown({ input: { 'cli/entry': `${src}cli/entry.ts` }, platform: 'node', plugins: [builtins], onLog });
+await cli.write({
+  dir: dist,
+  format: 'esm',
+  entryFileNames: '[name].js',
+  chunkFileNames: 'chunks/[name]-[hash].js',
+  codeSplitting: {
+    groups: [
+      { name: 'core', test: inCore, priority: 2 },
+      { name: 'table', test: table, priority: 1 },
+    ],
+  },
 });
-// Apart from the chunks: a split build would have it import esbuild's helpers.
-await build({ ...common, entryPoints: [`${root}src/cli/quick.ts`], outfile: `${dist}/cli/quick.js` });
+// On its own: no chunk, no helper, nothing else to load.
+const quickBundle = await rolldown({ input: `${src}cli/quick.ts`, platform: 'node', onLog });
+await quickBundle.write({ file: `${dist}/cli/quick.js`, format: 'esm', codeSplitting: false });
 
 const { quickPages } = await import(`${dist}/cli/quick-pages.js`);
 const { index, text } = await quickPages();

@@ -38,18 +38,21 @@ export async function run(argv: string[], writes: SentWrite[] = []): Promise<voi
     process.stdout.write(`${VERSION}\n`);
     return;
   }
+  // main loads while the handlers are set up (start-up, #16).
+  const mainModule = import('../main.js');
+  void mainModule.catch(() => {});
   const outcome = await import('./outcome.js');
   const onUncaught = (err: unknown) => lastResort(outcome, err, argv, writes);
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
   try {
-    await runMain(argv, writes);
+    await runMain(argv, writes, mainModule);
   } catch (err) {
     lastResort(outcome, err, argv, writes);
   }
 }
 
-async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
+async function runMain(argv: string[], writes: SentWrite[], mainModule: Promise<typeof import('../main.js')>): Promise<void> {
   const { EXIT } = await import('../errors.js');
   const controller = new AbortController();
   // Short commands stop at once on Ctrl-C; long-running ones (sandbox, listen) ask
@@ -63,7 +66,7 @@ async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
   process.on('SIGTERM', onSignal);
   // The process title shows argv on some systems; keep it to the program name.
   process.title = 'svc';
-  const { main } = await import('../main.js');
+  const { main } = await mainModule;
   const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
