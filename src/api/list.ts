@@ -2,6 +2,12 @@
 // where each item starts and ends; items are parsed one at a time when read, so
 // a list of 10,000 is never held as 10,000 objects at once (`svc cobro listar
 // --json` over 10,000 requests peaks near the size of the text, not of the tree).
+// A short body is parsed whole instead: JSON.parse is native, and the scan, run
+// once per call before V8 has compiled it, cost more than the tree it saves
+// (start-up, #16).
+
+/** Bodies up to this many characters are parsed whole (a page of about 250 requests). */
+export const WHOLE_BODY_CHARS = 256 * 1024;
 
 /** The items of a list body, parsed on each read; iterate it as often as needed. */
 export class ItemList<T = unknown> implements Iterable<T> {
@@ -13,12 +19,15 @@ export class ItemList<T = unknown> implements Iterable<T> {
     private readonly spans: readonly number[],
     /** The body's other members, as sent (`data` is an empty array here). */
     readonly envelope: Record<string, unknown>,
+    /** A short body's items, already parsed (then `text` and `spans` are empty). */
+    private readonly items?: readonly unknown[],
   ) {
-    this.length = spans.length / 2;
+    this.length = items ? items.length : spans.length / 2;
   }
 
   at(index: number): T | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.length) return undefined;
+    if (this.items) return this.items[index] as T;
     return JSON.parse(this.text.slice(this.spans[2 * index], this.spans[2 * index + 1])) as T;
   }
 
@@ -64,7 +73,24 @@ function isBlank(ch: number): boolean {
  * every item parses on its own (checked here, one at a time, each then handed to
  * `check`, which may throw).
  */
-export function scanList<T = unknown>(text: string, check?: (item: unknown, index: number) => void): ItemList<T> | undefined {
+export function scanList<T = unknown>(
+  text: string,
+  check?: (item: unknown, index: number) => void,
+  wholeUpTo = WHOLE_BODY_CHARS,
+): ItemList<T> | undefined {
+  if (text.length <= wholeUpTo) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const items = (body as { data?: unknown }).data;
+    if (!Array.isArray(items)) return undefined;
+    items.forEach((item, i) => check?.(item, i));
+    return new ItemList<T>('', [], { ...body, data: [] }, items);
+  }
   const n = text.length;
   let depth = 0;
   let expectKey = false;

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ItemList, scanList } from '../../src/api/list.js';
+import { ItemList, scanList, WHOLE_BODY_CHARS } from '../../src/api/list.js';
 import { firstItems, printJson, printJsonItems } from '../../src/output/format.js';
 import type { IO } from '../../src/output/io.js';
 
@@ -21,17 +21,20 @@ function reference(text: string): Record<string, unknown> | undefined | 'invalid
   return Array.isArray((body as { data?: unknown }).data) ? (body as Record<string, unknown>) : undefined;
 }
 
+/** Both ways of reading a body agree with JSON.parse: parsed whole (short bodies) and scanned (long ones, forced here with a limit of 0). */
 function agrees(text: string): void {
   const expected = reference(text);
-  const list = scanList(text);
-  if (expected === undefined || expected === 'invalid') {
-    expect(list, text).toBeUndefined();
-    return;
+  for (const wholeUpTo of [WHOLE_BODY_CHARS, 0]) {
+    const list = scanList(text, undefined, wholeUpTo);
+    if (expected === undefined || expected === 'invalid') {
+      expect(list, text).toBeUndefined();
+      continue;
+    }
+    expect(list, text).toBeInstanceOf(ItemList);
+    expect(list!.toBody()).toStrictEqual(expected);
+    expect(list!.length).toBe((expected.data as unknown[]).length);
+    expect([...list!]).toStrictEqual(expected.data);
   }
-  expect(list, text).toBeInstanceOf(ItemList);
-  expect(list!.toBody()).toStrictEqual(expected);
-  expect(list!.length).toBe((expected.data as unknown[]).length);
-  expect([...list!]).toStrictEqual(expected.data);
 }
 
 const envelopes = fc.record(
@@ -97,12 +100,14 @@ describe('scanList', () => {
   ])('%s', (t) => agrees(t));
 
   it('hands every item to check once, in order, and lets it throw', () => {
-    const seen: [unknown, number][] = [];
-    scanList('{"data":[{"id":1},"b",[3]]}', (item, i) => seen.push([item, i]));
-    expect(seen).toStrictEqual([[{ id: 1 }, 0], ['b', 1], [[3], 2]]);
-    expect(() => scanList('{"data":[1,2]}', (item) => {
-      if (item === 2) throw new Error('wrong shape');
-    })).toThrow('wrong shape');
+    for (const wholeUpTo of [WHOLE_BODY_CHARS, 0]) {
+      const seen: [unknown, number][] = [];
+      scanList('{"data":[{"id":1},"b",[3]]}', (item, i) => seen.push([item, i]), wholeUpTo);
+      expect(seen).toStrictEqual([[{ id: 1 }, 0], ['b', 1], [[3], 2]]);
+      expect(() => scanList('{"data":[1,2]}', (item) => {
+        if (item === 2) throw new Error('wrong shape');
+      }, wholeUpTo)).toThrow('wrong shape');
+    }
   });
 });
 
