@@ -112,8 +112,15 @@ export function knownZone(tz: string): boolean {
 export function serviceTime(when: string | number, timeZone: string): string {
   const ms = typeof when === 'number' ? when : Date.parse(when);
   if (Number.isNaN(ms)) return String(when);
-  return new Date(wallOf(Math.floor(ms / 1000) * 1000, formatter(timeZone))).toISOString().slice(0, 19).replace('T', ' ');
+  const second = Math.floor(ms / 1000) * 1000;
+  // The listener prints one line per event, hundreds in the same second: formatToParts
+  // is the dear part, so the last second's text is kept.
+  if (lastTime.second !== second || lastTime.zone !== timeZone) {
+    lastTime = { second, zone: timeZone, text: new Date(wallOf(second, formatter(timeZone))).toISOString().slice(0, 19).replace('T', ' ') };
+  }
+  return lastTime.text;
 }
+let lastTime = { second: NaN, zone: '', text: '' };
 
 /** `YYYY-MM-DDTHH:MM:SS±HH:MM` of an instant in a zone. */
 export function toLocalIso(ms: number, timeZone: string = DEFAULTS.timeZone): string {
