@@ -5,7 +5,7 @@
 //   some calls load (the sandbox, the listener, prompts, the spinner, tables, QR).
 //   On Node 20, which keeps no compile cache, each file loaded costs its own
 //   resolve, read and compile: a read call loads 5 files instead of 45.
-// - dist/cli/quick.js on its own, then what it answers without loading the rest:
+// - dist/cli/quick.cjs on its own, then what it answers without loading the rest:
 //   dist/cli/quick.json (the version, and where each help page is) and
 //   dist/cli/help.txt (every page, as `svc … --help` prints it at 80 columns).
 //   Runs after `tsc -p tsconfig.build.json`, whose dist/main.js renders the pages:
@@ -78,9 +78,9 @@ await cli.write({
     ],
   },
 });
-// On its own: no chunk, no helper, nothing else to load.
+// On its own, as CommonJS like bin/svc.js: no chunk, no helper, nothing else to load.
 const quickBundle = await rolldown({ input: `${src}cli/quick.ts`, platform: 'node', onLog });
-await quickBundle.write({ file: `${dist}/cli/quick.js`, format: 'esm', codeSplitting: false });
+await quickBundle.write({ file: `${dist}/cli/quick.cjs`, format: 'cjs', codeSplitting: false });
 
 const { quickPages } = await import(`${dist}/cli/quick-pages.js`);
 const { index, text } = await quickPages();

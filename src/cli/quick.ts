@@ -1,8 +1,9 @@
 // The answers svc gives without loading itself (start-up, #16): `--version` and
 // every help page, read from what the build wrote (src/build/bundle.mjs:
 // dist/cli/quick.json, the index, and dist/cli/help.txt, the pages). bin/svc.js
-// asks here first. Bundled on its own, imports nothing: Node's fs comes through
-// getBuiltinModule, as an import would build its ES facade.
+// asks here first. Bundled on its own as CommonJS (dist/cli/quick.cjs), as bin/svc.js
+// is: Node starts a CommonJS file quicker than an ES module, and this one imports
+// nothing but Node's fs.
 
 export interface QuickIndex {
   version: string;
@@ -26,25 +27,22 @@ export function helpKey(argv: readonly string[]): string | undefined {
 }
 
 /**
- * The version, or the help page argv asks for, as main prints it. Undefined when
+ * The version, or the help page argv asks for, as main prints it, from the build's
+ * files in `dir`. Undefined when
  * argv asks for anything else, when the terminal is narrower than the pages, or
  * when the build's files are not there (svc run from its sources): main answers then.
  */
-export function quickAnswer(
-  argv: readonly string[],
-  stdout: { isTTY?: boolean; columns?: number } = process.stdout,
-  dir: URL = new URL('./', import.meta.url),
-): string | undefined {
+export function quickAnswer(argv: readonly string[], dir: string, stdout: { isTTY?: boolean; columns?: number } = process.stdout): string | undefined {
   const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
   const key = version ? undefined : helpKey(argv);
   if (!version && key === undefined) return undefined;
   if (!version && stdout.isTTY && (stdout.columns || HELP_WIDTH) < HELP_WIDTH) return undefined;
   const { readFileSync } = process.getBuiltinModule('node:fs');
   try {
-    const index = JSON.parse(readFileSync(new URL('quick.json', dir), 'utf8')) as QuickIndex;
+    const index = JSON.parse(readFileSync(`${dir}/quick.json`, 'utf8')) as QuickIndex;
     if (version) return `${index.version}\n`;
     const range = index.help[key!];
-    return range && readFileSync(new URL('help.txt', dir)).subarray(range[0], range[1]).toString('utf8');
+    return range && readFileSync(`${dir}/help.txt`).subarray(range[0], range[1]).toString('utf8');
   } catch {
     return undefined;
   }

@@ -1,11 +1,10 @@
-// --version and help answered from the build's pages (dist/cli/quick.js, help.txt,
+// --version and help answered from the build's pages (dist/cli/quick.cjs, help.txt,
 // quick.json) must be exactly what main prints: every path, alias and form, against
 // main run here from the sources, so a page cannot go stale. A terminal narrower than
 // the pages, and anything that is not a plain help request, go to main.
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { helpKey, quickAnswer } from '../../src/cli/quick.js';
 import { helpPaths } from '../../src/cli/quick-pages.js';
@@ -14,7 +13,7 @@ import { VERSION } from '../../src/version.js';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { runMain } from '../helpers/inproc.js';
 
-const built = pathToFileURL(join(ROOT, 'dist', 'cli') + '/');
+const built = join(ROOT, 'dist', 'cli');
 const piped = { isTTY: false };
 
 describe('quick answers', () => {
@@ -29,28 +28,28 @@ describe('quick answers', () => {
       for (const argv of forms) {
         const fromMain = await runMain(argv);
         expect(fromMain.exitCode, argv.join(' ')).toBe(0);
-        expect(quickAnswer(argv, piped, built), argv.join(' ')).toBe(fromMain.stdout);
+        expect(quickAnswer(argv, built, piped), argv.join(' ')).toBe(fromMain.stdout);
       }
     }
   });
 
   it('--version and -V are the package version', () => {
-    expect(quickAnswer(['--version'], piped, built)).toBe(`${VERSION}\n`);
-    expect(quickAnswer(['-V'], piped, built)).toBe(`${VERSION}\n`);
+    expect(quickAnswer(['--version'], built, piped)).toBe(`${VERSION}\n`);
+    expect(quickAnswer(['-V'], built, piped)).toBe(`${VERSION}\n`);
   });
 
   it('leaves to main anything but a plain help request', () => {
     for (const argv of [['cobro', 'ver', '1'], ['--json', '--help'], ['cobro', '--help', 'ver'], ['help', 'cobro', 'ver'], ['nada', '--help'], ['--version', '--json']]) {
-      expect(quickAnswer(argv, piped, built), argv.join(' ')).toBeUndefined();
+      expect(quickAnswer(argv, built, piped), argv.join(' ')).toBeUndefined();
     }
     expect(helpKey(['cobro', 'ver', '-h'])).toBe('cobro ver');
     expect(helpKey(['--profile', 'x', '--help'])).toBeUndefined();
   });
 
   it('a terminal narrower than 80 columns gets help wrapped by main; a wider one, the 80-column page', async () => {
-    expect(quickAnswer(['--help'], { isTTY: true, columns: 60 }, built)).toBeUndefined();
-    expect(quickAnswer(['--help'], { isTTY: true, columns: 200 }, built)).toBe(quickAnswer(['--help'], piped, built));
-    expect(quickAnswer(['--version'], { isTTY: true, columns: 60 }, built)).toBe(`${VERSION}\n`);
+    expect(quickAnswer(['--help'], built, { isTTY: true, columns: 60 })).toBeUndefined();
+    expect(quickAnswer(['--help'], built, { isTTY: true, columns: 200 })).toBe(quickAnswer(['--help'], built, piped));
+    expect(quickAnswer(['--version'], built, { isTTY: true, columns: 60 })).toBe(`${VERSION}\n`);
   });
 
   it('main wraps help at the terminal, never wider than 80 columns', async () => {
@@ -67,7 +66,7 @@ describe('quick answers', () => {
   });
 
   it('without the build files, main answers', () => {
-    expect(quickAnswer(['--help'], piped, new URL('file:///nonexistent/'))).toBeUndefined();
+    expect(quickAnswer(['--help'], '/nonexistent', piped)).toBeUndefined();
   });
 
   it('the built binary answers help from the pages', async () => {

@@ -40,7 +40,7 @@ describe('start-up', () => {
   it('svc --version and help load one module: the pages the build wrote (quick.test.ts)', async () => {
     for (const args of [['--version'], ['--help'], ['cobro', 'crear', '--help'], ['help', 'webhook']]) {
       const { files, sources } = await sourcesOf(args);
-      expect(files.filter((f) => f.startsWith('dist/')), args.join(' ')).toEqual(['dist/cli/quick.js']);
+      expect(files.filter((f) => f.startsWith('dist/')), args.join(' ')).toEqual(['dist/cli/quick.cjs']);
       expect(sources).toEqual(['src/cli/quick.ts']);
     }
   });
@@ -57,7 +57,7 @@ describe('start-up', () => {
     const { files, sources } = await sourcesOf(['completion', 'bash']);
     expect(verbs(sources)).toEqual(['completion/completion.ts']);
     expect(sources.filter((s) => heavy.test(s) && !s.startsWith('src/cli/commands/completion/'))).toEqual([]);
-    // quick.js, entry.js, core, rolldown's helpers, the verb: each file costs a resolve, a read and a compile.
+    // quick.cjs, entry.js, core, rolldown's helpers, the verb: each file costs a resolve, a read and a compile.
     expect(files.filter((f) => f.startsWith('dist/')).length).toBeLessThanOrEqual(6);
   });
 });
