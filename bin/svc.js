@@ -2,7 +2,7 @@
 // Entry point of `svc`, CommonJS (bin/package.json): Node starts it quicker than an
 // ES module. --version and help come from the pages the build wrote
 // (dist/cli/quick.cjs, which loads nothing else); everything else goes to the bundled
-// CLI (dist/cli/entry.js and its chunks in dist/chunks/, loaded per command: `npm run
+// CLI (dist/cli/entry.cjs and its chunks in dist/chunks/, loaded per command: `npm run
 // build`). Node 22.1+ keeps the compiled code of svc and its dependencies on disk (the
 // compile cache), so every run after the first starts faster; Node 20 has no such
 // cache. The CLI maps every error to one line itself; this only covers a build that
@@ -26,5 +26,11 @@ if (answer !== undefined) {
   process.stdout.write(answer);
 } else {
   require('node:module').enableCompileCache?.();
-  import('../dist/cli/entry.js').then(({ run }) => run(argv), cannotStart);
+  let run;
+  try {
+    ({ run } = require('../dist/cli/entry.cjs'));
+  } catch (err) {
+    cannotStart(err);
+  }
+  run(argv);
 }

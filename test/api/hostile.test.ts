@@ -196,7 +196,7 @@ function expectOneErrorLineLong(r: { exitCode: number; stdout: string; stderr: s
 }
 
 describe('the last resort: an error nobody caught', () => {
-  const entry = join(ROOT, 'dist', 'cli', 'entry.js');
+  const entry = join(ROOT, 'dist', 'cli', 'entry.cjs');
   const script = (writes: string, fail: string) =>
     `const { run } = await import(${JSON.stringify(entry)}); await run(['--help'], ${writes}); ${fail};`;
   const node = (code: string, args: string[] = []) =>

@@ -1,6 +1,6 @@
 // Start-up stays cheap: --version and --help load one file; help that main renders
 // loads no verb, prompt, spinner or table; a command loads only what it uses. The CLI is
-// bundled (dist/cli/entry.js and its chunks in dist/chunks/): what a chunk holds is
+// bundled (dist/cli/entry.cjs and its chunks in dist/chunks/): what a chunk holds is
 // read from the source comments rolldown writes above each module it bundled.
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
@@ -57,7 +57,7 @@ describe('start-up', () => {
     const { files, sources } = await sourcesOf(['completion', 'bash']);
     expect(verbs(sources)).toEqual(['completion/completion.ts']);
     expect(sources.filter((s) => heavy.test(s) && !s.startsWith('src/cli/commands/completion/'))).toEqual([]);
-    // quick.cjs, entry.js, core, rolldown's helpers, the verb: each file costs a resolve, a read and a compile.
+    // quick.cjs, entry.cjs, core, rolldown's helpers, the verb: each file costs a resolve, a read and a compile.
     expect(files.filter((f) => f.startsWith('dist/')).length).toBeLessThanOrEqual(6);
   });
 });
