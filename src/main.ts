@@ -45,8 +45,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
       if (globals.csv && globals.json) throw new UsageError('--csv o --json, no los dos');
       if (globals.csv && !def.csv) throw new UsageError(`--csv es para las listas (cobro listar, transacciones listar, devoluciones listar, liquidaciones, webhook eventos…), no para svc ${def.name}`);
       io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input, csv: globals.csv, pager: g.pager !== false });
-      // The context and the command load side by side (start-up, #16).
-      const [{ createContext }, mod] = await Promise.all([import('./cli/context.js'), def.load()]);
+      const { createContext } = await import('./cli/context.js');
       const ctx = createContext({
         io,
         env: deps.env,
@@ -55,6 +54,7 @@ export async function main(argv: string[], deps: MainDeps): Promise<number> {
         holdSignals: deps.holdSignals ?? (() => {}),
         writes,
       });
+      const mod = await def.load();
       // commander's values are, by construction, what the command's metadata declares.
       await mod.run(ctx, args, opts as Parameters<typeof mod.run>[2]);
     },

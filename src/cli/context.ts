@@ -99,7 +99,8 @@ export function createContext(deps: ContextDeps): Context {
         if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
           throw new UsageError('--base-url está vacío (se espera https://…)');
         }
-        const [{ resolve }, store] = await Promise.all([import('../config/resolve.js'), ctx.store()]);
+        const { resolve } = await import('../config/resolve.js');
+        const store = await ctx.store();
         return resolve({ profile: globals.profile, live: globals.live, baseUrl: globals.baseUrl }, env, store.read());
       })();
       return resolvedP;
@@ -116,13 +117,8 @@ export function createContext(deps: ContextDeps): Context {
     },
     async client(options = {}) {
       const requireKey = options.requireKey ?? true;
-      // Loaded side by side with the profile, not one after the other (start-up, #16);
-      // a failure is reported where each is awaited.
-      const credentials = import('../config/credentials.js');
-      void import('../api/client.js').catch(() => {});
-      void credentials.catch(() => {});
       const r = await ctx.resolved();
-      const { requireAddress, requireKey: keyOf } = await credentials;
+      const { requireAddress, requireKey: keyOf } = await import('../config/credentials.js');
       const baseUrl = requireAddress(r);
       if (!requireKey) return ctx.clientFor(baseUrl, r.apiKey?.value);
       const { key, mode } = await keyOf(r, env, async () => (await ctx.store()).path, globals.live);

@@ -1,4 +1,5 @@
-// Process entry: answers --version without loading anything else, otherwise
+// Process entry (bin/svc.js asks dist/cli/quick.cjs first, for --version and help):
+// answers --version without loading anything else, otherwise
 // loads main, wires signals and sets the exit code. Last resort: an exception or a
 // rejection nobody caught (in a callback, a stream, a timer) is one `error:` line and
 // exit 1, or 6 once a POST was sent, never Node's stack trace (that only with --debug).
@@ -33,26 +34,23 @@ export async function run(argv: string[], writes: SentWrite[] = []): Promise<voi
       throw err;
     });
   }
-  // --version loads nothing else (test/cli/startup.test.ts), the handlers included.
+  // --version loads nothing else, the handlers included (when quick.cjs had no pages to answer from).
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  // main loads while the handlers are set up (start-up, #16).
-  const mainModule = import('../main.js');
-  void mainModule.catch(() => {});
   const outcome = await import('./outcome.js');
   const onUncaught = (err: unknown) => lastResort(outcome, err, argv, writes);
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
   try {
-    await runMain(argv, writes, mainModule);
+    await runMain(argv, writes);
   } catch (err) {
     lastResort(outcome, err, argv, writes);
   }
 }
 
-async function runMain(argv: string[], writes: SentWrite[], mainModule: Promise<typeof import('../main.js')>): Promise<void> {
+async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
   const { EXIT } = await import('../errors.js');
   const controller = new AbortController();
   // Short commands stop at once on Ctrl-C; long-running ones (sandbox, listen) ask
@@ -66,7 +64,7 @@ async function runMain(argv: string[], writes: SentWrite[], mainModule: Promise<
   process.on('SIGTERM', onSignal);
   // The process title shows argv on some systems; keep it to the program name.
   process.title = 'svc';
-  const { main } = await mainModule;
+  const { main } = await import('../main.js');
   const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
