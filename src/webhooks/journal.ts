@@ -11,7 +11,7 @@
 // to a file of their own (`webhooks.rechazados.jsonl`, rotated at a few MiB) with
 // only the start of their body: a flood of them can never push a verified event out,
 // nor make the disk use grow past both files' two generations.
-import { constants as fsConstants, mkdirSync, readFileSync } from 'node:fs';
+import { constants as fsConstants, fdatasyncSync, mkdirSync, readFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -296,6 +296,18 @@ export interface JournalStats {
   syncs: number;
 }
 
+export interface JournalOptions {
+  maxBytes?: number;
+  /**
+   * Make each durable write on the calling thread instead of Node's thread pool. For
+   * the listener's verified events, where every acknowledgement waits for the disk
+   * anyway: handing each write to a pool thread and back cost more at p99 than the
+   * write itself on a busy 2-core machine (test/bench/listen.bench.mjs, #19). A write
+   * then holds the listener for as long as the disk takes.
+   */
+  onThisThread?: boolean;
+}
+
 export class Journal {
   private pending: { line: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private flushing: Promise<void> | undefined;
@@ -313,10 +325,12 @@ export class Journal {
     private readonly maxBytes: number,
     /** The file was opened O_DSYNC: each write is on disk when it returns, no fdatasync needed. */
     private readonly dsync: boolean,
+    /** Durable writes made on the calling thread (see JournalOptions.onThisThread). */
+    private readonly onThisThread: boolean,
   ) {}
 
   /** Opens (creates) the journal for appending; folder 0700, file 0600. */
-  static async open(path: string, options: { maxBytes?: number } = {}): Promise<Journal> {
+  static async open(path: string, options: JournalOptions = {}): Promise<Journal> {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       const { fh, dsync } = await openAppend(path);
@@ -332,7 +346,7 @@ export class Journal {
           size++;
         }
       }
-      return new Journal(path, fh, size, options.maxBytes ?? JOURNAL_MAX_BYTES, dsync);
+      return new Journal(path, fh, size, options.maxBytes ?? JOURNAL_MAX_BYTES, dsync, options.onThisThread ?? false);
     } catch (err) {
       throw new JournalError(`no se pudo abrir el journal ${path}: ${(err as Error).message}`);
     }
@@ -375,7 +389,10 @@ export class Journal {
         const text = n === 1 ? batch[0]!.line : batch.map((p) => p.line).join('');
         const data = Buffer.from(this.torn ? `\n${text}` : text);
         await this.writeAll(data);
-        if (!this.dsync) await this.fh.datasync();
+        if (!this.dsync) {
+          if (this.onThisThread) fdatasyncSync(this.fh.fd);
+          else await this.fh.datasync();
+        }
         this.counts.syncs++;
         this.counts.lines += n;
         this.size += data.length;
@@ -397,8 +414,7 @@ export class Journal {
   private async writeAll(data: Buffer): Promise<void> {
     let at = 0;
     while (at < data.length) {
-      const { bytesWritten } = await this.fh.write(data, at, data.length - at);
-      at += bytesWritten;
+      at += this.onThisThread ? writeSync(this.fh.fd, data, at, data.length - at) : (await this.fh.write(data, at, data.length - at)).bytesWritten;
     }
   }
 
