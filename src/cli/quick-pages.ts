@@ -8,7 +8,6 @@ import { buildProgram } from './program.js';
 import { commands, groups } from './registry.js';
 import { main } from '../main.js';
 import { VERSION } from '../version.js';
-
 import type { QuickIndex } from './quick.js';
 
 /** Every path of words svc's tree answers --help for, aliases included. */

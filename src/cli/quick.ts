@@ -28,9 +28,9 @@ export function helpKey(argv: readonly string[]): string | undefined {
 
 /**
  * The version, or the help page argv asks for, as main prints it, from the build's
- * files in `dir`. Undefined when
- * argv asks for anything else, when the terminal is narrower than the pages, or
- * when the build's files are not there (svc run from its sources): main answers then.
+ * files in `dir`. Undefined when argv asks for anything else, when the terminal is
+ * narrower than the pages, or when the build's files are not there (svc run from
+ * its sources): main answers then.
  */
 export function quickAnswer(argv: readonly string[], dir: string, stdout: { isTTY?: boolean; columns?: number } = process.stdout): string | undefined {
   const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
