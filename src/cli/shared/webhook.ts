@@ -97,37 +97,54 @@ export function field(value: unknown, max = 60, dash = '-'): string {
   return shown(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), max);
 }
 
+/** Columns a full event line takes: date and time, the longest event and state, an amount, the app's answer. */
+export const EVENT_LINE_WIDTH = 116;
+
 /**
- * One line per event: time, event, cobro, estado, monto, what happened, latency.
- * Every string of the entry came from the network or the journal file: each is
- * rendered by `shown`, shortened so a huge field cannot flood the terminal.
+ * Whether event lines are written short: on a terminal narrower than a full line,
+ * the time without the date, no state, and no repeat of what the listener's banner
+ * said, so the widest line of an answered event fits 80 columns instead of taking
+ * two rows (`svc webhook ver <id>` shows everything). Piped, they stay whole.
  */
-export function eventLine(io: IO, e: JournalEntry, zone: string): string {
+export function shortEventLines(io: IO): boolean {
+  return io.columns !== undefined && io.columns < EVENT_LINE_WIDTH;
+}
+
+/**
+ * One line per event: time, event, cobro, estado, monto, what happened, latency
+ * (`short`: see shortEventLines). Every string of the entry came from the network
+ * or the journal file: each is rendered by `shown`, shortened so a huge field
+ * cannot flood the terminal.
+ */
+export function eventLine(io: IO, e: JournalEntry, zone: string, short = false): string {
   const c = io.c;
+  // The service's own format and zone (ctx.zone()), as every date svc shows.
+  const when = serviceTime(e.received_at, zone);
   const cols = [
-    // The service's own format and zone (ctx.zone()), as every date svc shows.
-    c.dim(field(serviceTime(e.received_at, zone), 40)),
+    c.dim(field(short && /^\d{4}-\d{2}-\d{2} /.test(when) ? when.slice(11) : when, 40)),
     field(e.event, 40, '(sin evento)').padEnd(26),
     `cobro ${field(e.cobro_id, 20)}`.padEnd(11),
-    field(e.estado, 40).padEnd(21),
-    field(e.monto, 24).padStart(12),
+    ...(short ? [] : [field(e.estado, 40).padEnd(21)]),
+    field(e.monto, 24).padStart(short ? 10 : 12),
   ];
+  // Short lines say what happened without what the banner already said (the target,
+// --events, no --forward-to); why an app could not be reached is kept whole.
   let tail: string;
   switch (e.outcome) {
     case 'rejected':
-      tail = `${c.red(`<-- 401 firma inválida (${field(e.verification?.reason, 60, '?')})`)} no reenviado`;
+      tail = `${c.red(`<-- 401 firma inválida (${field(e.verification?.reason, 60, '?')})`)}${short ? '' : ' no reenviado'}`;
       break;
     case 'too_large':
-      tail = `${c.red('<-- 413')} cuerpo de ${field(e.bytes, 20)} bytes, demasiado grande; no reenviado`;
+      tail = `${c.red('<-- 413')} ${short ? 'demasiado grande' : `cuerpo de ${field(e.bytes, 20)} bytes, demasiado grande; no reenviado`}`;
       break;
     case 'skipped':
-      tail = c.dim('<-- 200 filtrado por --events; no reenviado');
+      tail = c.dim(short ? '<-- 200 filtrado' : '<-- 200 filtrado por --events; no reenviado');
       break;
     case 'received':
-      tail = `${c.green('<-- 200')} ${c.dim('(sin --forward-to)')}`;
+      tail = short ? c.green('<-- 200') : `${c.green('<-- 200')} ${c.dim('(sin --forward-to)')}`;
       break;
     case 'unreachable':
-      tail = `${c.red(`--> ${field(e.target, 200, '?')} sin respuesta: ${field(e.error, 200, '?')}`)} ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`;
+      tail = `${c.red(`--> ${short ? '' : `${field(e.target, 200, '?')} `}sin respuesta: ${field(e.error, 200, '?')}`)} ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`;
       break;
     default: {
       const paint = statusColor(e.status, c);

@@ -10,7 +10,7 @@ import { DEFAULTS } from '../../../defaults.js';
 import { ConfigError, UsageError } from '../../../errors.js';
 import type { OptionsOf } from '../../define.js';
 import { isLoopbackHost, parseHeaders, parseHost, parsePort, parseTimeoutSeconds, parseTolerance, parseUrl, printable } from '../../parse.js';
-import { eventLine, journalPath, resolveSecret } from '../../shared/webhook.js';
+import { eventLine, journalPath, resolveSecret, shortEventLines } from '../../shared/webhook.js';
 import type { listenOptions } from './index.js';
 
 type Options = OptionsOf<typeof listenOptions>;
@@ -79,6 +79,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   // One write for all the lines of a turn of the event loop: under a burst, a write
   // per event was a system call per event on the listener's busiest thread.
   const zone = json ? '' : await ctx.zone();
+  const short = !json && shortEventLines(io);
   const lines = new LineBatch((text) => (json ? io.outRaw(text) : io.out(text)));
   let listener;
   try {
@@ -94,7 +95,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       toleranceSeconds: flags.toleranceSeconds,
       forwardTimeoutMs: flags.forwardTimeoutMs,
       journal,
-      onEvent: (e) => lines.push(json ? JSON.stringify(e) : eventLine(io, e, zone)),
+      onEvent: (e) => lines.push(json ? JSON.stringify(e) : eventLine(io, e, zone, short)),
       onError: (err) => io.err(`${c.red('error:')} ${err.message}`),
     });
   } catch (err) {
@@ -115,11 +116,13 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   if (flags.headers.length) io.err(`  headers    ${flags.headers.map(([k]) => k).join(', ')}`);
   io.err(`  firma      secreto de ${opts.secretFromEnv === true ? 'SVC_WEBHOOK_SECRET' : 'SVC_WEBHOOK_SECRET o el perfil'}; tolerancia ${tolerance === 0 ? 'desactivada' : `${tolerance} s`}`);
   io.err(`  journal    ${journal}`);
+  if (short) io.err(`  líneas     ${c.dim(`cortas, a ${io.columns} columnas: sin fecha ni estado (svc webhook ver <id>)`)}`);
   io.err('');
-  io.err('El servicio solo entrega a URLs https: poné un túnel delante y configurá su URL https en el panel, por ejemplo:');
+  io.err('El servicio solo entrega a URLs https: poné un túnel delante y configurá');
+  io.err('su URL https en el panel, por ejemplo:');
   io.err(`  cloudflared tunnel --url http://127.0.0.1:${listener.port}`);
   io.err(`  ngrok http ${listener.port}`);
-  io.err(`(con svc sandbox no hace falta: svc sandbox --webhook-url ${listener.url})`);
+  io.err(`(con el sandbox no hace falta: svc sandbox --webhook-url ${listener.url})`);
   io.err('');
   io.err(`${c.green('Listo.')} Esperando notificaciones en ${listener.url} — Ctrl-C para detener.`);
 

@@ -1,0 +1,69 @@
+// The listener's line on a terminal: whole when the terminal has room for it, short
+// (the time without the date, no state, nothing the banner said) when it does not,
+// so the widest line fits 80 columns instead of taking two rows; whole when piped.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { EVENTOS, ESTADOS_COBRO } from '../../../src/api/enums.js';
+import { eventLine, EVENT_LINE_WIDTH, shortEventLines } from '../../../src/cli/shared/webhook.js';
+import { createIO } from '../../../src/output/io.js';
+import { displayWidth } from '../../../src/text.js';
+import type { JournalEntry } from '../../../src/webhooks/journal.js';
+
+const terminal = (columns?: number) =>
+  createIO({ stdout: Object.assign(new PassThrough(), { isTTY: columns !== undefined, columns }), stderr: new PassThrough(), stdin: new PassThrough() }, { NO_COLOR: '1' });
+
+const widest = (list: readonly string[]) => list.reduce((a, b) => (b.length > a.length ? b : a));
+const entry = {
+  id: 'evt_0123456789ab',
+  received_at: '2026-11-24T21:03:07.123Z',
+  source: 'listen',
+  event: widest(EVENTOS),
+  cobro_id: 104223,
+  estado: widest(ESTADOS_COBRO),
+  monto: '1234567.89',
+  outcome: 'forwarded',
+  status: 200,
+  answered: 200,
+  latency_ms: 123.4,
+} as unknown as JournalEntry;
+const zone = 'America/Argentina/Buenos_Aires';
+
+describe('the listener line', () => {
+  it('whole, with the date and the state, fits the width it says it takes', () => {
+    const line = eventLine(terminal(), entry, zone, false);
+    expect(line).toMatch(/^2026-11-24 18:03:07 +payment\.partially_refunded +cobro 104223 +DEVUELTA_PARCIALMENTE +1234567\.89 +--> 200/);
+    expect(displayWidth(line)).toBeLessThanOrEqual(EVENT_LINE_WIDTH);
+    expect(displayWidth(line)).toBeGreaterThan(80);
+  });
+
+  it('short, the widest line fits 80 columns and keeps time, event, request, amount and answer', () => {
+    const line = eventLine(terminal(80), entry, zone, true);
+    expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    expect(line).toMatch(/^18:03:07 +payment\.partially_refunded +cobro 104223 +1234567\.89 +--> 200 /);
+    expect(line).not.toContain('DEVUELTA');
+  });
+
+  it('short, every answered outcome fits 80 columns; an unreachable app keeps its reason, not the target', () => {
+    const outcomes: Partial<JournalEntry>[] = [
+      { outcome: 'received', status: null },
+      { outcome: 'skipped', status: null },
+      { outcome: 'target_error', status: 500 },
+    ];
+    for (const o of outcomes) {
+      const line = eventLine(terminal(80), { ...entry, ...o } as JournalEntry, zone, true);
+      expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+      expect(line, line).toMatch(/<-- |--> /);
+    }
+    const unreachable = { ...entry, outcome: 'unreachable', status: null, target: 'http://127.0.0.1:3000/webhooks', error: 'conexión rechazada', answered: 502 } as unknown as JournalEntry;
+    const line = eventLine(terminal(80), unreachable, zone, true);
+    expect(line).toContain('--> sin respuesta: conexión rechazada <-- 502');
+    expect(line).not.toContain('127.0.0.1:3000');
+  });
+
+  it('short only on a terminal narrower than a whole line', () => {
+    expect(shortEventLines(terminal(80))).toBe(true);
+    expect(shortEventLines(terminal(EVENT_LINE_WIDTH - 1))).toBe(true);
+    expect(shortEventLines(terminal(EVENT_LINE_WIDTH))).toBe(false);
+    expect(shortEventLines(terminal())).toBe(false);
+  });
+});
