@@ -104,23 +104,28 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     const c = io.c;
     const schedule = options.retrySchedule ?? DEFAULTS.retryScheduleMs;
     const tz = options.tz ?? DEFAULTS.timeZone;
+    // Labels 21 wide: every line fits 80 columns.
+    const row = (label: string, value: string) => io.out(`  ${label.padEnd(21)}  ${value}`);
     io.out(`${c.green('●')} Sandbox de svc escuchando en ${c.bold(sandbox.baseUrl)}`);
     // The dashboard answers on loopback binds only (sandbox/app.ts).
-    if (isLoopbackHost(options.host)) io.out(`  panel en el navegador             ${sandbox.baseUrl}/`);
+    if (isLoopbackHost(options.host)) row('panel (navegador)', `${sandbox.baseUrl}/`);
     io.out('');
-    io.out(`  clave de test (comercio listo)     ${sandbox.apiKey}`);
-    io.out(`  clave de test (comercio no listo)  ${sandbox.apiKeyNoListo}`);
-    io.out(`  clave live de ensayo               ${sandbox.apiKeyLive ?? 'no disponible (archivo de datos anterior a ella)'}${sandbox.apiKeyLive ? c.dim('  (modo live sin dinero real: banner, confirmaciones y --yes como en producción)') : ''}`);
-    io.out(`  secreto de notificaciones          ${sandbox.webhookSecret}`);
-    io.out(`  datos                              ${options.dataFile ? options.dataFile : 'en memoria (se pierden al salir; --data para guardarlos)'}`);
-    io.out(`  notificaciones                     ${options.webhookUrl ?? 'sin URL (--webhook-url, o POST /_sandbox/webhook)'}`);
-    io.out(`  reintentos                         ${schedule.length} (esperas ${schedule.join(', ')} ms)`);
-    io.out(`  zona horaria                       ${tz}${c.dim(' (--tz)')}`);
+    row('clave test (listo)', sandbox.apiKey);
+    row('clave test (no listo)', sandbox.apiKeyNoListo);
+    row('clave live de ensayo', sandbox.apiKeyLive ?? 'no disponible (archivo de datos anterior a ella)');
+    if (sandbox.apiKeyLive) row('', c.dim('(sin dinero real: banner, confirmaciones y --yes)'));
+    row('secreto de firma', sandbox.webhookSecret);
+    row('datos', options.dataFile ? options.dataFile : `en memoria ${c.dim('(--data para guardarlos)')}`);
+    row('notificaciones', options.webhookUrl ?? `sin URL ${c.dim('(--webhook-url, o POST /_sandbox/webhook)')}`);
+    row('reintentos', `${schedule.length} ${c.dim(`(esperas ${schedule.join(', ')} ms)`)}`);
+    row('zona horaria', `${tz}${c.dim(' (--tz)')}`);
     io.out('');
     io.out('Para usarlo desde otra terminal:');
     // Another zone than the service's default travels with the address, so typed times mean the same.
-    const zoneVar = tz === DEFAULTS.timeZone ? '' : ` SVC_TZ=${tz}`;
-    io.out(`  export SVC_BASE_URL=${sandbox.baseUrl} SVC_API_KEY=${sandbox.apiKey} SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}${zoneVar}`);
+    // One variable a line, continued with \, so the command fits 80 columns and pastes whole.
+    const vars = [`SVC_BASE_URL=${sandbox.baseUrl}`, `SVC_API_KEY=${sandbox.apiKey}`, `SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}`];
+    if (tz !== DEFAULTS.timeZone) vars.push(`SVC_TZ=${tz}`);
+    io.out(`  export ${vars.join(' \\\n    ')}`);
     io.out('  svc cobro crear --concepto "Pedido 1042" --monto 1500.00');
     io.out('  svc sandbox pagar 1');
     io.out('');
