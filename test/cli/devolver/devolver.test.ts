@@ -8,6 +8,7 @@ import { svcInProcess as svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy } from '../../helpers/live-proxy.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
+import { displayWidth } from '../../../src/text.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -247,6 +248,18 @@ describe.skipIf(!hasScript())('svc sync and svc devolver on a terminal (pseudo-t
     const r = await svcTty(['sync', String(id)], sb.env, []);
     expect(r.exitCode).toBe(0);
     expect(r.screen).toMatch(/estado: PENDIENTE → PAGADA\n\nlink de pago[^\n]*\nhttp:\/\/127\.0\.0\.1:\d+\/pagar\/\w+\n/);
+  });
+
+  it('the preview fits an 80-column terminal: a long concept is shortened with …', async () => {
+    const concepto = `Curso anual de cerámica gres y esmaltes, turno noche, ${'con materiales incluidos '.repeat(5)}`.slice(0, 150);
+    const c = await sb.api('POST', '/v1/cobros', { concepto, monto: '40.00' });
+    await sb.api('POST', `/_sandbox/cobros/${c.body.data.id}/pagar`, {});
+    const r = await svcTty(['devolver', String(c.body.data.id), '--monto', '1'], sb.env, [[/\(s\/N\)/, 'n\r']], 30_000, { cols: 80, rows: 30 });
+    expect(r.exitCode).toBe(130);
+    // The screen as captured joins a cleared spinner and prompt redraws to the next text: the row is read from its label.
+    const row = /cobro {2,}\d+ \(\w+\) [^\n]*/.exec(r.screen)?.[0];
+    expect(row, r.screen).toMatch(/^cobro +\d+ \(\w+\) Curso anual de cerámica.*…$/);
+    expect(displayWidth(row!)).toBeLessThanOrEqual(80);
   });
 
   it('test mode asks (s/N): n makes no refund (exit 130), s makes exactly one', async () => {

@@ -16,7 +16,7 @@ import { writePrivateFile } from '../../../config/private.js';
 import { makePlan, planText, PlanRefused, readPlan, type Plan } from './plan.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
 import type { devolverOptions } from './index.js';
-import { shown } from '../../../text.js';
+import { displayWidth, fitWidth, shown } from '../../../text.js';
 import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
 
 type Options = OptionsOf<typeof devolverOptions>;
@@ -282,8 +282,13 @@ function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): vo
   const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
   const refunded = sumAmounts(mine.map((d) => d.monto));
   const left = parseAmount(cobro.monto_cobrado) - refunded;
+  // On a terminal the concept is shortened to the line's room ("…"), so the preview
+  // the person confirms from has one line per field; `svc cobro ver` has it whole.
+  const head = `${cobro.id} (${shown(cobro.codigo, 40)}) `;
+  const columns = io.stderrTTY ? ((io.stderr as { columns?: number }).columns ?? 0) : 0;
+  const concept = shown(cobro.concepto);
   const rows: [string, string][] = [
-    ['cobro', `${cobro.id} (${shown(cobro.codigo, 40)}) ${shown(cobro.concepto)}`],
+    ['cobro', head + (columns > 0 ? fitWidth(concept, Math.max(12, columns - 15 - displayWidth(head))) : concept)],
     ['estado', colorState(cobro.estado, io.c)],
     ['monto', shown(cobro.monto)],
     ['monto_cobrado', shown(cobro.monto_cobrado)],
