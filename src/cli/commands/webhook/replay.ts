@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import type { OptionsOf } from '../../define.js';
 import { parseHeaders, parsePositiveInt, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
-import { eventLine, field, journalPath, readJournalAt, resolveSecret, shortEventLines } from '../../shared/webhook.js';
+import { eventLine, field, journalPath, readJournalAt, resolveSecret } from '../../shared/webhook.js';
 import type { replayOptions } from './index.js';
 
 /** Entries --last and --all consider: what arrived at the listener, signed correctly, with a body. */
@@ -116,7 +116,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
       if (response) entry.response = response;
       await journal?.append(entry).catch((err: Error) => io.err(io.c.yellow(`aviso: ${err.message}`)));
       if (ctx.globals.json) io.outRaw(JSON.stringify(entry));
-      else io.out(eventLine(io, entry, zone, shortEventLines(io)));
+      else io.out(eventLine(io, entry, zone));
       if (result.status === null) unreachable++;
       else if (!result.ok) {
         failed++;
