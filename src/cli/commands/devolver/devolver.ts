@@ -117,7 +117,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   showSummary(ctx, cobro, devoluciones);
   const plan = planRefund(req, cobro, devoluciones, tx);
   const monto = formatCents(plan.amount);
-  say(ctx, `${io.c.bold('a devolver:')}     ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
+  say(ctx, `${io.c.bold('a devolver:')}    ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
 
   if (planFile !== undefined) {
     const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
@@ -172,7 +172,8 @@ async function confirmAndSend(ctx: Context, cobro: Cobro, monto: string, transac
     printRecord(io, pairsOf(refund));
   }
   const leftAfter = left - parseAmount(refund.monto);
-  say(ctx, io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}; estado del cobro: ${shown(refund.estado)}`));
+  // The request's new state is the record's `estado` just above; this line fits 80 columns.
+  say(ctx, io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}`));
   return refund;
 }
 
@@ -256,7 +257,7 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   showSummary(ctx, cobro, devoluciones);
   const req: RefundRequest = { ref: { kind: 'id', id }, amount: parseAmount(plan.monto), total: false, transaccion: plan.transaccion_id ?? undefined };
   const checked = planRefund(req, cobro, devoluciones, tx);
-  say(ctx, `${io.c.bold('a devolver:')}     ${plan.monto} (plan ${shown(path)}, hecho ${shown(plan.creado)} con el perfil "${shown(plan.perfil)}")`);
+  say(ctx, `${io.c.bold('a devolver:')}    ${plan.monto} (plan ${shown(path)}, hecho ${shown(plan.creado)} con el perfil "${shown(plan.perfil)}")`);
   if (opts.dryRun === true) {
     // A rehearsal of the approval: every check passed, nothing is sent and the plan stays unapplied.
     say(ctx, io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`));
