@@ -120,14 +120,16 @@ export function checkBaseUrl(baseUrl: string): string {
   // The address is echoed in the errors below: never its userinfo, even unparsed.
   const hidden = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? redactAddresses(baseUrl) : baseUrl.replace(/^[^/?#\\\s]*@/, '***@');
   const shown = hidden.length > 80 ? `${hidden.slice(0, 80)}… (${hidden.length} caracteres)` : hidden;
+  // What a schemeless address lacks comes first; else why it is refused, if known.
+  const invalid = (why?: string) => new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}"${missingScheme(baseUrl, shown) || (why ? ` (${why})` : '')}`);
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}"`);
+    throw invalid();
   }
   // DNS limits: a longer name can only be a mistake (and getaddrinfo answers EINVAL).
   if (url.hostname.length > 253 || url.hostname.split('.').some((label) => label.length > 63)) {
-    throw new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}" (el nombre del host es demasiado largo)`);
+    throw invalid('el nombre del host es demasiado largo');
   }
   if (url.protocol === 'https:') return baseUrl.replace(/\/+$/, '');
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return baseUrl.replace(/\/+$/, '');
@@ -136,7 +138,25 @@ export function checkBaseUrl(baseUrl: string): string {
       `${url.origin} usa http sin cifrar: la clave viajaría en claro; usá https (http solo se acepta hacia 127.0.0.1/localhost)`,
     );
   }
-  throw new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}" (se espera https://…)`);
+  throw invalid('se espera https://…');
+}
+
+/**
+ * For an address typed without its scheme (`localhost:4010`, `api.example.com`):
+ * what it lacks, as ` (¿falta …? ej. …)`. http:// for this machine (the sandbox
+ * speaks http), https:// for any other; empty when the text has a scheme or is no
+ * address even with one.
+ */
+function missingScheme(text: string, shown: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return '';
+  let host: string;
+  try {
+    host = new URL(`http://${text}`).hostname;
+  } catch {
+    return '';
+  }
+  const scheme = isLoopbackHost(host) ? 'http://' : 'https://';
+  return ` (¿falta ${scheme}? ej. ${scheme}${shown})`;
 }
 
 export function isRetryableStatus(status: number): boolean {

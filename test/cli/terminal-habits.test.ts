@@ -43,7 +43,8 @@ describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
     const host = new URL(sb.base_url).host;
     const r = await svcTty(['login'], { SVC_CONFIG_DIR: dir }, [
       [/Dirección del servicio/, `${host}\r`],
-      [/¿falta https:\/\/\?/, '\u0015'],
+      // The sandbox is on this machine: http://, not https://.
+      [/¿falta http:\/\/\? ej\. http:\/\/127\.0\.0\.1:\d+/, '\u0015'],
       [/Dirección del servicio/, `${sb.base_url}\r`],
       [/Clave/, `${sb.api_key}\r`],
       [/Secreto de firma/, '\r'],
@@ -77,6 +78,9 @@ describe('addresses a person types', () => {
     ['https://api.example.com', true],
     ['http://127.0.0.1:4010', true],
     ['api.example.com', /¿falta https:\/\/\? ej\. https:\/\/api\.example\.com/],
+    ['127.0.0.1:4010', /¿falta http:\/\/\? ej\. http:\/\/127\.0\.0\.1:4010\)$/],
+    ['localhost:4010', /¿falta http:\/\/\? ej\. http:\/\/localhost:4010\)$/],
+    ['ftp://x.example', /\(se espera https:\/\/…\)$/],
     ['http://api.example.com', /usa http sin cifrar/],
   ])('%s', (typed, expected) => {
     const got = addressProblem(typed);

@@ -156,7 +156,7 @@ export function addressProblem(typed: string): true | string {
     return true;
   } catch (err) {
     if (!(err instanceof InsecureBaseUrlError)) throw err;
-    const noScheme = !/^[a-z][a-z0-9+.-]*:\/\//i.test(text);
-    return noScheme ? `${err.message} (¿falta https://? ej. https://${printable(text, 60)})` : err.message;
+    // checkBaseUrl says what a schemeless address lacks (http:// for this machine, https:// else).
+    return err.message;
   }
 }
