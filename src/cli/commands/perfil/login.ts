@@ -121,9 +121,9 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     printJson(io, { profile: profileName, base_url: shownAddress(baseUrl), mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', zona, cuenta });
     return;
   }
-  io.err(
-    `${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}> · perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${shownAddress(baseUrl)}`,
-  );
+  // Who, then where: two lines, each within 80 columns for usual names.
+  io.err(`${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}>`);
+  io.err(`  perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${shownAddress(baseUrl)}`);
   if (where) io.err(where);
   if (zona !== DEFAULTS.timeZone) io.err(`fechas en la zona ${zona}${zonaFlag ? '' : ' (la del sandbox)'}`);
   if (secret) io.err('secreto de firma guardado');
