@@ -56,6 +56,12 @@ describe('svc liquidaciones --por-fecha', () => {
     const r = await svc(['liquidaciones', '--por-fecha'], { env: sb.env });
     expect(r.exitCode).toBe(0);
     for (const row of r.stdout.trim().split('\n')) expect(row).toMatch(/^\d{4}-\d{2}-\d{2}\t\d+\t\d+\.\d\d\t\d+\.\d\d\t\d+\.\d\d$/);
-    expect(r.stderr).toMatch(/^total\tbruto 601\.30\t/m);
+    expect(r.stderr).toMatch(/^total\tbruto 601\.30\t.*\t\(\d+ liquidaciones\)$/m);
+  });
+
+  it('one settlement is counted in the singular', async () => {
+    const r = await svc(['liquidaciones', '--limit', '1'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^total\t.*\t\(1 liquidación\)$/m);
   });
 });

@@ -30,7 +30,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     if (ctx.globals.json) return printJson(ctx.io, rows);
     await printTable(ctx.io, liquidacionColumns, rows, 'no hay liquidaciones estimadas');
   }
-  const line = `total\tbruto ${total(rows, 'bruto')}\tte_cobramos ${total(rows, 'te_cobramos')}\tte_queda ${total(rows, 'te_queda')}\t(${rows.length} liquidaciones)`;
+  const line = `total\tbruto ${total(rows, 'bruto')}\tte_cobramos ${total(rows, 'te_cobramos')}\tte_queda ${total(rows, 'te_queda')}\t(${rows.length} ${rows.length === 1 ? 'liquidación' : 'liquidaciones'})`;
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.
   if (ctx.io.stdoutTTY && !ctx.io.csv) ctx.io.out(ctx.io.c.bold(line.replace(/\t/g, '   ')));
   else ctx.io.err(line);
