@@ -118,10 +118,12 @@ export class InsecureBaseUrlError extends Error {
 export function checkBaseUrl(baseUrl: string): string {
   let url: URL;
   // The address is echoed in the errors below: never its userinfo, even unparsed.
-  const hidden = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? redactAddresses(baseUrl) : baseUrl.replace(/^[^/?#\\\s]*@/, '***@');
+  const schemed = HAS_SCHEME.test(baseUrl);
+  const hidden = schemed ? redactAddresses(baseUrl) : baseUrl.replace(/^[^/?#\\\s]*@/, '***@');
   const shown = hidden.length > 80 ? `${hidden.slice(0, 80)}… (${hidden.length} caracteres)` : hidden;
   // What a schemeless address lacks comes first; else why it is refused, if known.
-  const invalid = (why?: string) => new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}"${missingScheme(baseUrl, shown) || (why ? ` (${why})` : '')}`);
+  const invalid = (why?: string) =>
+    new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}"${(!schemed && missingScheme(baseUrl, shown)) || (why ? ` (${why})` : '')}`);
   try {
     url = new URL(baseUrl);
   } catch {
@@ -141,14 +143,15 @@ export function checkBaseUrl(baseUrl: string): string {
   throw invalid('se espera https://…');
 }
 
+/** An address that starts with its scheme (`https://`, `ftp://`…). */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 /**
  * For an address typed without its scheme (`localhost:4010`, `api.example.com`):
  * what it lacks, as ` (¿falta …? ej. …)`. http:// for this machine (the sandbox
- * speaks http), https:// for any other; empty when the text has a scheme or is no
- * address even with one.
+ * speaks http), https:// for any other; empty when it is no address even with one.
  */
 function missingScheme(text: string, shown: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return '';
   let host: string;
   try {
     host = new URL(`http://${text}`).hostname;

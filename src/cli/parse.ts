@@ -29,7 +29,7 @@ export function parseChoice<T extends string>(value: unknown, allowed: readonly 
 }
 
 /** The allowed value a typo most likely meant: at most 2 edits away (a third of its length for short ones), else undefined. */
-export function nearest<T extends string>(typed: string, allowed: readonly T[]): T | undefined {
+function nearest<T extends string>(typed: string, allowed: readonly T[]): T | undefined {
   const t = typed.toLowerCase();
   if (t === '') return undefined;
   let best: T | undefined;
@@ -111,7 +111,8 @@ export type UrlKind = 'https' | 'http' | 'notify';
 export function parseUrl(value: unknown, flag: string, kind: UrlKind): string {
   let s = typeof value === 'string' ? value.trim() : '';
   // An app on this machine, as the Stripe CLI takes it: `localhost:3000/webhooks` is http://localhost:3000/webhooks.
-  if (kind === 'http' && /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?(\/\S*)?$/i.test(s)) s = `http://${s}`;
+  const local = /^(\[::1\]|[^\s/:[\]]+)(:\d{1,5})?(\/\S*)?$/.exec(s);
+  if (kind === 'http' && local && isLoopbackHost(local[1]!)) s = `http://${s}`;
   let url: URL | undefined;
   try {
     url = new URL(s);

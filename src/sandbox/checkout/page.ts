@@ -60,7 +60,8 @@ footer{max-width:30rem;margin:0 auto;padding:0 1rem 2rem;color:#4b5563;font-size
 // read-only field the payer can select.
 const SCRIPT = `document.querySelectorAll('[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){var i=document.getElementById(b.getAttribute('data-copy'));i.select();var done=function(){b.textContent='CVU copiado'};if(navigator.clipboard){navigator.clipboard.writeText(i.value).then(done,function(){document.execCommand('copy');done()})}else{document.execCommand('copy');done()}})})`;
 
-const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+/** A CSP source for an inline script or style: its SHA-256 (the checkout page and the dashboard). */
+export const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** Headers of every payer page: nothing loads from elsewhere, nothing is cached. */
 export const PAGE_HEADERS: Record<string, string> = {

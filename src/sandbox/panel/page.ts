@@ -3,8 +3,7 @@
 // loads nothing from elsewhere, talks only to this origin and cannot be framed. The
 // script fills the page with textContent only (script.ts). One column at 375 px,
 // two from 64rem.
-import { createHash } from 'node:crypto';
-import { BANNER_CSS } from '../checkout/page.js';
+import { BANNER_CSS, hash } from '../checkout/page.js';
 import { SCRIPT } from './script.js';
 
 // The banner is the checkout page's (checkout/page.ts), so both sides of the sandbox
@@ -206,7 +205,6 @@ const HTML_BODY = `
 </div>
 </main>`;
 
-const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /**
  * Headers of the dashboard: only its own hashed style and script run, it fetches
