@@ -165,7 +165,8 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
     table.push(
       keep.map((i) => {
         const col = columns[i]!;
-        const text = col.shrink ? fitWidth(cells[r]![i]!, widths[i]!) : cells[r]![i]!;
+        // A column at its natural width holds every cell whole: nothing to measure again.
+        const text = col.shrink && widths[i]! < sizes[i]!.natural ? fitWidth(cells[r]![i]!, widths[i]!) : cells[r]![i]!;
         return col.style ? col.style(text, row, io.c) : text;
       }),
     );

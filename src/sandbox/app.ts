@@ -57,7 +57,8 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   store.now = clock.now;
   store.onEvents = (events) => {
     dispatcher.emit(events);
-    for (const e of events) hub.publish('evento', eventoView(clock, e), e.merchant);
+    // Each view formats a date: none is made while no dashboard is open.
+    if (hub.size > 0) for (const e of events) hub.publish('evento', eventoView(clock, e), e.merchant);
   };
   // Notifications still owed from before a restart go out again, oldest first.
   dispatcher.emit([...store.pendingEvents.values()].sort((a, b) => a.seq - b.seq));
@@ -136,7 +137,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       const reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1));
       if (isStreamReply(reply)) {
         if (method === 'HEAD') write(res, { status: reply.status, body: '', contentType: reply.contentType });
-        else await reply.stream(req, res);
+        else await reply.stream(res);
         record(method, path, reply.status, started, req);
         return;
       }

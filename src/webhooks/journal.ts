@@ -309,7 +309,8 @@ export interface JournalOptions {
 }
 
 export class Journal {
-  private pending: { line: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  /** Lines waiting for the next write, each with its size in bytes (counted once). */
+  private pending: { line: string; bytes: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
   /** A write failed part-way: the next one starts on a new line. */
@@ -360,7 +361,8 @@ export class Journal {
   append(entry: JournalEntry): Promise<void> {
     if (this.closed) return Promise.reject(new JournalError('el journal está cerrado'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ line: `${JSON.stringify(entry)}\n`, resolve, reject });
+      const line = `${JSON.stringify(entry)}\n`;
+      this.pending.push({ line, bytes: Buffer.byteLength(line), resolve, reject });
       this.flushing ??= this.flush();
     });
   }
@@ -373,13 +375,13 @@ export class Journal {
     while (this.pending.length) {
       // A file is rotated before a write would take it past its size, so a generation
       // holds at most maxBytes (or one line, when a line alone is larger).
-      const first = Buffer.byteLength(this.pending[0]!.line);
+      const first = this.pending[0]!.bytes;
       if (this.size > 0 && this.size + first > this.maxBytes && !this.cannotRotate) await this.rotate();
       const room = this.cannotRotate ? BATCH_MAX_CHARS : Math.min(BATCH_MAX_CHARS, Math.max(first, this.maxBytes - this.size));
       let chars = first;
       let n = 1;
       while (n < this.pending.length) {
-        const next = Buffer.byteLength(this.pending[n]!.line);
+        const next = this.pending[n]!.bytes;
         if (chars + next > room) break;
         chars += next;
         n++;

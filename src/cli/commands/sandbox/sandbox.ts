@@ -88,6 +88,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   }
   if (options.escenario) await startWith(sandbox, options.escenario, options.tz);
 
+  const tz = options.tz ?? DEFAULTS.timeZone;
   if (json) {
     io.out(
       JSON.stringify({
@@ -96,14 +97,13 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
         api_key_no_listo: sandbox.apiKeyNoListo,
         api_key_live: sandbox.apiKeyLive,
         webhook_secret: sandbox.webhookSecret,
-        tz: options.tz ?? DEFAULTS.timeZone,
+        tz,
         ...(isLoopbackHost(options.host) ? { panel: `${sandbox.baseUrl}/` } : {}),
       }),
     );
   } else {
     const c = io.c;
     const schedule = options.retrySchedule ?? DEFAULTS.retryScheduleMs;
-    const tz = options.tz ?? DEFAULTS.timeZone;
     // Labels 21 wide: every line fits 80 columns.
     const row = (label: string, value: string) => io.out(`  ${label.padEnd(21)}  ${value}`);
     io.out(`${c.green('●')} Sandbox de svc escuchando en ${c.bold(sandbox.baseUrl)}`);

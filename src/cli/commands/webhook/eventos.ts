@@ -27,7 +27,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const path = await journalPath(ctx, opts);
   const read = await readJournalAt(path);
   // Newest first, as every list of svc and of the service.
-  const entries = (limit ? read.entries.slice(-limit) : read.entries).slice().reverse();
+  const entries = read.entries.slice(limit ? -limit : 0).reverse();
   if (read.skipped) io.err(io.c.yellow(`aviso: ${read.skipped} línea(s) del journal no se pudieron leer y se omitieron`));
   if (ctx.globals.json) {
     printJson(io, entries);
