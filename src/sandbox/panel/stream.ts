@@ -4,7 +4,7 @@
 // refund…, only to its merchant), `entrega` (a delivery attempt, only to its
 // merchant) and `log` (a request the sandbox answered, to everyone, as
 // GET /_sandbox/log shows them). Never keys, secrets, headers or bodies of requests.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { SandboxError } from '../errors.js';
 import type { Reply } from '../types.js';
 
@@ -25,12 +25,14 @@ interface Subscriber {
 
 /** A reply that app.ts hands the response to, instead of writing a body. */
 export interface StreamReply extends Reply {
-  stream(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  stream(res: ServerResponse): Promise<void>;
 }
 
 export function isStreamReply(reply: Reply): reply is StreamReply {
   return typeof (reply as Partial<StreamReply>).stream === 'function';
 }
+
+const EVENT_STREAM = 'text/event-stream; charset=utf-8';
 
 export class Hub {
   private readonly subs = new Set<Subscriber>();
@@ -55,8 +57,8 @@ export class Hub {
     return {
       status: 200,
       body: '',
-      contentType: 'text/event-stream; charset=utf-8',
-      stream: (_req, res) => this.serve(merchant, res),
+      contentType: EVENT_STREAM,
+      stream: (res) => this.serve(merchant, res),
     };
   }
 
@@ -67,7 +69,7 @@ export class Hub {
 
   private serve(merchant: number, res: ServerResponse): Promise<void> {
     res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Content-Type': EVENT_STREAM,
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       'X-Accel-Buffering': 'no',
