@@ -326,11 +326,20 @@ async function confirmarDevolucion() {
   avisar('Devolución ' + d.id + ': devuelto ' + d.monto + ' (' + d.tipo + '); estado del cobro: ' + d.estado + '; queda por devolver ' + (S.det ? S.det.queda_por_devolver : '?') + '.');
 }
 
+// A list read whole (newest first), with what the live stream brought while the read
+// was on its way: a delivery made after the sandbox answered the read, but shown by
+// the stream before the answer arrived, must not be dropped by it (newest first, by id).
+function conLoNuevo(leido, actual) {
+  var ids = {};
+  leido.forEach(function (x) { ids[x.id] = true; });
+  return actual.filter(function (x) { return !ids[x.id]; }).concat(leido).sort(function (a, b) { return b.id - a.id; });
+}
+
 // ---- notifications ----
 async function cargarEntregas() {
   var r = await latest('entregas', function () { return Promise.all([api('GET', '/_sandbox/entregas'), api('GET', '/_sandbox/webhook')]); });
   if (!r) return;
-  S.entregas = r.v[0].slice().reverse();
+  S.entregas = conLoNuevo(r.v[0].slice().reverse(), S.entregas);
   text($('webhook-url'), r.v[1].url ? 'Se envían a ' + r.v[1].url : 'Sin URL de notificaciones (svc sandbox --webhook-url, o POST /_sandbox/webhook): no se envía nada.');
   pintarEntregas();
 }
@@ -368,7 +377,7 @@ function pintarEntregas() {
 async function cargarLog() {
   var r = await latest('log', function () { return api('GET', '/_sandbox/log'); });
   if (!r) return;
-  S.log = r.v.slice(-MAX_LOG).reverse();
+  S.log = conLoNuevo(r.v.slice(-MAX_LOG).reverse(), S.log).slice(0, MAX_LOG);
   var ol = $('log');
   clear(ol);
   S.log.forEach(function (l) { ol.appendChild(lineaLog(l)); });

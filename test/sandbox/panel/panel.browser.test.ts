@@ -202,6 +202,40 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await page.close();
   });
 
+  it('a delivery the live stream showed stays when a reload read before it lands afterwards', async () => {
+    const page = await context.newPage();
+    watch(page, problems, streamCut);
+    await page.goto(`${sb.base_url}/`);
+    await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(sb.api_key);
+    await page.getByRole('button', { name: 'Conectar' }).click();
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    await sb.api('POST', '/v1/cobros', { concepto: 'Carrera', monto: '10.00' });
+    await deliveriesShown(sb, page);
+    const buttons = () => page.getByRole('button', { name: /^Reenviar el evento/ }).count();
+    // The next reload of the deliveries is read now, but answered only after a resend
+    // made meanwhile has reached the page through the live stream.
+    let stale!: () => void;
+    const answered = new Promise<void>((resolve) => (stale = resolve));
+    let held = 0;
+    await page.route('**/_sandbox/entregas', async (route) => {
+      if (held++ > 0) return route.continue();
+      const response = await route.fetch();
+      const before = await buttons();
+      const [last] = ((await sb.api('GET', '/_sandbox/entregas')).body.data as { evento_id: number }[]).slice(-1);
+      expect((await sb.api('POST', `/_sandbox/eventos/${last!.evento_id}/reenviar`, {})).status).toBe(202);
+      await waitFor('the resend shown live', async () => ((await buttons()) > before ? true : undefined));
+      await route.fulfill({ response });
+      stale();
+    });
+    await page.getByRole('combobox', { name: 'Adelantar' }).selectOption('1h');
+    await page.getByRole('button', { name: 'Adelantar el reloj' }).click();
+    await answered;
+    await page.unrouteAll({ behavior: 'wait' });
+    await deliveriesShown(sb, page);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('a wrong key is refused on the page and nothing else shows', async () => {
     const page = await context.newPage();
     watch(page, problems, streamCut);
