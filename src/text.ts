@@ -139,3 +139,21 @@ export function fitWidth(text: string, width: number): string {
   }
   return `${out}…`;
 }
+
+/**
+ * A line of prose broken at spaces into lines of at most `width` columns, for the
+ * notes svc prints under a table; a word wider than that stands on its own line.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const longer = line ? `${line} ${word}` : word;
+    if (line && displayWidth(longer) > width) {
+      lines.push(line);
+      line = word;
+    } else line = longer;
+  }
+  lines.push(line);
+  return lines;
+}

@@ -4,7 +4,7 @@
 // piped TSV often ends on a terminal too (`| head`), and a tab or a line break inside
 // a value would break its row. --json is the byte-exact channel.
 import type { IO, Colors } from './io.js';
-import { displayWidth, fitWidth, shown, terminalGuard } from '../text.js';
+import { displayWidth, fitWidth, shown, terminalGuard, wrapWords } from '../text.js';
 
 /** `--json`: the value as the service sent it, field order and strings kept. */
 export function printJson(io: IO, value: unknown): void {
@@ -174,7 +174,7 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
   const text = table.toString();
   // A list longer than the screen goes through the pager (less -FRX quits at once when it fits).
   if (!(io.pager && io.rows && rows.length + 1 >= io.rows && (await page(io.pager, terminalGuard(text))))) io.out(text);
-  if (left.length) io.err(io.c.dim(`sin lugar para ${left.join(', ')} (--json las trae)`));
+  if (left.length) for (const line of wrapWords(`sin lugar para ${left.join(', ')} (--json las trae)`, io.columns ?? Infinity)) io.err(io.c.dim(line));
 }
 
 /** Shows text through the pager; false when the pager could not be started (the caller prints it). */

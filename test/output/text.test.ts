@@ -1,7 +1,7 @@
 // The one terminal sanitizer (src/text.ts): what is unsafe, how it is shown, and that
 // the shown form can never be mistaken for data (a quoted value is a JSON string).
 import { describe, expect, it } from 'vitest';
-import { isUnsafe, oneLine, printable, shown, terminalGuard } from '../../src/text.js';
+import { isUnsafe, oneLine, printable, shown, terminalGuard, wrapWords } from '../../src/text.js';
 
 const UNSAFE: [string, string, string][] = [
   ['ESC (CSI clear screen)', 'a\u001b[2Jb', String.raw`"a\u001b[2Jb"`],
@@ -80,5 +80,17 @@ describe('printable, oneLine, terminalGuard', () => {
     // Inside JSON text the escapes mean the same string.
     const json = JSON.stringify({ v: 'x\u202e\u0085y' });
     expect(JSON.parse(terminalGuard(json))).toEqual({ v: 'x\u202e\u0085y' });
+  });
+});
+
+describe('wrapWords', () => {
+  it('breaks prose at spaces within the width, a longer word alone, nothing lost', () => {
+    const note = 'sin lugar para FECHA, MONTO, FIRMA, RESULTADO, STATUS, LATENCIA (--json las trae)';
+    const lines = wrapWords(note, 40);
+    expect(lines).toEqual(['sin lugar para FECHA, MONTO, FIRMA,', 'RESULTADO, STATUS, LATENCIA (--json las', 'trae)']);
+    expect(lines.join(' ')).toBe(note);
+    expect(wrapWords(note, Infinity)).toEqual([note]);
+    expect(wrapWords('a /una/ruta/muy/larga/que/no/entra b', 10)).toEqual(['a', '/una/ruta/muy/larga/que/no/entra', 'b']);
+    expect(wrapWords('cerámica ñandú', 8)).toEqual(['cerámica', 'ñandú']);
   });
 });

@@ -66,7 +66,8 @@ export async function run(ctx: Context): Promise<void> {
       SVC_PROFILE: 'demo',
     };
 
-    say(io.c.bold('svc demo: un recorrido completo contra un sandbox propio; nada sale de esta máquina'));
+    say(io.c.bold('svc demo: un recorrido completo contra un sandbox propio;'));
+    say(io.c.bold('nada sale de esta máquina.'));
     say();
     say(`${io.c.dim('$')} svc sandbox --port 0          ${io.c.dim(`# escuchando en ${sandbox.baseUrl}`)}`);
     say(`${io.c.dim('$')} svc webhook listen --forward-to ${appUrl}   ${io.c.dim(`# en ${listener.url}`)}`);
@@ -124,11 +125,8 @@ export async function run(ctx: Context): Promise<void> {
     });
     const missing = expected.filter((e) => !received.some((b) => b.includes(`"${e}"`)));
     if (missing.length) throw new CliError(`tu app no recibió: ${missing.join(', ')}`, EXIT.refused);
-    say(
-      io.c.green(
-        `✓ listo: ${received.length} notificaciones verificadas y reenviadas a tu app. Para seguir: \`svc sandbox\` en otra terminal y \`svc --help\`.`,
-      ),
-    );
+    say(io.c.green(`✓ listo: ${received.length} notificaciones verificadas y reenviadas a tu app.`));
+    say('Para seguir: `svc sandbox` en otra terminal y `svc --help`.');
   } finally {
     for (const close of closers) await close().catch(() => {});
     rmSync(work, { recursive: true, force: true });

@@ -6,6 +6,7 @@
 import type { JournalEntry } from '../../../webhooks/journal.js';
 import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import { serviceTime } from '../../../dates.js';
+import { wrapWords } from '../../../text.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parseLimit } from '../../parse.js';
@@ -71,5 +72,8 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     { header: 'LATENCIA', value: (e) => formatMs(e.latency_ms), align: 'right', drop: 1 },
   ];
   await printTable(io, columns, entries);
-  if (io.stdoutTTY) io.err(io.c.dim(`${entries.length} evento(s) de ${read.entries.length} en ${path} · svc webhook replay <id> para reenviar`));
+  if (io.stdoutTTY) {
+    const note = `${entries.length} evento(s) de ${read.entries.length} en ${path} · svc webhook replay <id> para reenviar`;
+    for (const line of wrapWords(note, io.columns ?? Infinity)) io.err(io.c.dim(line));
+  }
 }
