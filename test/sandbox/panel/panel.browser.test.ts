@@ -173,8 +173,12 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await page.getByRole('combobox', { name: 'Estado' }).selectOption('CANCELADO');
     await expect.poll(() => page.locator('#cobros-n').textContent()).toBe('1 cobro');
     await page.getByRole('combobox', { name: 'Estado' }).selectOption('');
+    await expect.poll(() => page.locator('#cobros-n').textContent()).toBe('2 cobros');
+    // The search is sent 250 ms after the last key: wait for its list, not for a count the
+    // state filter above already showed.
     await page.getByRole('searchbox', { name: /Buscar/ }).fill('1042');
-    await expect.poll(() => page.locator('#cobros-n').textContent()).toBe('1 cobro');
+    await expect.poll(() => page.locator('#lista-cobros').textContent()).not.toContain(otra.codigo);
+    expect(await page.locator('#cobros-n').textContent()).toBe('1 cobro');
     expect(await page.locator('#lista-cobros').textContent()).toContain(c.codigo);
 
     await deliveriesShown(sb, page);
