@@ -1,6 +1,12 @@
 // svc demo: the whole flow against its own sandbox and listener, ending cleanly.
 import { describe, expect, it } from 'vitest';
+import { commandLines } from '../../../src/cli/commands/demo/demo.js';
+import { displayWidth } from '../../../src/text.js';
 import { expectNoStack, svc } from '../../helpers/cli.js';
+import { hasScript, svcTty } from '../../helpers/tty.js';
+
+const HAVE_SCRIPT = hasScript();
+if (!HAVE_SCRIPT) console.log('skipped: svc demo on a terminal needs util-linux `script` for its pty');
 
 describe('svc demo', () => {
   it('--json prints one line per step, every step ok, and the verified notifications', async () => {
@@ -18,12 +24,34 @@ describe('svc demo', () => {
     for (const e of ['payment.created', 'payment.partially_paid', 'payment.approved', 'payment.partially_refunded']) expect(names).toContain(e);
   });
 
-  it('prints the command before each step for a person', async () => {
-    const r = await svc(['demo'], { timeout: 60_000 });
+  it.skipIf(!HAVE_SCRIPT)('prints the command before each step for a person, every line within an 80-column terminal', async () => {
+    const r = await svcTty(['demo'], {}, [], 60_000, { cols: 80, rows: 40 });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('$ svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00');
-    expect(r.stdout).toContain('$ svc devolver 1 --monto 200.00 --yes');
-    expect(r.stdout).toMatch(/link de pago: http:\/\/127\.0\.0\.1:\d+\/pagar\//);
-    expect(r.stdout).toContain('✓ listo');
+    expectNoStack(r.screen);
+    const lines = r.screen.split('\n');
+    expect(lines.filter((l) => displayWidth(l) > 80)).toEqual([]);
+    // A command longer than the terminal goes on after ` \`, as a shell reads it.
+    expect(r.screen).toContain('$ svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00 \\\n    --referencia demo-1042\n');
+    expect(r.screen).toContain('$ svc devolver 1 --monto 200.00 --yes');
+    expect(r.screen).toMatch(/link de pago: http:\/\/127\.0\.0\.1:\d+\/pagar\/\w+\n\(abrilo en el navegador/);
+    expect(r.screen).toContain('✓ listo');
+  });
+});
+
+describe('commandLines: the command a step shows', () => {
+  const words = ['cobro', 'crear', '--concepto', '"Demo: pedido 1042"', '--monto', '1500.00', '--referencia', 'demo-1042'];
+  it('is one line, its note after it, where the terminal has room (or is no terminal)', () => {
+    expect(commandLines(words, Infinity, '# ok')).toEqual([{ typed: '$ svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00 --referencia demo-1042', note: '# ok' }]);
+  });
+  it('breaks before an option, never between an option and its value, and keeps room for the backslash', () => {
+    const lines = commandLines(words, 50);
+    expect(lines.map((l) => l.typed)).toEqual(['$ svc cobro crear --concepto "Demo: pedido 1042" \\', '    --monto 1500.00 --referencia demo-1042']);
+    expect(lines.every((l) => displayWidth(l.typed) <= 50)).toBe(true);
+  });
+  it('gives a note that does not fit a line of its own', () => {
+    expect(commandLines(['sandbox', '--port', '0'], 30, '# escuchando en http://127.0.0.1:4010')).toEqual([
+      { typed: '$ svc sandbox --port 0' },
+      { typed: '    ', note: '# escuchando en http://127.0.0.1:4010' },
+    ]);
   });
 });

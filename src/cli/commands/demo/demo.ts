@@ -11,12 +11,13 @@ import { PassThrough, Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { CliError, EXIT } from '../../../errors.js';
 import { SandboxControl } from '../../shared/sandbox-control.js';
+import { displayWidth } from '../../../text.js';
 
 interface Step {
   title: string;
   argv: string[];
   /** Shown instead of argv when the real command line differs (ids known only at run time). */
-  show?: string;
+  show?: string[];
   /** Runs with its output captured, not shown; `after` prints what a person should see. */
   quiet?: boolean;
   after?: (stdout: string) => void;
@@ -69,16 +70,23 @@ export async function run(ctx: Context): Promise<void> {
     say(io.c.bold('svc demo: un recorrido completo contra un sandbox propio;'));
     say(io.c.bold('nada sale de esta máquina.'));
     say();
-    say(`${io.c.dim('$')} svc sandbox --port 0          ${io.c.dim(`# escuchando en ${sandbox.baseUrl}`)}`);
-    say(`${io.c.dim('$')} svc webhook listen --forward-to ${appUrl}   ${io.c.dim(`# en ${listener.url}`)}`);
+    const command = (words: string[], note?: string) => {
+      for (const line of commandLines(words.map(quote), io.columns ?? Infinity, note)) {
+        const typed = line.typed.startsWith('$ ') ? `${io.c.dim('$')} ${io.c.bold(line.typed.slice(2))}` : io.c.bold(line.typed);
+        say(line.note === undefined ? typed : `${typed}${line.typed.trim() ? NOTE_GAP : ''}${io.c.dim(line.note)}`);
+      }
+    };
+    command(['sandbox', '--port', '0'], `# escuchando en ${sandbox.baseUrl}`);
+    command(['webhook', 'listen', '--forward-to', appUrl], `# en ${listener.url}`);
     say();
 
     let n = 0;
     const step = async (s: Step): Promise<string> => {
       n++;
-      const shown = s.show ?? `svc ${s.argv.map(quote).join(' ')}`;
+      const words = s.show ?? s.argv;
+      const shown = `svc ${words.map(quote).join(' ')}`;
       say(`${io.c.cyan(`${n}. ${s.title}`)}`);
-      say(`${io.c.dim('$')} ${io.c.bold(shown)}`);
+      command(words);
       // Both streams as they are written: a step's preview (stderr) comes before its result.
       const live = json || s.quiet ? undefined : { out: io.stdout, err: io.stderr };
       const out = await runInner(s.argv, env, live, signal);
@@ -97,10 +105,16 @@ export async function run(ctx: Context): Promise<void> {
     const created = await step({
       title: 'Crear un cobro y compartir el link de pago',
       argv: ['cobro', 'crear', '--concepto', 'Demo: pedido 1042', '--monto', '1500.00', '--referencia', 'demo-1042', '--json'],
-      show: 'svc cobro crear --concepto "Demo: pedido 1042" --monto 1500.00 --referencia demo-1042',
+      show: ['cobro', 'crear', '--concepto', 'Demo: pedido 1042', '--monto', '1500.00', '--referencia', 'demo-1042'],
       quiet: true,
-      after: (stdout) =>
-        say(`link de pago: ${io.c.underline((JSON.parse(stdout) as { url: string }).url)}   ${io.c.dim('(abrilo en el navegador para pagar como tu cliente)')}`),
+      after: (stdout) => {
+        const url = (JSON.parse(stdout) as { url: string }).url;
+        const hint = '(abrilo en el navegador para pagar como tu cliente)';
+        const line = `link de pago: ${url}   ${hint}`;
+        if (displayWidth(line) <= (io.columns ?? Infinity)) return say(`link de pago: ${io.c.underline(url)}   ${io.c.dim(hint)}`);
+        say(`link de pago: ${io.c.underline(url)}`);
+        say(io.c.dim(hint));
+      },
     });
     const cobro = JSON.parse(created) as { id: number };
 
@@ -121,7 +135,7 @@ export async function run(ctx: Context): Promise<void> {
     await step({
       title: 'Las notificaciones firmadas que recibió y verificó el receptor',
       argv: ['webhook', 'eventos', '--journal', journal, ...fmt],
-      show: 'svc webhook eventos',
+      show: ['webhook', 'eventos'],
     });
     const missing = expected.filter((e) => !received.some((b) => b.includes(`"${e}"`)));
     if (missing.length) throw new CliError(`tu app no recibió: ${missing.join(', ')}`, EXIT.refused);
@@ -169,6 +183,40 @@ function listenApp(onBody: (body: string) => void): Promise<Server> {
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const NOTE_GAP = '   ';
+const CONTINUED = '    ';
+
+/**
+ * A command as a person would type it (`$ svc …`, its words already quoted). On a
+ * terminal narrower than the line it goes on after ` \` before an option and its value,
+ * as a shell reads it; a note (`# …`) ends the last line when it fits, else has a line
+ * of its own.
+ */
+export function commandLines(words: string[], width: number, note?: string): { typed: string; note?: string }[] {
+  const groups: string[] = [];
+  for (const word of words) {
+    if (groups.length > 0 && !word.startsWith('-') && groups[groups.length - 1]!.startsWith('-')) groups[groups.length - 1] += ` ${word}`;
+    else groups.push(word);
+  }
+  const lines: string[] = [];
+  let line = '$ svc';
+  for (const group of groups) {
+    const longer = `${line} ${group}`;
+    // Room kept for the ` \` that continues the line.
+    if (group.startsWith('-') && line !== '$ svc' && displayWidth(longer) + 2 > width) {
+      lines.push(`${line} \\`);
+      line = `${CONTINUED}${group}`;
+    } else line = longer;
+  }
+  lines.push(line);
+  const out: { typed: string; note?: string }[] = lines.map((typed) => ({ typed }));
+  if (note !== undefined) {
+    if (displayWidth(line + NOTE_GAP + note) <= width) out[out.length - 1]!.note = note;
+    else out.push({ typed: CONTINUED, note });
+  }
+  return out;
 }
 
 function quote(arg: string): string {
