@@ -40,6 +40,22 @@ const run = (dir: string, session: SessionEnv, args: string[], input?: string) =
 const login = (dir: string, session: SessionEnv, profile = 'default') =>
   run(dir, session, ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile], `${LIVE_KEY}\n`);
 
+/**
+ * A login whose key went to the keyring. The daemon may still be registering on the bus,
+ * and a keyring call slower than its 3 s on a loaded machine falls back to the file:
+ * logging in again (bounded) puts the key where the test needs it.
+ */
+async function loginInKeyring(dir: string, profile = 'default') {
+  let r = await login(dir, secrets.env, profile);
+  for (let i = 0; i < 20 && !r.stderr.includes('llavero del sistema (servicio'); i++) {
+    await new Promise((done) => setTimeout(done, 250));
+    r = await login(dir, secrets.env, profile);
+  }
+  expect(r.exitCode, r.stderr).toBe(0);
+  expect(r.stderr).toContain('llavero del sistema (servicio "svc")');
+  return r;
+}
+
 const configText = (dir: string) => readFileSync(join(dir, 'config.json'), 'utf8');
 
 /** Points the profile back at the keyring by hand: a live command must then say the key is gone (exit 3, one line). */
@@ -57,13 +73,7 @@ async function expectEntryGone(dir: string, profile: string): Promise<void> {
 describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
   it('login stores a live key in the keyring, not the file; live commands read it back; logout removes it', async () => {
     const dir = tempDir();
-    // The daemon may still be registering on the bus: a bounded wait for the first login.
-    let r = await login(dir, secrets.env);
-    for (let i = 0; i < 20 && !r.stderr.includes('llavero del sistema (servicio'); i++) {
-      await new Promise((done) => setTimeout(done, 250));
-      r = await login(dir, secrets.env);
-    }
-    expect(r.exitCode, r.stderr).toBe(0);
+    const r = await loginInKeyring(dir);
     expectNoStack(r.stderr);
     expect(r.stderr).toContain('sesión iniciada');
     expect(r.stderr).toContain(`la clave live quedó en el llavero del sistema (servicio "svc"), no en ${join(dir, 'config.json')}`);
@@ -90,7 +100,7 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     await expectEntryGone(dir, 'default');
 
     // perfil borrar removes the entry as well.
-    expect((await login(dir, secrets.env, 'otro')).exitCode).toBe(0);
+    await loginInKeyring(dir, 'otro');
     const borrar = await run(dir, secrets.env, ['perfil', 'borrar', 'otro']);
     expect(borrar.exitCode, borrar.stderr).toBe(0);
     expect(borrar.stderr).toBe('perfil "otro" borrado\n');
@@ -99,8 +109,8 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
 
   it('two config folders with the same profile name keep separate entries', async () => {
     const [one, two] = [tempDir(), tempDir()];
-    expect((await login(one, secrets.env)).exitCode).toBe(0);
-    expect((await login(two, secrets.env)).exitCode).toBe(0);
+    await loginInKeyring(one);
+    await loginInKeyring(two);
     expect((await run(two, secrets.env, ['logout'])).exitCode).toBe(0);
     const cuenta = await run(one, secrets.env, ['--live', 'cuenta', '--json']);
     expect(cuenta.exitCode, cuenta.stderr).toBe(0);
@@ -127,7 +137,7 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
 
   it('a live command whose key is in a keyring that stopped answering: exit 3 after 3 s, one line, no stack', async () => {
     const dir = tempDir();
-    expect((await login(dir, secrets.env)).exitCode).toBe(0);
+    await loginInKeyring(dir);
     const r = await run(dir, hanging.env, ['--live', 'cuenta']);
     expect(r.exitCode).toBe(3);
     expectNoStack(r.stderr);

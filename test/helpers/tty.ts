@@ -50,7 +50,8 @@ export async function svcTty(args: string[], env: Record<string, string>, steps:
       child.kill('SIGKILL');
       resolve(-1);
     }, timeoutMs);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the last of the screen may still be in the pipe when the process exits.
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve(code ?? (signal ? 128 : -1));
     });

@@ -24,7 +24,7 @@ describe('dispatcher', () => {
   it('an attempt with no answer within the timeout fails as such and is retried; the retry delivers', async () => {
     app = await receiver([0]); // the first request is never answered
     const settled: number[] = [];
-    const d = (dispatcher = new Dispatcher({ clock: createClock('UTC'), secret: SECRET, urlFor: () => app!.url, retrySchedule: [50], timeoutMs: 200, onSettled: (n) => settled.push(n) }));
+    const d = (dispatcher = new Dispatcher({ clock: createClock('UTC'), secret: SECRET, urlFor: () => app!.url, retrySchedule: [50], timeoutMs: 2_000, onSettled: (n) => settled.push(n) }));
     d.emit([event(7, 1)]);
     const [first, second] = await app.waitFor(2);
     expect(second!.body).toBe(first!.body);
@@ -33,7 +33,7 @@ describe('dispatcher', () => {
     }
     const attempts = await eventually(() => (d.listEntregas(1).length === 2 ? d.listEntregas(1) : undefined));
     expect(attempts.map((a) => [a.intento, a.ok, a.status, a.error, a.proximo_intento_ms])).toEqual([
-      [1, false, null, 'no answer in 0.2 s', 50],
+      [1, false, null, 'no answer in 2 s', 50],
       [2, true, 200, null, null],
     ]);
     expect(settled).toEqual([7]);

@@ -100,7 +100,7 @@ describe('transitions and events', () => {
     const { sb, rx } = await setup();
     const venc = new Date(Date.now() + 1500).toISOString();
     const c = await sb.cobro({ vencimiento: venc });
-    await rx.waitFor(2, 6000);
+    await rx.waitFor(2, 20_000);
     expect(events(rx)[1]).toMatchObject({ event: 'payment.rejected', cobro_id: c.id, estado: 'CANCELADO' });
     expect((await sb.api('GET', `/v1/cobros/${c.id}`)).body.data.estado).toBe('CANCELADO');
     const pay = await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`);

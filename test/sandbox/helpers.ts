@@ -94,7 +94,7 @@ export async function receiver(script: number[] = []): Promise<Receiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
     script,
-    async waitFor(n, timeoutMs = 5000) {
+    async waitFor(n, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       while (received.length < n) {
         if (Date.now() > until) throw new Error(`expected ${n} notifications, got ${received.length}`);
@@ -117,7 +117,7 @@ export async function receiver(script: number[] = []): Promise<Receiver> {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until check() is truthy (polling), or fails after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

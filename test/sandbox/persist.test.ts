@@ -251,9 +251,10 @@ describe('--data', () => {
 
   it('SIGTERM finishes in-flight requests and exits 0', async () => {
     const sb = await startCli();
-    await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'delay', delay_ms: 500 });
+    await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'delay', delay_ms: 3_000 });
     const pending = sb.api('GET', '/v1/cuenta');
-    await new Promise((r) => setTimeout(r, 100));
+    // In flight once the sandbox has taken the fault for it.
+    await eventually(async () => (await sb.api('GET', '/_sandbox/fallas')).body.data.length === 0, 15_000);
     sb.proc.kill('SIGTERM');
     const r = await pending;
     expect(r.status).toBe(200);

@@ -1,10 +1,9 @@
-// End to end with real notifications: `svc sandbox --webhook-url` pointing at
-// `svc webhook listen`, which forwards to a recording app. The app gets the bytes
+// End to end with real notifications: `svc sandbox` notifying
+// `svc webhook listen` (on a port of its own choosing), which forwards to a recording app. The app gets the bytes
 // and headers the listener got and re-verifies them; an app that is down makes the
 // listener answer 502, the sandbox retries and the event arrives once the app is
 // back (the journal shows both); a wrong secret is 401 and never forwarded; a burst
 // of 200 events is forwarded whole. Runs the built CLI: npm run build first.
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { svc, tempDir } from '../helpers/cli.js';
@@ -17,16 +16,6 @@ const stops: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (stops.length) await stops.pop()!().catch(() => undefined);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -48,14 +37,15 @@ interface Setup {
 async function setup(options: { listenSecret?: string } = {}): Promise<Setup> {
   const target = await startTarget();
   stops.push(() => target.close());
-  const port = await freePort();
-  const sandbox = await startSandbox(['--webhook-url', `http://127.0.0.1:${port}/`, '--retry-schedule', '300,600,1200,2400,5000,10000,20000', '--ready-delay', '0']);
+  const sandbox = await startSandbox(['--retry-schedule', '300,600,1200,2400,5000,10000,20000', '--ready-delay', '0']);
   stops.push(() => sandbox.stop());
   const journal = join(tempDir('svc-e2e-j-'), 'webhooks.jsonl');
-  const listen = await startListen(['--port', String(port), '--forward-to', target.url, '--journal', journal, '--json'], {
+  // The listener takes a free port itself (a port found free beforehand may be taken by then).
+  const listen = await startListen(['--forward-to', target.url, '--journal', journal, '--json'], {
     SVC_WEBHOOK_SECRET: options.listenSecret ?? sandbox.webhook_secret,
   });
   stops.push(() => listen.stop('SIGKILL'));
+  expect((await sandbox.api('POST', '/_sandbox/webhook', { url: listen.url })).status).toBe(200);
   return { sandbox, listen, target, journal };
 }
 

@@ -4,7 +4,7 @@
 // `sandbox entregas` (each notification attempt).
 import { execa } from 'execa';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, expectNoStack, svc as spawned } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
 import { startTarget } from '../../helpers/receiver.js';
@@ -87,7 +87,7 @@ describe('svc sandbox log', () => {
     const seen = new Promise<string>((resolve) => lines.on('line', (l) => l.includes('/v1/cobros/424242') && resolve(l)));
     // The first poll happens after the initial listing: ask until the line shows up.
     let line: string | undefined;
-    for (let i = 0; i < 40 && line === undefined; i++) {
+    for (const until = Date.now() + 30_000; line === undefined && Date.now() < until; ) {
       await sb.api('GET', '/v1/cobros/424242');
       line = await Promise.race([seen, new Promise<undefined>((r) => setTimeout(() => r(undefined), 250))]);
     }
@@ -105,7 +105,8 @@ describe('svc sandbox entregas', () => {
     try {
       expect((await sb.api('POST', '/_sandbox/webhook', { url: app.url })).status).toBe(200);
       const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Con aviso', monto: '10.00' })).body.data.id;
-      await app.waitFor(1);
+      // The sandbox records an attempt once it has read the app's answer, after the app got it.
+      await vi.waitFor(async () => expect((await sb.api('GET', '/_sandbox/entregas')).body.data.some((a: { cobro_id: number }) => a.cobro_id === id)).toBe(true), { timeout: 15_000 });
       const r = await svc(['sandbox', 'entregas', '--json'], { env: sb.env });
       const attempts = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
       expect(attempts.find((a) => a.cobro_id === id)).toMatchObject({ event: 'payment.created', status: 200, ok: true });
@@ -119,6 +120,7 @@ describe('svc sandbox entregas', () => {
       expect(JSON.parse(again.stdout)).toMatchObject({ evento_id: created.evento_id, event: 'payment.created', cobro_id: id });
       await app.waitFor(2);
       expect(app.received[1]!.body.equals(app.received[0]!.body)).toBe(true);
+      await vi.waitFor(async () => expect((await sb.api('GET', '/_sandbox/entregas')).body.data.filter((a: { cobro_id: number }) => a.cobro_id === id)).toHaveLength(2), { timeout: 15_000 });
       const after = await svc(['sandbox', 'entregas'], { env: sb.env });
       expect(after.stdout).toMatch(new RegExp(`payment\\.created\\s+cobro ${id}\\s+intento 1 \\(reenvío\\)`));
       const missing = await svc(['sandbox', 'reenviar', '99999'], { env: sb.env });

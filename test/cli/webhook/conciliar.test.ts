@@ -64,8 +64,8 @@ describe('svc webhook conciliar', () => {
   });
 
   it('an event the app refused: its state is what the app last accepted, the fix replays the journaled event', async () => {
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'C', monto: '30.00' })).body.data;
     const before = readJournal(journal).entries.length;
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'C', monto: '30.00' })).body.data;
     await settle(before + 1);
     app.answer = () => ({ status: 500, body: 'se rompió' });
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});

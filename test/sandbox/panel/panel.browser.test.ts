@@ -91,9 +91,10 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     const [c] = (await json(sb, ['cobro', 'listar'])) as any[];
     expect(c).toMatchObject({ concepto, referencia, monto: '1500.00', estado: 'PENDIENTE' });
     expect(await page.locator('#aviso').textContent()).toContain(`Cobro ${c.id} creado (${c.codigo})`);
-    expect(await page.getByRole('heading', { level: 2, name: `Cobro ${c.id} · ${c.codigo}` }).isVisible()).toBe(true);
-    expect(await page.locator('#detalle-datos').textContent()).toContain(concepto);
-    expect(await page.locator('#lista-cobros').textContent()).toContain(concepto);
+    // The notice shows first; the list and the detail are fetched after it.
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: `Cobro ${c.id} · ${c.codigo}` }).isVisible()).toBe(true);
+    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain(concepto);
+    await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(concepto);
     expect(await page.locator('#detalle-datos').textContent()).toContain(referencia);
     expect(await page.locator('#lista-cobros').textContent()).toContain(referencia);
     expect(await page.locator('#inyectado, #ref-inyectada, main img, main b, main i').count()).toBe(0);
