@@ -145,13 +145,18 @@ export function fitWidth(text: string, width: number): string {
  * notes svc prints under a table; a word wider than that stands on its own line.
  */
 export function wrapWords(text: string, width: number): string[] {
+  return wrapParts(text.split(' '), width, ' ');
+}
+
+/** Parts joined by `gap` on lines of at most `width` columns, broken only between parts. */
+export function wrapParts(parts: readonly string[], width: number, gap: string): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
-    const longer = line ? `${line} ${word}` : word;
+  for (const part of parts) {
+    const longer = line ? `${line}${gap}${part}` : part;
     if (line && displayWidth(longer) > width) {
       lines.push(line);
-      line = word;
+      line = part;
     } else line = longer;
   }
   lines.push(line);

@@ -36,9 +36,9 @@ export const devolucionColumns: Column<Devolucion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
-  { header: 'TIPO', value: (r) => r.tipo },
+  { header: 'TIPO', value: (r) => r.tipo, drop: 1 },
   { header: 'ESTADO', value: (r) => r.estado, style: state },
-  { header: 'FECHA', value: (r) => r.created_at },
+  { header: 'FECHA', value: (r) => r.created_at, drop: 2 },
 ];
 
 export const liquidacionColumns: Column<Liquidacion>[] = [

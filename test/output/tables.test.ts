@@ -114,4 +114,19 @@ describe('tables that fit the terminal', () => {
     // The notes under the table too: broken at spaces, no line wider than the terminal.
     for (const line of r.screen.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
   });
+  // Last: it adds a request the tests above do not expect.
+  it.skipIf(!HAVE_SCRIPT)('liquidaciones and devoluciones at 60 columns: rows and the totals line within the terminal', async () => {
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Seña', monto: '1000.00' })).body.data;
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).status).toBe(200);
+    expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '200.00' })).status).toBe(201);
+    for (const args of [['liquidaciones'], ['devoluciones', 'listar']]) {
+      const r = await svcTty(args, sb.env, [], 30_000, { cols: 60, rows: 40 });
+      expect(r.exitCode, r.screen).toBe(0);
+      // The spinner's frame shares the first line on screen until the table overwrites it.
+      const lines = r.screen.split('\n').map((l) => l.replace(/^[\u2800-\u28ff] [^…]*…/, '')).filter((l) => l.trim() !== '');
+      for (const line of lines) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(60);
+      if (args[0] === 'liquidaciones') expect(r.screen).toMatch(/^total {3}bruto \d+\.\d\d {3}te_cobramos .*\n\(\d+ liquidaci/m);
+      else expect(r.screen).toMatch(/200\.00 +DEVUELTA_PARCIALMENTE/);
+    }
+  });
 });

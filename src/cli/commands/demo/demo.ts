@@ -11,7 +11,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { CliError, EXIT } from '../../../errors.js';
 import { SandboxControl } from '../../shared/sandbox-control.js';
-import { displayWidth } from '../../../text.js';
+import { displayWidth, wrapWords } from '../../../text.js';
 
 interface Step {
   title: string;
@@ -85,7 +85,7 @@ export async function run(ctx: Context): Promise<void> {
       n++;
       const words = s.show ?? s.argv;
       const shown = `svc ${words.map(quote).join(' ')}`;
-      say(`${io.c.cyan(`${n}. ${s.title}`)}`);
+      for (const line of wrapWords(`${n}. ${s.title}`, io.columns ?? Infinity)) say(io.c.cyan(line));
       command(words);
       // Both streams as they are written: a step's preview (stderr) comes before its result.
       const live = json || s.quiet ? undefined : { out: io.stdout, err: io.stderr };
@@ -155,8 +155,9 @@ async function runInner(
   signal: AbortSignal,
 ) {
   const { main } = await import('../../../main.js');
-  // On a terminal the steps render as they would for a person: tables and colour.
-  const stdout = Object.assign(new PassThrough(), { isTTY: Boolean((live?.out as { isTTY?: boolean } | undefined)?.isTTY) });
+  // On a terminal the steps render as they would for a person: tables fitted to its width, and colour.
+  const terminal = live?.out as { isTTY?: boolean; columns?: number } | undefined;
+  const stdout = Object.assign(new PassThrough(), { isTTY: Boolean(terminal?.isTTY), columns: terminal?.columns });
   const stderr = new PassThrough();
   let out = '';
   let err = '';
