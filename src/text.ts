@@ -162,3 +162,43 @@ export function wrapParts(parts: readonly string[], width: number, gap: string):
   lines.push(line);
   return lines;
 }
+
+/** Where a command may go on to the next line: an option, a pipe, a redirection. */
+const BREAKS_BEFORE = /^(-|\||>|>>|<|&&$)/;
+
+/**
+ * A shell command (`$ svc …`) on lines of at most `width` columns, as a shell reads
+ * it: a line goes on after ` \` before an option (with its value) or a pipe, never
+ * inside quotes; what cannot be broken runs past the width.
+ */
+export function shellLines(command: string, width: number, indent = '    '): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote = '';
+  for (const ch of command) {
+    if (quote) quote = ch === quote ? '' : quote;
+    else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === ' ') {
+      if (word) words.push(word);
+      word = '';
+      continue;
+    }
+    word += ch;
+  }
+  if (word) words.push(word);
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, w] of words.entries()) {
+    const breaks = i > 1 && BREAKS_BEFORE.test(w);
+    // The option's value (or the pipe's command) goes with it: measure up to the next break.
+    let group = w;
+    for (let j = i + 1; breaks && j < words.length && !BREAKS_BEFORE.test(words[j]!); j++) group += ` ${words[j]}`;
+    if (breaks && line.trim() && displayWidth(`${line} ${group}`) + 2 > width) {
+      lines.push(`${line} \\`);
+      line = `${indent}${w}`;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  lines.push(line);
+  return lines;
+}
+

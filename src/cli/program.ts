@@ -3,6 +3,7 @@
 import { Command, Help, Option } from 'commander';
 import type { CommandDef, GroupDef } from './define.js';
 import { HELP_WIDTH } from './quick.js';
+import { shellLines, wrapParts, wrapWords } from '../text.js';
 
 export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '--json', description: 'salida JSON: el campo data tal como lo envió el servicio' },
@@ -40,6 +41,9 @@ const spanish = (usage: string) => usage.replace('[options]', '[opciones]').repl
 const HELP: Partial<Help> = {
   styleTitle: (t: string) => TITLES[t] ?? t,
   showGlobalOptions: true,
+  // commander leaves descriptions unwrapped when less than 40 columns are left for
+  // them: on a terminal of 60 every option ran past the edge.
+  minWidthToWrap: 20,
   commandUsage(cmd: Command): string {
     return spanish(Help.prototype.commandUsage.call(this, cmd));
   },
@@ -81,7 +85,15 @@ export function buildProgram(
   for (const g of GLOBAL_OPTIONS) program.option(g.flags, g.description);
   program.addHelpText(
     'after',
-    '\nEjemplos:\n  svc demo                      recorrido completo contra un sandbox local\n  svc sandbox                   el servicio en tu máquina\n  svc cobro crear --concepto "Pedido 1042" --monto 1500.00\n\nCódigos de salida: 0 ok · 1 rechazado por el servicio · 2 uso · 3 unauthorized · 4 comercio_no_listo · 5 not_found · 6 red · 7 firma inválida · 130 cancelado · 143 detenido (SIGTERM)',
+    () =>
+      '\nEjemplos:\n' +
+      ROOT_EXAMPLES.flatMap(([command, what]) => {
+        if (!what) return [`  ${command}`];
+        const [first, ...rest] = wrapWords(what, helpWidth() - 32);
+        return [`  ${command.padEnd(30)}${first}`, ...rest.map((l) => `${' '.repeat(32)}${l}`)];
+      }).join('\n') +
+      '\n\nCódigos de salida:\n' +
+      wrapParts(EXIT_CODES, helpWidth() - 2, ' · ').map((l) => `  ${l}`).join('\n'),
   );
 
   const nodes = new Map<string, Command>();
@@ -96,7 +108,7 @@ export function buildProgram(
       .helpCommand(false)
       .exitOverride();
     if (meta?.aliases) node.aliases(meta.aliases);
-    if (meta?.examples?.length) node.addHelpText('after', examplesText(meta.examples));
+    if (meta?.examples?.length) node.addHelpText('after', () => examplesText(meta.examples!, helpWidth()));
     node.configureHelp(HELP);
     nodes.set(name, node);
     return node;
@@ -121,12 +133,13 @@ export function buildProgram(
       cmd.argument(a.required ? `<${name}>` : `[${name}]`, a.description);
     }
     for (const o of def.options ?? []) {
-      const opt = new Option(o.flags, o.description + (o.choices ? ` (${o.choices.join('|')})` : ''));
+      // Choices apart by ", ": a narrow terminal can break the list between them.
+      const opt = new Option(o.flags, o.description + (o.choices ? ` (${o.choices.join(', ')})` : ''));
       if (o.repeatable) opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
       if (o.default !== undefined) opt.default(o.default);
       cmd.addOption(opt);
     }
-    cmd.addHelpText('after', examplesText(def.examples));
+    cmd.addHelpText('after', () => examplesText(def.examples, helpWidth()));
     cmd.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
       const args = (params.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) =>
@@ -170,9 +183,18 @@ export function commandsFor(argv: readonly string[], groups: GroupDef[], command
   return { groups: groups.filter((g) => g.name === top), commands: commands.filter((c) => c.name.split(' ')[0] === top) };
 }
 
-function examplesText(examples: string[]): string {
-  return `\nEjemplos:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
+/** Each example as typed, broken for the help's width as a shell reads it. */
+function examplesText(examples: string[], width: number): string {
+  return `\nEjemplos:\n${examples.flatMap((e) => shellLines(`$ ${e}`, width - 2, '  ').map((l) => `  ${l}`)).join('\n')}`;
 }
+
+const ROOT_EXAMPLES: [string, string?][] = [
+  ['svc demo', 'recorrido completo contra un sandbox local'],
+  ['svc sandbox', 'el servicio en tu máquina'],
+  ['svc cobro crear --concepto "Pedido 1042" --monto 1500.00'],
+];
+
+const EXIT_CODES = ['0 ok', '1 rechazado por el servicio', '2 uso', '3 unauthorized', '4 comercio_no_listo', '5 not_found', '6 red', '7 firma inválida', '130 cancelado', '143 detenido (SIGTERM)'];
 
 /** A flag for a secret gets where secrets come from instead: a flag ends up in the shell's history and in `ps`. */
 const SECRET_FLAG = (flag: string) =>

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { helpKey, quickAnswer } from '../../src/cli/quick.js';
 import { helpPaths } from '../../src/cli/quick-pages.js';
 import { main } from '../../src/main.js';
+import { displayWidth } from '../../src/text.js';
 import { VERSION } from '../../src/version.js';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { runMain } from '../helpers/inproc.js';
@@ -63,6 +64,28 @@ describe('quick answers', () => {
     expect(wide).toBe((await runMain(['cobro', 'crear', '--help'])).stdout);
     // Narrower: commander lays the page out for that width.
     expect(await page(64)).not.toBe(wide);
+  });
+
+  it('every help page fits the terminal: 80 columns, and 60 for a narrow one (examples broken as a shell reads them)', async () => {
+    const page = async (argv: string[], columns: number) => {
+      let out = '';
+      const stdout = Object.assign(new Writable({ write: (c, _e, done) => ((out += String(c)), done()) }), { isTTY: true, columns });
+      await main(argv, { stdout, stderr: new Writable({ write: (_c, _e, done) => done() }), stdin: process.stdin, env: {} });
+      return out;
+    };
+    const over: string[] = [];
+    for (const path of helpPaths()) {
+      for (const columns of [80, 60]) {
+        for (const line of (await page([...path, '--help'], columns)).split('\n')) {
+          // Only a word wider than its room may run past the edge ("America/Argentina/Buenos_Aires)").
+          const oneWord = !/ /.test(line.trim());
+          if (displayWidth(line) > columns && !oneWord) over.push(`${columns}: svc ${path.join(' ')} --help: ${line}`);
+        }
+      }
+    }
+    expect(over).toEqual([]);
+    // A long example goes on after a backslash, its option and value together.
+    expect(await page(['webhook', 'listen', '--help'], 60)).toContain('--forward-to http://localhost:3000/hooks \\\n    --route payment.refunded=http://localhost:4000/refunds');
   });
 
   it('without the build files, main answers', () => {

@@ -11,7 +11,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { CliError, EXIT } from '../../../errors.js';
 import { SandboxControl } from '../../shared/sandbox-control.js';
-import { displayWidth, wrapWords } from '../../../text.js';
+import { displayWidth, shellLines, wrapWords } from '../../../text.js';
 
 interface Step {
   title: string;
@@ -187,35 +187,18 @@ function listenApp(onBody: (body: string) => void): Promise<Server> {
 }
 
 const NOTE_GAP = '   ';
-const CONTINUED = '    ';
 
 /**
- * A command as a person would type it (`$ svc …`, its words already quoted). On a
- * terminal narrower than the line it goes on after ` \` before an option and its value,
- * as a shell reads it; a note (`# …`) ends the last line when it fits, else has a line
- * of its own.
+ * A command as a person would type it (`$ svc …`, its words already quoted), broken
+ * for the terminal by shellLines; a note (`# …`) ends the last line when it fits, else
+ * has a line of its own.
  */
 export function commandLines(words: string[], width: number, note?: string): { typed: string; note?: string }[] {
-  const groups: string[] = [];
-  for (const word of words) {
-    if (groups.length > 0 && !word.startsWith('-') && groups[groups.length - 1]!.startsWith('-')) groups[groups.length - 1] += ` ${word}`;
-    else groups.push(word);
-  }
-  const lines: string[] = [];
-  let line = '$ svc';
-  for (const group of groups) {
-    const longer = `${line} ${group}`;
-    // Room kept for the ` \` that continues the line.
-    if (group.startsWith('-') && line !== '$ svc' && displayWidth(longer) + 2 > width) {
-      lines.push(`${line} \\`);
-      line = `${CONTINUED}${group}`;
-    } else line = longer;
-  }
-  lines.push(line);
-  const out: { typed: string; note?: string }[] = lines.map((typed) => ({ typed }));
+  const out: { typed: string; note?: string }[] = shellLines(`$ svc ${words.join(' ')}`, width).map((typed) => ({ typed }));
   if (note !== undefined) {
-    if (displayWidth(line + NOTE_GAP + note) <= width) out[out.length - 1]!.note = note;
-    else out.push({ typed: CONTINUED, note });
+    const last = out[out.length - 1]!;
+    if (displayWidth(last.typed + NOTE_GAP + note) <= width) last.note = note;
+    else out.push({ typed: '    ', note });
   }
   return out;
 }
