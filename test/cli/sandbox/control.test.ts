@@ -67,6 +67,10 @@ describe('svc sandbox log', () => {
     const all = await svc(['sandbox', 'log'], { env: sb.env });
     expect(all.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  GET    \/v1\/cobros\/987654\s+404  [\d.]+ ms\s+comercio 1$/m);
     expect(all.stdout).not.toContain('/_sandbox/');
+    // On a terminal narrower than a whole line: the time without the date, each line within 80 columns.
+    const narrow = await svc(['sandbox', 'log'], { env: { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '80', NO_COLOR: '1' } });
+    expect(narrow.stdout).toMatch(/^\d\d:\d\d:\d\d  GET    \/v1\/cobros\/987654\s+404  [\d.]+ ms\s+comercio 1$/m);
+    expect(narrow.stdout.trim().split('\n').filter((l) => l.length > 80)).toEqual([]);
     const only = await svc(['sandbox', 'log', '--estado', '4xx', '--json'], { env: sb.env });
     const lines = only.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(0);

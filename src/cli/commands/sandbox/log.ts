@@ -61,8 +61,17 @@ async function tail<T extends { id: number }>(ctx: Context, follow: boolean, lim
   }
 }
 
+/** Columns of a whole log line: date and time, method, a path of 32, status, time taken, merchant. */
+const LOG_LINE_WIDTH = 90;
+
+/** A date's time of day ("2026-11-25 09:12:43" → "09:12:43"), for lines on a narrow terminal. */
+const timeOf = (fecha: string) => (/^\d{4}-\d{2}-\d{2} /.test(fecha) ? fecha.slice(11) : fecha);
+
 export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof logOptions>): Promise<void> {
   const keep = logFilter(opts);
+  // On a terminal narrower than a whole line, the time without the date: a line fits 80
+  // columns instead of taking two rows (a tail is read as it comes; --json has the date).
+  const short = ctx.io.columns !== undefined && ctx.io.columns < LOG_LINE_WIDTH;
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox log');
   await tail(
@@ -70,7 +79,7 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     opts.follow === true,
     parseLimit(opts.limit, 100_000),
     async () => (await control.log()).filter(keep),
-    (l) => `${l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
+    (l) => `${short ? timeOf(l.fecha) : l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
 }
 
