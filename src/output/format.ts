@@ -201,7 +201,13 @@ export function printRecord(io: IO, pairs: [string, string, ((s: string, c: Colo
     return;
   }
   const width = Math.max(...safe.map(([k]) => k.length));
-  for (const [k, v, style] of safe) io.out(`${io.c.dim(k.padEnd(width))}  ${style ? style(v, io.c) : v}`);
+  // A value longer than the room beside its key goes on under itself, broken at spaces.
+  const room = io.columns === undefined ? Infinity : Math.max(20, io.columns - width - 2);
+  for (const [k, v, style] of safe) {
+    const [first = '', ...rest] = displayWidth(v) > room ? wrapWords(v, room) : [v];
+    io.out(`${io.c.dim(k.padEnd(width))}  ${style ? style(first, io.c) : first}`);
+    for (const line of rest) io.out(`${' '.repeat(width + 2)}${style ? style(line, io.c) : line}`);
+  }
 }
 
 const STATE_COLORS: Record<string, keyof Colors> = {

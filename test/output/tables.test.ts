@@ -114,6 +114,19 @@ describe('tables that fit the terminal', () => {
     // The notes under the table too: broken at spaces, no line wider than the terminal.
     for (const line of r.screen.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
   });
+  it.skipIf(!HAVE_SCRIPT)('cobro ver at 80 columns: a long concept goes on under itself, whole, broken at spaces', async () => {
+    const r = await svcTty(['cobro', 'ver', '1'], sb.env, [], 30_000, { cols: 80, rows: 40 });
+    expect(r.exitCode, r.screen).toBe(0);
+    const lines = r.screen.split('\n').map((l) => l.replace(/^[\u2800-\u28ff] [^…]*…/, ''));
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    const at = lines.findIndex((l) => l.startsWith('concepto '));
+    const indent = lines[at]!.indexOf('Curso');
+    const held = [lines[at]!.slice(indent)];
+    for (let i = at + 1; lines[i]!.startsWith(' '.repeat(indent)); i++) held.push(lines[i]!.slice(indent));
+    expect(held.length).toBeGreaterThan(1);
+    expect(held.join(' ')).toBe(CONCEPTO.trim());
+  });
+
   // Last: it adds a request the tests above do not expect.
   it.skipIf(!HAVE_SCRIPT)('liquidaciones and devoluciones at 60 columns: rows and the totals line within the terminal', async () => {
     const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Seña', monto: '1000.00' })).body.data;
