@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { notificationHeaders } from '../webhooks/signature.js';
+import { describeUnreachable } from '../webhooks/unreachable.js';
 import { DEFAULTS } from '../defaults.js';
 import type { Clock } from './time.js';
 import { Latest, type StoredEvent } from './store.js';
@@ -221,7 +222,7 @@ export class Dispatcher {
       try {
         target = new URL(url);
       } catch {
-        resolve({ ok: false, status: null, error: 'invalid url', latencyMs: 0 });
+        resolve({ ok: false, status: null, error: 'URL inválida', latencyMs: 0 });
         return;
       }
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -232,19 +233,19 @@ export class Dispatcher {
       });
       const abort = () => {
         req.destroy();
-        finish(null, 'sandbox stopped');
+        finish(null, 'el sandbox se detuvo');
       };
       this.inflight.add(abort);
       const timer = setTimeout(() => {
         req.destroy();
-        finish(null, `no answer in ${this.timeoutMs / 1000} s`);
+        finish(null, describeUnreachable(null, true, this.timeoutMs));
       }, this.timeoutMs);
       req.on('response', (res) => {
         res.resume();
         res.on('end', () => finish(res.statusCode ?? null, null));
         res.on('error', () => finish(res.statusCode ?? null, null));
       });
-      req.on('error', (err: NodeJS.ErrnoException) => finish(null, err.code ?? err.message));
+      req.on('error', (err: NodeJS.ErrnoException) => finish(null, describeUnreachable(err, false, this.timeoutMs)));
       req.end(job.body);
     });
   }

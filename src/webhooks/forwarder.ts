@@ -4,6 +4,7 @@
 // throws: every failure becomes a result the listener can relay honestly.
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
+import { describeUnreachable as describe } from './unreachable.js';
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
 /** How much of the target's answer is kept (relayed to the sender, shown on failure). */
@@ -140,31 +141,4 @@ export class Forwarder {
   async close(): Promise<void> {
     await this.agent.close().catch(() => undefined);
   }
-}
-
-function describe(err: unknown, timedOut: boolean, timeoutMs: number): string {
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e?.code ?? e?.cause?.code;
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return `sin respuesta en ${formatSeconds(timeoutMs)}`;
-  }
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'conexión rechazada (¿la app está corriendo en ese puerto?)';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'no se encontró el host';
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-      return 'la app cortó la conexión sin responder';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'no hay ruta al host';
-    default:
-      return (code ? `${code}: ` : '') + (e?.message ?? String(err)).split('\n')[0];
-  }
-}
-
-export function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION } from '../version.js';
 import { decodeUtf8, summarize } from './events.js';
-import { formatSeconds, type Forwarder, type ForwardResult } from './forwarder.js';
+import type { Forwarder, ForwardResult } from './forwarder.js';
+import { formatSeconds } from './unreachable.js';
 import {
   Journal,
   REJECTED_BODY_KEEP,

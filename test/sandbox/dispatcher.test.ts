@@ -33,7 +33,7 @@ describe('dispatcher', () => {
     }
     const attempts = await eventually(() => (d.listEntregas(1).length === 2 ? d.listEntregas(1) : undefined));
     expect(attempts.map((a) => [a.intento, a.ok, a.status, a.error, a.proximo_intento_ms])).toEqual([
-      [1, false, null, 'no answer in 2 s', 50],
+      [1, false, null, 'sin respuesta en 2 s', 50],
       [2, true, 200, null, null],
     ]);
     expect(settled).toEqual([7]);

@@ -111,7 +111,7 @@ function fill(tbody, rows, cols, render) {
 function badge(estado) { return el('span', 'estado ' + (ESTADOS.indexOf(estado) >= 0 ? estado : ''), estado); }
 function answer(e) {
   if (e.status !== null) return e.status + (e.ok ? ' ok' : ' falló');
-  return 'sin respuesta: ' + (e.error || '?');
+  return e.error || 'sin respuesta';
 }
 
 // ---- payment requests ----

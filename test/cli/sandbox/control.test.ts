@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, expectNoStack, svc as spawned } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { closedPort } from '../../helpers/fixtures.js';
 import { startTarget } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -132,6 +133,21 @@ describe('svc sandbox entregas', () => {
     } finally {
       await sb.api('POST', '/_sandbox/webhook', { url: null });
       await app.close();
+    }
+  });
+});
+
+describe('svc sandbox entregas, when the app is down', () => {
+  it('says why in Spanish, as webhook listen does: the connection refused', async () => {
+    const port = await closedPort();
+    expect((await sb.api('POST', '/_sandbox/webhook', { url: `http://127.0.0.1:${port}/` })).status).toBe(200);
+    try {
+      const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Sin app', monto: '10.00' })).body.data.id;
+      await vi.waitFor(async () => expect((await sb.api('GET', '/_sandbox/entregas')).body.data.some((a: { cobro_id: number }) => a.cobro_id === id)).toBe(true), { timeout: 15_000 });
+      const r = await svc(['sandbox', 'entregas'], { env: sb.env });
+      expect(r.stdout).toMatch(new RegExp(`cobro ${id}\\s+intento 1 .* conexión rechazada \\(¿la app está corriendo en ese puerto\\?\\)`));
+    } finally {
+      await sb.api('POST', '/_sandbox/webhook', { url: null });
     }
   });
 });

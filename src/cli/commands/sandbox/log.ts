@@ -92,6 +92,6 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
     parseLimit(opts.limit, 100_000),
     () => control.entregas(),
     (e) =>
-      `${e.fecha ?? ''}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(5)} ` : ''}${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 40)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,
+      `${e.fecha ?? ''}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(5)} ` : ''}${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 60)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,
   );
 }
