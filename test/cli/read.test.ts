@@ -141,6 +141,13 @@ describe('read commands', () => {
     const missingJson = await run(['cobro', 'ver', '999999', '--json']);
     expect(JSON.parse(missingJson.stderr)).toEqual({ error: 'not_found', message: 'resource not found' });
     expect(missingJson.stdout).toBe('');
+    // The hint names the list where that kind of id is found.
+    expect(missing.stderr).toContain('→ revisá el id; `svc cobro listar` muestra los cobros');
+    for (const noun of ['transacciones', 'devoluciones']) {
+      const r = await run([noun, 'ver', '999999']);
+      expect(r.exitCode).toBe(5);
+      expect(r.stderr).toContain(`→ revisá el id; \`svc ${noun} listar\` las muestra`);
+    }
     const bad = await run(['cuenta'], { SVC_API_KEY: 'svc_test_notarealkey000000' });
     expect(bad.exitCode).toBe(3);
     expect(bad.stderr).toContain('unauthorized');

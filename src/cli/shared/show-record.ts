@@ -1,5 +1,6 @@
 // Shared body of the `ver` commands: check the id (before any request), fetch, print the record.
 import type { Client } from '../../api/client.js';
+import { NotFoundError } from '../../api/errors.js';
 import type { Context } from '../context.js';
 import { parseId } from '../parse.js';
 import { printJson, printRecord } from '../../output/format.js';
@@ -10,10 +11,17 @@ export async function showRecord<T extends Record<string, unknown>>(
   rawId: string | undefined,
   what: string,
   fetch: (client: Client, id: number) => Promise<{ data: { data: T } }>,
+  /** The list that shows the ids, named when the id is not found (`svc transacciones listar`). */
+  list: string,
 ): Promise<void> {
   const id = parseId(rawId);
   const client = await ctx.client();
-  const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () => fetch(client, id));
+  const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () =>
+    fetch(client, id).catch((err: unknown) => {
+      if (err instanceof NotFoundError && err.http === 404 && !err.suggestion) throw new NotFoundError(err.http, err.error, err.message, err.body, `revisá el id; \`${list}\` las muestra`);
+      throw err;
+    }),
+  );
   if (ctx.globals.json) return printJson(ctx.io, data.data);
   printRecord(ctx.io, pairsOf(data.data));
 }

@@ -3,5 +3,5 @@ import type { Context } from '../../context.js';
 import { showRecord } from '../../shared/show-record.js';
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
-  await showRecord(ctx, args[0], 'la transacción', (client, id) => client.verTransaccion(id));
+  await showRecord(ctx, args[0], 'la transacción', (client, id) => client.verTransaccion(id), 'svc transacciones listar');
 }
