@@ -32,6 +32,9 @@ export const MAX_CENTS = 99_999_999_999n;
 /** States of a payment request that admit a refund. */
 export const REFUNDABLE = ['PAGADA', 'PAGADA_PARCIALMENTE', 'DEVUELTA_PARCIALMENTE'] as const;
 
+/** States of a payment request in which the payer can still pay (its link is one to share). */
+export const PAYABLE = ['PENDIENTE', 'EN_PROCESO', 'PAGADA_PARCIALMENTE'] as const;
+
 /**
  * Loopback, as a bare host (`::1`, from --host) or a URL's hostname (`[::1]`, from
  * `new URL(…).hostname`): the only hosts plain http may reach (the key or a

@@ -202,3 +202,7 @@ export function shellLines(command: string, width: number, indent = '    '): str
   return lines;
 }
 
+/** A count with its noun in the singular or the plural: "1 evento", "4 eventos". */
+export function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -4,6 +4,7 @@
 import type { Cobro } from '../api/schemas.js';
 import { colorState, nullable, printRecord } from './format.js';
 import type { Colors, IO } from './io.js';
+import { PAYABLE } from '../rules.js';
 import { shown } from '../text.js';
 
 export type Pair = [string, string, ((s: string, c: Colors) => string)?];
@@ -57,7 +58,8 @@ export function printCobro(io: IO, cobro: Cobro, options: { short?: boolean; ext
     pairs.splice(at, 0, ...options.extra);
   }
   if (!io.stdoutTTY) return printRecord(io, pairs);
-  io.out(io.c.dim('link de pago (compartilo con quien paga):'));
+  // Only a request that can still be paid is one to share.
+  io.out(io.c.dim((PAYABLE as readonly string[]).includes(cobro.estado) ? 'link de pago (compartilo con quien paga):' : 'link de pago:'));
   io.out(io.c.bold(io.c.underline(shown(cobro.url))));
   io.out();
   printRecord(io, pairs.slice(1));

@@ -3,7 +3,7 @@
 // clock, amounts in integer cents; store.ts applies the results.
 import type { EstadoCobro, Evento } from '../api/enums.js';
 import { formatCents, type Cents } from '../money.js';
-import { REFUNDABLE as RULES_REFUNDABLE } from '../rules.js';
+import { PAYABLE as RULES_PAYABLE, REFUNDABLE as RULES_REFUNDABLE } from '../rules.js';
 
 /** A move that is not allowed, with the reason a merchant can act on. */
 export class TransitionError extends Error {
@@ -18,7 +18,7 @@ export interface Move {
 /** States from which the payer can still act (start, pay, be rejected, expire). */
 export const OPEN: readonly EstadoCobro[] = ['PENDIENTE', 'EN_PROCESO'];
 /** States from which a payment can be credited. */
-export const PAYABLE: readonly EstadoCobro[] = ['PENDIENTE', 'EN_PROCESO', 'PAGADA_PARCIALMENTE'];
+export const PAYABLE: readonly EstadoCobro[] = RULES_PAYABLE;
 /** States from which a refund is allowed. */
 export const REFUNDABLE: readonly EstadoCobro[] = RULES_REFUNDABLE;
 

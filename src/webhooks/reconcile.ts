@@ -43,7 +43,7 @@ export function reconcile(cobros: Iterable<Cobro>, journal: readonly JournalEntr
     const unsent = (pending.get(c.id) ?? []).filter((e) => e.estado === c.estado && (!last || e.received_at >= last.received_at)).at(-1);
     const arreglo = unsent
       ? `svc webhook replay ${unsent.id}${forwardTo ? ` --forward-to ${forwardTo}` : ''}`
-      : `svc webhook trigger ${EVENT_OF[c.estado]} --cobro ${c.id}${forwardTo ? ` --forward-to ${forwardTo}` : ' --forward-to <url de tu app>'}`;
+      : `svc webhook trigger ${EVENT_OF[c.estado]} --cobro ${c.id}${forwardTo ? ` --forward-to ${forwardTo}` : ' --forward-to URL_DE_TU_APP'}`;
     out.push({ cobro_id: c.id, codigo: c.codigo, app: last?.estado ?? null, servicio: c.estado, arreglo });
   }
   return out;

@@ -148,6 +148,25 @@ describe('read commands', () => {
       expect(r.exitCode).toBe(5);
       expect(r.stderr).toContain(`→ revisá el id; \`svc ${noun} listar\` las muestra`);
     }
+    // Every hint names a command that helps with what was asked.
+    const hints: [string[], number, string][] = [
+      [['devolver', String(cobroId), '--monto', '1', '--transaccion', '999999', '--yes'], 5, `→ revisá --transaccion; \`svc transacciones listar --cobro ${cobroId}\` muestra las del cobro`],
+      [['sandbox', 'reenviar', '999999'], 5, '→ revisá el número; `svc sandbox entregas` muestra cada evento con el suyo'],
+      [['sync'], 2, '→ ej. svc sync 42, svc sync K7QM3XW9PA'],
+      [['caso'], 2, '→ ej. svc caso 42, svc caso K7QM3XW9PA'],
+      [['webhook', 'trigger', 'payment.created', '--sandbox'], 0, '→ repetí con --forward-to URL: el sandbox la guarda y se la entrega ahí (sin reiniciarlo)'],
+    ];
+    // On a terminal, the link is one to share only while the request can be paid.
+    const terminal = { SVC_FORCE_TTY: '1', COLUMNS: '100', NO_COLOR: '1' };
+    expect((await run(['cobro', 'ver', String(otherId)], terminal)).stdout).toContain('link de pago (compartilo con quien paga):\n');
+    const refunded = await run(['cobro', 'ver', String(cobroId)], terminal);
+    expect(refunded.stdout).toContain('link de pago:\n');
+    expect(refunded.stdout).not.toContain('compartilo');
+    for (const [args, code, hint] of hints) {
+      const r = await run(args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+      expect(r.stderr, args.join(' ')).toContain(hint);
+    }
     const bad = await run(['cuenta'], { SVC_API_KEY: 'svc_test_notarealkey000000' });
     expect(bad.exitCode).toBe(3);
     expect(bad.stderr).toContain('unauthorized');

@@ -97,7 +97,7 @@ describe('tables that fit the terminal', () => {
     expect(r.exitCode, r.screen).toBe(1);
     // Joined back: a command longer than the terminal wraps, it is not cut.
     const flat = r.screen.replace(/\n/g, '');
-    expect(flat).toContain('svc webhook trigger payment.partially_paid --cobro 2 --forward-to <url de tu app>');
+    expect(flat).toContain('svc webhook trigger payment.partially_paid --cobro 2 --forward-to URL_DE_TU_APP');
     expect(r.screen).toContain('PAGADA_PARCIALMENTE');
     expect(r.screen).not.toMatch(/svc webhook trigger[^\n]*…/);
   });

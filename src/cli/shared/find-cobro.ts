@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 export type CobroRef = { kind: 'id'; id: number } | { kind: 'codigo'; codigo: string } | { kind: 'referencia'; referencia: string };
 
 /** How the request was named, checked before any request is made. */
-export function parseCobroRef(arg: string | undefined, referencia: unknown): CobroRef {
+export function parseCobroRef(arg: string | undefined, referencia: unknown, command = 'svc cobro ver'): CobroRef {
   if (referencia !== undefined) {
     if (arg !== undefined) throw new UsageError('nombrá el cobro de una sola forma: <id|código> o --referencia <texto>, no los dos');
     const text = String(referencia);
@@ -21,7 +21,7 @@ export function parseCobroRef(arg: string | undefined, referencia: unknown): Cob
     return { kind: 'referencia', referencia: text };
   }
   const s = (arg ?? '').trim();
-  if (!s) throw new UsageError('falta el cobro: su id, su código o --referencia <texto>', 'ej. svc cobro ver 42, svc cobro ver K7QM3XW9PA');
+  if (!s) throw new UsageError('falta el cobro: su id, su código o --referencia <texto>', `ej. ${command} 42, ${command} K7QM3XW9PA`);
   if (/^[1-9][0-9]{0,14}$/.test(s)) return { kind: 'id', id: Number(s) };
   if (/^[A-Za-z0-9]{10}$/.test(s)) return { kind: 'codigo', codigo: s.toUpperCase() };
   throw new UsageError(

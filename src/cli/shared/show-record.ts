@@ -16,12 +16,15 @@ export async function showRecord<T extends Record<string, unknown>>(
 ): Promise<void> {
   const id = parseId(rawId);
   const client = await ctx.client();
-  const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () =>
-    fetch(client, id).catch((err: unknown) => {
-      if (err instanceof NotFoundError && err.http === 404 && !err.suggestion) throw new NotFoundError(err.http, err.error, err.message, err.body, `revisá el id; \`${list}\` las muestra`);
-      throw err;
-    }),
-  );
+  const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () => withNotFoundHint(fetch(client, id), `revisá el id; \`${list}\` las muestra`));
   if (ctx.globals.json) return printJson(ctx.io, data.data);
   printRecord(ctx.io, pairsOf(data.data));
+}
+
+/** A 404 of `pending` carries `hint` (the list where such ids are found) instead of the one about cobros. */
+export function withNotFoundHint<T>(pending: Promise<T>, hint: string): Promise<T> {
+  return pending.catch((err: unknown) => {
+    if (err instanceof NotFoundError && err.http === 404 && !err.suggestion) throw new NotFoundError(err.http, err.error, err.message, err.body, hint);
+    throw err;
+  });
 }

@@ -1,7 +1,7 @@
 // What the webhook commands share: where the signing secret comes from, how a raw
 // body and the journal are found, and the one-line rendering of an event for
 // listen, replay and trigger.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { JournalEntry, JournalRead } from '../../webhooks/journal.js';
 import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
@@ -54,8 +54,13 @@ export function readFileArg(file: string, flag: string): Buffer {
 }
 
 /** --journal FILE, else <data dir>/webhooks.jsonl. */
-export async function journalPath(ctx: Context, opts: { journal?: string }): Promise<string> {
-  if (opts.journal !== undefined) return parseFilePath(opts.journal, '--journal');
+export async function journalPath(ctx: Context, opts: { journal?: string }, reading = false): Promise<string> {
+  if (opts.journal !== undefined) {
+    const path = parseFilePath(opts.journal, '--journal');
+    // A journal named to be read must be there: a mistyped name is not "no events yet".
+    if (reading && !existsSync(path)) throw new UsageError(`--journal ${printable(path)}: no existe (lo escribe svc webhook listen; sin --journal se usa el de la carpeta de datos)`);
+    return path;
+  }
   const { defaultJournalPath } = await import('../../webhooks/journal.js');
   return defaultJournalPath(ctx.env);
 }

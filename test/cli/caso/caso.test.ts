@@ -122,9 +122,18 @@ describe('svc caso', () => {
     expect(caso.notificaciones.map((n: { event: string }) => n.event)).toEqual(['payment.created', 'payment.partially_paid', 'payment.approved', 'payment.partially_refunded']);
     expect(caso.notificaciones.every((n: { firma_valida: boolean }) => n.firma_valida)).toBe(true);
     expect(r.stdout).not.toContain('x-svc-signature');
-    // Without a journal the case is the service's alone.
-    const bare = await svc(['caso', String(paid.id), '--json', '--journal', join(tempDir(), 'none.jsonl')], { env: sb.env });
+    // Without a journal (none in the data folder yet) the case is the service's alone.
+    const bare = await svc(['caso', String(paid.id), '--json'], { env: { ...sb.env, SVC_DATA_DIR: tempDir() } });
+    expect(bare.exitCode, bare.stderr).toBe(0);
     expect(JSON.parse(bare.stdout).notificaciones).toEqual([]);
+    // A journal named that is not there is a mistake, not "no notifications": exit 2, for every reader.
+    const none = join(tempDir(), 'none.jsonl');
+    for (const args of [['caso', String(paid.id)], ['webhook', 'eventos'], ['webhook', 'conciliar'], ['webhook', 'replay', '--last', '1'], ['webhook', 'ver', 'evt_0123456789ab']]) {
+      const r = await svc([...args, '--journal', none], { env: sb.env });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`error: --journal ${none}: no existe`);
+      expect(r.stdout).toBe('');
+    }
   });
 
   it('--markdown: a ticket report with the code, totals and no key, secret, signature or control character', async () => {

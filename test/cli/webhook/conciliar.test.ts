@@ -47,7 +47,7 @@ describe('svc webhook conciliar', () => {
     await settle(2);
     const agree = await spawned(['webhook', 'conciliar'], { env });
     expect(agree.exitCode, agree.stderr).toBe(0);
-    expect(agree.stderr).toMatch(/tu app está al día: los 1 cobros coinciden/);
+    expect(agree.stderr).toMatch(/tu app está al día: el cobro coincide con lo que le llegó/);
 
     // The listener is away while B is paid: its approval never reaches the journal.
     await sb.api('POST', '/_sandbox/webhook', { url: null });
@@ -84,7 +84,7 @@ describe('svc webhook conciliar', () => {
     // --desde leaves out the requests created before it.
     const later = await svc(['webhook', 'conciliar', '--desde', '2999-01-01'], { env });
     expect(later.exitCode).toBe(0);
-    expect(later.stderr).toMatch(/los 0 cobros desde 2999-01-01 00:00:00 coinciden/);
+    expect(later.stderr).toMatch(/no hay cobros desde 2999-01-01 00:00:00: nada que conciliar/);
   });
 
   it('--desde that is not a date: exit 2', async () => {
@@ -97,6 +97,6 @@ describe('svc webhook conciliar', () => {
     const entry = (estado: string, outcome: string, valid = true, at = '2026-01-01T00:00:00.000Z') =>
       ({ id: `evt_${estado}`, cobro_id: 1, estado, outcome, verification: { valid }, received_at: at }) as never;
     expect(reconcile([cobro], [entry('PENDIENTE', 'forwarded'), entry('PAGADA', 'forwarded')])).toEqual([]);
-    expect(reconcile([cobro], [entry('PAGADA', 'forwarded', false)])[0]).toMatchObject({ app: null, arreglo: 'svc webhook trigger payment.approved --cobro 1 --forward-to <url de tu app>' });
+    expect(reconcile([cobro], [entry('PAGADA', 'forwarded', false)])[0]).toMatchObject({ app: null, arreglo: 'svc webhook trigger payment.approved --cobro 1 --forward-to URL_DE_TU_APP' });
   });
 });

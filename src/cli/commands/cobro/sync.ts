@@ -14,7 +14,7 @@ import type { syncOptions } from './index.js';
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof syncOptions>): Promise<void> {
   const { io } = ctx;
-  const ref = parseCobroRef(args[0], opts.referencia);
+  const ref = parseCobroRef(args[0], opts.referencia, 'svc sync');
   const client = await ctx.client();
   await ctx.guardChange(`sincronizar ${describeRef(ref)}`);
   const before = await cobroNamed(ctx, client, ref);

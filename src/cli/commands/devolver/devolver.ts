@@ -15,8 +15,14 @@ import { closeSync, constants, existsSync, fsyncSync, openSync, writeFileSync } 
 import { writePrivateFile } from '../../../config/private.js';
 import { makePlan, planText, PlanRefused, readPlan, type Plan } from './plan.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
+import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
 import { displayWidth, fitWidth, shown } from '../../../text.js';
+
+/** The transactions of the request named, where a --transaccion id is found. */
+const TX_HINT = (ref: CobroRef) =>
+  `revisá --transaccion; \`svc transacciones listar${ref.kind === 'id' ? ` --cobro ${ref.id}` : ref.kind === 'codigo' ? ` --cobro ${ref.codigo}` : ''}\` muestra las del cobro`;
+import { serviceTime } from '../../../dates.js';
 import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
 
 type Options = OptionsOf<typeof devolverOptions>;
@@ -34,7 +40,7 @@ export interface RefundRequest {
 
 /** Flags -> request, every problem a UsageError (exit 2) before any request. */
 export function parseRefundFlags(args: string[], opts: Options): RefundRequest {
-  const ref = parseCobroRef(args[0], opts.referencia);
+  const ref = parseCobroRef(args[0], opts.referencia, 'svc devolver');
   const total = opts.total === true;
   const hasMonto = opts.monto !== undefined;
   if (total && hasMonto) throw new UsageError('usá --monto o --total, no los dos');
@@ -99,14 +105,14 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const live = resolved.mode === 'live';
   const sends = opts.dryRun !== true && planFile === undefined;
   // Live without a terminal and without --yes: refused before reading anything (a dry run or a plan sends nothing).
-  if (live && sends && !globals.yes && !io.canPrompt) await ctx.guardChange(`devolver dinero de ${describeRef(req.ref)}`);
+  if (live && sends && !globals.yes && !io.canPrompt) await ctx.guardChange(`devolver dinero ${describeRef(req.ref).replace(/^el /, 'del ')}`);
 
   const { cobro, devoluciones, tx } = await ctx
     .spin(`leyendo ${describeRef(req.ref)}…`, async () => {
       const [c, d, t] = await Promise.all([
         findCobro(client, req.ref),
         client.listarDevoluciones(),
-        req.transaccion === undefined ? undefined : client.verTransaccion(req.transaccion),
+        req.transaccion === undefined ? undefined : withNotFoundHint(client.verTransaccion(req.transaccion), TX_HINT(req.ref)),
       ]);
       return { cobro: c, devoluciones: d.data.data, tx: t?.data.data };
     })
@@ -217,7 +223,7 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   const plan = readPlan(path);
   const id = plan.cobro.id;
   if (plan.aplicado) {
-    throw new PlanRefused(`el plan ya se aplicó el ${shown(plan.aplicado.at)} (devolución ${plan.aplicado.devolucion_id}): no se devuelve dos veces`, checkCommands(id));
+    throw new PlanRefused(`el plan ya se aplicó el ${shown(serviceTime(plan.aplicado.at, await ctx.zone()))} (devolución ${plan.aplicado.devolucion_id}): no se devuelve dos veces`, checkCommands(id));
   }
   const resolved = await ctx.resolved();
   if (plan.modo !== resolved.mode) throw new PlanRefused(`el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`);
@@ -231,7 +237,7 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
     const [c, d, t] = await Promise.all([
       client.verCobro(id),
       client.listarDevoluciones(),
-      plan.transaccion_id === null ? undefined : client.verTransaccion(plan.transaccion_id),
+      plan.transaccion_id === null ? undefined : withNotFoundHint(client.verTransaccion(plan.transaccion_id), TX_HINT({ kind: 'id', id })),
     ]);
     return { cobro: c.data.data, devoluciones: d.data.data, tx: t?.data.data };
   });
@@ -257,7 +263,7 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   showSummary(ctx, cobro, devoluciones);
   const req: RefundRequest = { ref: { kind: 'id', id }, amount: parseAmount(plan.monto), total: false, transaccion: plan.transaccion_id ?? undefined };
   const checked = planRefund(req, cobro, devoluciones, tx);
-  say(ctx, `${io.c.bold('a devolver:')}    ${plan.monto} (plan ${shown(path)}, hecho ${shown(plan.creado)} con el perfil "${shown(plan.perfil)}")`);
+  say(ctx, `${io.c.bold('a devolver:')}    ${plan.monto} (plan ${shown(path)}, hecho ${shown(serviceTime(plan.creado, await ctx.zone()))} con el perfil "${shown(plan.perfil)}")`);
   if (opts.dryRun === true) {
     // A rehearsal of the approval: every check passed, nothing is sent and the plan stays unapplied.
     say(ctx, io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`));

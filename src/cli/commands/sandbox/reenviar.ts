@@ -6,12 +6,13 @@ import { shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseId } from '../../parse.js';
 import { SandboxControl } from '../../shared/sandbox-control.js';
+import { withNotFoundHint } from '../../shared/show-record.js';
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
   const n = parseId(args[0], 'evento');
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox reenviar');
-  const sent = await control.reenviar(n);
+  const sent = await withNotFoundHint(control.reenviar(n), 'revisá el número; `svc sandbox entregas` muestra cada evento con el suyo');
   if (ctx.globals.json) return printJson(ctx.io, sent);
   ctx.io.err(`${shown(sent.event, 40)} (cobro ${sent.cobro_id}) va de nuevo a ${shown(sent.url, 200)}; \`svc sandbox entregas\` muestra los intentos`);
 }

@@ -24,7 +24,7 @@ export function parseDesde(value: unknown): string | undefined {
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof conciliarOptions>): Promise<void> {
   const desde = parseDesde(opts.desde);
   const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
-  const path = await journalPath(ctx, opts);
+  const path = await journalPath(ctx, opts, true);
   const journal = (await readJournalAt(path)).entries;
   const client = await ctx.client();
   const cobros = (await ctx.spin('leyendo los cobros…', () => client.listarCobros())).data.data;
@@ -46,7 +46,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
   const n = since.length;
   if (diffs.length === 0) {
-    io.err(`tu app está al día: los ${n} cobros${desde ? ` desde ${desde}` : ''} coinciden con lo que le llegó`);
+    io.err(n === 0 ? `no hay cobros${desde ? ` desde ${desde}` : ''}: nada que conciliar` : `tu app está al día: ${n === 1 ? 'el cobro' : `los ${n} cobros`}${desde ? ` desde ${desde}` : ''} ${n === 1 ? 'coincide' : 'coinciden'} con lo que le llegó`);
     return;
   }
   throw new CliError(`${diffs.length} de ${n} cobros no coinciden con lo último que tu app aceptó`, EXIT.refused, 'corré el comando de cada fila (el journal es el de svc webhook listen)');

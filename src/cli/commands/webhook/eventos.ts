@@ -6,7 +6,7 @@
 import type { JournalEntry } from '../../../webhooks/journal.js';
 import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import { serviceTime } from '../../../dates.js';
-import { wrapWords } from '../../../text.js';
+import { count, wrapWords } from '../../../text.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parseLimit } from '../../parse.js';
@@ -25,11 +25,11 @@ function raw(value: unknown, dash = '-'): string {
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof eventosOptions>): Promise<void> {
   const { io } = ctx;
   const limit = parseLimit(opts.limit);
-  const path = await journalPath(ctx, opts);
+  const path = await journalPath(ctx, opts, true);
   const read = await readJournalAt(path);
   // Newest first, as every list of svc and of the service.
   const entries = read.entries.slice(limit ? -limit : 0).reverse();
-  if (read.skipped) io.err(io.c.yellow(`aviso: ${read.skipped} línea(s) del journal no se pudieron leer y se omitieron`));
+  if (read.skipped) io.err(io.c.yellow(`aviso: ${read.skipped === 1 ? '1 línea del journal no se pudo leer y se omitió' : `${read.skipped} líneas del journal no se pudieron leer y se omitieron`}`));
   if (ctx.globals.json) {
     printJson(io, entries);
     return;
@@ -73,7 +73,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   ];
   await printTable(io, columns, entries);
   if (io.stdoutTTY) {
-    const note = `${entries.length} evento(s) de ${read.entries.length} en ${path} · svc webhook replay <id> para reenviar`;
+    const note = `${entries.length} de ${count(read.entries.length, 'evento', 'eventos')} en ${path} · svc webhook replay <id> para reenviar`;
     for (const line of wrapWords(note, io.columns ?? Infinity)) io.err(io.c.dim(line));
   }
 }

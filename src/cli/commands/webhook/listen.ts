@@ -12,6 +12,7 @@ import type { OptionsOf } from '../../define.js';
 import { isLoopbackHost, parseHeaders, parseHost, parsePort, parseTimeoutSeconds, parseTolerance, parseUrl, printable } from '../../parse.js';
 import { eventLine, journalPath, resolveSecret, shortEventLines } from '../../shared/webhook.js';
 import type { listenOptions } from './index.js';
+import { count } from '../../../text.js';
 
 type Options = OptionsOf<typeof listenOptions>;
 
@@ -131,7 +132,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     signal.addEventListener('abort', () => resolve(), { once: true });
   });
   const inFlight = listener.stats().in_flight;
-  io.err(c.dim(inFlight ? `deteniendo: esperando ${inFlight} reenvío(s) en curso…` : 'deteniendo…'));
+  io.err(c.dim(inFlight ? `deteniendo: esperando ${count(inFlight, 'reenvío', 'reenvíos')} en curso…` : 'deteniendo…'));
   await listener.close();
   lines.flush();
   const s = listener.stats();

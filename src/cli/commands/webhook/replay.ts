@@ -11,6 +11,7 @@ import type { OptionsOf } from '../../define.js';
 import { parseHeaders, parsePositiveInt, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
 import { eventLine, field, journalPath, readJournalAt, resolveSecret } from '../../shared/webhook.js';
 import type { replayOptions } from './index.js';
+import { count } from '../../../text.js';
 
 /** Entries --last and --all consider: what arrived at the listener, signed correctly, with a body. */
 function replayable(e: JournalEntry): boolean {
@@ -42,7 +43,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
   const timeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
   const resign = opts.resign === true;
   const secret = resign ? await resolveSecret(ctx, opts) : undefined;
-  const path = await journalPath(ctx, opts);
+  const path = await journalPath(ctx, opts, true);
   const zone = ctx.globals.json ? '' : await ctx.zone();
 
   const { entries } = await readJournalAt(path);
@@ -130,7 +131,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
     await journal?.close().catch(() => undefined);
     await forwarder.close();
   }
-  if (unreachable) throw new CliError(`${unreachable} de ${chosen.length} reenvío(s) no llegaron a la app`, EXIT.network);
-  if (failed) throw new CliError(`la app respondió con error a ${failed} de ${chosen.length} reenvío(s)`, EXIT.refused);
+  if (unreachable) throw new CliError(`${unreachable} de ${count(chosen.length, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`, EXIT.network);
+  if (failed) throw new CliError(`la app respondió con error a ${failed} de ${count(chosen.length, 'reenvío', 'reenvíos')}`, EXIT.refused);
   if (!ctx.globals.json && chosen.length > 1) io.err(io.c.dim(`${chosen.length} reenviados`));
 }

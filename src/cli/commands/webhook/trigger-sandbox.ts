@@ -96,7 +96,7 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
   }
   if (!delivered) {
     io.out(`${event} (cobro ${id}): ${hook ? `el sandbox todavía no lo entregó a ${hook}` : 'el sandbox no tiene URL de notificaciones'}`);
-    if (!hook) io.err(c.dim('→ configurala con `svc sandbox --webhook-url URL`, o repetí con --forward-to URL'));
+    if (!hook) io.err(c.dim('→ repetí con --forward-to URL: el sandbox la guarda y se la entrega ahí (sin reiniciarlo)'));
     return;
   }
   const paint = delivered.ok ? c.green : c.red;

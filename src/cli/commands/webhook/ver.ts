@@ -46,7 +46,7 @@ function pretty(bytes: Buffer): string {
 }
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof verOptions>): Promise<void> {
-  const path = await journalPath(ctx, opts);
+  const path = await journalPath(ctx, opts, true);
   const { entries } = await readJournalAt(path);
   const [entry] = select(entries, args[0], undefined, false);
   const e = entry!;
