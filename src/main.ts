@@ -2,7 +2,7 @@
 // and error lines (cli/report.ts, loaded on failure); commands throw, main speaks.
 import { CommanderError } from 'commander';
 import { commands, groups } from './cli/registry.js';
-import { buildProgram, commandsFor } from './cli/program.js';
+import { buildProgram, commandsFor, helpAsAsked } from './cli/program.js';
 import type { GlobalOptions } from './cli/context.js';
 import { EXIT, Reported, UsageError } from './errors.js';
 import { createIO, type IO, type Streams } from './output/io.js';
@@ -19,7 +19,8 @@ export interface MainDeps extends Streams {
   writes?: SentWrite[];
 }
 
-export async function main(argv: string[], deps: MainDeps): Promise<number> {
+export async function main(asked: string[], deps: MainDeps): Promise<number> {
+  const argv = [...helpAsAsked(asked, groups, commands)];
   const raw = { json: argv.includes('--json'), noColor: argv.includes('--no-color'), debug: argv.includes('--debug') };
   let io: IO = createIO(deps, deps.env, { color: raw.noColor ? false : undefined });
   let globals: GlobalOptions | undefined;

@@ -164,23 +164,42 @@ export function buildProgram(
  * build than all of them (start-up, #16), and parses and helps alike.
  */
 export function commandsFor(argv: readonly string[], groups: GroupDef[], commands: CommandDef[]): { groups: GroupDef[]; commands: CommandDef[] } {
-  const takesValue = new Set(GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) => g.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!));
-  let word: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (!a.startsWith('-')) {
-      word = a;
-      break;
-    }
-    if (takesValue.has(a)) i++;
-  }
+  const word = firstWord(argv);
   if (word === undefined || word === 'help') return { groups, commands };
-  const named = (d: { name: string; aliases?: string[] }) => d.name === word || (d.aliases?.includes(word!) ?? false);
-  const group = groups.find(named);
-  const top = group?.name ?? commands.find((c) => !c.name.includes(' ') && named(c))?.name;
+  const top = topName(word, groups, commands);
   if (top === undefined) return { groups, commands };
   return { groups: groups.filter((g) => g.name === top), commands: commands.filter((c) => c.name.split(' ')[0] === top) };
+}
+
+/**
+ * Help asked the other way round: `svc help cobro crear` is `svc cobro crear --help`;
+ * and help for a word that is no command is that word's error ("comando desconocido",
+ * exit 2), as without --help, not the general page with exit 0.
+ */
+export function helpAsAsked(argv: readonly string[], groups: GroupDef[], commands: CommandDef[]): readonly string[] {
+  const asked = argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv;
+  const word = firstWord(asked);
+  const helps = (a: string) => a === '--help' || a === '-h';
+  if (word === undefined || word === 'help' || topName(word, groups, commands) !== undefined || !asked.some(helps)) return asked;
+  return asked.filter((a) => !helps(a));
+}
+
+/** The first word of argv that is not a global option or its value: the command named. */
+function firstWord(argv: readonly string[]): string | undefined {
+  const takesValue = new Set(GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) => g.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!));
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return undefined;
+    if (!a.startsWith('-')) return a;
+    if (takesValue.has(a)) i++;
+  }
+  return undefined;
+}
+
+/** The group or top-level command `word` names (an alias included), if any. */
+function topName(word: string, groups: GroupDef[], commands: CommandDef[]): string | undefined {
+  const named = (d: { name: string; aliases?: string[] }) => d.name === word || (d.aliases?.includes(word) ?? false);
+  return groups.find(named)?.name ?? commands.find((c) => !c.name.includes(' ') && named(c))?.name;
 }
 
 /** Each example as typed, broken for the help's width as a shell reads it. */

@@ -88,6 +88,19 @@ describe('quick answers', () => {
     expect(await page(['webhook', 'listen', '--help'], 60)).toContain('--forward-to http://localhost:3000/hooks \\\n    --route payment.refunded=http://localhost:4000/refunds');
   });
 
+  it('help asked the other way round: help of a verb is its page; help of no command is that error, exit 2', async () => {
+    const verb = await runMain(['help', 'cobro', 'crear']);
+    expect(verb.exitCode).toBe(0);
+    expect(verb.stdout).toBe((await runMain(['cobro', 'crear', '--help'])).stdout);
+    expect(verb.stdout).toMatch(/^Uso: svc cobro crear/);
+    for (const argv of [['help', 'nada'], ['nada', '--help'], ['nada', '-h']]) {
+      const r = await runMain(argv);
+      expect(r.exitCode, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: comando desconocido 'nada'/);
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('without the build files, main answers', () => {
     expect(quickAnswer(['--help'], '/nonexistent', piped)).toBeUndefined();
   });
