@@ -206,3 +206,14 @@ export function shellLines(command: string, width: number, indent = '    '): str
 export function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** Why `text` is not JSON, in Spanish, from JSON.parse's error: "no es JSON válido (línea 3, columna 7)". */
+export function notJson(err: unknown, text: string): string {
+  const message = err instanceof Error ? err.message : '';
+  const at = /position (\d+)/.exec(message);
+  if (at) {
+    const before = text.slice(0, Number(at[1]));
+    return `no es JSON válido (línea ${before.split('\n').length}, columna ${before.length - before.lastIndexOf('\n')})`;
+  }
+  return /end of JSON input/i.test(message) ? 'no es JSON válido (termina antes de tiempo)' : 'no es JSON válido';
+}

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
+import { notJson } from '../text.js';
 import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, writePrivateFile, type FolderLabels } from './private.js';
 
 export const Profile = z.object({
@@ -83,7 +84,7 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw corrupt(path, err);
+      throw corrupt(path, notJson(err, text));
     }
     const parsed = ConfigFile.safeParse(raw);
     if (!parsed.success) {
@@ -150,7 +151,7 @@ function withLock<T>(lockPath: string, work: () => T): T {
 }
 
 function corrupt(path: string, err: unknown): ConfigError {
-  const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  const detail = typeof err === 'string' ? err : err instanceof Error ? err.message.split('\n')[0] : String(err);
   return new ConfigError(
     `no se pudo leer el archivo de configuración ${path}: ${detail}`,
     `corregilo o borralo (perdés los perfiles guardados) y volvé a correr \`svc login\``,

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import type { Cobro, Devolucion, Transaccion } from '../api/schemas.js';
 import { MEDIOS } from '../api/enums.js';
+import { notJson } from '../text.js';
 import { isAmount } from '../money.js';
 
 const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
@@ -44,7 +45,7 @@ export function parseScenario(text: string): Scenario {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new ScenarioError(`no es JSON (${(err as Error).message.split('\n')[0]})`);
+    throw new ScenarioError(notJson(err, text));
   }
   const r = Scenario.safeParse(value);
   if (!r.success) {

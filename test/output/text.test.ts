@@ -1,7 +1,7 @@
 // The one terminal sanitizer (src/text.ts): what is unsafe, how it is shown, and that
 // the shown form can never be mistaken for data (a quoted value is a JSON string).
 import { describe, expect, it } from 'vitest';
-import { isUnsafe, oneLine, printable, shown, terminalGuard, wrapWords } from '../../src/text.js';
+import { isUnsafe, notJson, oneLine, printable, shown, terminalGuard, wrapWords } from '../../src/text.js';
 
 const UNSAFE: [string, string, string][] = [
   ['ESC (CSI clear screen)', 'a\u001b[2Jb', String.raw`"a\u001b[2Jb"`],
@@ -94,3 +94,20 @@ describe('wrapWords', () => {
     expect(wrapWords('cerámica ñandú', 8)).toEqual(['cerámica', 'ñandú']);
   });
 });
+
+describe('notJson: why a file is not JSON, in Spanish', () => {
+  const why = (text: string) => {
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      return notJson(err, text);
+    }
+    throw new Error('parsed');
+  };
+  it('names the line and column of the first bad character, never JSON.parse\'s English', () => {
+    expect(why('{bad')).toBe('no es JSON válido (línea 1, columna 2)');
+    expect(why('{\n  "a": 1,\n  b\n}')).toBe('no es JSON válido (línea 3, columna 3)');
+    expect(why('{"a":')).toBe('no es JSON válido (termina antes de tiempo)');
+  });
+});
+

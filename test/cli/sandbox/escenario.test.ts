@@ -88,7 +88,7 @@ describe('svc sandbox --escenario', () => {
   });
 
   it.each([
-    ['not JSON', '{', /--escenario .*: no es JSON/],
+    ['not JSON', '{', /--escenario .*: no es JSON válido \(línea 1, columna 2\)$/m],
     ['a bad medio', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'efectivo' }] }] }, /cobros\[0\]\.pagos\[0\]\.medio: no es "transferencia"/],
     ['a bad amount', { cobros: [{ concepto: 'x', monto: '1.00' }, { concepto: 'y', monto: '1.00', pagos: [{ medio: 'qr', monto: '1,5' }] }] }, /cobros\[1\]\.pagos\[0\]\.monto: un monto decimal/],
     ['an unknown field', { cobros: [{ concepto: 'x', monto: '1.00', pagado: true }] }, /cobros\[0\]: campo desconocido: pagado/],
