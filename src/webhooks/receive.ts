@@ -299,7 +299,8 @@ function relay(res: ServerResponse, result: ForwardResult, status: number, timeo
   if (result.status === null) {
     return reply(res, 502, {
       error: 'target_unreachable',
-      message: `no se pudo entregar a la app: ${result.error ?? 'sin respuesta'} (timeout ${formatSeconds(timeoutMs)})`,
+      // The reason says it all: "sin respuesta en 10 s" for a timeout, "conexión rechazada…" for a refusal.
+      message: `no se pudo entregar a la app: ${result.error ?? `sin respuesta en ${formatSeconds(timeoutMs)}`}`,
     });
   }
   if (result.response && result.responseComplete && status !== 204 && status !== 304) {

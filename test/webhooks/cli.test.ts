@@ -11,6 +11,7 @@ import { svcInProcess as svc } from '../helpers/inproc.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders, signatureHeader } from '../../src/webhooks/signature.js';
+import { closedPort } from '../helpers/fixtures.js';
 import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../helpers/receiver.js';
 
 // A test secret, only ever used in these tests.
@@ -182,6 +183,20 @@ describe('webhook trigger', () => {
     expect(b).toMatchObject({ event: 'payment.partially_paid', estado: 'PAGADA_PARCIALMENTE', monto: '2000.00', monto_cobrado: '1000.00', transaccion_id: 99, extra: { a: 1 } });
     expect(got.headers['x-svc-event']).toBe('payment.partially_paid');
     expect(got.headers['x-svc-signature']).toBe(signatureHeader(SECRET, String(got.headers['x-svc-timestamp']), got.body));
+  });
+
+  it('a listener whose app is down: its reason shown as words, not as escaped JSON', async () => {
+    const listen = await startListen(['--forward-to', `http://127.0.0.1:${await closedPort()}/`], env);
+    try {
+      const r = await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', listen.url], { env });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toContain('502');
+      expect(r.stdout).toContain('«no se pudo entregar a la app: conexión rechazada (¿la app está corriendo en ese puerto?)»');
+      expect(r.stdout).not.toContain('\\"');
+      expect(r.stdout).not.toContain('timeout');
+    } finally {
+      await listen.stop();
+    }
   });
 
   it('exit 1 when the target answers non-2xx, 6 when it is unreachable', async () => {

@@ -149,7 +149,8 @@ export function eventLine(io: IO, e: JournalEntry, zone: string, short = false):
       tail = short ? c.green('<-- 200') : `${c.green('<-- 200')} ${c.dim('(sin --forward-to)')}`;
       break;
     case 'unreachable':
-      tail = `${c.red(`--> ${short ? '' : `${field(e.target, 200, '?')} `}sin respuesta: ${field(e.error, 200, '?')}`)} ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`;
+      // `<--` is what the sender was answered; a replay has no sender.
+      tail = `${c.red(`--> ${short ? '' : `${field(e.target, 200, '?')} `}sin respuesta: ${field(e.error, 200, '?')}`)}${e.source === 'replay' ? '' : ` ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`}`;
       break;
     default: {
       const paint = statusColor(e.status, c);

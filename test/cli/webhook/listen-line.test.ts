@@ -58,6 +58,9 @@ describe('the listener line', () => {
     const line = eventLine(terminal(80), unreachable, zone, true);
     expect(line).toContain('--> sin respuesta: conexión rechazada <-- 502');
     expect(line).not.toContain('127.0.0.1:3000');
+    // A replay has no sender: nothing was answered, so no `<--`.
+    const replayed = eventLine(terminal(80), { ...unreachable, source: 'replay', replay_of: 'evt_0123456789aa', answered: undefined } as unknown as JournalEntry, zone, true);
+    expect(replayed).toMatch(/--> sin respuesta: conexión rechazada$/);
   });
 
   it('short only on a terminal narrower than a whole line', () => {

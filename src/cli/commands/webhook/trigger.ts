@@ -114,7 +114,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   } else if (result.status !== null) {
     const paint = result.ok ? c.green : c.red;
     io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${shownAddress(target)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
-    if (!result.ok && start) io.out(c.dim(`  «${printable(start, 200)}»`));
+    if (!result.ok && start) io.out(c.dim(`  «${printable(errorMessageOf(start) ?? start, 200)}»`));
   }
   if (result.status === null) {
     throw new CliError(
@@ -137,3 +137,14 @@ async function fromRealCobro(ctx: Context, event: Evento, id: number, monto: str
   const cobro = (await ctx.spin(`leyendo el cobro ${id}…`, () => client.verCobro(id))).data.data;
   return sampleBody(event, { cobro_id: cobro.id, codigo: cobro.codigo, monto: monto ?? cobro.monto, monto_cobrado: cobro.monto_cobrado });
 }
+
+/** An answer like `{"error": …, "message": "…"}` (svc webhook listen's 502 says why there): its message. */
+function errorMessageOf(text: string): string | undefined {
+  try {
+    const v = JSON.parse(text) as { message?: unknown };
+    return typeof v?.message === 'string' ? v.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
