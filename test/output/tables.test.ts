@@ -111,6 +111,8 @@ describe('tables that fit the terminal', () => {
     for (const line of rows) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
     expect(r.screen).toContain('payment.partially_refunded');
     expect(r.screen).toMatch(/sin lugar para .*FECHA/);
+    // What happened to each event stays: the signature, the result and the app's status.
+    expect(rows[0]).toMatch(/^ID +EVENTO +COBRO +FIRMA +RESULTADO +STATUS$/);
     // The notes under the table too: broken at spaces, no line wider than the terminal.
     for (const line of r.screen.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
   });

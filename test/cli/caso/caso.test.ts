@@ -6,6 +6,7 @@
 // `devolver --dry-run` checks everything and sends nothing.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../../src/text.js';
 import { readJournal } from '../../../src/webhooks/journal.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
@@ -162,5 +163,12 @@ describe('svc caso', () => {
     // The other request that `q` finds by its concept is not part of this case.
     expect(r.stdout).not.toContain('menciona');
     expect(unrelated).not.toBe(paid.id);
+  });
+
+  it('on an 80-column terminal: every line fits, and the notifications say what became of each', async () => {
+    const r = await svc(['caso', String(paid.id), '--journal', journal], { env: { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '80', NO_COLOR: '1', SVC_PAGER: '' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => displayWidth(l) > 80)).toEqual([]);
+    expect(r.stdout).toMatch(/payment\.approved +válida +sin app$/m);
   });
 });

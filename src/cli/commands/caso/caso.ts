@@ -114,6 +114,13 @@ function totalsOf(caso: Caso): Totals {
   };
 }
 
+/** What the app answered, in a table cell: the few words that tell the cases apart when shortened. */
+function appShort(n: Notificacion): string {
+  if (!n.firma_valida) return 'no reenviada';
+  if (n.status_app !== null) return `respondió ${n.status_app}`;
+  return n.outcome === 'unreachable' ? 'no respondió' : n.outcome === 'skipped' ? 'filtrada (--events)' : 'sin app';
+}
+
 function appAnswer(n: Notificacion): string {
   if (!n.firma_valida) return `rechazada (${n.motivo ?? 'firma inválida'})`;
   if (n.status_app !== null) return `la app respondió ${n.status_app}`;
@@ -135,9 +142,10 @@ function timeline(caso: Caso, zone: string): [string, string][] {
 const notificationColumns = (zone: string): Column<Notificacion>[] => [
   { header: 'FECHA', value: (n) => serviceTime(n.received_at, zone) },
   { header: 'EVENTO', value: (n) => n.event ?? '-' },
-  { header: 'ESTADO', value: (n) => n.estado ?? '-', style: (s, _n, c) => colorState(s, c) },
+  // The request's state is in the record above: the first to go on a narrow terminal.
+  { header: 'ESTADO', value: (n) => n.estado ?? '-', style: (s, _n, c) => colorState(s, c), drop: 2 },
   { header: 'FIRMA', value: (n) => (n.firma_valida ? 'válida' : `inválida (${n.motivo ?? '?'})`), shrink: true },
-  { header: 'APP', value: (n) => appAnswer(n), shrink: true },
+  { header: 'APP', value: (n) => appShort(n), shrink: true },
   { header: 'ID', value: (n) => n.id, drop: 1 },
 ];
 

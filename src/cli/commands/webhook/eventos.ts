@@ -41,30 +41,32 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
   const columns: Column<JournalEntry>[] = [
     { header: 'ID', value: (e) => e.id },
-    { header: 'FECHA', value: (e) => serviceTime(e.received_at, zone), drop: 5 },
+    { header: 'FECHA', value: (e) => serviceTime(e.received_at, zone), drop: 4 },
     // An event's name is a code, never shortened; a hostile one is shown escaped whole.
     { header: 'EVENTO', value: (e) => raw(e.event) },
     { header: 'COBRO', value: (e) => raw(e.cobro_id), align: 'right' },
-    { header: 'ESTADO', value: (e) => raw(e.estado), style: (s, _e, c) => colorState(s, c) },
-    { header: 'MONTO', value: (e) => raw(e.monto), align: 'right', drop: 4 },
+    // What happened to each event (FIRMA, RESULTADO, STATUS) stays longest on a narrow
+    // terminal; what the event said (ESTADO, MONTO) is in `svc webhook ver <id>`.
+    { header: 'ESTADO', value: (e) => raw(e.estado), style: (s, _e, c) => colorState(s, c), drop: 2 },
+    { header: 'MONTO', value: (e) => raw(e.monto), align: 'right', drop: 3 },
     {
       header: 'FIRMA',
       value: (e) => (e.verification?.valid === true ? 'válida' : raw(e.verification?.reason, 'inválida')),
       shrink: true,
-      drop: 2,
+      drop: 6,
       style: (s, e, c) => (e.verification?.valid === true ? c.green(s) : c.red(s)),
     },
     {
       header: 'RESULTADO',
       shrink: true,
-      drop: 6,
+      drop: 7,
       value: (e) =>
         (e.source === 'replay' ? `replay de ${raw(e.replay_of, '?')}: ` : '') +
         (Object.hasOwn(OUTCOME_LABEL, e.outcome) ? OUTCOME_LABEL[e.outcome]! : raw(e.outcome)),
     },
     {
       header: 'STATUS',
-      drop: 3,
+      drop: 5,
       value: (e) => (e.status === null || e.status === undefined ? (e.answered === null || e.answered === undefined ? '-' : `(${raw(e.answered)})`) : raw(e.status)),
       align: 'right',
       style: (s, e, c) => (e.status !== null && e.status >= 200 && e.status < 300 ? c.green(s) : e.status === null && e.answered === 200 ? s : c.red(s)),
