@@ -59,6 +59,13 @@ describe('--limit and --cobro on every list', () => {
     const missingJson = await svcInProcess(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ', '--json'], { env: sb.env });
     expect(missingJson.exitCode).toBe(5);
     expect(JSON.parse(missingJson.stderr)).toMatchObject({ error: 'not_found' });
+    // An id that does not exist is not "no refunds": exit 5 from every list that takes --cobro.
+    for (const list of [['devoluciones', 'listar'], ['transacciones', 'listar'], ['liquidaciones']]) {
+      const r = await svcInProcess([...list, '--cobro', '999999'], { env: sb.env });
+      expect(r.exitCode, `${list.join(' ')}: ${r.stderr}`).toBe(5);
+      expect(r.stderr).toMatch(/^error: not_found \(HTTP 404\)/);
+      expect(r.stdout).toBe('');
+    }
     const bad = await svcInProcess(['transacciones', 'listar', '--cobro', 'el de ayer'], { env: sb.env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/no es un id \(entero positivo\) ni un código de cobro/);

@@ -11,12 +11,15 @@ export interface ListFilter {
   cobroId?: number;
 }
 
-/** Checks --limit and --cobro; a code is looked up (one list call) before the list is read. */
+/**
+ * Checks --limit and --cobro; the request is looked up before the list is read (a code
+ * by one search, an id by one read), so one that does not exist is exit 5, not an empty list.
+ */
 export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string }): Promise<ListFilter> {
   const limit = parseLimit(opts.limit);
   if (opts.cobro === undefined) return { limit };
   const ref = parseCobroRef(opts.cobro, undefined);
-  const cobroId = ref.kind === 'id' ? ref.id : (await cobroNamed(ctx, client, ref)).id;
+  const cobroId = (await cobroNamed(ctx, client, ref)).id;
   return { limit, cobroId };
 }
 
