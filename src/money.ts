@@ -12,6 +12,13 @@ const PERCENT_RE = /^(0|[1-9][0-9]{0,2})(?:\.([0-9]{1,4}))?$/;
 
 export class AmountError extends Error {
   override name = 'AmountError';
+  constructor(
+    message: string,
+    /** What is wrong with the amount, when it is an amount that was refused. */
+    readonly problem?: AmountProblem,
+  ) {
+    super(message);
+  }
 }
 
 /** An amount as typed, safe to echo. */
@@ -47,21 +54,21 @@ function amountError(text: string, problem: AmountProblem): AmountError {
   switch (problem) {
     case 'number':
     case 'not_string':
-      return new AmountError('el monto debe ser un texto decimal como "1500.00", no un número JSON');
+      return new AmountError('el monto debe ser un texto decimal como "1500.00", no un número JSON', problem);
     case 'empty':
-      return new AmountError('el monto está vacío');
+      return new AmountError('el monto está vacío', problem);
     case 'comma':
-      return new AmountError(`"${shown(text)}" usa coma: el separador decimal es el punto (ej. 1500.50)`);
+      return new AmountError(`"${shown(text)}" usa coma: el separador decimal es el punto (ej. 1500.50)`, problem);
     case 'negative':
-      return new AmountError(`"${shown(text)}" es negativo: el monto debe ser positivo`);
+      return new AmountError(`"${shown(text)}" es negativo: el monto debe ser positivo`, problem);
     case 'decimals':
-      return new AmountError(`"${shown(text)}" tiene más de dos decimales`);
+      return new AmountError(`"${shown(text)}" tiene más de dos decimales`, problem);
     case 'too_large':
-      return new AmountError(`"${shown(text)}" supera el máximo de ${formatCents(MAX_CENTS)}`);
+      return new AmountError(`"${shown(text)}" supera el máximo de ${formatCents(MAX_CENTS)}`, problem);
     case 'zero':
-      return new AmountError(`"${shown(text)}" es cero: el monto debe ser mayor que 0`);
+      return new AmountError(`"${shown(text)}" es cero: el monto debe ser mayor que 0`, problem);
     case 'syntax':
-      return new AmountError(`"${shown(text)}" no es un monto decimal válido (ej. 1500 o 1500.50)`);
+      return new AmountError(`"${shown(text)}" no es un monto decimal válido (ej. 1500 o 1500.50)`, problem);
   }
 }
 

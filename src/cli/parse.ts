@@ -92,7 +92,9 @@ export function parseMonto(value: unknown, flag = '--monto', example?: string): 
     return parsePositiveAmount(typeof value === 'string' ? value : '');
   } catch (err) {
     if (err instanceof AmountError) {
-      throw new UsageError(`${flag}: ${err.message}`, example ? `usá punto decimal y hasta dos decimales, ej. ${example}` : undefined);
+      // The hint is about how to write an amount: not for one that is well written but zero, negative or too large.
+      const written = err.problem === 'comma' || err.problem === 'decimals' || err.problem === 'syntax';
+      throw new UsageError(`${flag}: ${err.message}`, example && written ? `usá punto decimal y hasta dos decimales, ej. ${example}` : undefined);
     }
     throw err;
   }

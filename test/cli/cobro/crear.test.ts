@@ -97,6 +97,14 @@ describe('svc cobro crear', () => {
     ['long referencia', ['--referencia', 'r'.repeat(101)], /--referencia tiene 101 caracteres/],
   ];
 
+  it('the hint on how to write an amount comes only with an amount written wrong, not with zero or a negative one', async () => {
+    for (const [monto, hinted] of [['1.234', true], ['1e3', true], ['0', false], ['-5', false]] as const) {
+      const r = await svc(['cobro', 'crear', '--concepto', 'X', '--monto', monto], { env: sb.env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.includes('→ usá punto decimal'), `${monto}: ${r.stderr}`).toBe(hinted);
+    }
+  });
+
   it.each(refusals)('refuses %s locally with exit 2 and creates nothing', async (_name, flags, message) => {
     const before = await postCount();
     const base = flags.includes('--concepto') ? ['--monto', '10'] : flags.includes('--monto') ? ['--concepto', 'X'] : ['--concepto', 'X', '--monto', '10'];
