@@ -73,7 +73,7 @@ function parseAnswer(text: string): KeyringAnswer {
   try {
     const a = JSON.parse(text) as { ok?: unknown; value?: unknown; reason?: unknown };
     if (a.ok === true && (typeof a.value === 'string' || a.value === null)) return { ok: true, value: a.value };
-    if (a.ok === false && typeof a.reason === 'string') return { ok: false, reason: printable(a.reason.split('\n')[0] ?? '', 200) };
+    if (a.ok === false && typeof a.reason === 'string') return { ok: false, reason: printable(inSpanish(a.reason.split('\n')[0] ?? ''), 200) };
   } catch {
     // fall through
   }
@@ -90,3 +90,22 @@ export async function forgetLiveKey(env: NodeJS.ProcessEnv, configPath: string, 
   if (answer.ok) return undefined;
   return `la clave live sigue en el llavero del sistema (${answer.reason}); borrala a mano: servicio "${KEYRING_SERVICE}", cuenta "${account}"`;
 }
+
+/** The keyring library's reasons that reach a person, in svc's language; its own detail kept in parentheses. */
+const REASONS: [RegExp, string][] = [
+  [/^Couldn't access platform (?:secure )?storage:?\s*/i, 'el sistema no dio acceso al llavero'],
+  [/^Platform (?:secure )?storage failure:?\s*/i, 'falló el llavero del sistema'],
+  [/^No matching entry found in secure storage\.?\s*/i, 'la entrada no está en el llavero'],
+];
+
+export function inSpanish(reason: string): string {
+  for (const [english, spanish] of REASONS) {
+    const m = english.exec(reason);
+    if (m) {
+      const detail = reason.slice(m[0].length).trim();
+      return detail ? `${spanish} (${detail})` : spanish;
+    }
+  }
+  return reason;
+}
+

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
 import { secretServiceMissing, startHangingBus, startSecretService, type SecretService, type SessionEnv } from '../helpers/keyring.js';
+import { inSpanish } from '../../src/config/keyring.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy, type LiveProxy } from '../helpers/live-proxy.js';
 
@@ -69,6 +70,15 @@ async function expectEntryGone(dir: string, profile: string): Promise<void> {
   expect(r.stdout).toBe('');
   expect(r.stderr).toContain(`la clave live del perfil "${profile}" ya no está en el llavero del sistema`);
 }
+
+describe('the keyring library\'s reasons, in Spanish', () => {
+  it('says what failed in svc\'s words and keeps the library\'s detail; anything else passes as it is', () => {
+    expect(inSpanish("Couldn't access platform storage: AccessDenied")).toBe('el sistema no dio acceso al llavero (AccessDenied)');
+    expect(inSpanish('Platform secure storage failure: DBus error: no session')).toBe('falló el llavero del sistema (DBus error: no session)');
+    expect(inSpanish('No matching entry found in secure storage')).toBe('la entrada no está en el llavero');
+    expect(inSpanish('el llavero no respondió en 3 s')).toBe('el llavero no respondió en 3 s');
+  });
+});
 
 describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
   it('login stores a live key in the keyring, not the file; live commands read it back; logout removes it', async () => {
