@@ -92,6 +92,10 @@ describe('login and profiles', () => {
     const missing = await svc(['perfil', 'usar', 'zzz'], { env });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('no existe el perfil "zzz"');
+    // A profile named that does not exist is pointed out (exit 2), not "nothing to forget".
+    const typo = await svc(['logout', '--profile', 'bb'], { env });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('el perfil "bb" no existe (los que hay: a, b)');
     expect((await svc(['logout'], { env })).exitCode).toBe(0);
     const after = await svc(['cuenta'], { env });
     expect(after.exitCode).toBe(3);

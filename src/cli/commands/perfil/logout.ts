@@ -4,7 +4,11 @@ import type { Context } from '../../context.js';
 
 export async function run(ctx: Context): Promise<void> {
   const store = await ctx.store();
-  const name = (await ctx.resolved()).profileName.value;
+  const resolved = await ctx.resolved();
+  // A profile named that does not exist is a typo to point out, not "nothing to forget".
+  const { checkProfileExists } = await import('../../../config/credentials.js');
+  checkProfileExists(resolved);
+  const name = resolved.profileName.value;
   const profile = store.read().profiles[name];
   const keys = Boolean(profile && (profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret));
   // A person at a terminal confirms; a script (no terminal) or --yes goes on.
