@@ -117,6 +117,10 @@ describe('svc sandbox entregas', () => {
       expect(attempts.find((a) => a.cobro_id === id)).toMatchObject({ event: 'payment.created', status: 200, ok: true });
       const text = await svc(['sandbox', 'entregas'], { env: sb.env });
       expect(text.stdout).toMatch(new RegExp(`evento \\d+\\s+payment\\.created\\s+cobro ${id}\\s+intento 1 .* 200`));
+      // On an 80-column terminal: the time, no target nor latency, each line within the width.
+      const narrow = await svc(['sandbox', 'entregas'], { env: { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '80', NO_COLOR: '1' } });
+      expect(narrow.stdout).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  evento \\d+ +payment\\.created +cobro ${id} +intento 1  200$`, 'm'));
+      expect(narrow.stdout.trim().split('\n').filter((l) => l.length > 80)).toEqual([]);
 
       // svc sandbox reenviar: the same event again, signed anew, as an attempt marked reenvío.
       const created = attempts.find((a) => a.cobro_id === id);

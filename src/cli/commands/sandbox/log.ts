@@ -83,7 +83,13 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   );
 }
 
+/** Columns of a whole attempt line: date and time, event, request, attempt, target URL, answer, time taken. */
+const ATTEMPT_LINE_WIDTH = 120;
+
 export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<typeof entregasOptions>): Promise<void> {
+  // On a narrower terminal: the time without the date, no target (the sandbox has one
+  // notification URL; --json has it) and no latency, so an answered attempt fits 80 columns.
+  const short = ctx.io.columns !== undefined && ctx.io.columns < ATTEMPT_LINE_WIDTH;
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox entregas');
   await tail<Entrega>(
@@ -92,6 +98,8 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
     parseLimit(opts.limit, 100_000),
     () => control.entregas(),
     (e) =>
-      `${e.fecha ?? ''}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(5)} ` : ''}${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 60)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,
+      short
+        ? `${timeOf(e.fecha ?? '')}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(3)} ` : ''}${shown(e.event, 30).padEnd(26)} cobro ${String(e.cobro_id).padEnd(4)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${e.status ?? shown(e.error ?? 'sin respuesta', 60)}`
+        : `${e.fecha ?? ''}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(5)} ` : ''}${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 60)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,
   );
 }
