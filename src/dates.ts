@@ -105,6 +105,11 @@ export function knownZone(tz: string): boolean {
   }
 }
 
+/** The time of day of a date as the service writes it ("2026-11-25 09:12:43" → "09:12:43"), for lines on a narrow terminal; other text as it is. */
+export function timeOfDay(serviceDate: string): string {
+  return /^\d{4}-\d{2}-\d{2} /.test(serviceDate) ? serviceDate.slice(11) : serviceDate;
+}
+
 /**
  * An instant as the service writes its own dates: `YYYY-MM-DD HH:MM:SS` in its zone.
  * Text that is not a date comes back as it was.

@@ -63,6 +63,11 @@ export function createIO(
   };
 }
 
+/** Whether stdout is a terminal narrower than `width` columns: lines that would take two rows there are written short. */
+export function narrowerThan(io: IO, width: number): boolean {
+  return io.columns !== undefined && io.columns < width;
+}
+
 export function decideColor(tty: boolean, env: NodeJS.ProcessEnv, flag?: boolean): boolean {
   if (flag === false) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

@@ -7,9 +7,9 @@ import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { parseFilePath, printable } from '../parse.js';
 import { shown } from '../../text.js';
-import { serviceTime } from '../../dates.js';
+import { serviceTime, timeOfDay } from '../../dates.js';
 import { readAll } from '../stdin.js';
-import type { Colors, IO } from '../../output/io.js';
+import { narrowerThan, type Colors, type IO } from '../../output/io.js';
 
 /**
  * The signing secret: SVC_WEBHOOK_SECRET with --secret-from-env; otherwise the
@@ -112,7 +112,7 @@ export const EVENT_LINE_WIDTH = 116;
  * two rows (`svc webhook ver <id>` shows everything). Piped, they stay whole.
  */
 export function shortEventLines(io: IO): boolean {
-  return io.columns !== undefined && io.columns < EVENT_LINE_WIDTH;
+  return narrowerThan(io, EVENT_LINE_WIDTH);
 }
 
 /**
@@ -126,7 +126,7 @@ export function eventLine(io: IO, e: JournalEntry, zone: string, short = false):
   // The service's own format and zone (ctx.zone()), as every date svc shows.
   const when = serviceTime(e.received_at, zone);
   const cols = [
-    c.dim(field(short && /^\d{4}-\d{2}-\d{2} /.test(when) ? when.slice(11) : when, 40)),
+    c.dim(field(short ? timeOfDay(when) : when, 40)),
     field(e.event, 40, '(sin evento)').padEnd(26),
     `cobro ${field(e.cobro_id, 20)}`.padEnd(11),
     ...(short ? [] : [field(e.estado, 40).padEnd(21)]),

@@ -5,6 +5,8 @@
 // until Ctrl-C (exit 0) or until the sandbox goes away (exit 6, one line).
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { shown } from '../../../text.js';
+import { timeOfDay } from '../../../dates.js';
+import { narrowerThan } from '../../../output/io.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parseLimit } from '../../parse.js';
@@ -64,14 +66,11 @@ async function tail<T extends { id: number }>(ctx: Context, follow: boolean, lim
 /** Columns of a whole log line: date and time, method, a path of 32, status, time taken, merchant. */
 const LOG_LINE_WIDTH = 90;
 
-/** A date's time of day ("2026-11-25 09:12:43" → "09:12:43"), for lines on a narrow terminal. */
-const timeOf = (fecha: string) => (/^\d{4}-\d{2}-\d{2} /.test(fecha) ? fecha.slice(11) : fecha);
-
 export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof logOptions>): Promise<void> {
   const keep = logFilter(opts);
   // On a terminal narrower than a whole line, the time without the date: a line fits 80
   // columns instead of taking two rows (a tail is read as it comes; --json has the date).
-  const short = ctx.io.columns !== undefined && ctx.io.columns < LOG_LINE_WIDTH;
+  const short = narrowerThan(ctx.io, LOG_LINE_WIDTH);
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox log');
   await tail(
@@ -79,7 +78,7 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     opts.follow === true,
     parseLimit(opts.limit, 100_000),
     async () => (await control.log()).filter(keep),
-    (l) => `${short ? timeOf(l.fecha) : l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
+    (l) => `${short ? timeOfDay(l.fecha) : l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
 }
 
@@ -89,7 +88,7 @@ const ATTEMPT_LINE_WIDTH = 120;
 export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<typeof entregasOptions>): Promise<void> {
   // On a narrower terminal: the time without the date, no target (the sandbox has one
   // notification URL; --json has it) and no latency, so an answered attempt fits 80 columns.
-  const short = ctx.io.columns !== undefined && ctx.io.columns < ATTEMPT_LINE_WIDTH;
+  const short = narrowerThan(ctx.io, ATTEMPT_LINE_WIDTH);
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox entregas');
   await tail<Entrega>(
@@ -97,9 +96,12 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
     opts.follow === true,
     parseLimit(opts.limit, 100_000),
     () => control.entregas(),
-    (e) =>
-      short
-        ? `${timeOf(e.fecha ?? '')}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(3)} ` : ''}${shown(e.event, 30).padEnd(26)} cobro ${String(e.cobro_id).padEnd(4)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${e.status ?? shown(e.error ?? 'sin respuesta', 60)}`
-        : `${e.fecha ?? ''}  ${e.evento_id !== undefined ? `evento ${String(e.evento_id).padEnd(5)} ` : ''}${shown(e.event, 30).padEnd(28)} cobro ${String(e.cobro_id).padEnd(6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}  ${shown(e.url, 60)}  ${e.status ?? shown(e.error ?? 'sin respuesta', 60)}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`,
+    (e) => {
+      const evento = e.evento_id === undefined ? '' : `evento ${String(e.evento_id).padEnd(short ? 3 : 5)} `;
+      const answer = e.status ?? shown(e.error ?? 'sin respuesta', 60);
+      const head = `${evento}${shown(e.event, 30).padEnd(short ? 26 : 28)} cobro ${String(e.cobro_id).padEnd(short ? 4 : 6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}`;
+      if (short) return `${timeOfDay(e.fecha ?? '')}  ${head}  ${answer}`;
+      return `${e.fecha ?? ''}  ${head}  ${shown(e.url, 60)}  ${answer}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`;
+    },
   );
 }
