@@ -7,7 +7,7 @@
 import type { Client } from '../../api/client.js';
 import type { Cobro } from '../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { printable, shown } from '../../text.js';
+import { count, printable, shown } from '../../text.js';
 import type { Context } from '../context.js';
 
 export type CobroRef = { kind: 'id'; id: number } | { kind: 'codigo'; codigo: string } | { kind: 'referencia'; referencia: string };
@@ -60,7 +60,7 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
     const what = ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`;
-    const found = list.length === 0 ? 'sin resultados' : `${list.length} ${list.length === 1 ? 'resultado' : 'resultados'}, ninguno exacto`;
+    const found = list.length === 0 ? 'sin resultados' : `${count(list.length, 'resultado', 'resultados')}, ninguno exacto`;
     throw new CliError(`no hay ningún cobro con ${what} (búsqueda: GET /v1/cobros?q=${encodeURIComponent(q)}, ${found})`, EXIT.notFound, 'svc cobro listar --q <texto> busca dentro del código, el concepto y la referencia');
   }
   throw new AmbiguousCobroError(`${matches.length} cobros tienen ${ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`}`, matches);

@@ -12,7 +12,7 @@ import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
 import { colorState, printJson, printRecord, printTable, type Column } from '../../../output/format.js';
 import { devolucionColumns, liquidacionColumns, transaccionColumns } from '../../../output/resources.js';
 import { cobroPairs } from '../../../output/cobro.js';
-import { printable } from '../../../text.js';
+import { count, printable } from '../../../text.js';
 import type { JournalEntry } from '../../../webhooks/journal.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
@@ -155,7 +155,7 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
   const totals = totalsOf(caso);
   printRecord(io, [
     ...cobroPairs(caso.cobro),
-    ['devuelto', `${totals.devuelto} (${caso.devoluciones.length} ${caso.devoluciones.length === 1 ? 'devolución' : 'devoluciones'})`],
+    ['devuelto', `${totals.devuelto} (${count(caso.devoluciones.length, 'devolución', 'devoluciones')})`],
     ['queda por devolver', totals.queda],
   ]);
   const section = async <T>(title: string, columns: Column<T>[], items: T[], footer?: string) => {

@@ -17,7 +17,7 @@ import { makePlan, planText, PlanRefused, readPlan, type Plan } from './plan.js'
 import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
 import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
-import { displayWidth, fitWidth, shown } from '../../../text.js';
+import { count, displayWidth, fitWidth, shown } from '../../../text.js';
 
 /** The transactions of the request named, where a --transaccion id is found. */
 const TX_HINT = (ref: CobroRef) =>
@@ -299,7 +299,7 @@ function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): vo
     ['estado', colorState(cobro.estado, io.c)],
     ['monto', shown(cobro.monto)],
     ['monto_cobrado', shown(cobro.monto_cobrado)],
-    ['ya devuelto', `${formatCents(refunded)}${mine.length ? ` (${mine.length} ${mine.length === 1 ? 'devolución' : 'devoluciones'})` : ''}`],
+    ['ya devuelto', `${formatCents(refunded)}${mine.length ? ` (${count(mine.length, 'devolución', 'devoluciones')})` : ''}`],
     ['queda', formatCents(left < 0n ? 0n : left)],
   ];
   for (const [k, v] of rows) say(ctx, `${io.c.dim(k.padEnd(14))} ${v}`);

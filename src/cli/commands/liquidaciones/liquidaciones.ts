@@ -6,7 +6,7 @@ import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { liquidacionColumns } from '../../../output/resources.js';
 import { porFecha, total, type PorFecha } from '../../../liquidaciones.js';
-import { wrapParts } from '../../../text.js';
+import { count, wrapParts } from '../../../text.js';
 import type { liquidacionesOptions } from './index.js';
 
 const porFechaColumns: Column<PorFecha>[] = [
@@ -31,7 +31,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     if (ctx.globals.json) return printJson(ctx.io, rows);
     await printTable(ctx.io, liquidacionColumns, rows, 'no hay liquidaciones estimadas');
   }
-  const parts = ['total', `bruto ${total(rows, 'bruto')}`, `te_cobramos ${total(rows, 'te_cobramos')}`, `te_queda ${total(rows, 'te_queda')}`, `(${rows.length} ${rows.length === 1 ? 'liquidación' : 'liquidaciones'})`];
+  const parts = ['total', `bruto ${total(rows, 'bruto')}`, `te_cobramos ${total(rows, 'te_cobramos')}`, `te_queda ${total(rows, 'te_queda')}`, `(${count(rows.length, 'liquidación', 'liquidaciones')})`];
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.
   if (ctx.io.stdoutTTY && !ctx.io.csv) for (const line of wrapParts(parts, ctx.io.columns ?? Infinity, '   ')) ctx.io.out(ctx.io.c.bold(line));
   else ctx.io.err(parts.join('\t'));
