@@ -193,7 +193,8 @@ export function shellLines(command: string, width: number, indent = '    '): str
     // The option's value (or the pipe's command) goes with it: measure up to the next break.
     let group = w;
     for (let j = i + 1; breaks && j < words.length && !BREAKS_BEFORE.test(words[j]!); j++) group += ` ${words[j]}`;
-    if (breaks && line.trim() && displayWidth(`${line} ${group}`) + 2 > width) {
+    // `breaks` only from the third word on: the line before it is never empty.
+    if (breaks && displayWidth(`${line} ${group}`) + 2 > width) {
       lines.push(`${line} \\`);
       line = `${indent}${w}`;
     } else line = line ? `${line} ${w}` : w;
