@@ -61,3 +61,9 @@ export async function svcTty(args: string[], env: Record<string, string>, steps:
   if (step < steps.length) throw new Error(`prompt never shown: ${steps[step]![0]} (exit ${exitCode})\n${screen}`);
   return { exitCode, screen };
 }
+
+/** The screen's lines without the spinner's frame ("⠋ buscando cobros…"), which shares the first line until the output overwrites it. */
+export function screenLines(screen: string): string[] {
+  return screen.split('\n').map((l) => l.replace(/^[\u2800-\u28ff] [^…]*…/, ''));
+}
+

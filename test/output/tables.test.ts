@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { svc, tempDir } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { hasScript, svcTty } from '../helpers/tty.js';
+import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
 import { displayWidth } from '../../src/text.js';
 
 const CONCEPTO = `Curso anual de cerámica gres y esmaltes, turno noche, ${'con materiales incluidos '.repeat(4)}`.slice(0, 150);
@@ -41,8 +41,7 @@ describe('tables that fit the terminal', () => {
     it.skipIf(!HAVE_SCRIPT)(`${cols} columns: no row wraps; codes, states and amounts whole; the concept shortened`, async () => {
       const r = await svcTty(['cobro', 'listar'], sb.env, [], 30_000, { cols, rows: 40 });
       expect(r.exitCode, r.screen).toBe(0);
-      // The spinner's frame shares the first line on screen until the table overwrites it.
-      const lines = r.screen.split('\n').map((l) => l.replace(/^.*buscando cobros…/, '')).filter((l) => l.trim() !== '');
+      const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
       for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(cols);
       const table = lines.filter((l) => /^\s*(ID|\d+)\s/.test(l));
       expect(table).toHaveLength(3);
@@ -119,7 +118,7 @@ describe('tables that fit the terminal', () => {
   it.skipIf(!HAVE_SCRIPT)('cobro ver at 80 columns: a long concept goes on under itself, whole, broken at spaces', async () => {
     const r = await svcTty(['cobro', 'ver', '1'], sb.env, [], 30_000, { cols: 80, rows: 40 });
     expect(r.exitCode, r.screen).toBe(0);
-    const lines = r.screen.split('\n').map((l) => l.replace(/^[\u2800-\u28ff] [^…]*…/, ''));
+    const lines = screenLines(r.screen);
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
     const at = lines.findIndex((l) => l.startsWith('concepto '));
     const indent = lines[at]!.indexOf('Curso');
@@ -137,8 +136,7 @@ describe('tables that fit the terminal', () => {
     for (const args of [['liquidaciones'], ['devoluciones', 'listar']]) {
       const r = await svcTty(args, sb.env, [], 30_000, { cols: 60, rows: 40 });
       expect(r.exitCode, r.screen).toBe(0);
-      // The spinner's frame shares the first line on screen until the table overwrites it.
-      const lines = r.screen.split('\n').map((l) => l.replace(/^[\u2800-\u28ff] [^…]*…/, '')).filter((l) => l.trim() !== '');
+      const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
       for (const line of lines) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(60);
       if (args[0] === 'liquidaciones') expect(r.screen).toMatch(/^total {3}bruto \d+\.\d\d {3}te_cobramos .*\n\(\d+ liquidaci/m);
       else expect(r.screen).toMatch(/200\.00 +DEVUELTA_PARCIALMENTE/);
