@@ -23,14 +23,25 @@ export async function listFilter(ctx: Context, client: Client, opts: { limit?: s
   return { limit, cobroId };
 }
 
-/** The items of the request asked for, then the first `limit` (lists come newest first). */
-export function applyFilter<T extends { cobro_id: number }>(items: Iterable<T>, filter: ListFilter): { rows: T[]; matched: number } {
+/**
+ * The items of the request asked for (`matched`: what totals are of), and the first
+ * `limit` of them (`rows`: what is shown; lists come newest first). --limit shortens
+ * what is shown, never what is counted.
+ */
+export function applyFilter<T extends { cobro_id: number }>(items: Iterable<T>, filter: ListFilter): { rows: T[]; matched: T[] } {
   const matched: T[] = [];
   for (const item of items) if (filter.cobroId === undefined || item.cobro_id === filter.cobroId) matched.push(item);
-  return { rows: filter.limit === undefined ? matched : matched.slice(0, filter.limit), matched: matched.length };
+  return { rows: filter.limit === undefined ? matched : matched.slice(0, filter.limit), matched };
 }
 
-/** "mostrando n de m" on a terminal when --limit left some out. */
-export function sayLimited(ctx: Context, shown: number, total: number): void {
-  if (shown < total && ctx.io.stdoutTTY && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`mostrando ${shown} de ${total}`));
+/**
+ * "mostrando n de m" when --limit left some out, on stderr in every format but --json
+ * (there stderr is for a JSON error only, and the array's length says n): dim on a
+ * terminal, plain when piped or with --csv, so a script sees the cut too. `note`
+ * follows it (what totals are of).
+ */
+export function sayLimited(ctx: Context, shown: number, total: number, note = ''): void {
+  if (shown >= total || ctx.globals.json) return;
+  const line = `mostrando ${shown} de ${total}${note}`;
+  ctx.io.err(ctx.io.stdoutTTY && !ctx.io.csv ? ctx.io.c.dim(line) : line);
 }

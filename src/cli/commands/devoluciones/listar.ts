@@ -13,5 +13,5 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { rows, matched } = applyFilter(list, filter);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   await printTable(ctx.io, devolucionColumns, rows, filter.cobroId === undefined ? 'no hay devoluciones' : `el cobro ${filter.cobroId} no tiene devoluciones`);
-  sayLimited(ctx, rows.length, matched);
+  sayLimited(ctx, rows.length, matched.length);
 }

@@ -17,5 +17,5 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { rows, matched } = applyFilter(list, filter);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   await printTable(ctx.io, transaccionColumns, rows, 'no hay transacciones con esos filtros');
-  sayLimited(ctx, rows.length, matched);
+  sayLimited(ctx, rows.length, matched.length);
 }
