@@ -60,7 +60,8 @@ describe('svc liquidaciones --por-fecha', () => {
   });
 
   it('one settlement is counted in the singular', async () => {
-    const r = await svc(['liquidaciones', '--limit', '1'], { env: sb.env });
+    const one = (await sb.api('GET', '/v1/liquidaciones')).body.data[0] as Liquidacion;
+    const r = await svc(['liquidaciones', '--cobro', String(one.cobro_id)], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^total\t.*\t\(1 liquidación\)$/m);
   });
