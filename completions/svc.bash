@@ -81,7 +81,7 @@ _svc_complete() {
         'sandbox pagar') candidates='--monto --medio --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox rechazar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox reenviar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'sandbox reloj') candidates='avanzar --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'sandbox reloj') candidates='avanzar reiniciar --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sync') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones') candidates='listar list ls ver get show --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones get') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

@@ -256,11 +256,20 @@ export const reloj: ControlHandler = (deps) => ok(clockState(deps));
  * POST /_sandbox/reloj {"avanzar": "8d"}: moves the clock on (journaled first), then
  * runs what fell due, in time order: each request past its expiry becomes CANCELADO
  * with payment.rejected, then every notification retry now due is sent.
+ * {"reiniciar": true}: back to the real time (journaled first); what was written on
+ * the moved clock stays as it was, and a request made then expires when its own date
+ * comes.
  */
 export const avanzarReloj: ControlHandler = (deps, req) => {
   const b = body(req);
+  if (b.reiniciar !== undefined) {
+    if (b.reiniciar !== true || b.avanzar !== undefined) throw bad('reiniciar: true, alone (without avanzar)');
+    if (deps.clock.offset() > 0) deps.store.setClockOffset(0);
+    deps.clock.reset();
+    return ok({ ...clockState(deps), vencidos: [], reintentos: 0 });
+  }
   const ms = typeof b.avanzar === 'string' ? parseDuration(b.avanzar) : undefined;
-  if (ms === undefined) throw bad('avanzar: a duration such as "30m", "12h", "8d" or "1d12h" (up to ten years)');
+  if (ms === undefined) throw bad('avanzar: a duration such as "30m", "12h", "8d" or "1d12h" (up to ten years); or {"reiniciar": true}');
   deps.store.setClockOffset(deps.clock.offset() + ms);
   deps.clock.advance(ms);
   const now = deps.clock.now();

@@ -208,7 +208,7 @@ export class Dispatcher {
   private send(url: string, job: Job): Promise<{ ok: boolean; status: number | null; error: string | null; latencyMs: number }> {
     const started = performance.now();
     const latency = () => Math.round((performance.now() - started) * 10) / 10;
-    const headers = notificationHeaders(this.opts.secret, job.event, job.body, Math.floor(this.opts.clock.now() / 1000));
+    const headers = notificationHeaders(this.opts.secret, job.event, job.body, Math.floor(this.opts.clock.wall() / 1000));
     return new Promise((resolve) => {
       let settled = false;
       const finish = (status: number | null, error: string | null) => {

@@ -352,7 +352,10 @@ export class Store {
     const view = this.view();
     const offset = (entry as { r?: unknown } | null)?.r;
     if (offset !== undefined) {
-      if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < this.clockOffset) throw corrupt(where, 'el reloj del sandbox no puede ir hacia atrás');
+      // Forward, or back to the real time (0, `reloj reiniciar`): never to anything between.
+      if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0 || (offset !== 0 && offset < this.clockOffset)) {
+        throw corrupt(where, 'el reloj del sandbox solo avanza o vuelve a la hora real');
+      }
       this.clockOffset = offset;
       return 1;
     }
@@ -517,7 +520,7 @@ export class Store {
   /** How far the sandbox's clock was moved on, ms (kept in the data file: a restart keeps the date). */
   clockOffset = 0;
 
-  /** Records a move of the clock, fsynced before it is applied (503 when it cannot be written). */
+  /** Records a move of the clock (or its return to real time, 0), fsynced before it is applied (503 when it cannot be written). */
   setClockOffset(ms: number): void {
     if (this.writer) {
       try {

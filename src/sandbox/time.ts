@@ -1,6 +1,8 @@
 // Dates of the sandbox: one clock for everything time does (expiry, cvu/qr readiness,
 // notification retries, every date it writes), which starts at the real time and can
-// be moved on (`svc sandbox reloj avanzar`), never back; local `YYYY-MM-DD HH:MM:SS`
+// be moved on (`svc sandbox reloj avanzar`) or set back to the real time (`reiniciar`),
+// never to anything else; a notification's signature is stamped by the wall clock
+// instead (replay protection is about when it was sent); local `YYYY-MM-DD HH:MM:SS`
 // in the configured zone (Intl, no library); the strict ISO 8601 parse of `vencimiento`;
 // and the durations the clock is moved by.
 import { SandboxStartError } from './errors.js';
@@ -16,6 +18,14 @@ export interface Clock {
   offset(): number;
   /** Moves the clock on (never back). */
   advance(ms: number): void;
+  /** Back to the real time (offset 0); nothing already written changes. */
+  reset(): void;
+  /**
+   * Milliseconds since the epoch by the wall clock, whatever the sandbox's clock says:
+   * the moment a signature's X-Svc-Timestamp states, as a real service with a test clock
+   * signs, so a receiver's replay window holds after `reloj avanzar`.
+   */
+  wall(): number;
   /** Local date-time of an instant in the sandbox's zone. */
   local(ms: number): string;
   readonly tz: string;
@@ -48,7 +58,10 @@ export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.n
     cachedText = text;
     return text;
   };
-  return { now, offset: () => offset, advance, local, tz };
+  const reset = () => {
+    offset = 0;
+  };
+  return { now, offset: () => offset, advance, reset, wall: real, local, tz };
 }
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;

@@ -90,6 +90,43 @@ describe('sandbox -> listen -> app', () => {
     expect(entregas.map((e) => e.status)).toEqual([200, 200]);
   });
 
+  it('after reloj avanzar 8d every delivery is accepted by listen and by a strict receiver; reiniciar returns to the real time (#24.3)', async () => {
+    const { sandbox, target, journal } = await setup();
+    const before = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Antes', monto: '10.00' })).body.data;
+    await target.waitFor(1);
+    const moved = await svc(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sandbox.env });
+    expect(moved.exitCode, moved.stderr).toBe(0);
+    expect(JSON.parse(moved.stdout).vencidos).toEqual([before.id]);
+    const id = await crear(sandbox);
+    expect((await sandbox.api('POST', `/_sandbox/cobros/${id}/pagar`, { monto: '500.00' })).status).toBe(200);
+    expect((await sandbox.api('POST', `/v1/cobros/${id}/devoluciones`, { monto: '100.00' })).status).toBe(201);
+    // Antes: created, rejected (expired by the move); the new one: created, approved, refunded.
+    await target.waitFor(5);
+    const entregas = await until('five deliveries recorded', async () => {
+      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number; ok: boolean }[];
+      return list.length >= 5 && list;
+    });
+    expect(entregas.map((e) => e.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(journaled(journal).map((e) => e.outcome)).toEqual(['forwarded', 'forwarded', 'forwarded', 'forwarded', 'forwarded']);
+    for (const got of target.received) {
+      // A strict receiver: the seed's 300 s either way, by this machine's clock.
+      const check = verify({ secret: sandbox.webhook_secret, timestamp: String(got.headers['x-svc-timestamp']), signature: String(got.headers['x-svc-signature']), body: got.body, toleranceSeconds: 300 });
+      expect(check).toEqual({ ok: true });
+    }
+    // Dates in the records follow the sandbox's clock.
+    const cobro = (await sandbox.api('GET', `/v1/cobros/${id}`)).body.data;
+    const ms = (local: string) => Date.parse(local.replace(' ', 'T') + 'Z');
+    expect(ms(cobro.created_at) - ms(before.created_at)).toBeGreaterThanOrEqual(8 * 24 * 3600 * 1000);
+
+    const back = await svc(['sandbox', 'reloj', 'reiniciar', '--json'], { env: sandbox.env });
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout).adelanto_ms).toBe(0);
+    // What happened on the moved clock stays; what is written now is on the real time again.
+    expect((await sandbox.api('GET', `/v1/cobros/${id}`)).body.data.created_at).toBe(cobro.created_at);
+    const after = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Después', monto: '1.00' })).body.data;
+    expect(Math.abs(ms(after.created_at) - ms(before.created_at))).toBeLessThan(3600 * 1000);
+  });
+
   it('app down -> 502 -> the sandbox retries -> the event arrives once the app is back; the journal shows both', async () => {
     const { sandbox, target, journal } = await setup();
     const port = target.port;

@@ -115,6 +115,11 @@ export class SandboxControl {
     return this.post('/_sandbox/reloj', { avanzar: duracion });
   }
 
+  /** Sets the sandbox's clock back to the real time. */
+  async reiniciar(): Promise<Reloj> {
+    return this.post('/_sandbox/reloj', { reiniciar: true });
+  }
+
   /** A UsageError when the address is a service without a control plane (not `svc sandbox`). */
   async ensureSandbox(flag: string): Promise<void> {
     try {

@@ -67,14 +67,14 @@ describe('svc sandbox reloj', () => {
     const r = await svc(['sandbox', 'reloj'], { env: sb.env });
     expect(r.stdout).toMatch(/^ahora\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/m);
     expect(r.stdout).toMatch(/^reloj\t9 d 1 h 1 min adelantado$/m);
-    for (const bad of [['avanzar'], ['avanzar', '8 dias'], ['avanzar', '0m'], ['atrasar', '1d']]) {
+    for (const bad of [['avanzar'], ['avanzar', '8 dias'], ['avanzar', '0m'], ['atrasar', '1d'], ['reiniciar', '1d']]) {
       expect((await svc(['sandbox', 'reloj', ...bad], { env: sb.env })).exitCode).toBe(2);
     }
   });
 });
 
 describe('the clock with --data', () => {
-  it('a restart keeps the clock where it was moved', async () => {
+  it('a restart keeps the clock where it was moved, also after a reiniciar in between', async () => {
     const file = join(tempDir('svc-reloj-'), 'state.jsonl');
     const a = await startSandbox(['--data', file]);
     await svc(['sandbox', 'reloj', 'avanzar', '2d'], { env: a.env });
@@ -83,8 +83,18 @@ describe('the clock with --data', () => {
     try {
       const r = await svc(['sandbox', 'reloj', '--json'], { env: b.env });
       expect(JSON.parse(r.stdout).adelanto_ms).toBe(2 * day);
+      const back = await svc(['sandbox', 'reloj', 'reiniciar'], { env: b.env });
+      expect(back.stdout).toMatch(/^reloj\ten hora \(sin adelantar\)$/m);
+      await svc(['sandbox', 'reloj', 'avanzar', '1d'], { env: b.env });
     } finally {
       await b.stop();
+    }
+    // The journal holds 2d, back to 0, then 1d: the replay takes all three.
+    const c = await startSandbox(['--data', file]);
+    try {
+      expect(JSON.parse((await svc(['sandbox', 'reloj', '--json'], { env: c.env })).stdout).adelanto_ms).toBe(day);
+    } finally {
+      await c.stop();
     }
   });
 });

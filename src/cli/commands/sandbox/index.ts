@@ -141,12 +141,12 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'sandbox reloj',
-    summary: 'el reloj del sandbox; `avanzar 8d` lo adelanta y hace lo que vence en ese tiempo (cobros vencidos, reintentos de notificación)',
+    summary: 'el reloj del sandbox; `avanzar 8d` lo adelanta y hace lo que vence en ese tiempo (cobros vencidos, reintentos de notificación); `reiniciar` lo vuelve a la hora real',
     args: [
-      { name: 'acción', description: 'avanzar (sin nada: muestra la hora del sandbox)', required: false, choices: ['avanzar'] },
-      { name: 'duración', description: 'cuánto: 30m, 12h, 8d, 1d12h', required: false },
+      { name: 'acción', description: 'avanzar o reiniciar (sin nada: muestra la hora del sandbox)', required: false, choices: ['avanzar', 'reiniciar'] },
+      { name: 'duración', description: 'cuánto (con avanzar): 30m, 12h, 8d, 1d12h', required: false },
     ],
-    examples: ['svc sandbox reloj', 'svc sandbox reloj avanzar 8d', 'svc sandbox reloj avanzar 90m --json'],
+    examples: ['svc sandbox reloj', 'svc sandbox reloj avanzar 8d', 'svc sandbox reloj avanzar 90m --json', 'svc sandbox reloj reiniciar'],
     load: () => import('./reloj.js'),
   }),
   defineCommand({

@@ -1,6 +1,7 @@
-// svc sandbox reloj [avanzar <duración>]: the sandbox's clock, and moving it on instead
-// of waiting (GET/POST /_sandbox/reloj): what falls due in that time happens, in time
-// order, as it would have (expired requests, notification retries).
+// svc sandbox reloj [avanzar <duración> | reiniciar]: the sandbox's clock, and moving it
+// on instead of waiting (GET/POST /_sandbox/reloj): what falls due in that time happens,
+// in time order, as it would have (expired requests, notification retries); reiniciar
+// sets it back to the real time, leaving what was written meanwhile as it is.
 import { UsageError } from '../../../errors.js';
 import { printJson, printRecord } from '../../../output/format.js';
 import { parseDuration } from '../../../sandbox/time.js';
@@ -20,7 +21,7 @@ function span(ms: number): string {
 }
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
-  const accion = args[0] === undefined ? undefined : parseChoice(args[0], ['avanzar'] as const, 'acción');
+  const accion = args[0] === undefined ? undefined : parseChoice(args[0], ['avanzar', 'reiniciar'] as const, 'acción');
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox reloj');
   if (!accion) {
@@ -29,6 +30,15 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
     return printRecord(ctx.io, [
       ['ahora', r.ahora],
       ['zona', r.tz],
+      ['reloj', span(r.adelanto_ms)],
+    ]);
+  }
+  if (accion === 'reiniciar') {
+    if (args[1] !== undefined) throw new UsageError(`reiniciar no lleva duración ("${shown(args[1], 20)}")`, 'ej. svc sandbox reloj reiniciar');
+    const r = await control.reiniciar();
+    if (ctx.globals.json) return printJson(ctx.io, r);
+    return printRecord(ctx.io, [
+      ['ahora', r.ahora],
       ['reloj', span(r.adelanto_ms)],
     ]);
   }
