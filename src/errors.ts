@@ -17,23 +17,48 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
-/** An error of svc itself that knows its exit code (the service's errors, api/errors.ts, carry one too). */
-export class CliError extends Error {
-  override name = 'CliError';
-  constructor(
-    message: string,
-    readonly exitCode: number,
-    readonly suggestion?: string,
-  ) {
+/**
+ * The one root of every error svc reports: it carries its exit code, the name a script
+ * reads under --json (`{"error": <code>}`) and, where there is one, what to do next.
+ * cli/report.ts reads these three and never works them out backwards. The service's
+ * refusals (api/errors.ts ApiError) and failures on the way (NetworkError) are of it too.
+ */
+export abstract class SvcError extends Error {
+  abstract readonly exitCode: number;
+  /** The JSON error name (README "Output and exit codes"). */
+  abstract readonly code: string;
+  readonly suggestion?: string;
+  constructor(message: string, suggestion?: string) {
     super(message);
+    if (suggestion !== undefined) this.suggestion = suggestion;
+  }
+}
+
+/** What every error of svc's own states: its exit code, its JSON name and, optionally, what to do next. */
+export interface Kind {
+  exit: number;
+  /** The name under --json; listed in the README's "Output and exit codes". */
+  code: string;
+  hint?: string | undefined;
+}
+
+/** An error of svc itself: the thrower names its exit code and JSON name, report.ts only reads them. */
+export class CliError extends SvcError {
+  override name = 'CliError';
+  readonly exitCode: number;
+  readonly code: string;
+  constructor(message: string, kind: Kind) {
+    super(message, kind.hint);
+    this.exitCode = kind.exit;
+    this.code = kind.code;
   }
 }
 
 /** Bad flag, bad value, missing argument: exit 2, before any request. */
 export class UsageError extends CliError {
   override name = 'UsageError';
-  constructor(message: string, suggestion?: string) {
-    super(message, EXIT.usage, suggestion);
+  constructor(message: string, suggestion?: string, code = 'usage') {
+    super(message, { exit: EXIT.usage, code, hint: suggestion });
   }
 }
 
@@ -41,7 +66,7 @@ export class UsageError extends CliError {
 export class ConfigError extends CliError {
   override name = 'ConfigError';
   constructor(message: string, suggestion?: string, exitCode: number = EXIT.refused) {
-    super(message, exitCode, suggestion);
+    super(message, { exit: exitCode, code: 'config', hint: suggestion });
   }
 }
 
@@ -52,7 +77,7 @@ export class SignatureError extends CliError {
     message: string,
     readonly reason: string,
   ) {
-    super(message, EXIT.signature);
+    super(message, { exit: EXIT.signature, code: 'invalid_signature' });
   }
 }
 
@@ -60,7 +85,7 @@ export class SignatureError extends CliError {
 export class CancelledError extends CliError {
   override name = 'CancelledError';
   constructor(message = 'cancelado') {
-    super(message, EXIT.cancelled);
+    super(message, { exit: EXIT.cancelled, code: 'cancelled' });
   }
 }
 
@@ -68,7 +93,7 @@ export class CancelledError extends CliError {
 export class OutcomeUnknownError extends CliError {
   override name = 'OutcomeUnknownError';
   constructor(message: string, checkCommand: string) {
-    super(message, EXIT.network, `para verificar: ${checkCommand}`);
+    super(message, { exit: EXIT.network, code: 'outcome_unknown', hint: `para verificar: ${checkCommand}` });
   }
 }
 
@@ -79,6 +104,6 @@ export class OutcomeUnknownError extends CliError {
 export class Reported extends CliError {
   override name = 'Reported';
   constructor(exitCode: number) {
-    super('', exitCode);
+    super('', { exit: exitCode, code: 'reported' });
   }
 }

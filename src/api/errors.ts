@@ -2,14 +2,14 @@
 // an error body, one for everything that kept us from getting a usable answer. Each
 // carries the exit code svc gives it; what to do next is the CLI's to say
 // (cli/hints.ts), so these messages name no command.
-import { EXIT } from '../errors.js';
+import { EXIT, SvcError } from '../errors.js';
 
 /**
  * The service answered with an error body `{ error, message }`. Built by
  * serviceError(), never directly: the class says what kind of refusal it is and
  * the exit code svc gives it (src/errors.ts EXIT).
  */
-export class ApiError extends Error {
+export class ApiError extends SvcError {
   override name = 'ApiError';
   readonly exitCode: number = EXIT.refused;
   constructor(
@@ -17,9 +17,14 @@ export class ApiError extends Error {
     readonly error: string,
     message: string,
     readonly body: unknown,
-    readonly suggestion?: string,
+    suggestion?: string,
   ) {
-    super(message);
+    super(message, suggestion);
+  }
+
+  /** The service's own error code is the JSON name (its body is printed as sent). */
+  get code(): string {
+    return this.error;
   }
 }
 
@@ -80,7 +85,7 @@ export type NetworkFailure =
  * a body larger than the client reads).
  * `sent` is true when the request may have reached the service.
  */
-export class NetworkError extends Error {
+export class NetworkError extends SvcError {
   override name = 'NetworkError';
   readonly exitCode: number = EXIT.network;
   constructor(
@@ -92,5 +97,9 @@ export class NetworkError extends Error {
     readonly raw?: string,
   ) {
     super(message);
+  }
+
+  get code(): string {
+    return this.failure;
   }
 }

@@ -3,7 +3,7 @@
 // succeeds (and --help) does not load the error classes, hints and redaction.
 import { ApiError, NetworkError } from '../api/errors.js';
 import { redactAddresses } from '../api/address.js';
-import { CliError, EXIT } from '../errors.js';
+import { EXIT, SvcError } from '../errors.js';
 import type { IO } from '../output/io.js';
 import { oneLine, printable } from '../text.js';
 import { hintFor, networkLine } from './hints.js';
@@ -18,7 +18,7 @@ export function report(err: unknown, io: IO, json: boolean, debug: boolean, writ
   if (json) {
     // The service's error body as sent; svc's own message whole, its addresses' passwords hidden.
     const problem = (err as { problem?: unknown }).problem;
-    const own = { error: name ?? errorName(err), ...(typeof problem === 'string' ? { problem } : {}), message: line };
+    const own = { error: name ?? 'unexpected', ...(typeof problem === 'string' ? { problem } : {}), message: line };
     io.err(body !== undefined ? JSON.stringify(body) : redactAddresses(JSON.stringify(own)));
   } else {
     io.err(`${io.c.red('error:')} ${shorten(redactAddresses(line), MAX_ERROR_LINE)}`);
@@ -26,7 +26,7 @@ export function report(err: unknown, io: IO, json: boolean, debug: boolean, writ
     if (hint) io.err(`${io.c.dim('→')} ${shorten(redactAddresses(oneLine(hint)), MAX_ERROR_LINE)}`);
   }
   // A stack only when asked for with --debug, and only for what svc did not expect.
-  if (debug && err instanceof Error && err.stack && !(err instanceof CliError) && !(err instanceof ApiError) && !(err instanceof NetworkError)) {
+  if (debug && err instanceof Error && err.stack && !(err instanceof SvcError)) {
     io.err(io.c.dim(redactAddresses(err.stack)));
   }
   return code;
@@ -50,32 +50,16 @@ function describe(
     return { code: err.exitCode, line, body: err.body };
   }
   if (err instanceof NetworkError) {
-    return { code: err.exitCode, line: oneLine(networkLine(err)) };
+    return { code: err.exitCode, line: oneLine(networkLine(err)), name: err.code };
   }
-  if (err instanceof CliError) {
-    return { code: err.exitCode, line: oneLine(err.message) };
+  if (err instanceof SvcError) {
+    return { code: err.exitCode, line: oneLine(err.message), name: err.code, suggestion: err.suggestion };
   }
   if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
     return { code: EXIT.cancelled, line: 'cancelado' };
   }
   const u = unexpected(err, writes);
   return { code: u.code, line: oneLine(u.line), name: u.name, suggestion: u.suggestion };
-}
-
-function errorName(err: unknown): string {
-  if (err instanceof NetworkError) return err.failure;
-  if (err instanceof CliError) {
-    // A configuration problem is "config" whatever its exit code (config/credentials.ts CONFIG_PROBLEMS).
-    if (err.name === 'ConfigError') return 'config';
-    if (err.exitCode === EXIT.usage) return 'usage';
-    if (err.exitCode === EXIT.cancelled) return 'cancelled';
-    if (err.exitCode === EXIT.signature) return 'invalid_signature';
-    // Not found by svc's own search (a code or a reference): named as the service names a 404.
-    if (err.exitCode === EXIT.notFound) return 'not_found';
-    if (err.name === 'OutcomeUnknownError') return 'outcome_unknown';
-    return 'error';
-  }
-  return 'unexpected';
 }
 
 /** A message of the service on one line, between quotes, escaped as inside a JSON string. */

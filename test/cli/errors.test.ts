@@ -4,32 +4,17 @@
 // a --port or a target URL refuses a bad one with the same line. In-process: main().
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable, PassThrough } from 'node:stream';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/main.js';
+import { runMain } from '../helpers/inproc.js';
+import { report } from '../../src/cli/report.js';
+import { createIO } from '../../src/output/io.js';
 import { Client } from '../../src/index.js';
-import { tempDir } from '../helpers/cli.js';
-
-class Sink extends Writable {
-  text = '';
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 async function svc(args: string[], env: Record<string, string> = {}) {
-  const stdout = new Sink();
-  const stderr = new Sink();
-  const stdin = new PassThrough();
-  stdin.end('');
-  const code = await main(args, {
-    stdout,
-    stderr,
-    stdin,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', SVC_KEYRING: 'off', ...env },
-  });
-  return { code, stdout: stdout.text, stderr: stderr.text };
+  const r = await runMain(args, env);
+  return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }
 
 // A service that answers every request with the status and body under test.
@@ -118,5 +103,63 @@ describe('one check per kind of value', () => {
       const r = await svc([...cmd, '--forward-to', 'ftp://x', '--secret-from-env'], { SVC_WEBHOOK_SECRET: 's' });
       expect([r.code, r.stderr.split('\n')[0]], cmd.join(' ')).toEqual([2, 'error: --forward-to "ftp://x" no es una URL http(s) (ej. http://localhost:3000/webhooks)']);
     }
+  });
+});
+
+// One error family (src/errors.ts SvcError): whoever throws names the exit code and the
+// JSON name; report.ts only reads them. Each name a script can meet is in the README.
+describe('one error family: the JSON name is the error\'s own', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf('| name | exit | when |'));
+  const documented = new Set([...table.slice(0, table.indexOf('\n\n')).matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
+
+  function sources(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+    });
+  }
+
+  it('every name an error of svc is given in the code is in the README\'s table', () => {
+    const src = new URL('../../src', import.meta.url).pathname;
+    const named = new Set<string>();
+    for (const file of sources(src)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/\bexit: EXIT\.\w+, code: '([a-z_]+)'/g)) named.add(m[1]!);
+    }
+    expect(named.size).toBeGreaterThan(8);
+    expect([...named].filter((n) => !documented.has(n))).toEqual([]);
+  });
+
+  const json = async (args: string[], extra: Record<string, string> = {}) => {
+    const r = await svc(['--json', ...args], { ...env, SVC_WEBHOOK_SECRET: 'whsec_test_0123456789abcdef', ...extra });
+    return { code: r.code, body: JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; message: string } };
+  };
+
+  it('a refused app, an unreachable one, a code nobody has: each its own name and code, all documented', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+
+    answer = { status: 500, body: { ok: false } };
+    const refused = await json(['webhook', 'trigger', 'payment.approved', '--forward-to', `${env.SVC_BASE_URL}/hook`]);
+    const unreachable = await json(['webhook', 'trigger', 'payment.approved', '--forward-to', `http://127.0.0.1:${closedPort}/hook`]);
+    answer = { status: 200, body: { data: [] } };
+    const missing = await json(['cobro', 'ver', 'ZZZZ9999ZZ']);
+    const seen = [refused, unreachable, missing].map((r) => [r.code, r.body.error]);
+    expect(seen).toEqual([
+      [1, 'app_refused'],
+      [6, 'app_unreachable'],
+      [5, 'not_found'],
+    ]);
+    for (const [, name] of seen) expect(documented.has(name as string), String(name)).toBe(true);
+  });
+
+  it('what is not of the family is "unexpected", never a name guessed from a number', () => {
+    let err = '';
+    const stderr = { write: (t: string) => ((err += t), true) } as unknown as NodeJS.WritableStream;
+    const io = createIO({ stdout: process.stdout, stderr, stdin: process.stdin }, { NO_COLOR: '1' });
+    const code = report(Object.assign(new Error('boom'), { exitCode: 5 }), io, true, false);
+    expect([code, JSON.parse(err).error]).toEqual([1, 'unexpected']);
   });
 });

@@ -44,7 +44,7 @@ export class AmbiguousCobroError extends CliError {
     message: string,
     readonly matches: Cobro[],
   ) {
-    super(message, EXIT.usage, `elegí uno por su id: ${matches.map((c) => c.id).join(', ')}`);
+    super(message, { exit: EXIT.usage, code: 'ambiguous', hint: `elegí uno por su id: ${matches.map((c) => c.id).join(', ')}` });
   }
 }
 
@@ -61,7 +61,7 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
   if (matches.length === 0) {
     const what = ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`;
     const found = list.length === 0 ? 'sin resultados' : `${count(list.length, 'resultado', 'resultados')}, ninguno exacto`;
-    throw new CliError(`no hay ningún cobro con ${what} (búsqueda: GET /v1/cobros?q=${encodeURIComponent(q)}, ${found})`, EXIT.notFound, 'svc cobro listar --q <texto> busca dentro del código, el concepto y la referencia');
+    throw new CliError(`no hay ningún cobro con ${what} (búsqueda: GET /v1/cobros?q=${encodeURIComponent(q)}, ${found})`, { exit: EXIT.notFound, code: 'not_found', hint: 'svc cobro listar --q <texto> busca dentro del código, el concepto y la referencia' });
   }
   throw new AmbiguousCobroError(`${matches.length} cobros tienen ${ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`}`, matches);
 }

@@ -83,7 +83,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     // Before anything is typed: a merchant that cannot collect is told now, not after the questions.
     const cuenta = (await ctx.spin('revisando la cuenta…', () => client.cuenta())).data.data;
     if (!cuenta.puede_cobrar) {
-      throw new CliError('esta cuenta todavía no puede crear cobros (puede_cobrar: no); no se preguntó ni se envió nada', EXIT.notReady, 'completá los datos del comercio en el panel; `svc cuenta` muestra el estado');
+      throw new CliError('esta cuenta todavía no puede crear cobros (puede_cobrar: no); no se preguntó ni se envió nada', { exit: EXIT.notReady, code: 'comercio_no_listo', hint: 'completá los datos del comercio en el panel; `svc cuenta` muestra el estado' });
     }
     await ask(ctx, body);
   }

@@ -92,7 +92,7 @@ export async function run(ctx: Context): Promise<void> {
       const out = await runInner(s.argv, env, live, signal);
       if (out.code !== EXIT.ok) {
         if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
-        throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, EXIT.refused);
+        throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, { exit: EXIT.refused, code: 'demo_failed' });
       }
       if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: EXIT.ok, salida: parseOr(out.stdout) }));
       else if (!live && out.stderr.trim()) io.err(out.stderr.trimEnd());
@@ -138,7 +138,7 @@ export async function run(ctx: Context): Promise<void> {
       show: ['webhook', 'eventos'],
     });
     const missing = expected.filter((e) => !received.some((b) => b.includes(`"${e}"`)));
-    if (missing.length) throw new CliError(`tu app no recibió: ${missing.join(', ')}`, EXIT.refused);
+    if (missing.length) throw new CliError(`tu app no recibió: ${missing.join(', ')}`, { exit: EXIT.refused, code: 'demo_failed' });
     say(io.c.green(`✓ listo: ${received.length} notificaciones verificadas y reenviadas a tu app.`));
     say('Para seguir: `svc sandbox` en otra terminal y `svc --help`.');
   } finally {

@@ -83,7 +83,7 @@ export function planText(plan: Plan): string {
 export class PlanRefused extends CliError {
   override name = 'PlanRefused';
   constructor(message: string, suggestion?: string) {
-    super(message, EXIT.refused, suggestion);
+    super(message, { exit: EXIT.refused, code: 'plan_refused', hint: suggestion });
   }
 }
 

@@ -53,7 +53,7 @@ async function tail<T extends { id: number }>(ctx: Context, follow: boolean, lim
     try {
       items = await read();
     } catch (err) {
-      throw new CliError(`el sandbox dejó de responder (${(err as Error).message.split('\n')[0]})`, EXIT.network);
+      throw new CliError(`el sandbox dejó de responder (${(err as Error).message.split('\n')[0]})`, { exit: EXIT.network, code: 'sandbox_gone' });
     }
     for (const x of items) {
       if (x.id <= last) continue;

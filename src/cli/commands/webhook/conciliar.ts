@@ -49,5 +49,5 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     io.err(n === 0 ? `no hay cobros${desde ? ` desde ${desde}` : ''}: nada que conciliar` : `tu app está al día: ${n === 1 ? 'el cobro' : `los ${n} cobros`}${desde ? ` desde ${desde}` : ''} ${n === 1 ? 'coincide' : 'coinciden'} con lo que le llegó`);
     return;
   }
-  throw new CliError(`${diffs.length} de ${n} cobros no coinciden con lo último que tu app aceptó`, EXIT.refused, 'corré el comando de cada fila (el journal es el de svc webhook listen)');
+  throw new CliError(`${diffs.length} de ${n} cobros no coinciden con lo último que tu app aceptó`, { exit: EXIT.refused, code: 'mismatch', hint: 'corré el comando de cada fila (el journal es el de svc webhook listen)' });
 }

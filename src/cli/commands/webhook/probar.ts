@@ -29,7 +29,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     const answers: Sent[] = [];
     for (const d of c.deliveries) answers.push(await deliver(url, d, timeoutMs));
     if (results.length === 0 && answers[0]!.status === null) {
-      throw new CliError(`no se pudo llegar a ${shownAddress(target)}: ${answers[0]!.error ?? 'sin respuesta'}`, EXIT.network, '¿está corriendo tu app? probá con curl la misma URL');
+      throw new CliError(`no se pudo llegar a ${shownAddress(target)}: ${answers[0]!.error ?? 'sin respuesta'}`, { exit: EXIT.network, code: 'app_unreachable', hint: '¿está corriendo tu app? probá con curl la misma URL' });
     }
     const ok = answers.every((a) => meets(c.expect, a));
     results.push({ caso: c.name, esperado: c.expect === '2xx' ? '2xx' : 'rechazo (no 2xx)', respuestas: answers, ok });
@@ -47,6 +47,6 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     io.out(passed === results.length ? io.c.green(`${passed}/${results.length}: tu receptor respondió como debe en todos los casos`) : io.c.red(`${passed}/${results.length} casos como se esperaba`));
   }
   if (passed !== results.length) {
-    throw new CliError(`${results.length - passed} de ${results.length} casos no respondieron como se esperaba`, EXIT.refused, 'un receptor correcto verifica la firma sobre el cuerpo crudo, el timestamp y el evento, y responde 2xx a cada entrega válida (aunque se repita)');
+    throw new CliError(`${results.length - passed} de ${results.length} casos no respondieron como se esperaba`, { exit: EXIT.refused, code: 'receiver_failed', hint: 'un receptor correcto verifica la firma sobre el cuerpo crudo, el timestamp y el evento, y responde 2xx a cada entrega válida (aunque se repita)' });
   }
 }

@@ -26,7 +26,7 @@ export function select(entries: JournalEntry[], id: string | undefined, last: nu
     const matches = entries.filter((e) => e.id === id || e.id.startsWith(id));
     const exact = matches.filter((e) => e.id === id);
     if (exact.length) return [exact[0]!];
-    if (matches.length === 0) throw new CliError(`no hay un evento "${printable(id)}" en el journal`, EXIT.notFound, '`svc webhook eventos` lista los ids');
+    if (matches.length === 0) throw new CliError(`no hay un evento "${printable(id)}" en el journal`, { exit: EXIT.notFound, code: 'not_found', hint: '`svc webhook eventos` lista los ids' });
     if (matches.length > 1) throw new UsageError(`"${printable(id)}" coincide con ${matches.length} eventos: escribí más caracteres del id`);
     return matches;
   }
@@ -131,7 +131,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
     await journal?.close().catch(() => undefined);
     await forwarder.close();
   }
-  if (unreachable) throw new CliError(`${unreachable} de ${count(chosen.length, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`, EXIT.network);
-  if (failed) throw new CliError(`la app respondió con error a ${failed} de ${count(chosen.length, 'reenvío', 'reenvíos')}`, EXIT.refused);
+  if (unreachable) throw new CliError(`${unreachable} de ${count(chosen.length, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`, { exit: EXIT.network, code: 'app_unreachable' });
+  if (failed) throw new CliError(`la app respondió con error a ${failed} de ${count(chosen.length, 'reenvío', 'reenvíos')}`, { exit: EXIT.refused, code: 'app_refused' });
   if (!ctx.globals.json && chosen.length > 1) io.err(io.c.dim(`${chosen.length} reenviados`));
 }

@@ -119,11 +119,10 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   if (result.status === null) {
     throw new CliError(
       `no se pudo entregar a ${shownAddress(target)}: ${result.error ?? 'sin respuesta'}`,
-      EXIT.network,
-      forwardTo ? undefined : '¿está corriendo `svc webhook listen`? (o --forward-to con la URL de tu app)',
+      { exit: EXIT.network, code: 'app_unreachable', hint: forwardTo ? undefined : '¿está corriendo `svc webhook listen`? (o --forward-to con la URL de tu app)' },
     );
   }
-  if (!result.ok) throw new CliError(`${shownAddress(target)} respondió ${result.status}: la notificación no se dio por entregada`, EXIT.refused);
+  if (!result.ok) throw new CliError(`${shownAddress(target)} respondió ${result.status}: la notificación no se dio por entregada`, { exit: EXIT.refused, code: 'app_refused' });
 }
 
 /** Codigo, monto and what was collected from the real payment request; needs a key. */
