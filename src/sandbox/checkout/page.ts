@@ -66,6 +66,8 @@ export const hash = (text: string) => `'sha256-${createHash('sha256').update(tex
 /** Headers of every payer page: nothing loads from elsewhere, nothing is cached. */
 export const PAGE_HEADERS: Record<string, string> = {
   'Content-Security-Policy': `default-src 'none'; style-src ${hash(CSS)}; script-src ${hash(SCRIPT)}; img-src data:; form-action 'self' https:; base-uri 'none'; frame-ancestors 'none'`,
+  // frame-ancestors for browsers that read CSP; this for those that do not.
+  'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

@@ -6,6 +6,7 @@ import { AmountError } from '../../../src/money.js';
 import { esc, fecha, parseTyped, pesos } from '../../../src/sandbox/checkout/format.js';
 import { checkoutPage, notFoundPage, receiptPage, type CheckoutView } from '../../../src/sandbox/checkout/page.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js';
 
 describe('format', () => {
   it('shows amounts the Argentine way without floats', () => {
@@ -105,8 +106,24 @@ describe('routes', () => {
     const res = await fetch(c.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(await res.text()).toContain('Comercio de Prueba');
+    const html = await res.text();
+    expect(html).toContain('Comercio de Prueba');
+    const { style, script } = inlineParts(html);
+    expectPolicy(
+      'checkout page',
+      res.headers,
+      {
+        'default-src': ["'none'"],
+        'style-src': [sha256Source(style)],
+        'script-src': [sha256Source(script)],
+        'img-src': ['data:'],
+        // The payer's form posts here; the redirect after paying may go to the merchant's https success_url.
+        'form-action': ["'self'", 'https:'],
+        'base-uri': ["'none'"],
+        'frame-ancestors': ["'none'"],
+      },
+      { 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
+    );
     const missing = await fetch(`${sb.baseUrl}/pagar/NOEXISTE`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('No encontramos este cobro');
