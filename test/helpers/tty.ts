@@ -15,8 +15,17 @@ export type Step = [waitFor: RegExp, type: string];
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n');
 
+/**
+ * Whether util-linux `script` is here to give the CLI a terminal. Where it is not, the
+ * terminal tests skip; with SVC_REQUIRE_TERMINAL_TEST=1 (CI) the file fails instead,
+ * so a machine without it cannot turn them green by skipping.
+ */
 export function hasScript(): boolean {
-  return spawnSync('script', ['--version']).status === 0;
+  const ok = spawnSync('script', ['--version']).status === 0;
+  if (!ok && process.env.SVC_REQUIRE_TERMINAL_TEST === '1') {
+    throw new Error('SVC_REQUIRE_TERMINAL_TEST=1 but `script` (util-linux) is missing: install it with apt-get install -y bsdutils');
+  }
+  return ok;
 }
 
 export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }): Promise<TtyResult> {

@@ -133,12 +133,15 @@ describe('--data on a full disk (#19.1)', () => {
     }
   });
 
-  it('on a real full filesystem (tmpfs): 503 while full, the file stays whole, every acknowledged write survives a restart', async () => {
+  it('on a real full filesystem (tmpfs): 503 while full, the file stays whole, every acknowledged write survives a restart', async (ctx) => {
     const dir = tempDir('svc-tmpfs-');
     const mounted = await execa('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', dir], { reject: false });
     if (mounted.exitCode !== 0) {
-      console.log(`tmpfs test not run: mount -t tmpfs was refused (${String(mounted.stderr || mounted.message).trim().split('\n')[0] ?? ''}); the injected ENOSPC tests above hold this point`);
-      return;
+      const why = `mount -t tmpfs was refused (${String(mounted.stderr || mounted.message).trim().split('\n')[0] ?? ''})`;
+      // CI runs as root and must run it (SVC_REQUIRE_TMPFS_TEST=1); elsewhere a visible
+      // skip, never a pass: the injected ENOSPC tests above are all that ran.
+      if (process.env.SVC_REQUIRE_TMPFS_TEST === '1') throw new Error(`SVC_REQUIRE_TMPFS_TEST=1 but ${why}`);
+      ctx.skip(`not run: ${why}`);
     }
     try {
       const file = join(dir, 'state.jsonl');

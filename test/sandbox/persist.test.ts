@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSandbox as startCli } from '../helpers/sandbox.js';
 import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
 import { eventually, receiver, start } from './helpers.js';
@@ -231,7 +231,18 @@ describe('--data', () => {
       }
     };
     const writers = [writer(), writer(), writer(), writer()];
-    while (acknowledged.length < 50) await new Promise((r) => setTimeout(r, 5));
+    await vi
+      .waitFor(
+        () => {
+          if (acknowledged.length < 50) throw new Error(`${acknowledged.length} of 50 writes answered 201 within 30 s: the sandbox stopped answering before the kill`);
+        },
+        { timeout: 30_000, interval: 5 },
+      )
+      .catch((e: unknown) => {
+        stop = true;
+        sb.proc.kill('SIGKILL');
+        throw e;
+      });
     sb.proc.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);

@@ -5,7 +5,7 @@
 // ended when the sandbox stops); and a resend of a notification.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCRIPT } from '../../../src/sandbox/panel/script.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js';
@@ -65,12 +65,16 @@ async function startReceiver(): Promise<{ server: Server; url: string; bodies: s
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies };
 }
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Polls `probe` until it gives a value; fails naming `what` after 15 s (room for a loaded machine, not a measure of speed). */
+function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const v = await probe();
+      if (v === undefined) throw new Error(`${what}: not seen within 15 s`);
+      return v;
+    },
+    { timeout: 15_000, interval: 20 },
+  );
 }
 
 describe('the dashboard over HTTP', () => {
@@ -245,7 +249,7 @@ describe('the dashboard over HTTP', () => {
       const res = await fetch(sb.baseUrl + '/_sandbox/stream', { headers: { authorization: `Bearer ${sb.apiKey}` }, signal: ctl.signal });
       const c = await crear({ concepto: 'Para reenviar' });
       const attempts = () => call('GET', '/_sandbox/entregas').then((r) => (r.body.data as any[]).filter((e) => e.cobro_id === c.id));
-      const [sent] = await until(async () => {
+      const [sent] = await until('the delivery of the new request in /_sandbox/entregas', async () => {
         const a = await attempts();
         return a.length ? a : undefined;
       });
@@ -253,7 +257,7 @@ describe('the dashboard over HTTP', () => {
       const again = await call('POST', `/_sandbox/eventos/${sent.evento_id}/reenviar`, {});
       expect(again.status).toBe(202);
       expect(again.body.data).toMatchObject({ evento_id: sent.evento_id, event: 'payment.created', cobro_id: c.id, url: receiver.url });
-      const all = await until(async () => {
+      const all = await until('the resent notification as a second attempt in /_sandbox/entregas', async () => {
         const a = await attempts();
         return a.length === 2 ? a : undefined;
       });
