@@ -31,8 +31,10 @@ const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '
 
 /** `\uXXXX` per UTF-16 unit (an astral tag character becomes its surrogate pair, as JSON writes it). */
 function escapeChar(ch: string): string {
-  const short = SHORT[ch];
-  if (short) return short;
+  return SHORT[ch] ?? unicodeEscape(ch);
+}
+
+function unicodeEscape(ch: string): string {
   let out = '';
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
@@ -95,6 +97,20 @@ export function terminalGuard(text: string): string {
   if (!UNSAFE.test(text)) return text;
   return text.replace(GUARD_ALL, (ch) => (ch === '\n' || ch === '\t' || ch.length > 2 ? ch : escapeChar(ch)));
 }
+/**
+ * JSON text for a terminal (`--json` when stdout is one): every unsafe character
+ * written as its `\uXXXX` escape. JSON.stringify already escapes C0 controls; C1
+ * controls, bidi and other format characters and U+2028/U+2029 it leaves raw, and a
+ * terminal acts on them. Inside a JSON string the escape is the same value (jq reads
+ * the same data); outside strings JSON text holds only blanks, which stay.
+ */
+export function jsonGuard(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(UNSAFE_ALL, (ch, at: number, whole: string) =>
+    ch === '\n' || ch === '\t' || (ch === '\r' && whole[at + 1] === '\n') ? ch : unicodeEscape(ch),
+  );
+}
+
 /** An SGR sequence first (kept whole), else one unsafe character. */
 const GUARD_ALL = new RegExp(`\\u001b\\[[0-9;]{0,32}m|${UNSAFE_SOURCE}`, 'gu');
 

@@ -2,14 +2,18 @@
 // terminal, tab-separated rows when piped, coloured states. Every value in a table or
 // a record is rendered by `shown` (src/text.ts), on a terminal and piped alike: a
 // piped TSV often ends on a terminal too (`| head`), and a tab or a line break inside
-// a value would break its row. --json is the byte-exact channel.
+// a value would break its row. --json is the byte-exact channel when piped; on a
+// terminal its unsafe characters are \u escapes (jsonFor), the same JSON value.
 import type { IO, Colors } from './io.js';
-import { displayWidth, fitWidth, shown, terminalGuard, wrapWords } from '../text.js';
+import { displayWidth, fitWidth, jsonGuard, shown, terminalGuard, wrapWords } from '../text.js';
+
+/** JSON text as --json writes it: as is when piped, through jsonGuard on a terminal (as IO.outRaw). */
+const jsonFor = (io: IO, text: string) => (io.stdoutTTY ? jsonGuard(text) : text);
 
 /** `--json`: the value as the service sent it, field order and strings kept. */
 export function printJson(io: IO, value: unknown): void {
-  // Straight to the stream, as printJsonItems writes: not through out()'s terminal guard.
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  // Not through out()'s terminal guard, which keeps SGR: JSON has its own (jsonFor).
+  io.stdout.write(jsonFor(io, `${JSON.stringify(value, null, 2)}\n`));
 }
 
 /**
@@ -22,7 +26,7 @@ export async function printJsonItems(io: IO, items: Iterable<unknown>): Promise<
   await writeLines(io, (function* () {
     for (const item of items) {
       // An item's own lines are indented one level more; JSON strings hold no raw newline.
-      yield `${first ? '[' : ','}\n  ${JSON.stringify(item, null, 2).replaceAll('\n', '\n  ')}`;
+      yield jsonFor(io, `${first ? '[' : ','}\n  ${JSON.stringify(item, null, 2).replaceAll('\n', '\n  ')}`);
       first = false;
     }
     yield first ? '[]\n' : '\n]\n';

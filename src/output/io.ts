@@ -2,9 +2,11 @@
 // prompts need stdin and stdout to be TTYs, the spinner needs stderr to be one.
 // NO_COLOR and FORCE_COLOR are honoured; CI alone does not turn colour on.
 // Every line goes through terminalGuard: no escape sequence but svc's own colours
-// reaches a terminal, whatever a command interpolated; --json is written by outRaw.
+// reaches a terminal, whatever a command interpolated; --json is written by outRaw:
+// byte-exact when piped, its C1, bidi and line-separator characters as \u escapes
+// (the same JSON value) on a terminal.
 import { createColors } from 'picocolors';
-import { terminalGuard } from '../text.js';
+import { jsonGuard, terminalGuard } from '../text.js';
 
 export type Colors = ReturnType<typeof createColors>;
 
@@ -33,7 +35,7 @@ export interface IO extends Streams {
   out(line?: string): void;
   /** The same on stderr. */
   err(line?: string): void;
-  /** A line on stdout exactly as given: only for --json, which stays byte-exact. */
+  /** A line of --json on stdout: exactly as given when piped, through jsonGuard on a terminal. */
   outRaw(line: string): void;
 }
 
@@ -59,7 +61,7 @@ export function createIO(
     c: createColors(color),
     out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
     err: (line = '') => void streams.stderr.write(`${terminalGuard(line)}\n`),
-    outRaw: (line) => void streams.stdout.write(`${line}\n`),
+    outRaw: (line) => void streams.stdout.write(`${stdoutTTY ? jsonGuard(line) : line}\n`),
   };
 }
 

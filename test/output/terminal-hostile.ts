@@ -5,12 +5,12 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Title, clear screen, a fake blinking green state, an OSC 8 link, RLO, LRI, C1 CSI and NEL, ZWSP, DEL, CR LF, TAB. */
+/** Title, clear screen, a fake blinking green state, an OSC 8 link, RLO, LRI, C1 CSI and NEL, ZWSP, LINE SEPARATOR, DEL, CR LF, TAB. */
 export const HOSTILE =
   'Pedido\u001b]0;pwned\u0007\u001b[2J\u001b[5;32mPAGADA\u001b]8;;https://evil.example/\u001b\\clic\u001b]8;;\u001b\\' +
-  '\u202egnp.exe\u2066\u009b2J\u0085\u200b\u007f\r\n\tfin';
+  '\u202egnp.exe\u2066\u009b2J\u0085\u200b\u2028\u007f\r\n\tfin';
 /** How a value holding HOSTILE is shown: quoted, each unsafe character escaped (written out by hand, not computed). */
-export const HOSTILE_SHOWN = String.raw`"Pedido\u001b]0;pwned\u0007\u001b[2J\u001b[5;32mPAGADA\u001b]8;;https://evil.example/\u001b\\clic\u001b]8;;\u001b\\\u202egnp.exe\u2066\u009b2J\u0085\u200b\u007f\r\n\tfin"`;
+export const HOSTILE_SHOWN = String.raw`"Pedido\u001b]0;pwned\u0007\u001b[2J\u001b[5;32mPAGADA\u001b]8;;https://evil.example/\u001b\\clic\u001b]8;;\u001b\\\u202egnp.exe\u2066\u009b2J\u0085\u200b\u2028\u007f\r\n\tfin"`;
 
 /** Raw characters a terminal could act on or hide (line feed and tab aside). */
 // eslint-disable-next-line no-control-regex

@@ -118,6 +118,12 @@ function expectSafe(r: Run, label: string, mode: Mode): void {
   }
 }
 
+/** JSON text with nothing raw a terminal could act on (its line breaks and indentation aside). */
+function expectJsonSafe(text: string, label: string): void {
+  const m = RAW_UNSAFE.exec(text);
+  expect(m ? `U+${m[0].codePointAt(0)!.toString(16)} at ${m.index}` : null, label).toBeNull();
+}
+
 describe('every printing command shows a hostile service safely', () => {
   for (const [name, c] of Object.entries(CASES)) {
     it(`${name}: piped, on a terminal and in colour`, async () => {
@@ -148,7 +154,7 @@ describe('every printing command shows a hostile service safely', () => {
   }
 });
 
-describe('--json stays byte for byte what the service sent', () => {
+describe('--json: byte for byte what the service sent when piped, the same value with \\u escapes on a terminal', () => {
   it.each([
     ['cobro ver', () => ['cobro', 'ver', String(fx.cobroId)], () => `/v1/cobros/${fx.cobroId}`],
     ['cobro listar', () => ['cobro', 'listar'], () => '/v1/cobros'],
@@ -161,8 +167,15 @@ describe('--json stays byte for byte what the service sent', () => {
       expect(r.code, r.stderr).toBe(0);
       const sent = JSON.parse(proxy.sent.get(path())!) as { data: unknown };
       const expected = name === 'api' ? sent : sent.data;
-      expect(r.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
-      expect(r.stdout).toContain('\u202e');
+      if (mode === 'piped') {
+        expect(r.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+        expect(r.stdout).toContain('\u202e');
+      } else {
+        // jq reads the same data; the terminal gets no C1, bidi or line separator to act on.
+        expect(JSON.parse(r.stdout)).toStrictEqual(expected);
+        expectJsonSafe(r.stdout, `${name} (terminal)`);
+        expect(r.stdout).toContain(String.raw`\u202e`);
+      }
     }
   });
 });
