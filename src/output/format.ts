@@ -5,7 +5,7 @@
 // a value would break its row. --json is the byte-exact channel when piped; on a
 // terminal its unsafe characters are \u escapes (jsonFor), the same JSON value.
 import type { IO, Colors } from './io.js';
-import { displayWidth, fitWidth, jsonGuard, shown, terminalGuard, wrapWords } from '../text.js';
+import { displayWidth, fitWidth, isUnsafe, jsonGuard, shown, terminalGuard, wrapWords } from '../text.js';
 
 /** JSON text as --json writes it: as is when piped, through jsonGuard on a terminal (as IO.outRaw). */
 const jsonFor = (io: IO, text: string) => (io.stdoutTTY ? jsonGuard(text) : text);
@@ -128,9 +128,9 @@ export function fitColumns(cols: readonly ColumnSize[], total: number): (number 
   }
 }
 
-/** A table on a terminal; tab-separated rows (no header) when piped; CSV of the items themselves with --csv. */
-export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterable<T>, empty = 'sin resultados'): Promise<void> {
-  if (io.csv) return printCsv(io, items);
+/** A table on a terminal; tab-separated rows (no header) when piped; CSV of the items themselves with --csv (`fields`: its header when there are none). */
+export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterable<T>, empty = 'sin resultados', fields?: readonly string[]): Promise<void> {
+  if (io.csv) return printCsv(io, items, fields);
   if (!io.stdoutTTY) {
     // Piped rows go out as they are read.
     const lines = function* () {
@@ -243,10 +243,26 @@ export function maskKey(key: string | undefined | null): string {
   return `${prefix}…${key.slice(-4)}`;
 }
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or edge blanks. */
+/** A number as a spreadsheet reads one: a sign only in front of digits. */
+const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+/** What makes a spreadsheet read a cell as a formula (OWASP, "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or
+ * edge blanks. A value a spreadsheet would run as a formula (`=HYPERLINK(…)`,
+ * `@SUM(…)`, `+…`, `-…`, a leading tab or CR) and is not a plain number gets a
+ * leading `'`, as OWASP advises: the accountant's spreadsheet shows it as text.
+ */
 export function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const raw = csvText(value);
+  const text = FORMULA_START.test(raw) && !PLAIN_NUMBER.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A value as CSV text: null is empty, an array or object its JSON. */
+function csvText(value: unknown): string {
+  return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** An item's fields, a nested object's one level down as `medios.tarjeta`. */
@@ -260,22 +276,35 @@ function flat(item: unknown): [string, unknown][] {
   return out;
 }
 
+/** The CSV header of an item: its field names as printCsv writes them. */
+export function csvHeader(item: unknown): string[] {
+  return flat(item).map(([k]) => k);
+}
+
 /**
- * `--csv` of a list (RFC 4180, CRLF): a header of the first item's field names, then
- * one row per item with the values as the service sent them (amounts as its decimal
- * strings, dates as they are, null as an empty field), written as it is read.
+ * `--csv` of a list (RFC 4180, CRLF): a header of the first item's field names (of
+ * `fields` when there is none: an empty result is still a header row), then one row
+ * per item with the values as the service sent them (amounts as its decimal strings,
+ * dates as they are, null as an empty field), written as it is read. On a terminal a
+ * value with anything unsafe in it is shown as tables show it (`shown`): piped, the
+ * bytes are the data.
  */
-export async function printCsv(io: IO, items: Iterable<unknown>): Promise<void> {
-  let header: string[] | undefined;
+export async function printCsv(io: IO, items: Iterable<unknown>, fields?: readonly string[]): Promise<void> {
+  let header: readonly string[] | undefined;
+  const field = (value: unknown) => {
+    const text = csvText(value);
+    return csvField(io.stdoutTTY && isUnsafe(text) ? shown(text) : text);
+  };
   await writeLines(io, (function* () {
     for (const item of items) {
-      const fields = flat(item);
+      const values = flat(item);
       if (!header) {
-        header = fields.map(([k]) => k);
-        yield `${header.map(csvField).join(',')}\r\n`;
+        header = csvHeader(item);
+        yield `${header.map(field).join(',')}\r\n`;
       }
-      const byName = new Map(fields);
-      yield `${header.map((k) => csvField(byName.get(k))).join(',')}\r\n`;
+      const byName = new Map(values);
+      yield `${header.map((k) => field(byName.get(k))).join(',')}\r\n`;
     }
+    if (!header && fields) yield `${fields.map(field).join(',')}\r\n`;
   })());
 }

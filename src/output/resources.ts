@@ -2,8 +2,21 @@
 // list and show commands so a resource looks the same everywhere.
 import type { Column } from './format.js';
 import { colorState, nullable } from './format.js';
-import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../api/schemas.js';
+import { Cobro, Devolucion, Liquidacion, Transaccion } from '../api/schemas.js';
 import type { Colors } from './io.js';
+
+/** A resource's --csv header (printCsv's names: a nested object's fields as `medios.tarjeta`), for a list with no items. */
+function csvFields(schema: { shape: Record<string, unknown> }): string[] {
+  return Object.entries(schema.shape).flatMap(([k, v]) => {
+    const nested = (v as { shape?: Record<string, unknown> }).shape;
+    return nested ? Object.keys(nested).map((k2) => `${k}.${k2}`) : [k];
+  });
+}
+
+export const cobroFields = csvFields(Cobro);
+export const transaccionFields = csvFields(Transaccion);
+export const devolucionFields = csvFields(Devolucion);
+export const liquidacionFields = csvFields(Liquidacion);
 
 type Pair = [string, string, ((s: string, c: Colors) => string)?];
 

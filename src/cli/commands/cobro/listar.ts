@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { parseChoice, parseLimit } from '../../parse.js';
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { firstItems, printJsonItems, printTable } from '../../../output/format.js';
-import { cobroColumns } from '../../../output/resources.js';
+import { cobroColumns, cobroFields } from '../../../output/resources.js';
 import { UsageError } from '../../../errors.js';
 import { sayLimited } from '../../shared/lists.js';
 import type { OptionsOf } from '../../define.js';
@@ -20,6 +20,6 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { data: list } = await ctx.spin('buscando cobros…', () => client.iterarCobros({ estado, q }));
   const rows = firstItems(list, limit);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
-  await printTable(ctx.io, cobroColumns, rows, 'no hay cobros con esos filtros');
+  await printTable(ctx.io, cobroColumns, rows, 'no hay cobros con esos filtros', cobroFields);
   if (limit !== undefined) sayLimited(ctx, Math.min(limit, list.length), list.length);
 }

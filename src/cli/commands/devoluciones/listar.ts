@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
-import { devolucionColumns } from '../../../output/resources.js';
+import { devolucionColumns, devolucionFields } from '../../../output/resources.js';
 import type { listarOptions } from './index.js';
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
@@ -12,6 +12,6 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { data: list } = await ctx.spin('buscando devoluciones…', () => client.iterarDevoluciones());
   const { rows, matched } = applyFilter(list, filter);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
-  await printTable(ctx.io, devolucionColumns, rows, filter.cobroId === undefined ? 'no hay devoluciones' : `el cobro ${filter.cobroId} no tiene devoluciones`);
+  await printTable(ctx.io, devolucionColumns, rows, filter.cobroId === undefined ? 'no hay devoluciones' : `el cobro ${filter.cobroId} no tiene devoluciones`, devolucionFields);
   sayLimited(ctx, rows.length, matched.length);
 }

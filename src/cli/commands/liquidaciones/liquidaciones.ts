@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
-import { liquidacionColumns } from '../../../output/resources.js';
+import { liquidacionColumns, liquidacionFields } from '../../../output/resources.js';
 import { porFecha, total, type PorFecha } from '../../../liquidaciones.js';
 import { count, wrapParts } from '../../../text.js';
 import type { liquidacionesOptions } from './index.js';
@@ -16,6 +16,8 @@ const porFechaColumns: Column<PorFecha>[] = [
   { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
   { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
 ];
+
+const POR_FECHA_FIELDS: (keyof PorFecha)[] = ['fecha', 'liquidaciones', 'bruto', 'te_cobramos', 'te_queda'];
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof liquidacionesOptions>): Promise<void> {
   const client = await ctx.client();
@@ -32,10 +34,10 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     const days = filter.limit === undefined ? allDays : allDays.slice(Math.max(0, allDays.length - filter.limit));
     [shown, of] = [days.length, allDays.length];
     if (ctx.globals.json) return printJson(ctx.io, days);
-    await printTable(ctx.io, porFechaColumns, days, 'no hay liquidaciones estimadas');
+    await printTable(ctx.io, porFechaColumns, days, 'no hay liquidaciones estimadas', POR_FECHA_FIELDS);
   } else {
     if (ctx.globals.json) return printJson(ctx.io, rows);
-    await printTable(ctx.io, liquidacionColumns, rows, 'no hay liquidaciones estimadas');
+    await printTable(ctx.io, liquidacionColumns, rows, 'no hay liquidaciones estimadas', liquidacionFields);
   }
   const parts = ['total', `bruto ${total(matched, 'bruto')}`, `te_cobramos ${total(matched, 'te_cobramos')}`, `te_queda ${total(matched, 'te_queda')}`, `(${count(matched.length, 'liquidación', 'liquidaciones')})`];
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.

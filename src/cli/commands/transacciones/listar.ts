@@ -4,7 +4,7 @@ import { parseChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
-import { transaccionColumns } from '../../../output/resources.js';
+import { transaccionColumns, transaccionFields } from '../../../output/resources.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
 
@@ -16,6 +16,6 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { data: list } = await ctx.spin('buscando transacciones…', () => client.iterarTransacciones({ medio, estado }));
   const { rows, matched } = applyFilter(list, filter);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
-  await printTable(ctx.io, transaccionColumns, rows, 'no hay transacciones con esos filtros');
+  await printTable(ctx.io, transaccionColumns, rows, 'no hay transacciones con esos filtros', transaccionFields);
   sayLimited(ctx, rows.length, matched.length);
 }

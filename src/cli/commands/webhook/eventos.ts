@@ -4,7 +4,7 @@
 // The journal holds what strangers sent: every field is a string to show safely
 // (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
 import type { JournalEntry } from '../../../webhooks/journal.js';
-import { printTable, colorState, type Column, printJson } from '../../../output/format.js';
+import { csvHeader, printCsv, printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import { serviceTime } from '../../../dates.js';
 import { count, wrapWords } from '../../../text.js';
 import type { Context } from '../../context.js';
@@ -22,6 +22,33 @@ function raw(value: unknown, dash = '-'): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
+/**
+ * An entry as a --csv row, named as in --json (nested fields as `verification.valid`,
+ * as the other lists' CSVs name theirs): the same columns for every entry, so a
+ * hand-edited or older line cannot change the header; headers and bodies stay in --json.
+ */
+function csvRow(e: JournalEntry): Record<string, unknown> {
+  return {
+    id: e.id,
+    received_at: e.received_at,
+    source: e.source,
+    replay_of: e.replay_of ?? null,
+    event: e.event,
+    cobro_id: e.cobro_id,
+    estado: e.estado,
+    monto: e.monto,
+    verification: { valid: e.verification?.valid ?? null, reason: e.verification?.reason ?? null },
+    outcome: e.outcome,
+    target: e.target,
+    status: e.status,
+    answered: e.answered,
+    latency_ms: e.latency_ms,
+    error: e.error ?? null,
+  };
+}
+/** The header of an empty journal's --csv: a row's names. */
+const CSV_FIELDS = csvHeader(csvRow({ verification: {} } as JournalEntry));
+
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof eventosOptions>): Promise<void> {
   const { io } = ctx;
   const limit = parseLimit(opts.limit);
@@ -34,6 +61,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     printJson(io, entries);
     return;
   }
+  if (io.csv) return printCsv(io, entries.map(csvRow), CSV_FIELDS);
   const zone = await ctx.zone();
   if (entries.length === 0) {
     io.err(`el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`);
