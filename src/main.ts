@@ -54,6 +54,7 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
         signal: deps.signal ?? new AbortController().signal,
         holdSignals: deps.holdSignals ?? (() => {}),
         writes,
+        runSvc: main,
       });
       const mod = await def.load();
       // commander's values are, by construction, what the command's metadata declares.

@@ -85,7 +85,7 @@ await cli.write({
 const quickBundle = await rolldown({ input: `${src}cli/quick.ts`, platform: 'node', onLog });
 await quickBundle.write({ file: `${dist}/cli/quick.cjs`, format: 'cjs', codeSplitting: false });
 
-const { quickPages } = await import(`${dist}/cli/quick-pages.js`);
+const { quickPages } = await import(`${dist}/build/quick-pages.js`);
 const { index, text } = await quickPages();
 writeFileSync(`${dist}/cli/help.txt`, text);
 writeFileSync(`${dist}/cli/quick.json`, `${JSON.stringify(index)}\n`);

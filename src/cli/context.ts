@@ -7,7 +7,7 @@ import { redactAddresses } from '../api/address.js';
 import type { Client, WriteRecord } from '../api/client.js';
 import type { Resolved } from '../config/resolve.js';
 import type { Store } from '../config/store.js';
-import type { IO } from '../output/io.js';
+import type { IO, Streams } from '../output/io.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
 import { parseAmount } from '../money.js';
@@ -57,7 +57,16 @@ export interface Context {
    * aborts the returned signal instead of ending the process.
    */
   holdSignals(): AbortSignal;
+  /**
+   * Runs another svc command in this process, as main(argv, deps) does (the demo runs
+   * each step as the command a person would type). Handed down by main, so no
+   * command imports main.
+   */
+  runSvc: RunSvc;
 }
+
+/** main(argv, deps) as a command sees it. */
+export type RunSvc = (argv: string[], deps: Streams & { env: NodeJS.ProcessEnv; signal?: AbortSignal }) => Promise<number>;
 
 export interface ContextDeps {
   io: IO;
@@ -67,6 +76,7 @@ export interface ContextDeps {
   holdSignals: () => void;
   /** Every request that is not a GET the command's clients send, kept current (main reads it when something unexpected happens). */
   writes?: WriteRecord[];
+  runSvc: RunSvc;
 }
 
 export function createContext(deps: ContextDeps): Context {
@@ -79,6 +89,7 @@ export function createContext(deps: ContextDeps): Context {
     io,
     env,
     globals,
+    runSvc: deps.runSvc,
     holdSignals() {
       deps.holdSignals();
       return deps.signal;

@@ -177,17 +177,17 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
   });
   const text = table.toString();
   // A list longer than the screen goes through the pager (less -FRX quits at once when it fits).
-  if (!(io.pager && io.rows && rows.length + 1 >= io.rows && (await page(io.pager, terminalGuard(text))))) io.out(text);
+  if (!(io.pager && io.rows && rows.length + 1 >= io.rows && (await page(io.pager, io.env, terminalGuard(text))))) io.out(text);
   if (left.length) for (const line of wrapWords(`sin lugar para ${left.join(', ')} (--json las trae)`, io.columns ?? Infinity)) io.err(io.c.dim(line));
 }
 
 /** Shows text through the pager; false when the pager could not be started (the caller prints it). */
-async function page(command: string, text: string): Promise<boolean> {
+async function page(command: string, environment: NodeJS.ProcessEnv, text: string): Promise<boolean> {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     // LESS=FRX as gh sets it: quit when it fits, keep colours, leave the text on screen.
     // svc writes UTF-8 whatever the locale says: less shows "…" and "á" as <E2><80><A6> otherwise.
-    const env = { ...process.env, LESS: process.env.LESS ?? 'FRX', LESSCHARSET: process.env.LESSCHARSET ?? 'utf-8' };
+    const env = { ...environment, LESS: environment.LESS ?? 'FRX', LESSCHARSET: environment.LESSCHARSET ?? 'utf-8' };
     const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env });
     child.once('error', () => resolve(false));
     // The person may quit the pager before reading everything.

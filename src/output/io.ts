@@ -30,6 +30,8 @@ export interface IO extends Streams {
   rows: number | undefined;
   /** The pager for long lists on a terminal (SVC_PAGER, else PAGER, else `less -FRX`); undefined when off or piped. */
   pager: string | undefined;
+  /** The environment svc was started with, for the programs it starts (the pager): never process.env. */
+  env: NodeJS.ProcessEnv;
   c: Colors;
   /** A line on stdout; unsafe characters other than svc's colours shown as `\uXXXX`. */
   out(line?: string): void;
@@ -58,6 +60,7 @@ export function createIO(
     columns: stdoutTTY ? terminalSize(streams.stdout.columns, env.COLUMNS, 80) : undefined,
     rows: stdoutTTY ? terminalSize((streams.stdout as { rows?: number }).rows, env.LINES, 24) : undefined,
     pager: stdoutTTY && flags.pager !== false ? pagerOf(env) : undefined,
+    env,
     c: createColors(color),
     out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
     err: (line = '') => void streams.stderr.write(`${terminalGuard(line)}\n`),

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { helpKey, quickAnswer } from '../../src/cli/quick.js';
-import { helpPaths } from '../../src/cli/quick-pages.js';
+import { helpPaths } from '../../src/build/quick-pages.js';
 import { main } from '../../src/main.js';
 import { displayWidth } from '../../src/text.js';
 import { VERSION } from '../../src/version.js';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import type { Context } from '../../context.js';
+import type { Context, RunSvc } from '../../context.js';
 import { CliError, EXIT } from '../../../errors.js';
 import { SandboxControl } from '../../shared/sandbox-control.js';
 import { displayWidth, shellLines, wrapWords } from '../../../text.js';
@@ -89,7 +89,7 @@ export async function run(ctx: Context): Promise<void> {
       command(words);
       // Both streams as they are written: a step's preview (stderr) comes before its result.
       const live = json || s.quiet ? undefined : { out: io.stdout, err: io.stderr };
-      const out = await runInner(s.argv, env, live, signal);
+      const out = await runInner(ctx.runSvc, s.argv, env, live, signal);
       if (out.code !== EXIT.ok) {
         if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
         throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, { exit: EXIT.refused, code: 'demo_failed' });
@@ -149,12 +149,12 @@ export async function run(ctx: Context): Promise<void> {
 
 /** Runs one svc command in-process; its output streams to `live` when given, and is captured too. */
 async function runInner(
+  runSvc: RunSvc,
   argv: string[],
   env: NodeJS.ProcessEnv,
   live: { out: NodeJS.WritableStream; err: NodeJS.WritableStream } | undefined,
   signal: AbortSignal,
 ) {
-  const { main } = await import('../../../main.js');
   // On a terminal the steps render as they would for a person: tables fitted to its width, and colour.
   const terminal = live?.out as { isTTY?: boolean; columns?: number } | undefined;
   const stdout = Object.assign(new PassThrough(), { isTTY: Boolean(terminal?.isTTY), columns: terminal?.columns });
@@ -170,7 +170,7 @@ async function runInner(
     live?.err.write(d);
   });
   const stdin = Readable.from([]);
-  const code = await main([...argv, '--no-input'], { stdout, stderr, stdin, env, signal });
+  const code = await runSvc([...argv, '--no-input'], { stdout, stderr, stdin, env, signal });
   return { code, stdout: out, stderr: err };
 }
 

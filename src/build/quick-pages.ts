@@ -1,14 +1,14 @@
 // What quick.ts answers without loading svc (start-up, #16): the version and every
 // help page, rendered at build time by running main itself, so a page is byte for
-// byte what main prints at 80 columns. src/build/bundle.mjs writes the index to
+// byte what main prints at 80 columns. bundle.mjs, beside it, writes the index to
 // dist/cli/quick.json and the pages, one after the other, to dist/cli/help.txt.
 import { Command } from 'commander';
 import { Writable } from 'node:stream';
-import { buildProgram } from './program.js';
-import { commands, groups } from './registry.js';
+import { buildProgram } from '../cli/program.js';
+import { commands, groups } from '../cli/registry.js';
 import { main } from '../main.js';
 import { VERSION } from '../version.js';
-import type { QuickIndex } from './quick.js';
+import type { QuickIndex } from '../cli/quick.js';
 
 /** Every path of words svc's tree answers --help for, aliases included. */
 export function helpPaths(): string[][] {
