@@ -13,7 +13,9 @@ import type { OptionsOf } from '../../define.js';
 import { parseId, parseMonto, printable } from '../../parse.js';
 import { closeSync, constants, existsSync, fsyncSync, openSync, writeFileSync } from 'node:fs';
 import { writePrivateFile } from '../../../config/private.js';
-import { makePlan, planText, PlanRefused, readPlan, type Plan } from './plan.js';
+import { AlreadyApplied, makePlan, osUser, planText, PlanRefused, readPlan, type Plan } from './plan.js';
+import { lockFile } from '../../shared/file-lock.js';
+import { CONTROL_CHARS } from '../../../rules.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
 import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
@@ -100,6 +102,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const { io, globals } = ctx;
   const req = parseRefundFlags(args, opts);
   const planFile = opts.plan === undefined ? undefined : newPlanPath(opts.plan);
+  const motivo = parseMotivo(opts.motivo, planFile !== undefined);
   const client = await ctx.client();
   const resolved = await ctx.resolved();
   const live = resolved.mode === 'live';
@@ -127,7 +130,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
 
   if (planFile !== undefined) {
     const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
-    const written = makePlan(cobro, mine, monto, req.transaccion, resolved.profileName.value, resolved.mode);
+    const written = makePlan(cobro, mine, monto, req.transaccion, resolved.profileName.value, resolved.mode, { preparado_por: osUser(ctx.env), motivo });
     writeNewPlan(planFile, written);
     if (globals.json) printJson(io, written);
     say(ctx, `plan escrito en ${shown(planFile)} (nada se envió): lo aplica quien corra svc devolver --aplicar ${shown(planFile)}`);
@@ -183,6 +186,20 @@ async function confirmAndSend(ctx: Context, cobro: Cobro, monto: string, transac
   return refund;
 }
 
+/** Longest --motivo kept in a plan: a sentence for the approver, not a document. */
+const MAX_MOTIVO = 500;
+
+/** --motivo: only with --plan (or a batch), one line of printable text. */
+export function parseMotivo(value: unknown, allowed: boolean): string | null {
+  if (value === undefined) return null;
+  if (!allowed) throw new UsageError('--motivo va con --plan: queda escrito en el plan para quien lo aplique');
+  const text = String(value).trim();
+  if (!text) throw new UsageError('--motivo vacío: escribí por qué se devuelve, o no lo pases');
+  if (CONTROL_CHARS.test(text)) throw new UsageError('--motivo no puede tener caracteres de control ni saltos de línea');
+  if (text.length > MAX_MOTIVO) throw new UsageError(`--motivo tiene ${text.length} caracteres: hasta ${MAX_MOTIVO}`);
+  return text;
+}
+
 /** --plan FILE: a new file (an existing one, perhaps an applied plan, is never replaced). */
 function newPlanPath(file: unknown): string {
   const path = String(file);
@@ -210,20 +227,45 @@ function writeNewPlan(path: string, plan: Plan): void {
 /**
  * --aplicar FILE: the plan's checks (digest, mode, profile), then the request read
  * again: a refund of the plan's amount made since (here or on another machine)
- * means it was applied (exit 1); any other change to what the plan relied on
- * refuses it too (exit 1). Then the usual preview, confirmation and one POST, and
- * the plan file records that it was applied.
+ * means it was applied (exit 2, already_applied); any other change to what the plan
+ * relied on refuses it (exit 1). Then the usual preview, confirmation and one POST,
+ * and the plan file records that it was applied. From reading the plan to marking
+ * it, the plan is locked (FILE.lock): two applies at the same moment make one
+ * refund, and the second one, once the first is done, finds the plan applied.
  */
 async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<void> {
-  const { io, globals } = ctx;
-  if (args.length || opts.monto !== undefined || opts.total || opts.transaccion !== undefined || opts.referencia !== undefined || opts.plan !== undefined) {
-    throw new UsageError('--aplicar toma todo del plan: sin id, --monto, --total, --transaccion, --referencia ni --plan');
+  const { io } = ctx;
+  if (args.length || opts.monto !== undefined || opts.total || opts.transaccion !== undefined || opts.referencia !== undefined || opts.plan !== undefined || opts.motivo !== undefined) {
+    throw new UsageError('--aplicar toma todo del plan: sin id, --monto, --total, --transaccion, --referencia, --motivo ni --plan');
   }
   const path = String(opts.aplicar);
+  // Read once unlocked: a path that is no plan is a usage error before anything is locked.
+  readPlan(path);
+  if (opts.dryRun === true) return checkPlan(ctx, path, opts);
+  const lock = await lockFile(path, {
+    what: `el plan ${printable(path)}`,
+    onWait: (h) => say(ctx, io.c.dim(`otro proceso${h ? ` (pid ${h.pid})` : ''} está aplicando el plan ${shown(path)}: esperando a que termine…`)),
+  });
+  try {
+    await checkPlan(ctx, path, opts);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Everything --aplicar does once the plan is locked (or, with --dry-run, without a lock: nothing is sent). */
+async function checkPlan(ctx: Context, path: string, opts: Options): Promise<void> {
+  const { io, globals } = ctx;
+  // Read again under the lock: an apply that waited sees what the one before it wrote.
   const plan = readPlan(path);
   const id = plan.cobro.id;
   if (plan.aplicado) {
-    throw new PlanRefused(`el plan ya se aplicó el ${shown(serviceTime(plan.aplicado.at, await ctx.zone()))} (devolución ${plan.aplicado.devolucion_id}): no se devuelve dos veces`, checkCommands(id));
+    const by = plan.aplicado.aplicado_por ? ` por ${shown(plan.aplicado.aplicado_por)}` : '';
+    throw new AlreadyApplied(
+      `el plan ya se aplicó el ${shown(serviceTime(plan.aplicado.at, await ctx.zone()))}${by} (devolución ${plan.aplicado.devolucion_id}): no se devuelve dos veces`,
+      plan.aplicado.devolucion_id,
+      checkCommands(id),
+    );
   }
   const resolved = await ctx.resolved();
   if (plan.modo !== resolved.mode) throw new PlanRefused(`el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`);
@@ -245,8 +287,10 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   const since = mine.filter((d) => !plan.cobro.devoluciones.includes(d.id));
   const same = since.find((d) => parseAmount(d.monto) === parseAmount(plan.monto));
   if (same) {
-    throw new PlanRefused(
+    // Also what an apply killed between the POST and marking the plan leaves behind.
+    throw new AlreadyApplied(
       `el cobro ${id} ya tiene una devolución de ${shown(same.monto)} hecha después del plan (devolución ${same.id}, ${shown(same.created_at)}): este plan ya se aplicó, acá o en otra máquina`,
+      same.id,
       checkCommands(id),
     );
   }
@@ -264,6 +308,10 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   const req: RefundRequest = { ref: { kind: 'id', id }, amount: parseAmount(plan.monto), total: false, transaccion: plan.transaccion_id ?? undefined };
   const checked = planRefund(req, cobro, devoluciones, tx);
   say(ctx, `${io.c.bold('a devolver:')}    ${plan.monto} (plan ${shown(path)}, hecho ${shown(serviceTime(plan.creado, await ctx.zone()))} con el perfil "${shown(plan.perfil)}")`);
+  if (plan.version === 2) {
+    say(ctx, `${io.c.dim('preparado por'.padEnd(14))} ${shown(plan.preparado_por ?? '')}`);
+    say(ctx, `${io.c.dim('motivo'.padEnd(14))} ${plan.motivo === null || plan.motivo === undefined ? io.c.dim('(sin motivo)') : shown(plan.motivo)}`);
+  }
   if (opts.dryRun === true) {
     // A rehearsal of the approval: every check passed, nothing is sent and the plan stays unapplied.
     say(ctx, io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`));
@@ -271,7 +319,8 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   }
   const refund = await confirmAndSend(ctx, cobro, plan.monto, req.transaccion, checked.left, live);
   try {
-    writePrivateFile(path, planText({ ...plan, aplicado: { at: new Date().toISOString(), devolucion_id: refund.id, perfil: resolved.profileName.value } }));
+    const aplicado = { at: new Date().toISOString(), devolucion_id: refund.id, perfil: resolved.profileName.value, aplicado_por: osUser(ctx.env) };
+    writePrivateFile(path, planText({ ...plan, aplicado }));
     say(ctx, io.c.dim(`el plan ${shown(path)} quedó marcado como aplicado`));
   } catch (err) {
     // The refund is made; applying the plan again is still refused (a refund of its amount since the plan).

@@ -8,6 +8,7 @@ export const devolverOptions = defineOptions([
   { flags: '--transaccion <id>', description: 'devuelve sobre esa transacción (tiene que ser del cobro y estar ACREDITADO)' },
   { flags: '--referencia <texto>', description: 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)' },
   { flags: '--plan <archivo>', description: 'no devuelve: escribe un plan (JSON, 0600) que otra persona aplica con --aplicar' },
+  { flags: '--motivo <texto>', description: 'con --plan: por qué se devuelve; queda en el plan, con quién lo preparó, para quien lo aplique' },
   { flags: '--aplicar <archivo>', description: 'aplica un plan escrito con --plan, si nada cambió desde entonces (una sola vez)' },
   { flags: '--dry-run', description: 'muestra la devolución y hace todos los controles, sin enviar nada (sale 0 si se aceptaría, 2 si no)' },
 ]);
@@ -22,7 +23,7 @@ export const commands: CommandDef[] = [
       'svc devolver 42 --monto 500.00',
       'svc devolver 42 --total',
       'svc devolver K7QM3XW9PA --monto 500 --dry-run',
-      'svc devolver 42 --monto 250 --plan devolucion-42.json',
+      'svc devolver 42 --monto 250 --plan devolucion-42.json --motivo "producto fallado"',
       'svc devolver --aplicar devolucion-42.json',
       'svc devolver 42 --monto 250 --transaccion 7',
       'svc devolver 42 --total --live --yes --json',

@@ -15,7 +15,8 @@ import { printable } from '../../../text.js';
 const MAX_PLAN_BYTES = 64 * 1024;
 
 export interface PlanBody {
-  version: 1;
+  /** 1: plans written before who and why were recorded (still applied); 2: with them. */
+  version: 1 | 2;
   cobro: {
     id: number;
     codigo: string;
@@ -32,12 +33,27 @@ export interface PlanBody {
   modo: 'test' | 'live';
   /** ISO 8601 UTC. */
   creado: string;
+  /** The OS user who wrote the plan (version 2). */
+  preparado_por?: string;
+  /** Why, as the preparer typed it with --motivo; null when none was given (version 2). */
+  motivo?: string | null;
 }
 
 export interface Plan extends PlanBody {
   digest: string;
   /** Set once the refund was sent and answered. */
-  aplicado: null | { at: string; devolucion_id: number; perfil: string };
+  aplicado: null | { at: string; devolucion_id: number; perfil: string; aplicado_por?: string };
+}
+
+/** The OS user running svc, as a plan records it (who prepared, who applied). */
+export function osUser(env: NodeJS.ProcessEnv = process.env): string {
+  try {
+    const name = process.getBuiltinModule('node:os').userInfo().username;
+    if (name) return name;
+  } catch {
+    // A uid with no passwd entry (some containers): the environment's word for it.
+  }
+  return env.USER || env.USERNAME || env.LOGNAME || `uid ${process.getuid?.() ?? '?'}`;
 }
 
 /** The digest of a plan's body: SHA-256 over its fields in a fixed order. */
@@ -50,14 +66,30 @@ export function digestOf(body: PlanBody): string {
     body.perfil,
     body.modo,
     body.creado,
+    // Who and why are covered too (version 2): an edited motivo is an edited plan.
+    ...(body.version === 2 ? [body.preparado_por ?? null, body.motivo ?? null] : []),
   ]);
   // crypto is loaded only here: the other commands never pay for it.
   return `sha256:${process.getBuiltinModule('node:crypto').createHash('sha256').update(canonical).digest('hex')}`;
 }
 
-export function makePlan(cobro: Cobro, mine: Devolucion[], monto: string, transaccion: number | undefined, perfil: string, modo: 'test' | 'live', now = new Date()): Plan {
+export interface PlanAuthor {
+  preparado_por: string;
+  motivo: string | null;
+}
+
+export function makePlan(
+  cobro: Cobro,
+  mine: Devolucion[],
+  monto: string,
+  transaccion: number | undefined,
+  perfil: string,
+  modo: 'test' | 'live',
+  author: PlanAuthor,
+  now = new Date(),
+): Plan {
   const body: PlanBody = {
-    version: 1,
+    version: 2,
     cobro: {
       id: cobro.id,
       codigo: cobro.codigo,
@@ -71,6 +103,8 @@ export function makePlan(cobro: Cobro, mine: Devolucion[], monto: string, transa
     perfil,
     modo,
     creado: now.toISOString(),
+    preparado_por: author.preparado_por,
+    motivo: author.motivo,
   };
   return { ...body, digest: digestOf(body), aplicado: null };
 }
@@ -84,6 +118,22 @@ export class PlanRefused extends CliError {
   override name = 'PlanRefused';
   constructor(message: string, suggestion?: string) {
     super(message, { exit: EXIT.refused, code: 'plan_refused', hint: suggestion });
+  }
+}
+
+/**
+ * The plan was applied already (marked in the file, or its refund found on the
+ * service): exit 2 and an error name of its own, `already_applied`, so a script
+ * that runs the approval twice can tell it from a refusal.
+ */
+export class AlreadyApplied extends CliError {
+  override name = 'AlreadyApplied';
+  constructor(
+    message: string,
+    readonly devolucionId: number,
+    suggestion?: string,
+  ) {
+    super(message, { exit: EXIT.usage, code: 'already_applied', hint: suggestion });
   }
 }
 
@@ -123,7 +173,7 @@ export function readPlan(path: string): Plan {
   }
   const c = p?.cobro;
   const shaped =
-    p?.version === 1 &&
+    (p?.version === 1 || (p?.version === 2 && typeof p.preparado_por === 'string' && (p.motivo === null || typeof p.motivo === 'string'))) &&
     c && isId(c.id) && typeof c.codigo === 'string' && typeof c.estado === 'string' && typeof c.monto_cobrado === 'string' && isAmount(c.monto_cobrado) &&
     typeof c.devuelto === 'string' && isAmount(c.devuelto) && Array.isArray(c.devoluciones) && c.devoluciones.every(isId) &&
     typeof p.monto === 'string' && isAmount(p.monto) && parseAmount(p.monto) > 0n &&
