@@ -33,7 +33,7 @@ describe('devolver --plan, then --aplicar', () => {
     expect(made.stderr).toMatch(/plan escrito en .*plan\.json \(nada se envió\)/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const plan = JSON.parse(readFileSync(file, 'utf8'));
-    expect(plan).toMatchObject({ version: 1, cobro: { id, estado: 'PAGADA', monto_cobrado: '1500.00', devuelto: '0.00', devoluciones: [] }, monto: '200.00', transaccion_id: null, modo: 'test', aplicado: null });
+    expect(plan).toMatchObject({ version: 2, cobro: { id, estado: 'PAGADA', monto_cobrado: '1500.00', devuelto: '0.00', devoluciones: [] }, monto: '200.00', transaccion_id: null, modo: 'test', aplicado: null });
     expect(plan.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(await refundPosts(id)).toBe(0);
     const copy = join(dir, 'copia.json');
@@ -53,10 +53,10 @@ describe('devolver --plan, then --aplicar', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).aplicado).toMatchObject({ devolucion_id: JSON.parse(applied.stdout).id });
 
     const again = await svc(['devolver', '--aplicar', file, '--yes'], { env: sb.env });
-    expect(again.exitCode).toBe(1);
+    expect(again.exitCode).toBe(2);
     expect(again.stderr).toMatch(/el plan ya se aplicó/);
     const elsewhere = await svc(['devolver', '--aplicar', copy, '--yes'], { env: sb.env });
-    expect(elsewhere.exitCode).toBe(1);
+    expect(elsewhere.exitCode).toBe(2);
     expect(elsewhere.stderr).toMatch(/ya tiene una devolución de 200\.00 hecha después del plan .*acá o en otra máquina/);
     expect(await refundPosts(id)).toBe(1);
     expectNoStack(again.stderr + elsewhere.stderr);
