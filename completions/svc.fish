@@ -138,6 +138,7 @@ complete -c svc -n "__fish_seen_subcommand_from devolver" -l total -d 'devuelve 
 complete -c svc -n "__fish_seen_subcommand_from devolver" -l transaccion -r -d 'devuelve sobre esa transacción (tiene que ser del cobro y estar ACREDITADO)'
 complete -c svc -n "__fish_seen_subcommand_from devolver" -l referencia -r -d 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)'
 complete -c svc -n "__fish_seen_subcommand_from devolver" -l plan -r -d 'no devuelve: escribe un plan (JSON, 0600) que otra persona aplica con --aplicar'
+complete -c svc -n "__fish_seen_subcommand_from devolver" -l motivo -r -d 'con --plan: por qué se devuelve; queda en el plan, con quién lo preparó, para quien lo aplique'
 complete -c svc -n "__fish_seen_subcommand_from devolver" -l aplicar -r -d 'aplica un plan escrito con --plan, si nada cambió desde entonces (una sola vez)'
 complete -c svc -n "__fish_seen_subcommand_from devolver" -l dry-run -d 'muestra la devolución y hace todos los controles, sin enviar nada (sale 0 si se aceptaría, 2 si no)'
 complete -c svc -n "__fish_seen_subcommand_from caso" -l referencia -r -d 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)'
