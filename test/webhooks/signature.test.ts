@@ -45,12 +45,19 @@ describe('test vectors agree with openssl dgst -sha256 -hmac', () => {
 });
 
 describe('each invalid case has its own reason', () => {
-  const body = Buffer.from(JSON.stringify(sampleBody('payment.approved')));
-  const good = signatureHeader(SECRET, TS, body);
+  // A fixed vector (openssl dgst -sha256 -hmac over `1718000000.<body>`), so that
+  // building the cases never calls the code under test.
+  const body = Buffer.from('{"event":"payment.approved","cobro_id":1}');
+  const good = 'sha256=458bb14a9541598236456867a1b01a46109947e99072a3a093d2d01a646a7cc3';
   const cases: [string, Parameters<typeof verify>[0], string][] = [
     ['missing signature', { secret: SECRET, timestamp: TS, signature: undefined, body, now: NOW }, 'missing_signature'],
     ['empty signature', { secret: SECRET, timestamp: TS, signature: '', body, now: NOW }, 'missing_signature'],
+    ['null signature', { secret: SECRET, timestamp: TS, signature: null, body, now: NOW }, 'missing_signature'],
     ['missing timestamp', { secret: SECRET, timestamp: undefined, signature: good, body, now: NOW }, 'missing_timestamp'],
+    ['null timestamp', { secret: SECRET, timestamp: null, signature: good, body, now: NOW }, 'missing_timestamp'],
+    ['empty timestamp', { secret: SECRET, timestamp: '', signature: good, body, now: NOW }, 'missing_timestamp'],
+    ['hex with something after it', { secret: SECRET, timestamp: TS, signature: `${good}00`, body, now: NOW }, 'malformed_signature'],
+    ['hex with something before it', { secret: SECRET, timestamp: TS, signature: good.replace('sha256=', 'sha256=zz'), body, now: NOW }, 'malformed_signature'],
     ['no sha256= prefix', { secret: SECRET, timestamp: TS, signature: good.slice(7), body, now: NOW }, 'malformed_signature'],
     ['uppercase hex', { secret: SECRET, timestamp: TS, signature: good.toUpperCase().replace('SHA256=', 'sha256='), body, now: NOW }, 'malformed_signature'],
     ['short hex', { secret: SECRET, timestamp: TS, signature: good.slice(0, 40), body, now: NOW }, 'malformed_signature'],
@@ -76,6 +83,29 @@ describe('each invalid case has its own reason', () => {
     expect(verify({ secret: SECRET, timestamp: TS, signature: good, body, now: NOW + 300 }).ok).toBe(true);
     expect(verify({ secret: SECRET, timestamp: TS, signature: good, body, now: NOW - 300 }).ok).toBe(true);
     expect(verify({ secret: SECRET, timestamp: TS, signature: good, body, now: NOW + 10_000_000, toleranceSeconds: 0 }).ok).toBe(true);
+  });
+  it('the fixed vector verifies; headers are read trimmed, as a proxy may pad them', () => {
+    expect(verify({ secret: SECRET, timestamp: TS, signature: good, body, now: NOW })).toEqual({ ok: true });
+    expect(signatureHeader(SECRET, TS, body)).toBe(good);
+    expect(verify({ secret: SECRET, timestamp: ` ${TS} `, signature: ` ${good}\t`, body, now: NOW })).toEqual({ ok: true });
+  });
+  it('the messages say how far off the timestamp is, and show a bad one printable and short', () => {
+    expect(verify({ secret: SECRET, timestamp: TS, signature: good, body, now: NOW + 301 })).toMatchObject({ message: 'timestamp demasiado viejo: 301 s, la tolerancia es 300 s' });
+    expect(verify({ secret: SECRET, timestamp: TS, signature: good, body, now: NOW - 301 })).toMatchObject({ message: 'timestamp 301 s en el futuro, la tolerancia es 300 s' });
+    expect(verify({ secret: SECRET, timestamp: '12\u001b[2Jx', signature: good, body, now: NOW })).toMatchObject({ message: 'X-Svc-Timestamp no es un entero: "12?[2Jx"' });
+    expect(verify({ secret: SECRET, timestamp: 'x'.repeat(40), signature: good, body, now: NOW })).toMatchObject({ message: `X-Svc-Timestamp no es un entero: "${'x'.repeat(40)}"` });
+    expect(verify({ secret: SECRET, timestamp: 'x'.repeat(41), signature: good, body, now: NOW })).toMatchObject({ message: `X-Svc-Timestamp no es un entero: "${'x'.repeat(40)}…"` });
+  });
+  it('without `now`, the window is around the real clock (seconds, not milliseconds)', () => {
+    const ts = Math.floor(Date.now() / 1000);
+    expect(verify({ secret: SECRET, timestamp: String(ts), signature: signatureHeader(SECRET, ts, body), body })).toEqual({ ok: true });
+    expect(verify({ secret: SECRET, timestamp: String(ts - 3600), signature: signatureHeader(SECRET, ts - 3600, body), body })).toMatchObject({ reason: 'timestamp_too_old' });
+    const headers = notificationHeaders(SECRET, 'payment.approved', body);
+    expect(Object.keys(headers)).toEqual(['Content-Type', 'X-Svc-Event', 'X-Svc-Timestamp', 'X-Svc-Signature']);
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(headers['X-Svc-Event']).toBe('payment.approved');
+    expect(Math.abs(Number(headers['X-Svc-Timestamp']) - ts)).toBeLessThanOrEqual(60);
+    expect(headers['X-Svc-Signature']).toBe(signatureHeader(SECRET, headers['X-Svc-Timestamp']!, body));
   });
   it('the raw bytes are verified, not a re-serialised JSON', () => {
     const pretty = Buffer.from(JSON.stringify(JSON.parse(body.toString()), null, 2));
