@@ -10,21 +10,18 @@ import { ApiError, NetworkError, serviceError, type NetworkFailure } from './err
 import { ItemList, scanList } from './list.js';
 import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
-  Cargo,
-  Cobro,
+  Abierto,
   Cuenta,
-  Devolucion,
   ErrorBody,
   firstProblem,
-  Liquidacion,
   Salud,
-  Transaccion,
   envelope,
   type CrearCobroInput,
   type DevolucionInput,
   type EstadoCobro,
   type EstadoTransaccion,
   type Medio,
+  type Open,
 } from './schemas.js';
 import { isLoopbackHost } from '../rules.js';
 import { VERSION } from '../version.js';
@@ -98,8 +95,9 @@ export interface RawRequest {
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
 type Decode = (text: string, where: string, http: number) => unknown;
 
-export type CobroFilters = { estado?: EstadoCobro; q?: string };
-export type TransaccionFilters = { medio?: Medio; estado?: EstadoTransaccion };
+// Filters on open fields: a value the service added is sent as typed.
+export type CobroFilters = { estado?: Open<EstadoCobro>; q?: string };
+export type TransaccionFilters = { medio?: Open<Medio>; estado?: Open<EstadoTransaccion> };
 
 /** A list response as the body the service sent, items and all. */
 async function whole<T>(res: Promise<ApiResponse<ItemList<T>>>): Promise<ApiResponse<Record<string, unknown> & { data: T[] }>> {
@@ -213,31 +211,31 @@ export class Client {
     return whole(this.iterarCargos());
   }
   crearCobro(body: CrearCobroInput) {
-    return this.call('POST', '/v1/cobros', envelope(Cobro), { body });
+    return this.call('POST', '/v1/cobros', envelope(Abierto.Cobro), { body });
   }
   listarCobros(filters: CobroFilters = {}) {
     return whole(this.iterarCobros(filters));
   }
   verCobro(id: number) {
-    return this.call('GET', `/v1/cobros/${encodeId(id)}`, envelope(Cobro));
+    return this.call('GET', `/v1/cobros/${encodeId(id)}`, envelope(Abierto.Cobro));
   }
   syncCobro(id: number) {
-    return this.call('POST', `/v1/cobros/${encodeId(id)}/sync`, envelope(Cobro), { body: {} });
+    return this.call('POST', `/v1/cobros/${encodeId(id)}/sync`, envelope(Abierto.Cobro), { body: {} });
   }
   devolver(id: number, body: DevolucionInput) {
-    return this.call('POST', `/v1/cobros/${encodeId(id)}/devoluciones`, envelope(Devolucion), { body });
+    return this.call('POST', `/v1/cobros/${encodeId(id)}/devoluciones`, envelope(Abierto.Devolucion), { body });
   }
   listarTransacciones(filters: TransaccionFilters = {}) {
     return whole(this.iterarTransacciones(filters));
   }
   verTransaccion(id: number) {
-    return this.call('GET', `/v1/transacciones/${encodeId(id)}`, envelope(Transaccion));
+    return this.call('GET', `/v1/transacciones/${encodeId(id)}`, envelope(Abierto.Transaccion));
   }
   listarDevoluciones() {
     return whole(this.iterarDevoluciones());
   }
   verDevolucion(id: number) {
-    return this.call('GET', `/v1/devoluciones/${encodeId(id)}`, envelope(Devolucion));
+    return this.call('GET', `/v1/devoluciones/${encodeId(id)}`, envelope(Abierto.Devolucion));
   }
   listarLiquidaciones() {
     return whole(this.iterarLiquidaciones());
@@ -246,19 +244,19 @@ export class Client {
   // The same lists item by item (an ItemList parses one item per read): for long
   // lists printed as they are read, as `svc cobro listar` does.
   iterarCargos() {
-    return this.callList('/v1/cargos', Cargo);
+    return this.callList('/v1/cargos', Abierto.Cargo);
   }
   iterarCobros(filters: CobroFilters = {}) {
-    return this.callList('/v1/cobros', Cobro, { query: filters });
+    return this.callList('/v1/cobros', Abierto.Cobro, { query: filters });
   }
   iterarTransacciones(filters: TransaccionFilters = {}) {
-    return this.callList('/v1/transacciones', Transaccion, { query: filters });
+    return this.callList('/v1/transacciones', Abierto.Transaccion, { query: filters });
   }
   iterarDevoluciones() {
-    return this.callList('/v1/devoluciones', Devolucion);
+    return this.callList('/v1/devoluciones', Abierto.Devolucion);
   }
   iterarLiquidaciones() {
-    return this.callList('/v1/liquidaciones', Liquidacion);
+    return this.callList('/v1/liquidaciones', Abierto.Liquidacion);
   }
 
   // --- machinery ---------------------------------------------------------------

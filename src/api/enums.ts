@@ -49,3 +49,27 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * request (`/_sandbox/`), a data file it cannot write (503), and an unexpected failure (500).
  */
 export const SANDBOX_ERROR_CODES = ['invalid_state', 'bad_request', 'unavailable', 'internal_error'] as const;
+
+/**
+ * Whether a value svc read openly (a state, `tipo`, `medio` or event name a service
+ * may add: schemas.ts, OPEN_FIELDS) is one svc knows. A command that decides from a
+ * value decides only from a known one.
+ */
+export function isKnown<T extends string>(value: string, known: readonly T[]): value is T {
+  return (known as readonly string[]).includes(value);
+}
+
+/**
+ * The fields of each resource a client reads openly, with the values svc knows:
+ * the seed leaves them open or a service may add values (schemas.ts reads them as
+ * any text; tables mark an unknown one). Every other field is strict. The README's
+ * table of strict and open fields is this one.
+ */
+export const OPEN_FIELDS = {
+  cargo: { medio: MEDIOS },
+  cobro: { estado: ESTADOS_COBRO },
+  transaccion: { medio: MEDIOS, estado: ESTADOS_TRANSACCION },
+  devolucion: { tipo: TIPOS_DEVOLUCION, estado: ESTADOS_COBRO },
+  liquidacion: { estado: ESTADOS_LIQUIDACION },
+  evento: { event: EVENTOS, estado: ESTADOS_COBRO },
+} as const satisfies Record<string, Record<string, readonly string[]>>;

@@ -5,7 +5,7 @@
 // of svc validates its reply; start-up matters, #16).
 import * as z from 'zod/mini';
 
-import { ERROR_CODES, ESTADOS_COBRO, ESTADOS_LIQUIDACION, ESTADOS_TRANSACCION, EVENTOS, MEDIOS, SANDBOX_ERROR_CODES, TIPOS_DEVOLUCION } from './enums.js';
+import { OPEN_FIELDS, ERROR_CODES, ESTADOS_COBRO, ESTADOS_LIQUIDACION, ESTADOS_TRANSACCION, EVENTOS, MEDIOS, SANDBOX_ERROR_CODES, TIPOS_DEVOLUCION } from './enums.js';
 import { isAmount, parsePercent } from '../money.js';
 
 export * from './enums.js';
@@ -48,7 +48,6 @@ export const Cargo = z.object({
   label: z.string(),
   porcentaje: Percent,
 });
-export type Cargo = z.infer<typeof Cargo>;
 
 export const Cobro = z.object({
   id: z.int(),
@@ -68,7 +67,6 @@ export const Cobro = z.object({
   created_at: LocalDateTime,
   updated_at: LocalDateTime,
 });
-export type Cobro = z.infer<typeof Cobro>;
 
 export const Transaccion = z.object({
   id: z.int(),
@@ -82,7 +80,6 @@ export const Transaccion = z.object({
   fecha: LocalDateTime,
   acreditacion: LocalDateTime,
 });
-export type Transaccion = z.infer<typeof Transaccion>;
 
 export const Devolucion = z.object({
   id: z.int(),
@@ -92,7 +89,6 @@ export const Devolucion = z.object({
   estado: z.enum(ESTADOS_COBRO),
   created_at: LocalDateTime,
 });
-export type Devolucion = z.infer<typeof Devolucion>;
 
 export const Liquidacion = z.object({
   id: z.int(),
@@ -105,7 +101,6 @@ export const Liquidacion = z.object({
   fecha_estimada: LocalDateTime,
   estado: z.enum(ESTADOS_LIQUIDACION),
 });
-export type Liquidacion = z.infer<typeof Liquidacion>;
 
 /**
  * An error body as the client reads it: any code. A code the interface does not list
@@ -133,7 +128,47 @@ export const EventoBody = z.object({
   monto_cobrado: Decimal,
   transaccion_id: z.nullable(z.int()),
 });
-export type EventoBody = z.infer<typeof EventoBody>;
+
+// --- Read two ways ----------------------------------------------------------------
+// The schemas above are the seed as the sandbox says it: strict, every state, `tipo`,
+// `medio` and event name one the seed shows (the sandbox's records and the tests'
+// reply check use them). A client reads a service that may say more: strict where
+// money or identity is at stake (amounts' format, ids, required fields, dates'
+// format), open where the seed leaves a value open or a service may add one (the
+// fields of OPEN_FIELDS in enums.ts, and any extra field). `Abierto` holds those readings; the types
+// named after each resource are what svc reads.
+
+/** A value svc knows the usual ones of, but takes any of: the known ones stay typed for the editor. */
+export type Open<T extends string> = T | (string & {});
+
+/** Any text where the seed lists values a service may add to. */
+const open = <const T extends readonly string[]>(_known: T) => z.string() as unknown as z.ZodMiniType<Open<T[number]>, string>;
+
+/** The resources as svc reads them: the fields of OPEN_FIELDS (enums.ts) take any text. */
+export const Abierto = {
+  Cargo: z.extend(Cargo, { medio: open(OPEN_FIELDS.cargo.medio) }),
+  Cobro: z.extend(Cobro, { estado: open(OPEN_FIELDS.cobro.estado) }),
+  Transaccion: z.extend(Transaccion, { medio: open(OPEN_FIELDS.transaccion.medio), estado: open(OPEN_FIELDS.transaccion.estado) }),
+  Devolucion: z.extend(Devolucion, { tipo: open(OPEN_FIELDS.devolucion.tipo), estado: open(OPEN_FIELDS.devolucion.estado) }),
+  Liquidacion: z.extend(Liquidacion, { estado: open(OPEN_FIELDS.liquidacion.estado) }),
+  EventoBody: z.extend(EventoBody, { event: open(OPEN_FIELDS.evento.event), estado: open(OPEN_FIELDS.evento.estado) }),
+};
+export type Cargo = z.infer<typeof Abierto.Cargo>;
+export type Cobro = z.infer<typeof Abierto.Cobro>;
+export type Transaccion = z.infer<typeof Abierto.Transaccion>;
+export type Devolucion = z.infer<typeof Abierto.Devolucion>;
+export type Liquidacion = z.infer<typeof Abierto.Liquidacion>;
+export type EventoBody = z.infer<typeof Abierto.EventoBody>;
+/** The same resources as the sandbox says them: only what the seed shows. */
+export type Seed = {
+  Cargo: z.infer<typeof Cargo>;
+  Cobro: z.infer<typeof Cobro>;
+  Transaccion: z.infer<typeof Transaccion>;
+  Devolucion: z.infer<typeof Devolucion>;
+  Liquidacion: z.infer<typeof Liquidacion>;
+  EventoBody: z.infer<typeof EventoBody>;
+};
+
 
 /** POST /v1/cobros body. */
 export interface CrearCobroInput {

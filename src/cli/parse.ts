@@ -28,6 +28,22 @@ export function parseChoice<T extends string>(value: unknown, allowed: readonly 
   throw new UsageError(`${flag} "${printable(String(value))}" no es válido${hint}; valores posibles: ${allowed.join(', ')}`);
 }
 
+/**
+ * A filter on a field svc reads openly (--estado, --medio: a service may add values,
+ * api/enums.ts OPEN_FIELDS): a known value in any case is that value; a near miss of
+ * one is refused with the suggestion, as a typo; any other printable text is taken as
+ * typed, for the service to filter by, and `warn` says svc does not know it.
+ */
+export function parseOpenChoice<T extends string>(value: unknown, known: readonly T[], flag: string, warn: (line: string) => void): T | (string & {}) | undefined {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'string' ? value.trim() : '';
+  const exact = known.find((a) => a.toLowerCase() === text.toLowerCase());
+  if (exact !== undefined && text !== '') return exact;
+  if (text === '' || text.length > 100 || nearest(text, known) !== undefined || printable(text, 100) !== text) return parseChoice(value, known, flag);
+  warn(`aviso: ${flag} ${text} no es un valor que svc conozca (${known.join(', ')}); se filtra tal cual`);
+  return text;
+}
+
 /** The allowed value a typo most likely meant: at most 2 edits away (a third of its length for short ones), else undefined. */
 function nearest<T extends string>(typed: string, allowed: readonly T[]): T | undefined {
   const t = typed.toLowerCase();

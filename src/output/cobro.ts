@@ -2,7 +2,8 @@
 // first and prominent, then what a person checks (code, state, amounts, expiry).
 // Shared by `cobro crear`, `cobro ver`, `sync` and `caso`: one record layout.
 import type { Cobro } from '../api/schemas.js';
-import { colorState, nullable, printRecord } from './format.js';
+import { colorState, nullable, openText, printRecord } from './format.js';
+import { OPEN_FIELDS } from '../api/enums.js';
 import type { Colors, IO } from './io.js';
 import { PAYABLE } from '../rules.js';
 import { shown } from '../text.js';
@@ -24,7 +25,7 @@ export function cobroPairs(cobro: Cobro, options: { short?: boolean } = {}): Pai
     ['url', cobro.url],
     ['id', String(cobro.id)],
     ['codigo', cobro.codigo],
-    ['estado', cobro.estado, colorState],
+    ['estado', openText(cobro.estado, OPEN_FIELDS.cobro.estado), colorState],
     ['monto', cobro.monto],
   ];
   if (!options.short) pairs.push(['monto_cobrado', cobro.monto_cobrado]);

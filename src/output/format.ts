@@ -227,6 +227,15 @@ const STATE_COLORS: Record<string, keyof Colors> = {
   estimado: 'yellow',
 };
 
+/**
+ * A value svc reads openly (a state, `tipo`, `medio`: api/enums.ts OPEN_FIELDS) as a
+ * table or record shows it: as the service sent it, marked ` (?)` when svc does not
+ * know it, so a person sees that nothing was decided from it. --json and --csv keep it bare.
+ */
+export function openText(value: string, known: readonly string[]): string {
+  return known.includes(value) ? value : `${value} (?)`;
+}
+
 /** A state in its colour; call it with the text as shown (a known state is always safe). */
 export function colorState(state: string, c: Colors): string {
   const name = Object.hasOwn(STATE_COLORS, state) ? STATE_COLORS[state] : undefined;

@@ -1,7 +1,8 @@
 // Table columns and record layouts of the service's resources, shared by the
 // list and show commands so a resource looks the same everywhere.
 import type { Column } from './format.js';
-import { colorState, nullable } from './format.js';
+import { colorState, nullable, openText } from './format.js';
+import { OPEN_FIELDS } from '../api/enums.js';
 import { Cobro, Devolucion, Liquidacion, Transaccion } from '../api/schemas.js';
 import type { Colors } from './io.js';
 
@@ -25,7 +26,7 @@ const state = (text: string, _row: unknown, c: Colors) => colorState(text, c);
 export const cobroColumns: Column<Cobro>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'CÓDIGO', value: (r) => r.codigo },
-  { header: 'ESTADO', value: (r) => r.estado, style: state },
+  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.cobro.estado), style: state },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
   { header: 'COBRADO', value: (r) => r.monto_cobrado, align: 'right', drop: 3 },
   { header: 'CONCEPTO', value: (r) => r.concepto, shrink: true },
@@ -36,8 +37,8 @@ export const cobroColumns: Column<Cobro>[] = [
 export const transaccionColumns: Column<Transaccion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
-  { header: 'MEDIO', value: (r) => r.medio },
-  { header: 'ESTADO', value: (r) => r.estado, style: state },
+  { header: 'MEDIO', value: (r) => openText(r.medio, OPEN_FIELDS.transaccion.medio) },
+  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.transaccion.estado), style: state },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
   { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right', drop: 1 },
   { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right', drop: 4 },
@@ -49,8 +50,8 @@ export const devolucionColumns: Column<Devolucion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
-  { header: 'TIPO', value: (r) => r.tipo, drop: 1 },
-  { header: 'ESTADO', value: (r) => r.estado, style: state },
+  { header: 'TIPO', value: (r) => openText(r.tipo, OPEN_FIELDS.devolucion.tipo), drop: 1 },
+  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.devolucion.estado), style: state },
   { header: 'FECHA', value: (r) => r.created_at, drop: 2 },
 ];
 
@@ -63,13 +64,17 @@ export const liquidacionColumns: Column<Liquidacion>[] = [
   { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right', drop: 4 },
   { header: 'OPERACIÓN', value: (r) => r.fecha_operacion, drop: 3 },
   { header: 'LLEGA (EST.)', value: (r) => r.fecha_estimada },
-  { header: 'ESTADO', value: (r) => r.estado, style: state },
+  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.liquidacion.estado), style: state },
 ];
 
-/** Record layout of a resource for `ver`: every field, in the service's order. */
-export function pairsOf(record: Record<string, unknown>, stateField = 'estado'): Pair[] {
+/**
+ * Record layout of a resource for `ver`: every field, in the service's order, extra
+ * ones included; a value of an `open` field (OPEN_FIELDS) svc does not know is marked.
+ */
+export function pairsOf(record: Record<string, unknown>, open: Readonly<Record<string, readonly string[]>> = {}, stateField = 'estado'): Pair[] {
   return Object.entries(record).map(([k, v]): Pair => {
-    const text = v === null ? '-' : typeof v === 'object' ? flatten(v as Record<string, unknown>) : String(v);
+    const known = Object.hasOwn(open, k) ? open[k] : undefined;
+    const text = v === null ? '-' : typeof v === 'object' ? flatten(v as Record<string, unknown>) : known ? openText(String(v), known) : String(v);
     return k === stateField ? [k, text, colorState] : [k, text];
   });
 }

@@ -5,7 +5,7 @@
 // payer would: fees, settlements and notifications come out exactly as they would.
 import * as z from 'zod/mini';
 import type { Cobro, Devolucion, Transaccion } from '../api/schemas.js';
-import { MEDIOS } from '../api/enums.js';
+import { MEDIOS, isKnown } from '../api/enums.js';
 import { notJson } from '../text.js';
 import { isAmount } from '../money.js';
 
@@ -140,7 +140,8 @@ export function exportScenario(cobros: Iterable<Cobro>, transacciones: Iterable<
     if (!c.medios.tarjeta) e.tarjeta = false;
     if (!c.medios.qr) e.qr = false;
     if (!c.medios.transferencia) e.transferencia = false;
-    const pagos = mine.filter((t) => t.estado === 'ACREDITADO').map((t) => ({ medio: t.medio, monto: t.monto }));
+    // Read from the sandbox, which says only the seed's methods; another's are left out.
+    const pagos = mine.filter((t) => t.estado === 'ACREDITADO').flatMap((t) => (isKnown(t.medio, MEDIOS) ? [{ medio: t.medio, monto: t.monto }] : []));
     if (pagos.length) e.pagos = pagos;
     if (mine.some((t) => t.estado === 'RECHAZADO')) e.rechazar = true;
     else if (c.estado === 'CANCELADO') e.expirar = true;

@@ -11,7 +11,14 @@
 // event numbers delivered since `{s: [seq…]}` or how far the clock was moved `{r: ms}`; records name their fields (`merchant`,
 // `wire`, `seq`, `at`), older one-letter files are read too (records.ts).
 import { randomBytes } from 'node:crypto';
-import type { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion } from '../api/schemas.js';
+import type { Seed } from '../api/schemas.js';
+
+// The sandbox keeps and says only what the seed shows (the strict reading of schemas.ts).
+type Cobro = Seed['Cobro'];
+type Devolucion = Seed['Devolucion'];
+type EventoBody = Seed['EventoBody'];
+type Liquidacion = Seed['Liquidacion'];
+type Transaccion = Seed['Transaccion'];
 import { SandboxError, SandboxStartError } from './errors.js';
 import {
   JournalWriteError,

@@ -5,6 +5,7 @@
 // how to fix it: replay an event the journal holds for that state that the app did
 // not accept, or, when none ever arrived, trigger the event of the current state.
 import type { Cobro, EstadoCobro, Evento } from '../api/schemas.js';
+import { ESTADOS_COBRO, isKnown } from '../api/enums.js';
 import { ESTADO_OF } from './events.js';
 import type { JournalEntry } from './journal.js';
 
@@ -13,7 +14,8 @@ export interface Diferencia {
   codigo: string;
   /** The state in the last notification the app accepted; null when it accepted none. */
   app: string | null;
-  servicio: EstadoCobro;
+  /** The service's state, as it sent it (possibly one svc does not know). */
+  servicio: string;
   /** The command that brings the app up to date. */
   arreglo: string;
 }
@@ -41,9 +43,12 @@ export function reconcile(cobros: Iterable<Cobro>, journal: readonly JournalEntr
     if (last && last.estado === c.estado) continue;
     // A verified event for the current state that the app did not take: send it again.
     const unsent = (pending.get(c.id) ?? []).filter((e) => e.estado === c.estado && (!last || e.received_at >= last.received_at)).at(-1);
+    // A state svc does not know has no event svc knows to send: said so, nothing guessed.
     const arreglo = unsent
       ? `svc webhook replay ${unsent.id}${forwardTo ? ` --forward-to ${forwardTo}` : ''}`
-      : `svc webhook trigger ${EVENT_OF[c.estado]} --cobro ${c.id}${forwardTo ? ` --forward-to ${forwardTo}` : ' --forward-to URL_DE_TU_APP'}`;
+      : isKnown(c.estado, ESTADOS_COBRO)
+        ? `svc webhook trigger ${EVENT_OF[c.estado]} --cobro ${c.id}${forwardTo ? ` --forward-to ${forwardTo}` : ' --forward-to URL_DE_TU_APP'}`
+        : `ninguno: ${c.estado} es un estado que svc no conoce y no sabe qué evento le corresponde; mirá svc caso ${c.id}`;
     out.push({ cobro_id: c.id, codigo: c.codigo, app: last?.estado ?? null, servicio: c.estado, arreglo });
   }
   return out;

@@ -13,12 +13,14 @@ export async function showRecord<T extends Record<string, unknown>>(
   fetch: (client: Client, id: number) => Promise<{ data: { data: T } }>,
   /** The list that shows the ids, named when the id is not found (`svc transacciones listar`). */
   list: string,
+  /** The resource's open fields and the values svc knows (OPEN_FIELDS). */
+  open: Readonly<Record<string, readonly string[]>>,
 ): Promise<void> {
   const id = parseId(rawId);
   const client = await ctx.client();
   const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () => withNotFoundHint(fetch(client, id), `revisá el id; \`${list}\` las muestra`));
   if (ctx.globals.json) return printJson(ctx.io, data.data);
-  printRecord(ctx.io, pairsOf(data.data));
+  printRecord(ctx.io, pairsOf(data.data, open));
 }
 
 /** A 404 of `pending` carries `hint` (the list where such ids are found) instead of the one about cobros. */

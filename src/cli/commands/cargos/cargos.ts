@@ -1,6 +1,7 @@
 // svc cargos: GET /v1/cargos, the fee percentage of each payment method.
 import type { Context } from '../../context.js';
-import { printJson, printTable } from '../../../output/format.js';
+import { openText, printJson, printTable } from '../../../output/format.js';
+import { OPEN_FIELDS } from '../../../api/enums.js';
 import type { Cargo } from '../../../api/schemas.js';
 
 export async function run(ctx: Context): Promise<void> {
@@ -10,7 +11,7 @@ export async function run(ctx: Context): Promise<void> {
   await printTable<Cargo>(
     ctx.io,
     [
-      { header: 'MEDIO', value: (r) => r.medio },
+      { header: 'MEDIO', value: (r) => openText(r.medio, OPEN_FIELDS.cargo.medio) },
       { header: 'NOMBRE', value: (r) => r.label },
       { header: 'PORCENTAJE', value: (r) => `${r.porcentaje}`, align: 'right' },
     ],

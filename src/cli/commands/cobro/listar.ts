@@ -1,6 +1,6 @@
 // svc cobro listar: GET /v1/cobros with estado and q; --limit is applied here.
 import type { Context } from '../../context.js';
-import { parseChoice, parseLimit } from '../../parse.js';
+import { parseLimit, parseOpenChoice } from '../../parse.js';
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { firstItems, printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns, cobroFields } from '../../../output/resources.js';
@@ -10,7 +10,7 @@ import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
-  const estado = parseChoice(opts.estado, ESTADOS_COBRO, '--estado');
+  const estado = parseOpenChoice(opts.estado, ESTADOS_COBRO, '--estado', (line) => ctx.io.err(ctx.io.c.yellow(line)));
   const limit = parseLimit(opts.limit);
   const q = opts.q;
   if (q !== undefined && (q.trim() === '' || q.length > 200 || /[\u0000-\u001f\u007f]/.test(q))) {

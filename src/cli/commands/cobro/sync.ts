@@ -2,6 +2,8 @@
 // Reads the request first so the refreshed one can be shown with its old -> new state.
 // A sync whose answer cannot be read may have changed the state: said so, with how to check.
 import { printJson } from '../../../output/format.js';
+import { ESTADOS_COBRO, isKnown } from '../../../api/enums.js';
+import { shown } from '../../../text.js';
 import { colorState } from '../../../output/format.js';
 import { printCobro, type Pair } from '../../../output/cobro.js';
 import type { Context } from '../../context.js';
@@ -34,6 +36,9 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof s
     }
   });
   const changed = before.estado !== after.estado;
+  if (!isKnown(after.estado, ESTADOS_COBRO)) {
+    io.err(io.c.yellow(`aviso: ${shown(after.estado, 40)} es un estado que svc no conoce: se muestra como lo envió el servicio, y svc no decide nada a partir de él`));
+  }
   const transition = `${before.estado} → ${after.estado}`;
 
   if (ctx.globals.json) {

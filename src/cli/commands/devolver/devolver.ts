@@ -26,6 +26,7 @@ const TX_HINT = (ref: CobroRef) =>
   `revisá --transaccion; \`svc transacciones listar${ref.kind === 'id' ? ` --cobro ${ref.id}` : ref.kind === 'codigo' ? ` --cobro ${ref.codigo}` : ''}\` muestra las del cobro`;
 import { serviceTime } from '../../../dates.js';
 import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
+import { ESTADOS_COBRO, ESTADOS_TRANSACCION, OPEN_FIELDS, isKnown } from '../../../api/enums.js';
 
 type Options = OptionsOf<typeof devolverOptions>;
 
@@ -68,6 +69,13 @@ export function planRefund(req: RefundRequest, cobro: Cobro, devoluciones: Devol
   const cobrado = parseAmount(cobro.monto_cobrado);
   const refunded = sumAmounts(mine.map((d) => d.monto));
   const left = cobrado - refunded;
+  // A state svc does not know: whether it admits a refund is not svc's to guess.
+  if (!isKnown(cobro.estado, ESTADOS_COBRO)) {
+    throw new UsageError(
+      `el cobro ${cobro.id} está "${shown(cobro.estado, 40)}", un estado que svc no conoce: no sabe si admite devoluciones y no envía nada sobre una suposición`,
+      `mirá el cobro con svc caso ${cobro.id}; si el servicio lo admite, lo dice su respuesta a svc api POST /v1/cobros/${cobro.id}/devoluciones`,
+    );
+  }
   if (!REFUNDABLE.includes(cobro.estado)) {
     const why = cobro.estado === 'DEVUELTA' ? ' (ya se devolvió todo)' : cobro.estado === 'CANCELADO' ? ' (no se cobró)' : ' (todavía no se cobró)';
     throw new UsageError(
@@ -85,7 +93,10 @@ export function planRefund(req: RefundRequest, cobro: Cobro, devoluciones: Devol
   }
   if (tx) {
     if (tx.cobro_id !== cobro.id) throw new UsageError(`la transacción ${tx.id} es del cobro ${tx.cobro_id}, no del ${cobro.id}`);
-    if (tx.estado !== 'ACREDITADO') throw new UsageError(`la transacción ${tx.id} está ${tx.estado}: solo se devuelve sobre transacciones ACREDITADO`);
+    if (tx.estado !== 'ACREDITADO') {
+      const unknown = isKnown(tx.estado, ESTADOS_TRANSACCION) ? '' : ', un estado que svc no conoce';
+      throw new UsageError(`la transacción ${tx.id} está "${shown(tx.estado, 40)}"${unknown}: solo se devuelve sobre transacciones ACREDITADO`);
+    }
     if (amount > parseAmount(tx.monto)) {
       throw new UsageError(`${formatCents(amount)} supera el monto de la transacción ${tx.id} (${tx.monto})`);
     }
@@ -178,7 +189,7 @@ async function confirmAndSend(ctx: Context, cobro: Cobro, monto: string, transac
   if (globals.json) {
     printJson(io, refund);
   } else {
-    printRecord(io, pairsOf(refund));
+    printRecord(io, pairsOf(refund, OPEN_FIELDS.devolucion));
   }
   const leftAfter = left - parseAmount(refund.monto);
   // The request's new state is the record's `estado` just above; this line fits 80 columns.

@@ -1,6 +1,6 @@
 // svc transacciones listar: GET /v1/transacciones with medio and estado; --cobro and --limit applied here.
 import type { Context } from '../../context.js';
-import { parseChoice } from '../../parse.js';
+import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
@@ -9,8 +9,9 @@ import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
-  const medio = parseChoice(opts.medio, MEDIOS, '--medio');
-  const estado = parseChoice(opts.estado, ESTADOS_TRANSACCION, '--estado');
+  const warn = (line: string) => ctx.io.err(ctx.io.c.yellow(line));
+  const medio = parseOpenChoice(opts.medio, MEDIOS, '--medio', warn);
+  const estado = parseOpenChoice(opts.estado, ESTADOS_TRANSACCION, '--estado', warn);
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando transacciones…', () => client.iterarTransacciones({ medio, estado }));
