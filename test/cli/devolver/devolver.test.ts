@@ -172,6 +172,18 @@ describe('svc devolver', () => {
     expect(over.exitCode).toBe(2);
     expect(over.stderr).toMatch(/supera el monto de la transacción/);
 
+    // What is left of a transaction the service judges, and the dry run says so instead
+    // of claiming the refund fits: 60.00 of the 100.00 went already, 50.00 is refused.
+    const rehearsed = await svc(['devolver', String(id), '--monto', '50', '--transaccion', String(small.id), '--dry-run'], { env: sb.env });
+    expect(rehearsed.exitCode, rehearsed.stderr).toBe(0);
+    expect(rehearsed.stderr).toMatch(new RegExp(`lo que queda por devolver de la transacción ${small.id} lo controla el servicio`));
+    expect(rehearsed.stderr).toMatch(new RegExp(`si a la transacción ${small.id} le queda 50\\.00 lo decide el servicio al recibirla; no se envió nada`));
+    const asJson = await svc(['devolver', String(id), '--monto', '50', '--transaccion', String(small.id), '--dry-run', '--json'], { env: sb.env });
+    expect(JSON.parse(asJson.stdout)).toEqual({ cobro_id: id, codigo: expect.any(String), monto: '50.00', transaccion_id: small.id, queda_despues: '190.00', queda_en_transaccion: null });
+    const sent = await svc(['devolver', String(id), '--monto', '50', '--transaccion', String(small.id)], { env: sb.env });
+    expect(sent.exitCode, sent.stderr).toBe(1);
+    expect(sent.stderr).toMatch(/refund_failed .*left of transaction \(40\.00\)/);
+
     // a transaction of another request
     const other = await paidCobro('5.00');
     const otherTx = ((await sb.api('GET', '/v1/transacciones')).body.data as { id: number; cobro_id: number }[]).find((t) => t.cobro_id === other)!;
@@ -182,7 +194,8 @@ describe('svc devolver', () => {
     // a transaction that does not exist
     const missing = await svc(['devolver', String(id), '--monto', '1', '--transaccion', '99999'], { env: sb.env });
     expect(missing.exitCode).toBe(5);
-    expect(await refundPosts(id)).toBe(1);
+    // The first refund and the one the service refused on what was left of the transaction.
+    expect(await refundPosts(id)).toBe(2);
   });
 
   it('live mode without a terminal and without --yes is refused before any request', async () => {

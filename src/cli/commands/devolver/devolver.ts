@@ -24,6 +24,8 @@ import { count, displayWidth, fitWidth, shown } from '../../../text.js';
 /** The transactions of the request named, where a --transaccion id is found. */
 const TX_HINT = (ref: CobroRef) =>
   `revisá --transaccion; \`svc transacciones listar${ref.kind === 'id' ? ` --cobro ${ref.id}` : ref.kind === 'codigo' ? ` --cobro ${ref.codigo}` : ''}\` muestra las del cobro`;
+const TX_LEFT_NOTE = (id: number) =>
+  `lo que queda por devolver de la transacción ${id} lo controla el servicio: svc ve su monto, no cuánto se devolvió de ella`;
 import { serviceTime } from '../../../dates.js';
 import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
 import { ESTADOS_COBRO, ESTADOS_TRANSACCION, OPEN_FIELDS, isKnown } from '../../../api/enums.js';
@@ -138,6 +140,10 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const plan = planRefund(req, cobro, devoluciones, tx);
   const monto = formatCents(plan.amount);
   say(ctx, `${io.c.bold('a devolver:')}    ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
+  // A refund does not say on which transaction it was made (the seed's refund has no
+  // transaccion_id), so what is left of one transaction is the service's to judge:
+  // svc checks only the transaction's own amount, and says so.
+  if (req.transaccion !== undefined) say(ctx, io.c.dim(TX_LEFT_NOTE(req.transaccion)));
 
   if (planFile !== undefined) {
     const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
@@ -149,9 +155,18 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   }
   if (!sends) {
     // Every local check passed: this is what would be sent, and nothing is.
-    const would = { cobro_id: cobro.id, codigo: cobro.codigo, monto, transaccion_id: req.transaccion ?? null, queda_despues: formatCents(plan.left - plan.amount) };
+    // What svc knows: what is left of the request. Of a transaction, unknown (null): the service decides.
+    const would = {
+      cobro_id: cobro.id,
+      codigo: cobro.codigo,
+      monto,
+      transaccion_id: req.transaccion ?? null,
+      queda_despues: formatCents(plan.left - plan.amount),
+      ...(req.transaccion !== undefined ? { queda_en_transaccion: null } : {}),
+    };
     if (globals.json) printJson(io, would);
-    say(ctx, io.c.dim(`prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc; no se envió nada`));
+    const tx = req.transaccion !== undefined ? `; si a la transacción ${req.transaccion} le queda ${monto} lo decide el servicio al recibirla` : '';
+    say(ctx, io.c.dim(`prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc${tx}; no se envió nada`));
     return;
   }
   await confirmAndSend(ctx, cobro, monto, req.transaccion, plan.left, live);
