@@ -47,11 +47,14 @@ const src = `${root}src/`;
 /** A verb's implementation: src/cli/commands/<noun>/<verb>.ts (index.ts is the noun's metadata). */
 const verb = /^cli\/commands\/[^/]+\/(?!index\.ts$)[^/]+$/;
 /** Loaded by some calls only: they keep chunks of their own. */
-const apart = /^(sandbox|webhooks)\/|qr\.ts$|keyring/;
+const apart = /^(sandbox|webhooks|mcp)\/|qr\.ts$|keyring/;
+// What of zod only the MCP SDK loads (svc mcp): its v3, the classic API, the
+// locales and JSON Schema output stay in that command's chunk, not in every call's.
+const mcpZod = /\/node_modules\/zod\/(v3|v4\/classic|v4\/locales)\/|\/node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors|registries|doc|memoizer)\.js$/;
 const inCore = (id) => {
   const path = id.replaceAll('\\', '/');
   if (id.startsWith(BUILTIN) || /^\0?rolldown[:/]runtime/.test(id)) return true;
-  if (/\/node_modules\/(commander|zod|picocolors)\//.test(path)) return true;
+  if (/\/node_modules\/(commander|zod|picocolors)\//.test(path)) return !mcpZod.test(path);
   if (!path.startsWith(src.replaceAll('\\', '/'))) return false;
   const rel = path.slice(src.length);
   return !verb.test(rel) && !apart.test(rel);

@@ -18,8 +18,9 @@ import * as sandbox from './commands/sandbox/index.js';
 import * as api from './commands/api/index.js';
 import * as demo from './commands/demo/index.js';
 import * as completion from './commands/completion/index.js';
+import * as mcp from './commands/mcp/index.js';
 
-const nouns: Noun[] = [salud, cuenta, cargos, cobro, transacciones, devoluciones, liquidaciones, perfil, devolver, caso, webhook, sandbox, api, demo, completion, version];
+const nouns: Noun[] = [salud, cuenta, cargos, cobro, transacciones, devoluciones, liquidaciones, perfil, devolver, caso, webhook, sandbox, api, mcp, demo, completion, version];
 
 export const groups: GroupDef[] = nouns.flatMap((n) => (n.group ? [n.group] : []));
 export const commands: CommandDef[] = nouns.flatMap((n) => n.commands);
