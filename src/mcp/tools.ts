@@ -89,6 +89,8 @@ function listTool(
     kind: 'read',
     annotations: READ,
     command,
+    // Options that change what the command prints (totals by date) are not the list's.
+    except: ['por-fecha'],
     output: {
       items: z.array(z.looseObject(item.shape)),
       cantidad: z.int().describe(`cuántos ${noun[1]} hay en items`),
