@@ -197,10 +197,10 @@ async function attempt(shared: Shared, server: McpServer, tool: ToolSpec, input:
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
     planFile = join(shared.planes, `devolucion-${who}-${stamp}-${randomBytes(3).toString('hex')}.json`);
     extra.push(`--plan=${planFile}`);
-    if (commandOf(tool).options?.some((o) => o.flags.startsWith('--preparado-por'))) {
-      const client = server.server.getClientVersion()?.name;
-      extra.push(`--preparado-por=asistente${client ? ` ${printable(client, 40)}` : ''} (svc mcp)`);
-    }
+    // The plan says who prepared it (the person running svc mcp) and, in its motivo, that an assistant did, through which client.
+    const client = server.server.getClientVersion()?.name;
+    const why = typeof input.motivo === 'string' && input.motivo.trim() ? `: ${input.motivo}` : '';
+    input = { ...input, motivo: `preparado por un asistente con svc mcp${client ? ` (${printable(client, 40)})` : ''}${why}` };
   }
   if (tool.kind === 'write' && shared.live) {
     const refused = await confirmLive(server, input);

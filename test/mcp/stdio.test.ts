@@ -140,12 +140,12 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
 
   it('preparar_devolucion writes a plan and sends nothing; a person applies it with svc devolver --aplicar', async () => {
     const { structuredContent: c } = await call('buscar_cobro', { referencia: 'pedido-7' });
-    const r = await call('preparar_devolucion', { cobro: String(c!.id), monto: '40' });
+    const r = await call('preparar_devolucion', { cobro: String(c!.id), monto: '40', motivo: 'producto fallado' });
     expect(r.isError, text(r)).toBeFalsy();
     const file = r.structuredContent!.archivo as string;
     expect(file.startsWith(planes)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(r.structuredContent!.plan).toMatchObject({ monto: '40.00', modo: 'test', aplicado: null });
+    expect(r.structuredContent!.plan).toMatchObject({ monto: '40.00', modo: 'test', aplicado: null, motivo: 'preparado por un asistente con svc mcp (svc-tests): producto fallado' });
     expect(text(r)).toContain(`(nada se envió): lo aplica una persona con svc devolver --aplicar ${file}`);
     // Nothing was refunded: the service has no refund.
     expect((await sb.api('GET', '/v1/devoluciones')).body.data).toEqual([]);
@@ -199,6 +199,7 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
     expect(lines).toContain(lines.find((l) => /^svc mcp: buscar_cobro → error not_found \(\d+ ms\)$/.test(l)));
     const audit = readFileSync(registro, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(audit).toHaveLength(results.length);
+    expect(audit.find((a) => a.herramienta === 'preparar_devolucion').argumentos).toEqual({ cobro: expect.any(String), monto: '40', motivo: 'producto fallado' });
     expect(audit[0]).toEqual({ fecha: expect.any(String), herramienta: 'crear_cobro', argumentos: { concepto: 'Pedido 7', monto: '150.00', referencia: 'pedido-7' }, resultado: 'ok', ms: expect.any(Number) });
     expect(existsSync(planes)).toBe(true);
   });
