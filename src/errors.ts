@@ -12,6 +12,8 @@ export const EXIT = {
   notFound: 5,
   network: 6,
   signature: 7,
+  /** The person answered no to a confirmation: nothing was done (not Ctrl-C's 130, so a script can tell them apart). */
+  declined: 8,
   cancelled: 130,
   /** Stopped by SIGTERM (128 + 15, as a shell reports it). */
   terminated: 143,
@@ -81,7 +83,15 @@ export class SignatureError extends CliError {
   }
 }
 
-/** The person cancelled (Ctrl-C at a prompt, or answered no): exit 130. */
+/** The person answered no (or typed another amount) at a confirmation: nothing was done, exit 8. */
+export class DeclinedError extends CliError {
+  override name = 'DeclinedError';
+  constructor(message = 'no se hizo nada: respondiste que no') {
+    super(message, { exit: EXIT.declined, code: 'declined' });
+  }
+}
+
+/** The person interrupted a prompt (Ctrl-C): exit 130. */
 export class CancelledError extends CliError {
   override name = 'CancelledError';
   constructor(message = 'cancelado') {

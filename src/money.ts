@@ -90,6 +90,31 @@ export function parsePositiveAmount(text: string): Cents {
   return r.cents;
 }
 
+/**
+ * An amount a person types (svc's prompts, the checkout, the dashboard), in cents:
+ * the API's notation (1500.50) or the Spanish one (1500,50 · 1.500,50 · 1.500.000).
+ * One dot or comma before exactly three digits (1.500, 1,500) reads two ways and is
+ * refused naming both. Flags and bodies keep the API's notation only (parseAmount).
+ */
+export function parseTypedAmount(text: string): Cents {
+  const t = text.trim().replace(/^\$\s*/, '');
+  const two = /^([1-9][0-9]{0,2})[.,]([0-9]{3})$/.exec(t);
+  if (two) {
+    const [, whole, part] = two as unknown as [string, string, string];
+    const decimal = `${whole}.${part.endsWith('0') ? part.slice(0, 2) : part}`;
+    throw new AmountError(`"${shown(t)}" puede ser ${whole}${part}.00 o ${decimal}: escribí uno de los dos así`, 'syntax');
+  }
+  if (t.includes(',')) {
+    if (!/^[0-9]{1,3}(\.[0-9]{3})*,[0-9]{1,2}$|^[0-9]+,[0-9]{1,2}$/.test(t)) {
+      throw new AmountError(`"${shown(t)}" no es un monto (ej. 1500,50 · 1.500,50 · 1500.50)`, 'syntax');
+    }
+    return parsePositiveAmount(t.replace(/\./g, '').replace(',', '.'));
+  }
+  // Dots for thousands only (1.500.000): two or more groups of three cannot be decimals.
+  if (/^[0-9]{1,3}(\.[0-9]{3}){2,}$/.test(t)) return parsePositiveAmount(t.replace(/\./g, ''));
+  return parsePositiveAmount(t);
+}
+
 /** True when text is a well-formed amount (zero allowed). */
 export function isAmount(text: unknown): text is string {
   return typeof text === 'string' && AMOUNT_RE.test(text);

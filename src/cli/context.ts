@@ -8,7 +8,7 @@ import type { Client, WriteRecord } from '../api/client.js';
 import type { Resolved } from '../config/resolve.js';
 import type { Store } from '../config/store.js';
 import type { IO, Streams } from '../output/io.js';
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
 import { parseAmount } from '../money.js';
 
@@ -41,7 +41,7 @@ export interface Context {
   clientFor(baseUrl: string, apiKey?: string): Promise<Client>;
   /** Runs work with a spinner on stderr when it is a terminal and --json is off. */
   spin<T>(text: string, work: () => Promise<T>): Promise<T>;
-  /** Yes/no on a terminal; CancelledError when answered no or interrupted. */
+  /** Yes/no on a terminal; DeclinedError (exit 8) when answered no, CancelledError (130) when interrupted. */
   confirm(message: string): Promise<void>;
   /** The person must type `expected` exactly (live refunds). */
   confirmTyped(message: string, expected: string): Promise<void>;
@@ -174,24 +174,22 @@ export function createContext(deps: ContextDeps): Context {
       }
     },
     async confirm(message) {
-      if (!io.canPrompt) throw new UsageError('se necesita confirmación y no hay terminal: agregá --yes');
+      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${noPrompt()}): agregá --yes`);
       // An input, not inquirer's confirm: that one takes only y/yes and echoes "Yes"/"No".
       const { input } = await import('@inquirer/prompts');
       const answer = await prompt(() => input({ message: `${message} (s/N)` }, promptStreams(io)));
-      if (!isYes(answer)) throw new CancelledError('cancelado: no se hizo nada');
+      if (!isYes(answer)) throw new DeclinedError();
     },
     async confirmTyped(message, expected) {
-      if (!io.canPrompt) throw new UsageError('se necesita confirmación y no hay terminal: agregá --yes');
+      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${noPrompt()}): agregá --yes`);
       const { input } = await import('@inquirer/prompts');
       const typed = await prompt(() => input({ message }, promptStreams(io)));
-      if (!sameAmount(typed, expected)) throw new CancelledError(`cancelado: escribiste "${printable(typed.trim(), 40)}", no ${expected}; no se hizo nada`);
+      if (!sameAmount(typed, expected)) throw new DeclinedError(`no se hizo nada: escribiste "${printable(typed.trim(), 40)}", no ${expected}`);
     },
     async guardChange(action) {
       const r = await ctx.resolved();
       if (r.mode !== 'live' || globals.yes) return;
-      if (!io.canPrompt) {
-        throw new UsageError(`modo live sin terminal: ${action} necesita --yes para confirmar`);
-      }
+      if (!io.canPrompt) throw new UsageError(`modo live ${noPrompt()}: ${action} necesita --yes para confirmar`);
       await ctx.confirm(`MODO LIVE: ¿${action}?`);
     },
     debug(line) {
@@ -199,6 +197,11 @@ export function createContext(deps: ContextDeps): Context {
     },
   };
   return ctx;
+
+  /** Why nothing can be asked: --no-input on a terminal is not "no terminal", and the fix is --yes either way. */
+  function noPrompt(): string {
+    return globals.input ? 'sin terminal' : 'con --no-input';
+  }
 }
 
 export function promptStreams(io: IO) {

@@ -29,6 +29,8 @@ export function credentialHint(err: CredentialError): string {
       return 'corré `svc login --base-url https://…`, o `svc sandbox` y usá la dirección que imprime (SVC_BASE_URL=…)';
     case 'no_live_key':
       return 'corré `svc login` con una clave svc_live_…';
+    case 'only_live_key':
+      return 'con --live opera con dinero real; para modo test, `svc login` con una clave svc_test_… en este perfil';
     case 'no_key':
       return 'corré `svc login` o definí SVC_API_KEY';
     case 'keyring_failed':

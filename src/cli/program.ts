@@ -213,7 +213,7 @@ const ROOT_EXAMPLES: [string, string?][] = [
   ['svc cobro crear --concepto "Pedido 1042" --monto 1500.00'],
 ];
 
-const EXIT_CODES = ['0 ok', '1 rechazado por el servicio', '2 uso', '3 unauthorized', '4 comercio_no_listo', '5 not_found', '6 red', '7 firma inválida', '130 cancelado', '143 detenido (SIGTERM)'];
+const EXIT_CODES = ['0 ok', '1 rechazado por el servicio', '2 uso', '3 unauthorized', '4 comercio_no_listo', '5 not_found', '6 red', '7 firma inválida', '8 no confirmado', '130 cancelado', '143 detenido (SIGTERM)'];
 
 /** A flag for a secret gets where secrets come from instead: a flag ends up in the shell's history and in `ps`. */
 const SECRET_FLAG = (flag: string) =>

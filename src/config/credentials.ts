@@ -16,6 +16,7 @@ export const CONFIG_PROBLEMS = {
   unknown_profile: EXIT.usage,
   bad_key: EXIT.usage,
   no_secret: EXIT.usage,
+  only_live_key: EXIT.usage,
   no_key: EXIT.unauthorized,
   no_live_key: EXIT.unauthorized,
   keyring_failed: EXIT.unauthorized,
@@ -61,6 +62,10 @@ export async function requireKey(r: Resolved, env: NodeJS.ProcessEnv, configPath
   if (!r.apiKey && r.liveKeyInKeyring) r.apiKey = await liveKeyFromKeyring(env, await configPath(), r.profileName.value);
   if (!r.apiKey) {
     checkProfileExists(r);
+    // A profile kept for live work only is not "no key": it wants --live.
+    if (r.mode === 'test' && (r.profile?.live_key || r.profile?.live_key_in)) {
+      throw new CredentialError(`el perfil "${r.profileName.value}" tiene solo una clave live: agregá --live para usarla`, 'only_live_key');
+    }
     throw r.mode === 'live'
       ? new CredentialError(`el perfil "${r.profileName.value}" no tiene clave live`, 'no_live_key')
       : new CredentialError(`no hay clave configurada para el perfil "${r.profileName.value}"`, 'no_key');

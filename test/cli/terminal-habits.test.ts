@@ -60,7 +60,7 @@ describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
     it(`${what}: "n" keeps the keys, "s" removes them; --yes does not ask`, async () => {
       const dir = configWith({ default: { base_url: sb.base_url, test_key: sb.api_key } });
       const no = await svcTty([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 'n\r']]);
-      expect(no.exitCode).toBe(130);
+      expect(no.exitCode).toBe(8);
       expect(profilesIn(dir).default.test_key).toBe(sb.api_key);
       const yes = await svcTty([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 's\r']]);
       expect(yes.exitCode, yes.screen).toBe(0);

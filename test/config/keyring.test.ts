@@ -101,7 +101,7 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     const list = await run(dir, secrets.env, ['perfil', 'listar', '--json']);
     expect(JSON.parse(list.stdout)[0]).toMatchObject({ name: 'default', live_key: 'en el llavero' });
 
-    const out = await run(dir, secrets.env, ['logout']);
+    const out = await run(dir, secrets.env, ['logout', '--yes']);
     expect(out.exitCode, out.stderr).toBe(0);
     expect(out.stderr).toBe('claves del perfil "default" borradas\n');
     expect(JSON.parse(configText(dir)).profiles.default.live_key_in).toBeUndefined();
@@ -111,7 +111,7 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
 
     // perfil borrar removes the entry as well.
     await loginInKeyring(dir, 'otro');
-    const borrar = await run(dir, secrets.env, ['perfil', 'borrar', 'otro']);
+    const borrar = await run(dir, secrets.env, ['perfil', 'borrar', 'otro', '--yes']);
     expect(borrar.exitCode, borrar.stderr).toBe(0);
     expect(borrar.stderr).toBe('perfil "otro" borrado\n');
     await expectEntryGone(dir, 'otro');
@@ -121,7 +121,7 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     const [one, two] = [tempDir(), tempDir()];
     await loginInKeyring(one);
     await loginInKeyring(two);
-    expect((await run(two, secrets.env, ['logout'])).exitCode).toBe(0);
+    expect((await run(two, secrets.env, ['logout', '--yes'])).exitCode).toBe(0);
     const cuenta = await run(one, secrets.env, ['--live', 'cuenta', '--json']);
     expect(cuenta.exitCode, cuenta.stderr).toBe(0);
     await expectEntryGone(two, 'default');

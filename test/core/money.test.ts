@@ -1,6 +1,6 @@
 // Amount parsing and arithmetic: strict decimal strings, integer cents, half-up fees.
 import { describe, expect, it } from 'vitest';
-import { AmountError, formatCents, normalizeAmount, parseAmount, parsePositiveAmount, percentOf, sumAmounts } from '../../src/money.js';
+import { AmountError, formatCents, normalizeAmount, parseAmount, parsePositiveAmount, parseTypedAmount, percentOf, sumAmounts } from '../../src/money.js';
 
 describe('money', () => {
   it.each([
@@ -62,5 +62,29 @@ describe('one amount rule for the CLI, the sandbox and the replies', () => {
       }
       expect(sandbox, JSON.stringify(s)).toBe(cli);
     }
+  });
+});
+
+describe('parseTypedAmount: an amount as a person types it (prompts, checkout, dashboard)', () => {
+  it.each<[string, bigint]>([
+    ['1500.50', 150050n],
+    ['1500,50', 150050n],
+    ['1.500,50', 150050n],
+    ['1.500,5', 150050n],
+    ['600,00', 60000n],
+    ['1,5', 150n],
+    ['12.5', 1250n],
+    ['1.500.000', 150000000n],
+    [' $ 12 ', 1200n],
+  ])('%s', (typed, cents) => expect(parseTypedAmount(typed)).toBe(cents));
+
+  it('refuses an amount that reads two ways, naming both', () => {
+    expect(() => parseTypedAmount('1.500')).toThrow('"1.500" puede ser 1500.00 o 1.50');
+    expect(() => parseTypedAmount('1,500')).toThrow('"1,500" puede ser 1500.00 o 1.50');
+    expect(() => parseTypedAmount('2.345')).toThrow('"2.345" puede ser 2345.00 o 2.345');
+  });
+
+  it.each(['', '0', '0,00', '-5', '1,2,3', '1.50,00', '12,345', 'abc', '1e3', '1,500.50'])('refuses %j', (typed) => {
+    expect(() => parseTypedAmount(typed)).toThrow(AmountError);
   });
 });

@@ -28,8 +28,10 @@ export function hasScript(): boolean {
   return ok;
 }
 
-export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }): Promise<TtyResult> {
-  const cmd = `stty cols ${size.cols} rows ${size.rows}; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+/** `pipedIn`: the command's stdin is that text through a pipe (`echo … | svc …` typed at a terminal); stdout and stderr stay the terminal. */
+export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string): Promise<TtyResult> {
+  const svcCmd = `node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const cmd = `stty cols ${size.cols} rows ${size.rows}; ${pipedIn === undefined ? `exec ${svcCmd}` : `printf '%s' ${quote(pipedIn)} | ${svcCmd}`}`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1', SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), ...env },

@@ -268,17 +268,17 @@ describe.skipIf(!hasScript())('svc sync and svc devolver on a terminal (pseudo-t
     const c = await sb.api('POST', '/v1/cobros', { concepto, monto: '40.00' });
     await sb.api('POST', `/_sandbox/cobros/${c.body.data.id}/pagar`, {});
     const r = await svcTty(['devolver', String(c.body.data.id), '--monto', '1'], sb.env, [[/\(s\/N\)/, 'n\r']], 30_000, { cols: 80, rows: 30 });
-    expect(r.exitCode).toBe(130);
+    expect(r.exitCode).toBe(8);
     // The screen as captured joins a cleared spinner and prompt redraws to the next text: the row is read from its label.
     const row = /cobro {2,}\d+ \(\w+\) [^\n]*/.exec(r.screen)?.[0];
     expect(row, r.screen).toMatch(/^cobro +\d+ \(\w+\) Curso anual de cerámica.*…$/);
     expect(displayWidth(row!)).toBeLessThanOrEqual(80);
   });
 
-  it('test mode asks (s/N): n makes no refund (exit 130), s makes exactly one', async () => {
+  it('test mode asks (s/N): n makes no refund (exit 8), s makes exactly one', async () => {
     const id = await paidCobro('20.00');
     const no = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro [^\n]*\(s\/N\)/, 'n\r']]);
-    expect(no.exitCode).toBe(130);
+    expect(no.exitCode).toBe(8);
     expect(no.screen).toMatch(/queda\s+20\.00/);
     expect(no.screen).not.toMatch(/\bNo\b|y\/N/);
     expect(await refundPosts(id)).toBe(0);
@@ -296,8 +296,8 @@ describe.skipIf(!hasScript())('svc sync and svc devolver on a terminal (pseudo-t
       const id = await paidCobro('30.00');
       const wrong = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12.05\r']]);
       expect(wrong.screen).toMatch(/MODO LIVE/);
-      expect(wrong.exitCode).toBe(130);
-      expect(wrong.screen).toMatch(/escribiste "12\.05", no 12\.50; no se hizo nada/);
+      expect(wrong.exitCode).toBe(8);
+      expect(wrong.screen).toMatch(/no se hizo nada: escribiste "12\.05", no 12\.50/);
       expect(await refundPosts(id)).toBe(0);
 
       const right = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12.5\r']]);

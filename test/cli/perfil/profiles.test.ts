@@ -96,11 +96,13 @@ describe('login and profiles', () => {
     const typo = await svc(['logout', '--profile', 'bb'], { env });
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('el perfil "bb" no existe (los que hay: a, b)');
-    expect((await svc(['logout'], { env })).exitCode).toBe(0);
+    // No terminal to confirm on: the keys stay unless --yes says so.
+    expect((await svc(['logout'], { env })).exitCode).toBe(2);
+    expect((await svc(['logout', '--yes'], { env })).exitCode).toBe(0);
     const after = await svc(['cuenta'], { env });
     expect(after.exitCode).toBe(3);
     expect(after.stderr).toContain('no hay clave');
-    expect((await svc(['perfil', 'borrar', 'a'], { env })).exitCode).toBe(0);
+    expect((await svc(['perfil', 'borrar', 'a', '--yes'], { env })).exitCode).toBe(0);
     expect(JSON.parse((await svc(['perfil', 'listar', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['b']);
   });
 

@@ -2,7 +2,7 @@
 // before any request (exit 2); missing required values are asked only on a terminal.
 import type { CrearCobroInput } from '../../../api/schemas.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
-import { formatCents, parsePositiveAmount } from '../../../money.js';
+import { formatCents } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
@@ -89,7 +89,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   }
   const input = body as CrearCobroInput;
 
-  await ctx.guardChange(`crear un cobro de $${input.monto} ("${printable(input.concepto, 40)}")`);
+  await ctx.guardChange(`crear un cobro de ${input.monto} ("${printable(input.concepto, 40)}")`);
   let cobro;
   try {
     cobro = (await ctx.spin('creando el cobro…', () => client.crearCobro(input))).data.data;
@@ -129,23 +129,8 @@ async function ask(ctx: Context, body: Partial<CrearCobroInput>): Promise<void> 
     );
   }
   if (body.monto === undefined) {
-    const text = await prompt(() =>
-      input(
-        {
-          message: 'Monto (ej. 1500.50):',
-          validate: (v) => {
-            try {
-              parsePositiveAmount(v.trim());
-              return true;
-            } catch (err) {
-              return err instanceof Error ? err.message : 'monto inválido';
-            }
-          },
-        },
-        streams,
-      ),
-    );
-    body.monto = checkMonto(text.trim());
+    const { askAmount } = await import('../../shared/ask-amount.js');
+    body.monto = formatCents(await askAmount(ctx, 'Monto (ej. 1500,50 o 1500.50):'));
   }
 }
 

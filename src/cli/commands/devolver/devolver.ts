@@ -43,13 +43,16 @@ export interface RefundRequest {
   transaccion?: number;
 }
 
-/** Flags -> request, every problem a UsageError (exit 2) before any request. */
-export function parseRefundFlags(args: string[], opts: Options): RefundRequest {
+/**
+ * Flags -> request, every problem a UsageError (exit 2) before any request. Neither
+ * --monto nor --total is asked for on a terminal (`canAsk`), once what is left is shown.
+ */
+export function parseRefundFlags(args: string[], opts: Options, canAsk = false): RefundRequest {
   const ref = parseCobroRef(args[0], opts.referencia, 'svc devolver');
   const total = opts.total === true;
   const hasMonto = opts.monto !== undefined;
   if (total && hasMonto) throw new UsageError('usá --monto o --total, no los dos');
-  if (!total && !hasMonto) {
+  if (!total && !hasMonto && !canAsk) {
     throw new UsageError('falta cuánto devolver: --monto <monto> o --total', `ej. svc devolver ${args[0] ?? '42'} --monto 500.00`);
   }
   const amount = hasMonto ? parseMonto(opts.monto, '--monto', '500 o 500.50') : undefined;
@@ -113,7 +116,7 @@ export function checkCommands(id: number): string {
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
   if (opts.aplicar !== undefined) return applyPlan(ctx, args, opts);
   const { io, globals } = ctx;
-  const req = parseRefundFlags(args, opts);
+  const req = parseRefundFlags(args, opts, io.canPrompt);
   const planFile = opts.plan === undefined ? undefined : newPlanPath(opts.plan);
   const motivo = parseMotivo(opts.motivo, planFile !== undefined);
   const client = await ctx.client();
@@ -137,6 +140,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
     });
 
   showSummary(ctx, cobro, devoluciones);
+  if (!req.total && req.amount === undefined) req.amount = await askRefund(ctx, req, cobro, devoluciones, tx);
   const plan = planRefund(req, cobro, devoluciones, tx);
   const monto = formatCents(plan.amount);
   say(ctx, `${io.c.bold('a devolver:')}    ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
@@ -352,6 +356,22 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
     // The refund is made; applying the plan again is still refused (a refund of its amount since the plan).
     io.err(io.c.yellow(`aviso: la devolución se hizo, pero no se pudo marcar el plan ${shown(path)} como aplicado (${(err as Error).message})`));
   }
+}
+
+/** The amount to refund, asked on a terminal under what is left (as `cobro crear` asks what is missing); asked again while it does not fit. */
+async function askRefund(ctx: Context, req: RefundRequest, cobro: Cobro, devoluciones: Devolucion[], tx?: Transaccion): Promise<Cents> {
+  // A request that admits no refund is refused before the question (the smallest amount meets every other check).
+  const { left } = planRefund({ ...req, amount: 1n }, cobro, devoluciones, tx);
+  const { askAmount } = await import('../../shared/ask-amount.js');
+  return askAmount(ctx, `Monto a devolver (queda ${formatCents(left)}):`, (cents) => {
+    try {
+      planRefund({ ...req, amount: cents }, cobro, devoluciones, tx);
+      return undefined;
+    } catch (err) {
+      if (err instanceof UsageError) return err.message.replace(/^--monto /, '');
+      throw err;
+    }
+  });
 }
 
 /** A line for the person (the preview, what was done); --json keeps stderr for errors and warnings only. */

@@ -1,4 +1,4 @@
-// svc perfil borrar <nombre>: removes a profile and its keys (asks first on a terminal; --yes skips).
+// svc perfil borrar <nombre>: removes a profile and its keys (asks first on a terminal; without one, only --yes removes it).
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../errors.js';
 import { printable } from '../../parse.js';
@@ -8,8 +8,8 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
   const store = await ctx.store();
   const existing = store.read().profiles[name];
   if (!existing) throw new UsageError(`no existe el perfil "${printable(name)}"`, '`svc perfil listar` muestra los que hay');
-  // A person at a terminal confirms; a script (no terminal) or --yes goes on.
-  if (ctx.io.canPrompt && !ctx.globals.yes) await ctx.confirm(`¿borrar el perfil "${printable(name)}" y sus claves?`);
+  // Removed only when confirmed: at a terminal, or with --yes (ctx.confirm refuses without one).
+  if (!ctx.globals.yes) await ctx.confirm(`¿borrar el perfil "${printable(name)}" y sus claves?`);
   let inKeyring = false;
   await store.write((config) => {
     if (!config.profiles[name]) throw new UsageError(`no existe el perfil "${printable(name)}"`);

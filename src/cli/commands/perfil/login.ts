@@ -35,6 +35,9 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     if (opts.webhookSecretStdin && !secret) throw new UsageError('--webhook-secret-stdin: falta el secreto de firma en stdin');
   }
 
+  // --webhook-secret-stdin alone: the secret joins a profile that already has its key.
+  if (secret && !opts.withKeyStdin) return addSecret(ctx, profileName, secret);
+
   let baseUrl = resolved.baseUrl?.value;
   if (!baseUrl) {
     if (!io.canPrompt) {
@@ -56,7 +59,12 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   if (!key) {
     if (!io.canPrompt) throw new UsageError('no hay terminal para pedir la clave: usá --with-key-stdin');
     const { password } = await import('@inquirer/prompts');
-    key = (await prompt(() => password({ message: 'Clave (svc_test_… o svc_live_…):', mask: '*' }, promptStreams(io)))).trim();
+    // The prefix is checked as typed: a wrong key is asked again, not the end of the login after the secret.
+    key = (
+      await prompt(() =>
+        password({ message: 'Clave (svc_test_… o svc_live_…):', mask: '*', validate: (typed) => KEY_RE.test(typed.trim()) || KEY_FORMAT }, promptStreams(io)),
+      )
+    ).trim();
     if (!opts.webhookSecretStdin) {
       const s = await prompt(() =>
         password({ message: 'Secreto de firma de notificaciones (opcional, Enter para omitir):', mask: '*' }, promptStreams(io)),
@@ -65,7 +73,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     }
   }
   if (!KEY_RE.test(key)) {
-    throw new UsageError('la clave no tiene el formato svc_test_… o svc_live_…; no se envió nada');
+    throw new UsageError(`${KEY_FORMAT}; no se envió nada`);
   }
   const mode = keyMode(key)!;
 
@@ -128,6 +136,27 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   if (zona !== DEFAULTS.timeZone) io.err(`fechas en la zona ${zona}${zonaFlag ? '' : ' (la del sandbox)'}`);
   if (secret) io.err('secreto de firma guardado');
   if (!cuenta.puede_cobrar) io.err(io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'));
+}
+
+const KEY_FORMAT = 'la clave no tiene el formato svc_test_… o svc_live_…';
+
+/** Stores a signing secret in an existing profile that has a key; nothing else changes. */
+async function addSecret(ctx: Context, profileName: string, secret: string): Promise<void> {
+  const store = await ctx.store();
+  const profile = store.read().profiles[profileName];
+  if (!profile || !(profile.test_key || profile.live_key || profile.live_key_in)) {
+    throw new UsageError(
+      `el perfil "${profileName}" ${profile ? 'no tiene clave' : 'no existe'}: el secreto solo se agrega a un perfil con clave`,
+      'pasá la clave y el secreto en dos líneas: svc login --with-key-stdin --webhook-secret-stdin',
+    );
+  }
+  await store.write((config) => {
+    const current = config.profiles[profileName];
+    if (!current) throw new UsageError(`el perfil "${profileName}" ya no existe`);
+    return { ...config, profiles: { ...config.profiles, [profileName]: { ...current, webhook_secret: secret } } };
+  });
+  if (ctx.globals.json) printJson(ctx.io, { profile: profileName, webhook_secret: true });
+  else ctx.io.err(`${ctx.io.c.green('✓')} secreto de firma guardado en el perfil ${ctx.io.c.bold(profileName)} (la clave no cambió)`);
 }
 
 function checkZone(text: string): string {

@@ -1,5 +1,5 @@
 // svc logout: forgets the keys and signing secret of the profile (the address stays);
-// asks first on a terminal, --yes skips.
+// asks first on a terminal; without one (`echo | svc logout`, a script) only --yes forgets them.
 import type { Context } from '../../context.js';
 
 export async function run(ctx: Context): Promise<void> {
@@ -11,8 +11,8 @@ export async function run(ctx: Context): Promise<void> {
   const name = resolved.profileName.value;
   const profile = store.read().profiles[name];
   const keys = Boolean(profile && (profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret));
-  // A person at a terminal confirms; a script (no terminal) or --yes goes on.
-  if (keys && ctx.io.canPrompt && !ctx.globals.yes) await ctx.confirm(`¿borrar las claves y el secreto del perfil "${name}"?`);
+  // Keys are forgotten only when confirmed: at a terminal, or with --yes (ctx.confirm refuses without one).
+  if (keys && !ctx.globals.yes) await ctx.confirm(`¿borrar las claves y el secreto del perfil "${name}"?`);
   let had = false;
   let inKeyring = false;
   await store.write((config) => {
