@@ -11,7 +11,7 @@
 // to a file of their own (`webhooks.rechazados.jsonl`, rotated at a few MiB) with
 // only the start of their body: a flood of them can never push a verified event out,
 // nor make the disk use grow past both files' two generations.
-import { constants as fsConstants, fdatasyncSync, mkdirSync, readFileSync, writeSync } from 'node:fs';
+import { constants as fsConstants, mkdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -298,14 +298,6 @@ export interface JournalStats {
 
 export interface JournalOptions {
   maxBytes?: number;
-  /**
-   * Make each durable write on the calling thread instead of Node's thread pool. For
-   * the listener's verified events, where every acknowledgement waits for the disk
-   * anyway: handing each write to a pool thread and back cost more at p99 than the
-   * write itself on a busy 2-core machine (test/bench/listen.bench.mjs, #19). A write
-   * then holds the listener for as long as the disk takes.
-   */
-  onThisThread?: boolean;
 }
 
 export class Journal {
@@ -326,8 +318,6 @@ export class Journal {
     private readonly maxBytes: number,
     /** The file was opened O_DSYNC: each write is on disk when it returns, no fdatasync needed. */
     private readonly dsync: boolean,
-    /** Durable writes made on the calling thread (see JournalOptions.onThisThread). */
-    private readonly onThisThread: boolean,
   ) {}
 
   /** Opens (creates) the journal for appending; folder 0700, file 0600. */
@@ -347,7 +337,7 @@ export class Journal {
           size++;
         }
       }
-      return new Journal(path, fh, size, options.maxBytes ?? JOURNAL_MAX_BYTES, dsync, options.onThisThread ?? false);
+      return new Journal(path, fh, size, options.maxBytes ?? JOURNAL_MAX_BYTES, dsync);
     } catch (err) {
       throw new JournalError(`no se pudo abrir el journal ${path}: ${(err as Error).message}`);
     }
@@ -363,13 +353,18 @@ export class Journal {
     return new Promise((resolve, reject) => {
       const line = `${JSON.stringify(entry)}\n`;
       this.pending.push({ line, bytes: Buffer.byteLength(line), resolve, reject });
-      this.flushing ??= this.flush();
+      // The first line of an idle journal waits for the end of this turn of the event
+      // loop: every request parsed in the same turn goes in the same write.
+      this.flushing ??= new Promise<void>((started) => setImmediate(started)).then(() => this.flush());
     });
   }
 
   /**
    * Group commit: whatever queued while the previous write was on its way goes out in
-   * the next one, up to BATCH_MAX_CHARS (at least one line) per write.
+   * the next one, up to BATCH_MAX_CHARS (at least one line) per write. Writes go to
+   * Node's thread pool, never on this thread: the listener goes on reading and
+   * answering requests while the disk works, and what arrives meanwhile is the next
+   * batch (a synchronous write per event made every batch one event long, #28).
    */
   private async flush(): Promise<void> {
     while (this.pending.length) {
@@ -391,10 +386,7 @@ export class Journal {
         const text = n === 1 ? batch[0]!.line : batch.map((p) => p.line).join('');
         const data = Buffer.from(this.torn ? `\n${text}` : text);
         await this.writeAll(data);
-        if (!this.dsync) {
-          if (this.onThisThread) fdatasyncSync(this.fh.fd);
-          else await this.fh.datasync();
-        }
+        if (!this.dsync) await this.fh.datasync();
         this.counts.syncs++;
         this.counts.lines += n;
         this.size += data.length;
@@ -416,7 +408,7 @@ export class Journal {
   private async writeAll(data: Buffer): Promise<void> {
     let at = 0;
     while (at < data.length) {
-      at += this.onThisThread ? writeSync(this.fh.fd, data, at, data.length - at) : (await this.fh.write(data, at, data.length - at)).bytesWritten;
+      at += (await this.fh.write(data, at, data.length - at)).bytesWritten;
     }
   }
 

@@ -94,8 +94,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   const path = normalizePath(options.path ?? '/');
   const forwarder = new Forwarder({ timeoutMs: options.forwardTimeoutMs });
   const journalFile = options.journal ?? options.journalPath;
-  // Verified events: written on this thread, since each answer waits for its line anyway.
-  const journal = journalFile ? await Journal.open(journalFile, { onThisThread: true }) : undefined;
+  const journal = journalFile ? await Journal.open(journalFile) : undefined;
   const onError = options.onError ?? (() => {});
   const handler = new NotificationHandler(options, forwarder, journal);
   const inflight = new Set<Promise<void>>();

@@ -1,26 +1,58 @@
 // Benchmark of svc webhook listen (run after a build: node test/bench/run.mjs listen).
 // The app (a minimal node:http server answering 200) and the listener (the built CLI,
-// journal fsynced, one line per event on stdout) run as their own processes; this one
-// sends signed notifications at a fixed rate, open loop, alternating "direct to the
-// app" and "through the listener", so both see the same conditions. The listener's
-// added latency is the difference of the two distributions. Asserts nothing.
-import { spawn } from 'node:child_process';
+// one line per event on stdout) run as their own processes. The journal is where svc
+// keeps it by default, the user's data folder (~/.local/share/svc, or XDG_DATA_HOME),
+// so the durable writes are those of the disk users have; its file system is printed
+// (on tmpfs the figures would be those of no disk at all). Three parts, each run
+// BENCH_RUNS times (default 3) and given as the median, with the load average beside it:
+//   steady  500 events/s for 10 s, open loop: each event has a scheduled send time, is
+//           sent then to the app directly and through the listener (which goes first
+//           alternates), both timed from that scheduled time; the listener's added
+//           latency is via - direct for each pair, and its p99 is the p99 of those.
+//   busy    the same with one core kept busy by another process (a spinning node).
+//   burst   10,000 signed events from 100 concurrent senders through the listener:
+//           events/s answered, and events per durable write from the journal's own
+//           count of its batches, with the journal's descriptor checked for O_DSYNC
+//           in /proc (a batch counted without it would not be a durable write).
+// CPU per event is the listener's user + system time over the steady part after its
+// warm-up. BENCH_PROFILE=DIR writes the listener's CPU profile (--cpu-prof) into DIR.
+// Asserts nothing.
+import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, homedir, loadavg, tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-const RATE = Number(process.env.BENCH_RATE ?? 500); // events per second through the listener
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 1;
+const BURST = Number(process.env.BENCH_BURST ?? 10_000);
+const SENDERS = 100;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECRET = 'whsec_bench_only';
-const dir = mkdtempSync(join(tmpdir(), 'svc-bench-listen-'));
-const journal = join(dir, 'webhooks.jsonl');
+
+// Where svc keeps its journal by default (src/config/store.ts dataDir), without SVC_DATA_DIR.
+const dataDir = process.env.XDG_DATA_HOME && isAbsolute(process.env.XDG_DATA_HOME) ? join(process.env.XDG_DATA_HOME, 'svc') : join(homedir(), '.local', 'share', 'svc');
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-listen-'));
+
+const FS_TYPES = { 0xef53: 'ext4', 0x01021994: 'tmpfs', 0x9123683e: 'btrfs', 0x58465342: 'xfs', 0x794c7630: 'overlayfs', 0x6969: 'nfs', 0x2fc12fc1: 'zfs', 0x65735546: 'fuse' };
+function fileSystem(dir) {
+  try {
+    const df = spawnSync('df', ['-T', dir], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1)?.split(/\s+/);
+    if (df?.length >= 2) return `${df[1]} (${df[0]})`;
+  } catch {
+    // no df: the type from statfs
+  }
+  const t = statfsSync(dir).type;
+  return FS_TYPES[t] ?? `0x${t.toString(16)}`;
+}
+const load = () => loadavg()[0].toFixed(1);
 
 const APP = `
 const http = require('node:http');
@@ -48,31 +80,18 @@ function spawnLine(args, env, match) {
   });
 }
 
-const app = await spawnLine(['-e', APP], {});
-const appUrl = `http://127.0.0.1:${app.value}/hook`;
-const appTarget = new URL(appUrl);
-// BENCH_PROFILE=DIR: the listener writes a CPU profile (node --cpu-prof) into DIR as it exits.
-const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-const listener = await spawnLine(
-  [...profile, BIN, 'webhook', 'listen', '--port', '0', '--forward-to', appUrl, '--journal', journal],
-  { SVC_WEBHOOK_SECRET: SECRET, SVC_CONFIG_DIR: dir, SVC_DATA_DIR: dir },
-  /^Listo\. Esperando notificaciones en (\S+)/,
-);
-listener.proc.stdout.resume(); // one line per event: drained, as a terminal would
-const listenUrl = new URL(listener.value);
-
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+/** Sends one request; resolves with the time its answer ended and its status. */
 function send(url, body, headers) {
   return new Promise((resolve) => {
-    const started = performance.now();
     const req = request(
       { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { ...headers, 'content-length': body.length } },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode }));
+        res.on('end', () => resolve({ at: performance.now(), status: res.statusCode }));
       },
     );
-    req.on('error', () => resolve({ ms: performance.now() - started, status: 0 }));
+    req.on('error', () => resolve({ at: performance.now(), status: 0 }));
     req.end(body);
   });
 }
@@ -89,103 +108,207 @@ function signed(i) {
   };
 }
 
-// Durable journal writes (group commit), from the listener's health answer.
-async function journalSyncs() {
-  const res = await fetch(listenUrl);
-  const health = await res.json();
-  return health.journal?.syncs ?? health.journal?.fsyncs ?? NaN;
+// CPU time (user, system) of a process or thread, from /proc.
+function cpu(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { user: (Number(f[11]) * 1000) / 100, sys: (Number(f[12]) * 1000) / 100 }; // clock ticks of 10 ms
+  } catch {
+    return { user: NaN, sys: NaN };
+  }
 }
-const syncsStart = await journalSyncs();
-const listenerCpuStart = cpuMs(listener.proc.pid);
-const appCpuStart = cpuMs(app.proc.pid);
-const direct = [];
-const via = [];
-let errors = 0;
-const pending = [];
-const total = RATE * (SECONDS + WARMUP_SECONDS);
-const start = performance.now();
-let sent = 0;
-// CPU is counted again from the end of the warm-up: start-up and the first JIT work are not per event.
-let warmCpu;
-await new Promise((resolve) => {
-  const tick = () => {
-    if (!warmCpu && sent >= RATE * WARMUP_SECONDS) warmCpu = { listener: cpuMs(listener.proc.pid), app: cpuMs(app.proc.pid) };
-    // Open loop: send whatever the schedule says is due, whatever the answers do.
-    const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE));
-    while (sent < due) {
-      const i = sent++;
-      const warm = i < RATE * WARMUP_SECONDS;
-      const { body, headers } = signed(i);
-      pending.push(
-        send(appTarget, body, headers).then((r) => {
-          if (r.status !== 200) errors++;
-          else if (!warm) direct.push(r.ms);
-        }),
-        send(listenUrl, body, headers).then((r) => {
-          if (r.status !== 200) errors++;
-          else if (!warm) via.push(r.ms);
-        }),
-      );
-    }
-    if (sent >= total) resolve();
-    else setTimeout(tick, 1);
-  };
-  tick();
-});
-await Promise.all(pending);
-const elapsed = (performance.now() - start) / 1000;
-const syncs = (await journalSyncs()) - syncsStart;
-
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-const f = (ms) => `${ms.toFixed(2)} ms`;
-// CPU time of a process's threads grouped by name (main thread, libuv pool, V8 helpers), from /proc.
 function threadCpu(pid) {
   const byName = {};
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      byName[name] = (byName[name] ?? 0) + cpuMs(`${pid}/task/${tid}`);
+      const c = cpu(`${pid}/task/${tid}`);
+      byName[name] = (byName[name] ?? 0) + c.user + c.sys;
     }
   } catch {
-    // no /proc: the total is all there is
+    // no /proc
   }
   return byName;
 }
-// CPU time of each process (user + system), from /proc where there is one.
-function cpuMs(pid) {
+/** The flags the journal's descriptor was opened with, from /proc/<pid>/fdinfo: does it have O_DSYNC? */
+function journalDsync(pid, path) {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks of 10 ms
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let target;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (target !== path) continue;
+      const flags = parseInt(/flags:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))[1], 8);
+      return (flags & 0o10000) !== 0 ? 'yes' : 'no (write + fdatasync)';
+    }
   } catch {
-    return NaN;
+    // no /proc
+  }
+  return 'unknown';
+}
+
+async function health(url) {
+  const res = await fetch(url);
+  return res.json();
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const median = (xs) => pct(xs, 50);
+
+/** Steady open-loop run: RATE events/s for SECONDS after a warm-up, in pairs (direct, via). */
+async function steady(appUrl, listenUrl, listenerPid) {
+  const total = RATE * (SECONDS + WARMUP_SECONDS);
+  const added = [];
+  const direct = [];
+  const via = [];
+  let errors = 0;
+  let late = 0;
+  const pending = [];
+  const start = performance.now();
+  let sent = 0;
+  let warmCpu;
+  await new Promise((resolve) => {
+    const tick = () => {
+      if (!warmCpu && sent >= RATE * WARMUP_SECONDS) warmCpu = cpu(listenerPid);
+      // Open loop: whatever the schedule says is due is sent now, whatever the answers do,
+      // and timed from its scheduled time (a sender that fell behind still counts the wait).
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE));
+      while (sent < due) {
+        const i = sent++;
+        const scheduled = start + (i * 1000) / RATE;
+        const warm = i < RATE * WARMUP_SECONDS;
+        const { body, headers } = signed(i);
+        const pair = i % 2 ? [send(listenUrl, body, headers), send(appUrl, body, headers)].reverse() : [send(appUrl, body, headers), send(listenUrl, body, headers)];
+        pending.push(
+          Promise.all(pair).then(([d, v]) => {
+            if (d.status !== 200 || v.status !== 200) return errors++;
+            if (v.at > start + (SECONDS + WARMUP_SECONDS) * 1000 + 1000) late++;
+            if (warm) return;
+            direct.push(d.at - scheduled);
+            via.push(v.at - scheduled);
+            added.push(v.at - d.at);
+          }),
+        );
+      }
+      if (sent >= total) resolve();
+      else setTimeout(tick, 1);
+    };
+    tick();
+  });
+  await Promise.all(pending);
+  const used = cpu(listenerPid);
+  const measured = RATE * SECONDS;
+  return {
+    errors,
+    late,
+    total,
+    elapsed: (performance.now() - start) / 1000,
+    direct99: pct(direct, 99),
+    via99: pct(via, 99),
+    added50: pct(added, 50),
+    added99: pct(added, 99),
+    cpuUser: (used.user - warmCpu.user) / measured,
+    cpuSys: (used.sys - warmCpu.sys) / measured,
+  };
+}
+
+/** BURST events, SENDERS at a time, each sender sending its next as soon as the last is answered. */
+async function burst(listenUrl, journalFile, listenerPid) {
+  const events = Array.from({ length: BURST }, (_, i) => signed(1_000_000 + i));
+  const before = (await health(listenUrl)).journal;
+  const dsync = journalDsync(listenerPid, journalFile);
+  const cpuBefore = cpu(listenerPid);
+  let next = 0;
+  let ok = 0;
+  let errors = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: SENDERS }, async () => {
+      while (next < events.length) {
+        const { body, headers } = events[next++];
+        const r = await send(listenUrl, body, headers);
+        if (r.status === 200) ok++;
+        else errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  const used = cpu(listenerPid);
+  const after = (await health(listenUrl)).journal;
+  const writes = after.syncs - before.syncs;
+  const lines = after.lines - before.lines;
+  return { ok, errors, elapsed, rate: ok / elapsed, writes, perWrite: lines / writes, dsync, cpuPerEvent: (used.user + used.sys - cpuBefore.user - cpuBefore.sys) / BURST };
+}
+
+async function oneRun(run) {
+  const journal = join(dataDir, `webhooks.bench-${process.pid}-${run}.jsonl`);
+  const app = await spawnLine(['-e', APP], {});
+  const appUrl = new URL(`http://127.0.0.1:${app.value}/hook`);
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const listener = await spawnLine(
+    [...profile, BIN, 'webhook', 'listen', '--port', '0', '--forward-to', appUrl.href, '--journal', journal],
+    { SVC_WEBHOOK_SECRET: SECRET, SVC_CONFIG_DIR: configDir, SVC_KEYRING: 'off' },
+    /^Listo\. Esperando notificaciones en (\S+)/,
+  );
+  listener.proc.stdout.resume(); // one line per event: drained, as a terminal would
+  const listenUrl = new URL(listener.value);
+  const pid = listener.proc.pid;
+  try {
+    const loadQuiet = load();
+    const quiet = await steady(appUrl, listenUrl, pid);
+    const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 300));
+    const loadBusy = load();
+    const busy = await steady(appUrl, listenUrl, pid);
+    spinner.kill();
+    const loadBurst = load();
+    const b = await burst(listenUrl, journal, pid);
+    const threads = threadCpu(pid);
+    return { quiet: { ...quiet, load: loadQuiet }, busy: { ...busy, load: loadBusy }, burst: { ...b, load: loadBurst }, threads };
+  } finally {
+    listener.proc.kill('SIGINT');
+    await new Promise((r) => listener.proc.once('exit', r));
+    app.proc.kill();
+    const journaled = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
+    if (journaled !== 2 * RATE * (SECONDS + WARMUP_SECONDS) + BURST) console.log(`  run ${run}: journaled ${journaled} lines`);
+    for (const f of [journal, `${journal}.1`, journal.replace(/\.jsonl$/, '.rechazados.jsonl')]) rmSync(f, { force: true });
   }
 }
-const listenerCpu = cpuMs(listener.proc.pid) - listenerCpuStart;
-const threads = threadCpu(listener.proc.pid);
-const appCpu = cpuMs(app.proc.pid) - appCpuStart;
-const measured = RATE * SECONDS;
-const listenerCpuWarm = cpuMs(listener.proc.pid) - warmCpu.listener;
-const appCpuWarm = cpuMs(app.proc.pid) - warmCpu.app;
-listener.proc.kill('SIGINT');
-await new Promise((r) => listener.proc.once('exit', r));
-app.proc.kill();
-const journaled = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
-rmSync(dir, { recursive: true, force: true });
 
-const load = (await import('node:os')).loadavg()[0].toFixed(1);
-console.log(`svc webhook listen: ${RATE} events/s for ${SECONDS} s (+${WARMUP_SECONDS} s warm-up), same rate straight to the app, alternating (load average ${load} on ${(await import('node:os')).cpus().length} cores)`);
-console.log(`  sent ${total} through the listener in ${elapsed.toFixed(2)} s; errors ${errors}; journaled ${journaled}/${total}`);
-console.log(`                    p50        p90        p99        max`);
-for (const [name, xs] of [['direct to app', direct], ['via listener', via]]) {
-  console.log(`  ${name.padEnd(15)} ${[50, 90, 99, 100].map((p) => f(pct(xs, p)).padStart(10)).join(' ')}`);
+const f = (ms) => `${ms.toFixed(2)} ms`;
+console.log(`svc webhook listen on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}`);
+console.log(`  journal in ${dataDir} on ${fileSystem(dataDir)}`);
+const runs = [];
+for (let run = 1; run <= RUNS; run++) {
+  const r = await oneRun(run);
+  runs.push(r);
+  console.log(
+    `  run ${run}: steady p99 added ${f(r.quiet.added99)} (load ${r.quiet.load}), busy core p99 added ${f(r.busy.added99)} late ${r.busy.late} (load ${r.busy.load}), ` +
+      `burst ${r.burst.rate.toFixed(0)} events/s, ${r.burst.perWrite.toFixed(1)} per durable write (load ${r.burst.load}), CPU ${(r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms/event`,
+  );
 }
-console.log(`  CPU per event: listener ${(listenerCpu / total).toFixed(3)} ms, app ${(appCpu / (2 * total)).toFixed(3)} ms per request (whole run)`);
-console.log(`  CPU per event after warm-up: listener ${(listenerCpuWarm / measured).toFixed(3)} ms, app ${(appCpuWarm / (2 * measured)).toFixed(3)} ms per request`);
-console.log(`  journal: ${Number.isNaN(syncs) ? 'durable writes not reported by this listener' : `${syncs} durable writes (fsync or O_DSYNC), ${(syncs / elapsed).toFixed(0)}/s, ${(total / syncs).toFixed(1)} events each`}`);
-console.log(`  listener CPU by thread (whole run, ms): ${Object.entries(threads).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`);
-const added50 = pct(via, 50) - pct(direct, 50);
-const added99 = pct(via, 99) - pct(direct, 99);
-console.log(`  added by the listener: p50 ${f(added50)}, p99 ${f(added99)}  (aim: p99 added < 5 ms at 500/s)`);
+const m = (get) => median(runs.map(get));
+console.log(`medians of ${RUNS} runs:`);
+console.log(
+  `  steady ${RATE}/s for ${SECONDS} s: added p50 ${f(m((r) => r.quiet.added50))}, p99 ${f(m((r) => r.quiet.added99))} (aim ≤ 5 ms); ` +
+    `p99 from scheduled send: direct ${f(m((r) => r.quiet.direct99))}, via listener ${f(m((r) => r.quiet.via99))}; errors ${m((r) => r.quiet.errors)}; load ${m((r) => Number(r.quiet.load))}`,
+);
+console.log(
+  `  one core busy: added p99 ${f(m((r) => r.busy.added99))}; answered after the run + 1 s: ${m((r) => r.busy.late)} of ${runs[0].busy.total} (aim 0); ` +
+    `whole run ${m((r) => r.busy.elapsed).toFixed(2)} s for ${SECONDS + WARMUP_SECONDS} s of sending; load ${m((r) => Number(r.busy.load))}`,
+);
+console.log(
+  `  burst of ${BURST} from ${SENDERS} senders: ${m((r) => r.burst.rate).toFixed(0)} events/s answered 2xx (aim ≥ 3000), errors ${m((r) => r.burst.errors)}; ` +
+    `${m((r) => r.burst.writes)} durable writes, ${m((r) => r.burst.perWrite).toFixed(1)} events each (the journal's batches; O_DSYNC on its descriptor: ${runs[0].burst.dsync}); load ${m((r) => Number(r.burst.load))}`,
+);
+console.log(
+  `  CPU per event (steady, after warm-up): ${m((r) => r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms (user ${m((r) => r.quiet.cpuUser).toFixed(3)}, system ${m((r) => r.quiet.cpuSys).toFixed(3)}; aim ≤ 0.35); in the burst ${m((r) => r.burst.cpuPerEvent).toFixed(3)} ms`,
+);
+console.log(`  listener CPU by thread (last run, ms): ${Object.entries(runs.at(-1).threads).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`);
+rmSync(configDir, { recursive: true, force: true });
