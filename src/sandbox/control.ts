@@ -114,7 +114,9 @@ export const pagar: ControlHandler = (deps, req) => {
     ],
     [eventOf(next, move.event, txId)],
   );
-  return ok(next.wire);
+  // The transaction it made, for a client that needs it next (a scenario's refund of
+  // pagos[k]) without listing them all.
+  return { ...ok(next.wire), headers: { 'x-sandbox-transaccion': String(txId) } };
 };
 
 export const rechazar: ControlHandler = (deps, req) => {

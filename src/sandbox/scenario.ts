@@ -73,7 +73,11 @@ export function parseScenario(text: string): Scenario {
   return r.data;
 }
 
-type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: { data?: unknown; message?: string } }>;
+type Call = (
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: { data?: unknown; message?: string }; headers?: Record<string, string | string[] | undefined> }>;
 
 /**
  * Applies a scenario through the sandbox's API (`call` sends one request with the
@@ -84,11 +88,12 @@ type Call = (method: string, path: string, body?: unknown) => Promise<{ status: 
 export async function applyScenario(s: Scenario, call: Call, toIso: (text: string) => string): Promise<void> {
   for (const [i, c] of s.cobros.entries()) {
     const at = `cobros[${i}]`;
-    const step = async (where: string, method: string, path: string, body?: unknown) => {
+    const send = async (where: string, method: string, path: string, body?: unknown) => {
       const r = await call(method, path, body);
       if (r.status >= 300) throw new ScenarioError(`${where}: el sandbox lo rechazó (HTTP ${r.status}: ${r.body.message ?? ''})`);
-      return r.body.data;
+      return r;
     };
+    const step = async (where: string, method: string, path: string, body?: unknown) => (await send(where, method, path, body)).body.data;
     let vencimiento: string | undefined;
     if (c.vencimiento !== undefined) {
       try {
@@ -107,17 +112,20 @@ export async function applyScenario(s: Scenario, call: Call, toIso: (text: strin
       ...(c.transferencia !== undefined ? { transferencia: c.transferencia } : {}),
     };
     const cobro = (await step(at, 'POST', '/v1/cobros', body)) as Cobro;
-    const before = new Set(((await step(at, 'GET', '/v1/transacciones')) as Transaccion[]).map((t) => t.id));
+    // The transaction each payment made (pagos[k] -> txs[k]), as the sandbox says in its
+    // answer: listing every transaction of the sandbox for each request made applying
+    // a scenario quadratic (#28).
+    const txs: number[] = [];
     for (const [j, p] of (c.pagos ?? []).entries()) {
-      await step(`${at}.pagos[${j}]`, 'POST', `/_sandbox/cobros/${cobro.id}/pagar`, { medio: p.medio, ...(p.monto !== undefined ? { monto: p.monto } : {}) });
+      const r = await send(`${at}.pagos[${j}]`, 'POST', `/_sandbox/cobros/${cobro.id}/pagar`, { medio: p.medio, ...(p.monto !== undefined ? { monto: p.monto } : {}) });
+      txs.push(Number(r.headers?.['x-sandbox-transaccion']));
     }
-    // The transactions of this request, oldest first: pagos[k] made the k-th.
-    const txs = ((await step(at, 'GET', '/v1/transacciones')) as Transaccion[]).filter((t) => t.cobro_id === cobro.id && !before.has(t.id)).sort((a, b) => a.id - b.id);
     if (c.rechazar) await step(`${at}.rechazar`, 'POST', `/_sandbox/cobros/${cobro.id}/rechazar`, {});
     if (c.expirar) await step(`${at}.expirar`, 'POST', `/_sandbox/cobros/${cobro.id}/expirar`, {});
     for (const [j, d] of (c.devoluciones ?? []).entries()) {
       const tx = d.transaccion === undefined ? undefined : txs[d.transaccion];
-      await step(`${at}.devoluciones[${j}]`, 'POST', `/v1/cobros/${cobro.id}/devoluciones`, { monto: d.monto, ...(tx ? { transaccion_id: tx.id } : {}) });
+      if (tx !== undefined && !Number.isSafeInteger(tx)) throw new ScenarioError(`${at}.devoluciones[${j}]: el sandbox no dijo qué transacción hizo pagos[${d.transaccion}]`);
+      await step(`${at}.devoluciones[${j}]`, 'POST', `/v1/cobros/${cobro.id}/devoluciones`, { monto: d.monto, ...(tx ? { transaccion_id: tx } : {}) });
     }
   }
 }

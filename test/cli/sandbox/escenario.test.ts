@@ -6,7 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc as spawned, tempDir } from '../../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, ROOT, svc as spawned, tempDir } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -84,6 +85,46 @@ describe('svc sandbox --escenario', () => {
       expect(await lists(again)).toEqual(await lists(sb));
     } finally {
       await again.stop();
+    }
+  });
+
+  it("the scenario's own requests are not printed as log lines; requests after the banner are", async () => {
+    const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--escenario', write('log.json', scenario)], {
+      cwd: ROOT,
+      env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1' },
+      reject: false,
+      buffer: false,
+      stdin: 'ignore',
+    });
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (d) => (out += String(d)));
+    const until = (what: () => boolean, label: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${label} not seen in 20 s:\n${err}`)), 20_000);
+        const check = () => {
+          if (!what()) return;
+          clearTimeout(timer);
+          proc.stderr!.off('data', onErr);
+          resolve();
+        };
+        const onErr = (d: unknown) => {
+          err += String(d);
+          check();
+        };
+        proc.stderr!.on('data', onErr);
+        check();
+      });
+    try {
+      await until(() => err.includes('Ctrl-C para detener.'), 'the ready line');
+      expect(err).not.toMatch(/\/v1\/|\/_sandbox\//);
+      const base = /escuchando en (\S+)/.exec(out)![1]!;
+      const key = /clave test \(listo\)\s+(\S+)/.exec(out)![1]!;
+      expect((await fetch(`${base}/v1/cobros`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      await until(() => /GET\s+\/v1\/cobros\s+200/.test(err), 'the log line of a request after the banner');
+    } finally {
+      proc.kill('SIGINT');
+      await proc;
     }
   });
 

@@ -69,12 +69,14 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const { startSandbox, SandboxStartError } = await import('../../../sandbox/index.js');
   const json = ctx.globals.json;
   let sandbox;
+  // The scenario's own requests are the setup, not traffic: lines start with the banner.
+  let setup = options.escenario !== undefined;
   try {
     sandbox = await startSandbox({
       ...options,
       onRequest: json
         ? undefined
-        : (e) => io.err(io.c.dim(`${e.fecha}  ${e.method.padEnd(6)} ${e.path}  ${e.status ?? 'cortada'}  ${e.ms} ms`)),
+        : (e) => setup || io.err(io.c.dim(`${e.fecha}  ${e.method.padEnd(6)} ${e.path}  ${e.status ?? 'cortada'}  ${e.ms} ms`)),
       // Start-up notices about the data file (a cut tail set aside, compaction) go to stderr, also with --json.
       onNotice: (text) => io.err(`${io.c.yellow('aviso:')} ${text}`),
       onError: (err) => {
@@ -87,6 +89,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     throw err;
   }
   if (options.escenario) await startWith(sandbox, options.escenario, options.tz);
+  setup = false;
 
   const tz = options.tz ?? DEFAULTS.timeZone;
   if (json) {
@@ -153,19 +156,45 @@ async function startWith(sandbox: { baseUrl: string; apiKey: string; app: { deps
     await sandbox.close();
     throw new UsageError(`--escenario: el archivo de datos ya tiene cobros; un escenario arranca de cero (otro --data, o sin --data)`);
   }
-  const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(sandbox.baseUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${sandbox.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  // One kept-alive connection for the whole scenario: a fetch per step cost more than the step.
+  const { Agent, request } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const base = new URL(sandbox.baseUrl);
+  const call = (method: string, path: string, body?: unknown) =>
+    new Promise<{ status: number; body: { data?: unknown; message?: string }; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request(
+        {
+          host: base.hostname,
+          port: base.port,
+          method,
+          path,
+          agent,
+          headers: { authorization: `Bearer ${sandbox.apiKey}`, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            try {
+              resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: unknown; message?: string }, headers: res.headers });
+            } catch (err) {
+              reject(err as Error);
+            }
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
     });
-    return { status: r.status, body: (await r.json()) as { data?: unknown; message?: string } };
-  };
   try {
     await applyScenario(esc.scenario, call, (text) => parseVencimiento(text, { timeZone: tz ?? DEFAULTS.timeZone }).iso);
   } catch (err) {
     await sandbox.close();
     if (err instanceof ScenarioError) throw new UsageError(`--escenario ${printable(esc.file)}: ${err.message}`);
     throw err;
+  } finally {
+    agent.destroy();
   }
 }
