@@ -346,6 +346,57 @@ export class Client {
     throw lastError ?? new NetworkError('other', 'sin respuesta del servicio', true);
   }
 
+  /**
+   * A GET whose answer comes over time (the sandbox's server-sent events): resolves
+   * once the answer's head arrived (from then on the server is sending), with its text
+   * as it comes, until the server ends it or `signal` aborts (then it just stops). Not
+   * retried; an answer that is not 2xx is read whole and thrown as request() does.
+   */
+  async stream(path: string, signal: AbortSignal): Promise<AsyncIterable<string>> {
+    const url = new URL(this.baseUrl + path);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'text/event-stream' };
+    if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
+    this.debugLine(`--> GET ${url.href} (en vivo)`);
+    let body: AsyncIterable<Uint8Array>;
+    let status: number;
+    let answerHeaders: Record<string, string | string[] | undefined>;
+    try {
+      if (this.opts.fetch) {
+        const res = await this.opts.fetch(url, { headers, signal, redirect: 'manual' });
+        [status, answerHeaders, body] = [res.status, Object.fromEntries(res.headers), (res.body ?? []) as AsyncIterable<Uint8Array>];
+      } else {
+        const request = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http').request;
+        const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+          const req = request(url, { headers, signal, agent: false });
+          req.once('error', reject);
+          req.once('response', resolve);
+          req.end();
+        });
+        [status, answerHeaders, body] = [res.statusCode ?? 0, res.headers, res];
+      }
+    } catch (err) {
+      if (signal.aborted) return nothing();
+      throw toNetworkError(err, 'GET', url, false, this.opts.timeoutMs);
+    }
+    this.debugLine(`<-- HTTP ${status}`);
+    const decoder = new TextDecoder();
+    if (status < 200 || status >= 300) {
+      let text = '';
+      for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
+      this.interpret('GET', { method: 'GET', path }, { http: status, text, headers: answerHeaders }, parseJson);
+      return nothing();
+    }
+    const timeoutMs = this.opts.timeoutMs;
+    return (async function* () {
+      try {
+        for await (const chunk of body) yield decoder.decode(chunk, { stream: true });
+      } catch (err) {
+        if (signal.aborted) return;
+        throw toNetworkError(err, 'GET', url, false, timeoutMs);
+      }
+    })();
+  }
+
   private backoff(attempt: number): number {
     const base = this.opts.backoffMs * 2 ** (attempt - 1);
     return Math.round(base / 2 + Math.random() * (base / 2));
@@ -476,6 +527,8 @@ function bytes(n: number): string {
   const MiB = 1024 * 1024;
   return n >= MiB && n % MiB === 0 ? `${n / MiB} MiB` : `${n} bytes`;
 }
+
+async function* nothing(): AsyncGenerator<string> {}
 
 function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean, timeoutMs: number): NetworkError {
   const e = err as { code?: string; cause?: { code?: string; errors?: { code?: string }[]; message?: string }; message?: string };

@@ -92,6 +92,35 @@ export class SandboxControl {
     return this.get<LogLine[]>('/_sandbox/log');
   }
 
+  /**
+   * The sandbox's live messages of one kind (GET /_sandbox/stream, the dashboard's
+   * stream: `log` lines and `entrega` attempts as they happen), each message's data
+   * parsed, until the sandbox ends the stream or `signal` aborts. Resolves once the
+   * sandbox is sending: whatever happens from then on is in it.
+   */
+  async follow<T>(kind: 'log' | 'entrega', signal: AbortSignal): Promise<AsyncIterable<T>> {
+    const texts = await this.client.stream('/_sandbox/stream', signal);
+    return (async function* () {
+      let buffered = '';
+      for await (const text of texts) {
+        buffered += text;
+        // Messages end with a blank line; a part after the last one waits for the rest.
+        let end: number;
+        while ((end = buffered.indexOf('\n\n')) >= 0) {
+          const message = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          let event = 'message';
+          const data: string[] = [];
+          for (const line of message.split('\n')) {
+            if (line.startsWith('event:')) event = line.slice(6).trim();
+            else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+          }
+          if (event === kind && data.length) yield JSON.parse(data.join('\n')) as T;
+        }
+      }
+    })();
+  }
+
   async addFalla(f: Falla): Promise<Falla> {
     return this.post<Falla>('/_sandbox/fallas', f);
   }

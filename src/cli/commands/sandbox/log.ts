@@ -1,8 +1,11 @@
 // svc sandbox log / svc sandbox entregas: the sandbox's request log and its
 // notification attempts, one line each, oldest first as a tail is (--limit n: the last n;
 // --json: one object per line).
-// --follow asks again every half second for what came after the last line shown,
-// until Ctrl-C (exit 0) or until the sandbox goes away (exit 6, one line).
+// --follow reads the sandbox's live stream (the dashboard's, GET /_sandbox/stream) for
+// what comes after the last line shown, until Ctrl-C (exit 0) or until the sandbox goes
+// away (exit 6, one line). It used to ask twice a second: a GET /_sandbox/log line in
+// the sandbox's terminal every half second, and an abort listener more each time.
+import { NetworkError } from '../../../api/errors.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { shown } from '../../../text.js';
 import { timeOfDay } from '../../../dates.js';
@@ -12,8 +15,6 @@ import type { OptionsOf } from '../../define.js';
 import { parseLimit } from '../../parse.js';
 import { SandboxControl, type Entrega, type LogLine } from '../../shared/sandbox-control.js';
 import type { entregasOptions, logOptions } from './index.js';
-
-const POLL_MS = 500;
 
 /** The filter of `--metodo`, `--ruta` and `--estado` (404, or 4xx / 5xx); the service's routes only, unless --ruta names /_sandbox. */
 export function logFilter(opts: OptionsOf<typeof logOptions>): (l: LogLine) => boolean {
@@ -31,36 +32,41 @@ export function logFilter(opts: OptionsOf<typeof logOptions>): (l: LogLine) => b
   return (l) => (control || !l.path.startsWith('/_sandbox/')) && (!method || l.method === method) && (!prefix || l.path.startsWith(prefix)) && status(l.status);
 }
 
-/** Prints what there is (the last `limit`, as `tail -n`), then, with --follow, what comes. */
-async function tail<T extends { id: number }>(ctx: Context, follow: boolean, limit: number | undefined, read: () => Promise<T[]>, line: (x: T) => string): Promise<void> {
+/**
+ * Prints what there is (the last `limit`, as `tail -n`), then, with --follow, what
+ * comes: the stream is open before the list is read, so nothing falls between them
+ * (what both carry is shown once, by its id).
+ */
+async function tail<T extends { id: number }>(
+  ctx: Context,
+  follow: ((signal: AbortSignal) => Promise<AsyncIterable<T>>) | undefined,
+  limit: number | undefined,
+  read: () => Promise<T[]>,
+  keep: (x: T) => boolean,
+  line: (x: T) => string,
+): Promise<void> {
   const { io } = ctx;
   const show = (x: T) => (ctx.globals.json ? io.outRaw(JSON.stringify(x)) : io.out(line(x)));
+  const stop = follow ? ctx.holdSignals() : undefined;
+  const live = follow && stop ? await follow(stop) : undefined;
   let last = 0;
-  const first = await read();
-  for (const x of first) last = Math.max(last, x.id);
-  for (const x of limit === undefined ? first : first.slice(-limit)) {
-    show(x);
-  }
-  if (!follow) return;
-  const stop = ctx.holdSignals();
-  while (!stop.aborted) {
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, POLL_MS);
-      stop.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-    });
-    if (stop.aborted) break;
-    let items: T[];
-    try {
-      items = await read();
-    } catch (err) {
-      throw new CliError(`el sandbox dejó de responder (${(err as Error).message.split('\n')[0]})`, { exit: EXIT.network, code: 'sandbox_gone' });
-    }
-    for (const x of items) {
+  const first = (await read()).filter((x) => {
+    last = Math.max(last, x.id);
+    return keep(x);
+  });
+  for (const x of limit === undefined ? first : first.slice(-limit)) show(x);
+  if (!live || !stop) return;
+  try {
+    for await (const x of live) {
       if (x.id <= last) continue;
-      show(x);
       last = x.id;
+      if (keep(x)) show(x);
     }
+  } catch (err) {
+    if (!(err instanceof NetworkError)) throw err;
+    throw new CliError(`el sandbox dejó de responder (${err.message.split('\n')[0]})`, { exit: EXIT.network, code: 'sandbox_gone' });
   }
+  if (!stop.aborted) throw new CliError('el sandbox se detuvo', { exit: EXIT.network, code: 'sandbox_gone' });
 }
 
 /** Columns of a whole log line: date and time, method, a path of 32, status, time taken, merchant. */
@@ -73,11 +79,12 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const short = narrowerThan(ctx.io, LOG_LINE_WIDTH);
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox log');
-  await tail(
+  await tail<LogLine>(
     ctx,
-    opts.follow === true,
+    opts.follow === true ? (signal) => control.follow<LogLine>('log', signal) : undefined,
     parseLimit(opts.limit, 100_000),
-    async () => (await control.log()).filter(keep),
+    () => control.log(),
+    keep,
     (l) => `${short ? timeOfDay(l.fecha) : l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
 }
@@ -93,9 +100,10 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
   await control.ensureSandbox('svc sandbox entregas');
   await tail<Entrega>(
     ctx,
-    opts.follow === true,
+    opts.follow === true ? (signal) => control.follow<Entrega>('entrega', signal) : undefined,
     parseLimit(opts.limit, 100_000),
     () => control.entregas(),
+    () => true,
     (e) => {
       const evento = e.evento_id === undefined ? '' : `evento ${String(e.evento_id).padEnd(short ? 3 : 5)} `;
       const answer = e.status ?? shown(e.error ?? 'sin respuesta', 60);
