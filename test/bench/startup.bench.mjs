@@ -95,3 +95,18 @@ for (const r of rows) {
 }
 console.log('baselines: node -e 0 for --version/--help; test/bench/bare/get.mjs (node:http GET, prints data) for the calls;');
 console.log('get-builtin.mjs: the same GET with node:http from process.getBuiltinModule, as svc takes it');
+
+// Then the same on the Node majors users run, from the npm registry (npx caches them):
+// the ratios of each are printed by its own run. SVC_BENCH_OTHER_NODES=0 skips them.
+if (!process.env.SVC_BENCH_NODE_CHILD && process.env.SVC_BENCH_OTHER_NODES !== '0') {
+  for (const other of [22, 24, 26]) {
+    const found = spawnSync('npx', ['-y', `node@${other}`, '-p', 'process.execPath'], { encoding: 'utf8' });
+    const node = found.status === 0 ? found.stdout.trim().split('\n').at(-1) : '';
+    console.log('');
+    if (!node) {
+      console.log(`Node ${other}: not available from the registry (${(found.stderr ?? '').trim().split('\n').at(-1)})`);
+      continue;
+    }
+    spawnSync(node, [fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, SVC_BENCH_NODE_CHILD: '1' } });
+  }
+}
