@@ -39,7 +39,8 @@ describe('declared Node versions', () => {
   it('rejects versions outside the range', () => {
     expect(satisfies('v20.18.3')).toBe(false);
     expect(satisfies('v21.7.0')).toBe(false);
-    expect(satisfies('v26.0.0')).toBe(false);
+    expect(satisfies('v27.0.0')).toBe(false);
     expect(satisfies('v24.0.0')).toBe(true);
+    expect(satisfies('v26.0.0')).toBe(true);
   });
 });
