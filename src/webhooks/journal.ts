@@ -453,6 +453,40 @@ export interface JournalRead {
   entries: JournalEntry[];
   /** Lines that are not entries (a line cut by a crash, a hand edit). */
   skipped: number;
+  /** Where each skipped line is and why it was skipped (the first MAX_PROBLEMS). */
+  problems: { file: string; line: number; why: string }[];
+}
+
+/** Skipped lines named one by one; past these, a count. */
+export const MAX_PROBLEMS = 5;
+
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const strOrNull = (v: unknown) => v === null || typeof v === 'string';
+const numOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * Why a parsed line is not a journal entry svc can show, or undefined. Every field
+ * a command reads is checked (a line without `verification` made `webhook ver`,
+ * `caso` and `conciliar` stop halfway); the optional ones, when present.
+ */
+export function entryProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'no es un objeto';
+  const e = v as Record<string, unknown>;
+  if (!isStr(e.id) || e.id === '') return 'falta id';
+  if (!isStr(e.received_at) || Number.isNaN(Date.parse(e.received_at))) return 'received_at no es una fecha';
+  if (e.source !== 'listen' && e.source !== 'replay' && e.source !== 'trigger') return 'source no es listen, replay ni trigger';
+  if (!isStr(e.body)) return 'falta body';
+  if (e.body_encoding !== undefined && e.body_encoding !== 'utf8' && e.body_encoding !== 'base64') return 'body_encoding no es utf8 ni base64';
+  if (typeof e.headers !== 'object' || e.headers === null || Array.isArray(e.headers) || !Object.values(e.headers).every(isStr)) return 'headers no son textos';
+  for (const k of ['event', 'estado', 'monto'] as const) if (!strOrNull(e[k])) return `${k} no es texto ni null`;
+  if (!(e.cobro_id === null || (typeof e.cobro_id === 'number' && Number.isSafeInteger(e.cobro_id)))) return 'cobro_id no es un entero ni null';
+  const ver = e.verification as Record<string, unknown> | undefined;
+  if (typeof ver !== 'object' || ver === null || typeof ver.valid !== 'boolean') return 'falta verification';
+  if ((ver.reason !== undefined && !isStr(ver.reason)) || (ver.message !== undefined && !isStr(ver.message))) return 'verification.reason no es texto';
+  if (!isStr(e.outcome)) return 'falta outcome';
+  for (const k of ['status', 'answered', 'latency_ms'] as const) if (e[k] !== undefined && !numOrNull(e[k])) return `${k} no es un número ni null`;
+  for (const k of ['target', 'replay_of', 'error', 'response_start', 'method', 'path'] as const) if (e[k] !== undefined && !strOrNull(e[k])) return `${k} no es texto`;
+  return undefined;
 }
 
 /**
@@ -460,12 +494,13 @@ export interface JournalRead {
  * (their own file) merged in by arrival time; a missing file is an empty journal.
  */
 export function readJournal(path: string): JournalRead {
-  const read: JournalRead = { entries: [], skipped: 0 };
+  const read: JournalRead = { entries: [], skipped: 0, problems: [] };
   for (const file of [rotatedPath(path), path]) readInto(file, read);
-  const rejected: JournalRead = { entries: [], skipped: 0 };
+  const rejected: JournalRead = { entries: [], skipped: 0, problems: [] };
   const other = rejectedPath(path);
   for (const file of [rotatedPath(other), other]) readInto(file, rejected);
   read.skipped += rejected.skipped;
+  read.problems = [...read.problems, ...rejected.problems].slice(0, MAX_PROBLEMS);
   if (rejected.entries.length) read.entries = mergeByArrival(read.entries, rejected.entries);
   return read;
 }
@@ -489,17 +524,21 @@ function readInto(path: string, read: JournalRead): void {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new JournalError(`no se pudo leer el journal ${path}: ${(err as Error).message}`);
   }
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     if (line.trim() === '') continue;
+    let why: string | undefined;
     try {
-      const value = JSON.parse(line) as Partial<JournalEntry>;
-      if (typeof value?.id === 'string' && typeof value.body === 'string' && typeof value.received_at === 'string') {
-        read.entries.push(value as JournalEntry);
-      } else {
-        read.skipped++;
-      }
+      const value = JSON.parse(line) as unknown;
+      why = entryProblem(value);
+      if (!why) read.entries.push(value as JournalEntry);
     } catch {
+      why = 'no es JSON (¿una línea cortada?)';
+    }
+    if (why) {
       read.skipped++;
+      if (read.problems.length < MAX_PROBLEMS) read.problems.push({ file: path, line: i + 1, why });
     }
   }
 }

@@ -6,7 +6,7 @@ import type { JournalEntry, JournalRead } from '../../webhooks/journal.js';
 import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { parseFilePath, printable } from '../parse.js';
-import { shown } from '../../text.js';
+import { count, shown } from '../../text.js';
 import { serviceTime, timeOfDay } from '../../dates.js';
 import { readAll } from '../stdin.js';
 import { narrowerThan, type Colors, type IO } from '../../output/io.js';
@@ -66,14 +66,25 @@ export async function journalPath(ctx: Context, opts: { journal?: string }, read
 }
 
 /** The journal at `path` (both generations and the rejected requests); a ConfigError when it cannot be read. */
-export async function readJournalAt(path: string): Promise<JournalRead> {
+/**
+ * The journal's entries; a line that is not one (cut by a crash, edited by hand) is
+ * skipped with a notice on stderr naming its file and line, so no command stops
+ * halfway on it.
+ */
+export async function readJournalAt(ctx: Context, path: string): Promise<JournalRead> {
   const { readJournal, JournalError } = await import('../../webhooks/journal.js');
+  let read: JournalRead;
   try {
-    return readJournal(path);
+    read = readJournal(path);
   } catch (err) {
     if (err instanceof JournalError) throw new ConfigError(err.message);
     throw err;
   }
+  const { io } = ctx;
+  for (const p of read.problems) io.err(io.c.yellow(`aviso: ${p.file} línea ${p.line}: no es una entrada del journal (${p.why}); se omitió`));
+  const more = read.skipped - read.problems.length;
+  if (more > 0) io.err(io.c.yellow(`aviso: y ${count(more, 'línea más', 'líneas más')} del journal que no se pudieron leer`));
+  return read;
 }
 
 export const OUTCOME_LABEL: Record<string, string> = {

@@ -45,7 +45,7 @@ export interface Caso {
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof casoOptions>): Promise<void> {
   const ref = parseCobroRef(args[0], opts.referencia, 'svc caso');
-  const journal = (await readJournalAt(await journalPath(ctx, opts, true))).entries;
+  const journal = (await readJournalAt(ctx, await journalPath(ctx, opts, true))).entries;
   const client = await ctx.client();
   const caso = await ctx
     .spin(`leyendo ${describeRef(ref)}…`, async () => {

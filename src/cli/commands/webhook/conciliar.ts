@@ -25,7 +25,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const desde = parseDesde(opts.desde);
   const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const path = await journalPath(ctx, opts, true);
-  const journal = (await readJournalAt(path)).entries;
+  const journal = (await readJournalAt(ctx, path)).entries;
   const client = await ctx.client();
   const cobros = (await ctx.spin('leyendo los cobros…', () => client.listarCobros())).data.data;
   const since = desde === undefined ? [...cobros] : [...cobros].filter((c) => c.created_at >= desde);

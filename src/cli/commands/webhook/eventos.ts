@@ -53,10 +53,9 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { io } = ctx;
   const limit = parseLimit(opts.limit);
   const path = await journalPath(ctx, opts, true);
-  const read = await readJournalAt(path);
+  const read = await readJournalAt(ctx, path);
   // Newest first, as every list of svc and of the service.
   const entries = read.entries.slice(limit ? -limit : 0).reverse();
-  if (read.skipped) io.err(io.c.yellow(`aviso: ${read.skipped === 1 ? '1 línea del journal no se pudo leer y se omitió' : `${read.skipped} líneas del journal no se pudieron leer y se omitieron`}`));
   if (ctx.globals.json) {
     printJson(io, entries);
     return;

@@ -46,7 +46,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
   const path = await journalPath(ctx, opts, true);
   const zone = ctx.globals.json ? '' : await ctx.zone();
 
-  const { entries } = await readJournalAt(path);
+  const { entries } = await readJournalAt(ctx, path);
   const chosen = select(entries, id, last, opts.all === true);
   if (chosen.length === 0) {
     io.err(`no hay eventos para reenviar en ${path}`);

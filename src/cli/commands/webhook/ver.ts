@@ -47,7 +47,7 @@ function pretty(bytes: Buffer): string {
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof verOptions>): Promise<void> {
   const path = await journalPath(ctx, opts, true);
-  const { entries } = await readJournalAt(path);
+  const { entries } = await readJournalAt(ctx, path);
   const [entry] = select(entries, args[0], undefined, false);
   const e = entry!;
   const attempts = [e, ...entries.filter((x) => x.replay_of === e.id)].filter((x) => x.target !== null || x.source !== 'listen').map(attemptOf);
