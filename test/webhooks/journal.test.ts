@@ -78,7 +78,7 @@ describe('journal', () => {
 
   it('a torn last line is skipped, the rest is read; a missing file is empty', async () => {
     const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
-    expect(readJournal(path)).toEqual({ entries: [], skipped: 0 });
+    expect(readJournal(path)).toEqual({ entries: [], skipped: 0, problems: [] });
     const j = await Journal.open(path);
     await j.append(entry(1));
     await j.close();
