@@ -318,6 +318,9 @@ async function serveHttp(shared: Shared, port: number, signal: AbortSignal): Pro
       else res.end();
     });
   });
+  // A client keeps its connection between calls, idle while the assistant thinks: Node's
+  // 5 s would close it under a request the client is just sending (a reset call).
+  http.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((done, fail) => {
     http.once('error', (err: NodeJS.ErrnoException) =>
       fail(new UsageError(err.code === 'EADDRINUSE' ? `--http ${port}: el puerto está en uso` : `--http ${port}: ${printable(err.message, 200)}`)),
