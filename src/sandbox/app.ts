@@ -1,5 +1,6 @@
 // The sandbox as a request handler, without listening: faults first (never on the
-// control plane), then route, key, body, handler; the one place that writes
+// control plane), then route, key (from the headers: a stranger's body is never read),
+// body (within a budget shared by all requests), handler; the one place that writes
 // responses and logs requests (method, path, status, time — never headers or bodies).
 // HEAD is answered as the GET of the same path (Node leaves the body out). The
 // dashboard's routes answer only on loopback; its live stream is handed the response.
@@ -16,6 +17,8 @@ import { match } from './router.js';
 import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
 import type { ApiRequest, Reply } from './types.js';
+import { parseBody } from './json-body.js';
+import { BodyBudget, SMALL_BODY_BYTES } from '../body-budget.js';
 import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, isLoopbackHost } from '../rules.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -30,6 +33,8 @@ export interface SandboxAppOptions {
   onRequest?: (entry: LogEntry) => void;
   /** Called with errors that are bugs of the sandbox (the client got a 500). */
   onError?: (err: unknown) => void;
+  /** Request bodies held at once, all requests together (default BODIES_IN_FLIGHT_BYTES, body-budget.ts). */
+  maxBodiesBytes?: number;
 }
 
 export interface SandboxApp {
@@ -73,6 +78,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     hub,
   };
   let inflight = 0;
+  const budget = new BodyBudget(options.maxBodiesBytes);
 
   // Requests expire by themselves: checked on every read, and swept here so their
   // event goes out even when nobody asks.
@@ -125,16 +131,14 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         return;
       }
       if (fault?.action === 'respond') {
-        await readBody(req);
+        await drain(req);
         const r = faultResponse(fault);
         res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.text), ...fault.headers });
         res.end(r.text);
         record(method, path, r.status, started, req);
         return;
       }
-      if (fault?.action === 'delay' && fault.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms!));
-
-      const reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1));
+      const reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1), fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0);
       if (isStreamReply(reply)) {
         if (method === 'HEAD') write(res, { status: reply.status, body: '', contentType: reply.contentType });
         else await reply.stream(res);
@@ -163,7 +167,9 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     }
   }
 
-  async function process(req: IncomingMessage, method: string, path: string, search: string): Promise<Reply> {
+  /** `delayMs`: a delay fault, waited once the body is in (the request timeout then no longer runs). */
+  async function process(req: IncomingMessage, method: string, path: string, search: string, delayMs: number): Promise<Reply> {
+    let reserved = 0;
     try {
       const m = match(method === 'HEAD' ? 'GET' : method, path);
       // A body declared over the limit is refused before a byte of it is read.
@@ -179,10 +185,33 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         throw noEndpoint();
       }
       if (oversized) return tooLarge(route.code);
-      const raw = method === 'GET' || method === 'HEAD' ? null : await readBody(req);
-      if (raw === 'too_large') return tooLarge(route.code);
-      if (raw === null) req.resume();
-      const merchant = route.access === 'public' ? (undefined as unknown as Merchant) : authenticate(req.headers.authorization);
+      // The key is judged from the headers: a body is read only for a merchant the sandbox knows.
+      let merchant: Merchant;
+      try {
+        merchant = route.access === 'public' ? (undefined as unknown as Merchant) : authenticate(req.headers.authorization);
+      } catch (err) {
+        if (err instanceof SandboxError && !req.complete) return { ...errorReply(err), headers: { Connection: 'close' } };
+        throw err;
+      }
+      let raw: Buffer | null = null;
+      if (method !== 'GET' && method !== 'HEAD') {
+        // A declared body takes its size from the budget before a byte is read; a chunked one as it arrives.
+        const declared = declaredSize(req);
+        if (declared > 0) {
+          if (!budget.take(declared, declared <= SMALL_BODY_BYTES)) return busy();
+          reserved = declared;
+        }
+        const got = await readBody(req, (n) => {
+          if (declared > 0) return true;
+          if (!budget.take(n, false)) return false;
+          reserved += n;
+          return true;
+        });
+        if (got === 'too_large') return tooLarge(route.code);
+        if (got === 'busy') return busy();
+        raw = got;
+      } else req.resume();
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       const contentType = req.headers['content-type'];
       let parsed: { value: unknown } | undefined;
       const apiReq: ApiRequest = {
@@ -202,6 +231,8 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     } catch (err) {
       if (err instanceof SandboxError) return errorReply(err);
       throw err;
+    } finally {
+      budget.give(reserved);
     }
   }
 
@@ -269,6 +300,13 @@ const tooLarge = (code: string): Reply => ({
   headers: { Connection: 'close' },
 });
 
+/** 503 when the bodies held at once are at the budget: before reading (the connection closes), the client retries. */
+const busy = (): Reply => ({
+  status: 503,
+  body: { error: 'unavailable', message: 'the sandbox holds too many request bodies at once; retry in a moment' },
+  headers: { 'Retry-After': '1', Connection: 'close' },
+});
+
 /** The declared Content-Length, or 0 when absent or not a number (chunked bodies are counted while read). */
 function declaredSize(req: IncomingMessage): number {
   const v = req.headers['content-length'];
@@ -286,11 +324,21 @@ function dropRest(req: IncomingMessage): void {
   req.socket.once('close', () => clearTimeout(killer));
 }
 
+/** Reads a body to its end keeping nothing (a fault's answer does not need it); resolves when it ends or the client leaves. */
+function drain(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.resume();
+  });
+}
+
 /**
- * The body's bytes; 'too_large' as soon as more than MAX_BODY_BYTES arrived (the
- * rest is not kept); rejects with ClientGone when the client leaves mid-body.
+ * The body's bytes; 'too_large' as soon as more than MAX_BODY_BYTES arrived, 'busy'
+ * when `grow` refuses a chunk (the rest is not kept); rejects with ClientGone when
+ * the client leaves mid-body.
  */
-function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+function readBody(req: IncomingMessage, grow: (bytes: number) => boolean): Promise<Buffer | 'too_large' | 'busy'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -308,6 +356,11 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
         finish(() => resolve('too_large'));
         return;
       }
+      if (!grow(c.length)) {
+        chunks.length = 0;
+        finish(() => resolve('busy'));
+        return;
+      }
       chunks.push(c);
     };
     req.on('data', onData);
@@ -317,21 +370,6 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
       if (!req.complete) finish(() => reject(new ClientGone('client closed the connection mid-body')));
     });
   });
-}
-
-/** undefined for an empty body; the endpoint's 400 for a wrong content type or bad JSON. */
-function parseBody(raw: Buffer | null, contentType: string | undefined, code: string): unknown {
-  if (raw === null || raw.length === 0) return undefined;
-  const bad = (message: string) => new SandboxError(400, code, message);
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw bad(`body: Content-Type must be application/json${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (header missing)'}`);
-  }
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (err) {
-    throw bad(`body: invalid JSON (${(err as Error).message.slice(0, 120)})`);
-  }
 }
 
 function write(res: ServerResponse, reply: Reply): void {

@@ -15,6 +15,9 @@ export { SandboxStartError } from './errors.js';
 export { DEFAULT_RETRY_SCHEDULE } from './dispatcher.js';
 
 export const DEFAULT_READY_DELAY_MS = DEFAULTS.readyDelayMs;
+/** How long a request may take to arrive whole, and its headers. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const REQUEST_HEADERS_TIMEOUT_MS = 15_000;
 
 export interface SandboxOptions {
   host?: string;
@@ -36,6 +39,10 @@ export interface SandboxOptions {
   dataFs?: JournalFs;
   /** Past this size a start compacts a data file that is mostly superseded lines (default 64 MiB). */
   compactAtBytes?: number;
+  /** Request bodies held at once, all requests together (default 32 MiB, body-budget.ts). */
+  maxBodiesBytes?: number;
+  /** How long a request may take to arrive whole (default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -71,8 +78,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       retrySchedule: options.retrySchedule,
       onRequest: options.onRequest,
       onError: options.onError,
+      maxBodiesBytes: options.maxBodiesBytes,
     });
-    const server = createServer({ keepAliveTimeout: 5000 }, app.handle);
+    // A request has 30 s to arrive whole (headers within 15 s), not Node's 5 minutes: a
+    // client that trickles its body, or never ends it, does not keep a connection for long.
+    const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    const server = createServer(
+      {
+        keepAliveTimeout: 5000,
+        headersTimeout: Math.min(REQUEST_HEADERS_TIMEOUT_MS, requestTimeout),
+        requestTimeout,
+        connectionsCheckingInterval: Math.min(5000, requestTimeout),
+      },
+      app.handle,
+    );
     const host = options.host ?? DEFAULTS.host;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {

@@ -4,6 +4,7 @@
 // durable before any 2xx, and what a stranger's request costs (little). The server,
 // its start and its close are listen.ts; the journal's lines are built in journal.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BODIES_IN_FLIGHT_BYTES, BodyBudget, SMALL_BODY_BYTES } from '../body-budget.js';
 import { VERSION } from '../version.js';
 import { decodeUtf8, summarize } from './events.js';
 import type { Forwarder, ForwardResult } from './forwarder.js';
@@ -26,17 +27,7 @@ import { DEFAULT_TOLERANCE_SECONDS, verify, type VerifyResult } from './signatur
 import type { ListenerStats, ListenOptions, ListenRecord } from './listen.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/**
- * Request bodies held in memory at once, all requests together. A request whose body
- * does not fit is answered 503 (the service retries) before its body is read.
- */
-export const BODIES_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
-/**
- * Bodies declared up to this size may use the last quarter of that budget, which
- * larger ones may not: real notifications are small and still get in while big forged
- * bodies fill the rest.
- */
-export const SMALL_BODY_BYTES = 64 * 1024;
+export { BODIES_IN_FLIGHT_BYTES, SMALL_BODY_BYTES } from '../body-budget.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const USER_AGENT = `svc/${VERSION} (webhook listen)`;
@@ -320,25 +311,6 @@ export function reply(res: ServerResponse, status: number, body: unknown, close 
     ...(close ? { connection: 'close' } : {}),
   });
   res.end(text);
-}
-
-/**
- * The bytes a listener lets a body hold, all requests together. Small bodies may use
- * the whole of it, larger ones three quarters: the rest stays free for real events.
- */
-class BodyBudget {
-  private held = 0;
-  constructor(readonly limit: number) {}
-
-  take(bytes: number, small: boolean): boolean {
-    if (this.held + bytes > (small ? this.limit : Math.floor((this.limit * 3) / 4))) return false;
-    this.held += bytes;
-    return true;
-  }
-
-  give(bytes: number): void {
-    this.held -= bytes;
-  }
 }
 
 type BodyRead = { body: Buffer; total: number } | 'too_large' | 'busy' | 'aborted';

@@ -3,7 +3,7 @@
 // nulled, trailing slashes are no route, HEAD answers as GET without a body, a body
 // declared over 1 MiB is refused unread, and a client leaving mid-body is a cut, not a 500.
 import { execa } from 'execa';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONCEPTO, MAX_REFERENCIA, textProblem } from '../../src/cli/commands/cobro/crear.js';
 import { badWith, text } from '../../src/sandbox/handlers/validate.js';
@@ -116,6 +116,42 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
     const concepto = 'Café ☕ 😀 línea\u2028dos \u200e';
     const c = await sb.cobro({ concepto, referencia: 'ñandú-1' });
     expect(c).toMatchObject({ concepto, referencia: 'ñandú-1' });
+  });
+
+  it('bytes that are not UTF-8, a charset other than UTF-8 and unpaired surrogates are refused with 400 naming the field; nothing stored (#29.6)', async () => {
+    const post = (path: string, body: Buffer, type = 'application/json') =>
+      fetch(sb.baseUrl + path, { method: 'POST', headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: string; message: string } }));
+    const cases: [string, Buffer, string, string][] = [
+      // Latin-1 "café" in concepto; an overlong "/" in referencia; a CESU-8 surrogate in concepto; a byte cut from a 2-byte sequence.
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"caf'), Buffer.from([0xe9]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: not valid UTF-8'],
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"ok \ufffd","monto":"1.00","referencia":"a'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), 'create_failed', 'referencia: not valid UTF-8'],
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: not valid UTF-8'],
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"monto":"1.00","concepto":"x'), Buffer.from([0xc3]), Buffer.from('"}')]), 'create_failed', 'concepto: not valid UTF-8'],
+      ['/v1/cobros', Buffer.from('{"concepto":"a\\ud800b","monto":"1.00"}'), 'create_failed', 'concepto: contains an unpaired surrogate'],
+      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","referencia":"\\udc00"}'), 'create_failed', 'referencia: contains an unpaired surrogate'],
+      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","success_url":"https://x/\\ud83d"}'), 'create_failed', 'success_url: contains an unpaired surrogate'],
+      ['/_sandbox/webhook', Buffer.from('{"url":"http://127.0.0.1/\\udfff"}'), 'bad_request', 'url: contains an unpaired surrogate'],
+    ];
+    const before = ((await sb.api('GET', '/v1/cobros')).body.data as unknown[]).length;
+    for (const [path, body, code, message] of cases) {
+      const r = await post(path, body);
+      expect(r.status, message).toBe(400);
+      expect(r.body.error).toBe(code);
+      expect(r.body.message.startsWith(message), r.body.message).toBe(true);
+    }
+    for (const type of ['application/json; charset=latin1', 'application/json; charset="iso-8859-1"', 'application/json;charset=utf-16']) {
+      const r = await post('/v1/cobros', Buffer.from('{"concepto":"caf\u00e9","monto":"1.00"}', 'latin1'), type);
+      expect(r.status, type).toBe(400);
+      expect(r.body).toMatchObject({ error: 'create_failed', message: expect.stringMatching(/^body: charset must be utf-8, got "/) });
+    }
+    // UTF-8 declared (any spelling), a paired surrogate escape and U+FFFD itself are text.
+    for (const type of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json;charset=utf8']) {
+      expect((await post('/v1/cobros', Buffer.from('{"concepto":"caf\u00e9 \\ud83d\\ude00 \ufffd","monto":"1.00"}'), type)).status, type).toBe(201);
+    }
+    // Only the three accepted ones were stored.
+    const after = (await sb.api('GET', '/v1/cobros')).body.data as { concepto: string }[];
+    expect(after.length - before).toBe(3);
+    expect(after.slice(0, 3).map((c) => c.concepto)).toEqual(Array(3).fill('caf\u00e9 \ud83d\ude00 \ufffd'));
   });
 
   it('the CLI refuses locally exactly what the sandbox refuses', () => {
@@ -291,6 +327,71 @@ describe('bodies', () => {
     expect(r.status).toBe(201);
   });
 
+  it('a request without a known key is answered 401 from its headers; its body is never read (#29.5)', async () => {
+    const MiB = 1024 * 1024;
+    for (const auth of ['', 'Authorization: Basic x\r\n', 'Authorization: Bearer svc_test_00000000000000000000000000000000\r\n', 'Authorization: Bearer svc_live_nope\r\n']) {
+      for (const path of ['/v1/cobros', '/_sandbox/fallas']) {
+        // Only the headers of a 1 MiB body are sent: an answer proves the body was not waited for.
+        const head = `POST ${path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`;
+        const r = await rawExchange(head);
+        const [status, ...rest] = r.text.split('\r\n');
+        expect(status, `${path} ${auth}: ${r.text}`).toBe('HTTP/1.1 401 Unauthorized');
+        expect(rest).toContain('Connection: close');
+        expect(JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4)).error).toBe('unauthorized');
+        expect(r.closedByServer).toBe(true);
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('bodies held at once share a budget: past it 503 with Retry-After before reading; small bodies still get in; a left request gives its share back (#29.5)', async () => {
+    const MiB = 1024 * 1024;
+    // 4 MiB: large bodies may hold three quarters of it, three bodies of 1 MiB.
+    const small = await start({ maxBodiesBytes: 4 * MiB, onError: (err) => errors.push(err) });
+    const holders: Socket[] = [];
+    try {
+      const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${small.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`;
+      for (let i = 0; i < 3; i++) {
+        const s = connect(Number(new URL(small.baseUrl).port), '127.0.0.1');
+        s.on('error', () => undefined);
+        s.write(head + ' '.repeat(1000));
+        holders.push(s);
+      }
+      await eventually(() => small.app.inflight() === 3);
+      const r = await rawExchange(head, { port: Number(new URL(small.baseUrl).port) });
+      const [status, ...rest] = r.text.split('\r\n');
+      expect(status, r.text).toBe('HTTP/1.1 503 Service Unavailable');
+      expect(rest).toContain('Retry-After: 1');
+      expect(rest).toContain('Connection: close');
+      expect(JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4)).error).toBe('unavailable');
+      expect(r.closedByServer).toBe(true);
+      // A request of the usual size uses the quarter large bodies may not.
+      expect((await small.api('POST', '/v1/cobros', { concepto: 'Entra igual', monto: '5.00' })).status).toBe(201);
+      for (const s of holders) s.destroy();
+      await eventually(() => small.app.inflight() === 0);
+      const exact = JSON.stringify({ concepto: 'x', monto: '1', pad: 'p'.repeat(MiB - 40) });
+      const padded = exact + ' '.repeat(MiB - Buffer.byteLength(exact));
+      expect((await small.raw('POST', '/v1/cobros', { body: padded, headers: { 'content-type': 'application/json' } })).status).toBe(201);
+    } finally {
+      for (const s of holders) s.destroy();
+      await small.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('a request that does not arrive whole within the request timeout is cut (#29.5)', async () => {
+    const quick = await start({ requestTimeoutMs: 1000, onError: (err) => errors.push(err) });
+    try {
+      const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${quick.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+      const r = await rawExchange(head, { body: Buffer.from('{"concepto": "lento'), port: Number(new URL(quick.baseUrl).port), waitMs: 20_000 });
+      expect(r.closedByServer, r.text).toBe(true);
+      expect(await quick.api('GET', '/v1/cobros?q=lento')).toMatchObject({ status: 200, body: { data: [] } });
+    } finally {
+      await quick.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('a client that leaves mid-body is logged as a cut (status null), not as a 500 or an internal error', async () => {
     const path = '/v1/cobros';
     const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sb.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
@@ -320,7 +421,9 @@ describe('bodies', () => {
     proc.stderr!.on('data', (d) => (stderr += String(d)));
     try {
       const base = await eventually(() => /escuchando en (http:\/\/\S+)/.exec(stdout)?.[1], 20_000);
-      const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+      // The key is checked before the body is read: only a known merchant's request gets as far as a cut.
+      const key = await eventually(() => /SVC_API_KEY=(\S+)/.exec(stdout)?.[1], 20_000);
+      const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
       await rawExchange(head, { body: Buffer.from('{"concepto": "a med'), destroyAfterWrite: true, port: Number(new URL(base).port) });
       await eventually(() => /POST\s+\/v1\/cobros\s+cortada/.test(stderr), 10_000);
     } finally {
