@@ -1,6 +1,12 @@
 // The README never drifts: every line of its ```sh blocks is run, in order, in one
 // temp folder, against a fresh sandbox, with `svc` being the built CLI. A line may
-// end with `# exit N` when it shows a refusal on purpose.
+// end with `# exit N` when it shows a refusal on purpose. Every ```text block of
+// sample output is compared with what svc prints: each `$ command` in it is the
+// output of the same line of the tour (or, when the tour has no such line, of the
+// command run at that point), with ids of events, codes, keys, dates, times and
+// durations normalised, spaces between columns collapsed, and a line `…` standing for
+// any lines. A block that shows no output of the tour (a long-running command, a file's
+// content) says why on the line before it: <!-- readme: sin comparar (why) -->.
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,11 +14,105 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, expectNoStack, tempDir } from './helpers/cli.js';
 import { startSandbox, type Sandbox } from './helpers/sandbox.js';
 
+type Step = { kind: 'sh'; line: string; at: number } | { kind: 'text'; body: string; at: number; skip: string | undefined };
+
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const lines = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
-  .flatMap((m) => m[1]!.split('\n'))
-  .map((l) => l.trim())
-  .filter((l) => l !== '' && !l.startsWith('#'));
+
+/** The README's sh lines and text blocks in order, each with its line number (1-based). */
+function tour(text: string): Step[] {
+  const steps: Step[] = [];
+  const rows = text.split('\n');
+  for (let i = 0; i < rows.length; i++) {
+    const fence = /^```(sh|text)\s*$/.exec(rows[i]!);
+    if (!fence) continue;
+    let end = i + 1;
+    while (end < rows.length && rows[end] !== '```') end++;
+    if (fence[1] === 'sh') {
+      for (let j = i + 1; j < end; j++) {
+        const line = rows[j]!.trim();
+        if (line !== '' && !line.startsWith('#')) steps.push({ kind: 'sh', line, at: j + 1 });
+      }
+    } else {
+      const skip = /^<!-- readme: sin comparar \((.+)\) -->$/.exec(rows[i - 1] ?? '')?.[1];
+      steps.push({ kind: 'text', body: rows.slice(i + 1, end).join('\n'), at: i + 1, skip });
+    }
+    i = end;
+  }
+  return steps;
+}
+
+/**
+ * What a terminal ends up showing: a line redrawn (a prompt answered) is what follows
+ * its last erase; other control sequences draw nothing.
+ */
+function screen(out: string): string {
+  return out
+    .split('\n')
+    .map((l) => {
+      const erased = l.lastIndexOf('\u001b[2K');
+      return (erased < 0 ? l : l.slice(erased + 4)).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+    })
+    .join('\n');
+}
+
+/**
+ * What may differ from one run to the next, and layout: event ids, request codes,
+ * keys and secrets, signatures, dates and times, durations, ports; runs of spaces
+ * (columns widen with their values); trailing blank lines.
+ */
+export function normalise(out: string): string[] {
+  const lines = screen(out)
+    .replace(/\bevt_[0-9a-f]{12}\b/g, 'evt_<id>')
+    .replace(/\bsvc_(test|live)_[0-9a-f]{32}\b/g, 'svc_$1_<clave>')
+    .replace(/\bwhsec_[0-9a-f]{48}\b/g, 'whsec_<secreto>')
+    .replace(/\bsha256=[0-9a-f]{64}\b/g, 'sha256=<firma>')
+    .replace(/\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?/g, '<fecha>')
+    .replace(/\b\d{2}:\d{2}:\d{2}\b/g, '<hora>')
+    .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duración>')
+    .replace(/\/pagar\/[A-Z0-9]{10}\b/g, '/pagar/<codigo>')
+    .replace(/\b(?=[A-Z0-9]{10}\b)(?=[A-Z]*[0-9])(?=[0-9]*[A-Z])[A-Z0-9]{10}\b/g, '<codigo>')
+    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<puerto>')
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim());
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  while (lines.length && lines[0] === '') lines.shift();
+  return lines;
+}
+
+/** Whether `actual` is `expected`, where a line `…` in expected stands for any lines (none included). */
+export function matches(expected: string[], actual: string[]): boolean {
+  const parts: string[][] = [[]];
+  for (const l of expected) (l === '…' ? parts.push([]) : parts[parts.length - 1]!.push(l));
+  const at = (i: number, part: string[]) => part.every((l, k) => actual[i + k] === l);
+  if (parts.length === 1) return expected.length === actual.length && at(0, expected);
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  if (!at(0, first)) return false;
+  let pos = first.length;
+  for (const part of parts.slice(1, -1)) {
+    let found = -1;
+    for (let i = pos; i + part.length <= actual.length; i++) if (at(i, part)) ((found = i), (i = actual.length));
+    if (found < 0) return false;
+    pos = found + part.length;
+  }
+  const tail = actual.length - last.length;
+  return tail >= pos && at(tail, last);
+}
+
+/** A text block's `$ command` sections: the command and the lines shown under it. */
+function sections(body: string): { command: string; output: string }[] {
+  const out: { command: string; output: string }[] = [];
+  for (const line of body.split('\n')) {
+    if (line.startsWith('$ ')) out.push({ command: line.slice(2).trim(), output: '' });
+    else if (out.length) out[out.length - 1]!.output += `${line}\n`;
+  }
+  return out;
+}
+
+const steps = tour(readme);
+/** The commands a sample shows the output of. */
+const shown = new Set(steps.flatMap((s) => (s.kind === 'text' && !s.skip ? sections(s.body).map((x) => x.command) : [])));
+const commandOf = (line: string) => line.replace(/\s+# exit \d+$/, '');
 
 let sb: Sandbox;
 const cwd = tempDir('svc-readme-');
@@ -24,23 +124,59 @@ afterAll(async () => {
   await sb?.stop();
 });
 
+/**
+ * Runs one line of the tour. A line whose output a sample shows runs as on a person's
+ * terminal (the samples are what a person sees): tables, prompts answered "s", 160
+ * columns, stderr and stdout in one stream in the order they were written.
+ */
+async function run(command: string, asShown: boolean) {
+  const script = `svc() { node ${JSON.stringify(BIN)} "$@"; }\nset -o pipefail\n${asShown ? `{ ${command}\n} 2>&1` : command}`;
+  return execa('bash', ['--norc', '--noprofile', '-c', script], {
+    cwd,
+    reject: false,
+    all: true,
+    input: asShown ? 's\n' : '',
+    env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: cwd, NO_COLOR: '1', ...(asShown ? { SVC_FORCE_TTY: '1', COLUMNS: '160' } : {}) },
+  });
+}
+
 describe('README', () => {
-  it('has a tour to run', () => {
-    expect(lines.length).toBeGreaterThan(20);
+  it('has a tour to run, and its sample outputs say what they show', () => {
+    expect(steps.filter((s) => s.kind === 'sh').length).toBeGreaterThan(20);
+    for (const s of steps) {
+      if (s.kind === 'text' && !s.skip) {
+        expect(sections(s.body).length, `README.md line ${s.at}: a text block with no "$ command" line needs <!-- readme: sin comparar (why) --> on the line before it`).toBeGreaterThan(0);
+      }
+    }
   });
 
   // Dozens of commands one after another: on a loaded 2-core machine this takes minutes, not seconds.
-  it('every command it shows runs as shown', async () => {
-    for (const line of lines) {
-      const expected = Number(/# exit (\d+)$/.exec(line)?.[1] ?? 0);
-      const command = line.replace(/\s+# exit \d+$/, '');
-      const r = await execa('bash', ['--norc', '--noprofile', '-c', `svc() { node ${JSON.stringify(BIN)} "$@"; }\nset -o pipefail\n${command}`], {
-        cwd,
-        reject: false,
-        env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: cwd, NO_COLOR: '1' },
-      });
-      expect({ line, exitCode: r.exitCode, stderr: r.exitCode !== expected ? r.stderr : '' }).toEqual({ line, exitCode: expected, stderr: '' });
-      expectNoStack(r.stderr);
+  it('every command it shows runs as shown, and prints what its samples show', async () => {
+    const printed = new Map<string, string>();
+    for (const step of steps) {
+      if (step.kind === 'sh') {
+        const expected = Number(/# exit (\d+)$/.exec(step.line)?.[1] ?? 0);
+        const r = await run(commandOf(step.line), shown.has(commandOf(step.line)));
+        expect({ line: step.line, exitCode: r.exitCode, stderr: r.exitCode !== expected ? r.stderr : '' }).toEqual({ line: step.line, exitCode: expected, stderr: '' });
+        expectNoStack(r.stderr);
+        printed.set(commandOf(step.line), r.all ?? '');
+        continue;
+      }
+      if (step.skip) continue;
+      for (const { command, output } of sections(step.body)) {
+        // The tour's own line when there is one (its output is what the tour printed);
+        // otherwise the command, run now, at this point of the tour.
+        const all = printed.get(command) ?? (await run(command, true)).all ?? '';
+        const want = normalise(output);
+        const got = normalise(all);
+        if (!matches(want, got)) {
+          const how =
+            `README.md line ${step.at}: the sample output of "$ ${command}" is not what svc prints.\n` +
+            `Update that block with svc's output below (ids of events, codes, keys, dates, times and durations may stay as they are: ` +
+            `they are normalised; a line "…" stands for lines left out):\n\n${screen(all)}`;
+          expect(got.join('\n'), how).toBe(want.join('\n'));
+        }
+      }
     }
   }, 300_000);
 });
