@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm run mutation [module…]`: StrykerJS mutates one module at a time and runs the
+// tests that exercise it in this process (vitest.mutation.config.ts); a surviving
+// mutant is a change to the code that no test sees. Not part of npm test (minutes
+// per module). Prints each module's mutation score; reports land in reports/mutation/.
+// SVC_MUTATION_CONCURRENCY (default 1): test processes at once.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Where a silent change costs money or trust, and the tests that must see it. */
+export const MODULES = {
+  money: { mutate: ['src/money.ts'], tests: ['test/core/money.test.ts', 'test/core/money.property.test.ts', 'test/core/money.problems.test.ts'] },
+  signature: { mutate: ['src/webhooks/signature.ts'], tests: ['test/webhooks/signature.test.ts'] },
+  plan: { mutate: ['src/cli/commands/devolver/plan.ts'], tests: ['test/cli/devolver/plan.test.ts', 'test/cli/devolver/devolver.test.ts'] },
+  journal: { mutate: ['src/webhooks/journal.ts'], tests: ['test/webhooks/journal.test.ts'] },
+  guard: { mutate: ['src/text.ts'], tests: ['test/output/text.test.ts'] },
+  liquidaciones: { mutate: ['src/liquidaciones.ts', 'src/sandbox/fees.ts'], tests: ['test/cli/liquidaciones.test.ts', 'test/sandbox/state.test.ts'] },
+};
+
+const asked = process.argv.slice(2);
+for (const name of asked) {
+  if (!(name in MODULES)) {
+    console.error(`mutation: no module "${name}" (one of: ${Object.keys(MODULES).join(', ')})`);
+    process.exit(2);
+  }
+}
+const names = asked.length > 0 ? asked : Object.keys(MODULES);
+const concurrency = process.env.SVC_MUTATION_CONCURRENCY ?? '1';
+const scores = [];
+let failed = false;
+for (const name of names) {
+  const { mutate, tests } = MODULES[name];
+  const report = `reports/mutation/${name}.json`;
+  console.log(`mutation: ${name} (${mutate.join(', ')}) against ${tests.join(', ')}`);
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', 'stryker.config.mjs', '--mutate', mutate.join(','), '--concurrency', concurrency],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, SVC_MUTATION_TESTS: tests.join(','), SVC_MUTATION_REPORT: report } },
+  );
+  if (run.status !== 0) {
+    failed = true;
+    scores.push(`${name}: stryker failed (exit ${run.status})`);
+    continue;
+  }
+  const files = JSON.parse(readFileSync(join(ROOT, report), 'utf8')).files;
+  const count = { killed: 0, survived: 0, timeout: 0, nocov: 0, other: 0 };
+  for (const file of Object.values(files)) {
+    for (const m of file.mutants) {
+      if (m.status === 'Killed') count.killed++;
+      else if (m.status === 'Timeout') count.timeout++;
+      else if (m.status === 'Survived') count.survived++;
+      else if (m.status === 'NoCoverage') count.nocov++;
+      else count.other++;
+    }
+  }
+  const detected = count.killed + count.timeout;
+  const valid = detected + count.survived + count.nocov;
+  const score = valid === 0 ? 100 : (100 * detected) / valid;
+  scores.push(`${name}: ${score.toFixed(1)}% (${detected} of ${valid} mutants killed; ${count.survived} survived, ${count.nocov} without coverage)`);
+}
+console.log('\nmutation scores:');
+for (const line of scores) console.log(`  ${line}`);
+process.exit(failed ? 1 : 0);
