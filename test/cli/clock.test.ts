@@ -2,7 +2,7 @@
 // whatever the machine's TZ; svc's own times (the notification journal) are shown in
 // the same zone and format as the service's dates. The zone is SVC_TZ, else the
 // profile's (`svc login --zona`, or the sandbox's own), else the service's default.
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc, tempDir } from '../helpers/cli.js';
@@ -117,5 +117,29 @@ describe("svc's own times are the service's clock", () => {
     expect(JSON.parse(json.stdout).map((e: { received_at: string }) => e.received_at)).toEqual(['2026-12-25T02:30:05.000Z', '2026-12-24T21:00:00.000Z']);
     const one = await svcInProcess(['webhook', 'ver', 'evt_1', '--journal', path]);
     expect(one.stdout).toMatch(/recibido\s+2026-12-24 18:00:00/);
+  });
+
+  it('one clock in every output: webhook ver\'s delivery lines and eventos --csv in the service\'s zone and format', async () => {
+    const path = journal();
+    // A replay of evt_2 delivered to an app: a delivery line under `webhook ver evt_2`.
+    const replay = { ...JSON.parse(readFileSync(path, 'utf8').split('\n')[1]!), id: 'evt_3', received_at: '2026-12-25T03:00:07.000Z', source: 'replay', replay_of: 'evt_2', target: 'http://127.0.0.1:3000/webhooks', status: 200, outcome: 'forwarded', latency_ms: 4 };
+    appendFileSync(path, `${JSON.stringify(replay)}\n`);
+    const ver = await svcInProcess(['webhook', 'ver', 'evt_2', '--journal', path]);
+    expect(ver.exitCode, ver.stderr).toBe(0);
+    expect(ver.stdout).toMatch(/recibido\s+2026-12-24 23:30:05/);
+    expect(ver.stdout).toMatch(/^ {2}2026-12-25 00:00:07 {2}replay +→ http:\/\/127\.0\.0\.1:3000\/webhooks {2}200/m);
+    expect(ver.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    const csv = await svcInProcess(['webhook', 'eventos', '--journal', path, '--csv']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    const rows = csv.stdout.trim().split('\r\n').map((l) => l.split(','));
+    expect(rows[0]!.slice(0, 2)).toEqual(['id', 'received_at']);
+    expect(rows.slice(1).map((r) => r.slice(0, 2))).toEqual([
+      ['evt_3', '2026-12-25 00:00:07'],
+      ['evt_2', '2026-12-24 23:30:05'],
+      ['evt_1', '2026-12-24 18:00:00'],
+    ]);
+    // --json keeps ISO 8601 with its offset.
+    const json = await svcInProcess(['webhook', 'ver', 'evt_2', '--journal', path, '--json']);
+    expect(JSON.parse(json.stdout).intentos[0].fecha).toBe('2026-12-25T03:00:07.000Z');
   });
 });

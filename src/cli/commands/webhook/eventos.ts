@@ -27,10 +27,11 @@ function raw(value: unknown, dash = '-'): string {
  * as the other lists' CSVs name theirs): the same columns for every entry, so a
  * hand-edited or older line cannot change the header; headers and bodies stay in --json.
  */
-function csvRow(e: JournalEntry): Record<string, unknown> {
+function csvRow(e: JournalEntry, zone: string): Record<string, unknown> {
   return {
     id: e.id,
-    received_at: e.received_at,
+    // In the service's zone and format, as every other CSV's dates (--json keeps ISO 8601).
+    received_at: serviceTime(e.received_at, zone),
     source: e.source,
     replay_of: e.replay_of ?? null,
     event: e.event,
@@ -47,7 +48,7 @@ function csvRow(e: JournalEntry): Record<string, unknown> {
   };
 }
 /** The header of an empty journal's --csv: a row's names. */
-const CSV_FIELDS = csvHeader(csvRow({ verification: {} } as JournalEntry));
+const CSV_FIELDS = csvHeader(csvRow({ verification: {} } as JournalEntry, 'UTC'));
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof eventosOptions>): Promise<void> {
   const { io } = ctx;
@@ -60,8 +61,8 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     printJson(io, entries);
     return;
   }
-  if (io.csv) return printCsv(io, entries.map(csvRow), CSV_FIELDS);
   const zone = await ctx.zone();
+  if (io.csv) return printCsv(io, entries.map((e) => csvRow(e, zone)), CSV_FIELDS);
   if (entries.length === 0) {
     io.err(`el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`);
     return;

@@ -59,7 +59,8 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   const c = io.c;
   const line = (k: string, v: string) => io.out(`${c.dim(k.padEnd(12))} ${v}`);
   line('id', e.id);
-  line('recibido', serviceTime(e.received_at, await ctx.zone()));
+  const zone = await ctx.zone();
+  line('recibido', serviceTime(e.received_at, zone));
   line('origen', e.source + (e.replay_of ? ` (de ${e.replay_of})` : ''));
   line('pedido', `${e.method} ${shown(e.path)}`);
   line('evento', `${shown(e.event ?? '-')}  cobro ${e.cobro_id ?? '-'}  ${shown(e.estado ?? '-')}  ${shown(e.monto ?? '-')}`);
@@ -78,7 +79,8 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   if (attempts.length === 0) io.out(c.dim('  ninguna: el listener no tenía --forward-to (o el evento se filtró)'));
   for (const a of attempts) {
     const status = a.status === null ? c.red(`sin respuesta (${shown(a.error ?? '?')})`) : a.status < 300 ? c.green(String(a.status)) : c.red(String(a.status));
-    io.out(`  ${a.fecha}  ${a.source.padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`);
+    // The same clock as `recibido` above: the service's zone and format (--json keeps ISO 8601).
+    io.out(`  ${serviceTime(a.fecha, zone)}  ${a.source.padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`);
     if (!a.respuesta) continue;
     for (const [k, v] of Object.entries(a.respuesta.headers)) io.out(c.dim(`      ${k}: ${shown(v)}`));
     const answer = Buffer.from(a.respuesta.body, a.respuesta.body_encoding === 'base64' ? 'base64' : 'utf8');
