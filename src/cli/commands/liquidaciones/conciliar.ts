@@ -6,9 +6,9 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { decimalMark, parseStatementDate, parseWrittenAmount, reconcile, type Credit, type Estado, type Expected, type Fila } from '../../../extracto.js';
-import { colorState, printJson, printTable, type Column } from '../../../output/format.js';
+import { printJson, printTable, type Column } from '../../../output/format.js';
 import { parseAmount } from '../../../money.js';
-import { count, printable, wrapParts } from '../../../text.js';
+import { count, printable, wrapWords } from '../../../text.js';
 import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv-file.js';
 import type { conciliarOptions } from './index.js';
 
@@ -54,7 +54,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof c
     const { c } = ctx.io;
     const cols: Column<Fila>[] = [
       { header: 'FECHA', value: (r) => r.fecha },
-      { header: 'ESTADO', value: (r) => ESTADO_TEXTO[r.estado], style: (t, r) => (r.estado === 'falta' || r.estado === 'no_esperado' ? c.red(t) : colorState(r.estado === 'pendiente' ? 'PENDIENTE' : 'PAGADA', c)) },
+      { header: 'ESTADO', value: (r) => ESTADO_TEXTO[r.estado], style: (t, r) => (r.estado === 'falta' || r.estado === 'no_esperado' ? c.red(t) : r.estado === 'pendiente' ? c.yellow(t) : c.green(t)) },
       { header: 'ESPERADO', value: (r) => r.esperado ?? '-', align: 'right' },
       { header: 'RECIBIDO', value: (r) => r.recibido ?? '-', align: 'right' },
       { header: 'DETALLE', value: detail },
@@ -62,15 +62,15 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof c
     await printTable(ctx.io, cols, result.filas, `el extracto (${result.periodo.desde} a ${result.periodo.hasta}) no tiene créditos ni días con liquidaciones estimadas`, FIELDS);
     const by = (e: Estado) => result.filas.filter((f) => f.estado === e).length;
     const parts = [
-      `del ${result.periodo.desde} al ${result.periodo.hasta}:`,
       `${count(by('coincide') + by('tarde'), 'día coincide', 'días coinciden')}${by('tarde') ? ` (${by('tarde')} tarde)` : ''}`,
       ...(by('falta') ? [`${count(by('falta'), 'día falta', 'días faltan')} (${result.totales.faltante})`] : []),
       ...(by('no_esperado') ? [`${count(by('no_esperado'), 'crédito no esperado', 'créditos no esperados')} (${result.totales.no_esperado})`] : []),
       ...(by('pendiente') ? [`${by('pendiente')} pendiente${by('pendiente') === 1 ? '' : 's'} de tolerancia`] : []),
       ...(result.fuera_del_periodo ? [`${count(result.fuera_del_periodo, 'día estimado fuera del extracto', 'días estimados fuera del extracto')}`] : []),
     ];
-    if (ctx.io.stdoutTTY && !ctx.io.csv) for (const line of wrapParts(parts, ctx.io.columns ?? Infinity, '  ')) ctx.io.out(c.bold(line));
-    else ctx.io.err(parts.join(' '));
+    const summary = `del ${result.periodo.desde} al ${result.periodo.hasta}: ${parts.join(', ')}`;
+    if (ctx.io.stdoutTTY && !ctx.io.csv) for (const line of wrapWords(summary, ctx.io.columns ?? Infinity)) ctx.io.out(c.bold(line));
+    else ctx.io.err(summary);
   }
   if (!result.coincide) {
     throw new CliError(`el extracto no coincide con las liquidaciones estimadas: faltan ${result.totales.faltante}, llegaron sin esperarse ${result.totales.no_esperado}`, {
