@@ -75,6 +75,8 @@ export async function svcTty(args: string[], env: Record<string, string>, steps:
 
 /** The screen's lines without the spinner's frame ("⠋ buscando cobros…"), which shares the first line until the output overwrites it. */
 export function screenLines(screen: string): string[] {
-  return screen.split('\n').map((l) => l.replace(/^[\u2800-\u28ff] [^…]*…/, ''));
+  // On a loaded machine the spinner draws several frames before the table, each after a
+  // cursor move the strip removes: every frame at the start of the line goes.
+  return screen.split('\n').map((l) => l.replace(/^(?:[\u2800-\u28ff] [^…]*…)+/, ''));
 }
 
