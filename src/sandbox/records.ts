@@ -146,6 +146,9 @@ export function checkOp(view: StoreView, op: unknown): string | null {
       if (!cobroOf(r.wire.cobro_id)) return `${kind} ${r.wire.id} apunta a un cobro que no existe (${r.wire.cobro_id})`;
       if (old && old.wire.cobro_id !== r.wire.cobro_id) return `${kind} ${r.wire.id} cambia de cobro`;
       if (kind === 'transaccion' && !lte((rec as { devuelto: string }).devuelto, r.wire.monto as string)) return `transaccion ${r.wire.id}: devuelto mayor que monto`;
+      // A refund of more than was collected is money the sandbox could never have given back.
+      const cobrado = cobroOf(r.wire.cobro_id)!.wire.monto_cobrado;
+      if (kind === 'devolucion' && !lte(r.wire.monto as string, cobrado)) return `devolucion ${r.wire.id}: monto ${r.wire.monto as string} mayor que lo cobrado del cobro ${r.wire.cobro_id} (${cobrado})`;
       return null;
     }
     case 'liquidacion': {

@@ -451,6 +451,11 @@ describe('every record checked on replay (#19.5)', () => {
       /transaccion 1 apunta a un cobro que no existe \(42\)/,
     ],
     ['an unknown record', () => ({ c: [['pago', { merchant: 1 }]] }), /registro de tipo desconocido \("pago"\)/],
+    [
+      'a refund larger than what was collected',
+      ({ cobro }) => ({ c: [['devolucion', { merchant: 1, wire: { id: 1, cobro_id: cobro.wire.id, monto: '5.00', tipo: 'parcial', estado: 'DEVUELTA_PARCIALMENTE', created_at: '2025-01-01 10:00:00' } }]] }),
+      /devolucion 1: monto 5\.00 mayor que lo cobrado del cobro 1 \(0\.00\)/,
+    ],
     ['an event of a request that does not exist', ({ cobro }) => ({ c: [], e: [{ seq: 2, merchant: 1, at: 0, body: { event: 'payment.created', cobro_id: 7, codigo: cobro.wire.codigo, estado: 'PENDIENTE', monto: '1.00', monto_cobrado: '0.00', transaccion_id: null } }] }), /evento 2 de un cobro que no existe \(7\)/],
     ['a settlement of an event never emitted', () => ({ s: [99] }), /entrega cerrada de un evento que no existe \(99\)/],
   ];
