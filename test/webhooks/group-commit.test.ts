@@ -7,36 +7,17 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { encodeBody, Journal, newEntryId, type JournalEntry } from '../../src/webhooks/journal.js';
+import { Journal } from '../../src/webhooks/journal.js';
 import { startListener, type Listener } from '../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
+import { journalEntry } from '../helpers/journal.js';
 import { post } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_group_commit_test';
 const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs') & Record<string, unknown>;
 
-function entry(i: number): JournalEntry {
-  return {
-    id: newEntryId(),
-    received_at: new Date().toISOString(),
-    source: 'listen',
-    method: 'POST',
-    path: '/',
-    headers: { 'content-type': 'application/json' },
-    ...encodeBody(Buffer.from(`{"n":${i}}`)),
-    event: 'payment.approved',
-    cobro_id: i,
-    estado: 'PAGADA',
-    monto: '1.00',
-    verification: { valid: true },
-    outcome: 'received',
-    target: null,
-    status: null,
-    answered: 200,
-    latency_ms: null,
-  };
-}
+const entry = journalEntry;
 
 const undo: (() => void)[] = [];
 afterEach(async () => {

@@ -4,29 +4,10 @@ import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
+import { journalEntry } from '../helpers/journal.js';
 import { encodeBody, encodePrefix, entryBody, Journal, keptHeaders, newEntryId, readJournal, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
 
-function entry(i: number, body: Buffer = Buffer.from(`{"n":${i}}`)): JournalEntry {
-  return {
-    id: newEntryId(),
-    received_at: new Date().toISOString(),
-    source: 'listen',
-    method: 'POST',
-    path: '/',
-    headers: { 'content-type': 'application/json' },
-    ...encodeBody(body),
-    event: 'payment.approved',
-    cobro_id: i,
-    estado: 'PAGADA',
-    monto: '1.00',
-    verification: { valid: true },
-    outcome: 'forwarded',
-    target: 'http://127.0.0.1:1/',
-    status: 200,
-    answered: 200,
-    latency_ms: 1,
-  };
-}
+const entry = journalEntry;
 
 describe('journal', () => {
   it('past its size it rotates: two generations on disk, read oldest first, older ones dropped', async () => {
