@@ -20,3 +20,33 @@ export function redactAddresses(text: string): string {
 export function shownAddress<T extends string | null | undefined>(address: T): T {
   return (typeof address === 'string' ? redactAddresses(address) : address) as T;
 }
+
+/**
+ * A webhook target (`--forward-to`, `--route`) as it is stored and shown: its
+ * userinfo as `***@` and every query value as `***` (`?token=…` is a credential as
+ * much as a password is). Only the process that forwards holds the whole URL, in
+ * memory: the journal, the listener's status page and every command print this.
+ */
+export function maskTarget<T extends string | null | undefined>(url: T): T {
+  if (typeof url !== 'string') return url;
+  const text = redactAddresses(url);
+  const q = text.indexOf('?');
+  if (q < 0) return text as T;
+  const hash = text.indexOf('#', q);
+  const end = hash < 0 ? text.length : hash;
+  const query = text
+    .slice(q + 1, end)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) return part && HIDDEN_USERINFO;
+      return eq === part.length - 1 ? part : `${part.slice(0, eq + 1)}${HIDDEN_USERINFO}`;
+    })
+    .join('&');
+  return `${text.slice(0, q + 1)}${query}${text.slice(end)}` as T;
+}
+
+/** Whether a stored target was masked (maskTarget hid something): it cannot be sent to again as it is. */
+export function isMaskedTarget(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/\*\*\*@/i.test(url) || /[?&]([^&#=]*=)?\*\*\*(?=[&#]|$)/.test(url);
+}

@@ -128,8 +128,12 @@ export class Forwarder {
       };
       try {
         const target = new URL(url);
+        // The origin drops a target's user:password: sent as Basic auth, as curl does (unless -H gave one).
+        const auth = target.username && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')
+          ? { authorization: `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}` }
+          : {};
         this.agent.dispatch(
-          { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+          { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers: { ...headers, ...auth }, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
           handler,
         );
       } catch (err) {

@@ -17,6 +17,7 @@ import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { decodeUtf8, type EventSummary } from './events.js';
 import type { ForwardResult } from './forwarder.js';
+import { maskTarget } from '../api/address.js';
 
 export const JOURNAL_FILE = 'webhooks.jsonl';
 /** Size at which the journal is rotated (two generations kept: at most about twice this on disk). */
@@ -149,7 +150,8 @@ export function eventEntry(
     monto: summary.monto,
     verification: { valid: true },
     outcome,
-    target,
+    // The journal is read by every command and copied into tickets: never the target's credentials.
+    target: maskTarget(target),
     status: result ? result.status : null,
     answered,
     latency_ms: result ? result.latencyMs : null,

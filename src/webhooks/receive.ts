@@ -25,6 +25,7 @@ import {
 } from './journal.js';
 import { DEFAULT_TOLERANCE_SECONDS, verify, type VerifyResult } from './signature.js';
 import type { ListenerStats, ListenOptions, ListenRecord } from './listen.js';
+import { maskTarget } from '../api/address.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export { BODIES_IN_FLIGHT_BYTES, SMALL_BODY_BYTES } from '../body-budget.js';
@@ -86,7 +87,8 @@ export class NotificationHandler {
         name: 'svc webhook listen',
         version: VERSION,
         path: this.path,
-        forward_to: this.options.forwardTo ?? null,
+        // Served without authentication (and through a tunnel): never the target's credentials.
+        forward_to: maskTarget(this.options.forwardTo ?? null),
         ...this.stats,
         in_flight: this.stats.in_flight - 1, // not counting this request
         journal: this.journal ? this.journal.stats() : null,

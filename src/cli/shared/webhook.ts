@@ -10,6 +10,7 @@ import { count, shown } from '../../text.js';
 import { serviceTime, timeOfDay } from '../../dates.js';
 import { readAll } from '../stdin.js';
 import { narrowerThan, type Colors, type IO } from '../../output/io.js';
+import { maskTarget } from '../../api/address.js';
 
 /**
  * The signing secret: SVC_WEBHOOK_SECRET with --secret-from-env; otherwise the
@@ -161,7 +162,7 @@ export function eventLine(io: IO, e: JournalEntry, zone: string, short = false):
       break;
     case 'unreachable':
       // `<--` is what the sender was answered; a replay has no sender.
-      tail = `${c.red(`--> ${short ? '' : `${field(e.target, 200, '?')} `}sin respuesta: ${field(e.error, 200, '?')}`)}${e.source === 'replay' ? '' : ` ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`}`;
+      tail = `${c.red(`--> ${short ? '' : `${field(maskTarget(e.target), 200, '?')} `}sin respuesta: ${field(e.error, 200, '?')}`)}${e.source === 'replay' ? '' : ` ${c.red(`<-- ${field(e.answered ?? 502, 20)}`)}`}`;
       break;
     default: {
       const paint = statusColor(e.status, c);

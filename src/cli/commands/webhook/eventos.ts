@@ -3,6 +3,7 @@
 // A table on a terminal, tab-separated rows when piped, the entries with --json.
 // The journal holds what strangers sent: every field is a string to show safely
 // (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
+import { maskTarget } from '../../../api/address.js';
 import type { JournalEntry } from '../../../webhooks/journal.js';
 import { csvHeader, printCsv, printTable, colorState, type Column, printJson } from '../../../output/format.js';
 import { serviceTime } from '../../../dates.js';
@@ -40,7 +41,7 @@ function csvRow(e: JournalEntry, zone: string): Record<string, unknown> {
     monto: e.monto,
     verification: { valid: e.verification?.valid ?? null, reason: e.verification?.reason ?? null },
     outcome: e.outcome,
-    target: e.target,
+    target: maskTarget(e.target),
     status: e.status,
     answered: e.answered,
     latency_ms: e.latency_ms,
@@ -58,7 +59,8 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   // Newest first, as every list of svc and of the service.
   const entries = read.entries.slice(limit ? -limit : 0).reverse();
   if (ctx.globals.json) {
-    printJson(io, entries);
+    // An older journal may hold a target whole: shown without its credentials.
+    printJson(io, entries.map((e) => ({ ...e, target: maskTarget(e.target) })));
     return;
   }
   const zone = await ctx.zone();

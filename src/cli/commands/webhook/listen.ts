@@ -4,7 +4,7 @@
 // (one JSON object with --json) and journals everything. Runs until SIGINT/SIGTERM,
 // then stops accepting, waits for forwards in flight and closes the journal.
 import { EVENTOS } from '../../../api/enums.js';
-import { shownAddress } from '../../../api/address.js';
+import { maskTarget } from '../../../api/address.js';
 import type { Context } from '../../context.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { ConfigError, UsageError } from '../../../errors.js';
@@ -111,8 +111,8 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const tolerance = flags.toleranceSeconds ?? DEFAULTS.toleranceSeconds;
   io.err(`${c.green('●')} Escuchando notificaciones en ${c.bold(listener.url)}${loopback ? c.dim(' (solo esta máquina)') : ''}`);
   if (!loopback) io.err(c.yellow(`  atención: ${flags.host} acepta conexiones de otras máquinas`));
-  io.err(`  reenvío    ${shownAddress(flags.forwardTo) ?? c.yellow('sin --forward-to: solo verifica, guarda y responde 200')}`);
-  for (const [event, url] of Object.entries(flags.routes)) io.err(`  ruta       ${event} → ${shownAddress(url)}`);
+  io.err(`  reenvío    ${maskTarget(flags.forwardTo) ?? c.yellow('sin --forward-to: solo verifica, guarda y responde 200')}`);
+  for (const [event, url] of Object.entries(flags.routes)) io.err(`  ruta       ${event} → ${maskTarget(url)}`);
   if (flags.events) io.err(`  eventos    ${flags.events.join(', ')} ${c.dim('(el resto se responde 200 y no se reenvía)')}`);
   if (flags.headers.length) io.err(`  headers    ${flags.headers.map(([k]) => k).join(', ')}`);
   io.err(`  firma      secreto de ${opts.secretFromEnv === true ? 'SVC_WEBHOOK_SECRET' : 'SVC_WEBHOOK_SECRET o el perfil'}; tolerancia ${tolerance === 0 ? 'desactivada' : `${tolerance} s`}`);

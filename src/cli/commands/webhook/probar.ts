@@ -3,7 +3,7 @@
 // case (what was expected, what came back) and a score. Exit 0 when every case met
 // its expectation, 1 when any did not, 6 when the receiver cannot be reached at all.
 // Meant for the merchant's own CI as much as for a laptop.
-import { shownAddress } from '../../../api/address.js';
+import { maskTarget } from '../../../api/address.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { VERSION } from '../../../version.js';
@@ -29,7 +29,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     const answers: Sent[] = [];
     for (const d of c.deliveries) answers.push(await deliver(url, d, timeoutMs));
     if (results.length === 0 && answers[0]!.status === null) {
-      throw new CliError(`no se pudo llegar a ${shownAddress(target)}: ${answers[0]!.error ?? 'sin respuesta'}`, { exit: EXIT.network, code: 'app_unreachable', hint: '¿está corriendo tu app? probá con curl la misma URL' });
+      throw new CliError(`no se pudo llegar a ${maskTarget(target)}: ${answers[0]!.error ?? 'sin respuesta'}`, { exit: EXIT.network, code: 'app_unreachable', hint: '¿está corriendo tu app? probá con curl la misma URL' });
     }
     const ok = answers.every((a) => meets(c.expect, a));
     results.push({ caso: c.name, esperado: c.expect === '2xx' ? '2xx' : 'rechazo (no 2xx)', respuestas: answers, ok });
@@ -41,7 +41,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
   const passed = results.filter((r) => r.ok).length;
   if (ctx.globals.json) {
-    io.outRaw(JSON.stringify({ destino: shownAddress(target), aprobados: passed, total: results.length, casos: results }, null, 2));
+    io.outRaw(JSON.stringify({ destino: maskTarget(target), aprobados: passed, total: results.length, casos: results }, null, 2));
   } else {
     io.out();
     io.out(passed === results.length ? io.c.green(`${passed}/${results.length}: tu receptor respondió como debe en todos los casos`) : io.c.red(`${passed}/${results.length} casos como se esperaba`));

@@ -2,6 +2,7 @@
 // original bytes and headers (Content-Type and X-Svc-*), to where each went or to
 // --forward-to. The original timestamp may be older than the app's tolerance:
 // --resign signs again with a fresh one. Each replay is journaled too.
+import { isMaskedTarget, maskTarget } from '../../../api/address.js';
 import { signatureHeader } from '../../../webhooks/signature.js';
 import { entryBody, Journal, keptResponse, newEntryId, type JournalEntry } from '../../../webhooks/journal.js';
 import { VERSION } from '../../../version.js';
@@ -58,6 +59,10 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
     if (!forwardTo && !e.target) {
       throw new UsageError(`${e.id} no se reenvió a ninguna parte cuando llegó: indicá adónde con --forward-to`);
     }
+    // The journal keeps targets without their credentials: such a one cannot be sent to again as it is.
+    if (!forwardTo && isMaskedTarget(e.target!)) {
+      throw new UsageError(`${e.id} fue a ${field(e.target, 200)}, guardada sin sus credenciales: indicá la dirección completa con --forward-to`);
+    }
   }
   if (id !== undefined && !chosen[0]!.verification.valid) {
     io.err(io.c.yellow(`aviso: ${field(chosen[0]!.id, 40)} llegó con firma inválida (${field(chosen[0]!.verification.reason, 60, '?')}); se reenvía igual porque lo pediste por id`));
@@ -106,7 +111,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
         monto: s.monto,
         verification: original.verification,
         outcome: result.status === null ? 'unreachable' : result.ok ? 'forwarded' : 'target_error',
-        target,
+        target: maskTarget(target),
         status: result.status,
         answered: null,
         latency_ms: result.latencyMs,

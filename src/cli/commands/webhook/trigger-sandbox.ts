@@ -1,7 +1,7 @@
 // svc webhook trigger <event> --sandbox: the real state change in `svc sandbox` that
 // emits the event (create, pay, reject, refund…), through the sandbox's control plane,
 // then the sandbox's first attempt to deliver it.
-import { shownAddress } from '../../../api/address.js';
+import { maskTarget } from '../../../api/address.js';
 import type { Evento } from '../../../api/enums.js';
 import type { Cobro } from '../../../api/schemas.js';
 import { DEFAULTS } from '../../../defaults.js';
@@ -30,7 +30,7 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
   await control.ensureSandbox('--sandbox');
   if (o.forwardTo) {
     await control.setWebhookUrl(o.forwardTo);
-    io.err(`${c.dim('·')} el sandbox ahora envía las notificaciones a ${shownAddress(o.forwardTo)}`);
+    io.err(`${c.dim('·')} el sandbox ahora envía las notificaciones a ${maskTarget(o.forwardTo)}`);
   }
   const step = (text: string) => io.err(`${c.dim('·')} ${text}`);
   const hook = await control.webhookUrl();
@@ -101,7 +101,7 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
   }
   const paint = delivered.ok ? c.green : c.red;
   io.out(
-    `${event} (cobro ${id}) --> ${field(shownAddress(delivered.url), 200)}  ${paint(delivered.status === null ? field(delivered.error, 200, 'sin respuesta') : field(delivered.status, 20))}` +
+    `${event} (cobro ${id}) --> ${field(maskTarget(delivered.url), 200)}  ${paint(delivered.status === null ? field(delivered.error, 200, 'sin respuesta') : field(delivered.status, 20))}` +
       (delivered.ok ? '' : c.dim(' (el sandbox reintenta)')),
   );
 }

@@ -5,7 +5,7 @@
 // state change in `svc sandbox` instead, so the sandbox sends the notification.
 import type { Evento } from '../../../api/enums.js';
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
-import { shownAddress } from '../../../api/address.js';
+import { maskTarget } from '../../../api/address.js';
 import { formatCents } from '../../../money.js';
 import { sampleBody, type EventBody } from '../../../webhooks/events.js';
 import { notificationHeaders } from '../../../webhooks/signature.js';
@@ -99,7 +99,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
       JSON.stringify(
         {
           event: body.event,
-          target: shownAddress(target),
+          target: maskTarget(target),
           status: result.status,
           ok: result.ok,
           latency_ms: result.latencyMs,
@@ -113,16 +113,16 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
     );
   } else if (result.status !== null) {
     const paint = result.ok ? c.green : c.red;
-    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${shownAddress(target)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
+    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${maskTarget(target)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
     if (!result.ok && start) io.out(c.dim(`  «${printable(errorMessageOf(start) ?? start, 200)}»`));
   }
   if (result.status === null) {
     throw new CliError(
-      `no se pudo entregar a ${shownAddress(target)}: ${result.error ?? 'sin respuesta'}`,
+      `no se pudo entregar a ${maskTarget(target)}: ${result.error ?? 'sin respuesta'}`,
       { exit: EXIT.network, code: 'app_unreachable', hint: forwardTo ? undefined : '¿está corriendo `svc webhook listen`? (o --forward-to con la URL de tu app)' },
     );
   }
-  if (!result.ok) throw new CliError(`${shownAddress(target)} respondió ${result.status}: la notificación no se dio por entregada`, { exit: EXIT.refused, code: 'app_refused' });
+  if (!result.ok) throw new CliError(`${maskTarget(target)} respondió ${result.status}: la notificación no se dio por entregada`, { exit: EXIT.refused, code: 'app_refused' });
 }
 
 /** Codigo, monto and what was collected from the real payment request; needs a key. */

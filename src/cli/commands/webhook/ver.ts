@@ -2,6 +2,7 @@
 // arrived (headers, the body pretty and raw), whether it verified and why not, and
 // every forward attempt (the original and each replay) with its status, latency and
 // the app's answer (headers and the first 64 KiB of its body). --json: one object.
+import { maskTarget } from '../../../api/address.js';
 import { printable, shown } from '../../../text.js';
 import { entryBody, type JournalEntry, type KeptResponse } from '../../../webhooks/journal.js';
 import { serviceTime } from '../../../dates.js';
@@ -27,7 +28,8 @@ const attemptOf = (e: JournalEntry): Intento => ({
   id: e.id,
   fecha: e.received_at,
   source: e.source,
-  destino: e.target,
+  // An older journal may hold a target whole: shown without its credentials.
+  destino: maskTarget(e.target),
   outcome: e.outcome,
   status: e.status,
   latencia_ms: e.latency_ms,
@@ -53,7 +55,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   const attempts = [e, ...entries.filter((x) => x.replay_of === e.id)].filter((x) => x.target !== null || x.source !== 'listen').map(attemptOf);
   const { io } = ctx;
   if (ctx.globals.json) {
-    io.outRaw(JSON.stringify({ ...e, intentos: attempts }, null, 2));
+    io.outRaw(JSON.stringify({ ...e, target: maskTarget(e.target), intentos: attempts }, null, 2));
     return;
   }
   const c = io.c;
