@@ -148,7 +148,27 @@ describe('svc caso', () => {
     // eslint-disable-next-line no-control-regex
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     // A pipe in a concept does not break the table.
-    expect(r.stdout).toContain('| concepto | Zapatillas \\| rojas |');
+    expect(r.stdout).toContain('| concepto | `Zapatillas \\| rojas` |');
+  });
+
+  it("--markdown: links, images and HTML from the service are text; a stranger's notification is listed as rejected, without its content", async () => {
+    const concepto = '[Pagá acá](http://evil.example/x) ![](http://evil.example/p.png) <img src=x onerror=alert(1)> `x`';
+    const c = (await sb.api('POST', '/v1/cobros', { concepto, monto: '10.00', referencia: 'www.evil.example' })).body.data;
+    // A stranger's unsigned post about that request: 401, and still journaled.
+    const forged = JSON.stringify({ event: '[clic](http://evil.example/y)', cobro_id: c.id, estado: '<b>PAGADA</b>', monto: '10.00' });
+    const answer = await fetch(listener.url, { method: 'POST', body: forged, headers: { 'content-type': 'application/json' } });
+    expect(answer.status).toBe(401);
+    for (let i = 0; i < 200 && !readJournal(journal).entries.some((e) => e.cobro_id === c.id && !e.verification.valid); i++) await new Promise((r) => setTimeout(r, 50));
+    const r = await svc(['caso', String(c.id), '--markdown', '--journal', journal], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Outside code spans nothing is a link, an image, a tag or a bare address.
+    const prose = r.stdout.replace(/(`+)(?:(?!\1).)*?\1/g, '');
+    expect(prose).not.toMatch(/\]\(|<img|<b>|https?:|www\./);
+    expect(r.stdout).toContain('| concepto | `` [Pagá acá](http://evil.example/x) ![](http://evil.example/p.png) <img src=x onerror=alert(1)> `x` `` |');
+    expect(r.stdout).toContain('| referencia | `www.evil.example` |');
+    expect(r.stdout).toMatch(/\| - \| - \| inválida \| rechazada \(.+\), sin su contenido \|/);
+    expect(r.stdout).not.toContain('clic');
+    expect(r.stdout).not.toContain('<b>');
   });
 
   it('on a terminal-less pipe: the record, each list and a timeline in time order', async () => {

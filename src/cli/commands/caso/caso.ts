@@ -12,7 +12,7 @@ import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
 import { colorState, printJson, printRecord, printTable, type Column } from '../../../output/format.js';
 import { devolucionColumns, liquidacionColumns, transaccionColumns } from '../../../output/resources.js';
 import { cobroPairs } from '../../../output/cobro.js';
-import { count, printable } from '../../../text.js';
+import { count, printable, shown } from '../../../text.js';
 import type { JournalEntry } from '../../../webhooks/journal.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
@@ -127,13 +127,21 @@ function appAnswer(n: Notificacion): string {
   return n.outcome === 'unreachable' ? 'la app no respondió' : n.outcome === 'skipped' ? 'filtrada (--events)' : 'recibida, sin app';
 }
 
-/** Every dated fact of the case, oldest first: the service's local times, the journal's in the same zone. */
-function timeline(caso: Caso, zone: string): [string, string][] {
+/**
+ * Every dated fact of the case, oldest first: the service's local times, the journal's
+ * in the same zone. `q` renders the text that came from outside (the concept, what a
+ * notification said): as is for a table, which shows each cell safely; escaped for Markdown.
+ */
+function timeline(caso: Caso, zone: string, q: (text: string) => string = (t) => t): [string, string][] {
   const c = caso.cobro;
-  const rows: [string, string][] = [[c.created_at, `cobro creado: ${c.monto} (${c.concepto})`]];
-  for (const t of caso.transacciones) rows.push([t.fecha, `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${t.codigo})`]);
+  const rows: [string, string][] = [[c.created_at, `cobro creado: ${c.monto} (${q(c.concepto)})`]];
+  for (const t of caso.transacciones) rows.push([t.fecha, `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${q(t.codigo)})`]);
   for (const d of caso.devoluciones) rows.push([d.created_at, `devolución ${d.tipo} de ${d.monto}; el cobro quedó ${d.estado}`]);
-  for (const n of caso.notificaciones) rows.push([serviceTime(n.received_at, zone), `notificación ${n.event ?? '?'} (${n.estado ?? '?'}): ${appAnswer(n)}`]);
+  for (const n of caso.notificaciones) {
+    // A notification that failed verification came from anyone: what it says is not the case's.
+    const what = n.firma_valida ? `notificación ${q(n.event ?? '?')} (${q(n.estado ?? '?')}): ${appAnswer(n)}` : `notificación rechazada (${q(n.motivo ?? 'firma inválida')}), sin su contenido`;
+    rows.push([serviceTime(n.received_at, zone), what]);
+  }
   for (const l of caso.liquidaciones) rows.push([l.fecha_estimada, `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}`]);
   if (c.vencimiento) rows.push([c.vencimiento, 'vencimiento del cobro']);
   return rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -173,56 +181,84 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
   await printTable(io, [{ header: 'FECHA', value: (r: [string, string]) => r[0] }, { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1], shrink: true }], timeline(caso, zone));
 }
 
-/** A Markdown cell: one line, no control characters, pipes escaped. */
+/** svc's own words and the values the client checked (amounts, dates, states, ids) in a Markdown cell: one line, pipes escaped. */
 function cell(text: string | number | null): string {
   return printable(String(text ?? '-'), 200).replace(/\|/g, '\\|');
 }
 
-function mdTable(headers: string[], rows: (string | number | null)[][]): string {
+/** Text that reads the same in Markdown: words, digits, spaces and `.,;-` with no `www.` (which GitHub would link). */
+const PLAIN_MD = /^[\p{L}\p{N} .,;-]*$/u;
+
+/**
+ * Text from outside (the service's concept, reference, URLs, codes; what a journal
+ * holds) in a Markdown report: as is when it cannot be read as Markdown or HTML,
+ * else a code span, where nothing is a link, an image or a tag (`[Pagá acá](…)`,
+ * `![](…)`, `<img onerror=…>`, a bare URL); one line, shown escaped when unsafe.
+ */
+function md(text: string | null): string {
+  if (text === null || text === '') return '-';
+  if (PLAIN_MD.test(text) && !/www\./i.test(text)) return text;
+  const t = shown(text, 200).replace(/\|/g, '\\|');
+  const fence = '`'.repeat(Math.max(0, ...(t.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ')) ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
+
+/** A Markdown table of cells already rendered (cell or md). */
+function mdTable(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return '_ninguna_\n';
-  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n') + '\n';
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n') + '\n';
 }
 
 /** The case as a Markdown report for a ticket. */
 export function markdown(caso: Caso, zone: string = DEFAULTS.timeZone): string {
   const c = caso.cobro;
   const t = totalsOf(caso);
+  const cells = (rows: (string | number | null)[][]) => rows.map((r) => r.map(cell));
   return [
-    `# Caso ${cell(c.codigo)}: cobro ${c.id}`,
+    `# Caso ${md(c.codigo)}: cobro ${c.id}`,
     '',
     mdTable(
       ['campo', 'valor'],
       [
-        ['concepto', c.concepto],
-        ['referencia', c.referencia],
-        ['estado', c.estado],
-        ['monto', c.monto],
-        ['cobrado', t.cobrado],
-        ['devuelto', t.devuelto],
-        ['queda por devolver', t.queda],
-        ['creado', c.created_at],
-        ['vencimiento', c.vencimiento],
-        ['link de pago', c.url],
+        ['concepto', md(c.concepto)],
+        ['referencia', md(c.referencia)],
+        ['estado', cell(c.estado)],
+        ['monto', cell(c.monto)],
+        ['cobrado', cell(t.cobrado)],
+        ['devuelto', cell(t.devuelto)],
+        ['queda por devolver', cell(t.queda)],
+        ['creado', cell(c.created_at)],
+        ['vencimiento', cell(c.vencimiento)],
+        ['link de pago', md(c.url)],
       ],
     ),
     `## Transacciones (${caso.transacciones.length})`,
     '',
-    mdTable(['id', 'medio', 'estado', 'monto', 'te cobramos', 'te queda', 'fecha', 'acreditación'], caso.transacciones.map((x) => [x.id, x.medio, x.estado, x.monto, x.te_cobramos, x.te_queda, x.fecha, x.acreditacion])),
+    mdTable(['id', 'medio', 'estado', 'monto', 'te cobramos', 'te queda', 'fecha', 'acreditación'], cells(caso.transacciones.map((x) => [x.id, x.medio, x.estado, x.monto, x.te_cobramos, x.te_queda, x.fecha, x.acreditacion]))),
     `## Devoluciones (${caso.devoluciones.length})`,
     '',
-    mdTable(['id', 'monto', 'tipo', 'estado', 'fecha'], caso.devoluciones.map((x) => [x.id, x.monto, x.tipo, x.estado, x.created_at])),
+    mdTable(['id', 'monto', 'tipo', 'estado', 'fecha'], cells(caso.devoluciones.map((x) => [x.id, x.monto, x.tipo, x.estado, x.created_at]))),
     `Total devuelto: **${t.devuelto}**. Queda por devolver: **${t.queda}**.`,
     '',
     `## Liquidaciones (${caso.liquidaciones.length})`,
     '',
-    mdTable(['transacción', 'bruto', 'te cobramos', 'te queda', 'llega (est.)'], caso.liquidaciones.map((x) => [x.transaccion_id, x.bruto, x.te_cobramos, x.te_queda, x.fecha_estimada])),
+    mdTable(['transacción', 'bruto', 'te cobramos', 'te queda', 'llega (est.)'], cells(caso.liquidaciones.map((x) => [x.transaccion_id, x.bruto, x.te_cobramos, x.te_queda, x.fecha_estimada]))),
     `Totales: bruto **${t.bruto}**, te cobramos **${t.te_cobramos}**, te queda **${t.te_queda}**.`,
     '',
     `## Notificaciones recibidas (${caso.notificaciones.length})`,
     '',
-    mdTable(['fecha', 'evento', 'estado', 'firma', 'app'], caso.notificaciones.map((n) => [serviceTime(n.received_at, zone), n.event, n.estado, n.firma_valida ? 'válida' : 'inválida', appAnswer(n)])),
+    mdTable(
+      ['fecha', 'evento', 'estado', 'firma', 'app'],
+      caso.notificaciones.map((n) =>
+        // A notification that failed verification came from anyone: listed as rejected, nothing it said.
+        n.firma_valida
+          ? [cell(serviceTime(n.received_at, zone)), md(n.event), md(n.estado), 'válida', cell(appAnswer(n))]
+          : [cell(serviceTime(n.received_at, zone)), '-', '-', 'inválida', `rechazada (${md(n.motivo ?? 'firma inválida')}), sin su contenido`],
+      ),
+    ),
     '## Línea de tiempo',
     '',
-    mdTable(['fecha', 'qué pasó'], timeline(caso, zone)),
+    mdTable(['fecha', 'qué pasó'], timeline(caso, zone, md).map(([when, what]) => [cell(when), what])),
   ].join('\n');
 }
