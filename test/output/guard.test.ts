@@ -4,7 +4,7 @@
 // message is one line with its ends trimmed; svc's own colours pass the guard while
 // a lone ESC is escaped.
 import { describe, expect, it } from 'vitest';
-import { oneLine, printable, shown, terminalGuard } from '../../src/text.js';
+import { jsonGuard, oneLine, printable, shown, terminalGuard } from '../../src/text.js';
 
 describe('the terminal guard at its edges', () => {
   it('a value exactly as long as the limit is shown whole; one more is cut', () => {
@@ -28,5 +28,15 @@ describe('the terminal guard at its edges', () => {
     expect(terminalGuard('a\u001b[2Jb')).toBe('a\\u001b[2Jb');
     expect(terminalGuard('x\ry')).toBe('x\\ry');
     expect(terminalGuard('seguro')).toBe('seguro');
+  });
+});
+
+describe('jsonGuard (--json on a terminal)', () => {
+  it('writes C1, bidi, U+2028 and a lone CR as \\u escapes; keeps blanks and CRLF; safe text as is', () => {
+    expect(jsonGuard('{"a":"x\u0085y\u202ez\u2028"}')).toBe('{"a":"x\\u0085y\\u202ez\\u2028"}');
+    expect(jsonGuard('{"a":1}\r\n\t{"b":2}\n')).toBe('{"a":1}\r\n\t{"b":2}\n');
+    expect(jsonGuard('a\rb\u0085')).toBe('a\\u000db\\u0085');
+    expect(jsonGuard('{"ok":"sí"}')).toBe('{"ok":"sí"}');
+    expect(JSON.parse(jsonGuard(JSON.stringify({ t: 'x\u009by' })))).toEqual({ t: 'x\u009by' });
   });
 });
