@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc, tempDir } from '../helpers/cli.js';
 import { svcInProcess } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { journalEntryAs as journalEntry } from '../helpers/journal.js';
 
 /** A day some weeks ahead (the service takes expiries up to 365 days away). */
 const DAY = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
@@ -78,26 +79,7 @@ describe("svc's own times are the service's clock", () => {
   const journal = (): string => {
     const dir = tempDir();
     const path = join(dir, 'webhooks.jsonl');
-    const entry = (id: string, at: string, event: string) =>
-      JSON.stringify({
-        id,
-        received_at: at,
-        source: 'listen',
-        method: 'POST',
-        path: '/',
-        headers: {},
-        body: JSON.stringify({ event, cobro_id: 7, estado: 'PAGADA', monto: '10.00' }),
-        event,
-        cobro_id: 7,
-        estado: 'PAGADA',
-        monto: '10.00',
-        verification: { valid: true },
-        outcome: 'received',
-        target: null,
-        status: null,
-        answered: 200,
-        latency_ms: null,
-      });
+    const entry = (id: string, at: string, event: string) => JSON.stringify(journalEntry(id, { received_at: at, event }));
     writeFileSync(path, `${entry('evt_1', '2026-12-24T21:00:00.000Z', 'payment.created')}\n${entry('evt_2', '2026-12-25T02:30:05.000Z', 'payment.approved')}\n`);
     return path;
   };

@@ -23,3 +23,27 @@ export function journalEntry(i: number, body: Buffer = Buffer.from(`{"n":${i}}`)
     latency_ms: 1,
   };
 }
+
+/**
+ * An entry written by hand with a fixed id and date, for tests that read a journal
+ * without a listener (eventos, ver, caso, the clock): `fields` change any field.
+ */
+export function journalEntryAs(id: string, fields: Partial<JournalEntry> = {}): JournalEntry {
+  const event = fields.event ?? 'payment.created';
+  const cobro_id = fields.cobro_id ?? 7;
+  const estado = fields.estado ?? 'PAGADA';
+  return {
+    ...journalEntry(cobro_id ?? 7, Buffer.from(JSON.stringify({ event, cobro_id, estado, monto: '10.00' }))),
+    id,
+    received_at: '2026-11-25T17:11:52.225Z',
+    headers: {},
+    event,
+    estado,
+    monto: '10.00',
+    outcome: 'received',
+    target: null,
+    status: null,
+    latency_ms: null,
+    ...fields,
+  };
+}

@@ -8,33 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+import { journalEntryAs as journalEntry } from '../../helpers/journal.js';
 
 let sb: Sandbox;
 let env: Record<string, string>;
 let journal: string;
 let cobroId: number;
 
-const entry = (id: string, cobro_id: number) => ({
-  id,
-  received_at: '2026-11-25T17:11:52.225Z',
-  source: 'listen',
-  method: 'POST',
-  path: '/webhooks',
-  headers: { 'content-type': 'application/json', 'x-svc-event': 'payment.created' },
-  body: JSON.stringify({ event: 'payment.created', cobro_id, estado: 'PENDIENTE' }),
-  body_encoding: 'utf8',
-  bytes: 10,
-  event: 'payment.created',
-  cobro_id,
-  estado: 'PENDIENTE',
-  monto: '10.00',
-  verification: { valid: true },
-  outcome: 'received',
-  target: null,
-  status: null,
-  answered: 200,
-  latency_ms: null,
-});
+const entry = (id: string, cobro_id: number) => journalEntry(id, { cobro_id, estado: 'PENDIENTE' });
 
 beforeAll(async () => {
   sb = await startSandbox();
