@@ -3,7 +3,7 @@
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local value_opts=" --aplicar --base-url --body --cobro --columnas --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --header --host --http --input --journal --last --limit --medio --method --metodo --monto --motivo --path --plan --planes --port --profile --q --ready-delay --referencia --registro --request --retry-schedule --route --ruta --separador --set --signature --success-url --timestamp --tipo --tolerance --tolerancia --transaccion --tz --veces --vencimiento --webhook-url --zona "
-  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|liquidaciones conciliar|login|logout|mcp|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reenviar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|version|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
+  local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|comandos|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|liquidaciones conciliar|login|logout|mcp|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reenviar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|version|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
@@ -32,7 +32,7 @@ _svc_complete() {
     *)
       if [[ "$value_opts" == *" $prev "* ]]; then COMPREPLY=(); return 0; fi
       case "$path" in
-        '') candidates='salud cuenta cargos cobro sync transacciones devoluciones liquidaciones login logout perfil devolver caso webhook sandbox api mcp demo completion version --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        '') candidates='salud cuenta cargos cobro sync transacciones devoluciones liquidaciones login logout perfil devolver caso webhook sandbox api mcp demo completion comandos version --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'api') candidates='--field --input --method --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cargos') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'caso') candidates='--referencia --markdown --journal --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
@@ -46,6 +46,7 @@ _svc_complete() {
         'cobro show') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro sync') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro ver') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'comandos') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'completion') candidates='bash zsh fish --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cuenta') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'demo') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
