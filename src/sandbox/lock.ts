@@ -3,11 +3,16 @@
 // file would replay as neither of them; the second is refused before it reads a byte.
 // The lock belongs to the file, not to the name given: symlinks are resolved to the
 // real path first, and a file with more than one name (a hard link: one device+inode,
-// two paths) is refused, since its other names would lock elsewhere.
+// two paths) is refused, since its other names would lock elsewhere. A file reached by
+// a path that is neither (a bind mount, `docker -v file:file` on this machine) is the
+// same device and inode: the file is locked under that key too, in a folder
+// of the user's own (svc-sandbox-<uid> in the system's temp folder), so no second name
+// of it can be opened by another sandbox of this machine.
 // A lock left by a sandbox that died without closing (kill -9) names a pid that no
 // longer runs and is taken over. (Two sandboxes taking over the same stale lock in
 // the same instant could both win; a laptop's sandbox does not meet that race.)
-import { closeSync, lstatSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SandboxStartError } from './errors.js';
 
@@ -48,8 +53,62 @@ export function realPathOf(file: string): string {
  */
 export function lockDataFile(file: string, busyHint = 'detenelo o usá otro --data'): DataLock {
   const real = realPathOf(file);
-  const path = `${real}.lock`;
   const shown = resolve(file) === real ? file : `${file} (${real})`;
+  const byPath = takeLockFile(`${real}.lock`, shown, busyHint);
+  const links = linkCount(real);
+  if (links > 1) {
+    byPath.release();
+    throw new SandboxStartError(
+      `${shown} tiene ${links} nombres (enlaces duros): otro svc sandbox podría usarlo por otro nombre sin verse bloqueado; usá una copia (cp) en vez de un enlace duro`,
+    );
+  }
+  let byInode: { release(): void } | undefined;
+  try {
+    const key = inodeLockPath(real);
+    byInode = takeLockFile(key, shown, `${busyHint} (lo abrió por otra ruta: un montaje o un volumen del mismo archivo)`);
+  } catch (err) {
+    byPath.release();
+    throw err;
+  }
+  return {
+    path: byPath.path,
+    real,
+    release() {
+      byInode?.release();
+      byPath.release();
+    },
+  };
+}
+
+/**
+ * The lock named after the file's device and inode, in a folder of this user's own.
+ * A new file is created (empty, which the store reads as new) so that it has an inode
+ * before any other path can reach it.
+ */
+function inodeLockPath(real: string): string {
+  let st: { dev: number; ino: number };
+  try {
+    closeSync(openSync(real, 'a', 0o600));
+    st = statSync(real);
+  } catch (err) {
+    throw new SandboxStartError(`no se pudo abrir ${real}: ${(err as Error).message}`);
+  }
+  const dir = join(tmpdir(), `svc-sandbox-${process.getuid?.() ?? 'user'}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A folder someone else made in its place would let them hold or drop our locks.
+    const own = lstatSync(dir);
+    if (!own.isDirectory() || (process.getuid && own.uid !== process.getuid()) || (own.mode & 0o077) !== 0) {
+      throw new Error(`${dir} no es una carpeta privada de este usuario`);
+    }
+  } catch (err) {
+    throw new SandboxStartError(`no se pudo preparar la carpeta de bloqueos ${dir}: ${(err as Error).message}`);
+  }
+  return join(dir, `${st.dev}-${st.ino}.lock`);
+}
+
+/** Creates the lock file `path` holding this pid, taking over one whose sandbox no longer runs. */
+function takeLockFile(path: string, shown: string, busyHint: string): { path: string; release(): void } {
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
@@ -77,9 +136,8 @@ export function lockDataFile(file: string, busyHint = 'detenelo o usá otro --da
     } finally {
       closeSync(fd);
     }
-    const lock: DataLock = {
+    return {
       path,
-      real,
       release() {
         // Only our own lock: never one a later sandbox took over.
         if (holderOf(path) === process.pid) {
@@ -91,14 +149,6 @@ export function lockDataFile(file: string, busyHint = 'detenelo o usá otro --da
         }
       },
     };
-    const links = linkCount(real);
-    if (links > 1) {
-      lock.release();
-      throw new SandboxStartError(
-        `${shown} tiene ${links} nombres (enlaces duros): otro svc sandbox podría usarlo por otro nombre sin verse bloqueado; usá una copia (cp) en vez de un enlace duro`,
-      );
-    }
-    return lock;
   }
   throw new SandboxStartError(`no se pudo tomar ${path}: otro svc sandbox lo está tomando; probá de nuevo`);
 }

@@ -3,6 +3,7 @@
 // on port 0 with an injectable fs for the failures; the built CLI for what a user sees
 // (npm run build first); a real small filesystem (tmpfs) where the test may mount one.
 import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
 import { appendFileSync, existsSync, linkSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -226,6 +227,58 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
       expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
     } finally {
       await again.close();
+    }
+  });
+});
+
+/** Why the bind-mount test cannot run here (null: it can): it needs root and a mount namespace that allows bind mounts. */
+const noBindMount = ((): string | null => {
+  if (process.getuid?.() !== 0) return 'it needs root (mount --bind); CI runs as root';
+  const dir = tempDir('svc-sb-bind-probe-');
+  const [a, b] = [join(dir, 'a'), join(dir, 'b')];
+  writeFileSync(a, '');
+  writeFileSync(b, '');
+  try {
+    execFileSync('mount', ['--bind', a, b], { stdio: 'pipe' });
+    execFileSync('umount', [b], { stdio: 'pipe' });
+    return null;
+  } catch (err) {
+    return `mount --bind is not allowed here (${String((err as { stderr?: Buffer }).stderr ?? err).trim().slice(0, 120)})`;
+  }
+})();
+if (noBindMount) console.log(`skipped: "a bind-mounted data file…" (#29.7): ${noBindMount}`);
+
+describe('one data file, one sandbox, whatever the path (#29.7)', () => {
+  it.skipIf(noBindMount !== null)('a bind-mounted data file cannot be opened by a second sandbox through its other path; the first goes on', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const mounted = join(tempDir('svc-sb-'), 'state.jsonl');
+    const first = await startCli(['--data', file]);
+    writeFileSync(mounted, '');
+    execFileSync('mount', ['--bind', file, mounted]);
+    try {
+      expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
+      const before = readFileSync(file, 'utf8');
+      expect(readFileSync(mounted, 'utf8')).toBe(before);
+      await expect(start({ dataFile: mounted })).rejects.toThrow(new RegExp(`^${esc(mounted)} ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\).*otra ruta`));
+      const r = await svc(['sandbox', '--port', '0', '--data', mounted]);
+      expect(r.exitCode).toBe(1);
+      expectNoStack(r.stderr);
+      expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
+      expect(readFileSync(file, 'utf8')).toBe(before);
+      expect((await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id).toBe(2);
+    } finally {
+      await first.stop();
+    }
+    // Once free, the other path opens it: the same file.
+    try {
+      const again = await start({ dataFile: mounted });
+      try {
+        expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      execFileSync('umount', [mounted]);
     }
   });
 });
