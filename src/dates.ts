@@ -7,12 +7,15 @@
 //   2026-12-24T18:00:00-03:00   ISO 8601 with offset (Z, ±HH:MM or ±HHMM; seconds optional)
 //   2026-12-24                  that day at 23:59:59 local (the whole day counts)
 //   2026-12-24 18:00[:30]       that local date and time (also with T instead of the space)
+//   24/12/2026 [18:00]          day/month/year as written in Spanish, local (the whole day without a time)
 //   +3d  +12h  +30m             days, hours or minutes from now
 // The result is always `YYYY-MM-DDTHH:MM:SS±HH:MM` in the local zone. A date in the
 // past (or now), an impossible date (2026-02-30, 25:00) or a local time skipped by a
-// daylight-saving change is refused.
+// daylight-saving change is refused, and so is one more than MAX_VENCIMIENTO_DAYS
+// ahead (the service's limit, said before anything is sent).
 
 import { DEFAULTS } from './defaults.js';
+import { MAX_VENCIMIENTO_DAYS } from './rules.js';
 import { printable } from './text.js';
 export class DateError extends Error {
   override name = 'DateError';
@@ -34,9 +37,10 @@ export interface Vencimiento {
 
 const ISO_RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const DMY_RE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 const RELATIVE_RE = /^\+\s*(\d{1,5})\s*([dhm])$/i;
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000 };
-const HELP = 'formatos: 2026-12-24T18:00:00-03:00, 2026-12-24, "2026-12-24 18:00", +3d, +12h, +30m';
+const HELP = 'formatos: 24/12/2026, "24/12/2026 18:00", 2026-12-24, "2026-12-24 18:00", 2026-12-24T18:00:00-03:00, +3d, +12h, +30m';
 
 /** Parses `--vencimiento`; throws DateError with a message a person can act on. */
 export function parseVencimiento(text: string, options: DateOptions = {}): Vencimiento {
@@ -49,7 +53,9 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
 
   let ms: number;
   const rel = RELATIVE_RE.exec(s);
-  const iso = ISO_RE.exec(s);
+  const dmy = DMY_RE.exec(s);
+  // 24/12/2026 [18:00] is the same local date as 2026-12-24 [18:00].
+  const iso = ISO_RE.exec(dmy ? `${dmy[3]}-${dmy[2]!.padStart(2, '0')}-${dmy[1]!.padStart(2, '0')}${dmy[4] === undefined ? '' : ` ${dmy[4].padStart(2, '0')}:${dmy[5]}${dmy[6] === undefined ? '' : `:${dmy[6]}`}`}` : s);
   if (rel) {
     const n = Number(rel[1]);
     if (n === 0) throw new DateError(`"${s}" es ahora mismo: el vencimiento tiene que ser futuro`);
@@ -80,6 +86,9 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new DateError(`"${clip(s)}" está fuera de rango`);
   const result = formatIso(ms, fmt);
   if (ms <= now) throw new DateError(`"${clip(s)}" ya pasó (${result.replace('T', ' ')}, zona ${tz}): el vencimiento tiene que ser futuro`);
+  if (ms > now + MAX_VENCIMIENTO_DAYS * UNIT_MS.d!) {
+    throw new DateError(`"${clip(s)}" (${result.replace('T', ' ')}) está a más de ${MAX_VENCIMIENTO_DAYS} días: el servicio acepta hasta ${MAX_VENCIMIENTO_DAYS} días desde ahora`);
+  }
   return { iso: result, ms };
 }
 

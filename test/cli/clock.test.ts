@@ -36,6 +36,21 @@ describe('typed times mean the service zone on any machine', () => {
     });
   }
 
+  it('"24/12/2026 18:00" is day/month/year in the service zone, with TZ=UTC as with any TZ', async () => {
+    const [y, m, d] = DAY.split('-');
+    expect(await vencimientoOf({ TZ: 'UTC' }, `${d}/${m}/${y} 18:00`)).toBe(`${DAY} 18:00:00`);
+    expect(await vencimientoOf({ TZ: 'UTC' }, `${d}/${m}/${y}`)).toBe(`${DAY} 23:59:59`);
+  });
+
+  it('+400d is refused before sending (exit 2, naming the limit), not by the service', async () => {
+    const posts = async () => ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === '/v1/cobros').length;
+    const before = await posts();
+    const r = await svcInProcess(['cobro', 'crear', '--concepto', 'Lejos', '--monto', '10', '--vencimiento', '+400d'], { env: { ...sb.env, TZ: 'UTC' } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: --vencimiento "\+400d" \(\d{4}-\d{2}-\d{2} [\d:]+-03:00\) está a más de 365 días: el servicio acepta hasta 365 días desde ahora\n/);
+    expect(await posts()).toBe(before);
+  });
+
   it('SVC_TZ says what a typed time means: 18:00 in Tokyo is 06:00 in Buenos Aires', async () => {
     expect(await vencimientoOf({ TZ: 'UTC', SVC_TZ: 'Asia/Tokyo' }, `${DAY} 18:00`)).toBe(`${DAY} 06:00:00`);
   });

@@ -22,6 +22,21 @@ describe('parseVencimiento', () => {
     expect(at('2026-06-15').iso).toBe('2026-06-15T23:59:59-03:00');
   });
 
+  it('reads day/month/year as written in Spanish, in the service\'s zone', () => {
+    expect(at('24/12/2026').iso).toBe('2026-12-24T23:59:59-03:00');
+    expect(at('24/12/2026 18:00').iso).toBe('2026-12-24T18:00:00-03:00');
+    expect(at('5/1/2027 9:05').iso).toBe('2027-01-05T09:05:00-03:00');
+    expect(at('24/12/2026 18:00', 'UTC').iso).toBe('2026-12-24T18:00:00+00:00');
+    expect(() => at('31/02/2027')).toThrow(DateError);
+    expect(() => at('12/24/2026')).toThrow(DateError);
+  });
+
+  it('refuses more than 365 days ahead, naming the limit (the service would refuse it)', () => {
+    expect(at('+365d').iso).toBe('2027-06-15T12:00:00-03:00');
+    expect(() => at('+400d')).toThrow('"+400d" (2027-07-20 12:00:00-03:00) está a más de 365 días: el servicio acepta hasta 365 días desde ahora');
+    expect(() => at('20/06/2027')).toThrow(/está a más de 365 días/);
+  });
+
   it('reads a local date and time', () => {
     expect(at('2026-12-24 18:00').iso).toBe('2026-12-24T18:00:00-03:00');
     expect(at('2026-12-24 18:00:30').iso).toBe('2026-12-24T18:00:30-03:00');
@@ -59,7 +74,7 @@ describe('parseVencimiento', () => {
     ['+0d', /ahora mismo/],
     ['', /vacío/],
     ['mañana', /no es una fecha/],
-    ['24/12/2026', /no es una fecha/],
+    ['2026/12/24', /no es una fecha/],
     ['2026-12-24T18:00:00', undefined],
     ['2026-02-30', /calendario/],
     ['2026-13-01', /calendario/],

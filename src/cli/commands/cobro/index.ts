@@ -33,7 +33,7 @@ export const crearOptions = defineOptions([
   {
     flags: '--vencimiento <fecha>',
     description:
-      `vencimiento: 2026-12-24T18:00:00-03:00, 2026-12-24 (hasta las 23:59:59), "2026-12-24 18:00", +3d, +12h o +30m; hora del servicio (${DEFAULTS.timeZone}, o SVC_TZ / la zona del perfil); sin esta opción, 7 días`,
+      `vencimiento: 24/12/2026 o 2026-12-24 (hasta las 23:59:59), "24/12/2026 18:00", 2026-12-24T18:00:00-03:00, +3d, +12h o +30m (hasta 365 días); hora del servicio (${DEFAULTS.timeZone}, o SVC_TZ / la zona del perfil); sin esta opción, 7 días`,
   },
   { flags: '--referencia <texto>', description: 'tu propio identificador (hasta 100 caracteres)' },
   { flags: '--success-url <url>', description: 'a dónde vuelve quien paga si sale bien (https)' },
