@@ -122,8 +122,10 @@ describe('read commands', () => {
     [['cobro', 'ver', 'abc'], /no es un id \(entero positivo\) ni un código de cobro/],
     [['cobro', 'ver', '-1'], /./],
     [['cobro', 'ver', '1.5'], /no es un id/],
-    [['transacciones', 'listar', '--medio', 'efectivo'], /transferencia, qr, debito, credito, prepaga/],
-    [['transacciones', 'listar', '--estado', 'OK'], /ACREDITADO, RECHAZADO/],
+    // A value svc does not know is sent as typed (the service may add one: open reading);
+    // one a letter away from a known one is a typo, refused with the suggestion.
+    [['transacciones', 'listar', '--medio', 'credto'], /¿quisiste decir credito\?\); valores posibles: transferencia, qr, debito, credito, prepaga/],
+    [['transacciones', 'listar', '--estado', 'acreditad'], /¿quisiste decir ACREDITADO\?\); valores posibles: ACREDITADO, RECHAZADO/],
     [['cobro', 'ver'], /falta el cobro: su id, su código o --referencia/],
     [['cobro', 'listar', '--nope'], /opción desconocida/],
   ])('bad input %j is refused locally with exit 2', async (args, message) => {
