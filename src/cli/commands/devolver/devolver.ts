@@ -114,7 +114,21 @@ export function checkCommands(id: number): string {
 }
 
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
+  if (args[0] === 'planes') return (await import('./planes.js')).listPlans(ctx, args.slice(1));
+  if (args.length > 1) throw new UsageError(`demasiados argumentos: svc devolver toma un cobro (id o código)`);
   if (opts.aplicar !== undefined) return applyPlan(ctx, args, opts);
+  if (opts.lote !== undefined) {
+    if (args.length || opts.monto !== undefined || opts.total || opts.transaccion !== undefined || opts.referencia !== undefined) {
+      throw new UsageError('--lote toma los cobros y montos del CSV: sin id, --monto, --total, --transaccion ni --referencia');
+    }
+    if (opts.plan === undefined) throw new UsageError('--lote va con --plan ARCHIVO: un lote se prepara y después se aplica con --aplicar', 'ej. svc devolver --lote devoluciones.csv --plan lote.json');
+    const planPath = newPlanPath(opts.plan);
+    const { prepareBatch } = await import('./lote.js');
+    return prepareBatch(ctx, { lote: String(opts.lote), plan: planPath, separador: opts.separador, motivo: parseMotivo(opts.motivo, true) }, writeNewText);
+  }
+  if (opts.separador !== undefined || opts.resultado !== undefined || opts.paralelo !== undefined) {
+    throw new UsageError('--separador va con --lote; --resultado y --paralelo, con --aplicar de un lote');
+  }
   const { io, globals } = ctx;
   const req = parseRefundFlags(args, opts, io.canPrompt);
   const planFile = opts.plan === undefined ? undefined : newPlanPath(opts.plan);
@@ -239,11 +253,15 @@ function newPlanPath(file: unknown): string {
 }
 
 function writeNewPlan(path: string, plan: Plan): void {
+  writeNewText(path, planText(plan));
+}
+
+function writeNewText(path: string, text: string): void {
   try {
     // Exclusive: two agents writing the same name do not overwrite each other.
     const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
     try {
-      writeFileSync(fd, planText(plan));
+      writeFileSync(fd, text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -269,6 +287,10 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
     throw new UsageError('--aplicar toma todo del plan: sin id, --monto, --total, --transaccion, --referencia, --motivo ni --plan');
   }
   const path = String(opts.aplicar);
+  const lote = await import('./lote.js');
+  const batch = lote.peekBatch(path);
+  if (batch) return lote.applyBatch(ctx, path, batch, { resultado: opts.resultado, paralelo: opts.paralelo, dryRun: opts.dryRun });
+  if (opts.resultado !== undefined || opts.paralelo !== undefined) throw new UsageError('--resultado y --paralelo van con un plan en lote (--lote)');
   // Read once unlocked: a path that is no plan is a usage error before anything is locked.
   readPlan(path);
   if (opts.dryRun === true) return checkPlan(ctx, path, opts);

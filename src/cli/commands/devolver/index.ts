@@ -10,6 +10,10 @@ export const devolverOptions = defineOptions([
   { flags: '--plan <archivo>', description: 'no devuelve: escribe un plan (JSON, 0600) que otra persona aplica con --aplicar' },
   { flags: '--motivo <texto>', description: 'con --plan: por qué se devuelve; queda en el plan, con quién lo preparó, para quien lo aplique' },
   { flags: '--aplicar <archivo>', description: 'aplica un plan escrito con --plan, si nada cambió desde entonces (una sola vez)' },
+  { flags: '--lote <archivo.csv>', description: 'con --plan: un plan de muchas devoluciones, una por fila (columnas cobro, monto o "total", transaccion, motivo)' },
+  { flags: '--separador <sep>', description: 'con --lote: el separador del CSV (, ; o tab); sin él, se detecta del encabezado' },
+  { flags: '--resultado <archivo.csv>', description: 'al aplicar un lote: escribe fila, cobro, monto, estado, devolucion_id y error de cada fila' },
+  { flags: '--paralelo <n>', description: 'al aplicar un lote: cuántas devoluciones a la vez (1 por defecto, hasta 4)' },
   { flags: '--dry-run', description: 'muestra la devolución y hace todos los controles, sin enviar nada (sale 0 si se aceptaría, 2 si no)' },
 ]);
 
@@ -17,7 +21,10 @@ export const commands: CommandDef[] = [
   defineCommand({
     name: 'devolver',
     summary: 'devuelve todo o parte de un cobro acreditado: muestra lo que queda y confirma (en live, escribiendo el monto)',
-    args: [{ name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres', required: false }],
+    args: [
+      { name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres; o "planes": lista los planes de una carpeta', required: false },
+      { name: 'carpeta', description: 'con planes: la carpeta (la actual si no se da)', required: false },
+    ],
     options: devolverOptions,
     examples: [
       'svc devolver 42 --monto 500.00',
@@ -25,6 +32,9 @@ export const commands: CommandDef[] = [
       'svc devolver K7QM3XW9PA --monto 500 --dry-run',
       'svc devolver 42 --monto 250 --plan devolucion-42.json --motivo "producto fallado"',
       'svc devolver --aplicar devolucion-42.json',
+      'svc devolver --lote devoluciones.csv --plan lote.json --motivo "evento cancelado"',
+      'svc devolver --aplicar lote.json --resultado resultado.csv',
+      'svc devolver planes ~/planes',
       'svc devolver 42 --monto 250 --transaccion 7',
       'svc devolver 42 --total --live --yes --json',
     ],

@@ -1,0 +1,447 @@
+// Refunds in a batch: `svc devolver --lote FILE.csv --plan lote.json` checks every row
+// as --dry-run does and writes a plan of the rows that fit; `svc devolver --aplicar
+// lote.json` makes each row's refund exactly once, under kill -9, Ctrl-C, a second
+// apply at the same moment and replies whose outcome is unknown:
+// - the plan is locked while it is applied (shared/file-lock.ts);
+// - a ledger beside it (lote.json.registro.jsonl) gets the row's intent, fsynced,
+//   before its POST, and its outcome after;
+// - a row with an intent and no outcome (killed mid-POST, or a cut reply) is looked
+//   for on the service first: a refund of its request and amount made since the plan,
+//   not already claimed by another row, is that row's; only when there is none is it
+//   sent (again).
+import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import type { Client } from '../../../api/client.js';
+import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
+import { CliError, EXIT, UsageError } from '../../../errors.js';
+import { formatCents, isAmount, parseAmount, sumAmounts, type Cents } from '../../../money.js';
+import { csvField } from '../../../output/format.js';
+import { count, printable, shown } from '../../../text.js';
+import type { Context } from '../../context.js';
+import { outcomeUnknown } from '../../outcome.js';
+import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
+import { parseSeparator, readCsv } from '../../shared/csv-read.js';
+import { lockFile } from '../../shared/file-lock.js';
+import { writePrivateFile } from '../../../config/private.js';
+import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
+import { parseId } from '../../parse.js';
+
+export interface BatchRow {
+  /** The CSV line the row came from. */
+  fila: number;
+  cobro_id: number;
+  codigo: string;
+  monto: string;
+  transaccion_id: number | null;
+  motivo: string | null;
+  /** The request's refunds when the plan was made: a refund not among them is new. */
+  antes: number[];
+}
+
+export interface BatchPlan {
+  version: 1;
+  tipo: 'lote';
+  origen: string;
+  filas: BatchRow[];
+  total: string;
+  perfil: string;
+  modo: 'test' | 'live';
+  creado: string;
+  preparado_por: string;
+  motivo: string | null;
+  digest: string;
+  aplicado: null | { at: string; aplicado_por: string; hechas: number; rechazadas: number };
+}
+
+/** The batch's columns: `cobro` is an id, a code or a referencia; `monto` an amount or "total". */
+const COLUMNS = ['cobro', 'monto', 'transaccion', 'motivo'];
+
+function digestOf(p: Omit<BatchPlan, 'digest' | 'aplicado'>): string {
+  const canonical = JSON.stringify([
+    p.version,
+    p.tipo,
+    p.origen,
+    p.filas.map((r) => [r.fila, r.cobro_id, r.codigo, r.monto, r.transaccion_id, r.motivo, r.antes]),
+    p.total,
+    p.perfil,
+    p.modo,
+    p.creado,
+    p.preparado_por,
+    p.motivo,
+  ]);
+  return `sha256:${process.getBuiltinModule('node:crypto').createHash('sha256').update(canonical).digest('hex')}`;
+}
+
+/** The batch plan (`tipo: "lote"`) at `path`, or undefined for anything else (readPlan judges that). */
+export function peekBatch(path: string): BatchPlan | undefined {
+  try {
+    const p: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return typeof p === 'object' && p !== null && (p as { tipo?: unknown }).tipo === 'lote' ? (p as BatchPlan) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Left {
+  fila: number;
+  why: string;
+}
+
+interface PrepareOptions {
+  lote: string;
+  plan: string;
+  separador?: unknown;
+  motivo: string | null;
+}
+
+/** --lote FILE.csv --plan FILE: every row checked, the plan of those that fit written; exit 2 naming those left out. */
+export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (path: string, text: string) => void): Promise<void> {
+  const { io, globals } = ctx;
+  const csv = readCsv(o.lote, '--lote', parseSeparator(o.separador));
+  const missing = ['cobro', 'monto'].filter((c) => !csv.header.includes(c));
+  if (missing.length) throw new UsageError(`--lote ${printable(o.lote)} línea 1: faltan las columnas ${missing.join(', ')} (columnas: ${COLUMNS.join(', ')})`);
+  const unknown = csv.header.filter((h) => !COLUMNS.includes(h));
+  if (unknown.length) throw new UsageError(`--lote ${printable(o.lote)} línea 1: columnas que svc no conoce: ${unknown.map((u) => `"${printable(u)}"`).join(', ')} (columnas: ${COLUMNS.join(', ')})`);
+  if (csv.rows.length === 0) throw new UsageError(`--lote ${printable(o.lote)}: no tiene filas`);
+
+  const resolved = await ctx.resolved();
+  const client = await ctx.client();
+  const { cobros, devoluciones, txs } = await ctx.spin(`revisando ${count(csv.rows.length, 'fila', 'filas')}…`, async () => {
+    const needTx = csv.rows.some((r) => (r.fields.transaccion ?? '') !== '');
+    const [c, d, t] = await Promise.all([client.listarCobros(), client.listarDevoluciones(), needTx ? client.listarTransacciones() : undefined]);
+    return { cobros: c.data.data, devoluciones: d.data.data, txs: t?.data.data ?? [] };
+  });
+  const { planRefund } = await import('./devolver.js');
+  const rows: BatchRow[] = [];
+  const left: Left[] = [];
+  // Rows of one request share what is left of it: the earlier rows count as refunded.
+  const pending = new Map<number, Devolucion[]>();
+  for (const r of csv.rows) {
+    try {
+      // An id or a code as svc reads them anywhere; any other text is the merchant's referencia.
+      const name = r.fields.cobro ?? '';
+      const ref: CobroRef = /^[1-9][0-9]{0,14}$|^[A-Za-z0-9]{10}$/.test(name) ? parseCobroRef(name, undefined, 'cobro') : name ? { kind: 'referencia', referencia: name } : parseCobroRef('', undefined);
+      const cobro = pick(cobros, ref);
+      const montoText = r.fields.monto ?? '';
+      const total = montoText.toLowerCase() === 'total';
+      const amount = total ? undefined : parseCsvAmount(montoText);
+      const transaccion = r.fields.transaccion ? parseId(r.fields.transaccion, 'transaccion') : undefined;
+      const tx = transaccion === undefined ? undefined : txs.find((t) => t.id === transaccion);
+      if (transaccion !== undefined && !tx) throw new UsageError(`no hay transacción ${transaccion}`);
+      const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
+      const before = pending.get(cobro.id) ?? [];
+      const plan = planRefund({ ref, amount, total, transaccion }, cobro, [...mine, ...before], tx as Transaccion | undefined);
+      const monto = formatCents(plan.amount);
+      before.push({ id: 0, cobro_id: cobro.id, monto, tipo: 'parcial', estado: cobro.estado, created_at: '' } as Devolucion);
+      pending.set(cobro.id, before);
+      const motivo = r.fields.motivo ? r.fields.motivo : null;
+      rows.push({ fila: r.line, cobro_id: cobro.id, codigo: cobro.codigo, monto, transaccion_id: transaccion ?? null, motivo, antes: mine.map((d) => d.id).sort((a, b) => a - b) });
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      left.push({ fila: r.line, why: err.message });
+    }
+  }
+  const totalCents = sumAmounts(rows.map((r) => r.monto));
+  for (const r of rows) say(ctx, `línea ${r.fila}\tcobro ${r.cobro_id}\t${r.monto}\tentra`);
+  for (const l of left) say(ctx, io.c.yellow(`línea ${l.fila}\tqueda afuera: ${l.why}`));
+  if (rows.length === 0) throw new UsageError(`ninguna fila de ${printable(o.lote)} entra: no se escribió el plan`);
+  const body = {
+    version: 1 as const,
+    tipo: 'lote' as const,
+    origen: o.lote,
+    filas: rows,
+    total: formatCents(totalCents),
+    perfil: resolved.profileName.value,
+    modo: resolved.mode,
+    creado: new Date().toISOString(),
+    preparado_por: osUser(ctx.env),
+    motivo: o.motivo,
+  };
+  const plan: BatchPlan = { ...body, digest: digestOf(body), aplicado: null };
+  writeNew(o.plan, `${JSON.stringify(plan, null, 2)}\n`);
+  if (globals.json) io.outRaw(JSON.stringify({ plan: o.plan, filas: rows.length, total: plan.total, afuera: left }));
+  say(ctx, `plan escrito en ${shown(o.plan)}: ${count(rows.length, 'fila', 'filas')}, ${plan.total} (nada se envió); lo aplica quien corra svc devolver --aplicar ${shown(o.plan)}`);
+  if (left.length) {
+    throw new CliError(`${count(left.length, 'fila quedó', 'filas quedaron')} afuera del plan: ${left.map((l) => `línea ${l.fila}`).join(', ')}`, {
+      exit: EXIT.usage,
+      code: 'rows_left_out',
+      hint: 'corregilas en otro CSV y prepará un plan aparte para ellas',
+    });
+  }
+}
+
+/** An amount in a CSV cell: 500, 500.50, or 500,50 (a spreadsheet where the decimal mark is a comma). */
+function parseCsvAmount(text: string): Cents {
+  const t = /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
+  if (!isAmount(t) || parseAmount(t) <= 0n) throw new UsageError(`monto "${printable(text)}" no es un monto (ej. 500.00) ni "total"`);
+  return parseAmount(t);
+}
+
+function pick(cobros: Cobro[], ref: CobroRef): Cobro {
+  const found =
+    ref.kind === 'id'
+      ? cobros.filter((c) => c.id === ref.id)
+      : ref.kind === 'codigo'
+        ? cobros.filter((c) => c.codigo.toUpperCase() === ref.codigo)
+        : cobros.filter((c) => c.referencia === ref.referencia);
+  if (found.length === 1) return found[0]!;
+  const what = ref.kind === 'id' ? `id ${ref.id}` : ref.kind === 'codigo' ? `código ${ref.codigo}` : `referencia "${printable(ref.referencia)}"`;
+  throw new UsageError(found.length === 0 ? `no hay ningún cobro con ${what}` : `${found.length} cobros tienen ${what}: nombralo por su id`);
+}
+
+/** Reads and checks a batch plan (digest). */
+function checkBatch(path: string, p: BatchPlan): BatchPlan {
+  const shaped =
+    p.version === 1 && Array.isArray(p.filas) && p.filas.every((r) => Number.isSafeInteger(r?.cobro_id) && typeof r.monto === 'string' && isAmount(r.monto) && Array.isArray(r.antes)) &&
+    typeof p.perfil === 'string' && (p.modo === 'test' || p.modo === 'live') && typeof p.total === 'string';
+  if (!shaped) throw new UsageError(`--aplicar "${printable(path)}": no es un plan de devoluciones en lote de svc`);
+  const { digest, aplicado: _a, ...body } = p;
+  if (digestOf(body) !== digest) throw new PlanRefused(`el plan ${printable(path)} fue modificado después de escrito (su digest no coincide): no se aplica`);
+  return p;
+}
+
+type Outcome = { fila: number; estado: 'hecha'; devolucion_id: number } | { fila: number; estado: 'rechazada'; error: string };
+type LedgerLine = { fila: number; intento: string } | Outcome;
+
+/** The ledger: one JSON line per intent and per outcome, each fsynced before svc goes on. */
+class Ledger {
+  readonly intents = new Set<number>();
+  readonly outcomes = new Map<number, Outcome>();
+  private fd: number;
+  constructor(readonly path: string) {
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let e: LedgerLine;
+      try {
+        e = JSON.parse(line) as LedgerLine;
+      } catch {
+        // A line cut by a kill: an intent cut before its POST, or an outcome the service is asked about again.
+        continue;
+      }
+      if ('intento' in e) this.intents.add(e.fila);
+      else if (e.estado === 'hecha' || e.estado === 'rechazada') this.outcomes.set(e.fila, e);
+    }
+    this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+    // A line cut by a kill is closed, so the next one starts clean.
+    if (text && !text.endsWith('\n')) this.append('');
+  }
+  private append(line: string): void {
+    const bytes = Buffer.from(`${line}\n`);
+    for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    fsyncSync(this.fd);
+  }
+  intent(fila: number): void {
+    this.append(JSON.stringify({ fila, intento: new Date().toISOString() }));
+    this.intents.add(fila);
+  }
+  outcome(o: Outcome): void {
+    this.append(JSON.stringify(o));
+    this.outcomes.set(o.fila, o);
+  }
+  claimed(): Set<number> {
+    return new Set([...this.outcomes.values()].flatMap((o) => (o.estado === 'hecha' ? [o.devolucion_id] : [])));
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+interface RowResult {
+  fila: number;
+  cobro_id: number;
+  monto: string;
+  estado: 'hecha' | 'ya_hecha' | 'rechazada' | 'incierta';
+  devolucion_id: number | null;
+  error: string | null;
+}
+
+interface ApplyOptions {
+  resultado?: unknown;
+  paralelo?: unknown;
+  dryRun?: boolean;
+}
+
+/** --aplicar on a batch plan: locked, each row once, the ledger beside it. */
+export async function applyBatch(ctx: Context, path: string, raw: BatchPlan, o: ApplyOptions): Promise<void> {
+  const paralelo = o.paralelo === undefined ? 1 : parseId(o.paralelo, '--paralelo');
+  if (paralelo > 4) throw new UsageError('--paralelo: hasta 4 a la vez (el servicio no es para ráfagas)');
+  const resultado = o.resultado === undefined ? undefined : String(o.resultado);
+  checkBatch(path, raw);
+  const lock = await lockFile(path, {
+    what: `el plan ${printable(path)}`,
+    onWait: (h) => say(ctx, ctx.io.c.dim(`otro proceso${h ? ` (pid ${h.pid})` : ''} está aplicando el plan ${shown(path)}: esperando a que termine…`)),
+  });
+  try {
+    // Read again under the lock: an apply that waited sees what the one before it wrote.
+    const plan = checkBatch(path, JSON.parse(readFileSync(path, 'utf8')) as BatchPlan);
+    await applyLocked(ctx, path, plan, paralelo, resultado, o.dryRun === true);
+  } finally {
+    lock.release();
+  }
+}
+
+async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo: number, resultado: string | undefined, dryRun: boolean): Promise<void> {
+  const { io, globals } = ctx;
+  if (plan.aplicado) {
+    throw new AlreadyApplied(
+      `el plan ya se aplicó (${plan.aplicado.at}, por ${shown(plan.aplicado.aplicado_por)}): ${count(plan.aplicado.hechas, 'devolución hecha', 'devoluciones hechas')}, ${plan.aplicado.rechazadas} rechazadas; no se devuelve dos veces`,
+      0,
+      `el registro de cada fila: ${path}.registro.jsonl`,
+    );
+  }
+  const resolved = await ctx.resolved();
+  if (plan.modo !== resolved.mode) throw new PlanRefused(`el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`);
+  if (plan.perfil !== resolved.profileName.value) throw new PlanRefused(`el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`);
+  const ledger = new Ledger(`${path}.registro.jsonl`);
+  try {
+    const todo = plan.filas.filter((r) => !ledger.outcomes.has(r.fila));
+    say(ctx, `${io.c.bold('lote:')} ${count(plan.filas.length, 'fila', 'filas')}, ${plan.total}; preparado por ${shown(plan.preparado_por)}${plan.motivo ? ` (${shown(plan.motivo)})` : ''}`);
+    if (todo.length < plan.filas.length) say(ctx, `${count(plan.filas.length - todo.length, 'fila ya estaba hecha', 'filas ya estaban hechas')} (registro ${shown(ledger.path)}): se saltean`);
+    if (dryRun) {
+      say(ctx, io.c.dim(`prueba (--dry-run): quedan ${count(todo.length, 'fila', 'filas')} por aplicar; no se envió nada`));
+      return;
+    }
+    const live = resolved.mode === 'live';
+    const totalLeft = formatCents(sumAmounts(todo.map((r) => r.monto)));
+    if (todo.length && !globals.yes) {
+      if (!io.canPrompt) {
+        if (live) await ctx.guardChange(`aplicar el lote ${path}`);
+      } else if (live) {
+        await ctx.confirmTyped(`MODO LIVE: para devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft} escribí el total (${totalLeft}):`, totalLeft);
+      } else {
+        await ctx.confirm(`¿Devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft}?`);
+      }
+    }
+    const client = await ctx.client();
+    const results: RowResult[] = [];
+    for (const r of plan.filas) {
+      const done = ledger.outcomes.get(r.fila);
+      if (done) results.push(resultOf(r, done, true));
+    }
+    const progress = makeProgress(ctx, todo);
+    for (const res of results) emit(ctx, res);
+    let next = 0;
+    const worker = async () => {
+      while (next < todo.length) {
+        const r = todo[next++]!;
+        const res = await applyRow(client, ledger, r);
+        results.push(res);
+        emit(ctx, res);
+        progress(res);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(paralelo, todo.length) }, worker));
+    progress(undefined);
+    results.sort((a, b) => a.fila - b.fila);
+    const hechas = results.filter((x) => x.estado === 'hecha' || x.estado === 'ya_hecha').length;
+    const rechazadas = results.filter((x) => x.estado === 'rechazada').length;
+    const inciertas = results.filter((x) => x.estado === 'incierta');
+    if (resultado) writePrivateFile(resultado, resultCsv(results));
+    if (inciertas.length === 0) {
+      writePrivateFile(path, `${JSON.stringify({ ...plan, aplicado: { at: new Date().toISOString(), aplicado_por: osUser(ctx.env), hechas, rechazadas } }, null, 2)}\n`);
+    }
+    say(ctx, `${count(hechas, 'devolución hecha', 'devoluciones hechas')}, ${rechazadas} rechazadas${inciertas.length ? `, ${inciertas.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`);
+    if (inciertas.length) {
+      throw new CliError(`${count(inciertas.length, 'fila quedó', 'filas quedaron')} sin saber si se devolvió (${inciertas.map((x) => `línea ${x.fila}`).join(', ')}): corré de nuevo svc devolver --aplicar ${path}, que primero las busca en el servicio`, {
+        exit: EXIT.network,
+        code: 'outcome_unknown',
+      });
+    }
+    if (rechazadas) throw new CliError(`el servicio rechazó ${count(rechazadas, 'fila', 'filas')}: ${results.filter((x) => x.estado === 'rechazada').map((x) => `línea ${x.fila}`).join(', ')}`, { exit: EXIT.refused, code: 'rows_refused' });
+  } finally {
+    ledger.close();
+  }
+}
+
+/** The refund of row `r` made since the plan and not claimed by another row, if the service has one. */
+async function findMade(client: Client, ledger: Ledger, r: BatchRow): Promise<Devolucion | undefined> {
+  const all = (await client.listarDevoluciones()).data.data;
+  const claimed = ledger.claimed();
+  return all.find((d) => d.cobro_id === r.cobro_id && !r.antes.includes(d.id) && !claimed.has(d.id) && parseAmount(d.monto) === parseAmount(r.monto));
+}
+
+/** One row: looked for first when it has an intent, then sent once; a reply lost on the way is looked for again. */
+async function applyRow(client: Client, ledger: Ledger, r: BatchRow): Promise<RowResult> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (ledger.intents.has(r.fila)) {
+      let found: Devolucion | undefined;
+      try {
+        found = await findMade(client, ledger, r);
+      } catch (err) {
+        return { ...base(r), estado: 'incierta', error: `no se pudo revisar el servicio: ${(err as Error).message}` };
+      }
+      if (found) {
+        const o: Outcome = { fila: r.fila, estado: 'hecha', devolucion_id: found.id };
+        ledger.outcome(o);
+        return resultOf(r, o, false);
+      }
+    }
+    ledger.intent(r.fila);
+    try {
+      const body = r.transaccion_id === null ? { monto: r.monto } : { monto: r.monto, transaccion_id: r.transaccion_id };
+      const d = (await client.devolver(r.cobro_id, body)).data.data;
+      const o: Outcome = { fila: r.fila, estado: 'hecha', devolucion_id: d.id };
+      ledger.outcome(o);
+      return resultOf(r, o, false);
+    } catch (err) {
+      if (!outcomeUnknown(err)) {
+        const e = err as { error?: string; message: string };
+        const o: Outcome = { fila: r.fila, estado: 'rechazada', error: `${e.error ?? 'error'}: ${e.message}` };
+        ledger.outcome(o);
+        return resultOf(r, o, false);
+      }
+      // Unknown: the next round looks for it on the service before sending again.
+    }
+  }
+  return { ...base(r), estado: 'incierta', error: 'sin respuesta del servicio' };
+}
+
+const base = (r: BatchRow) => ({ fila: r.fila, cobro_id: r.cobro_id, monto: r.monto, devolucion_id: null, error: null });
+
+function resultOf(r: BatchRow, o: Outcome, before: boolean): RowResult {
+  return o.estado === 'hecha'
+    ? { ...base(r), estado: before ? 'ya_hecha' : 'hecha', devolucion_id: o.devolucion_id }
+    : { ...base(r), estado: 'rechazada', error: o.error };
+}
+
+function emit(ctx: Context, res: RowResult): void {
+  if (ctx.globals.json) ctx.io.outRaw(JSON.stringify(res));
+  else if (!ctx.io.stderrTTY) ctx.io.err(`línea ${res.fila}\tcobro ${res.cobro_id}\t${res.monto}\t${res.estado}${res.devolucion_id ? `\tdevolución ${res.devolucion_id}` : ''}${res.error ? `\t${printable(res.error, 200)}` : ''}`);
+}
+
+/** On a terminal: one line rewritten in place with rows, amount and time left. */
+function makeProgress(ctx: Context, todo: BatchRow[]): (res: RowResult | undefined) => void {
+  if (!ctx.io.stderrTTY || ctx.globals.json) return () => {};
+  const started = Date.now();
+  const total = sumAmounts(todo.map((r) => r.monto));
+  let n = 0;
+  let amount = 0n;
+  return (res) => {
+    if (!res) {
+      ctx.io.stderr.write('\n');
+      return;
+    }
+    n++;
+    if (res.estado === 'hecha') amount += parseAmount(res.monto);
+    const perRow = (Date.now() - started) / n;
+    const left = Math.round((perRow * (todo.length - n)) / 1000);
+    const width = 20;
+    const filled = Math.round((n / todo.length) * width);
+    ctx.io.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${n}/${todo.length} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s `);
+  };
+}
+
+function resultCsv(results: RowResult[]): string {
+  const lines = [['fila', 'cobro', 'monto', 'estado', 'devolucion_id', 'error'].join(',')];
+  for (const r of results) lines.push([r.fila, r.cobro_id, r.monto, r.estado, r.devolucion_id ?? '', r.error ?? ''].map(csvField).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function say(ctx: Context, line: string): void {
+  if (!ctx.globals.json) ctx.io.err(line);
+}

@@ -1,0 +1,75 @@
+// svc devolver planes [CARPETA]: the approver's queue. Every refund plan in a folder
+// (one refund or a batch): who prepared it, why, how much, for which request or how
+// many rows, and whether it was applied and by whom. Files that are not plans are
+// passed over; nothing is sent and nothing is checked against the service.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../../../errors.js';
+import { printJson, printTable, type Column } from '../../../output/format.js';
+import { printable } from '../../../text.js';
+import type { Context } from '../../context.js';
+
+interface PlanEntry {
+  archivo: string;
+  tipo: 'devolucion' | 'lote';
+  /** The request (one refund) or how many rows (a batch). */
+  para: string;
+  monto: string;
+  preparado_por: string | null;
+  motivo: string | null;
+  creado: string;
+  aplicado: boolean;
+  aplicado_por: string | null;
+}
+
+/** Plans larger than this are not refund plans svc writes (a batch of 10,000 rows is ~3 MB). */
+const MAX_BYTES = 8 * 1024 * 1024;
+
+function entryOf(file: string, name: string): PlanEntry | undefined {
+  try {
+    if (statSync(file).size > MAX_BYTES) return undefined;
+    const p = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+    if (typeof p?.digest !== 'string' || typeof p.creado !== 'string') return undefined;
+    const aplicado = p.aplicado && typeof p.aplicado === 'object' ? p.aplicado : null;
+    const common = {
+      archivo: name,
+      preparado_por: typeof p.preparado_por === 'string' ? p.preparado_por : null,
+      motivo: typeof p.motivo === 'string' ? p.motivo : null,
+      creado: p.creado,
+      aplicado: aplicado !== null,
+      aplicado_por: typeof aplicado?.aplicado_por === 'string' ? aplicado.aplicado_por : null,
+    };
+    if (p.tipo === 'lote' && Array.isArray(p.filas) && typeof p.total === 'string') {
+      return { ...common, tipo: 'lote', para: `${p.filas.length} filas`, monto: p.total };
+    }
+    if ((p.version === 1 || p.version === 2) && Number.isSafeInteger(p.cobro?.id) && typeof p.monto === 'string') {
+      return { ...common, tipo: 'devolucion', para: `cobro ${p.cobro.id}`, monto: p.monto };
+    }
+  } catch {
+    // Not JSON, unreadable: not a plan.
+  }
+  return undefined;
+}
+
+export async function listPlans(ctx: Context, args: string[]): Promise<void> {
+  if (args.length > 1) throw new UsageError('svc devolver planes toma una sola carpeta');
+  const dir = args[0] ?? '.';
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`svc devolver planes "${printable(dir)}": ${code === 'ENOENT' ? 'no existe' : code === 'ENOTDIR' ? 'no es una carpeta' : (err as Error).message}`);
+  }
+  const plans = names.flatMap((n) => entryOf(join(dir, n), n) ?? []);
+  if (ctx.globals.json) return printJson(ctx.io, plans);
+  const columns: Column<PlanEntry>[] = [
+    { header: 'ARCHIVO', value: (p) => p.archivo, shrink: true },
+    { header: 'PARA', value: (p) => p.para },
+    { header: 'MONTO', value: (p) => p.monto, align: 'right' },
+    { header: 'PREPARÓ', value: (p) => p.preparado_por ?? '?' },
+    { header: 'MOTIVO', value: (p) => p.motivo ?? '', shrink: true, drop: 1 },
+    { header: 'APLICADO', value: (p) => (p.aplicado ? `sí, por ${p.aplicado_por ?? '?'}` : 'no') },
+  ];
+  await printTable(ctx.io, columns, plans, `ningún plan de devolución en ${printable(dir)}`);
+}

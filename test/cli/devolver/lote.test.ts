@@ -1,0 +1,149 @@
+// Refunds in a batch against a real sandbox: a CSV as spreadsheets save it becomes a
+// plan of the rows that fit; applying it makes each row's refund exactly once, under
+// SIGKILL at random points and resume, connections cut after the service processed
+// the POST, and two applies at once. `svc devolver planes` lists the plans.
+import { execa } from 'execa';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(() => sb?.stop());
+
+async function paid(n: number, monto = '100.00'): Promise<{ id: number; codigo: string; referencia: string }[]> {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const referencia = `lote-${Date.now()}-${i}-${Math.random().toString(36).slice(2, 7)}`;
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Entrada', monto, referencia })).body.data;
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {})).status).toBe(200);
+    out.push({ id: c.id as number, codigo: c.codigo as string, referencia });
+  }
+  return out;
+}
+const refunds = async () => (await sb.api('GET', '/v1/devoluciones')).body.data as { id: number; cobro_id: number; monto: string }[];
+const perCobro = async (ids: number[]) => {
+  const all = await refunds();
+  return ids.map((id) => all.filter((d) => d.cobro_id === id).length);
+};
+
+/** A plan for `ids`, 10.00 each, from a plain CSV. */
+async function batchPlan(ids: number[]): Promise<string> {
+  const dir = tempDir('svc-lote-');
+  writeFileSync(join(dir, 'lote.csv'), `cobro,monto\n${ids.map((id) => `${id},10.00`).join('\n')}\n`);
+  const made = await svc(['devolver', '--lote', join(dir, 'lote.csv'), '--plan', join(dir, 'lote.json')], { env: sb.env });
+  expect(made.exitCode, made.stderr).toBe(0);
+  return join(dir, 'lote.json');
+}
+
+describe('devolver --lote / --aplicar a batch', () => {
+  it('reads a CSV as Excel saves it (BOM, ;, CRLF, quoted newline, decimal comma), leaves out what does not fit (exit 2 naming it), applies the rest once', async () => {
+    const [a, b, c, d] = await paid(4);
+    const dir = tempDir('svc-lote-');
+    const csv = join(dir, 'devoluciones.csv');
+    writeFileSync(
+      csv,
+      '\uFEFFcobro;monto;motivo\r\n' +
+        `${a!.id};12,50;"evento cancelado;\r\nsegunda línea"\r\n` +
+        `${b!.codigo.toLowerCase()};total;\r\n` +
+        `${c!.referencia};30.00;""\r\n` +
+        `${d!.id};500.00;no alcanza\r\n`,
+    );
+    const plan = join(dir, 'lote.json');
+    const made = await svc(['devolver', '--lote', csv, '--plan', plan, '--motivo', 'show suspendido'], { env: sb.env });
+    expect(made.exitCode, made.stderr).toBe(2);
+    expect(made.stderr).toMatch(/línea 6\tqueda afuera: --monto 500\.00 supera lo que queda por devolver/);
+    expect(made.stderr).toMatch(/1 fila quedó afuera del plan: línea 6/);
+    const p = JSON.parse(readFileSync(plan, 'utf8'));
+    expect(p).toMatchObject({ tipo: 'lote', total: '142.50', motivo: 'show suspendido' });
+    expect(p.filas.map((r: { cobro_id: number; monto: string }) => [r.cobro_id, r.monto])).toEqual([
+      [a!.id, '12.50'],
+      [b!.id, '100.00'],
+      [c!.id, '30.00'],
+    ]);
+    expect(p.filas[0].motivo).toBe('evento cancelado;\r\nsegunda línea');
+
+    const resultado = join(dir, 'resultado.csv');
+    const applied = await svc(['devolver', '--aplicar', plan, '--yes', '--json', '--resultado', resultado], { env: sb.env });
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const lines = applied.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.cobro_id, l.estado])).toEqual([
+      [a!.id, 'hecha'],
+      [b!.id, 'hecha'],
+      [c!.id, 'hecha'],
+    ]);
+    expect(await perCobro([a!.id, b!.id, c!.id, d!.id])).toEqual([1, 1, 1, 0]);
+    expect(readFileSync(resultado, 'utf8').split('\r\n')[0]).toBe('fila,cobro,monto,estado,devolucion_id,error');
+
+    const again = await svc(['devolver', '--aplicar', plan, '--yes', '--json'], { env: sb.env });
+    expect(again.exitCode).toBe(2);
+    expect(JSON.parse(again.stderr.trim())).toMatchObject({ error: 'already_applied' });
+
+    const listed = await svc(['devolver', 'planes', dir], { env: sb.env });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/lote\.json\t3 filas\t142\.50\t\S+\tshow suspendido\tsí, por \S+/);
+  });
+
+  it.each([
+    ['an unclosed quote', 'cobro,monto\n1,10\n2,"10\n', /línea \d+: una comilla que no se cierra; no se hizo nada/],
+    ['a row with more columns', 'cobro,monto\n1,10\n2,10,x\n', /línea 3: no tiene tantas columnas como el encabezado/],
+    ['a missing column', 'cobro;importe\n1;10\n', /línea 1: faltan las columnas monto/],
+    ['not UTF-8', Buffer.from([0x63, 0x6f, 0x62, 0x72, 0x6f, 0x2c, 0x6d, 0x6f, 0x6e, 0x74, 0x6f, 0x0a, 0x31, 0x2c, 0xe9, 0x0a]), /línea 2: no es UTF-8/],
+  ])('%s: exit 2 naming the line, no plan written', async (_name, content, message) => {
+    const dir = tempDir('svc-lote-');
+    writeFileSync(join(dir, 'x.csv'), content);
+    const r = await svc(['devolver', '--lote', join(dir, 'x.csv'), '--plan', join(dir, 'p.json')], { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(join(dir, 'p.json'))).toBe(false);
+  });
+
+  it('SIGKILL at random points, then resume: every row refunded exactly once (3 trials of 12 rows)', async () => {
+    for (let t = 0; t < 3; t++) {
+      const rows = await paid(12);
+      const ids = rows.map((r) => r.id);
+      const plan = await batchPlan(ids);
+      for (let k = 0; k < 2; k++) {
+        const child = execa('node', [BIN, 'devolver', '--aplicar', plan, '--yes', '--paralelo', String(1 + (t % 3))], {
+          cwd: ROOT,
+          env: { ...process.env, ...sb.env, SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_KEYRING: 'off' },
+          reject: false,
+        });
+        await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 1200)));
+        child.kill('SIGKILL');
+        await child;
+      }
+      const resumed = await spawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expectNoStack(resumed.stderr);
+      expect(await perCobro(ids)).toEqual(ids.map(() => 1));
+      expect(JSON.parse(readFileSync(plan, 'utf8')).aplicado).toMatchObject({ hechas: 12, rechazadas: 0 });
+    }
+  });
+
+  it('connections cut after the service processed some POSTs: each row once, found on the service', async () => {
+    const rows = await paid(8);
+    const ids = rows.map((r) => r.id);
+    const plan = await batchPlan(ids);
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros*', action: 'cut_after', count: 3 })).status).toBe(201);
+    const r = await svc(['devolver', '--aplicar', plan, '--yes', '--json'], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await perCobro(ids)).toEqual(ids.map(() => 1));
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(ids.map(() => 'hecha'));
+  });
+
+  it('two applies at once: each row once; the second refuses once the first is done', async () => {
+    const rows = await paid(6);
+    const ids = rows.map((r) => r.id);
+    const plan = await batchPlan(ids);
+    const runs = await Promise.all([0, 1].map(() => spawned(['devolver', '--aplicar', plan, '--yes', '--json'], { env: sb.env })));
+    expect(runs.map((x) => x.exitCode).sort()).toEqual([0, 2]);
+    expect(await perCobro(ids)).toEqual(ids.map(() => 1));
+  });
+});
