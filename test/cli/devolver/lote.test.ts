@@ -103,9 +103,9 @@ describe('devolver --lote / --aplicar a batch', () => {
     expect(existsSync(join(dir, 'p.json'))).toBe(false);
   });
 
-  it('SIGKILL at random points, then resume: every row refunded exactly once (3 trials of 12 rows)', async () => {
-    for (let t = 0; t < 3; t++) {
-      const rows = await paid(12);
+  it('SIGKILL at random points, then resume: every row refunded exactly once (2 trials of 10 rows, killed twice each)', async () => {
+    for (let t = 0; t < 2; t++) {
+      const rows = await paid(10);
       const ids = rows.map((r) => r.id);
       const plan = await batchPlan(ids);
       for (let k = 0; k < 2; k++) {
@@ -122,9 +122,9 @@ describe('devolver --lote / --aplicar a batch', () => {
       expect(resumed.exitCode, resumed.stderr).toBe(0);
       expectNoStack(resumed.stderr);
       expect(await perCobro(ids)).toEqual(ids.map(() => 1));
-      expect(JSON.parse(readFileSync(plan, 'utf8')).aplicado).toMatchObject({ hechas: 12, rechazadas: 0 });
+      expect(JSON.parse(readFileSync(plan, 'utf8')).aplicado).toMatchObject({ hechas: 10, rechazadas: 0 });
     }
-  });
+  }, 180_000);
 
   it('connections cut after the service processed some POSTs: each row once, found on the service', async () => {
     const rows = await paid(8);

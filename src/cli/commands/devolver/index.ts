@@ -21,10 +21,8 @@ export const commands: CommandDef[] = [
   defineCommand({
     name: 'devolver',
     summary: 'devuelve todo o parte de un cobro acreditado: muestra lo que queda y confirma (en live, escribiendo el monto)',
-    args: [
-      { name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres; o "planes": lista los planes de una carpeta', required: false },
-      { name: 'carpeta', description: 'con planes: la carpeta (la actual si no se da)', required: false },
-    ],
+    // One variadic argument keeps the usage line short: `planes [CARPETA]` is the only form with two.
+    args: [{ name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres; o "planes [carpeta]": lista los planes de una carpeta', required: false, variadic: true }],
     options: devolverOptions,
     examples: [
       'svc devolver 42 --monto 500.00',
