@@ -25,6 +25,10 @@ const CTRL = ['a\u001b[2Jb', 'a\u0007', 'a\nb', 'a\rb', 'a\u007fb'];
 const BAD_INTS = ['', ' ', '0', '-1', '1.5', '1e3', '0x10', '+5', '４２', '42abc', 'NaN', 'Infinity', HUGE_ID, LONG_DIGITS, '4\n2', '\u001b[31m4'];
 // Any case and surrounding blanks are the same value (`--estado pagada`); these are not.
 const badEnum = (good: string) => ['', ' ', `${good}S`, `${good},${good}`, 'NOPE', LONG, `${good}\u0007`, `\u001b[31m${good}`];
+// --estado and --medio are read openly (a service may add values): a word svc does not
+// know is sent as typed (test/api/open-reading.test.ts); blanks, typos of a known value,
+// controls and 10,000 characters are still refused before any request.
+const badOpenEnum = (good: string) => badEnum(good).filter((v) => v !== 'NOPE' && v !== `${good},${good}`);
 
 interface Case {
   args: string[];
@@ -71,10 +75,10 @@ describe('read commands: wrong values are refused before any request (exit 2, on
 
   it('cobro listar --estado, --limit; transacciones listar --medio, --estado', async () => {
     await expectAllRefused([
-      ...cases(['cobro', 'listar'], '--estado', badEnum('PAGADA')),
+      ...cases(['cobro', 'listar'], '--estado', badOpenEnum('PAGADA')),
       ...cases(['cobro', 'listar'], '--limit', BAD_INTS),
-      ...cases(['transacciones', 'listar'], '--medio', badEnum('qr')),
-      ...cases(['transacciones', 'listar'], '--estado', badEnum('ACREDITADO')),
+      ...cases(['transacciones', 'listar'], '--medio', badOpenEnum('qr')),
+      ...cases(['transacciones', 'listar'], '--estado', badOpenEnum('ACREDITADO')),
     ]);
   });
 
