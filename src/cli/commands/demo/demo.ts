@@ -2,7 +2,7 @@
 // in-process on free ports with a throw-away store. Each step prints the command a
 // user would type and then runs that very command (through main), so the demo
 // shows svc's real output. --json: one JSON line per step.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -127,11 +127,22 @@ export async function run(ctx: Context): Promise<void> {
     await step({ title: 'Las devoluciones', argv: ['devoluciones', 'listar', ...fmt] });
     await step({ title: 'Lo que se va a liquidar y cuándo, con totales', argv: ['liquidaciones', ...fmt] });
 
-    // Notifications travel asynchronously: wait (bounded) for the five this flow emits.
+    // Notifications travel asynchronously: wait (bounded) for the ones this flow emits, at
+    // the app and in the listener's journal (it records an event once its forward is
+    // answered, in its next group write, so the app may have one the journal has not yet).
     const expected = ['payment.created', 'payment.partially_paid', 'payment.approved', 'payment.partially_refunded'];
-    for (let i = 0; i < 100 && !expected.every((e) => received.some((b) => b.includes(`"${e}"`))); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const journaled = () => {
+      try {
+        return readFileSync(journal, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const arrived = () => {
+      const lines = journaled();
+      return expected.every((e) => received.some((b) => b.includes(`"${e}"`)) && lines.includes(`"x-svc-event":"${e}"`));
+    };
+    for (let i = 0; i < 200 && !arrived(); i++) await new Promise((r) => setTimeout(r, 50));
     await step({
       title: 'Las notificaciones firmadas que recibió y verificó el receptor',
       argv: ['webhook', 'eventos', '--journal', journal, ...fmt],
