@@ -5,10 +5,8 @@
 // confirmation is its own exit (8) saying nothing was done; `echo | svc logout`
 // keeps the keys; --no-input on a terminal is not "no terminal"; a live-only profile
 // asks for --live; --webhook-secret-stdin alone adds a secret to a profile.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
 import { svcInProcess } from '../helpers/inproc.js';
 import { LIVE_KEY } from '../helpers/live-proxy.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -23,12 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-function configWith(profiles: Record<string, Record<string, string>>): string {
-  const dir = tempDir('svc-config-');
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: Object.keys(profiles)[0], profiles }), { mode: 0o600 });
-  return dir;
-}
-const profilesIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles;
 
 async function paidCobro(monto: string): Promise<number> {
   const c = await sb.api('POST', '/v1/cobros', { concepto: 'Para devolver', monto });

@@ -5,10 +5,8 @@
 // shows a step's preview before its result.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
 import { svcInProcess } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, svcTty } from '../helpers/tty.js';
@@ -23,12 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-function configWith(profiles: Record<string, Record<string, string>>): string {
-  const dir = tempDir('svc-config-');
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: Object.keys(profiles)[0], profiles }), { mode: 0o600 });
-  return dir;
-}
-const profilesIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles;
 
 describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
   it('cobro crear: a merchant that cannot collect is told before any question, exit 4', async () => {

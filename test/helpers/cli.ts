@@ -1,5 +1,5 @@
 // Runs the built CLI (bin/svc.js) as a user would, with an isolated config folder.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,16 @@ export const BIN = join(ROOT, 'bin', 'svc.js');
 export function tempDir(prefix = 'svc-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
+
+/** A config folder holding these profiles (the first is current), as svc login would leave it. */
+export function configWith(profiles: Record<string, Record<string, string>>): string {
+  const dir = tempDir('svc-config-');
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: Object.keys(profiles)[0], profiles }), { mode: 0o600 });
+  return dir;
+}
+
+/** The profiles a config folder holds now. */
+export const profilesIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles;
 
 export interface SvcOptions {
   env?: Record<string, string | undefined>;
