@@ -1,7 +1,7 @@
 // A bank statement reconciled with the settlements the service estimated: each day's
 // `te_queda` (what reaches the bank, one credit a day as a bank pays it) matched with a
 // credit of exactly that amount on that day or up to `tolerance` business days later.
-// Pure: the CLI reads the file (cli/shared/csv-file.ts) and the settlements; amounts are
+// Pure: the CLI reads the file (cli/shared/csv.ts) and the settlements; amounts are
 // integer cents (money.ts) from the first character to the last.
 import { formatCents, parseAmount, type Cents } from './money.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
 import { addBusinessDays, businessDaysBetween, decimalMark, parseStatementDate, parseWrittenAmount, reconcile } from '../../src/extracto.js';
-import { parseCsvText } from '../../src/cli/shared/csv-file.js';
+import { parseCsvText } from '../../src/cli/shared/csv.js';
 import { tempDir } from '../helpers/cli.js';
 import { sandbox, type HSandbox } from '../helpers/fixtures.js';
 import { svcInProcess as svc } from '../helpers/inproc.js';

@@ -3,7 +3,7 @@
 // SIGKILL at random points and resume, connections cut after the service processed
 // the POST, and two applies at once. `svc devolver planes` lists the plans.
 import { execa } from 'execa';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
@@ -66,7 +66,8 @@ describe('devolver --lote / --aplicar a batch', () => {
       [b!.id, '100.00'],
       [c!.id, '30.00'],
     ]);
-    expect(p.filas[0].motivo).toBe('evento cancelado;\r\nsegunda línea');
+    // A line break inside a quoted cell is kept, as one LF whatever the spreadsheet wrote.
+    expect(p.filas[0].motivo).toBe('evento cancelado;\nsegunda línea');
 
     const resultado = join(dir, 'resultado.csv');
     const applied = await svc(['devolver', '--aplicar', plan, '--yes', '--json', '--resultado', resultado], { env: sb.env });
@@ -90,13 +91,17 @@ describe('devolver --lote / --aplicar a batch', () => {
   });
 
   it.each([
-    ['an unclosed quote', 'cobro,monto\n1,10\n2,"10\n', /línea \d+: una comilla que no se cierra; no se hizo nada/],
-    ['a row with more columns', 'cobro,monto\n1,10\n2,10,x\n', /línea 3: no tiene tantas columnas como el encabezado/],
+    ['an unclosed quote', 'cobro,monto\n1,10\n2,"10\n', /línea \d+: abre comillas que no cierra; no se usó nada del archivo/],
+    ['a row with more columns', 'cobro,monto\n1,10\n2,10,x\n', /línea 3: tiene otra cantidad de columnas que el encabezado/],
     ['a missing column', 'cobro;importe\n1;10\n', /línea 1: faltan las columnas monto/],
-    ['not UTF-8', Buffer.from([0x63, 0x6f, 0x62, 0x72, 0x6f, 0x2c, 0x6d, 0x6f, 0x6e, 0x74, 0x6f, 0x0a, 0x31, 0x2c, 0xe9, 0x0a]), /línea 2: no es UTF-8/],
+    ['not UTF-8', Buffer.from([0x63, 0x6f, 0x62, 0x72, 0x6f, 0x2c, 0x6d, 0x6f, 0x6e, 0x74, 0x6f, 0x0a, 0x31, 0x2c, 0xe9, 0x0a]), /línea 2: no es UTF-8; no se usó nada del archivo\n→ guardalo como "CSV UTF-8"/],
+    ['a column svc does not know', 'Cobro,Monto,Motvo\n1,10,x\n', /línea 1: columnas que svc no conoce: "Motvo"/],
+    ['a column twice, in another case', 'cobro,monto,COBRO\n1,10,2\n', /línea 1: la columna "COBRO" está dos veces/],
+    ['a folder', null, /: es una carpeta/],
   ])('%s: exit 2 naming the line, no plan written', async (_name, content, message) => {
     const dir = tempDir('svc-lote-');
-    writeFileSync(join(dir, 'x.csv'), content);
+    if (content === null) mkdirSync(join(dir, 'x.csv'));
+    else writeFileSync(join(dir, 'x.csv'), content);
     const r = await svc(['devolver', '--lote', join(dir, 'x.csv'), '--plan', join(dir, 'p.json')], { env: sb.env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);

@@ -19,7 +19,7 @@ import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { outcomeUnknown } from '../../outcome.js';
 import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
-import { parseSeparator, readCsv } from '../../shared/csv-read.js';
+import { batchColumns, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
@@ -53,7 +53,7 @@ export interface BatchPlan {
 }
 
 /** The batch's columns: `cobro` is an id, a code or a referencia; `monto` an amount or "total". */
-const COLUMNS = ['cobro', 'monto', 'transaccion', 'motivo'];
+const COLUMNS = ['cobro', 'monto', 'transaccion', 'motivo'] as const;
 
 function digestOf(p: Omit<BatchPlan, 'digest' | 'aplicado'>): string {
   const canonical = JSON.stringify([
@@ -96,17 +96,16 @@ interface PrepareOptions {
 /** --lote FILE.csv --plan FILE: every row checked, the plan of those that fit written; exit 2 naming those left out. */
 export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (path: string, text: string) => void): Promise<void> {
   const { io, globals } = ctx;
-  const csv = readCsv(o.lote, '--lote', parseSeparator(o.separador));
-  const missing = ['cobro', 'monto'].filter((c) => !csv.header.includes(c));
-  if (missing.length) throw new UsageError(`--lote ${printable(o.lote)} línea 1: faltan las columnas ${missing.join(', ')} (columnas: ${COLUMNS.join(', ')})`);
-  const unknown = csv.header.filter((h) => !COLUMNS.includes(h));
-  if (unknown.length) throw new UsageError(`--lote ${printable(o.lote)} línea 1: columnas que svc no conoce: ${unknown.map((u) => `"${printable(u)}"`).join(', ')} (columnas: ${COLUMNS.join(', ')})`);
+  const what = `--lote ${printable(o.lote)}`;
+  const csv = readCsvFile(o.lote, { what: '--lote', separator: parseSeparator(o.separador), encoding: 'utf-8' });
+  const names = batchColumns(csv, what, COLUMNS, ['cobro', 'monto']);
+  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) => (names[c] === undefined ? '' : (r.cells[names[c]] ?? ''));
   if (csv.rows.length === 0) throw new UsageError(`--lote ${printable(o.lote)}: no tiene filas`);
 
   const resolved = await ctx.resolved();
   const client = await ctx.client();
   const { cobros, devoluciones, txs } = await ctx.spin(`revisando ${count(csv.rows.length, 'fila', 'filas')}…`, async () => {
-    const needTx = csv.rows.some((r) => (r.fields.transaccion ?? '') !== '');
+    const needTx = csv.rows.some((r) => cell(r, 'transaccion') !== '');
     const [c, d, t] = await Promise.all([client.listarCobros(), client.listarDevoluciones(), needTx ? client.listarTransacciones() : undefined]);
     return { cobros: c.data.data, devoluciones: d.data.data, txs: t?.data.data ?? [] };
   });
@@ -118,13 +117,13 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
   for (const r of csv.rows) {
     try {
       // An id or a code as svc reads them anywhere; any other text is the merchant's referencia.
-      const name = r.fields.cobro ?? '';
+      const name = cell(r, 'cobro');
       const ref: CobroRef = /^[1-9][0-9]{0,14}$|^[A-Za-z0-9]{10}$/.test(name) ? parseCobroRef(name, undefined, 'cobro') : name ? { kind: 'referencia', referencia: name } : parseCobroRef('', undefined);
       const cobro = pick(cobros, ref);
-      const montoText = r.fields.monto ?? '';
+      const montoText = cell(r, 'monto');
       const total = montoText.toLowerCase() === 'total';
       const amount = total ? undefined : parseCsvAmount(montoText);
-      const transaccion = r.fields.transaccion ? parseId(r.fields.transaccion, 'transaccion') : undefined;
+      const transaccion = cell(r, 'transaccion') ? parseId(cell(r, 'transaccion'), 'transaccion') : undefined;
       const tx = transaccion === undefined ? undefined : txs.find((t) => t.id === transaccion);
       if (transaccion !== undefined && !tx) throw new UsageError(`no hay transacción ${transaccion}`);
       const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
@@ -133,7 +132,7 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
       const monto = formatCents(plan.amount);
       before.push({ id: 0, cobro_id: cobro.id, monto, tipo: 'parcial', estado: cobro.estado, created_at: '' } as Devolucion);
       pending.set(cobro.id, before);
-      const motivo = r.fields.motivo ? r.fields.motivo : null;
+      const motivo = cell(r, 'motivo') || null;
       rows.push({ fila: r.line, cobro_id: cobro.id, codigo: cobro.codigo, monto, transaccion_id: transaccion ?? null, motivo, antes: mine.map((d) => d.id).sort((a, b) => a - b) });
     } catch (err) {
       if (!(err instanceof CliError)) throw err;

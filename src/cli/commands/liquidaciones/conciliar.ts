@@ -9,7 +9,7 @@ import { decimalMark, parseStatementDate, parseWrittenAmount, reconcile, type Cr
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { parseAmount } from '../../../money.js';
 import { count, printable, wrapWords } from '../../../text.js';
-import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv-file.js';
+import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv.js';
 import type { conciliarOptions } from './index.js';
 
 /** Header names banks and spreadsheets use, tried in order (case and accents ignored). */
@@ -35,7 +35,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof c
   const path = args[0]!;
   const columns = parseColumns(opts.columnas);
   const tolerance = parseDays(opts.tolerancia);
-  const file = readCsvFile(path, { separator: parseSeparator(opts.separador), what: 'el extracto' });
+  const file = readCsvFile(path, { separator: parseSeparator(opts.separador), what: 'el extracto', encoding: 'auto' });
   const names = Object.fromEntries((Object.keys(CANDIDATES) as Field[]).map((f) => [f, findColumn(file, CANDIDATES[f], columns[f])])) as Record<Field, string | undefined>;
   for (const f of ['fecha', 'importe'] as const) {
     if (!names[f]) {
