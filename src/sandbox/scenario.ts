@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { Cobro, Devolucion, Transaccion } from '../api/schemas.js';
 import { MEDIOS, isKnown } from '../api/enums.js';
 import { notJson } from '../text.js';
+import { duplicateKey } from '../json-keys.js';
 import { isAmount } from '../money.js';
 
 const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
@@ -47,6 +48,9 @@ export function parseScenario(text: string): Scenario {
   } catch (err) {
     throw new ScenarioError(notJson(err, text));
   }
+  // JSON.parse keeps the last of two equal keys: a scenario must say one thing.
+  const twice = duplicateKey(text, value);
+  if (twice) throw new ScenarioError(`${twice.path} aparece dos veces (${twice.lines[0] === twice.lines[1] ? `línea ${twice.lines[0]}` : `líneas ${twice.lines[0]} y ${twice.lines[1]}`})`);
   const r = Scenario.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0]!;

@@ -12,6 +12,7 @@
 // `wire`, `seq`, `at`), older one-letter files are read too (records.ts).
 import { randomBytes } from 'node:crypto';
 import type { Seed } from '../api/schemas.js';
+import { duplicateKey } from '../json-keys.js';
 
 // The sandbox keeps and says only what the seed shows (the strict reading of schemas.ts).
 type Cobro = Seed['Cobro'];
@@ -292,6 +293,9 @@ export class Store {
             }
             throw corrupt(where, text === null ? 'no es texto UTF-8 válido' : 'no es JSON válido');
           }
+          // JSON.parse keeps the last of two equal keys: a record must say one thing.
+          const twice = duplicateKey(text!, entry);
+          if (twice) throw corrupt(where, `${twice.path} aparece dos veces en el mismo registro`);
           if (!store) {
             const meta = (entry as { meta?: unknown } | null)?.meta;
             const why = meta === undefined ? 'falta meta' : checkMeta(meta);

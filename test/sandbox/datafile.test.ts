@@ -526,6 +526,28 @@ describe('every record checked on replay (#19.5)', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
+  it('a record with a key written twice (hand-edited) stops the start naming file, line and key; the CLI says it in one line, exit 1', async () => {
+    // JSON.parse would keep the last "monto" and the sandbox would start from a value nobody sees in the file.
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await start({ dataFile: file });
+    await a.cobro();
+    await a.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[1]).toMatch(/"monto":"[\d.]+",/);
+    lines[1] = lines[1]!.replace(/"monto":"([\d.]+)",/, '"monto":"$1","monto":"999999.00",');
+    writeFileSync(file, lines.join('\n'));
+    const before = readFileSync(file);
+    await expect(start({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces en el mismo registro\\. El archivo de datos está dañado y no se modificó`));
+    const r = await svc(['sandbox', '--port', '0', '--data', file]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expectNoStack(r.stderr);
+    expect(r.stderr).toMatch(new RegExp(`^error: ${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces`));
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+    expect(readFileSync(file)).toEqual(before);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
   it('the CLI says it in one line, exit 1, no stack', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const a = await start({ dataFile: file });

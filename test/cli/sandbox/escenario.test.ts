@@ -132,6 +132,10 @@ describe('svc sandbox --escenario', () => {
     ['not JSON', '{', /--escenario .*: no es JSON válido \(línea 1, columna 2\)$/m],
     ['a bad medio', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'efectivo' }] }] }, /cobros\[0\]\.pagos\[0\]\.medio: no es "transferencia"/],
     ['a bad amount', { cobros: [{ concepto: 'x', monto: '1.00' }, { concepto: 'y', monto: '1.00', pagos: [{ medio: 'qr', monto: '1,5' }] }] }, /cobros\[1\]\.pagos\[0\]\.monto: un monto decimal/],
+    // JSON.parse would keep the last "monto" without a word; the file must say one thing.
+    ['a key written twice', '{"cobros": [\n  {"concepto": "x",\n   "monto": "1.00",\n   "monto": "900.00"}\n]}', /^error: --escenario .*: cobros\[0\]\.monto aparece dos veces \(líneas 3 y 4\)$/m],
+    ['a key written twice on one line, deep', '{"cobros":[{"concepto":"x","monto":"1.00","pagos":[{"medio":"qr","medio":"debito"}]}]}', /: cobros\[0\]\.pagos\[0\]\.medio aparece dos veces \(línea 1\)$/m],
+    ['the same key spelled with an escape', '{"cobros":[],"cobro\\u0073":[]}', /: cobros aparece dos veces/],
     ['an unknown field', { cobros: [{ concepto: 'x', monto: '1.00', pagado: true }] }, /cobros\[0\]: campo desconocido: pagado/],
     ['a refund of a payment that is not there', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'qr' }], devoluciones: [{ monto: '1.00', transaccion: 1 }] }] }, /cobros\[0\]\.devoluciones\[0\]\.transaccion: no hay pagos\[1\]/],
     ['a step the sandbox refuses', { cobros: [{ concepto: 'x', monto: '10.00', pagos: [{ medio: 'qr', monto: '5.00' }], devoluciones: [{ monto: '6.00' }] }] }, /cobros\[0\]\.devoluciones\[0\]: el sandbox lo rechazó \(HTTP 400/],
