@@ -2,7 +2,7 @@
 # Install: svc completion bash > ~/.local/share/bash-completion/completions/svc
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local value_opts=" --aplicar --base-url --body --cobro --columnas --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --header --host --http --input --journal --last --limit --lote --medio --method --metodo --monto --motivo --paralelo --path --plan --planes --port --profile --q --ready-delay --referencia --registro --request --resultado --retry-schedule --route --ruta --separador --set --signature --success-url --timestamp --tipo --tolerance --tolerancia --transaccion --tz --veces --vencimiento --webhook-url --zona "
+  local value_opts=" --aplicar --base-url --body --cobro --columnas --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --hasta --header --host --http --input --journal --last --limit --lote --medio --method --metodo --monto --motivo --paralelo --path --plan --planes --por --port --profile --q --ready-delay --referencia --registro --request --resultado --retry-schedule --route --ruta --separador --set --signature --success-url --timestamp --tipo --tolerance --tolerancia --transaccion --tz --veces --vencimiento --webhook-url --zona "
   local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|comandos|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|liquidaciones conciliar|login|logout|mcp|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reenviar|sandbox reloj|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|version|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
@@ -25,6 +25,7 @@ _svc_complete() {
     'transacciones list|--estado') candidates='ACREDITADO RECHAZADO' ;;
     'transacciones ls|--medio') candidates='transferencia qr debito credito prepaga' ;;
     'transacciones ls|--estado') candidates='ACREDITADO RECHAZADO' ;;
+    'liquidaciones|--por') candidates='estimada operacion' ;;
     'webhook sign|--event') candidates='payment.created payment.pending payment.approved payment.partially_paid payment.rejected payment.refunded payment.partially_refunded' ;;
     'webhook trigger|--estado') candidates='PENDIENTE EN_PROCESO PAGADA PAGADA_PARCIALMENTE CANCELADO DEVUELTA DEVUELTA_PARCIALMENTE' ;;
     'sandbox pagar|--medio') candidates='transferencia qr debito credito prepaga' ;;
@@ -40,9 +41,9 @@ _svc_complete() {
         'cobro crear') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro create') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro get') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'cobro list') candidates='--estado --q --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'cobro listar') candidates='--estado --q --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'cobro ls') candidates='--estado --q --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'cobro list') candidates='--estado --q --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'cobro listar') candidates='--estado --q --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'cobro ls') candidates='--estado --q --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro show') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro sync') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro ver') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
@@ -52,13 +53,13 @@ _svc_complete() {
         'demo') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones') candidates='listar list ls ver get show --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones get') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'devoluciones list') candidates='--cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'devoluciones listar') candidates='--cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'devoluciones ls') candidates='--cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'devoluciones list') candidates='--cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'devoluciones listar') candidates='--cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'devoluciones ls') candidates='--cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones show') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones ver') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devolver') candidates='--monto --total --transaccion --referencia --plan --motivo --aplicar --lote --separador --resultado --paralelo --dry-run --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'liquidaciones') candidates='conciliar --por-fecha --cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'liquidaciones') candidates='conciliar --por-fecha --por --cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'liquidaciones conciliar') candidates='--columnas --tolerancia --separador --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'login') candidates='--with-key-stdin --webhook-secret-stdin --zona --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'logout') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
@@ -88,9 +89,9 @@ _svc_complete() {
         'sync') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones') candidates='listar list ls ver get show --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones get') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'transacciones list') candidates='--medio --estado --cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'transacciones listar') candidates='--medio --estado --cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'transacciones ls') candidates='--medio --estado --cobro --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'transacciones list') candidates='--medio --estado --cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'transacciones listar') candidates='--medio --estado --cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'transacciones ls') candidates='--medio --estado --cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones show') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones ver') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'version') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

@@ -232,3 +232,32 @@ function formatIso(ms: number, fmt: Formatter): string {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 const clip = (s: string) => printable(s, 40);
+
+/**
+ * One bound of `--desde` / `--hasta` on the lists, as the day `YYYY-MM-DD` in the service's
+ * zone (bounds are whole days and both inclusive). Forms: hoy, ayer, 7d (seven days ago),
+ * este-mes and mes-pasado (their first day for --desde, their last for --hasta),
+ * 2026-11-01 and 01/11/2026. The service has no date filter: svc compares these days with
+ * the first ten characters of the dates it reads (`YYYY-MM-DD HH:MM:SS`, local).
+ */
+export function parseDayBound(text: string, bound: 'desde' | 'hasta', options: DateOptions = {}): string {
+  const s = text.trim().toLowerCase();
+  const today = serviceTime(options.now ?? Date.now(), options.timeZone ?? DEFAULTS.timeZone).slice(0, 10);
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const day = (yy: number, mm: number, dd: number) => new Date(Date.UTC(yy, mm - 1, dd)).toISOString().slice(0, 10);
+  if (s === 'hoy') return today;
+  if (s === 'ayer') return day(y, m, d - 1);
+  const ago = /^(\d{1,4})d$/.exec(s);
+  if (ago) return day(y, m, d - Number(ago[1]));
+  // Day 0 of a month is the last day of the month before it.
+  if (s === 'este-mes') return bound === 'desde' ? day(y, m, 1) : day(y, m + 1, 0);
+  if (s === 'mes-pasado') return bound === 'desde' ? day(y, m - 1, 1) : day(y, m, 0);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
+  const parts = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : undefined;
+  if (!parts) throw new DateError(`"${clip(text)}" no es una fecha (hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026)`);
+  const [yy, mm, dd] = parts.map(Number) as [number, number, number];
+  const written = day(yy, mm, dd);
+  if (mm < 1 || mm > 12 || Number(written.slice(8)) !== dd) throw new DateError(`"${clip(text)}" no es una fecha del calendario`);
+  return written;
+}

@@ -90,6 +90,11 @@ export function defineOptions<const Opts extends readonly OptionDef[]>(options: 
 
 export const limitOption = { flags: '--limit <n>', description: 'muestra como máximo n, los más nuevos (lo aplica svc)' } as const;
 
+const DAY_FORMS = 'hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026; en la zona del servicio';
+/** --desde / --hasta: whole days, both included; svc filters what it read (the service has no date filter). */
+export const desdeOption = { flags: '--desde <fecha>', description: `solo desde ese día, incluido (${DAY_FORMS}; lo filtra svc)` } as const;
+export const hastaOption = { flags: '--hasta <fecha>', description: `solo hasta ese día, incluido (${DAY_FORMS}; lo filtra svc)` } as const;
+
 export const cobroOption = {
   flags: '--cobro <id|código>',
   description: 'solo los de ese cobro, por id o código (lo filtra svc: el servicio no tiene ese filtro)',

@@ -52,16 +52,6 @@ async function writeLines(io: IO, pieces: Iterable<string>): Promise<void> {
   if (chunk) await flush();
 }
 
-/** The first `limit` items (all of them when limit is undefined). */
-export function* firstItems<T>(items: Iterable<T>, limit?: number): Generator<T> {
-  if (limit === 0) return;
-  let n = 0;
-  for (const item of items) {
-    yield item;
-    if (limit !== undefined && ++n >= limit) return;
-  }
-}
-
 export interface Column<T> {
   header: string;
   value: (row: T) => string;

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ItemList, scanList, WHOLE_BODY_CHARS } from '../../src/api/list.js';
-import { firstItems, printJson, printJsonItems } from '../../src/output/format.js';
+import { printJson, printJsonItems } from '../../src/output/format.js';
 import type { IO } from '../../src/output/io.js';
 
 /** What JSON.parse says: the body when it is `{…, data: [...]}`, else undefined (or 'invalid'). */
@@ -171,12 +171,5 @@ describe('printJsonItems', () => {
     expect(received.length).toBeGreaterThan(1_000_000);
     // One chunk of about 64 KB at a time, never the megabytes behind it.
     expect(most).toBeLessThan(200 * 1024);
-  });
-
-  it('firstItems stops at the limit', () => {
-    expect([...firstItems([1, 2, 3], 2)]).toEqual([1, 2]);
-    expect([...firstItems([1, 2, 3], 0)]).toEqual([]);
-    expect([...firstItems([1, 2, 3], 9)]).toEqual([1, 2, 3]);
-    expect([...firstItems([1, 2, 3])]).toEqual([1, 2, 3]);
   });
 });

@@ -54,7 +54,9 @@ beforeAll(async () => {
     return c;
   };
   // One settlement a day earlier than the other two.
-  await pay('100.00', 'qr');
+  const a = await pay('100.00', 'qr');
+  // A refund on the first day too, so every list spans two days.
+  expect((await sb.api('POST', `/v1/cobros/${a.id}/devoluciones`, { monto: '5.00' })).status).toBe(201);
   expect((await sb.api('POST', '/_sandbox/reloj', { avanzar: '1d' })).status).toBe(200);
   const b = await pay('200.00', 'qr');
   const c = await pay('300.00', 'qr');
@@ -163,5 +165,59 @@ describe('--limit never cuts a total', () => {
     expect(caso.devoluciones.map((d) => d.monto).sort()).toEqual(['20.00', '30.00']);
     const text = await svc(['caso', String(c.id)], { env: sb.env });
     expect(text.stdout).toMatch(/total devuelto 50\.00; queda por devolver 250\.00/);
+  });
+});
+
+describe('--desde and --hasta: whole days of the service, on every list, and totals follow them', () => {
+  const LISTS: { args: string[]; path: string; date: string }[] = [
+    { args: ['cobro', 'listar'], path: '/v1/cobros', date: 'created_at' },
+    { args: ['transacciones', 'listar'], path: '/v1/transacciones', date: 'fecha' },
+    { args: ['devoluciones', 'listar'], path: '/v1/devoluciones', date: 'created_at' },
+    { args: ['liquidaciones'], path: '/v1/liquidaciones', date: 'fecha_estimada' },
+    { args: ['liquidaciones', '--por', 'operacion'], path: '/v1/liquidaciones', date: 'fecha_operacion' },
+  ];
+  for (const list of LISTS) {
+    it(`${list.args.join(' ')}: each bound keeps its days, in every format`, async () => {
+      const all = (await sb.api('GET', list.path)).body.data as ({ id: number } & Record<string, string>)[];
+      const days = [...new Set(all.map((x) => x[list.date]!.slice(0, 10)))].sort();
+      // The fixture moved the sandbox's clock a day between its payments: two days at least.
+      expect(days.length, list.path).toBeGreaterThan(1);
+      const [first, last] = [days[0]!, days[days.length - 1]!];
+      const ids = (keep: (day: string) => boolean) =>
+        all.filter((x) => keep(x[list.date]!.slice(0, 10))).sort((a, b) => b.id - a.id).map((x) => String(x.id));
+      const dmy = (day: string) => day.split('-').reverse().join('/');
+      for (const format of FORMATS) {
+        expect((await rowsOf([...list.args, '--desde', last], format)).keys, format).toEqual(ids((d) => d >= last));
+        expect((await rowsOf([...list.args, '--hasta', dmy(first)], format)).keys, format).toEqual(ids((d) => d <= first));
+        expect((await rowsOf([...list.args, '--desde', first, '--hasta', first], format)).keys, format).toEqual(ids((d) => d === first));
+      }
+    });
+  }
+
+  it('liquidaciones --desde: the totals and each day are of the days kept, not of every settlement', async () => {
+    const all = (await sb.api('GET', '/v1/liquidaciones')).body.data as Liquidacion[];
+    const last = [...all.map((l) => l.fecha_estimada.slice(0, 10))].sort().pop()!;
+    const kept = all.filter((l) => l.fecha_estimada.startsWith(last));
+    expect(kept.length).toBeLessThan(all.length);
+    for (const format of ['piped', 'table', 'csv'] as const) {
+      const r = await rowsOf(['liquidaciones', '--desde', last], format);
+      expect(totalsLine(format, r), format).toContain(`bruto ${sum(kept.map((l) => l.bruto))}`);
+      expect(totalsLine(format, r), format).toContain(`(${kept.length} liquidaci`);
+      const days = await rowsOf(['liquidaciones', '--por-fecha', '--hasta', last, '--desde', last], format);
+      expect(days.keys, format).toEqual([last]);
+    }
+  });
+
+  it.each([
+    [['--desde', '31/02/2026'], /^error: --desde "31\/02\/2026" no es una fecha del calendario$/m],
+    [['--hasta', 'mañana'], /^error: --hasta "mañana" no es una fecha \(hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01\/11\/2026\)$/m],
+    [['--desde', '2026-11-10', '--hasta', '01/11/2026'], /^error: --desde 2026-11-10 es posterior a --hasta 2026-11-01: no queda ningún día$/m],
+  ])('%j: exit 2 with one line, before anything is read', async (flags, message) => {
+    for (const args of [['cobro', 'listar'], ['liquidaciones']]) {
+      const r = await svc([...args, ...flags], { env: sb.env });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+    }
   });
 });

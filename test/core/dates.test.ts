@@ -1,6 +1,6 @@
 // Unit tests of --vencimiento parsing: fixed `now` and zone, no clock involved.
 import { describe, expect, it } from 'vitest';
-import { DateError, parseVencimiento, toLocalIso } from '../../src/dates.js';
+import { DateError, parseDayBound, parseVencimiento, toLocalIso } from '../../src/dates.js';
 
 const BA = 'America/Argentina/Buenos_Aires'; // UTC-3, no DST
 const NOW = Date.parse('2026-06-15T12:00:00-03:00');
@@ -103,5 +103,42 @@ describe('toLocalIso', () => {
   it('formats an instant with the zone offset', () => {
     expect(toLocalIso(Date.parse('2026-12-24T21:00:00Z'), BA)).toBe('2026-12-24T18:00:00-03:00');
     expect(toLocalIso(Date.parse('2026-12-24T21:00:00Z'), 'UTC')).toBe('2026-12-24T21:00:00+00:00');
+  });
+});
+
+describe('parseDayBound (--desde / --hasta)', () => {
+  const day = (text: string, bound: 'desde' | 'hasta' = 'desde', now = NOW, timeZone = BA) => parseDayBound(text, bound, { now, timeZone });
+  it('reads relative days from the service zone’s today', () => {
+    expect(day('hoy')).toBe('2026-06-15');
+    expect(day('HOY', 'hasta')).toBe('2026-06-15');
+    expect(day('ayer')).toBe('2026-06-14');
+    expect(day('7d')).toBe('2026-06-08');
+    expect(day('0d')).toBe('2026-06-15');
+    expect(day('45d')).toBe('2026-05-01');
+    // 01:00 UTC on the 16th is still the 15th in Buenos Aires, and already the 16th in UTC.
+    const late = Date.parse('2026-06-16T01:00:00Z');
+    expect(day('hoy', 'desde', late)).toBe('2026-06-15');
+    expect(day('hoy', 'desde', late, 'UTC')).toBe('2026-06-16');
+  });
+  it('gives a month’s first day to --desde and its last to --hasta, across years and leap days', () => {
+    expect(day('este-mes', 'desde')).toBe('2026-06-01');
+    expect(day('este-mes', 'hasta')).toBe('2026-06-30');
+    expect(day('mes-pasado', 'desde')).toBe('2026-05-01');
+    expect(day('mes-pasado', 'hasta')).toBe('2026-05-31');
+    const jan = Date.parse('2026-01-10T12:00:00-03:00');
+    expect(day('mes-pasado', 'desde', jan)).toBe('2025-12-01');
+    expect(day('mes-pasado', 'hasta', jan)).toBe('2025-12-31');
+    const mar2028 = Date.parse('2028-03-10T12:00:00-03:00');
+    expect(day('mes-pasado', 'hasta', mar2028)).toBe('2028-02-29');
+    expect(day('ayer', 'desde', Date.parse('2028-03-01T12:00:00-03:00'))).toBe('2028-02-29');
+  });
+  it('reads written days as year-month-day or day/month/year', () => {
+    expect(day('2026-11-01')).toBe('2026-11-01');
+    expect(day('01/11/2026')).toBe('2026-11-01');
+    expect(day('1/11/2026')).toBe('2026-11-01');
+    expect(day(' 29/02/2028 ')).toBe('2028-02-29');
+  });
+  it.each(['', 'mañana', '2026-13-01', '31/04/2026', '29/02/2026', '2026-11-1', '+3d', '7', '-7d', '2026-11-01 10:00'])('refuses %j', (text) => {
+    expect(() => day(text)).toThrow(DateError);
   });
 });

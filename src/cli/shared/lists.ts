@@ -1,36 +1,72 @@
-// --limit and --cobro of the list commands (their options: cli/define.ts), applied to what the
-// service sent: one place, so every list filters, limits and says so the same way.
+// --limit, --cobro, --desde and --hasta of the list commands (their options: cli/define.ts),
+// applied to what the service sent: one place, so every list filters, limits and says so
+// the same way, and every total is of what the filters kept.
 import type { Client } from '../../api/client.js';
 import type { Context } from '../context.js';
 import { parseLimit } from '../parse.js';
+import { DateError, parseDayBound } from '../../dates.js';
+import { UsageError } from '../../errors.js';
 import { cobroNamed, parseCobroRef } from './find-cobro.js';
 
 export interface ListFilter {
   limit?: number;
   /** Only items of this payment request. */
   cobroId?: number;
+  /** First and last day kept (`YYYY-MM-DD`, the service's zone), both inclusive. */
+  desde?: string;
+  hasta?: string;
+}
+
+/** --desde and --hasta as days of the service's zone; exit 2 for a date svc cannot read or a range that ends before it starts. */
+export async function dateRange(ctx: Context, opts: { desde?: string; hasta?: string }): Promise<{ desde?: string; hasta?: string }> {
+  if (opts.desde === undefined && opts.hasta === undefined) return {};
+  const timeZone = await ctx.zone();
+  const read = (bound: 'desde' | 'hasta') => {
+    const text = opts[bound];
+    if (text === undefined) return undefined;
+    try {
+      return parseDayBound(text, bound, { timeZone });
+    } catch (err) {
+      if (err instanceof DateError) throw new UsageError(`--${bound} ${err.message}`);
+      throw err;
+    }
+  };
+  const range = { desde: read('desde'), hasta: read('hasta') };
+  if (range.desde !== undefined && range.hasta !== undefined && range.desde > range.hasta) {
+    throw new UsageError(`--desde ${range.desde} es posterior a --hasta ${range.hasta}: no queda ningún día`);
+  }
+  return range;
 }
 
 /**
  * Checks --limit and --cobro; the request is looked up before the list is read (a code
  * by one search, an id by one read), so one that does not exist is exit 5, not an empty list.
  */
-export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string }): Promise<ListFilter> {
+export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string; desde?: string; hasta?: string }): Promise<ListFilter> {
   const limit = parseLimit(opts.limit);
-  if (opts.cobro === undefined) return { limit };
+  const range = await dateRange(ctx, opts);
+  if (opts.cobro === undefined) return { limit, ...range };
   const ref = parseCobroRef(opts.cobro, undefined);
   const cobroId = (await cobroNamed(ctx, client, ref)).id;
-  return { limit, cobroId };
+  return { limit, cobroId, ...range };
 }
 
 /**
- * The items of the request asked for (`matched`: what totals are of), and the first
- * `limit` of them (`rows`: what is shown; lists come newest first). --limit shortens
- * what is shown, never what is counted.
+ * The items of the request and days asked for (`matched`: what totals are of), and the
+ * first `limit` of them (`rows`: what is shown; lists come newest first). --limit shortens
+ * what is shown, never what is counted. `dateOf` is the date the days are of (created_at,
+ * or a settlement's fecha_estimada): its first ten characters are its local day.
  */
-export function applyFilter<T extends { cobro_id: number }>(items: Iterable<T>, filter: ListFilter): { rows: T[]; matched: T[] } {
+export function applyFilter<T extends object>(items: Iterable<T>, filter: ListFilter, dateOf: (item: T) => string): { rows: T[]; matched: T[] } {
   const matched: T[] = [];
-  for (const item of items) if (filter.cobroId === undefined || item.cobro_id === filter.cobroId) matched.push(item);
+  for (const item of items) {
+    if (filter.cobroId !== undefined && (item as { cobro_id?: number }).cobro_id !== filter.cobroId) continue;
+    if (filter.desde !== undefined || filter.hasta !== undefined) {
+      const day = String(dateOf(item)).slice(0, 10);
+      if ((filter.desde !== undefined && day < filter.desde) || (filter.hasta !== undefined && day > filter.hasta)) continue;
+    }
+    matched.push(item);
+  }
   return { rows: filter.limit === undefined ? matched : matched.slice(0, filter.limit), matched };
 }
 

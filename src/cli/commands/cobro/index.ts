@@ -2,7 +2,7 @@
 // payment requests (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
-import { limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { desdeOption, hastaOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = {
   name: 'cobro',
@@ -24,6 +24,8 @@ const mostrarQr = {
 export const listarOptions = defineOptions([
   { flags: '--estado <estado>', description: 'filtra por estado', choices: ESTADOS_COBRO },
   { flags: '-q, --q <texto>', description: 'busca en código, concepto o referencia' },
+  desdeOption,
+  hastaOption,
   limitOption,
 ]);
 

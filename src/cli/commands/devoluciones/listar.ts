@@ -1,4 +1,4 @@
-// svc devoluciones listar: GET /v1/devoluciones; --cobro and --limit applied here.
+// svc devoluciones listar: GET /v1/devoluciones; --cobro, --desde, --hasta and --limit applied here.
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
@@ -10,7 +10,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando devoluciones…', () => client.iterarDevoluciones());
-  const { rows, matched } = applyFilter(list, filter);
+  const { rows, matched } = applyFilter(list, filter, (d) => d.created_at);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   await printTable(ctx.io, devolucionColumns, rows, filter.cobroId === undefined ? 'no hay devoluciones' : `el cobro ${filter.cobroId} no tiene devoluciones`, devolucionFields);
   sayLimited(ctx, rows.length, matched.length);

@@ -1,6 +1,6 @@
 // svc liquidaciones: estimated settlements, and `liquidaciones conciliar`, a bank statement
 // checked against them (metadata only; the verbs are liquidaciones.ts and conciliar.ts).
-import { cobroOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { cobroOption, desdeOption, hastaOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = {
   name: 'liquidaciones',
@@ -16,7 +16,10 @@ export const conciliarOptions = defineOptions([
 
 export const liquidacionesOptions = defineOptions([
   { flags: '--por-fecha', description: 'totales (bruto, te_cobramos, te_queda) por fecha estimada de acreditación, exactos' },
+  { flags: '--por <fecha>', description: 'de qué fecha son --desde y --hasta: estimada (cuándo llega la plata, default) u operacion', choices: ['estimada', 'operacion'] },
   cobroOption,
+  desdeOption,
+  hastaOption,
   limitOption,
 ]);
 

@@ -23,9 +23,9 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
-  // Totals and each day's sums are of every settlement asked for (--cobro); --limit only
+  // Totals and each day's sums are of every settlement asked for (--cobro, --desde, --hasta); --limit only
   // shortens the rows shown: a total of the first n would be a sum of nothing in particular.
-  const { rows, matched } = applyFilter(data.data, filter);
+  const { rows, matched } = applyFilter(data.data, filter, (l) => (opts.por === 'operacion' ? l.fecha_operacion : l.fecha_estimada));
   let shown = rows.length;
   let of = matched.length;
   if (opts.porFecha === true) {

@@ -1,6 +1,6 @@
 // svc transacciones listar|ver (metadata only; the verbs are listar.ts and ver.ts).
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
-import { cobroOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { cobroOption, desdeOption, hastaOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = { name: 'transacciones', summary: 'transacciones de los cobros: listar, ver' };
 
@@ -8,6 +8,8 @@ export const listarOptions = defineOptions([
   { flags: '--medio <medio>', description: 'filtra por medio de pago', choices: MEDIOS },
   { flags: '--estado <estado>', description: 'filtra por estado', choices: ESTADOS_TRANSACCION },
   cobroOption,
+  desdeOption,
+  hastaOption,
   limitOption,
 ]);
 

@@ -1,4 +1,4 @@
-// svc transacciones listar: GET /v1/transacciones with medio and estado; --cobro and --limit applied here.
+// svc transacciones listar: GET /v1/transacciones with medio and estado; --cobro, --desde, --hasta and --limit applied here.
 import type { Context } from '../../context.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
@@ -15,7 +15,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando transacciones…', () => client.iterarTransacciones({ medio, estado }));
-  const { rows, matched } = applyFilter(list, filter);
+  const { rows, matched } = applyFilter(list, filter, (t) => t.fecha);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   await printTable(ctx.io, transaccionColumns, rows, 'no hay transacciones con esos filtros', transaccionFields);
   sayLimited(ctx, rows.length, matched.length);
