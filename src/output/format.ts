@@ -60,7 +60,11 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Free text (concepto, referencia, a URL): shortened with "…" when the table is wider than the terminal. */
   shrink?: boolean;
-  /** Left out, lowest first, when the terminal is too narrow even with free text shortened. Ids, codes, states, amounts and dates are never cut. */
+  /**
+   * Left out, lowest first, when the terminal is too narrow even with free text
+   * shortened. Priority follows what a person reads: amounts stay longest (never
+   * cut), then states and dates; ids and codes are never cut.
+   */
   drop?: number;
 }
 
@@ -70,6 +74,8 @@ export interface ColumnSize {
   natural: number;
   shrink?: boolean;
   drop?: number;
+  /** Every row holds the same value (and there are at least two rows): it can be said once above the table instead. */
+  constant?: boolean;
 }
 
 /** Free text is never shortened below this (or below its header). */
@@ -79,8 +85,10 @@ const GAP = 2;
 /**
  * The width of each column so that a table fits `total` terminal columns: free-text
  * columns are shortened first (the widest first, never below MIN_FREE or their
- * header); when that is not enough, droppable columns are left out (null), lowest
- * `drop` first. When nothing else can give, the widths stay and the terminal wraps.
+ * header); when that is not enough, a column with the same value in every row leaves
+ * the table (null: the caller says it once above), lowest `drop` first, since that
+ * loses nothing; then droppable columns are left out (null), lowest `drop` first.
+ * When nothing else can give, the widths stay and the terminal wraps.
  */
 export function fitColumns(cols: readonly ColumnSize[], total: number): (number | null)[] {
   const kept = new Set(cols.map((_, i) => i));
@@ -112,6 +120,13 @@ export function fitColumns(cols: readonly ColumnSize[], total: number): (number 
       }
       return widths;
     }
+    const rank = (i: number) => cols[i]!.drop ?? Infinity;
+    // Said once above the table loses nothing: before anything is left out. Among equals, the rightmost first.
+    const constant = idx.filter((i) => cols[i]!.constant).sort((a, b) => rank(a) - rank(b) || b - a);
+    if (constant.length) {
+      kept.delete(constant[0]!);
+      continue;
+    }
     const droppable = idx.filter((i) => cols[i]!.drop !== undefined).sort((a, b) => cols[a]!.drop! - cols[b]!.drop!);
     if (droppable.length === 0) return cols.map((c, i) => (!kept.has(i) ? null : c.shrink ? floor(c) : c.natural));
     kept.delete(droppable[0]!);
@@ -140,10 +155,14 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
     natural: cells.reduce((w, r) => Math.max(w, displayWidth(r[i]!)), displayWidth(col.header)),
     shrink: col.shrink,
     drop: col.drop,
+    constant: cells.length > 1 && cells.every((r) => r[i] === cells[0]![i]),
   }));
   const widths = io.columns ? fitColumns(sizes, io.columns) : sizes.map((c) => c.natural);
   const keep = columns.map((_, i) => i).filter((i) => widths[i] !== null);
-  const left = columns.filter((_, i) => widths[i] === null).map((col) => col.header);
+  const gone = columns.map((_, i) => i).filter((i) => widths[i] === null);
+  // A column with one value for every row that left the table is said once above it; the others are named below.
+  const once = gone.filter((i) => sizes[i]!.constant).map((i) => [columns[i]!.header, cells[0]![i]!, i] as const);
+  const left = gone.filter((i) => !sizes[i]!.constant).map((i) => columns[i]!.header);
   const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: keep.map((i) => (io.color ? io.c.bold(columns[i]!.header) : columns[i]!.header)),
@@ -165,10 +184,27 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
       }),
     );
   });
-  const text = table.toString();
+  const above = saidOnce(io, once.map(([header, value, i]) => [header, value, columns[i]!.style && ((v: string) => columns[i]!.style!(v, rows[0]!, io.c))]));
+  const text = above + table.toString();
   // A list longer than the screen goes through the pager (less -FRX quits at once when it fits).
-  if (!(io.pager && io.rows && rows.length + 1 >= io.rows && (await page(io.pager, io.env, terminalGuard(text))))) io.out(text);
+  if (!(io.pager && io.rows && rows.length + 1 + above.split('\n').length - 1 >= io.rows && (await page(io.pager, io.env, terminalGuard(text))))) io.out(text);
   if (left.length) for (const line of wrapWords(`sin lugar para ${left.join(', ')} (--json las trae)`, io.columns ?? Infinity)) io.err(io.c.dim(line));
+}
+
+/**
+ * The columns a table said once above itself (`ESTADO estimado`): on one line when
+ * they fit, else one a line, a long value (a shared concept) broken at spaces.
+ */
+function saidOnce(io: IO, said: (readonly [header: string, value: string, style?: (v: string) => string])[]): string {
+  if (said.length === 0) return '';
+  const room = io.columns ?? Infinity;
+  const head = (h: string) => (io.color ? io.c.bold(h) : h);
+  const width = said.reduce((w, [h, v]) => w + displayWidth(h) + 1 + displayWidth(v), 3 * (said.length - 1));
+  if (width <= room) return `${said.map(([h, v, style]) => `${head(h)} ${style ? style(v) : v}`).join('   ')}\n`;
+  return said
+    .flatMap(([h, v, style]) => (displayWidth(h) + 1 + displayWidth(v) <= room ? [`${head(h)} ${style ? style(v) : v}`] : wrapWords(`${h} ${v}`, room)))
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
 /** Shows text through the pager; false when the pager could not be started (the caller prints it). */

@@ -34,16 +34,20 @@ export const cobroColumns: Column<Cobro>[] = [
   { header: 'VENCE', value: (r) => nullable(r.vencimiento), drop: 2 },
 ];
 
+// Priority (`drop`, lowest goes first) follows what a person reads in a list of
+// payments: the amounts (what came in, what we charge, what is left) never go; the
+// dates and the method go before them; a state or method that is the same on every
+// row is said once above the table (printTable).
 export const transaccionColumns: Column<Transaccion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
-  { header: 'MEDIO', value: (r) => openText(r.medio, OPEN_FIELDS.transaccion.medio) },
-  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.transaccion.estado), style: state },
+  { header: 'MEDIO', value: (r) => openText(r.medio, OPEN_FIELDS.transaccion.medio), drop: 3 },
+  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.transaccion.estado), style: state, drop: 4 },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
-  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right', drop: 1 },
-  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right', drop: 4 },
-  { header: 'FECHA', value: (r) => r.fecha, drop: 3 },
-  { header: 'ACREDITACIÓN', value: (r) => r.acreditacion, drop: 2 },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
+  { header: 'FECHA', value: (r) => r.fecha, drop: 2 },
+  { header: 'ACREDITACIÓN', value: (r) => r.acreditacion, drop: 1 },
 ];
 
 export const devolucionColumns: Column<Devolucion>[] = [
@@ -55,17 +59,23 @@ export const devolucionColumns: Column<Devolucion>[] = [
   { header: 'FECHA', value: (r) => r.created_at, drop: 2 },
 ];
 
+// As for transactions: bruto, te cobramos and te queda never go; the operation's
+// date goes first, then the state (said once above when all rows share it), then
+// when the money arrives.
 export const liquidacionColumns: Column<Liquidacion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'TRANSACCIÓN', value: (r) => String(r.transaccion_id), align: 'right', drop: 1 },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
   { header: 'BRUTO', value: (r) => r.bruto, align: 'right' },
-  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right', drop: 2 },
-  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right', drop: 4 },
-  { header: 'OPERACIÓN', value: (r) => r.fecha_operacion, drop: 3 },
-  { header: 'LLEGA (EST.)', value: (r) => r.fecha_estimada },
-  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.liquidacion.estado), style: state },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
+  { header: 'OPERACIÓN', value: (r) => r.fecha_operacion, drop: 2 },
+  { header: 'LLEGA (EST.)', value: (r) => r.fecha_estimada, drop: 4 },
+  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.liquidacion.estado), style: state, drop: 3 },
 ];
+
+/** A resource's columns inside one request's page (svc caso): its COBRO column would repeat the request the page is about. */
+export const withoutCobro = <T>(columns: Column<T>[]): Column<T>[] => columns.filter((c) => c.header !== 'COBRO');
 
 /**
  * Record layout of a resource for `ver`: every field, in the service's order, extra

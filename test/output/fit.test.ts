@@ -58,4 +58,12 @@ describe('fitColumns', () => {
   it('nothing left to give: free text at its floor, the rest as is (the terminal wraps)', () => {
     expect(fitColumns([col(40), col(40), col(50, { shrink: true, header: 8 })], 60)).toEqual([40, 40, 10]);
   });
+
+  it('a column with one value in every row leaves before anything is dropped, lowest drop first; amounts without drop stay', () => {
+    // ID, MONTO, TE COBRAMOS (no drop), FECHA (drop 1, differs), ESTADO (drop 3, constant).
+    const cols = [col(2), col(7), col(11), col(19, { drop: 1 }), col(8, { drop: 3, constant: true })];
+    expect(fitColumns(cols, 50)).toEqual([2, 7, 11, 19, null]);
+    // Still too wide once the constant one is out: the droppable ones go, the amounts never.
+    expect(fitColumns(cols, 30)).toEqual([2, 7, 11, null, null]);
+  });
 });

@@ -20,7 +20,9 @@ async function startJournal(): Promise<string> {
   const path = join(tempDir(), 'webhooks.jsonl');
   const body = JSON.stringify({ event: 'payment.partially_refunded', cobro_id: 1042, estado: 'DEVUELTA_PARCIALMENTE', monto: '99999.99' });
   const entry = { id: 'evt_0123456789ab', received_at: new Date().toISOString(), source: 'listen', method: 'POST', path: '/', headers: {}, body, event: 'payment.partially_refunded', cobro_id: 1042, estado: 'DEVUELTA_PARCIALMENTE', monto: '99999.99', verification: { valid: true }, outcome: 'forwarded', target: 'http://127.0.0.1:3000/webhooks', status: 200, answered: 200, latency_ms: 12 };
-  writeFileSync(path, `${JSON.stringify(entry)}\n${JSON.stringify({ ...entry, id: 'evt_ba9876543210' })}\n`);
+  // The second differs in every column: none is said once above the table instead.
+  const other = { ...entry, id: 'evt_ba9876543210', received_at: new Date(Date.now() + 60_000).toISOString(), event: 'payment.approved', cobro_id: 1043, estado: 'PAGADA', monto: '10.00', verification: { valid: false, reason: 'vencida' }, outcome: 'skipped', status: 401, answered: null, latency_ms: 3 };
+  writeFileSync(path, `${JSON.stringify(entry)}\n${JSON.stringify(other)}\n`);
   return path;
 }
 
@@ -29,8 +31,9 @@ describe('tables that fit the terminal', () => {
   const codes: string[] = [];
   beforeAll(async () => {
     sb = await startSandbox();
-    for (const monto of ['1500.00', '99999.99']) {
-      const r = await sb.api('POST', '/v1/cobros', { concepto: CONCEPTO, monto, referencia: REFERENCIA });
+    // Two concepts and references that differ at their ends: the columns stay (a column with one value for every row is said once above instead).
+    for (const [monto, end] of [['1500.00', ''], ['99999.99', '-b']] as const) {
+      const r = await sb.api('POST', '/v1/cobros', { concepto: CONCEPTO.slice(0, 150 - end.length) + end, monto, referencia: REFERENCIA + end });
       codes.push(r.body.data.codigo as string);
     }
     expect((await sb.api('POST', '/_sandbox/cobros/2/pagar', { monto: '10.00' })).status).toBe(200);
@@ -48,7 +51,7 @@ describe('tables that fit the terminal', () => {
       for (const code of codes) expect(r.screen).toContain(code);
       expect(r.screen).toContain('PAGADA_PARCIALMENTE');
       expect(r.screen).toContain('99999.99');
-      expect(r.screen).toContain('Curso anual');
+      expect(r.screen).toContain('Curso anua');
       expect(r.screen).toContain('…');
       expect(r.screen).not.toContain(CONCEPTO);
       if (cols === 60) expect(r.screen).toMatch(/sin lugar para .*REFERENCIA.* \(--json las trae\)/);
@@ -59,8 +62,8 @@ describe('tables that fit the terminal', () => {
     const r = await svc(['cobro', 'listar'], { env: sb.env });
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
-    expect(rows.map((row) => row[5])).toEqual([CONCEPTO, CONCEPTO]);
-    expect(rows.map((row) => row[6])).toEqual([REFERENCIA, REFERENCIA]);
+    expect(rows.map((row) => row[5])).toEqual([`${CONCEPTO.slice(0, 148)}-b`, CONCEPTO]);
+    expect(rows.map((row) => row[6])).toEqual([`${REFERENCIA}-b`, REFERENCIA]);
   });
 
   it('a list longer than the screen goes through the pager; --no-pager, SVC_PAGER= and a pipe do not', async () => {
@@ -126,6 +129,32 @@ describe('tables that fit the terminal', () => {
     for (let i = at + 1; lines[i]!.startsWith(' '.repeat(indent)); i++) held.push(lines[i]!.slice(indent));
     expect(held.length).toBeGreaterThan(1);
     expect(held.join(' ')).toBe(CONCEPTO.trim());
+  });
+
+  it.skipIf(!HAVE_SCRIPT)('money first at 80 and 60 columns: the fee and what is left stay; a state shared by every row is said once above; caso has no COBRO column', async () => {
+    // Two payments (the second of the 99999.99 request): every list has two rows.
+    expect((await sb.api('POST', '/_sandbox/cobros/1/pagar', {})).status).toBe(200);
+    for (const cols of [80, 60]) {
+      for (const args of [['transacciones', 'listar'], ['liquidaciones']]) {
+        const r = await svcTty(args, sb.env, [], 30_000, { cols, rows: 40 });
+        expect(r.exitCode, r.screen).toBe(0);
+        const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
+        for (const line of lines) expect(displayWidth(line), `${cols} ${args.join(' ')}: ${line}`).toBeLessThanOrEqual(cols);
+        expect(r.screen, `${cols} ${args.join(' ')}`).toMatch(/^ID .*(MONTO|BRUTO) +TE COBRAMOS +TE QUEDA/m);
+        expect(r.screen).not.toMatch(/sin lugar para .*TE (COBRAMOS|QUEDA)/);
+        const header = lines.find((l) => l.startsWith('ID '))!;
+        // Both rows share their state: said once, above the table, not as a column.
+        const shared = args[0] === 'liquidaciones' ? 'ESTADO estimado' : 'ESTADO ACREDITADO';
+        if (!header.includes('ESTADO')) expect(lines.slice(0, lines.indexOf(header)).join('\n')).toContain(shared);
+        if (cols === 80 && args[0] === 'liquidaciones') expect(header).not.toContain('ESTADO');
+      }
+    }
+    const caso = await svcTty(['caso', '1'], sb.env, [], 30_000, { cols: 80, rows: 60 });
+    expect(caso.exitCode, caso.screen).toBe(0);
+    const headers = screenLines(caso.screen).filter((l) => l.startsWith('ID '));
+    expect(headers.length).toBeGreaterThanOrEqual(2);
+    for (const h of headers) expect(h).not.toMatch(/\bCOBRO\b/);
+    expect(headers.filter((h) => /TE COBRAMOS +TE QUEDA/.test(h))).toHaveLength(2);
   });
 
   // Last: it adds a request the tests above do not expect.

@@ -189,6 +189,9 @@ describe('svc caso', () => {
     const r = await svc(['caso', String(paid.id), '--journal', journal], { env: { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '80', NO_COLOR: '1', SVC_PAGER: '' } });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.split('\n').filter((l) => displayWidth(l) > 80)).toEqual([]);
-    expect(r.stdout).toMatch(/payment\.approved +válida +sin app$/m);
+    // Every notification was received valid with no app behind the listener: said once above the table, each row its event and state.
+    const notes = r.stdout.slice(r.stdout.indexOf('notificaciones recibidas'), r.stdout.indexOf('línea de tiempo'));
+    expect(notes).toMatch(/^(FECHA .* {3})?FIRMA válida {3}APP sin app$/m);
+    expect(notes).toMatch(/payment\.approved +PAGADA\b/);
   });
 });

@@ -35,6 +35,10 @@ describe('svc demo', () => {
     expect(r.screen).toContain('$ svc devolver 1 --monto 200.00 --yes');
     expect(r.screen).toMatch(/link de pago: http:\/\/127\.0\.0\.1:\d+\/pagar\/\w+\n\(abrilo en el navegador/);
     expect(r.screen).toContain('✓ listo');
+    // Step 5 is titled by what we charge: its table shows that column at 80 columns.
+    const step5 = r.screen.slice(r.screen.indexOf('5. Las transacciones'), r.screen.indexOf('6. '));
+    expect(step5).toMatch(/^ID +.*MONTO +TE COBRAMOS +TE QUEDA/m);
+    expect(step5).not.toContain('sin lugar para TE COBRAMOS');
   });
 });
 
