@@ -25,16 +25,40 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/**
+ * Each reason svc refuses a folder or file that holds secrets, by name: the `problem`
+ * of the refusal under --json (the README's "Configuration problems" lists them).
+ */
+export type UnsafeProblem =
+  | 'folder_unreadable'
+  | 'not_a_folder'
+  | 'folder_not_yours'
+  | 'folder_writable'
+  | 'parent_writable'
+  | 'not_a_file'
+  | 'file_not_yours'
+  | 'file_readable'
+  | 'file_symlink'
+  | 'file_hard_links';
+
+/** Why a path must not hold secrets: its name and one line naming the path and the fix. */
+export interface Unsafe {
+  problem: UnsafeProblem;
+  message: string;
+}
+
+const unsafe = (problem: UnsafeProblem, message: string): Unsafe => ({ problem, message });
 
 /** A path svc will not use; the message is one line, naming the path and the fix. */
 export class PrivatePathError extends Error {
   override name = 'PrivatePathError';
   constructor(
-    message: string,
+    readonly why: Unsafe,
     readonly path: string,
   ) {
-    super(message);
+    super(why.message);
   }
 }
 
@@ -79,13 +103,13 @@ export interface FolderLabels {
  * judges ~/.ssh by the folder it reaches. A target that is not the person's own,
  * or that others can write (a link to /tmp), is refused.
  */
-export function folderProblem(dir: string, labels: FolderLabels): string | undefined {
+export function folderProblem(dir: string, labels: FolderLabels): Unsafe | undefined {
   let st: Stats;
   try {
     st = lstatSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    return `no se pudo revisar ${labels.what} ${dir}: ${(err as Error).message}`;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return parentProblem(dir, labels);
+    return unsafe('folder_unreadable', `no se pudo revisar ${labels.what} ${dir}: ${(err as Error).message}`);
   }
   let shown = dir;
   let isLink = false;
@@ -96,11 +120,11 @@ export function folderProblem(dir: string, labels: FolderLabels): string | undef
     try {
       st = statSync(dir);
     } catch {
-      return `${labels.what} ${shown} es un enlace roto: borralo con \`rm ${shellPath(dir)}\` y svc la crea de nuevo`;
+      return unsafe('not_a_folder', `${labels.what} ${shown} es un enlace roto: borralo con \`rm ${shellPath(dir)}\` y svc la crea de nuevo`);
     }
   }
   if (!st.isDirectory()) {
-    return `${labels.what} ${shown} no es una carpeta: movelo (\`mv ${shellPath(dir)} ${shellPath(`${dir}.viejo`)}\`) y svc la crea de nuevo`;
+    return unsafe('not_a_folder', `${labels.what} ${shown} no es una carpeta: movelo (\`mv ${shellPath(dir)} ${shellPath(`${dir}.viejo`)}\`) y svc la crea de nuevo`);
   }
   const me = myUid();
   if (me === undefined) return undefined;
@@ -110,7 +134,7 @@ export function folderProblem(dir: string, labels: FolderLabels): string | undef
       : me === 0
         ? `corré \`chown -R 0 ${shellPath(dir)}\``
         : labels.elsewhere;
-    return `${labels.what} ${shown} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`;
+    return unsafe('folder_not_yours', `${labels.what} ${shown} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`);
   }
   if (st.mode & 0o022) {
     const who = st.mode & 0o002 ? 'cualquier usuario' : 'su grupo';
@@ -124,7 +148,45 @@ export function folderProblem(dir: string, labels: FolderLabels): string | undef
         : isLink
           ? `corré \`chmod 700 ${shellPath(realpathOr(dir))}\` o ${unlink}`
           : `corré \`chmod 700 ${shellPath(dir)}\``;
-    return `${labels.what} ${shown} tiene permisos ${octal(st.mode)}: ${who} puede cambiar sus archivos; ${fix}`;
+    return unsafe('folder_writable', `${labels.what} ${shown} tiene permisos ${octal(st.mode)}: ${who} puede cambiar sus archivos; ${fix}`);
+  }
+  return parentProblem(dir, labels);
+}
+
+/**
+ * A folder above `dir` that anyone can write and that lacks the sticky bit lets anyone
+ * rename `dir` away and put their own in its place, keys and all, however tight `dir`
+ * itself is (ssh refuses such a path too). Both the path as given and the folder it
+ * reaches through links are walked up to /; a sticky one (/tmp) only lets its owners
+ * rename their own entries.
+ */
+function parentProblem(dir: string, labels: FolderLabels): Unsafe | undefined {
+  const me = myUid();
+  if (me === undefined) return undefined;
+  const starts = [resolve(dir)];
+  try {
+    starts.push(realpathSync(dir));
+  } catch {
+    // Not there yet: svc would create it under the path as given.
+  }
+  const seen = new Set<string>();
+  for (const start of starts) {
+    for (let up = dirname(start); !seen.has(up); up = dirname(up)) {
+      seen.add(up);
+      let st: Stats;
+      try {
+        st = statSync(up);
+      } catch {
+        continue;
+      }
+      if (st.mode & 0o002 && !(st.mode & 0o1000)) {
+        const fix = st.uid === me ? `corré \`chmod o-w ${shellPath(up)}\`` : labels.elsewhere;
+        return unsafe(
+          'parent_writable',
+          `${labels.what} ${dir} está dentro de ${up}, que cualquier usuario puede cambiar (permisos ${octal(st.mode)}, sin sticky bit): otro puede reemplazar la carpeta y sus claves; ${fix}`,
+        );
+      }
+    }
   }
   return undefined;
 }
@@ -138,26 +200,37 @@ function realpathOr(dir: string): string {
 }
 
 /** Why an opened file must not be trusted with secrets, or undefined. */
-function fileProblem(path: string, st: Stats, what: string): string | undefined {
-  if (!st.isFile()) return `${what} ${path} no es un archivo común: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
+function fileProblem(path: string, st: Stats, what: string): Unsafe | undefined {
+  if (!st.isFile()) return unsafe('not_a_file', `${what} ${path} no es un archivo común: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``);
   const me = myUid();
   if (me === undefined) return undefined;
   if (st.uid !== me) {
     const fix = me === 0 ? `corré \`chown 0 ${shellPath(path)}\`` : `borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
-    return `${what} ${path} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`;
+    return unsafe('file_not_yours', `${what} ${path} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`);
   }
   // As ssh with a private key: any access for group or others is refused, not
   // only writing, since the file holds keys.
   if (st.mode & 0o077) {
     const who = st.mode & 0o007 ? 'otros usuarios' : 'su grupo';
     const how = st.mode & 0o022 ? 'leerlo y cambiarlo' : 'leer las claves';
-    return `${what} ${path} tiene permisos ${octal(st.mode)}: ${who} puede${who === 'su grupo' ? '' : 'n'} ${how}; corré \`chmod 600 ${shellPath(path)}\``;
+    return unsafe('file_readable', `${what} ${path} tiene permisos ${octal(st.mode)}: ${who} puede${who === 'su grupo' ? '' : 'n'} ${how}; corré \`chmod 600 ${shellPath(path)}\``);
+  }
+  // Another name for the same file (a hard link) reads the keys from wherever it sits,
+  // and keeps the old ones after svc replaces the file (rename leaves it behind).
+  if (st.nlink > 1) {
+    return unsafe(
+      'file_hard_links',
+      `${what} ${path} tiene ${st.nlink} nombres (enlaces duros): otro nombre lee las mismas claves y las guarda después de \`svc logout\`; buscalo con \`find / -xdev -samefile ${shellPath(path)}\`, borralo y, si no sabés quién lo creó, cambiá las claves`,
+    );
   }
   return undefined;
 }
 
-function symlinkProblem(path: string, what: string): string {
-  return `${what} ${path} es un enlace simbólico (a ${linkTarget(path)}) y svc no lee ni escribe claves a través de enlaces: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
+function symlinkProblem(path: string, what: string): Unsafe {
+  return unsafe(
+    'file_symlink',
+    `${what} ${path} es un enlace simbólico (a ${linkTarget(path)}) y svc no lee ni escribe claves a través de enlaces: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``,
+  );
 }
 
 /**

@@ -7,7 +7,16 @@ import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
 import { notJson } from '../text.js';
-import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, writePrivateFile, type FolderLabels } from './private.js';
+import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, writePrivateFile, type FolderLabels, type Unsafe, type UnsafeProblem } from './private.js';
+
+/** A config folder or file svc will not trust with keys; `problem` names the case (exit 1). */
+export class UnsafeConfigError extends ConfigError {
+  readonly problem: UnsafeProblem;
+  constructor(why: Unsafe) {
+    super(why.message);
+    this.problem = why.problem;
+  }
+}
 
 export const Profile = z.object({
   base_url: z.optional(z.string()),
@@ -65,8 +74,8 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
   const checkFolder = () => {
-    const problem = folderProblem(dir, FOLDER);
-    if (problem) throw new ConfigError(problem);
+    const why = folderProblem(dir, FOLDER);
+    if (why) throw new UnsafeConfigError(why);
   };
   // Reading is a plain JSON parse (every command does it, so it stays cheap),
   // after the folder and the opened file pass the checks of private.ts.
@@ -76,7 +85,7 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
     try {
       text = readPrivateFile(path, FILE);
     } catch (err) {
-      if (err instanceof PrivatePathError) throw new ConfigError(err.message);
+      if (err instanceof PrivatePathError) throw new UnsafeConfigError(err.why);
       throw corrupt(path, err);
     }
     if (text === undefined) return { profiles: {} };

@@ -1,7 +1,7 @@
 // Config folders and files that others could read, change or redirect are refused
 // by the built CLI with one line naming the path and the fix, exit 1, and nothing
 // is written anywhere (not the folder, not a link's target, not a lock file).
-import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
@@ -43,6 +43,8 @@ interface Setup {
   named: string;
   /** The fix the error line must contain. */
   fix: RegExp;
+  /** The `problem` of the refusal under --json. */
+  problem: string;
 }
 
 /** A config folder holding a valid profile for the sandbox, 0700 / 0600 unless a case loosens it. */
@@ -63,7 +65,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       goodConfig(dir);
       chmodSync(dir, 0o777);
-      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``) };
+      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``), problem: 'folder_writable' };
     },
   ],
   [
@@ -72,7 +74,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       goodConfig(dir);
       chmodSync(dir, 0o770);
-      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``) };
+      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``), problem: 'folder_writable' };
     },
   ],
   [
@@ -81,7 +83,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chmodSync(file, 0o644);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``) };
+      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``), problem: 'file_readable' };
     },
   ],
   [
@@ -90,7 +92,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chmodSync(file, 0o666);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``) };
+      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``), problem: 'file_readable' };
     },
   ],
   [
@@ -99,7 +101,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chmodSync(file, 0o640);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``) };
+      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``), problem: 'file_readable' };
     },
   ],
   [
@@ -110,7 +112,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       chmodSync(target, 0o1777);
       const link = join(root, 'svc');
       symlinkSync(target, link);
-      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``) };
+      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``), problem: 'folder_writable' };
     },
   ],
   [
@@ -121,7 +123,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const elsewhere = goodConfig(join(root, 'elsewhere'));
       const file = join(dir, 'config.json');
       symlinkSync(elsewhere, file);
-      return { configDir: dir, named: file, fix: new RegExp(`\`rm ${q(file)}\``) };
+      return { configDir: dir, named: file, fix: new RegExp(`\`rm ${q(file)}\``), problem: 'file_symlink' };
     },
   ],
   [
@@ -133,7 +135,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       chownSync(target, NOBODY, NOBODY);
       const link = join(root, 'svc');
       symlinkSync(target, link);
-      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``) };
+      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``), problem: 'folder_not_yours' };
     },
     isRoot ? undefined : 'needs root to chown to 65534',
   ],
@@ -143,7 +145,7 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       goodConfig(dir);
       chownSync(dir, NOBODY, NOBODY);
-      return { configDir: dir, named: dir, fix: new RegExp(`\`chown -R 0 ${q(dir)}\``) };
+      return { configDir: dir, named: dir, fix: new RegExp(`\`chown -R 0 ${q(dir)}\``), problem: 'folder_not_yours' };
     },
     isRoot ? undefined : 'needs root to chown to 65534',
   ],
@@ -153,9 +155,41 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chownSync(file, NOBODY, NOBODY);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chown 0 ${q(file)}\``) };
+      return { configDir: dir, named: file, fix: new RegExp(`\`chown 0 ${q(file)}\``), problem: 'file_not_yours' };
     },
     isRoot ? undefined : 'needs root to chown to 65534',
+  ],
+  [
+    // Another name for the same file reads the same keys, and keeps the old ones after svc replaces the file.
+    'a config.json with a second hard link',
+    (root) => {
+      const dir = join(root, 'svc');
+      const file = goodConfig(dir);
+      linkSync(file, join(root, 'copia.json'));
+      return { configDir: dir, named: file, fix: new RegExp(`2 nombres \\(enlaces duros\\).*\`find / -xdev -samefile ${q(file)}\``), problem: 'file_hard_links' };
+    },
+  ],
+  [
+    // Anyone can rename the 0700 folder away and put their own in its place.
+    'a 0700 config folder inside a world-writable folder without the sticky bit',
+    (root) => {
+      const shared = join(root, 'compartida');
+      mkdirSync(shared);
+      chmodSync(shared, 0o777);
+      const dir = join(shared, 'svc');
+      goodConfig(dir);
+      return { configDir: dir, named: dir, fix: new RegExp(`dentro de ${q(shared)}, que cualquier usuario puede cambiar \\(permisos 0777, sin sticky bit\\).*\`chmod o-w ${q(shared)}\``), problem: 'parent_writable' };
+    },
+  ],
+  [
+    'a config folder not created yet, under a world-writable folder without the sticky bit (svc would create it there)',
+    (root) => {
+      const shared = join(root, 'compartida');
+      mkdirSync(shared);
+      chmodSync(shared, 0o777);
+      const dir = join(shared, 'nueva', 'svc');
+      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod o-w ${q(shared)}\``), problem: 'parent_writable' };
+    },
   ],
 ];
 
@@ -194,6 +228,11 @@ describe('unsafe config folders and files are refused, nothing written', () => {
         expectNoStack(r.stderr);
         expect(snapshot(root), `${label} wrote something`).toEqual(before);
       }
+      // Under --json the refusal names its case, as every configuration problem does.
+      const j = await svcInProcess(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: s.configDir } });
+      expect(j.exitCode).toBe(1);
+      expect(JSON.parse(j.stderr)).toMatchObject({ error: 'config', problem: s.problem });
+      expect(snapshot(root)).toEqual(before);
     });
   }
 

@@ -64,7 +64,7 @@ describe('folderProblem', () => {
   it('never tells the person to chmod a shared sticky folder such as /tmp', () => {
     const dir = tempDir('svc-priv-');
     execFileSync('chmod', ['1777', dir]);
-    const problem = folderProblem(dir, LABELS);
+    const problem = folderProblem(dir, LABELS)?.message;
     expect(problem).toMatch(/permisos 1777/);
     expect(problem).not.toMatch(/chmod/);
     expect(problem).toContain('usá otra');
@@ -73,9 +73,9 @@ describe('folderProblem', () => {
   it('refuses a dangling symlink and a file where the folder should be', () => {
     const dir = tempDir('svc-priv-');
     symlinkSync(join(dir, 'gone'), join(dir, 'link'));
-    expect(folderProblem(join(dir, 'link'), LABELS)).toMatch(/enlace roto.*`rm /);
+    expect(folderProblem(join(dir, 'link'), LABELS)?.message).toMatch(/enlace roto.*`rm /);
     writeFileSync(join(dir, 'file'), '');
-    expect(folderProblem(join(dir, 'file'), LABELS)).toMatch(/no es una carpeta/);
+    expect(folderProblem(join(dir, 'file'), LABELS)?.message).toMatch(/no es una carpeta/);
   });
 });
 
