@@ -8,7 +8,12 @@ import type { ServerResponse } from 'node:http';
 import { SandboxError } from '../errors.js';
 import type { Reply } from '../types.js';
 
-/** Open streams at most (a page holds one); past it a new one is 429. */
+/**
+ * Open streams at most per merchant (a page holds one); past it that merchant's next
+ * one is 429. Per merchant, so a key that opens streams without end (the not-ready
+ * merchant's, printed beside the main one) never locks another merchant's dashboard out;
+ * the sandbox's merchants are few and fixed, so the total stays bounded too.
+ */
 export const MAX_STREAMS = 64;
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
@@ -36,6 +41,8 @@ const EVENT_STREAM = 'text/event-stream; charset=utf-8';
 
 export class Hub {
   private readonly subs = new Set<Subscriber>();
+  /** Open streams by merchant. */
+  private readonly open = new Map<number, number>();
   private nextId = 1;
 
   /** Sends a message to the streams of `merchant` (null: to every stream). */
@@ -49,10 +56,10 @@ export class Hub {
     return this.subs.size;
   }
 
-  /** The reply of GET /_sandbox/stream for a merchant; 429 past MAX_STREAMS. */
+  /** The reply of GET /_sandbox/stream for a merchant; 429 past MAX_STREAMS of that merchant. */
   reply(merchant: number): StreamReply {
-    if (this.subs.size >= MAX_STREAMS) {
-      throw new SandboxError(429, 'too_many_streams', `at most ${MAX_STREAMS} live streams at once; close a dashboard tab`);
+    if ((this.open.get(merchant) ?? 0) >= MAX_STREAMS) {
+      throw new SandboxError(429, 'too_many_streams', `at most ${MAX_STREAMS} live streams at once for this key; close a dashboard tab`);
     }
     return {
       status: 200,
@@ -93,6 +100,7 @@ export class Hub {
           ended = true;
           clearInterval(timer);
           this.subs.delete(sub);
+          this.open.set(merchant, (this.open.get(merchant) ?? 1) - 1);
           res.end();
           resolve();
         },
@@ -104,6 +112,7 @@ export class Hub {
       }, HEARTBEAT_MS);
       timer.unref();
       this.subs.add(sub);
+      this.open.set(merchant, (this.open.get(merchant) ?? 0) + 1);
       res.once('close', () => sub.end());
     });
   }

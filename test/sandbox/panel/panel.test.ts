@@ -7,6 +7,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCRIPT } from '../../../src/sandbox/panel/script.js';
+import { MAX_STREAMS } from '../../../src/sandbox/panel/stream.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js';
 
@@ -275,6 +276,41 @@ describe('the dashboard over HTTP', () => {
     } finally {
       await call('POST', '/_sandbox/webhook', { url: null });
       await new Promise((r) => receiver.server.close(r));
+    }
+  });
+
+  it('the cap of live streams is per merchant: the not-ready key holding all of its own leaves the main dashboard its stream', async () => {
+    const own = await startSandbox({ readyDelayMs: 0 });
+    const ctl = new AbortController();
+    const open = (key: string) => fetch(own.baseUrl + '/_sandbox/stream', { headers: { authorization: `Bearer ${key}` }, signal: ctl.signal });
+    try {
+      const held = await Promise.all(Array.from({ length: MAX_STREAMS }, () => open(own.apiKeyNoListo)));
+      expect(held.map((r) => r.status)).toEqual(Array(MAX_STREAMS).fill(200));
+      const readers = held.map((r) => r.body!.getReader());
+      for (const r of readers) await r.read();
+      const over = await open(own.apiKeyNoListo);
+      expect(over.status).toBe(429);
+      expect((await over.json()).error).toBe('too_many_streams');
+      // The main merchant's dashboard still gets its stream, and its events.
+      const main = await open(own.apiKey);
+      expect(main.status).toBe(200);
+      const created = await fetch(own.baseUrl + '/v1/cobros', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${own.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ concepto: 'Con el tope ajeno lleno', monto: '10.00' }),
+      });
+      expect(created.status).toBe(201);
+      const id = ((await created.json()) as { data: { id: number } }).data.id;
+      const evs = await readEvents(main, (e) => e.some((x) => x.event === 'evento'));
+      expect(evs.find((x) => x.event === 'evento')!.data.body).toMatchObject({ event: 'payment.created', cobro_id: id });
+      expect(own.app.deps.hub.size).toBe(MAX_STREAMS + 1);
+      // A closed tab gives its place back to its merchant.
+      await readers[0]!.cancel();
+      for (let i = 0; i < 200 && own.app.deps.hub.size > MAX_STREAMS; i++) await new Promise((r) => setTimeout(r, 10));
+      expect((await open(own.apiKeyNoListo)).status).toBe(200);
+    } finally {
+      ctl.abort();
+      await own.close();
     }
   });
 
