@@ -290,7 +290,7 @@ describe('the dashboard over HTTP', () => {
       for (const r of readers) await r.read();
       const over = await open(own.apiKeyNoListo);
       expect(over.status).toBe(429);
-      expect((await over.json()).error).toBe('too_many_streams');
+      expect(((await over.json()) as { error: string }).error).toBe('too_many_streams');
       // The main merchant's dashboard still gets its stream, and its events.
       const main = await open(own.apiKey);
       expect(main.status).toBe(200);
