@@ -14,5 +14,6 @@ export {
 export { EXIT } from './errors.js';
 export { ItemList } from './api/list.js';
 export * from './api/schemas.js';
+export { API, RESOURCES, requestSchema, strictReply, pathOf, type Endpoint, type EndpointName, type CrearCobroInput, type DevolucionInput } from './api/contract.js';
 export { sign, signatureHeader, verify, notificationHeaders, DEFAULT_TOLERANCE_SECONDS, type VerifyResult } from './webhooks/signature.js';
 export { parseAmount, parsePositiveAmount, formatCents, normalizeAmount, sumAmounts, percentOf, AmountError } from './money.js';

@@ -9,15 +9,10 @@ import { redactAddresses } from './address.js';
 import { ApiError, NetworkError, serviceError, type NetworkFailure } from './errors.js';
 import { ItemList, scanList } from './list.js';
 import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
+import { API, pathOf, readSchema, RESOURCES, type CrearCobroInput, type DevolucionInput, type Endpoint, type ReadItem, type ReadReply } from './contract.js';
 import {
-  Abierto,
-  Cuenta,
   ErrorBody,
   firstProblem,
-  Salud,
-  envelope,
-  type CrearCobroInput,
-  type DevolucionInput,
   type EstadoCobro,
   type EstadoTransaccion,
   type Medio,
@@ -199,43 +194,43 @@ export class Client {
     };
   }
 
-  // --- the thirteen endpoints -------------------------------------------------
+  // --- the thirteen endpoints (contract.ts: method, path and reply of each) ------
 
   salud() {
-    return this.call('GET', '/v1/salud', Salud);
+    return this.endpoint(API.salud);
   }
   cuenta() {
-    return this.call('GET', '/v1/cuenta', envelope(Cuenta));
+    return this.endpoint(API.cuenta);
   }
   cargos() {
     return whole(this.iterarCargos());
   }
   crearCobro(body: CrearCobroInput) {
-    return this.call('POST', '/v1/cobros', envelope(Abierto.Cobro), { body });
+    return this.endpoint(API.crearCobro, { body });
   }
   listarCobros(filters: CobroFilters = {}) {
     return whole(this.iterarCobros(filters));
   }
   verCobro(id: number) {
-    return this.call('GET', `/v1/cobros/${encodeId(id)}`, envelope(Abierto.Cobro));
+    return this.endpoint(API.verCobro, { id });
   }
   syncCobro(id: number) {
-    return this.call('POST', `/v1/cobros/${encodeId(id)}/sync`, envelope(Abierto.Cobro), { body: {} });
+    return this.endpoint(API.syncCobro, { id, body: {} });
   }
   devolver(id: number, body: DevolucionInput) {
-    return this.call('POST', `/v1/cobros/${encodeId(id)}/devoluciones`, envelope(Abierto.Devolucion), { body });
+    return this.endpoint(API.devolver, { id, body });
   }
   listarTransacciones(filters: TransaccionFilters = {}) {
     return whole(this.iterarTransacciones(filters));
   }
   verTransaccion(id: number) {
-    return this.call('GET', `/v1/transacciones/${encodeId(id)}`, envelope(Abierto.Transaccion));
+    return this.endpoint(API.verTransaccion, { id });
   }
   listarDevoluciones() {
     return whole(this.iterarDevoluciones());
   }
   verDevolucion(id: number) {
-    return this.call('GET', `/v1/devoluciones/${encodeId(id)}`, envelope(Abierto.Devolucion));
+    return this.endpoint(API.verDevolucion, { id });
   }
   listarLiquidaciones() {
     return whole(this.iterarLiquidaciones());
@@ -244,19 +239,29 @@ export class Client {
   // The same lists item by item (an ItemList parses one item per read): for long
   // lists printed as they are read, as `svc cobro listar` does.
   iterarCargos() {
-    return this.callList('/v1/cargos', Abierto.Cargo);
+    return this.list(API.cargos);
   }
   iterarCobros(filters: CobroFilters = {}) {
-    return this.callList('/v1/cobros', Abierto.Cobro, { query: filters });
+    return this.list(API.listarCobros, filters);
   }
   iterarTransacciones(filters: TransaccionFilters = {}) {
-    return this.callList('/v1/transacciones', Abierto.Transaccion, { query: filters });
+    return this.list(API.listarTransacciones, filters);
   }
   iterarDevoluciones() {
-    return this.callList('/v1/devoluciones', Abierto.Devolucion);
+    return this.list(API.listarDevoluciones);
   }
   iterarLiquidaciones() {
-    return this.callList('/v1/liquidaciones', Abierto.Liquidacion);
+    return this.list(API.listarLiquidaciones);
+  }
+
+  /** An endpoint of the table that answers one object, its reply read openly. */
+  private endpoint<E extends Endpoint>(e: E, extra: { id?: number; body?: unknown } = {}): Promise<ApiResponse<ReadReply<E>>> {
+    return this.call(e.method, pathOf(e, extra.id), readSchema(e), extra.body === undefined ? {} : { body: extra.body });
+  }
+
+  /** A list endpoint of the table, its items read openly one by one. */
+  private list<E extends Endpoint>(e: E, query?: Record<string, string | undefined>): Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>> {
+    return this.callList(pathOf(e), RESOURCES[e.reply.resource].read as ReadItem<E>, query ? { query } : {}) as Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>>;
   }
 
   // --- machinery ---------------------------------------------------------------
@@ -507,11 +512,6 @@ function shapeError(schema: z.ZodMiniType, value: unknown, call: string, http: n
   const parsed = schema.safeParse(value);
   if (parsed.success) return undefined;
   return badShape(call, http, firstProblem(parsed, '(raíz)', at));
-}
-
-function encodeId(id: number): string {
-  if (!Number.isSafeInteger(id) || id <= 0) throw new RangeError(`id inválido: ${id}`);
-  return encodeURIComponent(String(id));
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -170,25 +170,6 @@ export type Seed = {
 };
 
 
-/** POST /v1/cobros body. */
-export interface CrearCobroInput {
-  concepto: string;
-  monto: string;
-  vencimiento?: string;
-  tarjeta?: boolean;
-  qr?: boolean;
-  transferencia?: boolean;
-  referencia?: string;
-  success_url?: string;
-  error_url?: string;
-}
-
-/** POST /v1/cobros/{id}/devoluciones body. */
-export interface DevolucionInput {
-  monto: string;
-  transaccion_id?: number | null;
-}
-
 /**
  * The first problem of a value that does not fit a schema, in one line: where
  * (`data.0.monto`, or `raíz`) and what. zod/mini carries no message texts; the checks

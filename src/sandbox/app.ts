@@ -14,6 +14,7 @@ import { eventoView } from './control.js';
 import { refresh } from './model.js';
 import { Hub, isStreamReply } from './panel/stream.js';
 import { match } from './router.js';
+import { replyProblem } from './reply-check.js';
 import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
 import type { ApiRequest, Reply } from './types.js';
@@ -35,6 +36,12 @@ export interface SandboxAppOptions {
   onError?: (err: unknown) => void;
   /** Request bodies held at once, all requests together (default BODIES_IN_FLIGHT_BYTES, body-budget.ts). */
   maxBodiesBytes?: number;
+  /**
+   * Check every reply of a /v1 endpoint against the endpoint table (reply-check.ts);
+   * one that does not fit becomes a 500 `internal_error` naming the field, and goes to
+   * onError. For the tests: the emulator cannot drift from the table unnoticed.
+   */
+  checkReplies?: boolean;
 }
 
 export interface SandboxApp {
@@ -138,7 +145,8 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         record(method, path, r.status, started, req);
         return;
       }
-      const reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1), fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0);
+      let reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1), fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0);
+      if (options.checkReplies) reply = checked(method, path, reply);
       if (isStreamReply(reply)) {
         if (method === 'HEAD') write(res, { status: reply.status, body: '', contentType: reply.contentType });
         else await reply.stream(res);
@@ -234,6 +242,16 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     } finally {
       budget.give(reserved);
     }
+  }
+
+  /** The reply itself when it fits the endpoint table (or the route is no endpoint of it); else a 500 that says why. */
+  function checked(method: string, path: string, reply: Reply): Reply {
+    const endpoint = match(method === 'HEAD' ? 'GET' : method, path)?.route.endpoint;
+    const problem = endpoint && !isStreamReply(reply) ? replyProblem(endpoint, reply.status, reply.body) : undefined;
+    if (!problem) return reply;
+    const message = `the reply of ${method} ${path} (HTTP ${reply.status}) does not fit the endpoint table (api/contract.ts): ${problem}`;
+    options.onError?.(new Error(message));
+    return { status: 500, body: { error: 'internal_error', message } };
   }
 
   /**

@@ -43,6 +43,8 @@ export interface SandboxOptions {
   maxBodiesBytes?: number;
   /** How long a request may take to arrive whole (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** Check each /v1 reply against the endpoint table (tests: see SandboxAppOptions.checkReplies). */
+  checkReplies?: boolean;
 }
 
 export interface RunningSandbox {
@@ -79,6 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       onRequest: options.onRequest,
       onError: options.onError,
       maxBodiesBytes: options.maxBodiesBytes,
+      checkReplies: options.checkReplies,
     });
     // A request has 30 s to arrive whole (headers within 15 s), not Node's 5 minutes: a
     // client that trickles its body, or never ends it, does not keep a connection for long.

@@ -1,6 +1,8 @@
-// The routes of the sandbox: the 13 endpoints of the seed, the payer page, the
-// dashboard and the control plane. A route is a method, a path template (":" marks
-// an id segment), who may call it, the 400 code of its body errors, and its handler.
+// The routes of the sandbox: the 13 endpoints of the seed (made from the endpoint
+// table, api/contract.ts), the payer page, the dashboard and the control plane. A
+// route is a method, a path template (":" marks an id segment), who may call it, the
+// 400 code of its body errors, and its handler.
+import { API, type EndpointName } from '../api/contract.js';
 import * as checkout from './checkout/index.js';
 import * as panel from './panel/index.js';
 import * as control from './control.js';
@@ -23,6 +25,8 @@ export interface Route {
   /** Code of the 400 for a body that is not JSON or not application/json. */
   code: string;
   handler: ControlHandler;
+  /** The endpoint of the service it answers (its reply can be checked against the table). */
+  endpoint?: EndpointName;
 }
 
 const local = (route: Route): Route => ({ ...route, local: true });
@@ -35,20 +39,31 @@ const r = (method: string, path: string, access: Route['access'], handler: Contr
   handler,
 });
 
+/** The sandbox's handler of each endpoint of the table: one missing is a type error. */
+const HANDLERS: Record<EndpointName, ControlHandler> = {
+  salud: () => salud(),
+  cuenta,
+  cargos,
+  crearCobro: cobros.crear,
+  listarCobros: cobros.listar,
+  verCobro: cobros.ver,
+  syncCobro: cobros.sync,
+  devolver: devoluciones.crear,
+  listarTransacciones: transacciones.listar,
+  verTransaccion: transacciones.ver,
+  listarDevoluciones: devoluciones.listar,
+  verDevolucion: devoluciones.ver,
+  listarLiquidaciones: liquidaciones.listar,
+};
+
+const endpoints = (Object.keys(API) as EndpointName[]).map((name): Route => {
+  const e = API[name];
+  const code = 'error400' in e ? e.error400 : undefined;
+  return { ...r(e.method, e.path.replaceAll('{id}', ':'), e.access === 'public' ? 'public' : 'api', HANDLERS[name], code), endpoint: name };
+});
+
 export const ROUTES: Route[] = [
-  r('GET', '/v1/salud', 'public', () => salud()),
-  r('GET', '/v1/cuenta', 'api', cuenta),
-  r('GET', '/v1/cargos', 'api', cargos),
-  r('POST', '/v1/cobros', 'api', cobros.crear, 'create_failed'),
-  r('GET', '/v1/cobros', 'api', cobros.listar),
-  r('GET', '/v1/cobros/:', 'api', cobros.ver),
-  r('POST', '/v1/cobros/:/sync', 'api', cobros.sync, 'sync_failed'),
-  r('POST', '/v1/cobros/:/devoluciones', 'api', devoluciones.crear, 'refund_failed'),
-  r('GET', '/v1/transacciones', 'api', transacciones.listar),
-  r('GET', '/v1/transacciones/:', 'api', transacciones.ver),
-  r('GET', '/v1/devoluciones', 'api', devoluciones.listar),
-  r('GET', '/v1/devoluciones/:', 'api', devoluciones.ver),
-  r('GET', '/v1/liquidaciones', 'api', liquidaciones.listar),
+  ...endpoints,
   r('GET', '/pagar/:', 'public', checkout.pagina),
   r('GET', '/pagar/:/recibo', 'public', checkout.recibo),
   r('POST', '/pagar/:/pagar', 'public', checkout.pagar),

@@ -26,7 +26,8 @@ export interface HSandbox extends RunningSandbox {
 }
 
 export async function sandbox(options: SandboxOptions = {}): Promise<HSandbox> {
-  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [50], ...options });
+  // Every /v1 reply is checked against the endpoint table: one that drifts is a 500.
+  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [50], checkReplies: true, ...options });
   const api: HSandbox['api'] = async (method, path, body, key = sb.apiKey) => {
     const res = await fetch(sb.baseUrl + path, {
       method,

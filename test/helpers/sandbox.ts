@@ -1,39 +1,27 @@
 // Starts `svc sandbox --port 0 --json` as a real process and reads its ready line;
-// and the one reply check of the tests: every sandbox reply is parsed with the
-// client's strict schema of its endpoint (src/api/schemas.ts), so the emulator
+// and the one reply check of the tests: every sandbox reply is parsed with the strict
+// reply of its endpoint in the endpoint table (src/api/contract.ts), so the emulator
 // cannot drift from the wire the client accepts without a test failing.
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
 import * as z from 'zod/mini';
-import { Cargo, Cobro, Cuenta, Devolucion, EventoBody, Liquidacion, Salud, SandboxErrorBody, Transaccion } from '../../src/api/schemas.js';
+import { API, pathMatches, strictReply } from '../../src/api/contract.js';
+import { Cobro, EventoBody, SandboxErrorBody } from '../../src/api/schemas.js';
 import { BIN, ROOT, tempDir } from './cli.js';
 
 type Shape = Parameters<typeof z.strictObject>[0];
 const strict = (item: { shape: Shape }) => z.strictObject(item.shape);
 const data = (schema: z.ZodMiniType) => z.strictObject({ data: schema });
-const list = (item: { shape: Shape }) => data(z.array(strict(item)));
-const one = (item: { shape: Shape }) => data(strict(item));
 const N = '[1-9][0-9]*';
 
 /** The schema of a 2xx reply, by method and path (query string left out); undefined for pages that are not the wire. */
-const REPLIES: [string, RegExp, z.ZodMiniType][] = [
-  ['GET', /^\/v1\/salud$/, strict(Salud)],
-  ['GET', /^\/v1\/cuenta$/, one(Cuenta)],
-  ['GET', /^\/v1\/cargos$/, list(Cargo)],
-  ['POST', /^\/v1\/cobros$/, one(Cobro)],
-  ['GET', /^\/v1\/cobros$/, list(Cobro)],
-  ['GET', new RegExp(`^/v1/cobros/${N}$`), one(Cobro)],
-  ['POST', new RegExp(`^/v1/cobros/${N}/sync$`), one(Cobro)],
-  ['POST', new RegExp(`^/v1/cobros/${N}/devoluciones$`), one(Devolucion)],
-  ['GET', /^\/v1\/transacciones$/, list(Transaccion)],
-  ['GET', new RegExp(`^/v1/transacciones/${N}$`), one(Transaccion)],
-  ['GET', /^\/v1\/devoluciones$/, list(Devolucion)],
-  ['GET', new RegExp(`^/v1/devoluciones/${N}$`), one(Devolucion)],
-  ['GET', /^\/v1\/liquidaciones$/, list(Liquidacion)],
-  ['POST', new RegExp(`^/_sandbox/cobros/${N}/(iniciar|pagar|rechazar|expirar)$`), one(Cobro)],
+const REPLIES: [string, (path: string) => boolean, z.ZodMiniType][] = [
+  ...Object.values(API).map((e): [string, (path: string) => boolean, z.ZodMiniType] => [e.method, (path) => pathMatches(e, path), strictReply(e)]),
+  // The control plane's moves answer the payment request, and its events the bodies it sent.
+  ['POST', (path) => new RegExp(`^/_sandbox/cobros/${N}/(iniciar|pagar|rechazar|expirar)$`).test(path), data(strict(Cobro))],
   [
     'GET',
-    /^\/_sandbox\/eventos$/,
+    (path) => path === '/_sandbox/eventos',
     data(z.array(z.strictObject({ id: z.int().check(z.positive()), fecha: z.string(), body: strict(EventoBody) }))),
   ],
 ];
@@ -48,7 +36,7 @@ export function checkReply(method: string, path: string, status: number, body: u
   if (method === 'HEAD' || status === 204) return;
   const route = path.split('?')[0]!;
   let schema: z.ZodMiniType | undefined;
-  if (status >= 200 && status < 300) schema = REPLIES.find(([m, re]) => m === method && re.test(route))?.[2];
+  if (status >= 200 && status < 300) schema = REPLIES.find(([m, matches]) => m === method && matches(route))?.[2];
   else if (route.startsWith('/v1/') || route.startsWith('/_sandbox/')) schema = strict(SandboxErrorBody);
   if (!schema) return;
   const r = schema.safeParse(body);

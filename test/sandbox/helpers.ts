@@ -25,10 +25,14 @@ export interface StartOptions extends SandboxOptions {
   uncheckedReplies?: boolean;
 }
 
-/** An in-process sandbox whose every reply read through api/raw is parsed with its endpoint's strict schema (checkReply). */
+/**
+ * An in-process sandbox that checks its own /v1 replies against the endpoint table
+ * (checkReplies), and whose every reply read through api/raw is parsed with its
+ * endpoint's strict schema (checkReply).
+ */
 export async function start(options: StartOptions = {}): Promise<TestSandbox> {
   const { uncheckedReplies, ...sandboxOptions } = options;
-  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [30, 60], ...sandboxOptions });
+  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [30, 60], checkReplies: !uncheckedReplies, ...sandboxOptions });
   const raw: TestSandbox['raw'] = async (method, path, init = {}) => {
     const key = init.key === undefined ? sb.apiKey : init.key;
     const res = await fetch(sb.baseUrl + path, {

@@ -1,14 +1,14 @@
 // Payment requests: POST /v1/cobros, GET /v1/cobros (estado, q), GET /v1/cobros/{id},
 // POST /v1/cobros/{id}/sync.
+import { API } from '../../api/contract.js';
 import type { EstadoCobro } from '../../api/enums.js';
 import { formatCents } from '../../money.js';
 import { SandboxError } from '../errors.js';
 import { eventOf, findCobro, refresh } from '../model.js';
 import * as state from '../state.js';
 import { payerUrl, type CobroRec } from '../store.js';
-import { parseIsoWithOffset } from '../time.js';
 import { ok, type Handler } from '../types.js';
-import { MAX_CONCEPTO, MAX_REFERENCIA, MAX_VENCIMIENTO_DAYS, amount, badWith, bool, clip, httpsUrl, object, text } from './validate.js';
+import { badWith, readBody } from './validate.js';
 
 const DAY = 86_400_000;
 export const DEFAULT_EXPIRY_MS = 7 * DAY;
@@ -21,33 +21,15 @@ export const crear: Handler = (deps, req) => {
       'the merchant has not completed its data or registration and cannot create payment requests (GET /v1/cuenta shows puede_cobrar)',
     );
   }
-  const bad = badWith('create_failed');
-  const b = object(req.json(), bad);
-  const concepto = text(b.concepto, 'concepto', MAX_CONCEPTO, bad, true);
-  const monto = amount(b.monto, 'monto', bad);
+  const bad = badWith(API.crearCobro.error400);
+  const b = readBody(API.crearCobro.request, req.json(), bad, req.now);
+  const { concepto, monto, referencia, success_url: successUrl, error_url: errorUrl } = b;
   const now = req.now;
-  let vencMs = now + DEFAULT_EXPIRY_MS;
-  if (b.vencimiento !== undefined && b.vencimiento !== null) {
-    if (typeof b.vencimiento !== 'string') throw bad('vencimiento: must be an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"');
-    const ms = parseIsoWithOffset(b.vencimiento);
-    if (ms === undefined) {
-      throw bad(`vencimiento: "${clip(b.vencimiento)}" is not an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"`);
-    }
-    if (ms <= now) throw bad(`vencimiento: "${clip(b.vencimiento)}" is in the past`);
-    if (ms > now + MAX_VENCIMIENTO_DAYS * DAY) throw bad(`vencimiento: at most ${MAX_VENCIMIENTO_DAYS} days ahead`);
-    vencMs = ms;
-  }
-  const medios = {
-    tarjeta: bool(b.tarjeta, 'tarjeta', bad, true),
-    qr: bool(b.qr, 'qr', bad, true),
-    transferencia: bool(b.transferencia, 'transferencia', bad, true),
-  };
+  const vencMs = b.vencimiento ?? now + DEFAULT_EXPIRY_MS;
+  const medios = { tarjeta: b.tarjeta, qr: b.qr, transferencia: b.transferencia };
   if (!medios.tarjeta && !medios.qr && !medios.transferencia) {
     throw bad('tarjeta, qr, transferencia: no payment method enabled; at least one must be true');
   }
-  const referencia = text(b.referencia, 'referencia', MAX_REFERENCIA, bad);
-  const successUrl = httpsUrl(b.success_url, 'success_url', bad);
-  const errorUrl = httpsUrl(b.error_url, 'error_url', bad);
 
   const { store, clock } = deps;
   const id = store.nextId('cobros');
@@ -113,8 +95,7 @@ export const ver: Handler = (deps, req) => ok(findCobro(deps, req.merchant.id, r
 
 export const sync: Handler = (deps, req) => {
   let rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
-  const body = req.json();
-  if (body !== undefined) object(body, badWith('sync_failed'));
+  readBody(API.syncCobro.request, req.json(), badWith(API.syncCobro.error400), req.now);
   if (rec.readyAt > req.now) {
     // Asking for a refresh is what makes the transfer account and QR appear at once.
     rec = { ...rec, readyAt: req.now };

@@ -1,19 +1,18 @@
 // Refunds: POST /v1/cobros/{id}/devoluciones, GET /v1/devoluciones, GET /v1/devoluciones/{id}.
+import { API } from '../../api/contract.js';
 import { formatCents, parseAmount } from '../../money.js';
 import { notFound } from '../errors.js';
 import { eventOf, findCobro, idOf, withWire } from '../model.js';
 import * as state from '../state.js';
 import type { DevolucionRec, Op } from '../store.js';
 import { ok, type Handler } from '../types.js';
-import { amount, badWith, object, optionalId } from './validate.js';
+import { badWith, readBody } from './validate.js';
 
 export const crear: Handler = (deps, req) => {
   const { store, clock } = deps;
   const rec = findCobro(deps, req.merchant.id, req.params[0], req.now);
-  const bad = badWith('refund_failed');
-  const b = object(req.json(), bad);
-  const monto = amount(b.monto, 'monto', bad);
-  const txId = optionalId(b.transaccion_id, 'transaccion_id', bad);
+  const bad = badWith(API.devolver.error400);
+  const { monto, transaccion_id: txId } = readBody(API.devolver.request, req.json(), bad, req.now);
   const tx = txId === null ? undefined : store.transacciones.get(req.merchant.id, txId);
   if (txId !== null && !tx) throw bad(`transaccion_id: transaction ${txId} does not exist`);
 

@@ -1,7 +1,11 @@
-// Checks of request bodies shared by the handlers. Each failure is a 400 with the
-// endpoint's own code and a message that starts with the field it is about.
+// Checks of request bodies: a body is read field by field as the endpoint table
+// declares it (api/contract.ts), each field by the reader of its kind, which applies
+// the rule of rules.ts or money.ts. Each failure is a 400 with the endpoint's own code
+// and a message that starts with the field it is about.
+import type { Field, Fields, RequestBody } from '../../api/contract.js';
 import { MAX_CENTS, checkAmount, formatCents, type Cents } from '../../money.js';
 import { SandboxError } from '../errors.js';
+import { parseIsoWithOffset } from '../time.js';
 import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA, MAX_URL, MAX_VENCIMIENTO_DAYS, isLoopbackHost } from '../../rules.js';
 import { printable } from '../../text.js';
 
@@ -9,6 +13,61 @@ export { MAX_CONCEPTO, MAX_REFERENCIA, MAX_URL, MAX_VENCIMIENTO_DAYS };
 
 export type Bad = (message: string) => SandboxError;
 export const badWith = (code: string): Bad => (message) => new SandboxError(400, code, message);
+
+const DAY = 86_400_000;
+
+/** What the reader of each kind of field gives the handler. */
+type Read<F extends Field> = F extends { kind: 'texto'; required: true }
+  ? string
+  : F extends { kind: 'texto' | 'https' }
+    ? string | null
+    : F extends { kind: 'monto' }
+      ? Cents
+      : F extends { kind: 'booleano' }
+        ? boolean
+        : number | null;
+export type Body<F extends Fields> = { -readonly [K in keyof F]: Read<F[K]> };
+
+/**
+ * A request body as its endpoint declares it, read field by field in the table's order
+ * (the first bad field is the one reported). `fecha` is a millisecond time (its rule
+ * needs `now`). A body the endpoint may leave out reads as no fields when absent.
+ */
+export function readBody<F extends Fields>(request: RequestBody<F>, body: unknown, bad: Bad, now: number): Body<F> {
+  if (body === undefined && request.optional) return {} as Body<F>;
+  const b = object(body, bad);
+  const out: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(request.fields)) out[name] = readField(f, b[name], name, bad, now);
+  return out as Body<F>;
+}
+
+function readField(f: Field, value: unknown, name: string, bad: Bad, now: number): unknown {
+  switch (f.kind) {
+    case 'texto':
+      return f.required ? text(value, name, f.max, bad, true) : text(value, name, f.max, bad);
+    case 'monto':
+      return amount(value, name, bad);
+    case 'fecha':
+      return dateTime(value, name, bad, now);
+    case 'booleano':
+      return bool(value, name, bad, f.default);
+    case 'https':
+      return httpsUrl(value, name, bad);
+    case 'id':
+      return optionalId(value, name, bad);
+  }
+}
+
+/** An ISO 8601 date-time with offset, in the future and at most MAX_VENCIMIENTO_DAYS ahead; null when absent. */
+export function dateTime(value: unknown, field: string, bad: Bad, now: number): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw bad(`${field}: must be an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"`);
+  const ms = parseIsoWithOffset(value);
+  if (ms === undefined) throw bad(`${field}: "${clip(value)}" is not an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"`);
+  if (ms <= now) throw bad(`${field}: "${clip(value)}" is in the past`);
+  if (ms > now + MAX_VENCIMIENTO_DAYS * DAY) throw bad(`${field}: at most ${MAX_VENCIMIENTO_DAYS} days ahead`);
+  return ms;
+}
 
 /** The body must be a JSON object (already parsed by app.ts). */
 export function object(body: unknown, bad: Bad): Record<string, unknown> {

@@ -1,6 +1,6 @@
 // svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
 // before any request (exit 2); missing required values are asked only on a terminal.
-import type { CrearCobroInput } from '../../../api/schemas.js';
+import type { CrearCobroInput } from '../../../api/contract.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
 import { formatCents } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
