@@ -9,7 +9,7 @@
 //   for on the service first: a refund of its request and amount made since the plan,
 //   not already claimed by another row, is that row's; only when there is none is it
 //   sent (again).
-import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
@@ -21,6 +21,7 @@ import { outcomeUnknown } from '../../outcome.js';
 import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
 import { batchColumns, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
+import { eachInTurn, Ledger, makeProgress } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { parseId } from '../../parse.js';
@@ -199,55 +200,11 @@ function checkBatch(path: string, p: BatchPlan): BatchPlan {
 }
 
 type Outcome = { fila: number; estado: 'hecha'; devolucion_id: number } | { fila: number; estado: 'rechazada'; error: string };
-type LedgerLine = { fila: number; intento: string } | Outcome;
+const isOutcome = (e: Record<string, unknown>) => e.estado === 'hecha' || e.estado === 'rechazada';
 
-/** The ledger: one JSON line per intent and per outcome, each fsynced before svc goes on. */
-class Ledger {
-  readonly intents = new Set<number>();
-  readonly outcomes = new Map<number, Outcome>();
-  private fd: number;
-  constructor(readonly path: string) {
-    let text = '';
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      let e: LedgerLine;
-      try {
-        e = JSON.parse(line) as LedgerLine;
-      } catch {
-        // A line cut by a kill: an intent cut before its POST, or an outcome the service is asked about again.
-        continue;
-      }
-      if ('intento' in e) this.intents.add(e.fila);
-      else if (e.estado === 'hecha' || e.estado === 'rechazada') this.outcomes.set(e.fila, e);
-    }
-    this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
-    // A line cut by a kill is closed, so the next one starts clean.
-    if (text && !text.endsWith('\n')) this.append('');
-  }
-  private append(line: string): void {
-    const bytes = Buffer.from(`${line}\n`);
-    for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off, bytes.length - off);
-    fsyncSync(this.fd);
-  }
-  intent(fila: number): void {
-    this.append(JSON.stringify({ fila, intento: new Date().toISOString() }));
-    this.intents.add(fila);
-  }
-  outcome(o: Outcome): void {
-    this.append(JSON.stringify(o));
-    this.outcomes.set(o.fila, o);
-  }
-  claimed(): Set<number> {
-    return new Set([...this.outcomes.values()].flatMap((o) => (o.estado === 'hecha' ? [o.devolucion_id] : [])));
-  }
-  close(): void {
-    closeSync(this.fd);
-  }
+/** The refunds the ledger already gave to a row: a refund found on the service is another row's only if not among them. */
+function claimed(ledger: Ledger<Outcome>): Set<number> {
+  return new Set([...ledger.outcomes.values()].flatMap((o) => (o.estado === 'hecha' ? [o.devolucion_id] : [])));
 }
 
 interface RowResult {
@@ -296,7 +253,7 @@ async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo
   const resolved = await ctx.resolved();
   if (plan.modo !== resolved.mode) throw new PlanRefused(`el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`);
   if (plan.perfil !== resolved.profileName.value) throw new PlanRefused(`el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`);
-  const ledger = new Ledger(`${path}.registro.jsonl`);
+  const ledger = new Ledger<Outcome>(`${path}.registro.jsonl`, isOutcome);
   try {
     const todo = plan.filas.filter((r) => !ledger.outcomes.has(r.fila));
     say(ctx, `${io.c.bold('lote:')} ${count(plan.filas.length, 'fila', 'filas')}, ${plan.total}; preparado por ${shown(plan.preparado_por)}${plan.motivo ? ` (${shown(plan.motivo)})` : ''}`);
@@ -322,19 +279,14 @@ async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo
       const done = ledger.outcomes.get(r.fila);
       if (done) results.push(resultOf(r, done, true));
     }
-    const progress = makeProgress(ctx, todo);
+    const progress = makeProgress(ctx, todo.length, sumAmounts(todo.map((r) => r.monto)));
     for (const res of results) emit(ctx, res);
-    let next = 0;
-    const worker = async () => {
-      while (next < todo.length) {
-        const r = todo[next++]!;
-        const res = await applyRow(client, ledger, r);
-        results.push(res);
-        emit(ctx, res);
-        progress(res);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(paralelo, todo.length) }, worker));
+    await eachInTurn(todo, paralelo, async (r) => {
+      const res = await applyRow(client, ledger, r);
+      results.push(res);
+      emit(ctx, res);
+      progress({ monto: res.monto, counted: res.estado === 'hecha' });
+    });
     progress(undefined);
     results.sort((a, b) => a.fila - b.fila);
     const hechas = results.filter((x) => x.estado === 'hecha' || x.estado === 'ya_hecha').length;
@@ -358,14 +310,14 @@ async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo
 }
 
 /** The refund of row `r` made since the plan and not claimed by another row, if the service has one. */
-async function findMade(client: Client, ledger: Ledger, r: BatchRow): Promise<Devolucion | undefined> {
+async function findMade(client: Client, ledger: Ledger<Outcome>, r: BatchRow): Promise<Devolucion | undefined> {
   const all = (await client.listarDevoluciones()).data.data;
-  const claimed = ledger.claimed();
-  return all.find((d) => d.cobro_id === r.cobro_id && !r.antes.includes(d.id) && !claimed.has(d.id) && parseAmount(d.monto) === parseAmount(r.monto));
+  const taken = claimed(ledger);
+  return all.find((d) => d.cobro_id === r.cobro_id && !r.antes.includes(d.id) && !taken.has(d.id) && parseAmount(d.monto) === parseAmount(r.monto));
 }
 
 /** One row: looked for first when it has an intent, then sent once; a reply lost on the way is looked for again. */
-async function applyRow(client: Client, ledger: Ledger, r: BatchRow): Promise<RowResult> {
+async function applyRow(client: Client, ledger: Ledger<Outcome>, r: BatchRow): Promise<RowResult> {
   for (let attempt = 0; attempt < 3; attempt++) {
     if (ledger.intents.has(r.fila)) {
       let found: Devolucion | undefined;
@@ -411,28 +363,6 @@ function resultOf(r: BatchRow, o: Outcome, before: boolean): RowResult {
 function emit(ctx: Context, res: RowResult): void {
   if (ctx.globals.json) ctx.io.outRaw(JSON.stringify(res));
   else if (!ctx.io.stderrTTY) ctx.io.err(`línea ${res.fila}\tcobro ${res.cobro_id}\t${res.monto}\t${res.estado}${res.devolucion_id ? `\tdevolución ${res.devolucion_id}` : ''}${res.error ? `\t${printable(res.error, 200)}` : ''}`);
-}
-
-/** On a terminal: one line rewritten in place with rows, amount and time left. */
-function makeProgress(ctx: Context, todo: BatchRow[]): (res: RowResult | undefined) => void {
-  if (!ctx.io.stderrTTY || ctx.globals.json) return () => {};
-  const started = Date.now();
-  const total = sumAmounts(todo.map((r) => r.monto));
-  let n = 0;
-  let amount = 0n;
-  return (res) => {
-    if (!res) {
-      ctx.io.stderr.write('\n');
-      return;
-    }
-    n++;
-    if (res.estado === 'hecha') amount += parseAmount(res.monto);
-    const perRow = (Date.now() - started) / n;
-    const left = Math.round((perRow * (todo.length - n)) / 1000);
-    const width = 20;
-    const filled = Math.round((n / todo.length) * width);
-    ctx.io.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${n}/${todo.length} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s `);
-  };
 }
 
 function resultCsv(results: RowResult[]): string {

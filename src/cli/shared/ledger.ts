@@ -1,0 +1,111 @@
+// What a batch (refunds, payment requests) needs to do each row exactly once across
+// kill -9, Ctrl-C and replies whose outcome is unknown: a ledger beside the batch's file,
+// one JSON line per intent (written and fsynced before the row's POST) and per outcome
+// (after it), read back on the next run; and, on a terminal, one progress line.
+import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { formatCents, parseAmount } from '../../money.js';
+import type { Context } from '../context.js';
+
+/** A row's outcome as the ledger keeps it: `estado` says which. */
+export interface LedgerOutcome {
+  fila: number;
+  estado: string;
+}
+
+export class Ledger<O extends LedgerOutcome> {
+  readonly intents = new Set<number>();
+  readonly outcomes = new Map<number, O>();
+  /** The first `{ "archivo": … }` line: what the batch was when its ledger began. */
+  readonly meta: Record<string, unknown> | undefined;
+  private fd: number;
+
+  /** Opens (or creates, 0600) the ledger at `path`; `isOutcome` tells an outcome line from anything else. */
+  constructor(
+    readonly path: string,
+    isOutcome: (line: Record<string, unknown>) => boolean,
+  ) {
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    let meta: Record<string, unknown> | undefined;
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let e: Record<string, unknown>;
+      try {
+        e = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        // A line cut by a kill: an intent cut before its POST, or an outcome the service is asked about again.
+        continue;
+      }
+      if (typeof e !== 'object' || e === null) continue;
+      if ('archivo' in e) meta ??= e;
+      else if (typeof e.fila === 'number' && 'intento' in e) this.intents.add(e.fila);
+      else if (typeof e.fila === 'number' && isOutcome(e)) this.outcomes.set(e.fila, e as unknown as O);
+    }
+    this.meta = meta;
+    this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+    // A line cut by a kill is closed, so the next one starts clean.
+    if (text && !text.endsWith('\n')) this.append('');
+  }
+
+  private append(line: string): void {
+    const bytes = Buffer.from(`${line}\n`);
+    for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    fsyncSync(this.fd);
+  }
+
+  /** Records what the batch is, once, before its first row. */
+  begin(meta: Record<string, unknown>): void {
+    if (!this.meta) this.append(JSON.stringify({ archivo: true, ...meta }));
+  }
+
+  intent(fila: number): void {
+    this.append(JSON.stringify({ fila, intento: new Date().toISOString() }));
+    this.intents.add(fila);
+  }
+
+  outcome(o: O): void {
+    this.append(JSON.stringify(o));
+    this.outcomes.set(o.fila, o);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** Runs `work` over `items`, `paralelo` at a time, in order of start. */
+export async function eachInTurn<T>(items: T[], paralelo: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(paralelo, items.length) }, worker));
+}
+
+/**
+ * On a terminal: one line rewritten in place with rows, amount and time left; elsewhere
+ * nothing (rows are reported one per line). Call with undefined at the end.
+ */
+export function makeProgress(ctx: Context, rows: number, total: bigint): (done: { monto: string; counted: boolean } | undefined) => void {
+  if (!ctx.io.stderrTTY || ctx.globals.json) return () => {};
+  const started = Date.now();
+  let n = 0;
+  let amount = 0n;
+  return (res) => {
+    if (!res) {
+      ctx.io.stderr.write('\n');
+      return;
+    }
+    n++;
+    if (res.counted) amount += parseAmount(res.monto);
+    const perRow = (Date.now() - started) / n;
+    const left = Math.round((perRow * (rows - n)) / 1000);
+    const width = 20;
+    const filled = Math.round((n / rows) * width);
+    ctx.io.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${n}/${rows} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s `);
+  };
+}
