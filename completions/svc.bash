@@ -38,8 +38,8 @@ _svc_complete() {
         'cargos') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'caso') candidates='--referencia --markdown --journal --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro') candidates='listar list ls ver get show crear create sync --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'cobro crear') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'cobro create') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'cobro crear') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --lote --resultado --paralelo --separador --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'cobro create') candidates='--concepto --monto --vencimiento --referencia --success-url --error-url --no-tarjeta --no-qr --no-transferencia --mostrar-qr --lote --resultado --paralelo --separador --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro get') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro list') candidates='--estado --q --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'cobro listar') candidates='--estado --q --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

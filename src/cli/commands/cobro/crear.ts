@@ -69,6 +69,17 @@ export function bodyFromFlags(opts: Options, now?: number, timeZone?: string): P
 
 export async function run(ctx: Context, _args: string[], opts: Options): Promise<void> {
   const { io } = ctx;
+  if (opts.lote !== undefined) {
+    const single = (['concepto', 'monto', 'vencimiento', 'referencia', 'successUrl', 'errorUrl', 'mostrarQr'] as const).filter((k) => opts[k] !== undefined);
+    if (single.length || opts.tarjeta === false || opts.qr === false || opts.transferencia === false) {
+      throw new UsageError('--lote toma cada cobro de su fila: sin --concepto, --monto ni las demás opciones de un cobro', 'ej. svc cobro crear --lote cobros.csv --resultado links.csv');
+    }
+    const { createBatch } = await import('./lote.js');
+    return createBatch(ctx, { lote: opts.lote, separador: opts.separador, resultado: opts.resultado, paralelo: opts.paralelo });
+  }
+  for (const [flag, v] of [['--resultado', opts.resultado], ['--paralelo', opts.paralelo], ['--separador', opts.separador]] as const) {
+    if (v !== undefined) throw new UsageError(`${flag} va con --lote`);
+  }
   const body = bodyFromFlags(opts, undefined, opts.vencimiento === undefined ? undefined : await ctx.zone());
   const missing = [body.concepto === undefined && '--concepto', body.monto === undefined && '--monto'].filter(Boolean) as string[];
   if (missing.length && !io.canPrompt) {

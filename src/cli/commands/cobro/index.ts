@@ -44,6 +44,10 @@ export const crearOptions = defineOptions([
   { flags: '--no-qr', description: 'no acepta pagos con QR' },
   { flags: '--no-transferencia', description: 'no acepta transferencias' },
   mostrarQr,
+  { flags: '--lote <archivo.csv>', description: 'crea un cobro por fila (columnas concepto, monto, referencia, y vencimiento, medios, success_url, error_url), cada uno una sola vez' },
+  { flags: '--resultado <archivo.csv>', description: 'con --lote: escribe fila, referencia, monto, estado, cobro_id, codigo, url y error de cada fila' },
+  { flags: '--paralelo <n>', description: 'con --lote: cuántos cobros a la vez (1 por defecto, hasta 4)' },
+  { flags: '--separador <sep>', description: 'con --lote: el separador del CSV (, ; o tab); sin él, se detecta del encabezado' },
 ]);
 
 export const syncOptions = defineOptions([referencia, mostrarQr]);
@@ -88,6 +92,7 @@ export const commands: CommandDef[] = [
       'svc cobro crear --concepto "Seña" --monto 2000 --vencimiento +3d --referencia pedido-1042',
       'svc cobro crear --concepto "Clase" --monto 800 --vencimiento "2026-12-24 18:00" --no-tarjeta --mostrar-qr',
       'svc cobro crear --concepto "Pedido 7" --monto 99.90 --json | jq -r .url',
+      'svc cobro crear --lote cuotas.csv --resultado links.csv',
     ],
     load: () => import('./crear.js'),
   }),

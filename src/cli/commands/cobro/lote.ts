@@ -1,0 +1,301 @@
+// Payment requests in a batch: `svc cobro crear --lote FILE.csv` creates one request per
+// row (a school's 300 families each month), each exactly once under kill -9, Ctrl-C, a
+// second run at the same moment and replies whose outcome is unknown:
+// - every row is checked before anything is sent (as `cobro crear` checks its flags), and
+//   a file with any bad row creates nothing, naming each bad line;
+// - `referencia` is required and unique in the file: it is how a row is found on the
+//   service again. A referencia the service already holds is refused before anything is
+//   sent, unless this batch's own ledger says the row was sent;
+// - the file is locked while it runs (shared/file-lock.ts), and a ledger beside it
+//   (FILE.csv.registro.jsonl) gets the file's digest, then each row's intent, fsynced,
+//   before its POST, and its outcome after. A run over a file edited since its ledger
+//   began is refused: line numbers would name other rows;
+// - a row with an intent and no outcome is looked for by its referencia first; only
+//   when the service has none is it sent again.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Client } from '../../../api/client.js';
+import type { Cobro, CrearCobroInput } from '../../../api/schemas.js';
+import { DateError, parseVencimiento } from '../../../dates.js';
+import { CliError, EXIT, UsageError } from '../../../errors.js';
+import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
+import { csvField, printTable, type Column } from '../../../output/format.js';
+import { MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
+import { count, printable, shown } from '../../../text.js';
+import type { Context } from '../../context.js';
+import { outcomeUnknown } from '../../outcome.js';
+import { parseId, parseUrl } from '../../parse.js';
+import { batchColumns, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
+import { lockFile } from '../../shared/file-lock.js';
+import { eachInTurn, Ledger, makeProgress } from '../../shared/ledger.js';
+import { writePrivateFile } from '../../../config/private.js';
+import { textProblem } from './crear.js';
+
+const COLUMNS = ['concepto', 'monto', 'referencia', 'vencimiento', 'medios', 'success_url', 'error_url'] as const;
+const MEDIOS = ['tarjeta', 'qr', 'transferencia'] as const;
+
+interface Row {
+  fila: number;
+  body: CrearCobroInput & { referencia: string };
+}
+
+type Outcome =
+  | { fila: number; estado: 'creado'; cobro_id: number; codigo: string; url: string }
+  | { fila: number; estado: 'rechazado'; error: string };
+
+interface RowResult {
+  fila: number;
+  referencia: string;
+  monto: string;
+  estado: 'creado' | 'ya_creado' | 'rechazado' | 'incierto';
+  cobro_id: number | null;
+  codigo: string | null;
+  url: string | null;
+  error: string | null;
+}
+
+export interface LoteOptions {
+  lote: string;
+  separador?: unknown;
+  resultado?: unknown;
+  paralelo?: unknown;
+}
+
+/** An amount in a CSV cell: 1500, 1500.50, or 1500,50 (a spreadsheet where the decimal mark is a comma). */
+function csvAmount(text: string): string {
+  const t = /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
+  if (!isAmount(t) || parseAmount(t) <= 0n) throw new UsageError(`monto "${printable(text, 40)}" no es un monto (ej. 1500.00)`);
+  return formatCents(parseAmount(t));
+}
+
+/** `medios`: empty for all three, else the ones named (tarjeta, qr, transferencia), separated by spaces, `+`, `|` or `/`. */
+function csvMedios(text: string): Partial<Record<(typeof MEDIOS)[number], false>> {
+  if (text.trim() === '') return {};
+  const named = text.toLowerCase().split(/[\s+|/]+/).filter(Boolean);
+  const wrong = named.find((m) => !(MEDIOS as readonly string[]).includes(m));
+  if (wrong !== undefined) throw new UsageError(`medios: "${printable(wrong, 40)}" no es un medio (tarjeta, qr, transferencia)`);
+  return Object.fromEntries(MEDIOS.filter((m) => !named.includes(m)).map((m) => [m, false]));
+}
+
+/** Every row checked as `cobro crear` checks its flags; a UsageError naming each bad line when any is bad. */
+function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow, c: (typeof COLUMNS)[number]) => string, timeZone: string): Row[] {
+  const good: Row[] = [];
+  const bad: string[] = [];
+  const seen = new Map<string, number>();
+  for (const r of rows) {
+    try {
+      const text = (c: 'concepto' | 'referencia', max: number) => {
+        const problem = textProblem(cell(r, c), max);
+        if (problem) throw new UsageError(`${c} ${problem}`);
+        return cell(r, c);
+      };
+      const concepto = text('concepto', MAX_CONCEPTO);
+      const referencia = text('referencia', MAX_REFERENCIA);
+      const twin = seen.get(referencia);
+      if (twin !== undefined) throw new UsageError(`la referencia "${printable(referencia, 40)}" ya está en la línea ${twin} (cada fila necesita la suya: así se la encuentra después de un corte)`);
+      seen.set(referencia, r.line);
+      const body: Row['body'] = { concepto, monto: csvAmount(cell(r, 'monto')), referencia, ...csvMedios(cell(r, 'medios')) };
+      if (body.tarjeta === false && body.qr === false && body.transferencia === false) throw new UsageError('medios: ninguno; dejá al menos uno');
+      const vence = cell(r, 'vencimiento');
+      if (vence) {
+        try {
+          body.vencimiento = parseVencimiento(vence, { timeZone }).iso;
+        } catch (err) {
+          if (err instanceof DateError) throw new UsageError(`vencimiento ${err.message}`);
+          throw err;
+        }
+      }
+      if (cell(r, 'success_url')) body.success_url = parseUrl(cell(r, 'success_url'), 'success_url', 'https');
+      if (cell(r, 'error_url')) body.error_url = parseUrl(cell(r, 'error_url'), 'error_url', 'https');
+      good.push({ fila: r.line, body });
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      bad.push(`línea ${r.line}: ${err.message}`);
+    }
+  }
+  if (bad.length) {
+    for (const line of bad) ctx.io.err(ctx.io.c.yellow(line));
+    throw new CliError(`${count(bad.length, 'fila no se puede crear', 'filas no se pueden crear')} (${bad.map((b) => b.split(':')[0]).join(', ')}): no se creó ningún cobro de ${printable(lote)}`, {
+      exit: EXIT.usage,
+      code: 'rows_invalid',
+      hint: 'corregí esas filas y volvé a correr el mismo comando',
+    });
+  }
+  return good;
+}
+
+/** `svc cobro crear --lote FILE.csv`: checked whole, locked, each row once. */
+export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
+  const paralelo = o.paralelo === undefined ? 1 : parseId(o.paralelo, '--paralelo');
+  if (paralelo > 4) throw new UsageError('--paralelo: hasta 4 a la vez (el servicio no es para ráfagas)');
+  const resultado = o.resultado === undefined ? undefined : String(o.resultado);
+  const what = `--lote ${printable(o.lote)}`;
+  const csv = readCsvFile(o.lote, { what: '--lote', separator: parseSeparator(o.separador), encoding: 'utf-8' });
+  const names = batchColumns(csv, what, COLUMNS, ['concepto', 'monto', 'referencia']);
+  if (csv.rows.length === 0) throw new UsageError(`${what}: no tiene filas`);
+  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) => (names[c] === undefined ? '' : (r.cells[names[c]] ?? ''));
+  const rows = checkRows(ctx, o.lote, csv.rows, cell, await ctx.zone());
+  const client = await ctx.client();
+  const lock = await lockFile(o.lote, {
+    what: `el lote ${printable(o.lote)}`,
+    onWait: (h) => say(ctx, ctx.io.c.dim(`otro proceso${h ? ` (pid ${h.pid})` : ''} está creando los cobros de ${shown(o.lote)}: esperando a que termine…`)),
+  });
+  try {
+    await createLocked(ctx, client, o.lote, rows, paralelo, resultado);
+  } finally {
+    lock.release();
+  }
+}
+
+async function createLocked(ctx: Context, client: Client, lote: string, rows: Row[], paralelo: number, resultado: string | undefined): Promise<void> {
+  const { io, globals } = ctx;
+  const digest = `sha256:${createHash('sha256').update(readFileSync(lote)).digest('hex')}`;
+  const ledger = new Ledger<Outcome>(`${lote}.registro.jsonl`, (e) => e.estado === 'creado' || e.estado === 'rechazado');
+  try {
+    if (ledger.meta && ledger.meta.digest !== digest) {
+      throw new CliError(`${printable(lote)} cambió desde que empezó su registro (${shown(ledger.path)}): las líneas ya no nombran las mismas filas; no se creó nada`, {
+        exit: EXIT.usage,
+        code: 'batch_changed',
+        hint: `las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá ${ledger.path}`,
+      });
+    }
+    const todo = rows.filter((r) => !ledger.outcomes.has(r.fila));
+    // The service's requests by referencia: a row's own (sent before a cut) or someone else's.
+    const existing = await byReferencia(ctx, client, todo);
+    const taken = todo.filter((r) => !ledger.intents.has(r.fila) && existing.has(r.body.referencia));
+    if (taken.length) {
+      for (const r of taken) io.err(io.c.yellow(`línea ${r.fila}: ya hay un cobro con la referencia "${printable(r.body.referencia, 40)}" (id ${existing.get(r.body.referencia)!.map((c) => c.id).join(', ')})`));
+      throw new CliError(`${count(taken.length, 'referencia ya existe', 'referencias ya existen')} en el servicio: no se creó ningún cobro de ${printable(lote)}`, {
+        exit: EXIT.usage,
+        code: 'referencia_taken',
+        hint: 'cada cobro del lote necesita una referencia nueva (ej. 2026-12-familia-12)',
+      });
+    }
+    if (todo.length < rows.length) say(ctx, `${count(rows.length - todo.length, 'fila ya estaba creada', 'filas ya estaban creadas')} (registro ${shown(ledger.path)}): se saltean`);
+    const total = sumAmounts(todo.map((r) => r.body.monto));
+    if (todo.length && !globals.yes) {
+      const live = (await ctx.resolved()).mode === 'live';
+      const sum = formatCents(total);
+      if (!io.canPrompt) {
+        if (live) await ctx.guardChange(`crear los cobros de ${lote}`);
+      } else if (live) {
+        await ctx.confirmTyped(`MODO LIVE: para crear ${count(todo.length, 'cobro', 'cobros')} por ${sum} escribí el total (${sum}):`, sum);
+      } else {
+        await ctx.confirm(`¿Crear ${count(todo.length, 'cobro', 'cobros')} por ${sum}?`);
+      }
+    }
+    ledger.begin({ digest, lote });
+    const results: RowResult[] = rows.filter((r) => ledger.outcomes.has(r.fila)).map((r) => resultOf(r, ledger.outcomes.get(r.fila)!, true));
+    for (const res of results) emit(ctx, res);
+    const progress = makeProgress(ctx, todo.length, total);
+    await eachInTurn(todo, paralelo, async (r) => {
+      const res = await createRow(client, ledger, r, existing.get(r.body.referencia));
+      results.push(res);
+      emit(ctx, res);
+      progress({ monto: res.monto, counted: res.estado === 'creado' });
+    });
+    progress(undefined);
+    results.sort((a, b) => a.fila - b.fila);
+    if (resultado) writePrivateFile(resultado, resultCsv(results));
+    if (!globals.json) await printTable(io, RESULT_COLUMNS, results, 'no hay filas');
+    const creados = results.filter((x) => x.estado === 'creado' || x.estado === 'ya_creado').length;
+    const rechazados = results.filter((x) => x.estado === 'rechazado');
+    const inciertos = results.filter((x) => x.estado === 'incierto');
+    say(ctx, `${count(creados, 'cobro creado', 'cobros creados')}, ${rechazados.length} rechazados${inciertos.length ? `, ${inciertos.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`);
+    if (inciertos.length) {
+      throw new CliError(`${count(inciertos.length, 'fila quedó', 'filas quedaron')} sin saber si se creó (${inciertos.map((x) => `línea ${x.fila}`).join(', ')}): corré el mismo comando de nuevo, que primero las busca por su referencia`, {
+        exit: EXIT.network,
+        code: 'outcome_unknown',
+      });
+    }
+    if (rechazados.length) throw new CliError(`el servicio rechazó ${count(rechazados.length, 'fila', 'filas')}: ${rechazados.map((x) => `línea ${x.fila}`).join(', ')}`, { exit: EXIT.refused, code: 'rows_refused' });
+  } finally {
+    ledger.close();
+  }
+}
+
+/** The service's requests whose referencia is one of the rows', by referencia (one read of the whole list). */
+async function byReferencia(ctx: Context, client: Client, rows: Row[]): Promise<Map<string, Cobro[]>> {
+  const wanted = new Set(rows.map((r) => r.body.referencia));
+  const found = new Map<string, Cobro[]>();
+  if (wanted.size === 0) return found;
+  const { data } = await ctx.spin('revisando las referencias…', () => client.listarCobros());
+  for (const c of data.data) if (c.referencia !== null && wanted.has(c.referencia)) found.set(c.referencia, [...(found.get(c.referencia) ?? []), c]);
+  return found;
+}
+
+/** A row's request on the service, looked up by its referencia (after a cut). */
+async function findByReferencia(client: Client, referencia: string): Promise<Cobro | undefined> {
+  const { data } = await client.listarCobros({ q: referencia });
+  return data.data.find((c) => c.referencia === referencia);
+}
+
+/** One row: looked for first when it has an intent, then sent once; a reply lost on the way is looked for again. */
+async function createRow(client: Client, ledger: Ledger<Outcome>, r: Row, known: Cobro[] | undefined): Promise<RowResult> {
+  let seen = known?.[0];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (ledger.intents.has(r.fila)) {
+      // The first look is the whole list read before the run; after a lost reply, ask again.
+      if (attempt > 0) {
+        try {
+          seen = await findByReferencia(client, r.body.referencia);
+        } catch (err) {
+          return { ...base(r), estado: 'incierto', error: `no se pudo revisar el servicio: ${(err as Error).message}` };
+        }
+      }
+      if (seen) {
+        const o: Outcome = { fila: r.fila, estado: 'creado', cobro_id: seen.id, codigo: seen.codigo, url: seen.url };
+        ledger.outcome(o);
+        return resultOf(r, o, false);
+      }
+    }
+    ledger.intent(r.fila);
+    try {
+      const c = (await client.crearCobro(r.body)).data.data;
+      const o: Outcome = { fila: r.fila, estado: 'creado', cobro_id: c.id, codigo: c.codigo, url: c.url };
+      ledger.outcome(o);
+      return resultOf(r, o, false);
+    } catch (err) {
+      if (!outcomeUnknown(err)) {
+        const e = err as { error?: string; message: string };
+        const o: Outcome = { fila: r.fila, estado: 'rechazado', error: `${e.error ?? 'error'}: ${e.message}` };
+        ledger.outcome(o);
+        return resultOf(r, o, false);
+      }
+      // Unknown: the next round looks for it by referencia before sending again.
+    }
+  }
+  return { ...base(r), estado: 'incierto', error: 'sin respuesta del servicio' };
+}
+
+const base = (r: Row) => ({ fila: r.fila, referencia: r.body.referencia, monto: r.body.monto, cobro_id: null, codigo: null, url: null, error: null });
+
+function resultOf(r: Row, o: Outcome, before: boolean): RowResult {
+  return o.estado === 'creado'
+    ? { ...base(r), estado: before ? 'ya_creado' : 'creado', cobro_id: o.cobro_id, codigo: o.codigo, url: o.url }
+    : { ...base(r), estado: 'rechazado', error: o.error };
+}
+
+const RESULT_COLUMNS: Column<RowResult>[] = [
+  { header: 'LÍNEA', value: (r) => String(r.fila), align: 'right' },
+  { header: 'REFERENCIA', value: (r) => r.referencia },
+  { header: 'MONTO', value: (r) => r.monto, align: 'right' },
+  { header: 'ESTADO', value: (r) => r.estado },
+  { header: 'CÓDIGO', value: (r) => r.codigo ?? '' },
+  { header: 'LINK DE PAGO', value: (r) => r.url ?? r.error ?? '' },
+];
+
+/** --json: one NDJSON line per row as it is done. Otherwise the table at the end says it all. */
+function emit(ctx: Context, res: RowResult): void {
+  if (ctx.globals.json) ctx.io.outRaw(JSON.stringify(res));
+}
+
+function resultCsv(results: RowResult[]): string {
+  const lines = [['fila', 'referencia', 'monto', 'estado', 'cobro_id', 'codigo', 'url', 'error'].join(',')];
+  for (const r of results) lines.push([r.fila, r.referencia, r.monto, r.estado, r.cobro_id ?? '', r.codigo ?? '', r.url ?? '', r.error ?? ''].map((v) => csvField(String(v))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function say(ctx: Context, line: string): void {
+  if (!ctx.globals.json) ctx.io.err(line);
+}

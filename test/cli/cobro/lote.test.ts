@@ -1,0 +1,195 @@
+// Payment requests in a batch against a real sandbox: a CSV as a spreadsheet saves it
+// creates one request per row, each exactly once, under a run repeated, connections cut
+// after the service processed the POST, SIGKILL at random points and two runs at once;
+// a file with any bad row, or a referencia the service already holds, creates nothing.
+import { execa } from 'execa';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox(['--ready-delay', '0']);
+});
+afterAll(() => sb?.stop());
+
+interface Listed {
+  id: number;
+  codigo: string;
+  url: string;
+  monto: string;
+  concepto: string;
+  referencia: string | null;
+  vencimiento: string;
+  medios: { tarjeta: boolean; qr: boolean; transferencia: boolean };
+}
+const all = async () => (await sb.api('GET', '/v1/cobros')).body.data as Listed[];
+/** How many requests the service holds for each referencia. */
+const perReferencia = async (refs: string[]) => {
+  const list = await all();
+  return refs.map((r) => list.filter((c) => c.referencia === r).length);
+};
+let batch = 0;
+/** A fresh prefix, so each test's referencias are its own on the shared sandbox. */
+const prefix = () => `cuota-${++batch}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** A CSV of `n` rows, 10.00 each, referencias `<p>-1…n`; returns its path and referencias. */
+function csvOf(n: number, p = prefix()): { path: string; refs: string[] } {
+  const dir = tempDir('svc-cobros-');
+  const refs = Array.from({ length: n }, (_, i) => `${p}-${i + 1}`);
+  writeFileSync(join(dir, 'cobros.csv'), `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`);
+  return { path: join(dir, 'cobros.csv'), refs };
+}
+
+describe('svc cobro crear --lote', () => {
+  it('creates every row of a spreadsheet’s CSV once, writes the links, and a second run creates nothing', async () => {
+    const p = prefix();
+    const dir = tempDir('svc-cobros-');
+    const path = join(dir, 'cuotas.csv');
+    // As LibreOffice and Excel save it where the decimal mark is a comma: BOM, `;`, CRLF, quoted text.
+    writeFileSync(
+      path,
+      '\uFEFFConcepto;Monto;Referencia;Vencimiento;Medios\r\n' +
+        `"Cuota diciembre; sala verde";1500,50;${p}-1;24/12/2026;\r\n` +
+        `Cuota diciembre;1500;${p}-2;;qr transferencia\r\n` +
+        `"Materiales ""arte""";800.00;${p}-3;+3d;tarjeta\r\n`,
+    );
+    const resultado = join(dir, 'links.csv');
+    const r = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^3 cobros creados, 0 rechazados; resultado en /m);
+    const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
+    expect(made.map((c) => [c.referencia, c.concepto, c.monto])).toEqual([
+      [`${p}-1`, 'Cuota diciembre; sala verde', '1500.50'],
+      [`${p}-2`, 'Cuota diciembre', '1500.00'],
+      [`${p}-3`, 'Materiales "arte"', '800.00'],
+    ]);
+    expect(made[0]!.vencimiento).toMatch(/^2026-12-24 23:59:59$|^2026-12-24T23:59:59/);
+    expect(made.map((c) => c.medios)).toEqual([
+      { tarjeta: true, qr: true, transferencia: true },
+      { tarjeta: false, qr: true, transferencia: true },
+      { tarjeta: true, qr: false, transferencia: false },
+    ]);
+    // Piped: one row per line with its link, ready to send.
+    for (const c of made) expect(r.stdout).toContain(`${c.referencia}\t${c.monto}\tcreado\t${c.codigo}\t${c.url}`);
+    const links = readFileSync(resultado, 'utf8').split('\r\n');
+    expect(links[0]).toBe('fila,referencia,monto,estado,cobro_id,codigo,url,error');
+    expect(links.slice(1, 4)).toEqual(made.map((c, i) => `${i + 2},${c.referencia},${c.monto},creado,${c.id},${c.codigo},${c.url},`));
+
+    const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['ya_creado', 'ya_creado', 'ya_creado']);
+    expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1]);
+  });
+
+  it.each([
+    ['no referencia column', (p: string) => `concepto,monto\nCuota,10,${p}\n`.replace(`,${p}`, ''), /línea 1: faltan las columnas referencia/],
+    ['a referencia twice', (p: string) => `concepto,monto,referencia\nCuota,10,${p}\nCuota,10,${p}\n`, /línea 3: la referencia "[^"]+" ya está en la línea 2/],
+    ['an amount that is not one', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,1.500,50,${p}-b\n`, /línea 3: tiene otra cantidad de columnas/],
+    ['a zero amount', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,0,${p}-b\n`, /línea 3: monto "0" no es un monto/],
+    ['a medio svc does not know', (p: string) => `concepto,monto,referencia,medios\nCuota,10,${p}-a,\nCuota,10,${p}-b,efectivo\n`, /línea 3: medios: "efectivo" no es un medio/],
+    ['an empty concepto', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\n,10,${p}-b\n`, /línea 3: concepto está vacío/],
+    ['a past vencimiento', (p: string) => `concepto,monto,referencia,vencimiento\nCuota,10,${p}-a,\nCuota,10,${p}-b,01/01/2020\n`, /línea 3: vencimiento /],
+  ])('%s: exit 2 naming the line, nothing created', async (_name, content, message) => {
+    const p = prefix();
+    const dir = tempDir('svc-cobros-');
+    writeFileSync(join(dir, 'x.csv'), content(p));
+    const before = (await all()).length;
+    const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv')], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expectNoStack(r.stderr);
+    expect((await all()).length).toBe(before);
+  });
+
+  it('a referencia the service already holds: exit 2 naming it, nothing created', async () => {
+    const { path, refs } = csvOf(3);
+    expect((await sb.api('POST', '/v1/cobros', { concepto: 'Otro', monto: '5.00', referencia: refs[1] })).status).toBe(201);
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: 'referencia_taken' });
+    expect(await perReferencia(refs)).toEqual([0, 1, 0]);
+  });
+
+  it('--lote with one request’s flags, or --resultado without --lote: exit 2', async () => {
+    const { path } = csvOf(1);
+    const a = await svc(['cobro', 'crear', '--lote', path, '--monto', '10'], { env: sb.env });
+    expect(a.exitCode).toBe(2);
+    expect(a.stderr).toMatch(/--lote toma cada cobro de su fila/);
+    const b = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '10', '--resultado', 'r.csv'], { env: sb.env });
+    expect(b.exitCode).toBe(2);
+    expect(b.stderr).toMatch(/--resultado va con --lote/);
+  });
+
+  it('a file edited after its run began is refused: its lines would name other rows', async () => {
+    const { path, refs } = csvOf(2);
+    expect((await svc(['cobro', 'crear', '--lote', path], { env: sb.env })).exitCode).toBe(0);
+    writeFileSync(path, `concepto,monto,referencia\nCuota,10.00,${refs[1]}\nCuota,10.00,${refs[0]}-otra\n`);
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: 'batch_changed' });
+    expect(await perReferencia([...refs, `${refs[0]}-otra`])).toEqual([1, 1, 0]);
+  });
+
+  it('connections cut after the service processed some POSTs: each row once, found by its referencia', async () => {
+    const { path, refs } = csvOf(8);
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut_after', count: 3 })).status).toBe(201);
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(refs.map(() => 'creado'));
+    expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
+  });
+
+  it('SIGKILL with a POST in flight, then resume: every row created exactly once (2 trials of 10 rows, killed twice each)', async () => {
+    // Each POST takes 150 ms at the sandbox, which then creates the request whether or not
+    // svc is still there to read the reply: a kill lands between the intent and its outcome.
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 150, count: 1000 })).status).toBe(201);
+    for (let t = 0; t < 2; t++) {
+      const { path, refs } = csvOf(10);
+      const ledger = `${path}.registro.jsonl`;
+      for (let k = 0; k < 2; k++) {
+        const child = execa('node', [BIN, 'cobro', 'crear', '--lote', path, '--paralelo', String(1 + t)], {
+          cwd: ROOT,
+          env: { ...process.env, ...sb.env, SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_KEYRING: 'off' },
+          reject: false,
+        });
+        // A random point whatever the machine's speed: after 1 to 8 more ledger lines, the last an
+        // intent (its POST in flight), or at 20 s.
+        const lines = () => (existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n').filter(Boolean) : []);
+        const target = lines().length + 1 + Math.floor(Math.random() * 8);
+        const deadline = Date.now() + 20_000;
+        const inFlight = () => {
+          const l = lines();
+          return l.length >= target && l[l.length - 1]!.includes('"intento"');
+        };
+        while (child.exitCode === null && !inFlight() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+        child.kill('SIGKILL');
+        await child;
+      }
+      // Whatever the sandbox still had in hand when svc died is done by now.
+      await new Promise((r) => setTimeout(r, 200));
+      const resumed = await spawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expectNoStack(resumed.stderr);
+      expect(resumed.stdout.trim().split('\n').map((l) => JSON.parse(l).estado).every((e) => e === 'creado' || e === 'ya_creado')).toBe(true);
+      expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
+    }
+    await sb.api('DELETE', '/_sandbox/fallas');
+  }, 180_000);
+
+  it('two runs at once: each row once; the second waits and finds them made', async () => {
+    const { path, refs } = csvOf(6);
+    // 100 ms a POST: the first run is still going when the second starts.
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 100, count: 1000 })).status).toBe(201);
+    const runs = await Promise.all([0, 1].map(() => spawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env })));
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(runs.map((x) => x.exitCode)).toEqual([0, 0]);
+    expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
+    const estados = runs.map((x) => x.stdout.trim().split('\n').map((l) => JSON.parse(l).estado as string));
+    expect(estados.map((e) => e.every((s) => s === 'creado')).sort()).toEqual([false, true]);
+  });
+});
