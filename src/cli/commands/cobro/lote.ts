@@ -15,7 +15,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
-import type { Cobro, CrearCobroInput } from '../../../api/schemas.js';
+import type { Cobro } from '../../../api/schemas.js';
+import type { CrearCobroInput } from '../../../api/contract.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
