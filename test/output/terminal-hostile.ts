@@ -19,8 +19,8 @@ export const RAW_UNSAFE = /(?![\n\t])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 // eslint-disable-next-line no-control-regex
 export const SGR = /\u001b\[[0-9;]*m/g;
 
-/** Free-text fields of the wire schemas (the others are enums, amounts or dates the client checks). */
-const POISON = new Set(['codigo', 'concepto', 'referencia', 'url', 'cvu', 'qr', 'success_url', 'error_url', 'nombre', 'email', 'label', 'name', 'version', 'message']);
+/** Free-text fields of the wire schemas and the sandbox's log and deliveries (the others are enums, amounts or dates the client checks). */
+const POISON = new Set(['codigo', 'concepto', 'referencia', 'url', 'cvu', 'qr', 'success_url', 'error_url', 'nombre', 'email', 'label', 'name', 'version', 'message', 'path', 'error']);
 
 function poison(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => poison(v));

@@ -1,6 +1,7 @@
 // svc sandbox fallas agregar|listar|borrar: the sandbox's fault injection
 // (/_sandbox/fallas) from the command line, with the failures a developer names
 // (500, 502-html, 503, 429, lento, cortar) mapped to the control plane's actions.
+import { shown } from '../../../text.js';
 import { UsageError } from '../../../errors.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import type { Context } from '../../context.js';
@@ -51,5 +52,6 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const method = opts.metodo === undefined ? '*' : String(opts.metodo).toUpperCase();
   const added = await control.addFalla({ method, path: String(opts.ruta), count, ...namedFault(tipo, delay) });
   if (ctx.globals.json) return printJson(ctx.io, added);
-  ctx.io.err(`falla ${added.id}: ${count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`} ${method === '*' ? '' : `${method} `}a ${added.path} → ${tipo}`);
+  // The route as the sandbox echoes it: service text, escaped like every other.
+  ctx.io.err(`falla ${added.id}: ${count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`} ${method === '*' ? '' : `${method} `}a ${shown(added.path, 200)} → ${tipo}`);
 }

@@ -60,16 +60,18 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   }
   const c = io.c;
   const line = (k: string, v: string) => io.out(`${c.dim(k.padEnd(12))} ${v}`);
-  line('id', e.id);
+  // Every field of the journal is shown through shown(): a hand-edited journal (or a
+  // stranger's post, as the listener keeps it) may hold escapes in any of them.
+  line('id', shown(e.id));
   const zone = await ctx.zone();
   line('recibido', serviceTime(e.received_at, zone));
-  line('origen', e.source + (e.replay_of ? ` (de ${e.replay_of})` : ''));
-  line('pedido', `${e.method} ${shown(e.path)}`);
+  line('origen', shown(e.source) + (e.replay_of ? ` (de ${shown(e.replay_of)})` : ''));
+  line('pedido', `${shown(e.method)} ${shown(e.path)}`);
   line('evento', `${shown(e.event ?? '-')}  cobro ${e.cobro_id ?? '-'}  ${shown(e.estado ?? '-')}  ${shown(e.monto ?? '-')}`);
   line('firma', e.verification.valid ? c.green('válida') : c.red(`inválida: ${shown(e.verification.reason ?? '?')}${e.verification.message ? ` (${printable(e.verification.message, 200)})` : ''}`));
   io.out();
   io.out(c.bold('headers'));
-  for (const [k, v] of Object.entries(e.headers)) io.out(`  ${k}: ${shown(v)}`);
+  for (const [k, v] of Object.entries(e.headers)) io.out(`  ${shown(k)}: ${shown(v)}`);
   const body = entryBody(e);
   io.out();
   io.out(c.bold(`cuerpo (${e.bytes} bytes${e.body_truncated ? ', solo el comienzo' : ''})`));
@@ -82,9 +84,9 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   for (const a of attempts) {
     const status = a.status === null ? c.red(`sin respuesta (${shown(a.error ?? '?')})`) : a.status < 300 ? c.green(String(a.status)) : c.red(String(a.status));
     // The same clock as `recibido` above: the service's zone and format (--json keeps ISO 8601).
-    io.out(`  ${serviceTime(a.fecha, zone)}  ${a.source.padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`);
+    io.out(`  ${serviceTime(a.fecha, zone)}  ${shown(a.source).padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`);
     if (!a.respuesta) continue;
-    for (const [k, v] of Object.entries(a.respuesta.headers)) io.out(c.dim(`      ${k}: ${shown(v)}`));
+    for (const [k, v] of Object.entries(a.respuesta.headers)) io.out(c.dim(`      ${shown(k)}: ${shown(v)}`));
     const answer = Buffer.from(a.respuesta.body, a.respuesta.body_encoding === 'base64' ? 'base64' : 'utf8');
     for (const l of pretty(answer).split('\n')) io.out(`      ${shown(l)}`);
     if (a.respuesta.truncated) io.out(c.dim('      … (la respuesta seguía: se guarda hasta 64 KiB)'));
