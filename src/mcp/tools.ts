@@ -52,8 +52,10 @@ export interface ToolSpec {
   shape(data: unknown): Record<string, unknown>;
   /** A short Spanish line: svc's words and checked values only. */
   summary(out: Record<string, unknown>): string;
-  /** Exit 1 with JSON on stdout is an answer, not a failure (conciliar: differences found). */
-  exitOneIsData?: true;
+  /** This exit with JSON on stdout is an answer, not a failure (conciliar: 1, differences found; preparar_lote: 2, rows left out of a plan written). */
+  dataExit?: 1 | 2;
+  /** Options the tool needs although the command does not (preparar_lote's CSV). */
+  required?: readonly string[];
 }
 
 const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -236,7 +238,7 @@ export const TOOLS: ToolSpec[] = [
     annotations: READ,
     command: 'webhook conciliar',
     only: ['desde', 'forward-to'],
-    exitOneIsData: true,
+    dataExit: 1,
     output: {
       diferencias: z.array(z.looseObject({ cobro_id: z.number(), app: z.string().nullable(), servicio: z.string(), arreglo: z.string() })),
       cantidad: z.int(),
@@ -276,6 +278,31 @@ export const TOOLS: ToolSpec[] = [
     },
     shape: (data) => ({ plan: asRecord(data) }),
     summary: (o) => `plan de devolución de ${amount(asRecord(o.plan).monto)} escrito en ${String(o.archivo)} (nada se envió): lo aplica una persona con ${String(o.aplicar)}`,
+  },
+  {
+    name: 'preparar_lote',
+    title: 'Preparar devoluciones en lote',
+    description:
+      'No devuelve dinero: lee un CSV de devoluciones (columnas cobro, monto o "total", y opcionales transaccion y motivo), controla cada fila como lo haría la devolución y escribe un plan con las filas que entran, que una persona revisa y aplica con svc devolver --aplicar ARCHIVO. Las filas que no entran vuelven en afuera, con su motivo.',
+    kind: 'plan',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    command: 'devolver',
+    only: ['lote', 'separador', 'motivo'],
+    required: ['lote'],
+    dataExit: 2,
+    output: {
+      plan: z.string().describe('el plan escrito'),
+      filas: z.number().describe('cuántas filas entran en el plan'),
+      total: z.string().describe('lo que devolvería el plan entero'),
+      afuera: z.array(z.object({ fila: z.number(), why: z.string() })).describe('filas del CSV que no entran, con por qué'),
+      archivo: z.string().describe('el plan escrito'),
+      aplicar: z.string().describe('el comando con el que una persona lo aplica'),
+    },
+    shape: asRecord,
+    summary: (o) => {
+      const left = Array.isArray(o.afuera) ? o.afuera.length : 0;
+      return `plan de ${Number(o.filas)} devoluciones por ${amount(o.total)} escrito en ${String(o.archivo)} (nada se envió)${left ? `; ${left} filas quedaron afuera` : ''}: lo aplica una persona con ${String(o.aplicar)}`;
+    },
   },
   {
     name: 'sandbox_pagar',
@@ -375,7 +402,7 @@ export function fieldsOf(tool: ToolSpec): Field[] {
     else if (o.choices?.length) schema = z.enum(o.choices as [string, ...string[]]);
     else schema = z.string();
     const description = negated ? `false: ${o.description}` : o.description;
-    fields.push({ key, flag: `--${long}`, kind, schema: schema.optional().describe(description) });
+    fields.push({ key, flag: `--${long}`, kind, schema: (tool.required?.includes(long) ? schema : schema.optional()).describe(description) });
   }
   return fields;
 }

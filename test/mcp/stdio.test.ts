@@ -6,7 +6,7 @@
 // text outside the structured data.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../src/webhooks/events.js';
@@ -79,6 +79,7 @@ const ANNOTATIONS: Record<string, [boolean, boolean, boolean, boolean]> = {
   webhook_conciliar: [true, false, true, true],
   crear_cobro: [false, false, false, true],
   preparar_devolucion: [false, false, false, true],
+  preparar_lote: [false, false, false, true],
   sandbox_pagar: [false, false, false, false],
   sandbox_rechazar: [false, true, false, false],
   sandbox_expirar: [false, true, false, false],
@@ -155,6 +156,28 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
     // No tool refunds: none takes --aplicar, and a plan the assistant names is never replaced.
     const { tools } = await client.listTools();
     for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).not.toEqual(expect.arrayContaining([expect.stringMatching(/^(aplicar|plan|dry_run|yes)$/)]));
+  });
+
+  it('preparar_lote writes a plan of the rows that fit, names those left out, and sends nothing', async () => {
+    const { structuredContent: c } = await call('buscar_cobro', { referencia: 'pedido-7' });
+    const before = (await sb.api('GET', '/v1/devoluciones')).body.data.length;
+    const csv = join(tempDir('svc-mcp-lote-'), 'lote.csv');
+    // pedido-7 (150.00, 40.00 refunded above): 10.00 fits; 500.00 does not; no request has referencia "nadie".
+    writeFileSync(csv, 'cobro;monto;motivo\r\npedido-7;10,00;talle\r\npedido-7;500;todo\r\nnadie;1;x\r\n');
+    const r = await call('preparar_lote', { lote: csv, motivo: 'evento cancelado' });
+    expect(r.isError, text(r)).toBeFalsy();
+    const out = r.structuredContent!;
+    expect(out).toMatchObject({ filas: 1, total: '10.00', afuera: [{ fila: 3 }, { fila: 4 }] });
+    expect(out.afuera[0].why).toMatch(/supera lo que queda por devolver/);
+    expect(out.archivo.startsWith(planes)).toBe(true);
+    expect(text(r)).toBe(`plan de 1 devoluciones por 10.00 escrito en ${out.archivo} (nada se envió); 2 filas quedaron afuera: lo aplica una persona con svc devolver --aplicar ${out.archivo}`);
+    const plan = JSON.parse(readFileSync(out.archivo, 'utf8'));
+    expect(plan).toMatchObject({ tipo: 'lote', total: '10.00', aplicado: null, motivo: 'preparado por un asistente con svc mcp (svc-tests): evento cancelado' });
+    expect(plan.filas.map((f: { cobro_id: number; monto: string }) => [f.cobro_id, f.monto])).toEqual([[c!.id, '10.00']]);
+    expect((await sb.api('GET', '/v1/devoluciones')).body.data).toHaveLength(before);
+    // The CSV is what the tool needs: without it, a schema error before svc runs.
+    const none = await client.callTool({ name: 'preparar_lote', arguments: {} }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    expect(none.isError).toBe(true);
   });
 
   it('fails as svc’s JSON errors do: isError, the error’s name and message', async () => {
