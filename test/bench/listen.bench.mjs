@@ -14,12 +14,18 @@
 //           events/s answered, and events per durable write from the journal's own
 //           count of its batches, with the journal's descriptor checked for O_DSYNC
 //           in /proc (a batch counted without it would not be a durable write).
+//   floor   the steady part again against test/bench/bare/listen-floor.cjs: the same
+//           work (read, forward with undici, a group-committed O_DSYNC line, answer)
+//           with nothing of svc's, so what the listener adds above Node's own cost
+//           reads on any machine; and the disk alone: O_DSYNC appends of a journal-sized
+//           line in the journal's folder at the same rate (no answer can be durable sooner).
 // CPU per event is the listener's user + system time over the steady part after its
-// warm-up. BENCH_PROFILE=DIR writes the listener's CPU profile (--cpu-prof) into DIR.
+// warm-up. BENCH_PROFILE=DIR writes the listener's CPU profile (--cpu-prof) into DIR;
+// BENCH_PARTS=steady (or steady,burst…) runs only those parts, to profile one of them.
 // Asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync } from 'node:fs';
+import { closeSync, constants as fsConstants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -28,6 +34,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./bare/listen-floor.cjs', import.meta.url));
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 1;
@@ -35,6 +42,7 @@ const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const SENDERS = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECRET = 'whsec_bench_only';
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'steady,floor,busy,burst').split(',').map((p) => p.trim()));
 
 // Where svc keeps its journal by default (src/config/store.ts dataDir), without SVC_DATA_DIR.
 const dataDir = process.env.XDG_DATA_HOME && isAbsolute(process.env.XDG_DATA_HOME) ? join(process.env.XDG_DATA_HOME, 'svc') : join(homedir(), '.local', 'share', 'svc');
@@ -246,6 +254,26 @@ async function burst(listenUrl, journalFile, listenerPid) {
   return { ok, errors, elapsed, rate: ok / elapsed, writes, perWrite: lines / writes, dsync, cpuPerEvent: (used.user + used.sys - cpuBefore.user - cpuBefore.sys) / BURST };
 }
 
+/** The disk alone: RATE durable appends a second of a journal-sized line, each timed (ms). */
+async function diskFloor(file) {
+  const fd = openSync(file, fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_WRONLY | fsConstants.O_DSYNC, 0o600);
+  const line = Buffer.from(`${JSON.stringify({ ...signed(0).headers, body: signed(0).body.toString(), pad: 'x'.repeat(400) })}\n`);
+  const took = [];
+  try {
+    for (let i = 0; i < Math.min(RATE * 2, 1000); i++) {
+      const t = performance.now();
+      writeSync(fd, line);
+      took.push(performance.now() - t);
+      const wait = 1000 / RATE - (performance.now() - t);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  return { p50: pct(took, 50), p99: pct(took, 99) };
+}
+
 async function oneRun(run) {
   const journal = join(dataDir, `webhooks.bench-${process.pid}-${run}.jsonl`);
   const app = await spawnLine(['-e', APP], {});
@@ -260,23 +288,44 @@ async function oneRun(run) {
   const listenUrl = new URL(listener.value);
   const pid = listener.proc.pid;
   try {
-    const loadQuiet = load();
-    const quiet = await steady(appUrl, listenUrl, pid);
-    const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 300));
-    const loadBusy = load();
-    const busy = await steady(appUrl, listenUrl, pid);
-    spinner.kill();
-    const loadBurst = load();
-    const b = await burst(listenUrl, journal, pid);
-    const threads = threadCpu(pid);
-    return { quiet: { ...quiet, load: loadQuiet }, busy: { ...busy, load: loadBusy }, burst: { ...b, load: loadBurst }, threads };
+    const out = {};
+    if (PARTS.has('steady')) {
+      const loadQuiet = load();
+      out.quiet = { ...(await steady(appUrl, listenUrl, pid)), load: loadQuiet };
+    }
+    if (PARTS.has('floor')) {
+      const floorFile = join(dataDir, `webhooks.bench-floor-${process.pid}-${run}.jsonl`);
+      const floor = await spawnLine([FLOOR, appUrl.href, floorFile], {});
+      try {
+        const loadFloor = load();
+        out.floor = { ...(await steady(appUrl, new URL(`http://127.0.0.1:${floor.value}/hook`), floor.proc.pid)), load: loadFloor };
+      } finally {
+        floor.proc.kill('SIGINT');
+        await new Promise((r) => floor.proc.once('exit', r));
+        rmSync(floorFile, { force: true });
+      }
+      out.disk = await diskFloor(join(dataDir, `webhooks.bench-disk-${process.pid}-${run}.jsonl`));
+    }
+    if (PARTS.has('busy')) {
+      const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+      await new Promise((r) => setTimeout(r, 300));
+      const loadBusy = load();
+      out.busy = { ...(await steady(appUrl, listenUrl, pid)), load: loadBusy };
+      spinner.kill();
+    }
+    if (PARTS.has('burst')) {
+      const loadBurst = load();
+      out.burst = { ...(await burst(listenUrl, journal, pid)), load: loadBurst };
+    }
+    out.threads = threadCpu(pid);
+    return out;
   } finally {
     listener.proc.kill('SIGINT');
     await new Promise((r) => listener.proc.once('exit', r));
     app.proc.kill();
     const journaled = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
-    if (journaled !== 2 * RATE * (SECONDS + WARMUP_SECONDS) + BURST) console.log(`  run ${run}: journaled ${journaled} lines`);
+    const expected = (PARTS.has('steady') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) + (PARTS.has('busy') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) + (PARTS.has('burst') ? BURST : 0);
+    if (journaled !== expected) console.log(`  run ${run}: journaled ${journaled} lines`);
     for (const f of [journal, `${journal}.1`, journal.replace(/\.jsonl$/, '.rechazados.jsonl')]) rmSync(f, { force: true });
   }
 }
@@ -288,27 +337,51 @@ const runs = [];
 for (let run = 1; run <= RUNS; run++) {
   const r = await oneRun(run);
   runs.push(r);
-  console.log(
-    `  run ${run}: steady p99 added ${f(r.quiet.added99)} (load ${r.quiet.load}), busy core p99 added ${f(r.busy.added99)} late ${r.busy.late} (load ${r.busy.load}), ` +
-      `burst ${r.burst.rate.toFixed(0)} events/s, ${r.burst.perWrite.toFixed(1)} per durable write (load ${r.burst.load}), CPU ${(r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms/event`,
-  );
+  const said = [];
+  if (r.quiet) said.push(`steady p99 added ${f(r.quiet.added99)} (load ${r.quiet.load})`);
+  if (r.busy) said.push(`busy core p99 added ${f(r.busy.added99)} late ${r.busy.late} (load ${r.busy.load})`);
+  if (r.burst) said.push(`burst ${r.burst.rate.toFixed(0)} events/s, ${r.burst.perWrite.toFixed(1)} per durable write (load ${r.burst.load})`);
+  if (r.quiet) said.push(`CPU ${(r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms/event`);
+  if (r.floor) said.push(`floor: p99 added ${f(r.floor.added99)}, CPU ${(r.floor.cpuUser + r.floor.cpuSys).toFixed(3)} ms/event (load ${r.floor.load}); disk p99 ${f(r.disk.p99)}`);
+  console.log(`  run ${run}: ${said.join(', ')}`);
 }
 const m = (get) => median(runs.map(get));
 console.log(`medians of ${RUNS} runs:`);
-console.log(
-  `  steady ${RATE}/s for ${SECONDS} s: added p50 ${f(m((r) => r.quiet.added50))}, p99 ${f(m((r) => r.quiet.added99))} (aim ≤ 5 ms); ` +
-    `p99 from scheduled send: direct ${f(m((r) => r.quiet.direct99))}, via listener ${f(m((r) => r.quiet.via99))}; errors ${m((r) => r.quiet.errors)}; load ${m((r) => Number(r.quiet.load))}`,
-);
-console.log(
-  `  one core busy: added p99 ${f(m((r) => r.busy.added99))}; answered after the run + 1 s: ${m((r) => r.busy.late)} of ${runs[0].busy.total} (aim 0); ` +
-    `whole run ${m((r) => r.busy.elapsed).toFixed(2)} s for ${SECONDS + WARMUP_SECONDS} s of sending; load ${m((r) => Number(r.busy.load))}`,
-);
-console.log(
-  `  burst of ${BURST} from ${SENDERS} senders: ${m((r) => r.burst.rate).toFixed(0)} events/s answered 2xx (aim ≥ 3000), errors ${m((r) => r.burst.errors)}; ` +
-    `${m((r) => r.burst.writes)} durable writes, ${m((r) => r.burst.perWrite).toFixed(1)} events each (the journal's batches; O_DSYNC on its descriptor: ${runs[0].burst.dsync}); load ${m((r) => Number(r.burst.load))}`,
-);
-console.log(
-  `  CPU per event (steady, after warm-up): ${m((r) => r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms (user ${m((r) => r.quiet.cpuUser).toFixed(3)}, system ${m((r) => r.quiet.cpuSys).toFixed(3)}; aim ≤ 0.35); in the burst ${m((r) => r.burst.cpuPerEvent).toFixed(3)} ms`,
-);
+if (PARTS.has('steady')) {
+  console.log(
+    `  steady ${RATE}/s for ${SECONDS} s: added p50 ${f(m((r) => r.quiet.added50))}, p99 ${f(m((r) => r.quiet.added99))} (aim ≤ 5 ms); ` +
+      `p99 from scheduled send: direct ${f(m((r) => r.quiet.direct99))}, via listener ${f(m((r) => r.quiet.via99))}; errors ${m((r) => r.quiet.errors)}; load ${m((r) => Number(r.quiet.load))}`,
+  );
+}
+if (PARTS.has('busy')) {
+  console.log(
+    `  one core busy: added p99 ${f(m((r) => r.busy.added99))}; answered after the run + 1 s: ${m((r) => r.busy.late)} of ${runs[0].busy.total} (aim 0); ` +
+      `whole run ${m((r) => r.busy.elapsed).toFixed(2)} s for ${SECONDS + WARMUP_SECONDS} s of sending; load ${m((r) => Number(r.busy.load))}`,
+  );
+}
+if (PARTS.has('burst')) {
+  console.log(
+    `  burst of ${BURST} from ${SENDERS} senders: ${m((r) => r.burst.rate).toFixed(0)} events/s answered 2xx (aim ≥ 3000), errors ${m((r) => r.burst.errors)}; ` +
+      `${m((r) => r.burst.writes)} durable writes, ${m((r) => r.burst.perWrite).toFixed(1)} events each (the journal's batches; O_DSYNC on its descriptor: ${runs[0].burst.dsync}); load ${m((r) => Number(r.burst.load))}`,
+  );
+}
+if (PARTS.has('steady')) {
+  const inBurst = PARTS.has('burst') ? `; in the burst ${m((r) => r.burst.cpuPerEvent).toFixed(3)} ms` : '';
+  console.log(
+    `  CPU per event (steady, after warm-up): ${m((r) => r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms (user ${m((r) => r.quiet.cpuUser).toFixed(3)}, system ${m((r) => r.quiet.cpuSys).toFixed(3)}; aim ≤ 0.35)${inBurst}`,
+  );
+}
+if (PARTS.has('floor')) {
+  console.log(
+    `  floor (the same work with Node and undici alone, bare/listen-floor.cjs) at ${RATE}/s: added p50 ${f(m((r) => r.floor.added50))}, p99 ${f(m((r) => r.floor.added99))}; ` +
+      `CPU ${m((r) => r.floor.cpuUser + r.floor.cpuSys).toFixed(3)} ms/event (user ${m((r) => r.floor.cpuUser).toFixed(3)}, system ${m((r) => r.floor.cpuSys).toFixed(3)}); load ${m((r) => Number(r.floor.load))}`,
+  );
+  if (PARTS.has('steady')) {
+    console.log(
+      `  listener / floor: CPU ${(m((r) => r.quiet.cpuUser + r.quiet.cpuSys) / m((r) => r.floor.cpuUser + r.floor.cpuSys)).toFixed(2)}×, added p99 ${(m((r) => r.quiet.added99) / m((r) => r.floor.added99)).toFixed(2)}×`,
+    );
+  }
+  console.log(`  the disk alone: an O_DSYNC append of a journal line at ${RATE}/s takes p50 ${f(m((r) => r.disk.p50))}, p99 ${f(m((r) => r.disk.p99))} (no answer can be durable sooner)`);
+}
 console.log(`  listener CPU by thread (last run, ms): ${Object.entries(runs.at(-1).threads).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`);
 rmSync(configDir, { recursive: true, force: true });
