@@ -248,6 +248,8 @@ describe('webhook listen (process), eventos, replay', () => {
     const { exitCode, stderr } = await stopped;
     expect(exitCode).toBe(0);
     expectNoStack(stderr);
+    // The line of the event answered while stopping is printed before the exit (lines wait a little to go out together).
+    expect(listen.lines).toHaveLength(2);
     listen = undefined;
     expect(readJournal(journal).entries.map((e) => e.outcome)).toEqual(['forwarded', 'forwarded']);
   });
