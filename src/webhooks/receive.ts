@@ -24,7 +24,7 @@ import {
   type Outcome,
 } from './journal.js';
 import { DEFAULT_TOLERANCE_SECONDS, verify, type VerifyResult } from './signature.js';
-import type { ListenerStats, ListenOptions, ListenRecord } from './listen.js';
+import type { ListenerStats, ListenOptions, ListenRecord } from './listen-types.js';
 import { maskTarget } from '../api/address.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
