@@ -12,7 +12,7 @@ import { SandboxError, noEndpoint, unauthorized } from './errors.js';
 import { Faults, RequestLog, faultResponse, type LogEntry } from './faults.js';
 import { eventoView } from './control.js';
 import { refresh } from './model.js';
-import { Hub, isStreamReply } from './panel/stream.js';
+import { Hub, isStreamReply } from './hub.js';
 import { match } from './router.js';
 import { replyProblem } from './reply-check.js';
 import type { Merchant, Store } from './store.js';

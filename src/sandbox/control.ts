@@ -12,7 +12,7 @@ import type { Faults, RequestLog } from './faults.js';
 import { allowedMedios, feeOf, split } from './fees.js';
 import { amount, object, webhookUrl } from './handlers/validate.js';
 import { eventOf, findCobro, idOf, refresh, withWire } from './model.js';
-import type { Hub } from './panel/stream.js';
+import type { Hub } from './hub.js';
 import { parseDuration, type Clock } from './time.js';
 import * as state from './state.js';
 import type { CobroRec, LiquidacionRec, StoredEvent, TransaccionRec } from './store.js';
@@ -281,5 +281,5 @@ export const avanzarReloj: ControlHandler = (deps, req) => {
   return ok({ ...clockState(deps), vencidos: due.map((r) => r.wire.id), reintentos: retries });
 };
 
-/** GET /_sandbox/stream: the dashboard's live stream of events, delivery attempts and log lines (panel/stream.ts). */
+/** GET /_sandbox/stream: the dashboard's live stream of events, delivery attempts and log lines (hub.ts). */
 export const stream: ControlHandler = (deps, req) => deps.hub.reply(req.merchant.id);

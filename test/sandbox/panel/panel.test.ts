@@ -7,7 +7,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCRIPT } from '../../../src/sandbox/panel/script.js';
-import { MAX_STREAMS } from '../../../src/sandbox/panel/stream.js';
+import { MAX_STREAMS } from '../../../src/sandbox/hub.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js';
 

@@ -1,12 +1,12 @@
-// The dashboard's live updates (GET /_sandbox/stream): one server-sent-events stream
-// per open page, pushed to as things happen instead of polled. Three kinds of
+// The sandbox's live updates (GET /_sandbox/stream, which the dashboard reads): one
+// server-sent-events stream per open page, pushed to as things happen instead of polled. Three kinds of
 // message: `evento` (a notification the store emitted: a new request, a payment, a
 // refund…, only to its merchant), `entrega` (a delivery attempt, only to its
 // merchant) and `log` (a request the sandbox answered, to everyone, as
 // GET /_sandbox/log shows them). Never keys, secrets, headers or bodies of requests.
 import type { ServerResponse } from 'node:http';
-import { SandboxError } from '../errors.js';
-import type { Reply } from '../types.js';
+import { SandboxError } from './errors.js';
+import type { Reply } from './types.js';
 
 /**
  * Open streams at most per merchant (a page holds one); past it that merchant's next
