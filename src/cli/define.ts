@@ -95,6 +95,21 @@ const DAY_FORMS = 'hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026;
 export const desdeOption = { flags: '--desde <fecha>', description: `solo desde ese día, incluido (${DAY_FORMS}; lo filtra svc)` } as const;
 export const hastaOption = { flags: '--hasta <fecha>', description: `solo hasta ese día, incluido (${DAY_FORMS}; lo filtra svc)` } as const;
 
+// One payment request, named as every command that takes one names it: by id, by the
+// code on the payer's receipt, or by the merchant's reference (src/cli/shared/find-cobro.ts).
+
+/** The argument `id|código` (devolver extends its description with its `planes` form). */
+export const cobroArg = {
+  name: 'id|código',
+  description: 'id del cobro (entero) o su código de 10 caracteres (el del comprobante)',
+  required: false,
+} as const satisfies ArgDef;
+/** --referencia: the request by the merchant's own reference instead of its id or code. */
+export const referenciaOption = {
+  flags: '--referencia <texto>',
+  description: 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)',
+} as const;
+
 export const cobroOption = {
   flags: '--cobro <id|código>',
   description: 'solo los de ese cobro, por id o código (lo filtra svc: el servicio no tiene ese filtro)',

@@ -2,7 +2,7 @@
 // payment requests (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
-import { desdeOption, hastaOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { cobroArg, desdeOption, hastaOption, limitOption, referenciaOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = {
   name: 'cobro',
@@ -10,12 +10,6 @@ export const group: GroupDef = {
   examples: ['svc cobro listar --estado PENDIENTE'],
 };
 
-/** A request by id, by the code on the payer's receipt, or (--referencia) by the merchant's reference. */
-const cobroArg = [{ name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres (el del comprobante)', required: false }];
-const referencia = {
-  flags: '--referencia <texto>',
-  description: 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)',
-} as const;
 const mostrarQr = {
   flags: '--mostrar-qr',
   description: 'imprime el código QR del cobro en la terminal cuando está listo (no confundir con --no-qr)',
@@ -50,14 +44,14 @@ export const crearOptions = defineOptions([
   { flags: '--separador <sep>', description: 'con --lote: el separador del CSV (, ; o tab); sin él, se detecta del encabezado' },
 ]);
 
-export const syncOptions = defineOptions([referencia, mostrarQr]);
-export const verOptions = defineOptions([referencia, mostrarQr]);
+export const syncOptions = defineOptions([referenciaOption, mostrarQr]);
+export const verOptions = defineOptions([referenciaOption, mostrarQr]);
 
 const sync = (name: string) =>
   defineCommand({
     name,
     summary: 'actualiza el estado de un cobro (POST …/sync) y muestra si cambió',
-    args: cobroArg,
+    args: [cobroArg],
     options: syncOptions,
     examples: ['svc sync 42', 'svc sync K7QM3XW9PA', 'svc cobro sync 42 --json | jq -r .estado', 'svc sync 42 --mostrar-qr'],
     load: () => import('./sync.js'),
@@ -77,7 +71,7 @@ export const commands: CommandDef[] = [
     name: 'cobro ver',
     aliases: ['get', 'show'],
     summary: 'muestra una solicitud de cobro',
-    args: cobroArg,
+    args: [cobroArg],
     options: verOptions,
     examples: ['svc cobro ver 42', 'svc cobro ver k7qm3xw9pa', 'svc cobro ver --referencia pedido-1042', 'svc cobro ver 42 --json | jq -r .url'],
     load: () => import('./ver.js'),

@@ -1,12 +1,12 @@
 // svc devolver <id>: refunds (metadata only; the verb is devolver.ts). A one-verb noun
 // has its folder too, so every command is found the same way: the first word names the folder.
-import { defineCommand, defineOptions, type CommandDef } from '../../define.js';
+import { cobroArg, defineCommand, defineOptions, referenciaOption, type CommandDef } from '../../define.js';
 
 export const devolverOptions = defineOptions([
   { flags: '--monto <monto>', description: 'monto a devolver, ej. 500.00 (o --total)' },
   { flags: '--total', description: 'devuelve todo lo que queda por devolver' },
   { flags: '--transaccion <id>', description: 'devuelve sobre esa transacción (tiene que ser del cobro y estar ACREDITADO)' },
-  { flags: '--referencia <texto>', description: 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)' },
+  referenciaOption,
   { flags: '--plan <archivo>', description: 'no devuelve: escribe un plan (JSON, 0600) que otra persona aplica con --aplicar' },
   { flags: '--motivo <texto>', description: 'con --plan: por qué se devuelve; queda en el plan, con quién lo preparó, para quien lo aplique' },
   { flags: '--aplicar <archivo>', description: 'aplica un plan escrito con --plan, si nada cambió desde entonces (una sola vez)' },
@@ -22,7 +22,7 @@ export const commands: CommandDef[] = [
     name: 'devolver',
     summary: 'devuelve todo o parte de un cobro acreditado: muestra lo que queda y confirma (en live, escribiendo el monto)',
     // One variadic argument keeps the usage line short: `planes [CARPETA]` is the only form with two.
-    args: [{ name: 'id|código', description: 'id del cobro (entero) o su código de 10 caracteres; o "planes [carpeta]": lista los planes de una carpeta', required: false, variadic: true }],
+    args: [{ ...cobroArg, description: 'id del cobro (entero) o su código de 10 caracteres; o "planes [carpeta]": lista los planes de una carpeta', variadic: true }],
     options: devolverOptions,
     examples: [
       'svc devolver 42 --monto 500.00',
