@@ -2,7 +2,7 @@
 // command that takes it (ids, amounts, URLs, host and port, seconds, headers): each
 // failure is a UsageError (exit 2) raised before any request is made.
 import { UsageError } from '../errors.js';
-import { AmountError, parsePositiveAmount, type Cents } from '../money.js';
+import { AmountError, formatCents, parsePositiveAmount, type Cents } from '../money.js';
 import { MAX_URL, isLoopbackHost } from '../rules.js';
 import { printable } from '../text.js';
 
@@ -114,6 +114,14 @@ export function parseMonto(value: unknown, flag = '--monto', example?: string): 
     }
     throw err;
   }
+}
+
+/**
+ * An amount flag as the service takes it, two decimals ("1500" -> "1500.00"), checked
+ * as parseMonto checks it. Here and not in money.ts: its errors name the flag.
+ */
+export function montoText(value: unknown, flag = '--monto', example?: string): string {
+  return formatCents(parseMonto(value, flag, example));
 }
 
 export { isLoopbackHost };

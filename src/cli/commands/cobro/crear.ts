@@ -10,7 +10,7 @@ import { CliError, EXIT, OutcomeUnknownError, UsageError } from '../../../errors
 import { outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
 import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
 import type { OptionsOf } from '../../define.js';
-import { parseMonto, parseUrl, printable } from '../../parse.js';
+import { montoText, parseUrl, printable } from '../../parse.js';
 import { showQr } from '../../shared/qr.js';
 import type { crearOptions } from './index.js';
 
@@ -36,7 +36,7 @@ export function checkText(value: unknown, flag: string, max: number): string {
 }
 
 export function checkMonto(value: unknown): string {
-  return formatCents(parseMonto(value, '--monto', '1500 o 1500.50'));
+  return montoText(value, '--monto', '1500 o 1500.50');
 }
 
 export function checkVencimiento(value: unknown, now?: number, timeZone?: string): string {

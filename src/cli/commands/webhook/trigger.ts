@@ -6,7 +6,6 @@
 import type { Evento } from '../../../api/enums.js';
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
 import { maskTarget } from '../../../api/address.js';
-import { formatCents } from '../../../money.js';
 import { sampleBody, type EventBody } from '../../../webhooks/events.js';
 import { notificationHeaders } from '../../../webhooks/signature.js';
 import { VERSION } from '../../../version.js';
@@ -14,7 +13,7 @@ import { LOCAL_LISTENER_URL } from '../../../defaults.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
-import { parseChoice, parseHeaders, parseId, parseMonto, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
+import { parseChoice, parseHeaders, parseId, montoText, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
 import { field, formatMs, resolveSecret } from '../../shared/webhook.js';
 import type { triggerOptions } from './index.js';
 
@@ -60,7 +59,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   const event = parseChoice(args[0], EVENTOS, 'evento');
   if (!event) throw new UsageError(`falta el evento; valores posibles: ${EVENTOS.join(', ')}`);
   const estado = parseChoice(opts.estado, ESTADOS_COBRO, '--estado');
-  const monto = opts.monto === undefined ? undefined : formatCents(parseMonto(opts.monto));
+  const monto = opts.monto === undefined ? undefined : montoText(opts.monto);
   const cobroId = opts.cobro === undefined ? undefined : parseId(opts.cobro, '--cobro');
   const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const timeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
