@@ -9,11 +9,11 @@ import { performance } from 'node:perf_hooks';
 import type { ControlDeps } from './control.js';
 import { Dispatcher } from './dispatcher.js';
 import { SandboxError, noEndpoint, unauthorized } from './errors.js';
-import { Faults, RequestLog, faultResponse, type LogEntry } from './faults.js';
+import { Faults, RequestLog, faultResponse, type Fault, type LogEntry } from './faults.js';
 import { eventoView } from './control.js';
 import { refresh } from './model.js';
 import { Hub, isStreamReply } from './hub.js';
-import { match } from './router.js';
+import { match, type Match } from './router.js';
 import { replyProblem } from './reply-check.js';
 import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
@@ -129,20 +129,10 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
     try {
-      // The dashboard (at /, and its own calls, marked X-Svc-Panel) is no client under
-      // test: a fault like "/v1/cobros*" waits for the developer's app, not the page.
-      const fault = path.startsWith('/_sandbox/') || path === '/' || req.headers['x-svc-panel'] !== undefined ? undefined : deps.faults.take(method === 'HEAD' ? 'GET' : method, path);
-      if (fault?.action === 'cut') {
-        req.socket.destroy();
-        record(method, path, null, started, req);
-        return;
-      }
-      if (fault?.action === 'respond') {
-        await drain(req);
-        const r = faultResponse(fault);
-        res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.text), ...fault.headers });
-        res.end(r.text);
-        record(method, path, r.status, started, req);
+      const fault = faultFor(deps.faults, req, method, path);
+      const answered = fault && (await answerFault(fault, req, res));
+      if (answered !== undefined) {
+        record(method, path, answered, started, req);
         return;
       }
       let reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1), fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0);
@@ -175,72 +165,25 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     }
   }
 
-  /** `delayMs`: a delay fault, waited once the body is in (the request timeout then no longer runs). */
+  /**
+   * A request through its stages: route, key, body, handler. A stage that refuses
+   * throws a SandboxError, whose reply this is. `delayMs`: a delay fault, waited once
+   * the body is in (the request timeout then no longer runs).
+   */
   async function process(req: IncomingMessage, method: string, path: string, search: string, delayMs: number): Promise<Reply> {
-    let reserved = 0;
+    const held = { bytes: 0 };
     try {
-      const m = match(method === 'HEAD' ? 'GET' : method, path);
-      // A body declared over the limit is refused before a byte of it is read.
-      const oversized = declaredSize(req) > MAX_BODY_BYTES;
-      if (!m) {
-        if (oversized) return { ...errorReply(noEndpoint()), headers: { Connection: 'close' } };
-        req.resume();
-        throw noEndpoint();
-      }
-      const { route } = m;
-      if (route.local && !servesLocal(req)) {
-        req.resume();
-        throw noEndpoint();
-      }
-      if (oversized) return tooLarge(route.code);
+      const m = routeOf(req, method, path, () => servesLocal(req));
       // The key is judged from the headers: a body is read only for a merchant the sandbox knows.
-      let merchant: Merchant;
-      try {
-        merchant = route.access === 'public' ? (undefined as unknown as Merchant) : authenticate(req.headers.authorization);
-      } catch (err) {
-        if (err instanceof SandboxError && !req.complete) return { ...errorReply(err), headers: { Connection: 'close' } };
-        throw err;
-      }
-      let raw: Buffer | null = null;
-      if (method !== 'GET' && method !== 'HEAD') {
-        // A declared body takes its size from the budget before a byte is read; a chunked one as it arrives.
-        const declared = declaredSize(req);
-        if (declared > 0) {
-          if (!budget.take(declared, declared <= SMALL_BODY_BYTES)) return busy();
-          reserved = declared;
-        }
-        const got = await readBody(req, (n) => {
-          if (declared > 0) return true;
-          if (!budget.take(n, false)) return false;
-          reserved += n;
-          return true;
-        });
-        if (got === 'too_large') return tooLarge(route.code);
-        if (got === 'busy') return busy();
-        raw = got;
-      } else req.resume();
+      const merchant = m.route.access === 'public' ? undefined : authOf(store, req);
+      const raw = await bodyOf(req, method, m.route.code, budget, held);
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-      const contentType = req.headers['content-type'];
-      let parsed: { value: unknown } | undefined;
-      const apiReq: ApiRequest = {
-        merchant,
-        params: m.params,
-        query: new URLSearchParams(search),
-        now: clock.now(),
-        json() {
-          parsed ??= { value: parseBody(raw, contentType, route.code) };
-          return parsed.value;
-        },
-        text() {
-          return raw === null ? '' : raw.toString('utf8');
-        },
-      };
-      return route.handler(deps, apiReq);
+      return m.route.handler(deps, apiRequest(req, m, merchant, search, raw, clock.now()));
     } catch (err) {
       if (err instanceof SandboxError) return errorReply(err);
       throw err;
     } finally {
-      budget.give(reserved);
+      budget.give(held.bytes);
     }
   }
 
@@ -271,23 +214,6 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     return isLoopbackHost(bound) && isLoopbackHost(asked);
   }
 
-  function authenticate(header: string | undefined): Merchant {
-    if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer svc_test_…"');
-    const m = /^Bearer +(\S+) *$/i.exec(header);
-    if (!m) throw unauthorized('malformed Authorization header; expected "Bearer <API key>"');
-    const key = m[1]!;
-    if (key.startsWith('svc_live_')) {
-      // Only its rehearsal merchant's live key: any other live key is a real one, sent here by mistake.
-      const m = SANDBOX_LIVE_KEY_RE.test(key) ? store.merchantByKey(key) : undefined;
-      if (m?.ensayo) return m;
-      throw unauthorized('the sandbox takes test keys (svc_test_…) and its own rehearsal live key (api_key_live of its ready line); other live keys work only against the real service');
-    }
-    if (!SANDBOX_KEY_RE.test(key)) throw unauthorized('malformed API key; expected svc_test_…');
-    const merchant = store.merchantByKey(key);
-    if (!merchant) throw unauthorized('unknown API key');
-    return merchant;
-  }
-
   return {
     handle: (req, res) => void handle(req, res),
     deps,
@@ -309,21 +235,143 @@ class ClientGone extends Error {
   override name = 'ClientGone';
 }
 
-const errorReply = (err: SandboxError): Reply => ({ status: err.status, body: { error: err.code, message: err.message } });
+const errorReply = (err: SandboxError): Reply => ({
+  status: err.status,
+  body: { error: err.code, message: err.message },
+  ...(err.headers ? { headers: err.headers } : {}),
+});
+
+/** The same refusal, closing the connection (the rest of the request is not read). */
+const closing = (err: SandboxError): SandboxError => new SandboxError(err.status, err.code, err.message, { Connection: 'close' });
 
 /** 413 with the endpoint's code; the connection closes, since the rest of the body is not read. */
-const tooLarge = (code: string): Reply => ({
-  status: 413,
-  body: { error: code, message: `body: larger than ${MAX_BODY_BYTES} bytes` },
-  headers: { Connection: 'close' },
-});
+const tooLarge = (code: string) => new SandboxError(413, code, `body: larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
 
 /** 503 when the bodies held at once are at the budget: before reading (the connection closes), the client retries. */
-const busy = (): Reply => ({
-  status: 503,
-  body: { error: 'unavailable', message: 'the sandbox holds too many request bodies at once; retry in a moment' },
-  headers: { 'Retry-After': '1', Connection: 'close' },
-});
+const busy = () =>
+  new SandboxError(503, 'unavailable', 'the sandbox holds too many request bodies at once; retry in a moment', { 'Retry-After': '1', Connection: 'close' });
+
+// --- the stages of a request, in order ------------------------------------------------
+
+/**
+ * Faults: the one armed for this request, if any. The dashboard (at /, and its own
+ * calls, marked X-Svc-Panel) is no client under test: a fault like "/v1/cobros*"
+ * waits for the developer's app, not the page; the control plane is never faulted.
+ */
+function faultFor(faults: Faults, req: IncomingMessage, method: string, path: string): Fault | undefined {
+  if (path.startsWith('/_sandbox/') || path === '/' || req.headers['x-svc-panel'] !== undefined) return undefined;
+  return faults.take(method === 'HEAD' ? 'GET' : method, path);
+}
+
+/**
+ * A fault that answers in the sandbox's place (cut, respond): the status it logs
+ * (null for a cut). Undefined when the request goes on (delay, cut_after).
+ */
+async function answerFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<number | null | undefined> {
+  if (fault.action === 'cut') {
+    req.socket.destroy();
+    return null;
+  }
+  if (fault.action !== 'respond') return undefined;
+  await drain(req);
+  const r = faultResponse(fault);
+  res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.text), ...fault.headers });
+  res.end(r.text);
+  return r.status;
+}
+
+/**
+ * Route: the route of a method and path (HEAD as GET). No such route, or a dashboard
+ * route asked from beyond this machine, is 404; a body declared over the limit is
+ * refused before a byte of it is read.
+ */
+function routeOf(req: IncomingMessage, method: string, path: string, servesLocal: () => boolean): Match {
+  const m = match(method === 'HEAD' ? 'GET' : method, path);
+  const oversized = declaredSize(req) > MAX_BODY_BYTES;
+  if (!m) {
+    if (oversized) throw closing(noEndpoint());
+    req.resume();
+    throw noEndpoint();
+  }
+  if (m.route.local && !servesLocal()) {
+    req.resume();
+    throw noEndpoint();
+  }
+  if (oversized) throw tooLarge(m.route.code);
+  return m;
+}
+
+/** Key: the merchant of the Authorization header; a refusal before the body arrived closes the connection. */
+function authOf(store: Store, req: IncomingMessage): Merchant {
+  try {
+    return authenticate(store, req.headers.authorization);
+  } catch (err) {
+    if (err instanceof SandboxError && !req.complete) throw closing(err);
+    throw err;
+  }
+}
+
+function authenticate(store: Store, header: string | undefined): Merchant {
+  if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer svc_test_…"');
+  const m = /^Bearer +(\S+) *$/i.exec(header);
+  if (!m) throw unauthorized('malformed Authorization header; expected "Bearer <API key>"');
+  const key = m[1]!;
+  if (key.startsWith('svc_live_')) {
+    // Only its rehearsal merchant's live key: any other live key is a real one, sent here by mistake.
+    const m = SANDBOX_LIVE_KEY_RE.test(key) ? store.merchantByKey(key) : undefined;
+    if (m?.ensayo) return m;
+    throw unauthorized('the sandbox takes test keys (svc_test_…) and its own rehearsal live key (api_key_live of its ready line); other live keys work only against the real service');
+  }
+  if (!SANDBOX_KEY_RE.test(key)) throw unauthorized('malformed API key; expected svc_test_…');
+  const merchant = store.merchantByKey(key);
+  if (!merchant) throw unauthorized('unknown API key');
+  return merchant;
+}
+
+/**
+ * Body: its bytes (null for GET and HEAD), within the budget of bodies held at once:
+ * a declared body takes its size from the budget before a byte is read, a chunked one
+ * as it arrives. `held.bytes` is what was taken, for the caller to give back.
+ */
+async function bodyOf(req: IncomingMessage, method: string, code: string, budget: BodyBudget, held: { bytes: number }): Promise<Buffer | null> {
+  if (method === 'GET' || method === 'HEAD') {
+    req.resume();
+    return null;
+  }
+  const declared = declaredSize(req);
+  if (declared > 0) {
+    if (!budget.take(declared, declared <= SMALL_BODY_BYTES)) throw busy();
+    held.bytes = declared;
+  }
+  const got = await readBody(req, (n) => {
+    if (declared > 0) return true;
+    if (!budget.take(n, false)) return false;
+    held.bytes += n;
+    return true;
+  });
+  if (got === 'too_large') throw tooLarge(code);
+  if (got === 'busy') throw busy();
+  return got;
+}
+
+/** What a handler gets: the merchant (none on public routes), ids, query, and the body parsed on first use. */
+function apiRequest(req: IncomingMessage, m: Match, merchant: Merchant | undefined, search: string, raw: Buffer | null, now: number): ApiRequest {
+  const contentType = req.headers['content-type'];
+  let parsed: { value: unknown } | undefined;
+  return {
+    merchant: merchant as Merchant,
+    params: m.params,
+    query: new URLSearchParams(search),
+    now,
+    json() {
+      parsed ??= { value: parseBody(raw, contentType, m.route.code) };
+      return parsed.value;
+    },
+    text() {
+      return raw === null ? '' : raw.toString('utf8');
+    },
+  };
+}
 
 /** The declared Content-Length, or 0 when absent or not a number (chunked bodies are counted while read). */
 function declaredSize(req: IncomingMessage): number {

@@ -7,6 +7,8 @@ export class SandboxError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Headers of its reply (Connection: close when the rest of the request is not read). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
