@@ -248,6 +248,7 @@ complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcomm
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l metodo -r -d 'GET, POST… (default: cualquiera)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l tipo -xa '500 502-html 503 429 lento cortar cortar-despues' -d 'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l veces -r -d 'cuántos pedidos que coincidan fallan (default 1)'
+complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l cada -r -d 'falla uno de cada n pedidos que coincidan, los demás pasan (una falla intermitente; default 1: todos)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l demora -r -d 'con --tipo lento: cuánto tarda la respuesta (default 5000)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from log" -l follow -d 'sigue mostrando lo nuevo hasta Ctrl-C'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from log" -l metodo -r -d 'solo este método'

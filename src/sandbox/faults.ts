@@ -1,5 +1,6 @@
 // Fault injection for clients' tests (POST /_sandbox/fallas): the next N requests
-// matching a method and path answer a given status/body, answer late, or have their
+// matching a method and path (or, with `every`, one in every so many of them: an
+// intermittent failure) answer a given status/body, answer late, or have their
 // connection cut before or after being processed. Control-plane routes never match.
 import { CONTROL_CHARS } from '../rules.js';
 import { SandboxError } from './errors.js';
@@ -16,6 +17,8 @@ export interface Fault {
   body: unknown;
   headers: Record<string, string>;
   delay_ms: number | null;
+  /** 1: every matching request fails; n: one in n does (the n-th, 2n-th…), the others pass untouched. */
+  every: number;
 }
 
 /** The failures a developer names (`svc sandbox fallas agregar --tipo`, the dashboard). */
@@ -48,6 +51,8 @@ const MAX_DELAY_MS = 120_000;
 
 export class Faults {
   private list: Fault[] = [];
+  /** Matching requests seen by each fault with `every` > 1. */
+  private seen = new Map<number, number>();
   private nextId = 1;
 
   /** Validates a POST /_sandbox/fallas body and adds the fault. */
@@ -87,7 +92,9 @@ export class Faults {
       }
       delay = b.delay_ms;
     }
-    const fault: Fault = { id: this.nextId++, method, path: b.path, count, action, status, body: b.body ?? null, headers, delay_ms: delay };
+    const every = b.every === undefined ? 1 : b.every;
+    if (typeof every !== 'number' || !Number.isSafeInteger(every) || every < 1 || every > 1000) throw bad('every: an integer from 1 to 1000 (one in every so many matching requests fails)');
+    const fault: Fault = { id: this.nextId++, method, path: b.path, count, action, status, body: b.body ?? null, headers, delay_ms: delay, every };
     this.list.push(fault);
     return fault;
   }
@@ -98,6 +105,11 @@ export class Faults {
     const i = this.list.findIndex((f) => (f.method === '*' || f.method === method) && matches(f.path, path));
     if (i < 0) return undefined;
     const f = this.list[i]!;
+    if (f.every > 1) {
+      const seen = (this.seen.get(f.id) ?? 0) + 1;
+      this.seen.set(f.id, seen);
+      if (seen % f.every !== 0) return undefined;
+    }
     f.count--;
     if (f.count <= 0) this.list.splice(i, 1);
     return f;

@@ -26,6 +26,21 @@ function rawCall(method: string, path: string, body?: string): Promise<{ status:
 }
 
 describe('fallas', () => {
+  it('every: one in every n matching calls fails, the others pass untouched, until the count runs out', async () => {
+    const c = await sb.cobro();
+    const f = await sb.api('POST', '/_sandbox/fallas', { method: 'GET', path: `/v1/cobros/${c.id}`, count: 2, every: 3, action: 'respond', status: 500 });
+    expect(f.status).toBe(201);
+    expect((f.body as { data: unknown }).data).toMatchObject({ every: 3, count: 2 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) statuses.push((await sb.api('GET', `/v1/cobros/${c.id}`)).status);
+    expect(statuses).toEqual([200, 200, 500, 200, 200, 500, 200, 200, 200]);
+    for (const every of [0, 1001, 1.5, '3']) {
+      const bad = await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cobros', action: 'cut', every });
+      expect(bad.status, String(every)).toBe(400);
+      expect((bad.body as { message: string }).message).toMatch(/^every: an integer from 1 to 1000/);
+    }
+  });
+
   it('respond: status and JSON body for the next N matching calls, then normal', async () => {
     const c = await sb.cobro();
     const f = await sb.api('POST', '/_sandbox/fallas', { method: 'GET', path: `/v1/cobros/${c.id}`, count: 2, action: 'respond', status: 503, body: { error: 'mantenimiento', message: 'volvé en un rato' }, headers: { 'Retry-After': '1' } });

@@ -58,6 +58,8 @@ export interface Falla {
   body?: unknown;
   headers?: Record<string, string>;
   delay_ms?: number | null;
+  /** One in every so many matching requests fails (1: each). */
+  every?: number;
 }
 
 export class SandboxControl {

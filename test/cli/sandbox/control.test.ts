@@ -28,7 +28,7 @@ describe('svc sandbox fallas', () => {
 
     expect((await svc(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/cuenta*', '--tipo', 'lento', '--demora', '10', '--veces', '3'], { env: sb.env })).exitCode).toBe(0);
     const list = await svc(['sandbox', 'fallas', 'listar'], { env: sb.env });
-    expect(list.stdout).toMatch(/^\d+\t\*\t\/v1\/cuenta\*\tlento \(10 ms\)\t3$/m);
+    expect(list.stdout).toMatch(/^\d+\t\*\t\/v1\/cuenta\*\tlento \(10 ms\)\t3\t1$/m);
     const cleared = await svc(['sandbox', 'fallas', 'borrar', '--json'], { env: sb.env });
     expect(JSON.parse(cleared.stdout)).toEqual({ borradas: 1 });
     expect((await sb.api('GET', '/_sandbox/fallas')).body.data).toEqual([]);

@@ -26,6 +26,7 @@ const columns: Column<Falla>[] = [
   { header: 'RUTA', value: (f) => f.path, shrink: true },
   { header: 'TIPO', value: (f) => TIPO_OF[f.action](f) },
   { header: 'QUEDAN', value: (f) => String(f.count), align: 'right' },
+  { header: 'CADA', value: (f) => String(f.every ?? 1), align: 'right' },
 ];
 
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
@@ -49,9 +50,11 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   if (opts.demora !== undefined && tipo !== 'lento') throw new UsageError('--demora va con --tipo lento');
   const delay = opts.demora === undefined ? 5000 : parseInteger(opts.demora, '--demora', 0, 120_000);
   const count = opts.veces === undefined ? 1 : parseInteger(opts.veces, '--veces', 1, 1_000_000);
+  const every = opts.cada === undefined ? 1 : parseInteger(opts.cada, '--cada', 1, 1000);
   const method = opts.metodo === undefined ? '*' : String(opts.metodo).toUpperCase();
-  const added = await control.addFalla({ method, path: String(opts.ruta), count, ...namedFault(tipo, delay) });
+  const added = await control.addFalla({ method, path: String(opts.ruta), count, every, ...namedFault(tipo, delay) });
   if (ctx.globals.json) return printJson(ctx.io, added);
   // The route as the sandbox echoes it: service text, escaped like every other.
-  ctx.io.err(`falla ${added.id}: ${count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`} ${method === '*' ? '' : `${method} `}a ${shown(added.path, 200)} → ${tipo}`);
+  const which = every > 1 ? `uno de cada ${every} pedidos (${count === 1 ? 'una vez' : `${count} veces`})` : count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`;
+  ctx.io.err(`falla ${added.id}: ${which} ${method === '*' ? '' : `${method} `}a ${shown(added.path, 200)} → ${tipo}`);
 }

@@ -41,6 +41,7 @@ export const fallasAgregarOptions = defineOptions([
   { flags: '--metodo <método>', description: 'GET, POST… (default: cualquiera)' },
   { flags: '--tipo <tipo>', description: 'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)', choices: TIPOS_FALLA },
   { flags: '--veces <n>', description: 'cuántos pedidos que coincidan fallan (default 1)' },
+  { flags: '--cada <n>', description: 'falla uno de cada n pedidos que coincidan, los demás pasan (una falla intermitente; default 1: todos)' },
   { flags: '--demora <ms>', description: 'con --tipo lento: cuánto tarda la respuesta (default 5000)' },
 ]);
 
