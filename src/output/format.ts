@@ -60,6 +60,8 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Free text (concepto, referencia, a URL): shortened with "…" when the table is wider than the terminal. */
   shrink?: boolean;
+  /** With shrink: broken at spaces onto more lines of the row instead of shortened, for sentences whose end matters (a timeline's "la app respondió 500"). */
+  wrap?: boolean;
   /**
    * Left out, lowest first, when the terminal is too narrow even with free text
    * shortened. Priority follows what a person reads: amounts stay longest (never
@@ -76,6 +78,8 @@ export interface ColumnSize {
   drop?: number;
   /** Every row holds the same value (and there are at least two rows): it can be said once above the table instead. */
   constant?: boolean;
+  /** A wrapped column's longest word: it is never narrower, so no word is cut. */
+  floor?: number;
 }
 
 /** Free text is never shortened below this (or below its header). */
@@ -92,7 +96,7 @@ const GAP = 2;
  */
 export function fitColumns(cols: readonly ColumnSize[], total: number): (number | null)[] {
   const kept = new Set(cols.map((_, i) => i));
-  const floor = (c: ColumnSize) => Math.min(c.natural, Math.max(c.header, MIN_FREE));
+  const floor = (c: ColumnSize) => Math.min(c.natural, Math.max(c.header, MIN_FREE, c.floor ?? 0));
   for (;;) {
     const idx = [...kept];
     const free = idx.filter((i) => cols[i]!.shrink);
@@ -156,6 +160,7 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
     shrink: col.shrink,
     drop: col.drop,
     constant: cells.length > 1 && cells.every((r) => r[i] === cells[0]![i]),
+    floor: col.wrap ? cells.reduce((w, r) => Math.max(w, ...r[i]!.split(' ').map(displayWidth)), 0) : undefined,
   }));
   const widths = io.columns ? fitColumns(sizes, io.columns) : sizes.map((c) => c.natural);
   const keep = columns.map((_, i) => i).filter((i) => widths[i] !== null);
@@ -179,7 +184,7 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
       keep.map((i) => {
         const col = columns[i]!;
         // A column at its natural width holds every cell whole: nothing to measure again.
-        const text = col.shrink && widths[i]! < sizes[i]!.natural ? fitWidth(cells[r]![i]!, widths[i]!) : cells[r]![i]!;
+        const text = !(col.shrink && widths[i]! < sizes[i]!.natural) ? cells[r]![i]! : col.wrap ? wrapCell(cells[r]![i]!, widths[i]!) : fitWidth(cells[r]![i]!, widths[i]!);
         return col.style ? col.style(text, row, io.c) : text;
       }),
     );
@@ -189,6 +194,13 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
   // A list longer than the screen goes through the pager (less -FRX quits at once when it fits).
   if (!(io.pager && io.rows && rows.length + 1 + above.split('\n').length - 1 >= io.rows && (await page(io.pager, io.env, terminalGuard(text))))) io.out(text);
   if (left.length) for (const line of wrapWords(`sin lugar para ${left.join(', ')} (--json las trae)`, io.columns ?? Infinity)) io.err(io.c.dim(line));
+}
+
+/** A cell broken at spaces into lines of `width` (a word wider than that shortened with "…", the only cut). */
+function wrapCell(text: string, width: number): string {
+  return wrapWords(text, width)
+    .map((line) => fitWidth(line, width))
+    .join('\n');
 }
 
 /**

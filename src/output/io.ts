@@ -6,7 +6,7 @@
 // byte-exact when piped, its C1, bidi and line-separator characters as \u escapes
 // (the same JSON value) on a terminal.
 import { createColors } from 'picocolors';
-import { jsonGuard, terminalGuard } from '../text.js';
+import { displayWidth, jsonGuard, terminalGuard } from '../text.js';
 
 export type Colors = ReturnType<typeof createColors>;
 
@@ -26,6 +26,8 @@ export interface IO extends Streams {
   csv: boolean;
   /** Width of the terminal stdout is (COLUMNS when it does not say); undefined when piped. */
   columns: number | undefined;
+  /** Width of the terminal stderr is; undefined when it is not one. */
+  errColumns: number | undefined;
   /** Height of that terminal (LINES when it does not say). */
   rows: number | undefined;
   /** The pager for long lists on a terminal (SVC_PAGER, else PAGER, else `less -FRX`); undefined when off or piped. */
@@ -35,7 +37,7 @@ export interface IO extends Streams {
   c: Colors;
   /** A line on stdout; unsafe characters other than svc's colours shown as `\uXXXX`. */
   out(line?: string): void;
-  /** The same on stderr. */
+  /** The same on stderr; on a terminal, a line wider than it is broken at spaces (never mid-word), its hanging lines indented under the text. */
   err(line?: string): void;
   /** A line of --json on stdout: exactly as given when piped, through jsonGuard on a terminal. */
   outRaw(line: string): void;
@@ -50,6 +52,7 @@ export function createIO(
   const stderrTTY = Boolean(streams.stderr.isTTY) || env.SVC_FORCE_TTY === '1';
   const stdinTTY = Boolean(streams.stdin.isTTY) || env.SVC_FORCE_TTY === '1';
   const color = decideColor(stdoutTTY, env, flags.color);
+  const errColumns = stderrTTY ? terminalSize((streams.stderr as { columns?: number }).columns ?? streams.stdout.columns, env.COLUMNS, 80) : undefined;
   return {
     ...streams,
     stdoutTTY,
@@ -58,14 +61,52 @@ export function createIO(
     color,
     csv: flags.csv === true,
     columns: stdoutTTY ? terminalSize(streams.stdout.columns, env.COLUMNS, 80) : undefined,
+    errColumns,
     rows: stdoutTTY ? terminalSize((streams.stdout as { rows?: number }).rows, env.LINES, 24) : undefined,
     pager: stdoutTTY && flags.pager !== false ? pagerOf(env) : undefined,
     env,
     c: createColors(color),
     out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
-    err: (line = '') => void streams.stderr.write(`${terminalGuard(line)}\n`),
+    err: (line = '') => void streams.stderr.write(`${breakAtSpaces(terminalGuard(line), errColumns)}\n`),
     outRaw: (line) => void streams.stdout.write(`${stdoutTTY ? jsonGuard(line) : line}\n`),
   };
+}
+
+const SGR = /\u001b\[[0-9;]*m/g;
+const visible = (text: string) => displayWidth(text.replace(SGR, ''));
+
+/**
+ * A line (each of its lines) on lines of at most `width` columns, broken where it has
+ * blanks: a terminal breaks a long error or notice wherever the edge falls
+ * ("c|onfirmar"). Hanging lines are indented by `hang` columns, by default under the
+ * text (past the line's indent and an `error: ` or `→ ` label); a run of blanks where
+ * a line breaks goes; a word wider than the room stands on its own line. Colours count
+ * as nothing.
+ */
+export function breakAtSpaces(line: string, width: number | undefined, hang?: number): string {
+  if (width === undefined) return line;
+  return line
+    .split('\n')
+    .map((one) => {
+      if (visible(one) <= width) return one;
+      const plain = one.replace(SGR, '');
+      const indent = ' '.repeat(Math.min(hang ?? plain.length - plain.trimStart().length + (/^\s*(error: |→ )/.exec(plain)?.[1]?.length ?? 0), Math.floor(width / 2)));
+      const lines: string[] = [];
+      // Words with the blanks before each: ["19:08:04", "  payment.created", …].
+      const lead = /^ */.exec(one)![0];
+      const words = one.slice(lead.length).match(/ *[^ ]+/g) ?? [];
+      let current = lead;
+      for (const word of words) {
+        const bare = word.trimStart();
+        if (current.trim() !== '' && visible(current + word) > width) {
+          lines.push(current);
+          current = indent + bare;
+        } else current += word;
+      }
+      lines.push(current);
+      return lines.join('\n');
+    })
+    .join('\n');
 }
 
 /** Whether stdout is a terminal narrower than `width` columns: lines that would take two rows there are written short. */

@@ -92,14 +92,18 @@ describe('tables that fit the terminal', () => {
     expect(charset.stdout).toBe('charset=utf-8\n');
   });
 
-  it.skipIf(!HAVE_SCRIPT)('webhook conciliar at 80 columns: the command of each row is never shortened, states whole', async () => {
+  it.skipIf(!HAVE_SCRIPT)('webhook conciliar at 80 columns: every line fits; the command of each row is never shortened, broken between its words; states whole', async () => {
     const journal = join(tempDir(), 'webhooks.jsonl');
     writeFileSync(journal, '');
     const r = await svcTty(['webhook', 'conciliar', '--journal', journal], sb.env, [], 30_000, { cols: 80, rows: 40 });
     expect(r.exitCode, r.screen).toBe(1);
-    // Joined back: a command longer than the terminal wraps, it is not cut.
-    const flat = r.screen.replace(/\n/g, '');
-    expect(flat).toContain('svc webhook trigger payment.partially_paid --cobro 2 --forward-to URL_DE_TU_APP');
+    const lines = screenLines(r.screen);
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    // The PARA ARREGLARLO column read down: a command goes on under itself.
+    const header = lines.findIndex((l) => l.includes('PARA ARREGLARLO'));
+    const at = lines[header]!.indexOf('PARA ARREGLARLO');
+    const column = lines.slice(header + 1).filter((l) => l.length > at && !/^error|^→/.test(l)).map((l) => l.slice(at).trim());
+    expect(column.join(' ')).toContain('svc webhook trigger payment.partially_paid --cobro 2 --forward-to URL_DE_TU_APP');
     expect(r.screen).toContain('PAGADA_PARCIALMENTE');
     expect(r.screen).not.toMatch(/svc webhook trigger[^\n]*…/);
   });

@@ -9,7 +9,7 @@ import { parseFilePath, printable } from '../parse.js';
 import { count, shown } from '../../text.js';
 import { serviceTime, timeOfDay } from '../../dates.js';
 import { readAll } from '../stdin.js';
-import { narrowerThan, type Colors, type IO } from '../../output/io.js';
+import { breakAtSpaces, narrowerThan, type Colors, type IO } from '../../output/io.js';
 import { maskTarget } from '../../api/address.js';
 
 /**
@@ -167,11 +167,13 @@ export function eventLine(io: IO, e: JournalEntry, zone: string, short = false):
     default: {
       const paint = statusColor(e.status, c);
       tail = `--> ${paint(field(e.status, 20))} ${c.dim(`${formatMs(e.latency_ms)}`)}`;
-      if (e.outcome === 'target_error' && typeof e.response_start === 'string' && e.response_start) tail += `  ${c.dim(`«${printable(e.response_start, 120)}»`)}`;
+      // The app's reply as the app wrote it (its line breaks as blanks), escaped only if the terminal would act on it.
+      if (e.outcome === 'target_error' && typeof e.response_start === 'string' && e.response_start) tail += `  ${c.dim(`«${shown(e.response_start.replace(/\s*[\r\n]+\s*/g, ' ').trim(), 120)}»`)}`;
     }
   }
   const replay = e.source === 'replay' ? c.cyan(`replay ${field(e.replay_of, 40, '')} `) : '';
-  return `${cols.join('  ')}  ${replay}${tail}`;
+  // Wider than the terminal (the app's reply, a narrow one): broken between words, under the event.
+  return breakAtSpaces(`${cols.join('  ')}  ${replay}${tail}`, io.columns, short ? 10 : 21);
 }
 
 export function formatMs(ms: number | null): string {

@@ -43,6 +43,27 @@ describe('the listener line', () => {
     expect(line).not.toContain('DEVUELTA');
   });
 
+  it('an app that answers non-2xx: its reply as the app wrote it (not JSON-escaped), the line broken at spaces within 80 and 60 columns', () => {
+    const reply = '{"ok":false,"error":"pedido \\"1042\\" no encontrado: revisá la referencia"}';
+    for (const [cols, short] of [[80, true], [60, true], [100, true]] as const) {
+      const text = eventLine(terminal(cols), { ...entry, outcome: 'target_error', status: 500, response_start: reply } as JournalEntry, zone, short);
+      const lines = text.split('\n');
+      for (const l of lines) expect(displayWidth(l), `${cols}: ${l}`).toBeLessThanOrEqual(cols);
+      expect(lines.map((l) => l.trim()).join(' '), String(cols)).toContain(`«${reply}»`);
+      expect(lines[0]).toMatch(/^18:03:07 +payment\.partially_refunded /);
+    }
+    // Its line breaks are blanks; what a terminal would act on is still escaped.
+    const bell = eventLine(terminal(200), { ...entry, outcome: 'target_error', status: 500, response_start: '{\n  "ok": false\u0007\n}' } as JournalEntry, zone, true);
+    expect(bell).toContain('«"{ \\"ok\\": false\\u0007 }"»');
+  });
+
+  it('short, at 60 columns every outcome goes on under the event instead of past the edge', () => {
+    for (const outcome of ['forwarded', 'received', 'skipped', 'rejected', 'unreachable'] as const) {
+      const text = eventLine(terminal(60), { ...entry, outcome, error: 'conexión rechazada', verification: { valid: false, reason: 'firma inválida' } } as unknown as JournalEntry, zone, true);
+      for (const l of text.split('\n')) expect(displayWidth(l), `${outcome}: ${l}`).toBeLessThanOrEqual(60);
+    }
+  });
+
   it('short, every answered outcome fits 80 columns; an unreachable app keeps its reason, not the target', () => {
     const outcomes: Partial<JournalEntry>[] = [
       { outcome: 'received', status: null },
@@ -55,7 +76,8 @@ describe('the listener line', () => {
       expect(line, line).toMatch(/<-- |--> /);
     }
     const unreachable = { ...entry, outcome: 'unreachable', status: null, target: 'http://127.0.0.1:3000/webhooks', error: 'conexión rechazada', answered: 502 } as unknown as JournalEntry;
-    const line = eventLine(terminal(80), unreachable, zone, true);
+    // Broken at spaces under the event where it does not fit: read back as one line.
+    const line = eventLine(terminal(80), unreachable, zone, true).split('\n').map((l) => l.trim()).join(' ');
     expect(line).toContain('--> sin respuesta: conexión rechazada <-- 502');
     expect(line).not.toContain('127.0.0.1:3000');
     // A replay has no sender: nothing was answered, so no `<--`.

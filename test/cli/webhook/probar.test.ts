@@ -10,6 +10,8 @@ import { startListener } from '../../../src/webhooks/listen.js';
 import { verify } from '../../../src/webhooks/signature.js';
 import { expectNoStack, svc as spawned } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { hasScript, svcTty } from '../../helpers/tty.js';
+import { displayWidth } from '../../../src/text.js';
 
 const SECRET = 'whsec_probar0123456789abcdef';
 const servers: Server[] = [];
@@ -89,6 +91,15 @@ describe('svc webhook probar', () => {
       expect(got.filter((e) => e.verification.reason === 'event_mismatch')).toHaveLength(1);
     } finally {
       await listener.close();
+    }
+  });
+
+  it.skipIf(!hasScript())('on a terminal of 80 and 60 columns every line fits, each case then what happened, broken at spaces', async () => {
+    for (const cols of [80, 60]) {
+      const r = await svcTty(['webhook', 'probar', '--forward-to', naive], { SVC_WEBHOOK_SECRET: SECRET }, [], 60_000, { cols, rows: 40 });
+      expect(r.exitCode, r.screen).toBe(1);
+      for (const line of r.screen.split('\n')) expect(displayWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+      expect(r.screen).toMatch(/✗ firma hecha con otro secreto\n {2}se esperaba un rechazo; respondió 200\n/);
     }
   });
 

@@ -11,6 +11,8 @@ import { notificationHeaders } from '../../../src/webhooks/signature.js';
 import { svc as spawned, tempDir } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
 import { startTarget, type Target } from '../../helpers/receiver.js';
+import { hasScript, svcTty } from '../../helpers/tty.js';
+import { displayWidth } from '../../../src/text.js';
 
 const SECRET = 'whsec_ver0123456789abcdefgh';
 let app: Target;
@@ -43,6 +45,17 @@ describe('svc webhook ver', () => {
     expect(r.stdout).toContain('"cobro_id": 77');
     expect(r.stdout).toMatch(/listen\s+→ http:\/\/127\.0\.0\.1:\d+\/?\S*\s+422/);
     expect(r.stdout).toContain('"error": "pedido 1042 no existe en la app"');
+  });
+
+  it.skipIf(!hasScript())('at 60 columns the delivery line goes on under its time, broken between its parts', async () => {
+    const r = await svcTty(['webhook', 'ver', id], env(), [], 30_000, { cols: 60, rows: 80 });
+    expect(r.exitCode, r.screen).toBe(0);
+    const lines = r.screen.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('entregas a tu app'));
+    const delivery = lines.slice(at + 1, lines.findIndex((l, i) => i > at && /^ {6}\S+: /.test(l)));
+    expect(delivery.length).toBeGreaterThan(1);
+    for (const line of delivery) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+    expect(delivery.map((l) => l.trim()).join(' ')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +listen +→ http:\/\/127\.0\.0\.1:\d+\/?\S* +422 +[\d.]+ ms$/);
   });
 
   it('--json: the entry and every attempt, a replay included, with the answer’s headers', async () => {

@@ -33,6 +33,8 @@ export interface Notificacion {
   outcome: JournalEntry['outcome'];
   /** What the app answered (null: it was not asked, or did not answer). */
   status_app: number | null;
+  /** The transaction the notification tells of (from its signed body; null when it names none). */
+  transaccion_id: number | null;
 }
 
 export interface Caso {
@@ -88,7 +90,19 @@ function notificationsOf(entries: readonly JournalEntry[], cobroId: number): Not
       motivo: e.verification.reason ?? null,
       outcome: e.outcome,
       status_app: e.status,
+      transaccion_id: e.verification.valid ? transactionOf(e) : null,
     }));
+}
+
+/** The transaction a verified notification's body names, if it names one. */
+function transactionOf(e: JournalEntry): number | null {
+  if (e.body_encoding !== 'utf8') return null;
+  try {
+    const id = (JSON.parse(e.body) as { transaccion_id?: unknown }).transaccion_id;
+    return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 interface Totals {
@@ -128,23 +142,49 @@ function appAnswer(n: Notificacion): string {
 }
 
 /**
- * Every dated fact of the case, oldest first: the service's local times, the journal's
- * in the same zone. `q` renders the text that came from outside (the concept, what a
- * notification said): as is for a table, which shows each cell safely; escaped for Markdown.
+ * Every dated fact of the case, oldest by the service's clock: the service's local
+ * times; a notification at the time of what it tells (the request created, the
+ * payment of its transaction, the nth refund), since the journal's clock is this
+ * machine's and the service's may have been moved (`svc sandbox reloj avanzar`); one
+ * that tells of nothing dated goes after the one before it. At the same time, the
+ * fact comes before its notifications. `q` renders the text that came from outside
+ * (the concept, what a notification said): as is for a table, which shows each cell
+ * safely; escaped for Markdown.
  */
-function timeline(caso: Caso, zone: string, q: (text: string) => string = (t) => t): [string, string][] {
+function timeline(caso: Caso, q: (text: string) => string = (t) => t): [string, string][] {
   const c = caso.cobro;
-  const rows: [string, string][] = [[c.created_at, `cobro creado: ${c.monto} (${q(c.concepto)})`]];
-  for (const t of caso.transacciones) rows.push([t.fecha, `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${q(t.codigo)})`]);
-  for (const d of caso.devoluciones) rows.push([d.created_at, `devolución ${d.tipo} de ${d.monto}; el cobro quedó ${d.estado}`]);
+  // [time, text, order at the same time]: a fact, then the notifications that tell of it.
+  const rows: [string, string, number][] = [];
+  const fact = (time: string, text: string) => {
+    rows.push([time, text, rows.length * 1000]);
+    return rows.at(-1)!;
+  };
+  const created = fact(c.created_at, `cobro creado: ${c.monto} (${q(c.concepto)})`);
+  const paid = new Map(caso.transacciones.map((t) => [t.id, fact(t.fecha, `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${q(t.codigo)})`)]));
+  const refunds = [...caso.devoluciones]
+    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
+    .map((d) => fact(d.created_at, `devolución ${d.tipo} de ${d.monto}; el cobro quedó ${d.estado}`));
+  let refundsTold = 0;
+  let before: [string, number] = [created[0], created[2]];
   for (const n of caso.notificaciones) {
     // A notification that failed verification came from anyone: what it says is not the case's.
     const what = n.firma_valida ? `notificación ${q(n.event ?? '?')} (${q(n.estado ?? '?')}): ${appAnswer(n)}` : `notificación rechazada (${q(n.motivo ?? 'firma inválida')}), sin su contenido`;
-    rows.push([serviceTime(n.received_at, zone), what]);
+    const told = !n.firma_valida
+      ? undefined
+      : n.event === 'payment.created'
+        ? created
+        : n.transaccion_id !== null
+          ? paid.get(n.transaccion_id)
+          : /refund/.test(n.event ?? '')
+            ? refunds[refundsTold++]
+            : undefined;
+    const at: [string, number] = told && told[0] >= before[0] ? [told[0], told[2] + 1] : [before[0], before[1] + 1];
+    before = at;
+    rows.push([at[0], what, at[1]]);
   }
-  for (const l of caso.liquidaciones) rows.push([l.fecha_estimada, `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}`]);
-  if (c.vencimiento) rows.push([c.vencimiento, 'vencimiento del cobro']);
-  return rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const l of caso.liquidaciones) fact(l.fecha_estimada, `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}`);
+  if (c.vencimiento) fact(c.vencimiento, 'vencimiento del cobro');
+  return rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] - b[2])).map(([time, text]) => [time, text]);
 }
 
 const notificationColumns = (zone: string): Column<Notificacion>[] => [
@@ -178,7 +218,7 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
   await section('notificaciones recibidas', notificationColumns(zone), caso.notificaciones);
   io.out();
   io.out(io.c.bold('línea de tiempo'));
-  await printTable(io, [{ header: 'FECHA', value: (r: [string, string]) => r[0] }, { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1], shrink: true }], timeline(caso, zone));
+  await printTable(io, [{ header: 'FECHA', value: (r: [string, string]) => r[0] }, { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1], shrink: true, wrap: true }], timeline(caso));
 }
 
 /** svc's own words and the values the client checked (amounts, dates, states, ids) in a Markdown cell: one line, pipes escaped. */
@@ -259,6 +299,6 @@ export function markdown(caso: Caso, zone: string = DEFAULTS.timeZone): string {
     ),
     '## Línea de tiempo',
     '',
-    mdTable(['fecha', 'qué pasó'], timeline(caso, zone, md).map(([when, what]) => [cell(when), what])),
+    mdTable(['fecha', 'qué pasó'], timeline(caso, md).map(([when, what]) => [cell(when), what])),
   ].join('\n');
 }

@@ -9,7 +9,7 @@ import { NetworkError } from '../../../api/errors.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { shown } from '../../../text.js';
 import { timeOfDay } from '../../../dates.js';
-import { narrowerThan } from '../../../output/io.js';
+import { breakAtSpaces, narrowerThan } from '../../../output/io.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parseLimit } from '../../parse.js';
@@ -46,7 +46,8 @@ async function tail<T extends { id: number }>(
   line: (x: T) => string,
 ): Promise<void> {
   const { io } = ctx;
-  const show = (x: T) => (ctx.globals.json ? io.outRaw(JSON.stringify(x)) : io.out(line(x)));
+  // A line wider than the terminal (60 columns) goes on under itself, broken between words.
+  const show = (x: T) => (ctx.globals.json ? io.outRaw(JSON.stringify(x)) : io.out(breakAtSpaces(line(x), io.columns, 10)));
   const stop = follow ? ctx.holdSignals() : undefined;
   const live = follow && stop ? await follow(stop) : undefined;
   let last = 0;
@@ -77,6 +78,8 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   // On a terminal narrower than a whole line, the time without the date: a line fits 80
   // columns instead of taking two rows (a tail is read as it comes; --json has the date).
   const short = narrowerThan(ctx.io, LOG_LINE_WIDTH);
+  // Narrower than 80 (a phone, a split pane): no padding to line up, so a line fits 60.
+  const tight = narrowerThan(ctx.io, 80);
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox log');
   await tail<LogLine>(
@@ -85,7 +88,10 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     parseLimit(opts.limit, 100_000),
     () => control.log(),
     keep,
-    (l) => `${short ? timeOfDay(l.fecha) : l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
+    (l) =>
+      tight
+        ? `${timeOfDay(l.fecha)}  ${l.method} ${shown(l.path, 80)}  ${String(l.status ?? 'cortada')}  ${l.ms} ms  comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`
+        : `${short ? timeOfDay(l.fecha) : l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
 }
 
@@ -96,6 +102,7 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
   // On a narrower terminal: the time without the date, no target (the sandbox has one
   // notification URL; --json has it) and no latency, so an answered attempt fits 80 columns.
   const short = narrowerThan(ctx.io, ATTEMPT_LINE_WIDTH);
+  const tight = narrowerThan(ctx.io, 80);
   const control = new SandboxControl(await ctx.client());
   await control.ensureSandbox('svc sandbox entregas');
   await tail<Entrega>(
@@ -105,9 +112,11 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
     () => control.entregas(),
     () => true,
     (e) => {
-      const evento = e.evento_id === undefined ? '' : `evento ${String(e.evento_id).padEnd(short ? 3 : 5)} `;
+      // Narrower than 80: no padding to line up, so an attempt fits 60.
+      const pad = (text: string, n: number) => (tight ? text : text.padEnd(n));
+      const evento = e.evento_id === undefined ? '' : `evento ${pad(String(e.evento_id), short ? 3 : 5)} `;
       const answer = e.status ?? shown(e.error ?? 'sin respuesta', 60);
-      const head = `${evento}${shown(e.event, 30).padEnd(short ? 26 : 28)} cobro ${String(e.cobro_id).padEnd(short ? 4 : 6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}`;
+      const head = `${evento}${pad(shown(e.event, 30), short ? 26 : 28)} cobro ${pad(String(e.cobro_id), short ? 4 : 6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}`;
       if (short) return `${timeOfDay(e.fecha ?? '')}  ${head}  ${answer}`;
       return `${e.fecha ?? ''}  ${head}  ${shown(e.url, 60)}  ${answer}${e.latencia_ms !== undefined ? `  ${e.latencia_ms} ms` : ''}`;
     },

@@ -40,8 +40,8 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
       // States are never cut.
       { header: 'TU APP SABE', value: (d) => d.app ?? '(nada)' },
       { header: 'EL SERVICIO DICE', value: (d) => d.servicio },
-      // A command to copy and run: never shortened (a cut command is of no use).
-      { header: 'PARA ARREGLARLO', value: (d) => d.arreglo },
+      // A command to copy and run: never shortened (a cut command is of no use); on a narrow terminal broken between its words.
+      { header: 'PARA ARREGLARLO', value: (d) => d.arreglo, shrink: true, wrap: true },
     ], diffs);
   }
   const n = since.length;

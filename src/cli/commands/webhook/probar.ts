@@ -13,6 +13,7 @@ import type { OptionsOf } from '../../define.js';
 import { parseTimeoutSeconds, parseTolerance, parseUrl } from '../../parse.js';
 import { resolveSecret } from '../../shared/webhook.js';
 import type { probarOptions } from './index.js';
+import { breakAtSpaces, narrowerThan } from '../../../output/io.js';
 
 export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof probarOptions>): Promise<void> {
   if (opts.forwardTo === undefined) throw new UsageError('falta --forward-to URL: la dirección de tu receptor de notificaciones');
@@ -36,7 +37,9 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     if (!ctx.globals.json) {
       const got = answers.map((a) => (a.status === null ? `sin respuesta (${a.error})` : String(a.status))).join(', ');
       const mark = ok ? io.c.green('✓') : io.c.red('✗');
-      io.out(`${mark} ${c.name.padEnd(46)} se esperaba ${c.expect === '2xx' ? '2xx' : 'un rechazo'}; respondió ${got}`);
+      const said = `se esperaba ${c.expect === '2xx' ? '2xx' : 'un rechazo'}; respondió ${got}`;
+      // Narrower than a whole line: the case, then what happened under it, broken between words.
+      io.out(narrowerThan(io, 90) ? breakAtSpaces(`${mark} ${c.name}\n  ${said}`, io.columns, 2) : `${mark} ${c.name.padEnd(46)} ${said}`);
     }
   }
   const passed = results.filter((r) => r.ok).length;

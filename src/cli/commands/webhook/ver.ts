@@ -6,6 +6,7 @@ import { maskTarget } from '../../../api/address.js';
 import { printable, shown } from '../../../text.js';
 import { entryBody, type JournalEntry, type KeptResponse } from '../../../webhooks/journal.js';
 import { serviceTime } from '../../../dates.js';
+import { breakAtSpaces } from '../../../output/io.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { journalPath, readJournalAt } from '../../shared/webhook.js';
@@ -84,7 +85,8 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   for (const a of attempts) {
     const status = a.status === null ? c.red(`sin respuesta (${shown(a.error ?? '?')})`) : a.status < 300 ? c.green(String(a.status)) : c.red(String(a.status));
     // The same clock as `recibido` above: the service's zone and format (--json keeps ISO 8601).
-    io.out(`  ${serviceTime(a.fecha, zone)}  ${shown(a.source).padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`);
+    // Wider than the terminal (a long address): broken between its parts, under the time.
+    io.out(breakAtSpaces(`  ${serviceTime(a.fecha, zone)}  ${shown(a.source).padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`, io.columns, 6));
     if (!a.respuesta) continue;
     for (const [k, v] of Object.entries(a.respuesta.headers)) io.out(c.dim(`      ${shown(k)}: ${shown(v)}`));
     const answer = Buffer.from(a.respuesta.body, a.respuesta.body_encoding === 'base64' ? 'base64' : 'utf8');
