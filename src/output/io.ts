@@ -67,7 +67,8 @@ export function createIO(
     env,
     c: createColors(color),
     out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
-    err: (line = '') => void streams.stderr.write(`${breakAtSpaces(terminalGuard(line), errColumns)}\n`),
+    // A JSON line (--json's errors) stays one line for the program that reads it.
+    err: (line = '') => void streams.stderr.write(`${/^[{[]/.test(line) ? terminalGuard(line) : breakAtSpaces(terminalGuard(line), errColumns)}\n`),
     outRaw: (line) => void streams.stdout.write(`${stdoutTTY ? jsonGuard(line) : line}\n`),
   };
 }

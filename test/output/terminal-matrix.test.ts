@@ -59,8 +59,9 @@ async function run(argv: string[], env: Record<string, string>, input = ''): Pro
 // No pager: a long list on a (forced) terminal would go to `less` instead of the captured stdout.
 const MODES = {
   piped: { NO_COLOR: '1' },
-  terminal: { NO_COLOR: '1', SVC_FORCE_TTY: '1', SVC_PAGER: '' },
-  colour: { FORCE_COLOR: '1', SVC_FORCE_TTY: '1', SVC_PAGER: '' },
+  // Wide enough that no line is broken at spaces: these read whole escaped values.
+  terminal: { NO_COLOR: '1', SVC_FORCE_TTY: '1', SVC_PAGER: '', COLUMNS: '1000' },
+  colour: { FORCE_COLOR: '1', SVC_FORCE_TTY: '1', SVC_PAGER: '', COLUMNS: '1000' },
 } as const;
 type Mode = keyof typeof MODES;
 

@@ -35,7 +35,7 @@ describe('webhook listen and eventos', () => {
   it('listen: the line for an unsigned hostile body shows its fields escaped, nothing raw', async () => {
     // Without colour (startListen waits for a plain "Listo." line): then no escape at all may show.
     // A terminal wide enough for whole lines, so the state is on the line too.
-    const listen = await startListen(['--journal', journal], { SVC_WEBHOOK_SECRET: SECRET, SVC_FORCE_TTY: '1', COLUMNS: '200' });
+    const listen = await startListen(['--journal', journal], { SVC_WEBHOOK_SECRET: SECRET, SVC_FORCE_TTY: '1', COLUMNS: '1000' });
     try {
       const body = JSON.stringify({ event: HOSTILE, cobro_id: 5, estado: `\u001b[32mPAGADA\u001b[0m`, monto: MONTO });
       const r = await post(listen.url, body, { 'content-type': 'application/json' });
