@@ -2,11 +2,11 @@
 // creates one request per row, each exactly once, under a run repeated, connections cut
 // after the service processed the POST, SIGKILL at random points and two runs at once;
 // a file with any bad row, or a referencia the service already holds, creates nothing.
-import { execa } from 'execa';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+import { killAtRandom, requestsPer } from '../../helpers/batches.js';
+import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -27,11 +27,7 @@ interface Listed {
   medios: { tarjeta: boolean; qr: boolean; transferencia: boolean };
 }
 const all = async () => (await sb.api('GET', '/v1/cobros')).body.data as Listed[];
-/** How many requests the service holds for each referencia. */
-const perReferencia = async (refs: string[]) => {
-  const list = await all();
-  return refs.map((r) => list.filter((c) => c.referencia === r).length);
-};
+const perReferencia = (refs: string[]) => requestsPer(sb, refs);
 let batch = 0;
 /** A fresh prefix, so each test's referencias are its own on the shared sandbox. */
 const prefix = () => `cuota-${++batch}-${Math.random().toString(36).slice(2, 7)}`;
@@ -152,23 +148,7 @@ describe('svc cobro crear --lote', () => {
       const { path, refs } = csvOf(10);
       const ledger = `${path}.registro.jsonl`;
       for (let k = 0; k < 2; k++) {
-        const child = execa('node', [BIN, 'cobro', 'crear', '--lote', path, '--paralelo', String(1 + t)], {
-          cwd: ROOT,
-          env: { ...process.env, ...sb.env, SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_KEYRING: 'off' },
-          reject: false,
-        });
-        // A random point whatever the machine's speed: after 1 to 8 more ledger lines, the last an
-        // intent (its POST in flight), or at 20 s.
-        const lines = () => (existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n').filter(Boolean) : []);
-        const target = lines().length + 1 + Math.floor(Math.random() * 8);
-        const deadline = Date.now() + 20_000;
-        const inFlight = () => {
-          const l = lines();
-          return l.length >= target && l[l.length - 1]!.includes('"intento"');
-        };
-        while (child.exitCode === null && !inFlight() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-        child.kill('SIGKILL');
-        await child;
+        await killAtRandom(sb, ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + t)], ledger, { inFlight: true });
       }
       // Whatever the sandbox still had in hand when svc died is done by now.
       await new Promise((r) => setTimeout(r, 200));

@@ -2,11 +2,11 @@
 // plan of the rows that fit; applying it makes each row's refund exactly once, under
 // SIGKILL at random points and resume, connections cut after the service processed
 // the POST, and two applies at once. `svc devolver planes` lists the plans.
-import { execa } from 'execa';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+import { killAtRandom, paidCobros, refundsPer } from '../../helpers/batches.js';
+import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
 import { svcInProcess as svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -16,21 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.stop());
 
-async function paid(n: number, monto = '100.00'): Promise<{ id: number; codigo: string; referencia: string }[]> {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const referencia = `lote-${Date.now()}-${i}-${Math.random().toString(36).slice(2, 7)}`;
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Entrada', monto, referencia })).body.data;
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {})).status).toBe(200);
-    out.push({ id: c.id as number, codigo: c.codigo as string, referencia });
-  }
-  return out;
-}
-const refunds = async () => (await sb.api('GET', '/v1/devoluciones')).body.data as { id: number; cobro_id: number; monto: string }[];
-const perCobro = async (ids: number[]) => {
-  const all = await refunds();
-  return ids.map((id) => all.filter((d) => d.cobro_id === id).length);
-};
+const paid = (n: number, monto?: string) => paidCobros(sb, n, monto);
+const perCobro = (ids: number[]) => refundsPer(sb, ids);
 
 /** A plan for `ids`, 10.00 each, from a plain CSV. */
 async function batchPlan(ids: number[]): Promise<string> {
@@ -114,20 +101,7 @@ describe('devolver --lote / --aplicar a batch', () => {
       const ids = rows.map((r) => r.id);
       const plan = await batchPlan(ids);
       for (let k = 0; k < 2; k++) {
-        const child = execa('node', [BIN, 'devolver', '--aplicar', plan, '--yes', '--paralelo', String(1 + (t % 3))], {
-          cwd: ROOT,
-          env: { ...process.env, ...sb.env, SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_KEYRING: 'off' },
-          reject: false,
-        });
-        // A random point of the batch, whatever the machine's speed: after 1 to 8 more lines of
-        // the ledger (an intent or an outcome each), or wherever the apply is at 20 s.
-        const ledger = `${plan}.registro.jsonl`;
-        const lines = () => (existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length : 0);
-        const target = lines() + 1 + Math.floor(Math.random() * 8);
-        const deadline = Date.now() + 20_000;
-        while (child.exitCode === null && lines() < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-        child.kill('SIGKILL');
-        await child;
+        await killAtRandom(sb, ['devolver', '--aplicar', plan, '--yes', '--paralelo', String(1 + (t % 3))], `${plan}.registro.jsonl`);
       }
       const resumed = await spawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
       // A killed apply may have finished before its kill: then the plan says so (exit 2).

@@ -1,0 +1,58 @@
+// The batches' crash tests (refunds and payment requests), written once: run the built
+// svc and SIGKILL it at a random point of its ledger, whatever the machine's speed.
+import { execa } from 'execa';
+import { existsSync, readFileSync } from 'node:fs';
+import { BIN, ROOT, tempDir } from './cli.js';
+import type { Sandbox } from './sandbox.js';
+
+/** The ledger's lines (an intent or an outcome each), as svc wrote them so far. */
+export function ledgerLines(ledger: string): string[] {
+  return existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/**
+ * Runs `svc <argv>` and kills it with SIGKILL after 1 to `maxLines` more lines of
+ * `ledger`; with `inFlight`, only once the last line is an intent (its POST sent, its
+ * outcome not written). At 20 s it is killed wherever it is.
+ */
+export async function killAtRandom(sb: Sandbox, argv: string[], ledger: string, opts: { maxLines?: number; inFlight?: boolean } = {}): Promise<void> {
+  const child = execa('node', [BIN, ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, ...sb.env, SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_KEYRING: 'off' },
+    reject: false,
+  });
+  const target = ledgerLines(ledger).length + 1 + Math.floor(Math.random() * (opts.maxLines ?? 8));
+  const deadline = Date.now() + 20_000;
+  const reached = () => {
+    const lines = ledgerLines(ledger);
+    return lines.length >= target && (!opts.inFlight || lines[lines.length - 1]!.includes('"intento"'));
+  };
+  while (child.exitCode === null && !reached() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+  child.kill('SIGKILL');
+  await child;
+}
+
+/** `n` payment requests of `monto`, paid in full, each with a referencia of its own. */
+export async function paidCobros(sb: Sandbox, n: number, monto = '100.00'): Promise<{ id: number; codigo: string; referencia: string }[]> {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const referencia = `lote-${Date.now()}-${i}-${Math.random().toString(36).slice(2, 7)}`;
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Entrada', monto, referencia })).body.data as { id: number; codigo: string };
+    const paid = await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
+    if (paid.status !== 200) throw new Error(`the sandbox did not pay request ${c.id}: ${paid.status}`);
+    out.push({ id: c.id, codigo: c.codigo, referencia });
+  }
+  return out;
+}
+
+/** How many refunds the service holds for each of `ids`. */
+export async function refundsPer(sb: Sandbox, ids: number[]): Promise<number[]> {
+  const all = (await sb.api('GET', '/v1/devoluciones')).body.data as { cobro_id: number }[];
+  return ids.map((id) => all.filter((d) => d.cobro_id === id).length);
+}
+
+/** How many requests the service holds for each referencia. */
+export async function requestsPer(sb: Sandbox, refs: string[]): Promise<number[]> {
+  const all = (await sb.api('GET', '/v1/cobros')).body.data as { referencia: string | null }[];
+  return refs.map((r) => all.filter((c) => c.referencia === r).length);
+}
