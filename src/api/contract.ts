@@ -123,37 +123,27 @@ function get<const R extends ResourceName, const S extends 'one' | 'list'>(path:
   return { method: 'GET' as const, path, access: 'key' as const, ...(query ? { query } : {}), reply: { status: 200 as const, resource, shape } };
 }
 
+/** A POST that needs the key, takes a body and answers one resource; `error400`: the code of its 400. */
+function post<const F extends Fields, const S extends 200 | 201, const R extends ResourceName, const C extends ErrorCode>(
+  path: string,
+  request: RequestBody<F>,
+  status: S,
+  resource: R,
+  error400: C,
+) {
+  return { method: 'POST' as const, path, access: 'key' as const, request, reply: { status, resource, shape: 'one' as const }, error400 };
+}
+
 /** The thirteen endpoints of the service; each name is the client's method for it. */
 export const API = {
   salud: { method: 'GET', path: '/v1/salud', access: 'public', reply: { status: 200, resource: 'salud', shape: 'bare' } },
   cuenta: get('/v1/cuenta', 'cuenta', 'one'),
   cargos: get('/v1/cargos', 'cargo', 'list'),
-  crearCobro: {
-    method: 'POST',
-    path: '/v1/cobros',
-    access: 'key',
-    request: CREAR_COBRO,
-    reply: { status: 201, resource: 'cobro', shape: 'one' },
-    error400: 'create_failed',
-  },
+  crearCobro: post('/v1/cobros', CREAR_COBRO, 201, 'cobro', 'create_failed'),
   listarCobros: get('/v1/cobros', 'cobro', 'list', ['estado', 'q']),
   verCobro: get('/v1/cobros/{id}', 'cobro', 'one'),
-  syncCobro: {
-    method: 'POST',
-    path: '/v1/cobros/{id}/sync',
-    access: 'key',
-    request: SYNC,
-    reply: { status: 200, resource: 'cobro', shape: 'one' },
-    error400: 'sync_failed',
-  },
-  devolver: {
-    method: 'POST',
-    path: '/v1/cobros/{id}/devoluciones',
-    access: 'key',
-    request: DEVOLUCION,
-    reply: { status: 201, resource: 'devolucion', shape: 'one' },
-    error400: 'refund_failed',
-  },
+  syncCobro: post('/v1/cobros/{id}/sync', SYNC, 200, 'cobro', 'sync_failed'),
+  devolver: post('/v1/cobros/{id}/devoluciones', DEVOLUCION, 201, 'devolucion', 'refund_failed'),
   listarTransacciones: get('/v1/transacciones', 'transaccion', 'list', ['medio', 'estado']),
   verTransaccion: get('/v1/transacciones/{id}', 'transaccion', 'one'),
   listarDevoluciones: get('/v1/devoluciones', 'devolucion', 'list'),
@@ -161,7 +151,7 @@ export const API = {
   listarLiquidaciones: get('/v1/liquidaciones', 'liquidacion', 'list'),
 } as const;
 export type EndpointName = keyof typeof API;
-// Checked apart: a `satisfies` on the table would widen what get() infers for each entry.
+// Checked apart: a `satisfies` on the table would widen what get() and post() infer for each entry.
 API satisfies Record<EndpointName, Endpoint>;
 
 // --- what is derived from it -----------------------------------------------------------
