@@ -53,9 +53,9 @@ _svc_complete() {
         'demo') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones') candidates='listar list ls ver get show --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones get') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'devoluciones list') candidates='--cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'devoluciones listar') candidates='--cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'devoluciones ls') candidates='--cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'devoluciones list') candidates='--cobro --referencia --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'devoluciones listar') candidates='--cobro --referencia --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'devoluciones ls') candidates='--cobro --referencia --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones show') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devoluciones ver') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'devolver') candidates='--monto --total --transaccion --referencia --plan --motivo --aplicar --lote --separador --resultado --paralelo --dry-run --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
@@ -89,9 +89,9 @@ _svc_complete() {
         'sync') candidates='--referencia --mostrar-qr --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones') candidates='listar list ls ver get show --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones get') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'transacciones list') candidates='--medio --estado --cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'transacciones listar') candidates='--medio --estado --cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'transacciones ls') candidates='--medio --estado --cobro --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'transacciones list') candidates='--medio --estado --cobro --referencia --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'transacciones listar') candidates='--medio --estado --cobro --referencia --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'transacciones ls') candidates='--medio --estado --cobro --referencia --desde --hasta --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones show') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'transacciones ver') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'version') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

@@ -10,7 +10,8 @@ import { CliError, EXIT, UsageError } from '../../errors.js';
 import { count, printable, shown } from '../../text.js';
 import type { Context } from '../context.js';
 
-export type CobroRef = { kind: 'id'; id: number } | { kind: 'codigo'; codigo: string } | { kind: 'referencia'; referencia: string };
+/** `orReferencia`: the text as typed, tried as a reference when no request has it as its code (`svc caso pedido-1042`). */
+export type CobroRef = { kind: 'id'; id: number } | { kind: 'codigo'; codigo: string; orReferencia?: string } | { kind: 'referencia'; referencia: string };
 
 /** How the request was named, checked before any request is made. */
 export function parseCobroRef(arg: string | undefined, referencia: unknown, command = 'svc cobro ver'): CobroRef {
@@ -23,7 +24,12 @@ export function parseCobroRef(arg: string | undefined, referencia: unknown, comm
   const s = (arg ?? '').trim();
   if (!s) throw new UsageError('falta el cobro: su id, su código o --referencia <texto>', `ej. ${command} 42, ${command} K7QM3XW9PA`);
   if (/^[1-9][0-9]{0,14}$/.test(s)) return { kind: 'id', id: Number(s) };
-  if (/^[A-Za-z0-9]{10}$/.test(s)) return { kind: 'codigo', codigo: s.toUpperCase() };
+  // A code read out over the phone comes in groups: "T97F 5DUH MA", "t97f-5duh-ma".
+  const code = s.replace(/[\s-]+/g, '');
+  // `svc caso <referencia>`: what a support agent has at hand is often the merchant's own reference.
+  const caso = command === 'svc caso';
+  if (/^[A-Za-z0-9]{10}$/.test(code) && /^[A-Za-z0-9][A-Za-z0-9\s-]*$/.test(s)) return { kind: 'codigo', codigo: code.toUpperCase(), ...(caso ? { orReferencia: s } : {}) };
+  if (caso) return { kind: 'referencia', referencia: s };
   throw new UsageError(
     `"${printable(s)}" no es un id (entero positivo) ni un código de cobro (10 letras y números)`,
     'para buscar por la referencia del comercio: --referencia <texto>',
@@ -48,6 +54,20 @@ export class AmbiguousCobroError extends CliError {
   }
 }
 
+/** No request has exactly that reference, but some have one like it: listed, and the person picks. */
+export class NearCobroError extends CliError {
+  override name = 'NearCobroError';
+  constructor(
+    message: string,
+    readonly near: Cobro[],
+  ) {
+    super(message, { exit: EXIT.usage, code: 'near_matches', hint: `¿era alguno de estos? elegí uno por su id: ${near.map((c) => c.id).join(', ')}` });
+  }
+}
+
+/** A reference as people retype it: case, blanks, dashes, dots and underscores do not count. */
+const loose = (text: string) => text.toLowerCase().replace(/[\s._-]+/g, '');
+
 /** The request named by `ref`: by id, one GET; by codigo or reference, one list call and an exact match. */
 export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
   if (ref.kind === 'id') return (await client.verCobro(ref.id)).data.data;
@@ -58,6 +78,16 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
     if (ref.kind === 'codigo' ? c.codigo.toUpperCase() === ref.codigo : c.referencia === ref.referencia) matches.push(c);
   }
   if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0 && ref.kind === 'codigo' && ref.orReferencia !== undefined) return findCobro(client, { kind: 'referencia', referencia: ref.orReferencia });
+  if (matches.length === 0 && ref.kind === 'referencia') {
+    const typed = loose(ref.referencia);
+    const isNear = (c: Cobro) => c.referencia !== null && (loose(c.referencia).includes(typed) || typed.includes(loose(c.referencia)));
+    let near = typed === '' ? [] : list.filter(isNear);
+    // "pedido 1042" for "pedido-1042": the service's search is by substring, so look again by the longest run of letters and digits.
+    const run = (ref.referencia.match(/[\p{L}\p{N}]+/gu) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
+    if (near.length === 0 && typed !== '' && run.length >= 3 && run !== ref.referencia) near = (await client.listarCobros({ q: run })).data.data.filter(isNear);
+    if (near.length) throw new NearCobroError(`ningún cobro tiene exactamente la referencia "${printable(ref.referencia)}"; ${near.length === 1 ? 'uno tiene una parecida' : `${near.length} tienen una parecida`}`, near);
+  }
   if (matches.length === 0) {
     const what = ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`;
     const found = list.length === 0 ? 'sin resultados' : `${count(list.length, 'resultado', 'resultados')}, ninguno exacto`;
@@ -83,6 +113,9 @@ export async function cobroNamed(ctx: Context, client: Client, ref: CobroRef): P
 export function sayMatches(ctx: Context, err: unknown): unknown {
   if (err instanceof AmbiguousCobroError && !ctx.globals.json) {
     for (const c of err.matches) ctx.io.err(`${c.id}\t${shown(c.codigo, 20)}\t${c.estado}\t${shown(c.monto, 20)}\t${shown(c.concepto, 60)}`);
+  }
+  if (err instanceof NearCobroError && !ctx.globals.json) {
+    for (const c of err.near) ctx.io.err(`${c.id}\t${shown(c.codigo, 20)}\t${shown(c.referencia ?? '-', 60)}\t${c.estado}\t${shown(c.monto, 20)}`);
   }
   return err;
 }

@@ -42,11 +42,12 @@ export async function dateRange(ctx: Context, opts: { desde?: string; hasta?: st
  * Checks --limit and --cobro; the request is looked up before the list is read (a code
  * by one search, an id by one read), so one that does not exist is exit 5, not an empty list.
  */
-export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string; desde?: string; hasta?: string }): Promise<ListFilter> {
+export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string; referencia?: string; desde?: string; hasta?: string }): Promise<ListFilter> {
   const limit = parseLimit(opts.limit);
   const range = await dateRange(ctx, opts);
-  if (opts.cobro === undefined) return { limit, ...range };
-  const ref = parseCobroRef(opts.cobro, undefined);
+  if (opts.cobro === undefined && opts.referencia === undefined) return { limit, ...range };
+  // --referencia names the request as cobro ver does: exact, or the near ones listed (exit 2).
+  const ref = parseCobroRef(opts.cobro, opts.referencia);
   const cobroId = (await cobroNamed(ctx, client, ref)).id;
   return { limit, cobroId, ...range };
 }

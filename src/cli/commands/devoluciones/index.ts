@@ -1,9 +1,9 @@
 // svc devoluciones listar|ver: refunds made (metadata only; the verbs are listar.ts and ver.ts).
-import { cobroOption, desdeOption, hastaOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { cobroOption, referenciaOption, desdeOption, hastaOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = { name: 'devoluciones', summary: 'devoluciones hechas: listar, ver' };
 
-export const listarOptions = defineOptions([cobroOption, desdeOption, hastaOption, limitOption]);
+export const listarOptions = defineOptions([cobroOption, referenciaOption, desdeOption, hastaOption, limitOption]);
 
 export const commands: CommandDef[] = [
   defineCommand({

@@ -32,7 +32,25 @@ export function select(entries: JournalEntry[], id: string | undefined, last: nu
     return matches;
   }
   const pool = entries.filter(replayable);
-  return last !== undefined ? pool.slice(-last) : pool;
+  return last !== undefined ? lastEvents(pool, last) : pool;
+}
+
+/**
+ * The last `n` events, oldest first: the service sends an event again until the app
+ * answers 2xx, and each delivery is an entry of its own with the same signed body;
+ * `--last 3` means three events, each at its latest delivery.
+ */
+function lastEvents(pool: JournalEntry[], n: number): JournalEntry[] {
+  const seen = new Set<string>();
+  const chosen: JournalEntry[] = [];
+  for (let i = pool.length - 1; i >= 0 && chosen.length < n; i--) {
+    const e = pool[i]!;
+    const key = `${e.body_encoding}:${e.body}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    chosen.push(e);
+  }
+  return chosen.reverse();
 }
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof replayOptions>): Promise<void> {
