@@ -78,7 +78,14 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
     if (ref.kind === 'codigo' ? c.codigo.toUpperCase() === ref.codigo : c.referencia === ref.referencia) matches.push(c);
   }
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0 && ref.kind === 'codigo' && ref.orReferencia !== undefined) return findCobro(client, { kind: 'referencia', referencia: ref.orReferencia });
+  if (matches.length === 0 && ref.kind === 'codigo' && ref.orReferencia !== undefined) {
+    // No such code: the text as a reference; nothing there either, the code's own "not found".
+    const asReference = await findCobro(client, { kind: 'referencia', referencia: ref.orReferencia }).catch((err: unknown) => {
+      if (err instanceof CliError && err.code === 'not_found') return undefined;
+      throw err;
+    });
+    if (asReference) return asReference;
+  }
   if (matches.length === 0 && ref.kind === 'referencia') {
     const typed = loose(ref.referencia);
     const isNear = (c: Cobro) => c.referencia !== null && (loose(c.referencia).includes(typed) || typed.includes(loose(c.referencia)));

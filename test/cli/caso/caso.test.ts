@@ -72,9 +72,14 @@ describe('a request named as the customer names it', () => {
     const none = await svc(['caso', 'ZZZZZZZZZZ'], { env: sb.env });
     expect(none.exitCode).toBe(5);
     expect(none.stderr).toMatch(/^error: no hay ningún cobro con el código ZZZZZZZZZZ \(búsqueda: GET \/v1\/cobros\?q=ZZZZZZZZZZ, sin resultados\)$/m);
-    const partial = await svc(['cobro', 'ver', '--referencia', 'pedido'], { env: sb.env });
+    // The search finds a concept, no reference like it: not found.
+    const partial = await svc(['cobro', 'ver', '--referencia', 'Otra'], { env: sb.env });
     expect(partial.exitCode).toBe(5);
     expect(partial.stderr).toMatch(/resultados?, ninguno exacto/);
+    // A part of a reference: the near ones listed, exit 2 (test/cli/forgiving-lookups.test.ts).
+    const near = await svc(['cobro', 'ver', '--referencia', 'pedido'], { env: sb.env });
+    expect(near.exitCode).toBe(2);
+    expect(near.stderr).toMatch(/\tpedido-1042\t/);
     expectNoStack(none.stderr + partial.stderr);
   });
 
