@@ -5,6 +5,7 @@
 import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { formatCents, parseAmount } from '../../money.js';
 import type { Context } from '../context.js';
+import { outcomeUnknown } from '../outcome.js';
 
 /** A row's outcome as the ledger keeps it: `estado` says which. */
 export interface LedgerOutcome {
@@ -109,3 +110,51 @@ export function makeProgress(ctx: Context, rows: number, total: bigint): (done: 
     ctx.io.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${n}/${rows} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s `);
   };
 }
+
+/** A row's try: the outcome the ledger now holds, or why it is still unknown. */
+export type RowTry<O> = { outcome: O } | { unknown: string };
+
+/**
+ * One row, exactly once: when the ledger holds its intent (a run before was cut, or a
+ * reply was lost), what `find` finds on the service is its outcome; only when there is
+ * nothing is it sent, its intent written first. A reply lost on the way is looked for
+ * again, three rounds at most; a refusal is the row's outcome. `find(round)` may answer
+ * from what the run read before it began in round 0.
+ */
+export async function rowOnce<O extends LedgerOutcome>(
+  ledger: Ledger<O>,
+  fila: number,
+  steps: { find(round: number): Promise<O | undefined>; send(): Promise<O>; refused(err: { error?: string; message: string }): O },
+): Promise<RowTry<O>> {
+  for (let round = 0; round < 3; round++) {
+    if (ledger.intents.has(fila)) {
+      let found: O | undefined;
+      try {
+        found = await steps.find(round);
+      } catch (err) {
+        return { unknown: `no se pudo revisar el servicio: ${(err as Error).message}` };
+      }
+      if (found) {
+        ledger.outcome(found);
+        return { outcome: found };
+      }
+    }
+    ledger.intent(fila);
+    try {
+      const made = await steps.send();
+      ledger.outcome(made);
+      return { outcome: made };
+    } catch (err) {
+      if (!outcomeUnknown(err)) {
+        const refused = steps.refused(err as { error?: string; message: string });
+        ledger.outcome(refused);
+        return { outcome: refused };
+      }
+      // Unknown: the next round looks for it on the service before sending again.
+    }
+  }
+  return { unknown: 'sin respuesta del servicio' };
+}
+
+/** A refusal as the ledger keeps it: the service's error name and message. */
+export const refusalText = (e: { error?: string; message: string }) => `${e.error ?? 'error'}: ${e.message}`;

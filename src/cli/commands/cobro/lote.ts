@@ -24,11 +24,10 @@ import { csvField, printTable, type Column } from '../../../output/format.js';
 import { MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
-import { outcomeUnknown } from '../../outcome.js';
 import { parseId, parseUrl } from '../../parse.js';
 import { batchColumns, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
-import { eachInTurn, Ledger, makeProgress } from '../../shared/ledger.js';
+import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { textProblem } from './crear.js';
 
@@ -231,42 +230,19 @@ async function findByReferencia(client: Client, referencia: string): Promise<Cob
   return data.data.find((c) => c.referencia === referencia);
 }
 
-/** One row: looked for first when it has an intent, then sent once; a reply lost on the way is looked for again. */
+/** One row, exactly once (shared/ledger.ts): a row left in doubt is looked for by its referencia before it is sent again. */
 async function createRow(client: Client, ledger: Ledger<Outcome>, r: Row, known: Cobro[] | undefined): Promise<RowResult> {
-  let seen = known?.[0];
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (ledger.intents.has(r.fila)) {
-      // The first look is the whole list read before the run; after a lost reply, ask again.
-      if (attempt > 0) {
-        try {
-          seen = await findByReferencia(client, r.body.referencia);
-        } catch (err) {
-          return { ...base(r), estado: 'incierto', error: `no se pudo revisar el servicio: ${(err as Error).message}` };
-        }
-      }
-      if (seen) {
-        const o: Outcome = { fila: r.fila, estado: 'creado', cobro_id: seen.id, codigo: seen.codigo, url: seen.url };
-        ledger.outcome(o);
-        return resultOf(r, o, false);
-      }
-    }
-    ledger.intent(r.fila);
-    try {
-      const c = (await client.crearCobro(r.body)).data.data;
-      const o: Outcome = { fila: r.fila, estado: 'creado', cobro_id: c.id, codigo: c.codigo, url: c.url };
-      ledger.outcome(o);
-      return resultOf(r, o, false);
-    } catch (err) {
-      if (!outcomeUnknown(err)) {
-        const e = err as { error?: string; message: string };
-        const o: Outcome = { fila: r.fila, estado: 'rechazado', error: `${e.error ?? 'error'}: ${e.message}` };
-        ledger.outcome(o);
-        return resultOf(r, o, false);
-      }
-      // Unknown: the next round looks for it by referencia before sending again.
-    }
-  }
-  return { ...base(r), estado: 'incierto', error: 'sin respuesta del servicio' };
+  const made = (c: Cobro): Outcome => ({ fila: r.fila, estado: 'creado', cobro_id: c.id, codigo: c.codigo, url: c.url });
+  const t = await rowOnce(ledger, r.fila, {
+    // Round 0: the whole list read before the run; after a lost reply, ask again.
+    find: async (round) => {
+      const c = round === 0 ? known?.[0] : await findByReferencia(client, r.body.referencia);
+      return c && made(c);
+    },
+    send: async () => made((await client.crearCobro(r.body)).data.data),
+    refused: (e): Outcome => ({ fila: r.fila, estado: 'rechazado', error: refusalText(e) }),
+  });
+  return 'outcome' in t ? resultOf(r, t.outcome, false) : { ...base(r), estado: 'incierto', error: t.unknown };
 }
 
 const base = (r: Row) => ({ fila: r.fila, referencia: r.body.referencia, monto: r.body.monto, cobro_id: null, codigo: null, url: null, error: null });

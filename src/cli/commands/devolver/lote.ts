@@ -17,11 +17,10 @@ import { formatCents, isAmount, parseAmount, sumAmounts, type Cents } from '../.
 import { csvField } from '../../../output/format.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
-import { outcomeUnknown } from '../../outcome.js';
 import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
 import { batchColumns, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
-import { eachInTurn, Ledger, makeProgress } from '../../shared/ledger.js';
+import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { parseId } from '../../parse.js';
@@ -318,38 +317,16 @@ async function findMade(client: Client, ledger: Ledger<Outcome>, r: BatchRow): P
 
 /** One row: looked for first when it has an intent, then sent once; a reply lost on the way is looked for again. */
 async function applyRow(client: Client, ledger: Ledger<Outcome>, r: BatchRow): Promise<RowResult> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (ledger.intents.has(r.fila)) {
-      let found: Devolucion | undefined;
-      try {
-        found = await findMade(client, ledger, r);
-      } catch (err) {
-        return { ...base(r), estado: 'incierta', error: `no se pudo revisar el servicio: ${(err as Error).message}` };
-      }
-      if (found) {
-        const o: Outcome = { fila: r.fila, estado: 'hecha', devolucion_id: found.id };
-        ledger.outcome(o);
-        return resultOf(r, o, false);
-      }
-    }
-    ledger.intent(r.fila);
-    try {
-      const body = r.transaccion_id === null ? { monto: r.monto } : { monto: r.monto, transaccion_id: r.transaccion_id };
-      const d = (await client.devolver(r.cobro_id, body)).data.data;
-      const o: Outcome = { fila: r.fila, estado: 'hecha', devolucion_id: d.id };
-      ledger.outcome(o);
-      return resultOf(r, o, false);
-    } catch (err) {
-      if (!outcomeUnknown(err)) {
-        const e = err as { error?: string; message: string };
-        const o: Outcome = { fila: r.fila, estado: 'rechazada', error: `${e.error ?? 'error'}: ${e.message}` };
-        ledger.outcome(o);
-        return resultOf(r, o, false);
-      }
-      // Unknown: the next round looks for it on the service before sending again.
-    }
-  }
-  return { ...base(r), estado: 'incierta', error: 'sin respuesta del servicio' };
+  const made = (d: { id: number }): Outcome => ({ fila: r.fila, estado: 'hecha', devolucion_id: d.id });
+  const t = await rowOnce(ledger, r.fila, {
+    find: async () => {
+      const d = await findMade(client, ledger, r);
+      return d && made(d);
+    },
+    send: async () => made((await client.devolver(r.cobro_id, r.transaccion_id === null ? { monto: r.monto } : { monto: r.monto, transaccion_id: r.transaccion_id })).data.data),
+    refused: (e): Outcome => ({ fila: r.fila, estado: 'rechazada', error: refusalText(e) }),
+  });
+  return 'outcome' in t ? resultOf(r, t.outcome, false) : { ...base(r), estado: 'incierta', error: t.unknown };
 }
 
 const base = (r: BatchRow) => ({ fila: r.fila, cobro_id: r.cobro_id, monto: r.monto, devolucion_id: null, error: null });
