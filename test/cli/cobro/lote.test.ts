@@ -81,6 +81,20 @@ describe('svc cobro crear --lote', () => {
     expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1]);
   });
 
+  it('reads a CSV as LibreOffice Calc saves it in a Spanish locale: `,` between fields, amounts with a decimal comma quoted, LF, no BOM', async () => {
+    const p = prefix();
+    const dir = tempDir('svc-cobros-');
+    const path = join(dir, 'libreoffice.csv');
+    writeFileSync(path, `concepto,monto,referencia\nInscripción,"1500,50",${p}-1\n"Cuota, marzo","800,00",${p}-2\n`);
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
+    expect(made.map((c) => [c.concepto, c.monto])).toEqual([
+      ['Inscripción', '1500.50'],
+      ['Cuota, marzo', '800.00'],
+    ]);
+  });
+
   it.each([
     ['no referencia column', (p: string) => `concepto,monto\nCuota,10,${p}\n`.replace(`,${p}`, ''), /línea 1: faltan las columnas referencia/],
     ['a referencia twice', (p: string) => `concepto,monto,referencia\nCuota,10,${p}\nCuota,10,${p}\n`, /línea 3: la referencia "[^"]+" ya está en la línea 2/],
