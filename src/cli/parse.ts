@@ -25,7 +25,8 @@ export function parseChoice<T extends string>(value: unknown, allowed: readonly 
   if (exact !== undefined && text !== '') return exact;
   const near = nearest(text, allowed);
   const hint = near ? ` (¿quisiste decir ${near}?)` : '';
-  throw new UsageError(`${flag} "${printable(String(value))}" no es válido${hint}; valores posibles: ${allowed.join(', ')}`);
+  // "la acción", "el --estado": the adjective agrees with what was typed.
+  throw new UsageError(`${flag} "${printable(String(value))}" no es ${flag === 'acción' ? 'válida' : 'válido'}${hint}; valores posibles: ${allowed.join(', ')}`);
 }
 
 /**
@@ -48,6 +49,9 @@ export function parseOpenChoice<T extends string>(value: unknown, known: readonl
 function nearest<T extends string>(typed: string, allowed: readonly T[]): T | undefined {
   const t = typed.toLowerCase();
   if (t === '') return undefined;
+  // The start of one value only (PAGADA_PARCIAL): what was meant, however many letters are missing.
+  const starting = t.length >= 4 ? allowed.filter((a) => a.toLowerCase().startsWith(t)) : [];
+  if (starting.length === 1) return starting[0];
   let best: T | undefined;
   let bestDistance = Infinity;
   for (const a of allowed) {

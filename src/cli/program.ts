@@ -4,6 +4,7 @@ import { Command, Help, Option } from 'commander';
 import type { CommandDef, GroupDef } from './define.js';
 import { HELP_WIDTH } from './quick.js';
 import { shellLines, wrapParts, wrapWords } from '../text.js';
+import { UsageError } from '../errors.js';
 
 export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '--json', description: 'salida JSON: el campo data tal como lo envió el servicio' },
@@ -154,8 +155,24 @@ export function buildProgram(
       await onAction({ def, args, opts: { ...group, ...self.opts() }, globals: program.opts() });
     });
   }
+  // Words people type for a command that has another name: a hidden command that says which.
+  for (const [group, word, meant] of MEANT) {
+    const parent = nodes.get(group);
+    if (!parent) continue;
+    const said = new Command(word).allowUnknownOption().allowExcessArguments().helpOption(false).exitOverride();
+    said.action(() => {
+      throw new UsageError(`svc ${group} ${word} no existe (¿quisiste decir ${meant}?)`);
+    });
+    parent.addCommand(said, { hidden: true });
+  }
   return program;
 }
+
+/** [group, what people type, what svc calls it]. */
+const MEANT: [string, string, string][] = [
+  ['webhook', 'listar', 'svc webhook eventos'],
+  ['sandbox', 'pago', 'svc sandbox pagar'],
+];
 
 /**
  * The part of the tree argv names: the commands under its first word, when that
@@ -231,6 +248,8 @@ export function translate(text: string): string {
     .replace(/^error: unknown option '([^']+)'/m, "error: opción desconocida '$1'")
     .replace(/^error: unknown command '([^']+)'/m, "error: comando desconocido '$1'")
     .replace(/\(Did you mean (?:one of )?(.+)\?\)/, '(¿quisiste decir $1?)')
+    // The start of --referencia (caso --ref), too far from it for commander's suggestion.
+    .replace(/^(error: opción desconocida '(--ref[a-z]*)')$/m, (line, _all: string, flag: string) => ('--referencia'.startsWith(flag) ? `${line} (¿quisiste decir --referencia?)` : line))
     .replace(/^error: missing required argument '([^']+)'/m, "error: falta el argumento '$1'")
     .replace(/^error: option '([^']+)' argument missing/m, "error: a la opción '$1' le falta el valor")
     .replace(/^error: too many arguments for '([^']+)'. Expected (\d+) arguments? but got (\d+)\./m, "error: demasiados argumentos para '$1': se esperan $2 y llegaron $3.")

@@ -17,7 +17,7 @@ describe('usage errors under --json', () => {
     [['webhook', 'trigger'], /falta el argumento 'evento'|falta el evento/],
     [['cobro', 'crear', '--monto', '1,5', '--concepto', 'x'], /--monto/],
     [['devolver', '1'], /falta cuánto devolver/],
-    [['sandbox', 'fallas', 'quitar'], /acción "quitar" no es válido/],
+    [['sandbox', 'fallas', 'quitar'], /acción "quitar" no es válida/],
   ])('%j: one JSON object on stderr, stdout empty, exit 2', async (args, message) => {
     const r = await svc([...args, '--json'], { env });
     expect(r.exitCode).toBe(2);

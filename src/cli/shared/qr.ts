@@ -37,6 +37,6 @@ export async function showQr(ctx: Context, client: Client, cobro: Cobro, waitMs 
   const lines = renderQr(current.qr, { color: toStdout ? io.color : false });
   write('');
   for (const line of lines) write(line);
-  write(io.c.dim(`QR del cobro ${shown(current.codigo, 40)} (escaneálo para pagar)`));
+  write(io.c.dim(`QR del cobro ${shown(current.codigo, 40)} (escanealo para pagar)`));
   return current;
 }

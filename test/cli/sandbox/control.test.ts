@@ -53,7 +53,7 @@ describe('svc sandbox fallas', () => {
     [['sandbox', 'fallas', 'agregar', '--ruta', '/v1/x'], /falta --tipo/],
     [['sandbox', 'fallas', 'agregar', '--ruta', '/v1/x', '--tipo', '418'], /--tipo "418" no es válido/],
     [['sandbox', 'fallas', 'agregar', '--ruta', '/v1/x', '--tipo', '500', '--demora', '5'], /--demora va con --tipo lento/],
-    [['sandbox', 'fallas', 'quitar'], /acción "quitar" no es válido/],
+    [['sandbox', 'fallas', 'quitar'], /acción "quitar" no es válida/],
   ])('%j: exit 2', async (args, message) => {
     const r = await svc(args, { env: sb.env });
     expect(r.exitCode).toBe(2);
