@@ -4,7 +4,7 @@
 // dist/cli/quick.json and the pages, one after the other, to dist/cli/help.txt.
 import { Command } from 'commander';
 import { Writable } from 'node:stream';
-import { buildProgram } from '../cli/program.js';
+import { buildProgram, MEANT } from '../cli/program.js';
 import { commands, groups } from '../cli/registry.js';
 import { main } from '../main.js';
 import { VERSION } from '../version.js';
@@ -16,7 +16,11 @@ export function helpPaths(): string[][] {
   const paths: string[][] = [];
   const walk = (cmd: Command, path: string[]) => {
     paths.push(path);
-    for (const sub of cmd.commands) for (const name of [sub.name(), ...sub.aliases()]) walk(sub, [...path, name]);
+    for (const sub of cmd.commands) {
+      // The words that only say which command was meant have no page.
+      if (path.length === 1 && MEANT.some(([group, word]) => group === path[0] && word === sub.name())) continue;
+      for (const name of [sub.name(), ...sub.aliases()]) walk(sub, [...path, name]);
+    }
   };
   walk(program, []);
   return paths;

@@ -168,8 +168,8 @@ export function buildProgram(
   return program;
 }
 
-/** [group, what people type, what svc calls it]. */
-const MEANT: [string, string, string][] = [
+/** [group, what people type, what svc calls it]: hidden, no help page of their own. */
+export const MEANT: [string, string, string][] = [
   ['webhook', 'listar', 'svc webhook eventos'],
   ['sandbox', 'pago', 'svc sandbox pagar'],
 ];
