@@ -18,6 +18,16 @@ export class UnsafeConfigError extends ConfigError {
   }
 }
 
+/** A config file svc cannot read as its own (`problem` under --json; exit 1): not JSON, or not the shape svc writes. */
+export class DamagedConfigError extends ConfigError {
+  constructor(
+    message: string,
+    readonly problem: 'file_not_json' | 'file_bad_shape' | 'file_unreadable',
+  ) {
+    super(message, `corregilo o borralo (perdés los perfiles guardados) y volvé a correr \`svc login\``);
+  }
+}
+
 export const Profile = z.object({
   base_url: z.optional(z.string()),
   test_key: z.optional(z.string()),
@@ -86,21 +96,18 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
       text = readPrivateFile(path, FILE);
     } catch (err) {
       if (err instanceof PrivatePathError) throw new UnsafeConfigError(err.why);
-      throw corrupt(path, err);
+      throw corrupt(path, err, 'file_unreadable');
     }
     if (text === undefined) return { profiles: {} };
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw corrupt(path, notJson(err, text));
+      throw corrupt(path, notJson(err, text), 'file_not_json');
     }
     const parsed = ConfigFile.safeParse(raw);
     if (!parsed.success) {
-      throw new ConfigError(
-        `el archivo de configuración ${path} no tiene la forma esperada (${parsed.error.issues[0]?.path.join('.') ?? ''})`,
-        `corregilo o borralo y volvé a correr \`svc login\``,
-      );
+      throw new DamagedConfigError(`el archivo de configuración ${path} no tiene la forma esperada (${parsed.error.issues[0]?.path.join('.') ?? ''})`, 'file_bad_shape');
     }
     return parsed.data;
   };
@@ -159,10 +166,7 @@ function withLock<T>(lockPath: string, work: () => T): T {
   }
 }
 
-function corrupt(path: string, err: unknown): ConfigError {
+function corrupt(path: string, err: unknown, problem: DamagedConfigError['problem']): ConfigError {
   const detail = typeof err === 'string' ? err : err instanceof Error ? err.message.split('\n')[0] : String(err);
-  return new ConfigError(
-    `no se pudo leer el archivo de configuración ${path}: ${detail}`,
-    `corregilo o borralo (perdés los perfiles guardados) y volvé a correr \`svc login\``,
-  );
+  return new DamagedConfigError(`no se pudo leer el archivo de configuración ${path}: ${detail}`, problem);
 }

@@ -44,6 +44,21 @@ describe('configuration problems: one table', () => {
     expect(JSON.parse(json.stderr)).toMatchObject({ error: 'config', problem });
   });
 
+  it.each([
+    ['file_not_json', '{"current": "tienda",\n  "profiles": {\n', /^error: no se pudo leer el archivo de configuración .*config\.json: /],
+    ['file_bad_shape', '{"current": "tienda", "profiles": {"tienda": {"test_key": 12}}}', /^error: el archivo de configuración .*config\.json no tiene la forma esperada \(profiles\.tienda\.test_key\)/],
+  ])('%s: a config.json svc cannot read is exit 1, one line and its fix, and its own problem under --json', async (problem, text, message) => {
+    const dir = tempDir('svc-config-');
+    writeFileSync(join(dir, 'config.json'), text, { mode: 0o600 });
+    const human = await svcInProcess(['cuenta'], { env: { SVC_CONFIG_DIR: dir } });
+    expect(human.exitCode).toBe(1);
+    expect(human.stderr).toMatch(message);
+    expect(human.stderr).toMatch(/\n→ corregilo o borralo/);
+    const json = await svcInProcess(['cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir } });
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: 'config', problem });
+  });
+
   it('with SVC_BASE_URL and SVC_API_KEY, an unknown profile is not needed and not a problem', async () => {
     const r = await svcInProcess(['--profile', 'nada', 'cuenta'], { env: { SVC_CONFIG_DIR: configDir(), SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'svc_test_x' } });
     expect(r.exitCode).toBe(6);
