@@ -21,4 +21,11 @@ export const unauthorized = (message: string) => new SandboxError(401, 'unauthor
 /** Raised when the sandbox cannot start (bad data file, bad option); the CLI prints the message. */
 export class SandboxStartError extends Error {
   override name = 'SandboxStartError';
+  constructor(
+    message: string,
+    /** What to do about it, when there is something (a busy port: another one). */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
 }

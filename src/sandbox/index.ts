@@ -98,7 +98,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const host = options.host ?? DEFAULTS.host;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
-        reject(new SandboxStartError(err.code === 'EADDRINUSE' ? `el puerto ${options.port} ya está en uso` : `no se pudo escuchar en ${host}:${options.port ?? 0}: ${err.message}`));
+        reject(
+          err.code === 'EADDRINUSE'
+            ? new SandboxStartError(
+                `el puerto ${options.port} de ${host} ya está en uso (otro sandbox, u otro programa)`,
+                `elegí otro con --port ${Math.min(65_535, (options.port ?? 0) + 1)}, o --port 0 para uno libre (el puerto elegido se muestra al arrancar)`,
+              )
+            : new SandboxStartError(`no se pudo escuchar en ${host}:${options.port ?? 0}: ${err.message}`),
+        );
       });
       server.listen(options.port ?? 0, host, () => resolve());
     });

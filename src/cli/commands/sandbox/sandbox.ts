@@ -85,7 +85,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       },
     });
   } catch (err) {
-    if (err instanceof SandboxStartError) throw new ConfigError(err.message);
+    if (err instanceof SandboxStartError) throw new ConfigError(err.message, err.hint);
     throw err;
   }
   if (options.escenario) await startWith(sandbox, options.escenario, options.tz);
