@@ -247,6 +247,8 @@ const CASES: Record<string, Case> = {
   'sandbox fallas': { argv: () => ['sandbox', 'fallas', 'agregar', '--ruta', '/v1/nada', '--tipo', '500'], on: 'stderr', cut: true },
   'sandbox fallas (listar)': { argv: () => ['sandbox', 'fallas', 'listar'], cut: true },
   'sandbox reloj': { argv: () => ['sandbox', 'reloj'], none: true },
+  // The notification URL the sandbox answers with.
+  'sandbox webhook': { argv: () => ['sandbox', 'webhook'], on: 'stderr', cut: true },
   // A notification whose signature is good and whose fields are not.
   'webhook verify': { argv: () => ['webhook', 'verify', '--body', signed.body, '--timestamp', signed.timestamp, '--signature', signed.signature], cut: true },
   // The hostile app answers every case 500: statuses are all probar prints of it.

@@ -75,7 +75,8 @@ export class SandboxControl {
     return (await this.get<{ url: string | null }>('/_sandbox/webhook')).url;
   }
 
-  async setWebhookUrl(url: string): Promise<void> {
+  /** null: no notifications sent. */
+  async setWebhookUrl(url: string | null): Promise<void> {
     await this.post('/_sandbox/webhook', { url });
   }
 

@@ -165,3 +165,35 @@ describe('svc sandbox names its dashboard', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   });
 });
+
+describe('svc sandbox webhook', () => {
+  it('shows, sets and clears where the running sandbox sends notifications; a notification then reaches the new URL', async () => {
+    const target = await startTarget();
+    try {
+      const before = await svc(['sandbox', 'webhook', '--json'], { env: sb.env });
+      expect(before.exitCode, before.stderr).toBe(0);
+      const port = new URL(target.url).port;
+      const path = new URL(target.url).pathname;
+      // As a developer types it: no scheme.
+      const set = await svc(['sandbox', 'webhook', `localhost:${port}${path}`], { env: sb.env });
+      expect(set.exitCode, set.stderr).toBe(0);
+      expect(set.stderr).toBe(`listo: el sandbox ahora envía las notificaciones a http://localhost:${port}${path}\n`);
+      expect((await sb.api('GET', '/_sandbox/webhook')).body).toMatchObject({ data: { url: `http://localhost:${port}${path}` } });
+      const c = (await sb.api('POST', '/v1/cobros', { concepto: 'x', monto: '5.00' })).body.data as { id: number };
+      expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {})).status).toBe(200);
+      await vi.waitFor(() => expect(target.received.length).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
+
+      const refused = await svc(['sandbox', 'webhook', 'http://tienda.example/hooks'], { env: sb.env });
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(/^error: URL "http:\/\/tienda\.example\/hooks" no sirve: tiene que ser https, o http hacia 127\.0\.0\.1\/localhost$/m);
+      const both = await svc(['sandbox', 'webhook', 'https://x.example', '--borrar'], { env: sb.env });
+      expect(both.exitCode).toBe(2);
+
+      const cleared = await svc(['sandbox', 'webhook', '--borrar', '--json'], { env: sb.env });
+      expect(cleared.exitCode, cleared.stderr).toBe(0);
+      expect(JSON.parse(cleared.stdout)).toEqual({ url: null });
+    } finally {
+      await target.close();
+    }
+  });
+});

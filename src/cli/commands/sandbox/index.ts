@@ -58,6 +58,8 @@ export const logOptions = defineOptions([
 ]);
 export const entregasOptions = defineOptions([follow, tailLimit]);
 
+export const webhookOptions = defineOptions([{ flags: '--borrar', description: 'deja de enviar notificaciones' }]);
+
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'sandbox',
@@ -139,6 +141,14 @@ export const commands: CommandDef[] = [
     options: entregasOptions,
     examples: ['svc sandbox entregas', 'svc sandbox entregas --follow', 'svc sandbox entregas --json'],
     load: () => import('./log.js').then((m) => ({ run: m.entregas })),
+  }),
+  defineCommand({
+    name: 'sandbox webhook',
+    summary: 'a dónde envía las notificaciones el sandbox que corre (sin reiniciarlo); sin URL, lo muestra',
+    args: [{ name: 'url', description: 'la URL de tu app (ej. localhost:3000/webhooks)', required: false }],
+    options: webhookOptions,
+    examples: ['svc sandbox webhook', 'svc sandbox webhook localhost:3000/webhooks', 'svc sandbox webhook --borrar'],
+    load: () => import('./webhook.js'),
   }),
   defineCommand({
     name: 'sandbox reloj',
