@@ -36,7 +36,11 @@ export interface Context {
   /** The service's zone, the one clock of typed and shown times (SVC_TZ > profile > default). */
   zone(): Promise<string>;
   /** The API client for the resolved address and key. Prints the live banner once. */
-  client(options?: { requireKey?: boolean }): Promise<Client>;
+  /**
+   * `banner: false` for the sandbox's own controls (`svc sandbox pagar`…): they act on a
+   * sandbox only, where no money is real, so MODO LIVE would say something false.
+   */
+  client(options?: { requireKey?: boolean; banner?: boolean }): Promise<Client>;
   /** A client for an explicit address and key (login checks a key before storing it). */
   clientFor(baseUrl: string, apiKey?: string): Promise<Client>;
   /** Runs work with a spinner on stderr when it is a terminal and --json is off. */
@@ -133,7 +137,7 @@ export function createContext(deps: ContextDeps): Context {
       const baseUrl = requireAddress(r);
       if (!requireKey) return ctx.clientFor(baseUrl, r.apiKey?.value);
       const { key, mode } = await keyOf(r, env, async () => (await ctx.store()).path, globals.live);
-      if (mode === 'live' && !bannerShown) {
+      if (mode === 'live' && !bannerShown && options.banner !== false) {
         bannerShown = true;
         io.err(io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) + ' ' + io.c.red('operás con dinero real'));
       }

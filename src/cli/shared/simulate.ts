@@ -21,7 +21,7 @@ export async function simulate(ctx: Context, action: PayerAction, args: string[]
   if (opts.monto !== undefined) body.monto = montoText(opts.monto);
   const medio = parseChoice(opts.medio, MEDIOS, '--medio');
   if (medio) body.medio = medio;
-  const control = new SandboxControl(await ctx.client());
+  const control = new SandboxControl(await ctx.client({ banner: false }));
   const cobro = await ctx.spin(`${DOING[action]} el cobro ${id}…`, () => control.act(id, action, body));
   if (ctx.globals.json) return printJson(ctx.io, cobro);
   printRecord(ctx.io, [

@@ -43,6 +43,17 @@ describe('the rehearsal merchant', () => {
     expect(((await sb.api('GET', '/v1/cobros')).body.data as { id: number }[]).some((x) => x.id === c.id)).toBe(false);
   });
 
+  it('the sandbox’s own controls print no MODO LIVE banner: they act on a sandbox, where no money is real', async () => {
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Ensayo', monto: '10.00' }, sb.api_key_live!)).body.data;
+    for (const args of [['sandbox', 'pagar', String(c.id)], ['sandbox', 'reloj'], ['sandbox', 'log', '--limit', '1'], ['sandbox', 'fallas', 'listar'], ['sandbox', 'webhook']]) {
+      const r = await svc(args, { env: live });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, args.join(' ')).not.toMatch(/MODO LIVE|dinero real/);
+    }
+    // A command on the service itself, with the same key, still shows it.
+    expect((await svc(['cuenta'], { env: live })).stderr).toMatch(/MODO LIVE/);
+  });
+
   it('the sandbox log marks its requests as rehearsal', async () => {
     const r = await svc(['sandbox', 'log', '--json', '--ruta', '/v1/cuenta'], { env: live });
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));

@@ -31,7 +31,7 @@ const columns: Column<Falla>[] = [
 
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
   const accion = parseChoice(args[0], ['agregar', 'listar', 'borrar'] as const, 'acción');
-  const control = new SandboxControl(await ctx.client());
+  const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox fallas');
   if (accion === 'listar') {
     const list = await control.fallas();

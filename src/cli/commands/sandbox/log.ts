@@ -80,7 +80,7 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const short = narrowerThan(ctx.io, LOG_LINE_WIDTH);
   // Narrower than 80 (a phone, a split pane): no padding to line up, so a line fits 60.
   const tight = narrowerThan(ctx.io, 80);
-  const control = new SandboxControl(await ctx.client());
+  const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox log');
   await tail<LogLine>(
     ctx,
@@ -103,7 +103,7 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
   // notification URL; --json has it) and no latency, so an answered attempt fits 80 columns.
   const short = narrowerThan(ctx.io, ATTEMPT_LINE_WIDTH);
   const tight = narrowerThan(ctx.io, 80);
-  const control = new SandboxControl(await ctx.client());
+  const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox entregas');
   await tail<Entrega>(
     ctx,

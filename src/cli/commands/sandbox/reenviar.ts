@@ -10,7 +10,7 @@ import { withNotFoundHint } from '../../shared/show-record.js';
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
   const n = parseId(args[0], 'evento');
-  const control = new SandboxControl(await ctx.client());
+  const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox reenviar');
   const sent = await withNotFoundHint(control.reenviar(n), 'revisá el número; `svc sandbox entregas` muestra cada evento con el suyo');
   if (ctx.globals.json) return printJson(ctx.io, sent);

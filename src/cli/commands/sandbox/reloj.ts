@@ -22,7 +22,7 @@ function span(ms: number): string {
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
   const accion = args[0] === undefined ? undefined : parseChoice(args[0], ['avanzar', 'reiniciar'] as const, 'acción');
-  const control = new SandboxControl(await ctx.client());
+  const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox reloj');
   if (!accion) {
     const r = await control.reloj();

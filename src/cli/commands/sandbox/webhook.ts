@@ -15,7 +15,7 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof w
   if (given !== undefined && opts.borrar === true) throw new UsageError('una URL o --borrar, no las dos');
   // Checked before any request, as --webhook-url is; `localhost:3000/webhooks` means http://, as --forward-to reads it.
   const url = given === undefined ? undefined : parseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(given.trim()) ? given : `http://${given.trim()}`, 'URL', 'notify');
-  const control = new SandboxControl(await ctx.client());
+  const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox webhook');
   if (opts.borrar === true) await control.setWebhookUrl(null);
   else if (url !== undefined) await control.setWebhookUrl(url);
