@@ -75,7 +75,7 @@ function lifeOf(k) {
       if (e.body.transaccion_id !== null) e.body.transaccion_id = k;
     }
     out.push(JSON.stringify(line));
-    if (line.e?.length) out.push(JSON.stringify({ s: line.e.map((e) => e.n) }));
+    if (line.e?.length) out.push(JSON.stringify({ s: line.e.map((e) => e.seq) }));
   }
   return out.join('\n') + '\n';
 }
