@@ -251,7 +251,7 @@ complete -c svc -n "__fish_seen_subcommand_from sandbox" -l escenario -r -d 'arr
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from compactar" -l data -r -d 'el archivo de datos (el de svc sandbox --data); no puede estar en uso'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from pagar" -l monto -r -d 'monto pagado (default: lo que falta)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from pagar" -l medio -xa 'transferencia qr debito credito prepaga' -d 'medio de pago (default: el primero que el cobro acepta)'
-complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l ruta -r -d 'ruta que falla, ej. /v1/cobros/1 o /v1/cobros* (obligatoria)'
+complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l ruta -r -d 'ruta que falla, ej. /v1/cobros/1 o /v1/cobros* (obligatoria con agregar)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l metodo -r -d 'GET, POST… (default: cualquiera)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l tipo -xa '500 502-html 503 429 lento cortar cortar-despues' -d 'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from fallas" -l veces -r -d 'cuántos pedidos que coincidan fallan (default 1)'

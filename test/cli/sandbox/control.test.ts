@@ -166,6 +166,20 @@ describe('svc sandbox names its dashboard', () => {
   });
 });
 
+describe('svc sandbox fallas agregar --ruta', () => {
+  it.each([
+    ['cobros', /^error: --ruta "cobros" tiene que empezar con \/: ej\. \/v1\/cobros, \/v1\/cobros\/1 o "\/v1\/cobros\*"\n→ ¿quisiste decir \/v1\/cobros\?$/],
+    ['/v1/cobros/', /^error: --ruta "\/v1\/cobros\/" termina en \/: ninguna ruta del servicio termina así y la falla nunca ocurriría\n→ usá \/v1\/cobros, o "\/v1\/cobros\/\*" para todas las que siguen$/],
+    ['/v1/cobros?estado=PAGADA', /^error: --ruta "\/v1\/cobros\?estado=PAGADA": sin \?consulta/],
+    ['/_sandbox/reloj', /^error: --ruta: las rutas de control del sandbox/],
+  ])('%s: refused in Spanish before any request (exit 2), and no fault is armed', async (ruta, message) => {
+    const r = await svc(['sandbox', 'fallas', 'agregar', '--ruta', ruta, '--tipo', '500'], { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toMatch(message);
+    expect((await sb.api('GET', '/_sandbox/fallas')).body).toMatchObject({ data: [] });
+  });
+});
+
 describe('svc sandbox webhook', () => {
   it('shows, sets and clears where the running sandbox sends notifications; a notification then reaches the new URL', async () => {
     const target = await startTarget();

@@ -29,8 +29,26 @@ const columns: Column<Falla>[] = [
   { header: 'CADA', value: (f) => String(f.every ?? 1), align: 'right' },
 ];
 
+/**
+ * A route a fault can match, checked here so the refusal is in Spanish and names the fix:
+ * the sandbox compares a fault's route with a request's path alone, whole or up to a `*`.
+ */
+function checkRuta(text: string): string {
+  const ruta = text.trim();
+  const example = 'ej. /v1/cobros, /v1/cobros/1 o "/v1/cobros*"';
+  if (!ruta.startsWith('/')) throw new UsageError(`--ruta "${shown(ruta, 60)}" tiene que empezar con /: ${example}`, ruta ? `¿quisiste decir /v1/${shown(ruta.replace(/^\/+/, ''), 60)}?` : undefined);
+  if (ruta.startsWith('/_sandbox')) throw new UsageError('--ruta: las rutas de control del sandbox (/_sandbox/…) no fallan; elegí una del servicio, ej. /v1/cobros');
+  if (ruta.includes('?')) throw new UsageError(`--ruta "${shown(ruta, 60)}": sin ?consulta, la falla se compara con la ruta sola (${example})`);
+  if (ruta.length > 1 && ruta.endsWith('/')) {
+    throw new UsageError(`--ruta "${shown(ruta, 60)}" termina en /: ninguna ruta del servicio termina así y la falla nunca ocurriría`, `usá ${ruta.slice(0, -1)}, o "${ruta}*" para todas las que siguen`);
+  }
+  return ruta;
+}
+
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
   const accion = parseChoice(args[0], ['agregar', 'listar', 'borrar'] as const, 'acción');
+  // Before any request: a route that could never fail is said at once.
+  if (accion === 'agregar' && opts.ruta !== undefined) checkRuta(String(opts.ruta));
   const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox fallas');
   if (accion === 'listar') {
@@ -45,6 +63,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
     return;
   }
   if (opts.ruta === undefined) throw new UsageError('falta --ruta: la ruta que falla, ej. /v1/cobros o "/v1/cobros*"');
+  const ruta = checkRuta(String(opts.ruta));
   const tipo = parseChoice(opts.tipo, TIPOS_FALLA, '--tipo');
   if (!tipo) throw new UsageError(`falta --tipo: ${TIPOS_FALLA.join(', ')}`);
   if (opts.demora !== undefined && tipo !== 'lento') throw new UsageError('--demora va con --tipo lento');
@@ -52,7 +71,7 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const count = opts.veces === undefined ? 1 : parseInteger(opts.veces, '--veces', 1, 1_000_000);
   const every = opts.cada === undefined ? 1 : parseInteger(opts.cada, '--cada', 1, 1000);
   const method = opts.metodo === undefined ? '*' : String(opts.metodo).toUpperCase();
-  const added = await control.addFalla({ method, path: String(opts.ruta), count, every, ...namedFault(tipo, delay) });
+  const added = await control.addFalla({ method, path: ruta, count, every, ...namedFault(tipo, delay) });
   if (ctx.globals.json) return printJson(ctx.io, added);
   // The route as the sandbox echoes it: service text, escaped like every other.
   const which = every > 1 ? `uno de cada ${every} pedidos (${count === 1 ? 'una vez' : `${count} veces`})` : count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`;

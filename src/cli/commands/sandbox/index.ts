@@ -37,7 +37,7 @@ export const pagarOptions = defineOptions([
 export const TIPOS_FALLA = ['500', '502-html', '503', '429', 'lento', 'cortar', 'cortar-despues'] as const;
 
 export const fallasAgregarOptions = defineOptions([
-  { flags: '--ruta <ruta>', description: 'ruta que falla, ej. /v1/cobros/1 o /v1/cobros* (obligatoria)' },
+  { flags: '--ruta <ruta>', description: 'ruta que falla, ej. /v1/cobros/1 o /v1/cobros* (obligatoria con agregar)' },
   { flags: '--metodo <método>', description: 'GET, POST… (default: cualquiera)' },
   { flags: '--tipo <tipo>', description: 'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)', choices: TIPOS_FALLA },
   { flags: '--veces <n>', description: 'cuántos pedidos que coincidan fallan (default 1)' },
