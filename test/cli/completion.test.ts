@@ -43,6 +43,13 @@ describe('completions', () => {
     expect(await complete(['svc', 'webhook', 'trigger', 'payment.ref'])).toEqual(['payment.refunded']);
   });
 
+  it('each script speaks Spanish in its comments: what it is and how to install it', () => {
+    for (const file of ['svc.bash', '_svc', 'svc.fish']) {
+      const comments = readFileSync(join(ROOT, 'completions', file), 'utf8').split('\n').filter((l) => l.startsWith('# '));
+      expect(comments, file).toEqual([expect.stringMatching(/^# completado de (bash|zsh|fish) para svc: lo genera `svc completion \w+`; no lo edites\.$/), expect.stringMatching(/^# Instalación: svc completion \w+ > /)]);
+    }
+  });
+
   it('an unknown shell is a usage error', async () => {
     const r = await svc(['completion', 'powershell']);
     expect(r.exitCode).toBe(2);
