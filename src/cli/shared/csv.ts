@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../errors.js';
+import { isAmount, parseAmount, type Cents } from '../../money.js';
 import { printable } from '../../text.js';
 
 /** Largest CSV read: a batch of thousands of rows or a year of a bank's statement is well under it. */
@@ -137,6 +138,15 @@ export function parseCsvText(text: string, options: CsvOptions & { path?: string
     cells: Object.fromEntries(header.map((h, i) => [h, record[i] ?? ''])),
   }));
   return { header, rows, separator, encoding: options.decoded ?? 'utf-8' };
+}
+
+/**
+ * An amount in a batch's cell: 500, 500.50, or 500,50 (a spreadsheet whose decimal mark
+ * is a comma); undefined when it is not one, or not above zero. Each batch words its refusal.
+ */
+export function cellAmount(text: string): Cents | undefined {
+  const t = /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
+  return isAmount(t) && parseAmount(t) > 0n ? parseAmount(t) : undefined;
 }
 
 /** A header name as compared: case and accents ignored, so `Día` is `dia`. */

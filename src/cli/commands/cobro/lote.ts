@@ -19,17 +19,17 @@ import type { Cobro } from '../../../api/schemas.js';
 import type { CrearCobroInput } from '../../../api/contract.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
-import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
+import { formatCents, sumAmounts } from '../../../money.js';
 import { csvField, printTable, type Column } from '../../../output/format.js';
 import { MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseId, parseUrl } from '../../parse.js';
-import { batchColumns, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
+import { batchColumns, cellAmount, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
-import { textProblem } from './crear.js';
+import { checkText } from './crear.js';
 
 const COLUMNS = ['concepto', 'monto', 'referencia', 'vencimiento', 'medios', 'success_url', 'error_url'] as const;
 const MEDIOS = ['tarjeta', 'qr', 'transferencia'] as const;
@@ -63,9 +63,9 @@ export interface LoteOptions {
 
 /** An amount in a CSV cell: 1500, 1500.50, or 1500,50 (a spreadsheet where the decimal mark is a comma). */
 function csvAmount(text: string): string {
-  const t = /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
-  if (!isAmount(t) || parseAmount(t) <= 0n) throw new UsageError(`monto "${printable(text, 40)}" no es un monto (ej. 1500.00)`);
-  return formatCents(parseAmount(t));
+  const cents = cellAmount(text);
+  if (cents === undefined) throw new UsageError(`monto "${printable(text, 40)}" no es un monto (ej. 1500.00)`);
+  return formatCents(cents);
 }
 
 /** `medios`: empty for all three, else the ones named (tarjeta, qr, transferencia), separated by spaces, `+`, `|` or `/`. */
@@ -84,13 +84,8 @@ function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow,
   const seen = new Map<string, number>();
   for (const r of rows) {
     try {
-      const text = (c: 'concepto' | 'referencia', max: number) => {
-        const problem = textProblem(cell(r, c), max);
-        if (problem) throw new UsageError(`${c} ${problem}`);
-        return cell(r, c);
-      };
-      const concepto = text('concepto', MAX_CONCEPTO);
-      const referencia = text('referencia', MAX_REFERENCIA);
+      const concepto = checkText(cell(r, 'concepto'), 'concepto', MAX_CONCEPTO);
+      const referencia = checkText(cell(r, 'referencia'), 'referencia', MAX_REFERENCIA);
       const twin = seen.get(referencia);
       if (twin !== undefined) throw new UsageError(`la referencia "${printable(referencia, 40)}" ya está en la línea ${twin} (cada fila necesita la suya: así se la encuentra después de un corte)`);
       seen.set(referencia, r.line);

@@ -18,7 +18,7 @@ import { csvField } from '../../../output/format.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
-import { batchColumns, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
+import { batchColumns, cellAmount, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
@@ -170,9 +170,9 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
 
 /** An amount in a CSV cell: 500, 500.50, or 500,50 (a spreadsheet where the decimal mark is a comma). */
 function parseCsvAmount(text: string): Cents {
-  const t = /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
-  if (!isAmount(t) || parseAmount(t) <= 0n) throw new UsageError(`monto "${printable(text)}" no es un monto (ej. 500.00) ni "total"`);
-  return parseAmount(t);
+  const cents = cellAmount(text);
+  if (cents === undefined) throw new UsageError(`monto "${printable(text)}" no es un monto (ej. 500.00) ni "total"`);
+  return cents;
 }
 
 function pick(cobros: Cobro[], ref: CobroRef): Cobro {
