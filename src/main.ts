@@ -3,7 +3,7 @@
 import { CommanderError } from 'commander';
 import { commands, groups } from './cli/registry.js';
 import { buildProgram, commandsFor, helpAsAsked } from './cli/program.js';
-import type { GlobalOptions } from './cli/context.js';
+import type { Context, GlobalOptions } from './cli/context.js';
 import { EXIT, Reported, UsageError } from './errors.js';
 import { createIO, type IO, type Streams } from './output/io.js';
 import { VERSION } from './version.js';
@@ -24,6 +24,7 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
   const raw = { json: argv.includes('--json'), noColor: argv.includes('--no-color'), debug: argv.includes('--debug') };
   let io: IO = createIO(deps, deps.env, { color: raw.noColor ? false : undefined });
   let globals: GlobalOptions | undefined;
+  let context: Context | undefined;
   const writes = deps.writes ?? [];
 
   const tree = commandsFor(argv, groups, commands);
@@ -47,7 +48,7 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
       if (globals.csv && !def.csv) throw new UsageError(`--csv es para las listas (cobro listar, transacciones listar, devoluciones listar, liquidaciones, webhook eventos…), no para svc ${def.name}`);
       io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input, csv: globals.csv, pager: g.pager !== false });
       const { createContext } = await import('./cli/context.js');
-      const ctx = createContext({
+      const ctx = (context = createContext({
         io,
         env: deps.env,
         globals,
@@ -55,7 +56,7 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
         holdSignals: deps.holdSignals ?? (() => {}),
         writes,
         runSvc: main,
-      });
+      }));
       const mod = await def.load();
       // commander's values are, by construction, what the command's metadata declares.
       await mod.run(ctx, args, opts as Parameters<typeof mod.run>[2]);
@@ -83,6 +84,10 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
     }
     // The command already said why: only the exit code is left to give.
     if (err instanceof Reported) return err.exitCode;
+    // A refused key may be a sandbox restarted with new keys: said so, with the fix.
+    if (context && (err as { exitCode?: unknown }).exitCode === EXIT.unauthorized) {
+      err = await (await import('./cli/restarted.js')).explainRefusedKey(err, context);
+    }
     const { report } = await import('./cli/report.js');
     return report(err, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug, writes);
   }

@@ -67,6 +67,17 @@ export interface Context {
    * command imports main.
    */
   runSvc: RunSvc;
+  /** The address and configured key of the last client built by client(): what a refused key is explained by (restarted.ts). */
+  keyInUse?: KeyInUse;
+}
+
+/** A configured key a client sends, where it came from, and to which address. */
+export interface KeyInUse {
+  baseUrl: string;
+  key: string;
+  source: 'flag' | 'env' | 'profile' | 'keyring' | 'default';
+  profile: string;
+  mode: 'test' | 'live';
 }
 
 /** main(argv, deps) as a command sees it. */
@@ -137,6 +148,7 @@ export function createContext(deps: ContextDeps): Context {
       const baseUrl = requireAddress(r);
       if (!requireKey) return ctx.clientFor(baseUrl, r.apiKey?.value);
       const { key, mode } = await keyOf(r, env, async () => (await ctx.store()).path, globals.live);
+      ctx.keyInUse = { baseUrl, key, source: r.apiKey!.source, profile: r.profileName.value, mode };
       if (mode === 'live' && !bannerShown && options.banner !== false) {
         bannerShown = true;
         io.err(io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) + ' ' + io.c.red('operás con dinero real'));
