@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, expectNoStack, tempDir } from './helpers/cli.js';
+import { runMain } from './helpers/inproc.js';
 import { startSandbox, type Sandbox } from './helpers/sandbox.js';
 
 type Step = { kind: 'sh'; line: string; at: number } | { kind: 'text'; body: string; at: number; skip: string | undefined };
@@ -133,19 +134,53 @@ afterAll(async () => {
 });
 
 /**
+ * A tour line that is one plain svc call, as its words; undefined when the shell has a
+ * part in it (a pipe, a redirection, $(…), a variable, a glob, a backslash), which runs
+ * through bash as a person's terminal would. Quotes group words, as in sh.
+ */
+export function plainSvc(line: string): string[] | undefined {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === '"' || ch === "'") {
+      const end = line.indexOf(ch, i + 1);
+      if (end < 0) return undefined;
+      const inside = line.slice(i + 1, end);
+      if (ch === '"' && /[$`\\!]/.test(inside)) return undefined;
+      word = (word ?? '') + inside;
+      i = end;
+    } else if (/\s/.test(ch)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (ch === '#' && word === undefined) {
+      break;
+    } else if (/[|&;<>()$`\\*?[\]{}~!]/.test(ch)) {
+      return undefined;
+    } else {
+      word = (word ?? '') + ch;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words[0] === 'svc' ? words.slice(1) : undefined;
+}
+
+/**
  * Runs one line of the tour. A line whose output a sample shows runs as on a person's
  * terminal (the samples are what a person sees): tables, prompts answered "s", 160
- * columns, stderr and stdout in one stream in the order they were written.
+ * columns, stderr and stdout in one stream in the order they were written. A plain svc
+ * call runs in this process through main(argv, deps), as the built CLI would run it
+ * (bin/svc.js is main with the process's streams: its wiring has its own tests); a line
+ * the shell takes part in runs through bash with svc being the built CLI.
  */
-async function run(command: string, asShown: boolean) {
+async function run(command: string, asShown: boolean): Promise<{ exitCode: number; stderr: string; all: string }> {
+  const env = { ...process.env, ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: cwd, NO_COLOR: '1', ...(asShown ? { SVC_FORCE_TTY: '1', COLUMNS: '160' } : {}) };
+  const argv = plainSvc(command);
+  // The pager writes to the process's own stdout; `less -FRX` copies a piped page as is, so here the text is written directly.
+  if (argv) return runMain(argv, { ...env, SVC_PAGER: 'cat' }, asShown ? 's\n' : '', cwd);
   const script = `svc() { node ${JSON.stringify(BIN)} "$@"; }\nset -o pipefail\n${asShown ? `{ ${command}\n} 2>&1` : command}`;
-  return execa('bash', ['--norc', '--noprofile', '-c', script], {
-    cwd,
-    reject: false,
-    all: true,
-    input: asShown ? 's\n' : '',
-    env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: cwd, NO_COLOR: '1', ...(asShown ? { SVC_FORCE_TTY: '1', COLUMNS: '160' } : {}) },
-  });
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd, reject: false, all: true, input: asShown ? 's\n' : '', env });
+  return { exitCode: r.exitCode ?? -1, stderr: String(r.stderr ?? ''), all: String(r.all ?? '') };
 }
 
 describe('README', () => {
@@ -158,6 +193,14 @@ describe('README', () => {
     }
   });
 
+  it('runs a plain svc call in this process and gives every line the shell takes part in to bash', () => {
+    expect(plainSvc(`svc cobro crear --concepto "Seña clase" --monto 1,5  # exit 2`)).toEqual(['cobro', 'crear', '--concepto', 'Seña clase', '--monto', '1,5']);
+    expect(plainSvc(`svc webhook sign --body evento.json --x '{"a":1}'`)).toEqual(['webhook', 'sign', '--body', 'evento.json', '--x', '{"a":1}']);
+    for (const line of ['svc comandos --json | jq .', 'svc caso "$(svc cobro listar)"', 'svc escenario exportar > e.json', 'svc x $HOME', 'svc x *.csv', 'printf a > b']) {
+      expect(plainSvc(line), line).toBeUndefined();
+    }
+  });
+
   // Dozens of commands one after another: on a loaded 2-core machine this takes minutes, not seconds.
   it('every command it shows runs as shown, and prints what its samples show', async () => {
     const printed = new Map<string, string>();
@@ -167,14 +210,14 @@ describe('README', () => {
         const r = await run(commandOf(step.line), shown.has(commandOf(step.line)));
         expect({ line: step.line, exitCode: r.exitCode, stderr: r.exitCode !== expected ? r.stderr : '' }).toEqual({ line: step.line, exitCode: expected, stderr: '' });
         expectNoStack(r.stderr);
-        printed.set(commandOf(step.line), r.all ?? '');
+        printed.set(commandOf(step.line), r.all);
         continue;
       }
       if (step.skip) continue;
       for (const { command, output } of sections(step.body)) {
         // The tour's own line when there is one (its output is what the tour printed);
         // otherwise the command, run now, at this point of the tour.
-        const all = printed.get(command) ?? (await run(command, true)).all ?? '';
+        const all = printed.get(command) ?? (await run(command, true)).all;
         const want = normalise(output, README_CODES);
         const got = normalise(all, await sandboxCodes());
         if (!matches(want, got)) {

@@ -8,30 +8,51 @@ import { tempDir, type SvcOptions, type SvcResult } from './cli.js';
 
 class Sink extends Writable {
   text = '';
+  constructor(private readonly also?: Sink) {
+    super();
+  }
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();
+    if (this.also) this.also.text += chunk.toString();
     done();
+  }
+  // As process.stdout and stderr: a prompt piping to the stream ends it when it is done,
+  // and the command still writes after that.
+  override end(...args: unknown[]): this {
+    const chunk = args.find((a) => typeof a === 'string' || Buffer.isBuffer(a)) as string | Buffer | undefined;
+    if (chunk !== undefined) this.write(chunk);
+    (args.find((a) => typeof a === 'function') as (() => void) | undefined)?.();
+    return this;
   }
 }
 
-export async function runMain(args: string[], env: Record<string, string | undefined> = {}, input = ''): Promise<SvcResult> {
-  const stdout = new Sink();
-  const stderr = new Sink();
+export async function runMain(args: string[], env: Record<string, string | undefined> = {}, input = '', cwd?: string): Promise<SvcResult & { all: string }> {
+  const all = new Sink();
+  const stdout = new Sink(all);
+  const stderr = new Sink(all);
   const stdin = new PassThrough();
   stdin.end(input);
-  const exitCode = await main(args, {
-    stdout,
-    stderr,
-    stdin,
-    env: {
-      SVC_CONFIG_DIR: tempDir('svc-config-'),
-      SVC_DATA_DIR: tempDir('svc-data-'),
-      NO_COLOR: '1',
-      SVC_KEYRING: 'off',
-      ...env,
-    } as NodeJS.ProcessEnv,
-  });
-  return { exitCode, stdout: stdout.text, stderr: stderr.text };
+  // Relative paths (a --lote file, --resultado) are the caller's folder, as for the binary;
+  // the test pool runs one file at a time per process (forks), so a chdir is this run's alone.
+  const back = process.cwd();
+  if (cwd) process.chdir(cwd);
+  try {
+    const exitCode = await main(args, {
+      stdout,
+      stderr,
+      stdin,
+      env: {
+        SVC_CONFIG_DIR: tempDir('svc-config-'),
+        SVC_DATA_DIR: tempDir('svc-data-'),
+        NO_COLOR: '1',
+        SVC_KEYRING: 'off',
+        ...env,
+      } as NodeJS.ProcessEnv,
+    });
+    return { exitCode, stdout: stdout.text, stderr: stderr.text, all: all.text };
+  } finally {
+    if (cwd) process.chdir(back);
+  }
 }
 
 /**
@@ -40,5 +61,5 @@ export async function runMain(args: string[], env: Record<string, string | undef
  */
 export function svcInProcess(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
   const input = options.input ?? (options.inputFile ? readFileSync(options.inputFile) : '');
-  return runMain(args, options.env ?? {}, String(input));
+  return runMain(args, options.env ?? {}, String(input), options.cwd);
 }
