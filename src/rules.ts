@@ -58,6 +58,9 @@ export function keyMode(key: string): 'test' | 'live' | undefined {
   return m ? (m[1] as 'test' | 'live') : undefined;
 }
 
+/** The name a svc sandbox gives in GET /v1/salud: how svc knows a sandbox is what refused a key. */
+export const SANDBOX_SERVICE_NAME = 'svc-sandbox';
+
 /** The stricter format of the keys the sandbox issues (anything else it answers 401). */
 export const SANDBOX_KEY_RE = /^svc_test_[A-Za-z0-9]{1,200}$/;
 /** The one live key a sandbox accepts: its rehearsal merchant's (every other live key is 401). */

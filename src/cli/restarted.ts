@@ -3,9 +3,8 @@
 // profile is one of a sandbox that is gone: "unauthorized" alone sends the person to
 // check a key that was right. Loaded only when a command failed with a 401.
 import { UnauthorizedError } from '../api/errors.js';
-import { SERVICE_NAME } from '../sandbox/handlers/salud.js';
 import { CliError, EXIT } from '../errors.js';
-import { isLoopbackHost, SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../rules.js';
+import { isLoopbackHost, SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, SANDBOX_SERVICE_NAME } from '../rules.js';
 import type { Context, KeyInUse } from './context.js';
 
 /**
@@ -28,7 +27,7 @@ export async function explainRefusedKey(err: unknown, ctx: Context): Promise<unk
   try {
     const client = await ctx.clientFor(used.baseUrl);
     const { data } = await client.salud();
-    if ((data as { name?: unknown }).name !== SERVICE_NAME) return err;
+    if ((data as { name?: unknown }).name !== SANDBOX_SERVICE_NAME) return err;
   } catch {
     return err;
   }

@@ -1,7 +1,8 @@
 // GET /v1/salud: public, not wrapped in `data`.
+import { SANDBOX_SERVICE_NAME } from '../../rules.js';
 import type { Reply } from '../types.js';
 
-export const SERVICE_NAME = 'svc-sandbox';
+export const SERVICE_NAME = SANDBOX_SERVICE_NAME;
 export const API_VERSION = 'v1';
 
 export function salud(): Reply {
