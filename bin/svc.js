@@ -4,8 +4,8 @@
 // (dist/cli/quick.cjs, which loads nothing else); everything else goes to the bundled
 // CLI (dist/cli/entry.cjs and its chunks in dist/chunks/, loaded per command: `npm run
 // build`). Node 22.1+ keeps the compiled code of svc and its dependencies on disk (the
-// compile cache), so every run after the first starts faster; Node 20 has no such
-// cache. The CLI maps every error to one line itself; this only covers a build that
+// compile cache), so every run after the first starts faster; on Node 20, which has
+// none, bin/code-cache.cjs keeps the code cache of svc's own bundle. The CLI maps every error to one line itself; this only covers a build that
 // cannot load.
 'use strict';
 const { join } = require('node:path');
@@ -25,7 +25,9 @@ try {
 if (answer !== undefined) {
   process.stdout.write(answer);
 } else {
-  require('node:module').enableCompileCache?.();
+  const { enableCompileCache } = require('node:module');
+  if (enableCompileCache) enableCompileCache();
+  else require('./code-cache.cjs').install(join(__dirname, '..', 'dist'));
   let run;
   try {
     ({ run } = require('../dist/cli/entry.cjs'));

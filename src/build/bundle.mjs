@@ -26,16 +26,17 @@ const BUILTIN = 'svc-builtin:';
  * ones included. On Node 22 and 24 that loads Node's own copy of undici for
  * `node:http` (http.WebSocket) and WebCrypto for `node:crypto`: about 20 ms of
  * every call for nothing svc uses. Each built-in becomes a CommonJS module of one
- * line, whose exports are read when they are used. A dynamic import() stays Node's
- * own (off the start-up path), and so does node:module, which rolldown's own
- * helpers import.
+ * line, whose exports are read when they are used, a dynamic import() of one too:
+ * the bundle then holds no import() at all, which Node 20 could not run from the code
+ * cache svc keeps there (bin/code-cache.cjs) without an experimental warning.
+ * node:module stays Node's own: rolldown's own helpers import it.
  */
 const builtins = {
   name: 'svc-builtins',
-  resolveId(source, _importer, { kind }) {
+  resolveId(source) {
     const name = source.replace(/^node:/, '');
     if (!builtinModules.includes(name) || name === 'module') return null;
-    return kind === 'dynamic-import' ? { id: `node:${name}`, external: true } : { id: `${BUILTIN}node:${name}` };
+    return { id: `${BUILTIN}node:${name}` };
   },
   load(id) {
     if (!id.startsWith(BUILTIN)) return null;

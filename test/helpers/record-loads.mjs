@@ -1,7 +1,7 @@
 // Preloaded with --import in tests: records every module URL the CLI loads into
 // the file named by SVC_RECORD_LOADS, to prove --help and --version stay light:
 // ES modules through a loader hook, CommonJS files (bin/svc.js, dist/cli/quick.cjs)
-// as they are compiled.
+// as they are loaded.
 import { appendFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -16,8 +16,10 @@ export async function load(url, context, next) {
 }`),
 );
 
-const compile = Module.prototype._compile;
-Module.prototype._compile = function (content, filename) {
+// Module.prototype.load, not _compile: on Node 20 svc compiles its own files itself
+// (bin/code-cache.cjs), and every CommonJS file is still loaded through here.
+const load = Module.prototype.load;
+Module.prototype.load = function (filename) {
   if (process.env.SVC_RECORD_LOADS) appendFileSync(process.env.SVC_RECORD_LOADS, `${pathToFileURL(filename).href}\n`);
-  return compile.call(this, content, filename);
+  return load.call(this, filename);
 };
