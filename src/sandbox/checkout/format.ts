@@ -7,13 +7,17 @@ export function esc(value: string | number | bigint): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** "$ 1.234.567,89": thousands with dots, decimals with a comma (string work only). */
+/**
+ * "$ 1.234.567,89": thousands with dots, decimals with a comma (string work only). The
+ * blank after "$" does not break (U+00A0, as es-AR's Intl writes it): on a phone
+ * "$ 500,00 de $ 2.000,00" must not end a line at a lone "$".
+ */
 export function pesos(cents: Cents): string {
   const [whole, frac] = formatCents(cents).split('.') as [string, string];
   const negative = whole.startsWith('-');
   const digits = negative ? whole.slice(1) : whole;
   const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${negative ? '-' : ''}$ ${grouped},${frac}`;
+  return `${negative ? '-' : ''}$\u00a0${grouped},${frac}`;
 }
 
 /** "2026-12-24 18:00:00" -> "24/12/2026 18:00". Anything else is returned as is. */

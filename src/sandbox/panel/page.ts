@@ -22,10 +22,13 @@ h2{font-size:1.1rem;margin:0 0 .6rem}
 h3{font-size:.95rem;margin:1rem 0 .35rem}
 main{max-width:90rem;margin:0 auto;padding:.75rem 1rem 2rem}
 #app{display:grid;gap:1rem;grid-template-columns:minmax(0,1fr)}
-@media (min-width:64rem){#app{grid-template-columns:minmax(0,3fr) minmax(0,2fr)}#app>nav,#app>.msgs{grid-column:1/-1}}
+@media (min-width:64rem){#app{grid-template-columns:minmax(0,3fr) minmax(0,2fr)}#app>.bar{grid-column:1/-1}}
+.bar{position:sticky;top:0;z-index:2;background:#f3f4f6;padding:.4rem 0;border-bottom:1px solid #d1d5db;display:grid;gap:.4rem}
+section,[tabindex="-1"]{scroll-margin-top:var(--bar,4rem)}
 .col{display:grid;gap:1rem;align-content:start;min-width:0}
 .card{background:#fff;border-radius:.75rem;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.12);min-width:0}
-nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.35rem .9rem}
+nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.3rem .4rem}
+nav a{display:inline-block;padding:.2rem .55rem;border-radius:.4rem;background:#fff;border:1px solid #c7d2fe;text-decoration:none;font-weight:600;font-size:.9rem}
 label{display:block;font-weight:600;font-size:.9rem;margin:.5rem 0 .2rem}
 .help,.muted{color:#4b5563;font-size:.88rem;margin:.2rem 0}
 input,select{font:inherit;width:100%;padding:.45rem .55rem;border:1px solid #9ca3af;border-radius:.45rem;background:#fff;color:inherit;min-width:0}
@@ -44,13 +47,21 @@ legend{font-weight:700;padding:0 .25rem}
 .ok{background:#dcfce7;color:#14532d;border:1px solid #86efac}
 .err{background:#fee2e2;color:#7f1d1d;border:1px solid #fca5a5}
 .msgs{display:grid;gap:.5rem}
+.msgs:has(.msg:not(:empty)){margin-top:.6rem}
+.bar .msgs{margin:0}
+.pager{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem .75rem;margin-top:.5rem}
+ul.ents{list-style:none;margin:.5rem 0 0;padding:0}
+ul.ents li{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.25rem .75rem;padding:.4rem 0;border-top:1px solid #e5e7eb}
+ul.ents li>div{min-width:0;flex:1 1 11rem;overflow-wrap:anywhere}
+ul.ents button{min-height:2.25rem;padding:.25rem .6rem}
+ul.ents small{display:block;color:#4b5563}
 ul.rows{list-style:none;margin:.5rem 0 0;padding:0}
 ul.rows li{border-top:1px solid #e5e7eb}
 ul.rows button{display:block;width:100%;text-align:left;border:0;border-radius:0;background:none;color:inherit;font-weight:400;padding:.5rem .25rem;overflow-wrap:anywhere}
 ul.rows button:hover{background:#eff6ff}
 ul.rows li.sel button{background:#e0e7ff}
 .code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
-.estado{display:inline-block;font-size:.78rem;font-weight:700;padding:.05rem .4rem;border-radius:.3rem;background:#e5e7eb;color:#111827}
+.estado{display:inline-block;white-space:nowrap;font-size:.78rem;font-weight:700;padding:.05rem .4rem;border-radius:.3rem;background:#e5e7eb;color:#111827}
 .estado.PAGADA{background:#dcfce7;color:#14532d}.estado.PAGADA_PARCIALMENTE{background:#fef9c3;color:#713f12}
 .estado.CANCELADO{background:#fee2e2;color:#7f1d1d}.estado.DEVUELTA,.estado.DEVUELTA_PARCIALMENTE{background:#ede9fe;color:#4c1d95}
 .estado.EN_PROCESO{background:#dbeafe;color:#1e3a8a}
@@ -61,7 +72,7 @@ td button{white-space:nowrap;min-height:2.25rem;padding:.25rem .6rem}
 td small{display:block;color:#4b5563;white-space:nowrap}
 th{font-weight:600;color:#374151;white-space:nowrap}
 td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
-dl.kv{margin:0;display:grid;grid-template-columns:minmax(0,auto) minmax(0,1fr);gap:.15rem .75rem}
+dl.kv{margin:0;display:grid;grid-template-columns:minmax(0,max-content) minmax(min-content,1fr);gap:.15rem .75rem}
 dl.kv dt{color:#4b5563}
 dl.kv dd{margin:0;overflow-wrap:anywhere;font-weight:600}
 ol.log{list-style:none;margin:.5rem 0 0;padding:0;max-height:24rem;overflow-y:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8rem}
@@ -70,6 +81,24 @@ ol.log li{padding:.15rem 0;border-top:1px solid #f3f4f6;overflow-wrap:anywhere}
 .live{font-size:.85rem}
 a{color:#1d4ed8}
 `;
+
+/**
+ * Where the outcome of an action shows: a notice and an alert, inside the zone
+ * ([data-zona]) of the control that caused it (script.ts), so a refusal appears
+ * beside its form and not at the top of a long page.
+ */
+function msgs(ok?: string, err?: string): string {
+  const id = (v: string | undefined) => (v ? ` id="${v}"` : '');
+  return `<div class="msgs"><p class="msg ok"${id(ok)} role="status" aria-live="polite"></p><p class="msg err"${id(err)} role="alert"></p></div>`;
+}
+
+/** A long list a page at a time: newer, where it is, older (script.ts pages it). */
+function pager(name: string, newer: string, older: string): string {
+  return (
+    `<div class="pager" id="${name}-pager" hidden><button type="button" id="${name}-nuevos">${newer}</button>` +
+    `<span class="muted" id="${name}-pagina"></span><button type="button" id="${name}-viejos">${older}</button></div>`
+  );
+}
 
 const HTML_BODY = `
 <div class="banner" role="note"><strong>SANDBOX</strong> · Panel de prueba de svc: no se cobra dinero real.</div>
@@ -87,14 +116,17 @@ const HTML_BODY = `
 <p class="msg err" id="acceso-error" role="alert"></p>
 </section>
 <div id="app" hidden>
+<div class="bar" id="barra">
 <nav aria-label="Secciones del panel"><ul>
-<li><a href="#cobros">Cobros</a></li><li><a href="#notificaciones">Notificaciones</a></li><li><a href="#registro">Registro de pedidos</a></li>
+<li><a href="#cobros">Cobros</a></li><li><a href="#notificaciones">Notificaciones</a></li><li><a href="#registro">Registro</a></li>
 <li><a href="#liquidaciones">Liquidaciones</a></li><li><a href="#reloj">Reloj</a></li><li><a href="#fallas">Fallas</a></li><li><a href="#claves">Claves</a></li>
 </ul></nav>
-<div class="msgs"><p class="msg ok" id="aviso" role="status" aria-live="polite"></p><p class="msg err" id="error" role="alert"></p></div>
+${msgs('aviso', 'error')}
+</div>
 <div class="col">
 <section id="cobros" class="card" aria-labelledby="cobros-t">
 <h2 id="cobros-t">Cobros</h2>
+<div data-zona>
 <form id="form-crear" aria-label="Crear un cobro">
 <div class="grid">
 <div><label for="crear-concepto">Concepto</label><input id="crear-concepto" required maxlength="500"></div>
@@ -103,6 +135,8 @@ const HTML_BODY = `
 </div>
 <div class="actions"><button type="submit" class="pri">Crear cobro</button></div>
 </form>
+${msgs()}
+</div>
 <form id="form-filtro" role="search" aria-label="Filtrar cobros">
 <div class="grid">
 <div><label for="filtro-estado">Estado</label><select id="filtro-estado"><option value="">Todos</option></select></div>
@@ -111,11 +145,13 @@ const HTML_BODY = `
 </form>
 <p class="muted" id="cobros-n"></p>
 <ul class="rows" id="lista-cobros" aria-label="Cobros, el más nuevo primero"></ul>
+${pager('cobros', 'Cobros más nuevos', 'Cobros más viejos')}
 </section>
 <section id="detalle" class="card" aria-labelledby="detalle-t" hidden>
 <h2 id="detalle-t" tabindex="-1">Cobro</h2>
 <dl class="kv" id="detalle-datos"></dl>
 <p><a id="detalle-url" target="_blank" rel="noopener noreferrer">Abrir la página de pago</a></p>
+<div data-zona>
 <form id="form-pagar" aria-label="Simular un pago">
 <fieldset><legend>Simular un pago</legend>
 <div class="grid">
@@ -130,6 +166,9 @@ const HTML_BODY = `
 <button type="button" id="btn-expirar" class="warn">Vencer cobro</button>
 <button type="button" id="btn-cerrar">Cerrar detalle</button>
 </div>
+${msgs('detalle-aviso')}
+</div>
+<div data-zona>
 <form id="form-devolver" aria-label="Devolver dinero">
 <fieldset><legend>Devolver</legend>
 <p class="muted" id="devolver-queda"></p>
@@ -144,6 +183,8 @@ const HTML_BODY = `
 </div>
 </fieldset>
 </form>
+${msgs('devolver-aviso')}
+</div>
 <h3 id="h-tx">Transacciones</h3>
 <div class="scroll" tabindex="0" role="region" aria-labelledby="h-tx"><table aria-labelledby="h-tx"><thead><tr><th scope="col">Id</th><th scope="col">Medio</th><th scope="col">Monto</th><th scope="col">Te queda</th><th scope="col">Estado</th><th scope="col">Código</th><th scope="col">Fecha</th></tr></thead><tbody id="t-tx"></tbody></table></div>
 <h3 id="h-dev">Devoluciones</h3>
@@ -157,10 +198,12 @@ const HTML_BODY = `
 </section>
 </div>
 <div class="col">
-<section id="notificaciones" class="card" aria-labelledby="notif-t">
+<section id="notificaciones" class="card" aria-labelledby="notif-t" data-zona>
 <h2 id="notif-t">Notificaciones</h2>
 <p class="muted" id="webhook-url"></p>
-<div class="scroll" tabindex="0" role="region" aria-labelledby="notif-t"><table aria-labelledby="notif-t"><thead><tr><th scope="col">Nº</th><th scope="col">Evento</th><th scope="col">Cobro</th><th scope="col">Intento</th><th scope="col">Respuesta</th><th scope="col">Latencia</th><th scope="col">Fecha</th><th scope="col">Acción</th></tr></thead><tbody id="t-notif"></tbody></table></div>
+${msgs('notif-aviso')}
+<ul class="ents" id="t-notif" aria-labelledby="notif-t"></ul>
+${pager('notif', 'Notificaciones más nuevas', 'Notificaciones más viejas')}
 </section>
 <section id="registro" class="card" aria-labelledby="registro-t">
 <h2 id="registro-t">Registro de pedidos</h2>
@@ -175,15 +218,19 @@ const HTML_BODY = `
 <section id="reloj" class="card" aria-labelledby="reloj-t">
 <h2 id="reloj-t">Reloj</h2>
 <dl class="kv"><dt>Ahora en el sandbox</dt><dd id="reloj-ahora">…</dd><dt>Adelanto</dt><dd id="reloj-adelanto">…</dd></dl>
+<div data-zona>
 <form id="form-reloj" aria-label="Adelantar el reloj">
 <div class="grid">
 <div><label for="reloj-dur">Adelantar</label><select id="reloj-dur"><option value="30m">30 minutos</option><option value="1h">1 hora</option><option value="12h">12 horas</option><option value="1d">1 día</option><option value="2d">2 días</option><option value="8d">8 días</option><option value="30d">30 días</option></select></div>
 </div>
 <div class="actions"><button type="submit">Adelantar el reloj</button></div>
 </form>
+${msgs('reloj-aviso')}
+</div>
 </section>
 <section id="fallas" class="card" aria-labelledby="fallas-t">
 <h2 id="fallas-t">Fallas</h2>
+<div data-zona>
 <form id="form-falla" aria-label="Agregar una falla">
 <div class="grid">
 <div><label for="falla-metodo">Método</label><select id="falla-metodo"><option value="*">Cualquiera</option><option>GET</option><option>POST</option></select></div>
@@ -193,12 +240,15 @@ const HTML_BODY = `
 </div>
 <div class="actions"><button type="submit">Agregar falla</button><button type="button" id="fallas-borrar" class="warn">Borrar todas las fallas</button></div>
 </form>
+${msgs()}
+</div>
 <div class="scroll" tabindex="0" role="region" aria-labelledby="fallas-t"><table aria-labelledby="fallas-t"><thead><tr><th scope="col">Id</th><th scope="col">Método</th><th scope="col">Ruta</th><th scope="col">Acción</th><th scope="col">Quedan</th></tr></thead><tbody id="t-fallas"></tbody></table></div>
 </section>
-<section id="claves" class="card" aria-labelledby="claves-t">
+<section id="claves" class="card" aria-labelledby="claves-t" data-zona>
 <h2 id="claves-t">Claves y secreto</h2>
 <p class="muted">Ocultos hasta que los pidas. El secreto firma las notificaciones (X-Svc-Signature).</p>
 <div class="actions"><button type="button" id="claves-ver" aria-expanded="false" aria-controls="claves-datos">Mostrar claves y secreto</button><button type="button" id="salir">Olvidar la clave de esta pestaña</button></div>
+${msgs()}
 <div id="claves-datos" hidden></div>
 </section>
 </div>

@@ -27,8 +27,11 @@ var KEY_RE = /${KEY_RE.source}/;
 var FALLAS = ${JSON.stringify(Object.fromEntries(NAMED_FAULTS.map((n) => [n, namedFault(n, 5000)]))).replace(/</g, '\u003c')};
 var MAX_ROWS = 200;
 var MAX_LOG = 300;
+// Rows of a long list shown at once (the pagers of page.ts): the page stays short enough
+// that every section is a click away and none is pushed thousands of pixels down.
+var PAGE = { cobros: 15, notif: 15 };
 
-var S = { cobros: [], entregas: [], log: [], sel: null, det: null, labels: {}, plan: null, seq: {}, timers: {} };
+var S = { cobros: [], entregas: [], log: [], sel: null, det: null, labels: {}, plan: null, seq: {}, timers: {}, pag: { cobros: 0, notif: 0 } };
 
 function $(id) { return document.getElementById(id); }
 function text(node, value) { node.textContent = value === null || value === undefined ? '' : String(value); return node; }
@@ -36,8 +39,35 @@ function el(tag, cls, value) { var e = document.createElement(tag); if (cls) e.c
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 function clave() { try { return sessionStorage.getItem(STORE) || ''; } catch (e) { return ''; } }
 
-function avisar(msg) { text($('error'), ''); text($('aviso'), msg); }
-function fallar(err) { text($('aviso'), ''); text($('error'), err && err.message ? err.message : String(err)); }
+// An outcome shows in the message box of the zone ([data-zona], page.ts) of the control
+// that caused it, beside its form; what no control caused (a live update that failed)
+// shows in the bar that stays on screen. One outcome at a time: a new one clears the rest.
+function cajaDe(node) {
+  var z = node && node.closest ? node.closest('[data-zona]') : null;
+  return (z || $('barra')).querySelector('.msgs');
+}
+function mostrar(caja, cls, msg) {
+  document.querySelectorAll('.msgs .msg').forEach(function (m) { text(m, ''); });
+  text((caja || cajaDe(null)).querySelector(cls), msg);
+}
+function avisar(msg, caja) { mostrar(caja, '.ok', msg); }
+function fallar(err, caja) { mostrar(caja, '.err', err && err.message ? err.message : String(err)); }
+/** fallar, in the box of node's zone. */
+function fallaEn(node) { return function (err) { fallar(err, cajaDe(node)); }; }
+
+/** The rows of list on page name (S.pag), and its pager set: hidden when one page holds them all. */
+function paginar(name, list) {
+  var size = PAGE[name];
+  var pages = Math.max(1, Math.ceil(list.length / size));
+  if (S.pag[name] >= pages) S.pag[name] = pages - 1;
+  var from = S.pag[name] * size;
+  var rows = list.slice(from, from + size);
+  $(name + '-pager').hidden = pages <= 1;
+  $(name + '-nuevos').disabled = S.pag[name] === 0;
+  $(name + '-viejos').disabled = S.pag[name] >= pages - 1;
+  text($(name + '-pagina'), rows.length ? (from + 1) + '–' + (from + rows.length) + ' de ' + list.length : '');
+  return rows;
+}
 
 function headers(extra) {
   var h = { Authorization: 'Bearer ' + clave(), 'X-Svc-Panel': '1' };
@@ -130,8 +160,8 @@ function pintarCobros() {
   var ul = $('lista-cobros');
   clear(ul);
   var n = S.cobros.length;
-  text($('cobros-n'), n === 0 ? 'No hay cobros con ese filtro.' : n > MAX_ROWS ? n + ' cobros (se muestran los ' + MAX_ROWS + ' más nuevos)' : n + (n === 1 ? ' cobro' : ' cobros'));
-  S.cobros.slice(0, MAX_ROWS).forEach(function (c) {
+  text($('cobros-n'), n === 0 ? 'No hay cobros con ese filtro.' : n + (n === 1 ? ' cobro' : ' cobros'));
+  paginar('cobros', S.cobros).forEach(function (c) {
     var li = el('li', c.id === S.sel ? 'sel' : '');
     var b = el('button');
     b.type = 'button';
@@ -144,7 +174,7 @@ function pintarCobros() {
     b.appendChild(el('span', '', c.concepto));
     b.appendChild(el('br'));
     b.appendChild(el('small', 'muted', 'Monto ' + c.monto + ' · cobrado ' + c.monto_cobrado + (c.referencia ? ' · ref. ' + c.referencia : '') + ' · ' + c.created_at));
-    b.addEventListener('click', function () { abrirDetalle(c.id).catch(fallar); });
+    b.addEventListener('click', function () { abrirDetalle(c.id).catch(fallaEn(b)); });
     li.appendChild(b);
     ul.appendChild(li);
   });
@@ -157,9 +187,14 @@ async function crearCobro(ev) {
   if (ref) body.referencia = ref;
   var c = await api('POST', '/v1/cobros', body);
   $('form-crear').reset();
-  avisar('Cobro ' + c.id + ' creado (' + c.codigo + '): ' + c.monto + ', ' + c.estado + '.');
-  await cargarCobros();
-  await abrirDetalle(c.id);
+  S.pag.cobros = 0;
+  // Said where the person is taken: the new request's detail.
+  try {
+    await cargarCobros();
+    await abrirDetalle(c.id);
+  } finally {
+    avisar('Cobro ' + c.id + ' creado (' + c.codigo + '): ' + c.monto + ', ' + c.estado + '.', cajaDe($('form-pagar')));
+  }
 }
 
 // ---- one request ----
@@ -265,7 +300,7 @@ function pintarDetalle() {
 async function mover(accion, body) {
   var id = S.sel;
   var c = await api('POST', '/_sandbox/cobros/' + id + '/' + accion, body || {});
-  avisar('Cobro ' + c.id + ': ' + c.estado + ' (cobrado ' + c.monto_cobrado + ').');
+  avisar('Cobro ' + c.id + ': ' + c.estado + ' (cobrado ' + c.monto_cobrado + ').', cajaDe($('form-pagar')));
   await Promise.all([recargarDetalle(), cargarCobros()]);
 }
 
@@ -323,7 +358,7 @@ async function confirmarDevolucion() {
   var d = await api('POST', '/v1/cobros/' + plan.id + '/devoluciones', body);
   $('devolver-monto').value = '';
   await Promise.all([recargarDetalle(), cargarCobros()]);
-  avisar('Devolución ' + d.id + ': devuelto ' + d.monto + ' (' + d.tipo + '); estado del cobro: ' + d.estado + '; queda por devolver ' + (S.det ? S.det.queda_por_devolver : '?') + '.');
+  avisar('Devolución ' + d.id + ': devuelto ' + d.monto + ' (' + d.tipo + '); estado del cobro: ' + d.estado + '; queda por devolver ' + (S.det ? S.det.queda_por_devolver : '?') + '.', cajaDe($('form-devolver')));
 }
 
 // A list read whole (newest first), with what the live stream brought while the read
@@ -350,26 +385,30 @@ function agregarEntrega(e) {
   soon('pintar-entregas', function () { pintarEntregas(); return Promise.resolve(); }, 60);
 }
 
+// A list, not a table: each delivery's button stays beside it at any width.
 function pintarEntregas() {
-  fill($('t-notif'), S.entregas, 8, function (tr, e) {
-    cell(tr, e.id, 'n');
-    var ev = cell(tr, e.event, 'code');
-    ev.appendChild(el('small', '', 'evento ' + e.evento_id + (e.reenvio ? ' · reenvío' : '')));
-    cell(tr, e.cobro_id, 'n');
-    cell(tr, e.intento, 'n');
-    cell(tr, answer(e), e.ok ? 's2' : 's5');
-    cell(tr, e.latencia_ms + ' ms', 'n');
-    cell(tr, e.fecha);
-    var td = cell(tr, undefined);
+  var ul = $('t-notif');
+  clear(ul);
+  if (!S.entregas.length) { ul.appendChild(el('li', 'muted', 'Sin registros')); }
+  paginar('notif', S.entregas).forEach(function (e) {
+    var li = el('li');
+    var info = el('div');
+    info.appendChild(el('span', 'code', 'Nº ' + e.id + ' · ' + e.event));
+    info.appendChild(document.createTextNode(' · cobro ' + e.cobro_id + ' · '));
+    info.appendChild(el('span', e.ok ? 's2' : 's5', answer(e)));
+    info.appendChild(el('small', '', 'evento ' + e.evento_id + (e.reenvio ? ' · reenvío' : '') + ' · intento ' + e.intento + ' · ' + e.latencia_ms + ' ms · ' + e.fecha));
+    li.appendChild(info);
     var b = el('button', '', 'Reenviar');
     b.type = 'button';
     b.setAttribute('aria-label', 'Reenviar el evento ' + e.evento_id + ' (' + e.event + ', cobro ' + e.cobro_id + '), entrega ' + e.id);
     b.addEventListener('click', function () {
+      var caja = cajaDe(b);
       api('POST', '/_sandbox/eventos/' + e.evento_id + '/reenviar', {}).then(function (r) {
-        avisar('Evento ' + r.evento_id + ' (' + r.event + ') reenviado a ' + r.url + ': el intento aparece abajo.');
-      }).catch(fallar);
+        avisar('Evento ' + r.evento_id + ' (' + r.event + ') reenviado a ' + r.url + ': el intento aparece en la lista.', caja);
+      }).catch(function (err) { fallar(err, caja); });
     });
-    td.appendChild(b);
+    li.appendChild(b);
+    ul.appendChild(li);
   });
 }
 
@@ -421,7 +460,7 @@ async function adelantar(ev) {
   var dur = $('reloj-dur').value;
   var r = await api('POST', '/_sandbox/reloj', { avanzar: dur });
   pintarReloj(r);
-  avisar('Reloj adelantado ' + dur + ': ahora ' + r.ahora + '. ' + (r.vencidos.length ? 'Vencieron los cobros ' + r.vencidos.join(', ') + '.' : 'No venció ningún cobro.') + ' Reintentos enviados: ' + r.reintentos + '.');
+  avisar('Reloj adelantado ' + dur + ': ahora ' + r.ahora + '. ' + (r.vencidos.length ? 'Vencieron los cobros ' + r.vencidos.join(', ') + '.' : 'No venció ningún cobro.') + ' Reintentos enviados: ' + r.reintentos + '.', cajaDe($('form-reloj')));
   await cargarTodo();
 }
 
@@ -439,19 +478,19 @@ async function agregarFalla(ev) {
   var kind = FALLAS[$('falla-tipo').value];
   for (var k in kind) body[k] = kind[k];
   var f = await api('POST', '/_sandbox/fallas', body);
-  avisar('Falla ' + f.id + ': los próximos ' + f.count + ' pedidos ' + (f.method === '*' ? '' : f.method + ' ') + 'a ' + f.path + ' fallan (' + $('falla-tipo').value + '). El panel no las consume.');
+  avisar('Falla ' + f.id + ': los próximos ' + f.count + ' pedidos ' + (f.method === '*' ? '' : f.method + ' ') + 'a ' + f.path + ' fallan (' + $('falla-tipo').value + '). El panel no las consume.', cajaDe($('form-falla')));
   await cargarFallas();
 }
 async function borrarFallas() {
   var r = await api('DELETE', '/_sandbox/fallas');
-  avisar(r.borradas === 0 ? 'No había fallas pendientes.' : r.borradas + (r.borradas === 1 ? ' falla borrada.' : ' fallas borradas.'));
+  avisar(r.borradas === 0 ? 'No había fallas pendientes.' : r.borradas + (r.borradas === 1 ? ' falla borrada.' : ' fallas borradas.'), cajaDe($('form-falla')));
   await cargarFallas();
 }
 
 // ---- keys and secret: fetched only when asked, removed from the page when hidden ----
 function copiar(input, label) {
   input.select();
-  var done = function () { avisar(label + ' copiado al portapapeles.'); };
+  var done = function () { avisar(label + ' copiado al portapapeles.', cajaDe(input)); };
   if (navigator.clipboard && navigator.clipboard.writeText) {
     navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand('copy'); done(); });
   } else { document.execCommand('copy'); done(); }
@@ -585,10 +624,16 @@ async function conectar() {
 }
 
 function on(id, type, fn) {
-  $(id).addEventListener(type, function (ev) {
+  var node = $(id);
+  node.addEventListener(type, function (ev) {
     var p = fn(ev);
-    if (p && p.catch) p.catch(fallar);
+    if (p && p.catch) p.catch(fallaEn(node));
   });
+}
+/** The pager's buttons of list name: a page newer or older, drawn by paint. */
+function paginas(name, paint) {
+  on(name + '-nuevos', 'click', function () { S.pag[name] = Math.max(0, S.pag[name] - 1); paint(); });
+  on(name + '-viejos', 'click', function () { S.pag[name] += 1; paint(); });
 }
 
 ESTADOS.forEach(function (e) { var o = el('option', '', e); o.value = e; $('filtro-estado').appendChild(o); });
@@ -601,9 +646,13 @@ on('form-clave', 'submit', function (ev) {
   return conectar();
 });
 on('form-crear', 'submit', crearCobro);
-on('form-filtro', 'submit', function (ev) { ev.preventDefault(); return cargarCobros(); });
-on('filtro-estado', 'change', cargarCobros);
-on('filtro-q', 'input', function () { soon('cobros', cargarCobros, 250); });
+on('form-filtro', 'submit', function (ev) { ev.preventDefault(); S.pag.cobros = 0; return cargarCobros(); });
+on('filtro-estado', 'change', function () { S.pag.cobros = 0; return cargarCobros(); });
+on('filtro-q', 'input', function () { S.pag.cobros = 0; soon('cobros', cargarCobros, 250); });
+paginas('cobros', pintarCobros);
+paginas('notif', pintarEntregas);
+// Sections scrolled to from the bar stop below it, whatever its height at this width.
+if (window.ResizeObserver) new ResizeObserver(function () { document.documentElement.style.setProperty('--bar', ($('barra').offsetHeight + 8) + 'px'); }).observe($('barra'));
 on('form-pagar', 'submit', pagar);
 on('btn-iniciar', 'click', function () { return mover('iniciar'); });
 on('btn-rechazar', 'click', function () { return mover('rechazar', { medio: $('pagar-medio').value }); });
@@ -616,7 +665,7 @@ on('btn-cerrar', 'click', function () {
 on('form-devolver', 'submit', function (ev) { ev.preventDefault(); return revisarDevolucion(false); });
 on('devolver-todo', 'click', function () { return revisarDevolucion(true); });
 on('devolver-si', 'click', confirmarDevolucion);
-on('devolver-no', 'click', function () { S.plan = null; $('devolver-confirmar').hidden = true; avisar('Devolución cancelada: no se envió nada.'); });
+on('devolver-no', 'click', function () { S.plan = null; $('devolver-confirmar').hidden = true; avisar('Devolución cancelada: no se envió nada.', cajaDe($('form-devolver'))); });
 on('form-reloj', 'submit', adelantar);
 on('form-falla', 'submit', agregarFalla);
 on('fallas-borrar', 'click', borrarFallas);

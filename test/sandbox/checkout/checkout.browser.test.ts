@@ -36,6 +36,25 @@ async function submitRedirects(page: Page, button: string, action: string, locat
   await page.waitForURL(location, { waitUntil: 'commit' });
 }
 
+/**
+ * Run in the page (a string: this Node-typed file has no DOM types): every amount
+ * ("$ 1.500,00") whose "$" and digits land on different lines.
+ */
+const BROKEN_AMOUNTS = `(() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (const m of n.data.matchAll(/\\$\\s[0-9.,]+/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})()`;
+
 async function crear(sb: Sandbox, args: string[]): Promise<any> {
   const r = await svc(['cobro', 'crear', '--json', ...args], { env: sb.env });
   expect(r.stderr === '' || r.exitCode === 0, r.stderr).toBe(true);
@@ -86,7 +105,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     expect(await page.locator('#inyectado').count()).toBe(0);
     const body = await page.locator('main').textContent();
     expect(body).toContain('Comercio de Prueba');
-    expect(body).toContain('$ 1.500,00');
+    expect(body).toContain('$\u00a01.500,00');
     expect(body).toContain('Vence');
     // The three kinds of method: card types as options, the QR drawn, the CVU to copy.
     for (const name of ['Tarjeta de débito', 'Tarjeta de crédito', 'Código QR', 'Transferencia bancaria']) {
@@ -117,7 +136,10 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('600,00');
     await page.getByRole('button', { name: 'Pagar este monto' }).click();
     await page.waitForURL(/\?tx=\d+$/);
-    expect(await page.getByRole('status').first().textContent()).toContain('Quedan $ 900,00 por pagar');
+    expect(await page.getByRole('status').first().textContent()).toContain('Quedan $\u00a0900,00 por pagar');
+    // "Ya pagado $ 600,00 de $ 1.500,00" at 375 px: each amount whole on its line.
+    expect(await page.locator('main').textContent()).toContain('$\u00a0600,00 de $\u00a01.500,00');
+    expect(await page.evaluate(BROKEN_AMOUNTS)).toEqual([]);
     expect(await page.getByRole('button', { name: 'Simular pago rechazado' }).count()).toBe(0);
     expect((await ver(sb, c.id)).estado).toBe('PAGADA_PARCIALMENTE');
 
@@ -147,9 +169,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     expect(await page.getByRole('button').count()).toBe(0);
     await page.getByRole('link', { name: 'Ver el comprobante' }).click();
     const receipt = await page.locator('main').textContent();
-    expect(receipt).toContain('$ 600,00');
-    expect(receipt).toContain('$ 900,00');
-    expect(receipt).toContain('Total pagado$ 1.500,00');
+    expect(receipt).toContain('$\u00a0600,00');
+    expect(receipt).toContain('$\u00a0900,00');
+    expect(receipt).toContain('Total pagado$\u00a01.500,00');
     await expectFitsWidth(page);
     await page.screenshot({ path: join(ARTIFACTS, 'checkout-recibo.png'), fullPage: true });
     expect(watched.problems).toEqual([]);

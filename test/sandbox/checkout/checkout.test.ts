@@ -10,10 +10,10 @@ import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js
 
 describe('format', () => {
   it('shows amounts the Argentine way without floats', () => {
-    expect(pesos(0n)).toBe('$ 0,00');
-    expect(pesos(150050n)).toBe('$ 1.500,50');
-    expect(pesos(99_999_999_999n)).toBe('$ 999.999.999,99');
-    expect(pesos(-5n)).toBe('-$ 0,05');
+    expect(pesos(0n)).toBe('$\u00a00,00');
+    expect(pesos(150050n)).toBe('$\u00a01.500,50');
+    expect(pesos(99_999_999_999n)).toBe('$\u00a0999.999.999,99');
+    expect(pesos(-5n)).toBe('-$\u00a00,05');
   });
 
   it('reads what a payer types, with comma or dot', () => {
@@ -75,7 +75,7 @@ describe('page', () => {
       expect(html, estado).toContain('class="msg state"');
     }
     const partly = checkoutPage({ ...view, estado: 'PAGADA_PARCIALMENTE', cobrado: 50000n, canCancel: false });
-    expect(partly).toContain('Pagar el total ($ 1.000,00)');
+    expect(partly).toContain('Pagar el total ($\u00a01.000,00)');
     expect(partly).not.toContain('rechazar');
   });
 });
@@ -154,8 +154,8 @@ describe('routes', () => {
       ['payment.approved', '100.00'],
     ]);
     const receipt = await (await fetch(`${sb.baseUrl}/pagar/${c.codigo}/recibo`)).text();
-    expect(receipt).toContain('$ 40,00');
-    expect(receipt).toContain('$ 60,00');
+    expect(receipt).toContain('$\u00a040,00');
+    expect(receipt).toContain('$\u00a060,00');
     // Paid: a further payment is refused with the state, nothing changes.
     const again = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total' });
     expect(again.status).toBe(409);
@@ -179,7 +179,7 @@ describe('routes', () => {
     const over = await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '100,01' });
     expect(over.status).toBe(400);
     const text = await over.text();
-    expect(text).toContain('supera lo que queda por pagar ($ 100,00)');
+    expect(text).toContain('supera lo que queda por pagar ($\u00a0100,00)');
     expect(text).toContain('value="100,01"');
     expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '' })).status).toBe(400);
     expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'otro' })).status).toBe(400);

@@ -20,12 +20,18 @@ if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
 /** The live stream is cut when its page closes; that is not a failure. */
 const streamCut = (url: string) => url.endsWith('/_sandbox/stream');
 
+/** How many delivery attempts the dashboard lists, over all the pages of its list ("1–15 de 33"). */
+async function listed(page: Page): Promise<number> {
+  const m = /de (\d+)$/.exec((await page.locator('#notif-pagina').textContent()) ?? '');
+  return m ? Number(m[1]) : 0;
+}
+
 /** Waits until the dashboard lists every delivery attempt the sandbox made (nothing more is on its way). */
 async function deliveriesShown(sb: Sandbox, page: Page): Promise<void> {
   await expect
     .poll(async () => {
       const made = (await sb.api('GET', '/_sandbox/entregas')).body.data.length;
-      const shown = await page.getByRole('button', { name: /^Reenviar el evento/ }).count();
+      const shown = await listed(page);
       return made === shown ? 'all shown' : `${shown} of ${made}`;
     })
     .toBe('all shown');
@@ -87,11 +93,11 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     const referencia = '<i id="ref-inyectada">r-1</i>';
     await page.getByRole('textbox', { name: 'Referencia (opcional)' }).fill(referencia);
     await page.getByRole('button', { name: 'Crear cobro' }).click();
-    await expect.poll(() => page.locator('#aviso').textContent()).toContain('creado');
+    await expect.poll(() => page.locator('#detalle-aviso').textContent()).toContain('creado');
     const [c] = (await json(sb, ['cobro', 'listar'])) as any[];
     expect(c).toMatchObject({ concepto, referencia, monto: '1500.00', estado: 'PENDIENTE' });
-    expect(await page.locator('#aviso').textContent()).toContain(`Cobro ${c.id} creado (${c.codigo})`);
-    // The notice shows first; the list and the detail are fetched after it.
+    expect(await page.locator('#detalle-aviso').textContent()).toContain(`Cobro ${c.id} creado (${c.codigo})`);
+    // The list and the detail are fetched, then the notice shows in the detail, where the page took the person.
     await expect.poll(() => page.getByRole('heading', { level: 2, name: `Cobro ${c.id} · ${c.codigo}` }).isVisible()).toBe(true);
     await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain(concepto);
     await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(concepto);
@@ -133,7 +139,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     // Resend the partial payment's notification: the receiver gets the same body again.
     const partial = await waitFor('the partial payment delivered', () => receiver.got.find((g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid'));
     await page.getByRole('button', { name: /^Reenviar el evento \d+ \(payment\.partially_paid/ }).first().click();
-    await expect.poll(() => page.locator('#aviso').textContent()).toContain('reenviado');
+    await expect.poll(() => page.locator('#notif-aviso').textContent()).toContain('reenviado');
     const twice = await waitFor('the resend', () => {
       const got = receiver.got.filter((g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid');
       return got.length === 2 ? got : undefined;
@@ -151,7 +157,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await page.getByRole('button', { name: 'Revisar devolución' }).click();
     await expect.poll(() => page.locator('#devolver-pregunta').textContent()).toContain(`¿Devolver 200.50 del cobro ${c.id}`);
     await page.getByRole('button', { name: 'Confirmar devolución' }).click();
-    await expect.poll(() => page.locator('#aviso').textContent()).toContain('devuelto 200.50');
+    await expect.poll(() => page.locator('#devolver-aviso').textContent()).toContain('devuelto 200.50');
     await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('DEVUELTA_PARCIALMENTE');
     await expect.poll(() => page.locator('#t-ev').textContent()).toContain('payment.partially_refunded');
     const refunds = (await json(sb, ['devoluciones', 'listar'])) as any[];
@@ -163,7 +169,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(otra.codigo);
     await page.getByRole('combobox', { name: 'Adelantar' }).selectOption('8d');
     await page.getByRole('button', { name: 'Adelantar el reloj' }).click();
-    await expect.poll(() => page.locator('#aviso').textContent()).toContain(`Vencieron los cobros ${otra.id}`);
+    await expect.poll(() => page.locator('#reloj-aviso').textContent()).toContain(`Vencieron los cobros ${otra.id}`);
     expect(await json(sb, ['cobro', 'ver', String(otra.id)])).toMatchObject({ estado: 'CANCELADO' });
     await page.getByRole('button', { name: new RegExp(otra.codigo) }).click();
     await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('CANCELADO');
@@ -216,7 +222,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
     await sb.api('POST', '/v1/cobros', { concepto: 'Carrera', monto: '10.00' });
     await deliveriesShown(sb, page);
-    const buttons = () => page.getByRole('button', { name: /^Reenviar el evento/ }).count();
+    const buttons = () => listed(page);
     // The next reload of the deliveries is read now, but answered only after a resend
     // made meanwhile has reached the page through the live stream.
     let stale!: () => void;

@@ -1,0 +1,166 @@
+// The dashboard as a page a person works in, on a laptop (1280×800) and a phone
+// (375×812), with enough requests and notifications to fill it: every section one
+// click away from anywhere (the navigation bar stays on screen), long lists paged,
+// every button inside the screen and inside any box that scrolls, no sideways
+// scroll, a state badge on one line, and a form's error beside that form, on screen.
+// One page load, resized once; screenshots kept in test-artifacts/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, closeAll, expectFitsWidth, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, watch } from '../../helpers/browser.js';
+import type { Sandbox } from '../../helpers/sandbox.js';
+
+if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
+
+const REQUESTS = 30;
+
+/**
+ * Run in the page (a string, as this Node-typed file has no DOM types): every visible
+ * button or link that is cut by the window's width or by a box that scrolls or clips,
+ * and every state badge whose text takes more than one line.
+ */
+const PROBLEMS = `(() => {
+  const out = [];
+  const W = document.documentElement.clientWidth;
+  const name = (e) => (e.getAttribute('aria-label') || e.textContent || e.id).trim().slice(0, 60);
+  for (const e of document.querySelectorAll('main button, main a[href], nav a[href]')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.left < 0 || r.right > W + 0.5) out.push('outside the window: ' + name(e) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX === 'visible') continue;
+      const b = p.getBoundingClientRect();
+      if (r.left < b.left - 0.5 || r.right > b.right + 0.5) out.push('cut by a box (' + s.overflowX + '): ' + name(e) + ' ' + Math.round(r.right) + ' > ' + Math.round(b.right));
+    }
+  }
+  for (const e of document.querySelectorAll('.estado')) {
+    if (e.getClientRects().length === 0) continue;
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (tops.size > 1) out.push('badge on ' + tops.size + ' lines: ' + e.textContent);
+  }
+  return out;
+})()`;
+
+interface Box {
+  top: number;
+  bottom: number;
+}
+
+async function box(page: Page, selector: string): Promise<Box> {
+  const b = await page.locator(selector).boundingBox();
+  expect(b, selector).not.toBeNull();
+  return { top: b!.y, bottom: b!.y + b!.height };
+}
+
+describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', () => {
+  let sb: Sandbox;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    ({ sb, receiver } = await sandboxNotifying(['--ready-delay', '0', '--retry-schedule', '']));
+    ({ browser, context } = await launchBrowser());
+    const ids: number[] = [];
+    for (let i = 1; i <= REQUESTS; i++) {
+      const r = await sb.api('POST', '/v1/cobros', { concepto: `Pedido ${i} de la semana, dos unidades`, monto: '2000.00', referencia: `ref-${i}` });
+      expect(r.status, r.text).toBe(201);
+      ids.push(r.body.data.id);
+    }
+    // The longest badges: one partly refunded, one partly paid.
+    const [last, before] = [ids[REQUESTS - 1], ids[REQUESTS - 2]];
+    expect((await sb.api('POST', `/_sandbox/cobros/${last}/pagar`, { medio: 'transferencia' })).status).toBe(200);
+    expect((await sb.api('POST', `/v1/cobros/${last}/devoluciones`, { monto: '500.00' })).status).toBe(201);
+    expect((await sb.api('POST', `/_sandbox/cobros/${before}/pagar`, { medio: 'transferencia', monto: '500.00' })).status).toBe(200);
+  }, 60_000);
+
+  afterAll(() => closeAll({ context, browser, sb, receiver }));
+
+  it('reaches every section, pages long lists, keeps buttons on screen and errors beside their form', async () => {
+    const problems: string[] = [];
+    const page = await context.newPage();
+    watch(page, problems, (url) => url.endsWith('/_sandbox/stream'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${sb.base_url}/`);
+    await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(sb.api_key);
+    await page.getByRole('button', { name: 'Conectar' }).click();
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
+    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('DEVUELTA_PARCIALMENTE');
+    await expect.poll(async () => (await page.locator('#t-notif').textContent()) ?? '').toContain('payment.partially_refunded');
+    mkdirSync(ARTIFACTS, { recursive: true });
+
+    for (const [width, height] of [
+      [1280, 800],
+      [375, 812],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate('window.scrollTo(0, 0)');
+      await expectFitsWidth(page, width);
+      expect(await page.evaluate(PROBLEMS), `at ${width} px`).toEqual([]);
+
+      // Long lists come a page at a time: the requests and the notifications.
+      expect(await page.locator('#lista-cobros > li').count()).toBeLessThanOrEqual(20);
+      expect(await page.locator('#t-notif > tr, #t-notif > li').count()).toBeLessThanOrEqual(20);
+      const notif = await box(page, '#notificaciones');
+      expect(notif.bottom - notif.top, `the notifications at ${width} px`).toBeLessThan(2.5 * height);
+
+      // Every section one click away, from the bottom of the page too: the bar stays on screen.
+      await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+      const nav = page.getByRole('navigation', { name: 'Secciones del panel' });
+      const links = await nav.getByRole('link').all();
+      expect(links.length).toBe(7);
+      for (const link of links) {
+        const bar = await nav.boundingBox();
+        expect(bar!.y, `the bar at ${width} px`).toBeGreaterThanOrEqual(-0.5);
+        expect(bar!.y + bar!.height).toBeLessThanOrEqual(height);
+        const target = (await link.getAttribute('href'))!;
+        await link.click();
+        // Its heading on screen, below the bar (the last one cannot scroll higher than the page's end).
+        await expect.poll(async () => (await box(page, target)).top, `${target} at ${width} px`).toBeLessThan(height - 80);
+        expect((await box(page, target)).top, `${target} at ${width} px`).toBeGreaterThanOrEqual(bar!.height - 1);
+      }
+
+      // The next page of requests, then back.
+      await page.getByRole('link', { name: 'Cobros' }).click();
+      await page.getByRole('button', { name: 'Cobros más viejos' }).click();
+      await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain('Pedido 1 de la semana');
+      expect(await page.evaluate(PROBLEMS), `at ${width} px, second page`).toEqual([]);
+      await page.getByRole('button', { name: 'Cobros más nuevos' }).click();
+      await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(`Pedido ${REQUESTS} de la semana`);
+
+      // A refusal is shown beside the form that was sent, where the person is looking.
+      for (const [form, fill, button] of [
+        ['#form-falla', ['#falla-ruta', 'cobros'], 'Agregar falla'],
+        ['#form-crear', ['#crear-monto', 'abc'], 'Crear cobro'],
+      ] as const) {
+        await page.locator(form).scrollIntoViewIfNeeded();
+        if (form === '#form-crear') await page.locator('#crear-concepto').fill('Prueba');
+        await page.locator(fill[0]).fill(fill[1]);
+        await page.getByRole('button', { name: button }).click();
+        const alert = page.getByRole('alert').filter({ hasText: /\S/ });
+        await expect.poll(() => alert.count(), `${form}'s error at ${width} px`).toBe(1);
+        const f = await box(page, form);
+        const a = (await alert.boundingBox())!;
+        expect(a.y, `${form}'s error at ${width} px`).toBeGreaterThanOrEqual(f.top);
+        expect(a.y - f.bottom, `${form}'s error at ${width} px`).toBeLessThan(80);
+        expect(a.y).toBeGreaterThanOrEqual(0);
+        expect(a.y + a.height).toBeLessThanOrEqual(height);
+        expect(await page.locator('#error').textContent()).toBe('');
+      }
+      await page.locator('#falla-ruta').fill('/v1/cobros*');
+
+      await page.evaluate('window.scrollTo(0, 0)');
+      const shot = join(ARTIFACTS, `panel-layout-${width}.png`);
+      await page.screenshot({ path: shot, fullPage: true });
+      console.log(`screenshot: ${shot}`);
+    }
+    // Each refusal is a 400 Chromium reports; nothing else.
+    expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+    await page.close();
+  });
+});
