@@ -121,7 +121,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
         const target = (await link.getAttribute('href'))!;
         await link.click();
         // Its heading on screen, below the bar (the last one cannot scroll higher than the page's end).
-        await expect.poll(async () => (await box(page, target)).top, `${target} at ${width} px`).toBeLessThan(height - 80);
+        await expect.poll(async () => (await box(page, target)).top, { message: `${target} at ${width} px` }).toBeLessThan(height - 80);
         expect((await box(page, target)).top, `${target} at ${width} px`).toBeGreaterThanOrEqual(bar!.height - 1);
       }
 
@@ -143,7 +143,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
         await page.locator(fill[0]).fill(fill[1]);
         await page.getByRole('button', { name: button }).click();
         const alert = page.getByRole('alert').filter({ hasText: /\S/ });
-        await expect.poll(() => alert.count(), `${form}'s error at ${width} px`).toBe(1);
+        await expect.poll(() => alert.count(), { message: `${form}'s error at ${width} px` }).toBe(1);
         const f = await box(page, form);
         const a = (await alert.boundingBox())!;
         expect(a.y, `${form}'s error at ${width} px`).toBeGreaterThanOrEqual(f.top);
