@@ -15,7 +15,8 @@ import { eventOf, findCobro, idOf, refresh, withWire } from './model.js';
 import type { Hub } from './hub.js';
 import { parseDuration, type Clock } from './time.js';
 import * as state from './state.js';
-import type { CobroRec, LiquidacionRec, StoredEvent, TransaccionRec } from './store.js';
+import { CODIGO_RE, type CobroRec, type LiquidacionRec, type StoredEvent, type TransaccionRec } from './store.js';
+import { crearCon } from './handlers/cobros.js';
 import { ok, type ApiRequest, type Deps, type Reply } from './types.js';
 
 export interface ControlDeps extends Deps {
@@ -57,6 +58,24 @@ function stateOnly(move: (estado: EstadoCobro) => state.Move): ControlHandler {
 }
 
 export const iniciar = stateOnly(state.start);
+
+/**
+ * POST /_sandbox/cobros: POST /v1/cobros's body plus the `id` and `codigo` the request
+ * had in the sandbox a scenario was exported from (`svc sandbox escenario exportar`),
+ * so a sandbox started from it lists the same ids and codes. The id must follow the
+ * last one and the code be free.
+ */
+export const crearConId: ControlHandler = (deps, req) => {
+  const b = body(req);
+  const id = b.id;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= deps.store.cobros.maxId) {
+    throw bad(`id: un entero mayor que el del último cobro (${deps.store.cobros.maxId})`);
+  }
+  const codigo = b.codigo;
+  if (typeof codigo !== 'string' || !CODIGO_RE.test(codigo)) throw bad('codigo: diez letras y dígitos, como los códigos del sandbox (ej. "T97F5DUHMA")');
+  if (deps.store.codigos.has(codigo)) throw bad(`codigo: "${codigo}" ya es de otro cobro`);
+  return crearCon(deps, req, { id, codigo });
+};
 
 function medioFor(rec: CobroRec, value: unknown): Medio {
   const allowed = allowedMedios(rec.wire.medios);

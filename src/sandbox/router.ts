@@ -72,6 +72,7 @@ export const ROUTES: Route[] = [
   local(r('GET', '/', 'public', panel.pagina)),
   local(r('GET', '/_sandbox/panel', 'public', panel.pagina)),
   r('GET', '/_sandbox/stream', 'control', control.stream),
+  r('POST', '/_sandbox/cobros', 'control', control.crearConId, API.crearCobro.error400),
   r('GET', '/_sandbox/cobros/:', 'control', control.detalle),
   r('POST', '/_sandbox/cobros/:/iniciar', 'control', control.iniciar),
   r('POST', '/_sandbox/cobros/:/pagar', 'control', control.pagar),

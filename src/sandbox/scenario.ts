@@ -15,6 +15,11 @@ const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.0
 const Pago = z.strictObject({ medio: z.enum(MEDIOS), monto: z.optional(Monto) });
 const Devol = z.strictObject({ monto: Monto, transaccion: z.optional(z.int().check(z.minimum(0))) });
 const CobroEsc = z.strictObject({
+  /** The id and code it had where it was exported from: kept, so the lists are the same. */
+  id: z.optional(z.int().check(z.positive())),
+  codigo: z.optional(z.string()),
+  /** The live rehearsal merchant's (made with its key); absent: the ready test merchant's. */
+  comercio: z.optional(z.literal('ensayo')),
   concepto: z.string().check(z.minLength(1)),
   monto: Monto,
   referencia: z.optional(z.string()),
@@ -66,7 +71,13 @@ export function parseScenario(text: string): Scenario {
             : issue.message;
     throw new ScenarioError(`${pathOf(issue.path)}: ${what}`);
   }
+  let lastId = 0;
   for (const [i, c] of r.data.cobros.entries()) {
+    if ((c.id === undefined) !== (c.codigo === undefined)) throw new ScenarioError(`cobros[${i}]: id y codigo van juntos (los dos o ninguno)`);
+    if (c.id !== undefined) {
+      if (c.id <= lastId) throw new ScenarioError(`cobros[${i}].id: ${c.id} no sigue al anterior (${lastId}); los cobros van en el orden de sus ids`);
+      lastId = c.id;
+    }
     if (c.rechazar && c.expirar) throw new ScenarioError(`cobros[${i}]: rechazar o expirar, no los dos`);
     for (const [j, d] of (c.devoluciones ?? []).entries()) {
       if (d.transaccion !== undefined && d.transaccion >= (c.pagos ?? []).length) {
@@ -77,10 +88,12 @@ export function parseScenario(text: string): Scenario {
   return r.data;
 }
 
+/** Sends one request with the key of the scenario's merchant (`ensayo`: the live rehearsal one). */
 type Call = (
   method: string,
   path: string,
-  body?: unknown,
+  body: unknown,
+  comercio: 'ensayo' | undefined,
 ) => Promise<{ status: number; body: { data?: unknown; message?: string }; headers?: Record<string, string | string[] | undefined> }>;
 
 /**
@@ -93,7 +106,7 @@ export async function applyScenario(s: Scenario, call: Call, toIso: (text: strin
   for (const [i, c] of s.cobros.entries()) {
     const at = `cobros[${i}]`;
     const send = async (where: string, method: string, path: string, body?: unknown) => {
-      const r = await call(method, path, body);
+      const r = await call(method, path, body, c.comercio);
       if (r.status >= 300) throw new ScenarioError(`${where}: el sandbox lo rechazó (HTTP ${r.status}: ${r.body.message ?? ''})`);
       return r;
     };
@@ -115,7 +128,8 @@ export async function applyScenario(s: Scenario, call: Call, toIso: (text: strin
       ...(c.qr !== undefined ? { qr: c.qr } : {}),
       ...(c.transferencia !== undefined ? { transferencia: c.transferencia } : {}),
     };
-    const cobro = (await step(at, 'POST', '/v1/cobros', body)) as Cobro;
+    // An exported id and code are kept through the control plane; else the API picks them.
+    const cobro = (c.id !== undefined ? await step(at, 'POST', '/_sandbox/cobros', { ...body, id: c.id, codigo: c.codigo }) : await step(at, 'POST', '/v1/cobros', body)) as Cobro;
     // The transaction each payment made (pagos[k] -> txs[k]), as the sandbox says in its
     // answer: listing every transaction of the sandbox for each request made applying
     // a scenario quadratic (#28).
@@ -134,32 +148,45 @@ export async function applyScenario(s: Scenario, call: Call, toIso: (text: strin
   }
 }
 
+/** One merchant's lists as the service sends them, for exportScenario. */
+export interface MerchantLists {
+  /** The live rehearsal merchant's (`comercio: "ensayo"`). */
+  ensayo: boolean;
+  cobros: Iterable<Cobro>;
+  transacciones: Iterable<Transaccion>;
+  devoluciones: Iterable<Devolucion>;
+}
+
 /**
- * A running sandbox's state as a scenario (lists as the service sends them): each
- * request oldest first with its payments, how it ended and its refunds. A refund's
- * transaction is not on the wire, so exported refunds name none; a request still
- * open keeps its vencimiento (local time in the sandbox's zone).
+ * A running sandbox's state as a scenario: every merchant's requests in the order of
+ * their ids, each with its id and code (so a sandbox started from it lists the same),
+ * its payments, how it ended and its refunds. A refund's transaction is not on the
+ * wire, so exported refunds name none. A request keeps its vencimiento (local time in
+ * the sandbox's zone) while it is ahead of `now`, the sandbox's clock: a date past
+ * cannot be given to a new request.
  */
-export function exportScenario(cobros: Iterable<Cobro>, transacciones: Iterable<Transaccion>, devoluciones: Iterable<Devolucion>): Scenario {
-  const txs = [...transacciones].sort((a, b) => a.id - b.id);
-  const devs = [...devoluciones].sort((a, b) => a.id - b.id);
-  const out: CobroEscenario[] = [];
-  for (const c of [...cobros].sort((a, b) => a.id - b.id)) {
-    const mine = txs.filter((t) => t.cobro_id === c.id);
-    const e: CobroEscenario = { concepto: c.concepto, monto: c.monto };
-    if (c.referencia !== null) e.referencia = c.referencia;
-    if (c.vencimiento !== null && (c.estado === 'PENDIENTE' || c.estado === 'EN_PROCESO')) e.vencimiento = c.vencimiento;
-    if (!c.medios.tarjeta) e.tarjeta = false;
-    if (!c.medios.qr) e.qr = false;
-    if (!c.medios.transferencia) e.transferencia = false;
-    // Read from the sandbox, which says only the seed's methods; another's are left out.
-    const pagos = mine.filter((t) => t.estado === 'ACREDITADO').flatMap((t) => (isKnown(t.medio, MEDIOS) ? [{ medio: t.medio, monto: t.monto }] : []));
-    if (pagos.length) e.pagos = pagos;
-    if (mine.some((t) => t.estado === 'RECHAZADO')) e.rechazar = true;
-    else if (c.estado === 'CANCELADO') e.expirar = true;
-    const refunds = devs.filter((d) => d.cobro_id === c.id).map((d) => ({ monto: d.monto }));
-    if (refunds.length) e.devoluciones = refunds;
-    out.push(e);
+export function exportScenario(merchants: MerchantLists[], now: number): Scenario {
+  const out: (CobroEscenario & { id: number })[] = [];
+  for (const m of merchants) {
+    const txs = [...m.transacciones].sort((a, b) => a.id - b.id);
+    const devs = [...m.devoluciones].sort((a, b) => a.id - b.id);
+    for (const c of m.cobros) {
+      const mine = txs.filter((t) => t.cobro_id === c.id);
+      const e: CobroEscenario & { id: number } = { id: c.id, codigo: c.codigo, ...(m.ensayo ? { comercio: 'ensayo' as const } : {}), concepto: c.concepto, monto: c.monto };
+      if (c.referencia !== null) e.referencia = c.referencia;
+      if (c.vencimiento !== null && (c.estado === 'PENDIENTE' || c.estado === 'EN_PROCESO' || Date.parse(c.vencimiento) > now)) e.vencimiento = c.vencimiento;
+      if (!c.medios.tarjeta) e.tarjeta = false;
+      if (!c.medios.qr) e.qr = false;
+      if (!c.medios.transferencia) e.transferencia = false;
+      // Read from the sandbox, which says only the seed's methods; another's are left out.
+      const pagos = mine.filter((t) => t.estado === 'ACREDITADO').flatMap((t) => (isKnown(t.medio, MEDIOS) ? [{ medio: t.medio, monto: t.monto }] : []));
+      if (pagos.length) e.pagos = pagos;
+      if (mine.some((t) => t.estado === 'RECHAZADO')) e.rechazar = true;
+      else if (c.estado === 'CANCELADO') e.expirar = true;
+      const refunds = devs.filter((d) => d.cobro_id === c.id).map((d) => ({ monto: d.monto }));
+      if (refunds.length) e.devoluciones = refunds;
+      out.push(e);
+    }
   }
-  return { cobros: out };
+  return { cobros: out.sort((a, b) => a.id - b.id) };
 }

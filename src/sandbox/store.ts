@@ -130,6 +130,11 @@ export class Latest<T> {
 }
 
 /** The payer's page of a request, on the sandbox listening at `baseUrl`. */
+/** The letters and digits of a public code (no I, O, 0 or 1, which are read out wrong). */
+const CODIGO_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** A public code as the sandbox makes them: ten of CODIGO_ALPHABET. */
+export const CODIGO_RE = /^[A-HJ-NP-Z2-9]{10}$/;
+
 export function payerUrl(baseUrl: string, codigo: string): string {
   return `${baseUrl}/pagar/${codigo}`;
 }
@@ -489,7 +494,7 @@ export class Store {
 
   /** A fresh public code, unique in the store. */
   newCodigo(): string {
-    const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+    const alphabet = CODIGO_ALPHABET;
     for (;;) {
       const bytes = randomBytes(10);
       let code = '';

@@ -19,6 +19,8 @@ const REPLIES: [string, (path: string) => boolean, z.ZodMiniType][] = [
   ...Object.values(API).map((e): [string, (path: string) => boolean, z.ZodMiniType] => [e.method, (path) => pathMatches(e, path), strictReply(e)]),
   // The control plane's moves answer the payment request, and its events the bodies it sent.
   ['POST', (path) => new RegExp(`^/_sandbox/cobros/${N}/(iniciar|pagar|rechazar|expirar)$`).test(path), data(strict(Cobro))],
+  // A request made with the id and code a scenario carries (svc sandbox --escenario).
+  ['POST', (path) => path === '/_sandbox/cobros', data(strict(Cobro))],
   [
     'GET',
     (path) => path === '/_sandbox/eventos',

@@ -137,6 +137,11 @@ export class SandboxControl {
     return ((await this.client.request({ method: 'DELETE', path: '/_sandbox/fallas' })).data as { data: { borradas: number } }).data.borradas;
   }
 
+  /** The merchants of the sandbox and their keys (GET /_sandbox/claves). */
+  async claves(): Promise<{ comercio: number; puede_cobrar: boolean; modo: string; clave: string }[]> {
+    return (await this.get<{ claves: { comercio: number; puede_cobrar: boolean; modo: string; clave: string }[] }>('/_sandbox/claves')).claves;
+  }
+
   /** The sandbox's clock. */
   async reloj(): Promise<Reloj> {
     return this.get<Reloj>('/_sandbox/reloj');

@@ -7,13 +7,19 @@ import { SandboxError } from '../errors.js';
 import { eventOf, findCobro, refresh } from '../model.js';
 import * as state from '../state.js';
 import { payerUrl, type CobroRec } from '../store.js';
-import { ok, type Handler } from '../types.js';
+import { ok, type ApiRequest, type Deps, type Handler, type Reply } from '../types.js';
 import { badWith, readBody } from './validate.js';
 
 const DAY = 86_400_000;
 export const DEFAULT_EXPIRY_MS = 7 * DAY;
 
-export const crear: Handler = (deps, req) => {
+export const crear: Handler = (deps, req) => crearCon(deps, req);
+
+/**
+ * Creates a payment request; `fixed` gives it an id and code of its own (a scenario
+ * exported from another sandbox, POST /_sandbox/cobros) instead of the next ones.
+ */
+export function crearCon(deps: Deps, req: ApiRequest, fixed?: { id: number; codigo: string }): Reply {
   if (!req.merchant.puede_cobrar) {
     throw new SandboxError(
       403,
@@ -32,8 +38,8 @@ export const crear: Handler = (deps, req) => {
   }
 
   const { store, clock } = deps;
-  const id = store.nextId('cobros');
-  const codigo = store.newCodigo();
+  const id = fixed?.id ?? store.nextId('cobros');
+  const codigo = fixed?.codigo ?? store.newCodigo();
   const local = clock.local(now);
   const montoText = formatCents(monto);
   const rec: CobroRec = {
@@ -64,7 +70,7 @@ export const crear: Handler = (deps, req) => {
   };
   store.commit([['cobro', rec]], [eventOf(rec, state.created().event, null)]);
   return ok(refresh(deps, rec, now).wire, 201);
-};
+}
 
 /** A transfer account identifier of 22 digits, derived from the id. */
 export function cvuOf(id: number): string {

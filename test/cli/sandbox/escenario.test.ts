@@ -88,6 +88,45 @@ describe('svc sandbox --escenario', () => {
     }
   });
 
+  it('export, restart, import: the same `svc cobro listar`, ids and codes included, and the live rehearsal merchant\'s requests too', async () => {
+    const live = { ...sb.env, SVC_API_KEY: sb.api_key_live! };
+    // Ids interleaved between the two merchants: 5 rehearsal, 6 test, 7 rehearsal.
+    for (const [env, args] of [
+      [live, ['--live', '--yes', 'cobro', 'crear', '--concepto', 'Ensayo abierto', '--monto', '70.00', '--referencia', 'e-1']],
+      [sb.env, ['cobro', 'crear', '--concepto', 'Test pagado', '--monto', '15.00']],
+      [live, ['--live', '--yes', 'cobro', 'crear', '--concepto', 'Ensayo pagado', '--monto', '90.00']],
+      [sb.env, ['sandbox', 'pagar', '6']],
+      [live, ['--live', 'sandbox', 'pagar', '7', '--medio', 'debito']],
+      [live, ['--live', '--yes', 'devolver', '7', '--monto', '10.00']],
+    ] as const) {
+      const r = await svc([...args], { env });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+    const listing = async (box: Sandbox) => [
+      await svc(['cobro', 'listar'], { env: box.env }),
+      await svc(['--live', 'cobro', 'listar'], { env: { ...box.env, SVC_API_KEY: box.api_key_live! } }),
+      await svc(['--live', 'devoluciones', 'listar', '--json'], { env: { ...box.env, SVC_API_KEY: box.api_key_live! } }),
+    ];
+    const exported = await svc(['sandbox', 'escenario', 'exportar'], { env: sb.env });
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const before = await listing(sb);
+    expect(before[0]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['6', '4', '3', '2', '1']);
+    expect(before[1]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['7', '5']);
+    const again = await startSandbox(['--escenario', write('con-ids.json', exported.stdout)]);
+    try {
+      const after = await listing(again);
+      for (const r of after) expect(r.exitCode, r.stderr).toBe(0);
+      // Piped rows whole: id, code, state, amounts, concepto, referencia, expiry.
+      expect(after[0]!.stdout).toBe(before[0]!.stdout);
+      expect(after[1]!.stdout).toBe(before[1]!.stdout);
+      const refunds = (r: { stdout: string }) => (JSON.parse(r.stdout) as { cobro_id: number; monto: string }[]).map((d) => [d.cobro_id, d.monto]);
+      expect(refunds(after[2]!)).toEqual(refunds(before[2]!));
+      expect(refunds(after[2]!)).toEqual([[7, '10.00']]);
+    } finally {
+      await again.stop();
+    }
+  });
+
   it("the scenario's own requests are not printed as log lines; requests after the banner are", async () => {
     const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--escenario', write('log.json', scenario)], {
       cwd: ROOT,
@@ -138,6 +177,10 @@ describe('svc sandbox --escenario', () => {
     ['the same key spelled with an escape', '{"cobros":[],"cobro\\u0073":[]}', /: cobros aparece dos veces/],
     ['an unknown field', { cobros: [{ concepto: 'x', monto: '1.00', pagado: true }] }, /cobros\[0\]: campo desconocido: pagado/],
     ['a refund of a payment that is not there', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'qr' }], devoluciones: [{ monto: '1.00', transaccion: 1 }] }] }, /cobros\[0\]\.devoluciones\[0\]\.transaccion: no hay pagos\[1\]/],
+    ['an id without its codigo', { cobros: [{ id: 3, concepto: 'x', monto: '1.00' }] }, /cobros\[0\]: id y codigo van juntos/],
+    ['ids out of order', { cobros: [{ id: 3, codigo: 'AAAAAAAAAA', concepto: 'x', monto: '1.00' }, { id: 2, codigo: 'BBBBBBBBBB', concepto: 'y', monto: '1.00' }] }, /cobros\[1\]\.id: 2 no sigue al anterior \(3\)/],
+    ['a code the sandbox never makes', { cobros: [{ id: 1, codigo: 'abc', concepto: 'x', monto: '1.00' }] }, /cobros\[0\]: el sandbox lo rechazó \(HTTP 400: codigo: diez letras y dígitos/],
+    ['a code twice', { cobros: [{ id: 1, codigo: 'AAAAAAAAAA', concepto: 'x', monto: '1.00' }, { id: 2, codigo: 'AAAAAAAAAA', concepto: 'y', monto: '1.00' }] }, /cobros\[1\]: el sandbox lo rechazó \(HTTP 400: codigo: "AAAAAAAAAA" ya es de otro cobro/],
     ['a step the sandbox refuses', { cobros: [{ concepto: 'x', monto: '10.00', pagos: [{ medio: 'qr', monto: '5.00' }], devoluciones: [{ monto: '6.00' }] }] }, /cobros\[0\]\.devoluciones\[0\]: el sandbox lo rechazó \(HTTP 400/],
   ])('%s: exit 2 naming where', async (name, value, message) => {
     const r = await svc(['sandbox', '--port', '0', '--escenario', write(`${name.replace(/\W/g, '-')}.json`, value)]);

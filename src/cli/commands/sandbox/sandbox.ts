@@ -149,18 +149,22 @@ function c2(ctx: Context, text: string): string {
 }
 
 /** Applies --escenario to the sandbox just started, through its own API; a refused step stops it (exit 2). */
-async function startWith(sandbox: { baseUrl: string; apiKey: string; app: { deps: { store: { cobros: { maxId: number } } } }; close(): Promise<void> }, esc: NonNullable<ServeOptions['escenario']>, tz: string | undefined): Promise<void> {
+async function startWith(sandbox: { baseUrl: string; apiKey: string; apiKeyLive?: string | null | undefined; app: { deps: { store: { cobros: { maxId: number } } } }; close(): Promise<void> }, esc: NonNullable<ServeOptions['escenario']>, tz: string | undefined): Promise<void> {
   const { applyScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
   const { parseVencimiento } = await import('../../../dates.js');
   if (sandbox.app.deps.store.cobros.maxId > 0) {
     await sandbox.close();
     throw new UsageError(`--escenario: el archivo de datos ya tiene cobros; un escenario arranca de cero (otro --data, o sin --data)`);
   }
+  if (!sandbox.apiKeyLive && esc.scenario.cobros.some((c) => c.comercio === 'ensayo')) {
+    await sandbox.close();
+    throw new UsageError(`--escenario ${printable(esc.file)}: tiene cobros del comercio de ensayo, y el archivo de datos es anterior a él (otro --data, o sin --data)`);
+  }
   // One kept-alive connection for the whole scenario: a fetch per step cost more than the step.
   const { Agent, request } = await import('node:http');
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const base = new URL(sandbox.baseUrl);
-  const call = (method: string, path: string, body?: unknown) =>
+  const call = (method: string, path: string, body: unknown, comercio: 'ensayo' | undefined) =>
     new Promise<{ status: number; body: { data?: unknown; message?: string }; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = request(
@@ -170,7 +174,7 @@ async function startWith(sandbox: { baseUrl: string; apiKey: string; app: { deps
           method,
           path,
           agent,
-          headers: { authorization: `Bearer ${sandbox.apiKey}`, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+          headers: { authorization: `Bearer ${comercio === 'ensayo' ? sandbox.apiKeyLive : sandbox.apiKey}`, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
         },
         (res) => {
           const chunks: Buffer[] = [];
