@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, expectNoStack, tempDir } from './helpers/cli.js';
-import { runMain } from './helpers/inproc.js';
+import { svc } from './helpers/inproc.js';
 import { startSandbox, type Sandbox } from './helpers/sandbox.js';
 
 type Step = { kind: 'sh'; line: string; at: number } | { kind: 'text'; body: string; at: number; skip: string | undefined };
@@ -177,7 +177,7 @@ async function run(command: string, asShown: boolean): Promise<{ exitCode: numbe
   const env = { ...process.env, ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: cwd, NO_COLOR: '1', ...(asShown ? { SVC_FORCE_TTY: '1', COLUMNS: '160' } : {}) };
   const argv = plainSvc(command);
   // The pager writes to the process's own stdout; `less -FRX` copies a piped page as is, so here the text is written directly.
-  if (argv) return runMain(argv, { ...env, SVC_PAGER: 'cat' }, asShown ? 's\n' : '', cwd);
+  if (argv) return svc(argv, { env: { ...env, SVC_PAGER: 'cat' }, input: asShown ? 's\n' : '', cwd });
   const script = `svc() { node ${JSON.stringify(BIN)} "$@"; }\nset -o pipefail\n${asShown ? `{ ${command}\n} 2>&1` : command}`;
   const r = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd, reject: false, all: true, input: asShown ? 's\n' : '', env });
   return { exitCode: r.exitCode ?? -1, stderr: String(r.stderr ?? ''), all: String(r.all ?? '') };

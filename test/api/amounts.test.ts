@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack } from '../helpers/cli.js';
 import { fixture, lines, sandbox, type Fixture, type HSandbox } from '../helpers/fixtures.js';
-import { runMain } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 
 let sb: HSandbox;
 let fx: Fixture;
@@ -68,7 +68,7 @@ async function runCase(c: Case, field: string, value: string) {
   const item = { ...c.resource(), [field]: value };
   await sb.clearFaults();
   await sb.fault({ method: c.method, path: c.path(), count: 5, action: 'respond', status: c.status, body: { data: c.list ? [item] : item } });
-  const r = await runMain(c.args(), { ...sb.env, SVC_RETRY_BACKOFF_MS: '1' });
+  const r = await svc(c.args(), { env: { ...sb.env, SVC_RETRY_BACKOFF_MS: '1' } });
   await sb.clearFaults();
   return r;
 }

@@ -1,9 +1,9 @@
 // The commands and faults shared by faults.test.ts (read commands) and
 // faults-writes.test.ts (POSTs, no service, retries, --json). The README's table
 // "What `svc` does when the service misbehaves" states what these tests check.
-import { svc, type SvcResult } from '../helpers/cli.js';
+import { svcSpawned, type SvcResult } from '../helpers/cli.js';
 import type { Fixture, HSandbox } from '../helpers/fixtures.js';
-import { runMain } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 
 export const GET_BUDGET = 3;
 export const ARMED = 5; // more than the GET budget, so the count left tells the attempts made
@@ -167,8 +167,8 @@ export const OUTCOME_UNKNOWN = /^error: la devolución de 0\.01 del cobro \d+ pu
 export function runCmd(sb: HSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}): Promise<SvcResult> {
   const fullEnv = { ...sb.env, ...BASE_ENV, ...env };
   const input = cmd.input?.(sb);
-  if (cmd === READS[0] || cmd === WRITES[0]) return svc(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
-  return runMain(cmd.args(fx), fullEnv, input ?? '');
+  if (cmd === READS[0] || cmd === WRITES[0]) return svcSpawned(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
+  return svc(cmd.args(fx), { env: fullEnv, input: input ?? '' });
 }
 
 /** Arms the fault on the command's request, runs the command, counts the attempts it used up. */

@@ -6,9 +6,9 @@
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, expectNoStack, svc as spawned, tempDir } from '../helpers/cli.js';
+import { ROOT, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { closedPort, expectOneErrorLine, lines, pool, sandbox, type HSandbox } from '../helpers/fixtures.js';
 import { bigItem, bigList, startHostile, type Answer, type Hostile } from './hostile.js';
 
@@ -143,7 +143,7 @@ describe('an address with a user and password (https://user:pass@host) is never 
       ['webhook trigger --json', ['webhook', 'trigger', 'payment.approved', '--forward-to', `${url}/no-such-hook`, '--json'], { ...base, SVC_WEBHOOK_SECRET: WHSEC }],
     ];
     // login first: perfil listar then shows the stored profile.
-    const first = await spawned(runs[0]![1], { env: runs[0]![2], input: runs[0]![3] });
+    const first = await svcSpawned(runs[0]![1], { env: runs[0]![2], input: runs[0]![3] });
     const rest = await pool(runs.slice(1), 4, ([, args, e, input]) => svc(args, { env: e, ...(input ? { input } : {}) }));
     const perfil = await svc(['perfil', 'listar'], { env: { SVC_CONFIG_DIR: dir } });
     const perfilJson = await svc(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });

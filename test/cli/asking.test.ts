@@ -7,7 +7,7 @@
 // asks for --live; --webhook-secret-stdin alone adds a secret to a profile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
-import { svcInProcess } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { LIVE_KEY } from '../helpers/live-proxy.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, svcTty } from '../helpers/tty.js';
@@ -108,24 +108,24 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
 describe('profiles that need one more thing', () => {
   it('a profile holding only a live key asks for --live (exit 2, config problem only_live_key)', async () => {
     const dir = configWith({ ensayo: { base_url: sb.base_url, live_key: LIVE_KEY } });
-    const r = await svcInProcess(['--profile', 'ensayo', 'cuenta'], { env: { SVC_CONFIG_DIR: dir } });
+    const r = await svc(['--profile', 'ensayo', 'cuenta'], { env: { SVC_CONFIG_DIR: dir } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('error: el perfil "ensayo" tiene solo una clave live: agregá --live para usarla');
     expect(r.stderr).not.toMatch(/no hay clave/);
-    const json = await svcInProcess(['--profile', 'ensayo', 'cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir } });
+    const json = await svc(['--profile', 'ensayo', 'cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir } });
     expect(JSON.parse(json.stderr)).toMatchObject({ error: 'config', problem: 'only_live_key' });
   });
 
   it('login --webhook-secret-stdin alone adds the secret to a profile with a key, keeping the key', async () => {
     const dir = configWith({ default: { base_url: sb.base_url, test_key: sb.api_key } });
-    const r = await svcInProcess(['login', '--webhook-secret-stdin'], { env: { SVC_CONFIG_DIR: dir }, input: 'whsec_nuevo\n' });
+    const r = await svc(['login', '--webhook-secret-stdin'], { env: { SVC_CONFIG_DIR: dir }, input: 'whsec_nuevo\n' });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('secreto de firma guardado en el perfil default (la clave no cambió)');
     expect(profilesIn(dir).default).toEqual({ base_url: sb.base_url, test_key: sb.api_key, webhook_secret: 'whsec_nuevo' });
     expect(r.stderr + r.stdout).not.toContain('whsec_nuevo');
 
     const keyless = configWith({ otro: { base_url: sb.base_url } });
-    const refused = await svcInProcess(['login', '--webhook-secret-stdin'], { env: { SVC_CONFIG_DIR: keyless }, input: 'whsec_nuevo\n' });
+    const refused = await svc(['login', '--webhook-secret-stdin'], { env: { SVC_CONFIG_DIR: keyless }, input: 'whsec_nuevo\n' });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/el perfil "otro" no tiene clave: el secreto solo se agrega a un perfil con clave/);
     expect(profilesIn(keyless).otro.webhook_secret).toBeUndefined();

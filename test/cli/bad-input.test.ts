@@ -4,9 +4,9 @@
 // line, and no request reaches the service (the sandbox's request log is unchanged).
 // Also: what the service says is shown safely (control characters neutralised).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc, type SvcResult } from '../helpers/cli.js';
+import { svcSpawned, type SvcResult } from '../helpers/cli.js';
 import { expectOneErrorLine, lines, pool, sandbox, type HSandbox } from '../helpers/fixtures.js';
-import { runMain } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 
 let sb: HSandbox;
 beforeAll(async () => {
@@ -49,7 +49,7 @@ function cases(prefix: string[], flag: string | null, values: string[], suffix: 
  */
 async function expectAllRefused(list: Case[]): Promise<void> {
   const before = await sb.apiLog();
-  const results = await pool(list, 4, (c, i) => (i === 0 ? svc(c.args, { env: sb.env }) : runMain(c.args, sb.env)));
+  const results = await pool(list, 4, (c, i) => (i === 0 ? svcSpawned(c.args, { env: sb.env }) : svc(c.args, { env: sb.env })));
   const failures: string[] = [];
   list.forEach((c, i) => {
     try {
@@ -147,7 +147,7 @@ describe('what the service says is shown safely', () => {
       status: 400,
       body: { error: 'bad_request', message: 'uno\u001b[2J\u001b]0;titulo\u0007\ndos\r\ntres' },
     });
-    const r = await svc(['cuenta'], { env: sb.env });
+    const r = await svcSpawned(['cuenta'], { env: sb.env });
     await sb.clearFaults();
     // Shown whole and visibly: quoted, each control as \uXXXX (src/text.ts), the line break as one space.
     expectOneErrorLine(r, 1, /^error: bad_request \(HTTP 400\): "uno\\u001b\[2J\\u001b\]0;titulo\\u0007 dos tres"$/, 'hostile service message');

@@ -5,8 +5,8 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc, tempDir } from '../helpers/cli.js';
-import { svcInProcess } from '../helpers/inproc.js';
+import { svcSpawned, tempDir } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { journalEntryAs as journalEntry } from '../helpers/journal.js';
 
@@ -21,10 +21,10 @@ describe('typed times mean the service zone on any machine', () => {
   afterAll(() => sb.stop());
 
   const vencimientoOf = async (env: Record<string, string>, typed: string): Promise<string> => {
-    const made = await svc(['cobro', 'crear', '--concepto', 'Reloj', '--monto', '10', '--vencimiento', typed, '--json'], { env: { ...sb.env, ...env } });
+    const made = await svcSpawned(['cobro', 'crear', '--concepto', 'Reloj', '--monto', '10', '--vencimiento', typed, '--json'], { env: { ...sb.env, ...env } });
     expect(made.exitCode, made.stderr).toBe(0);
     const id = JSON.parse(made.stdout).id as number;
-    const seen = await svc(['cobro', 'ver', String(id), '--json'], { env: { ...sb.env, ...env } });
+    const seen = await svcSpawned(['cobro', 'ver', String(id), '--json'], { env: { ...sb.env, ...env } });
     expect(seen.exitCode, seen.stderr).toBe(0);
     return JSON.parse(seen.stdout).vencimiento as string;
   };
@@ -45,7 +45,7 @@ describe('typed times mean the service zone on any machine', () => {
   it('+400d is refused before sending (exit 2, naming the limit), not by the service', async () => {
     const posts = async () => ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === '/v1/cobros').length;
     const before = await posts();
-    const r = await svcInProcess(['cobro', 'crear', '--concepto', 'Lejos', '--monto', '10', '--vencimiento', '+400d'], { env: { ...sb.env, TZ: 'UTC' } });
+    const r = await svc(['cobro', 'crear', '--concepto', 'Lejos', '--monto', '10', '--vencimiento', '+400d'], { env: { ...sb.env, TZ: 'UTC' } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: --vencimiento "\+400d" \(\d{4}-\d{2}-\d{2} [\d:]+-03:00\) está a más de 365 días: el servicio acepta hasta 365 días desde ahora\n/);
     expect(await posts()).toBe(before);
@@ -56,13 +56,13 @@ describe('typed times mean the service zone on any machine', () => {
   });
 
   it('an unknown SVC_TZ is a usage error naming it; help and errors name the zone', async () => {
-    const bad = await svcInProcess(['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', '+1d'], { env: { ...sb.env, SVC_TZ: 'Marte/Olimpo' } });
+    const bad = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', '+1d'], { env: { ...sb.env, SVC_TZ: 'Marte/Olimpo' } });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe('error: SVC_TZ "Marte/Olimpo" no es una zona horaria conocida (ej. America/Argentina/Buenos_Aires, UTC)\n');
-    const typo = await svcInProcess(['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', 'mañana'], { env: sb.env });
+    const typo = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', 'mañana'], { env: sb.env });
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('hora de America/Argentina/Buenos_Aires');
-    const help = await svcInProcess(['cobro', 'crear', '--help']);
+    const help = await svc(['cobro', 'crear', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('hora del servicio (America/Argentina/Buenos_Aires');
   });
 });
@@ -74,14 +74,14 @@ describe('a sandbox in another zone', () => {
       expect(sb.tz).toBe('UTC');
       const config = tempDir('svc-config-');
       const env = { SVC_CONFIG_DIR: config, SVC_BASE_URL: sb.base_url, TZ: 'Asia/Tokyo' };
-      const login = await svc(['login', '--with-key-stdin', '--json'], { env, input: `${sb.api_key}\n` });
+      const login = await svcSpawned(['login', '--with-key-stdin', '--json'], { env, input: `${sb.api_key}\n` });
       expect(login.exitCode, login.stderr).toBe(0);
       expect(JSON.parse(login.stdout).zona).toBe('UTC');
-      const made = await svc(['cobro', 'crear', '--concepto', 'UTC', '--monto', '5', '--vencimiento', `${DAY} 09:30`, '--json'], { env });
+      const made = await svcSpawned(['cobro', 'crear', '--concepto', 'UTC', '--monto', '5', '--vencimiento', `${DAY} 09:30`, '--json'], { env });
       expect(made.exitCode, made.stderr).toBe(0);
       expect(JSON.parse(made.stdout).vencimiento).toBe(`${DAY} 09:30:00`);
       // --zona wins over the sandbox's, and a zone Intl does not know is refused before anything is sent.
-      const wrong = await svc(['login', '--with-key-stdin', '--zona', 'Nada/Nada'], { env, input: `${sb.api_key}\n` });
+      const wrong = await svcSpawned(['login', '--with-key-stdin', '--zona', 'Nada/Nada'], { env, input: `${sb.api_key}\n` });
       expect(wrong.exitCode).toBe(2);
       expect(wrong.stderr).toContain('--zona "Nada/Nada" no es una zona horaria conocida');
     } finally {
@@ -101,18 +101,18 @@ describe("svc's own times are the service's clock", () => {
 
   it('webhook eventos: newest first, dates as the service writes them, in its zone; --json keeps ISO 8601', async () => {
     const path = journal();
-    const ba = await svcInProcess(['webhook', 'eventos', '--journal', path]);
+    const ba = await svc(['webhook', 'eventos', '--journal', path]);
     expect(ba.exitCode, ba.stderr).toBe(0);
     const rows = ba.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 2));
     expect(rows).toEqual([
       ['evt_2', '2026-12-24 23:30:05'],
       ['evt_1', '2026-12-24 18:00:00'],
     ]);
-    const utc = await svcInProcess(['webhook', 'eventos', '--journal', path], { env: { SVC_TZ: 'UTC' } });
+    const utc = await svc(['webhook', 'eventos', '--journal', path], { env: { SVC_TZ: 'UTC' } });
     expect(utc.stdout).toContain('evt_2\t2026-12-25 02:30:05');
-    const json = await svcInProcess(['webhook', 'eventos', '--journal', path, '--json']);
+    const json = await svc(['webhook', 'eventos', '--journal', path, '--json']);
     expect(JSON.parse(json.stdout).map((e: { received_at: string }) => e.received_at)).toEqual(['2026-12-25T02:30:05.000Z', '2026-12-24T21:00:00.000Z']);
-    const one = await svcInProcess(['webhook', 'ver', 'evt_1', '--journal', path]);
+    const one = await svc(['webhook', 'ver', 'evt_1', '--journal', path]);
     expect(one.stdout).toMatch(/recibido\s+2026-12-24 18:00:00/);
   });
 
@@ -121,12 +121,12 @@ describe("svc's own times are the service's clock", () => {
     // A replay of evt_2 delivered to an app: a delivery line under `webhook ver evt_2`.
     const replay = { ...JSON.parse(readFileSync(path, 'utf8').split('\n')[1]!), id: 'evt_3', received_at: '2026-12-25T03:00:07.000Z', source: 'replay', replay_of: 'evt_2', target: 'http://127.0.0.1:3000/webhooks', status: 200, outcome: 'forwarded', latency_ms: 4 };
     appendFileSync(path, `${JSON.stringify(replay)}\n`);
-    const ver = await svcInProcess(['webhook', 'ver', 'evt_2', '--journal', path]);
+    const ver = await svc(['webhook', 'ver', 'evt_2', '--journal', path]);
     expect(ver.exitCode, ver.stderr).toBe(0);
     expect(ver.stdout).toMatch(/recibido\s+2026-12-24 23:30:05/);
     expect(ver.stdout).toMatch(/^ {2}2026-12-25 00:00:07 {2}replay +→ http:\/\/127\.0\.0\.1:3000\/webhooks {2}200/m);
     expect(ver.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
-    const csv = await svcInProcess(['webhook', 'eventos', '--journal', path, '--csv']);
+    const csv = await svc(['webhook', 'eventos', '--journal', path, '--csv']);
     expect(csv.exitCode, csv.stderr).toBe(0);
     const rows = csv.stdout.trim().split('\r\n').map((l) => l.split(','));
     expect(rows[0]!.slice(0, 2)).toEqual(['id', 'received_at']);
@@ -136,7 +136,7 @@ describe("svc's own times are the service's clock", () => {
       ['evt_1', '2026-12-24 18:00:00'],
     ]);
     // --json keeps ISO 8601 with its offset.
-    const json = await svcInProcess(['webhook', 'ver', 'evt_2', '--journal', path, '--json']);
+    const json = await svc(['webhook', 'ver', 'evt_2', '--journal', path, '--json']);
     expect(JSON.parse(json.stdout).intentos[0].fecha).toBe('2026-12-25T03:00:07.000Z');
   });
 });

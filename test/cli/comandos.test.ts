@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/registry.js';
 import { EXIT } from '../../src/errors.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 
 describe('svc comandos', () => {
   it('--json: every command with its arguments, options (choices, defaults), examples, and the exit codes', async () => {

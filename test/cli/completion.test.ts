@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, svc } from '../helpers/cli.js';
+import { ROOT, svcSpawned } from '../helpers/cli.js';
 
 const FILES = { bash: 'svc.bash', zsh: '_svc', fish: 'svc.fish' } as const;
 
@@ -23,7 +23,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"
 
 describe('completions', () => {
   it.each(Object.entries(FILES))('completions/%s is what `svc completion` generates (run `npm run completions`)', async (shell, file) => {
-    const r = await svc(['completion', shell]);
+    const r = await svcSpawned(['completion', shell]);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(ROOT, 'completions', file), 'utf8')).toBe(r.stdout);
   });
@@ -51,7 +51,7 @@ describe('completions', () => {
   });
 
   it('an unknown shell is a usage error', async () => {
-    const r = await svc(['completion', 'powershell']);
+    const r = await svcSpawned(['completion', 'powershell']);
     expect(r.exitCode).toBe(2);
   });
 });

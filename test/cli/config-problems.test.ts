@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_PROBLEMS } from '../../src/config/credentials.js';
 import { tempDir } from '../helpers/cli.js';
-import { svcInProcess } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { VERSION } from '../../src/version.js';
 
@@ -32,13 +32,13 @@ describe('configuration problems: one table', () => {
 
   it.each(cases)('%s: its exit code, one line with a hint, and {"error":"config","problem":…} under --json', async (problem, args, env, message) => {
     const base = { SVC_CONFIG_DIR: configDir(), ...env };
-    const human = await svcInProcess(args, { env: base, input: '{}' });
+    const human = await svc(args, { env: base, input: '{}' });
     expect(human.exitCode).toBe(CONFIG_PROBLEMS[problem]);
     const [line, hint, ...rest] = human.stderr.trim().split('\n');
     expect(line).toMatch(message);
     expect(hint).toMatch(/^→ /);
     expect(rest).toEqual([]);
-    const json = await svcInProcess([...args, '--json'], { env: base, input: '{}' });
+    const json = await svc([...args, '--json'], { env: base, input: '{}' });
     expect(json.exitCode).toBe(CONFIG_PROBLEMS[problem]);
     expect(json.stdout).toBe('');
     expect(JSON.parse(json.stderr)).toMatchObject({ error: 'config', problem });
@@ -50,17 +50,17 @@ describe('configuration problems: one table', () => {
   ])('%s: a config.json svc cannot read is exit 1, one line and its fix, and its own problem under --json', async (problem, text, message) => {
     const dir = tempDir('svc-config-');
     writeFileSync(join(dir, 'config.json'), text, { mode: 0o600 });
-    const human = await svcInProcess(['cuenta'], { env: { SVC_CONFIG_DIR: dir } });
+    const human = await svc(['cuenta'], { env: { SVC_CONFIG_DIR: dir } });
     expect(human.exitCode).toBe(1);
     expect(human.stderr).toMatch(message);
     expect(human.stderr).toMatch(/\n→ corregilo o borralo/);
-    const json = await svcInProcess(['cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir } });
+    const json = await svc(['cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir } });
     expect(json.exitCode).toBe(1);
     expect(JSON.parse(json.stderr)).toMatchObject({ error: 'config', problem });
   });
 
   it('with SVC_BASE_URL and SVC_API_KEY, an unknown profile is not needed and not a problem', async () => {
-    const r = await svcInProcess(['--profile', 'nada', 'cuenta'], { env: { SVC_CONFIG_DIR: configDir(), SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'svc_test_x' } });
+    const r = await svc(['--profile', 'nada', 'cuenta'], { env: { SVC_CONFIG_DIR: configDir(), SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'svc_test_x' } });
     expect(r.exitCode).toBe(6);
     expect(r.stderr).not.toContain('no existe');
   });
@@ -74,20 +74,20 @@ describe('gh habits', () => {
   afterAll(() => sb.stop());
 
   it('svc version prints what --version prints; --json adds Node and the platform', async () => {
-    const flag = await svcInProcess(['--version']);
-    const cmd = await svcInProcess(['version']);
+    const flag = await svc(['--version']);
+    const cmd = await svc(['version']);
     expect(cmd.exitCode).toBe(0);
     expect(cmd.stdout).toBe(flag.stdout);
     expect(cmd.stdout).toBe(`${VERSION}\n`);
-    expect(JSON.parse((await svcInProcess(['version', '--json'])).stdout)).toEqual({ version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}` });
+    expect(JSON.parse((await svc(['version', '--json'])).stdout)).toEqual({ version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}` });
   });
 
   it('svc api <ruta> is a GET; -X says the method; two different methods or no path are usage errors', async () => {
-    const get = await svcInProcess(['api', '/v1/cuenta'], { env: sb.env });
+    const get = await svc(['api', '/v1/cuenta'], { env: sb.env });
     expect(get.exitCode, get.stderr).toBe(0);
     expect(JSON.parse(get.stdout).data.email).toBeTruthy();
     const c = (await sb.api('POST', '/v1/cobros', { concepto: 'api', monto: '5.00' })).body.data;
-    const x = await svcInProcess(['api', '-X', 'post', `/v1/cobros/${c.id}/sync`], { env: sb.env });
+    const x = await svc(['api', '-X', 'post', `/v1/cobros/${c.id}/sync`], { env: sb.env });
     expect(x.exitCode, x.stderr).toBe(0);
     expect(JSON.parse(x.stdout).data.id).toBe(c.id);
     const log = (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[];
@@ -97,7 +97,7 @@ describe('gh habits', () => {
       [['api', 'GET'], /falta la ruta después de GET/],
       [['api'], /falta la ruta/],
     ] as const) {
-      const r = await svcInProcess([...args], { env: sb.env });
+      const r = await svc([...args], { env: sb.env });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(message);
     }

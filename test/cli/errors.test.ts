@@ -7,13 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMain } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { report } from '../../src/cli/report.js';
 import { createIO } from '../../src/output/io.js';
 import { Client } from '../../src/index.js';
 
-async function svc(args: string[], env: Record<string, string> = {}) {
-  const r = await runMain(args, env);
+/** svc in-process, its exit code as `code`. */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const r = await svc(args, { env });
   return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -44,15 +45,15 @@ describe('service errors by class', () => {
   ];
   it.each(cases)('HTTP %i %s: exit %i from a command and from svc api alike', async (status, error, exit) => {
     answer = { status, body: { error, message: 'm' } };
-    const viaCommand = await svc(['cuenta'], env);
-    const viaApi = await svc(['api', 'GET', '/v1/cuenta'], env);
+    const viaCommand = await cli(['cuenta'], env);
+    const viaApi = await cli(['api', 'GET', '/v1/cuenta'], env);
     expect(viaCommand.stderr.split('\n')[0]).toBe(`error: ${error} (HTTP ${status}): "m"`);
     expect([viaCommand.code, viaApi.code]).toEqual([exit, exit]);
   });
 
   it('the CLI adds which svc command helps; the library error names none', async () => {
     answer = { status: 401, body: { error: 'unauthorized', message: 'bad key' } };
-    const r = await svc(['cuenta'], env);
+    const r = await cli(['cuenta'], env);
     expect(r.stderr).toBe('error: unauthorized (HTTP 401): "bad key"\n→ revisá la clave con `svc login` o la variable SVC_API_KEY\n');
     const err = await new Client({ baseUrl: env.SVC_BASE_URL!, apiKey: env.SVC_API_KEY }).cuenta().catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'ApiError', http: 401, error: 'unauthorized', exitCode: 3 });
@@ -60,10 +61,10 @@ describe('service errors by class', () => {
   });
 
   it('nothing configured: the address, then the key, each with the command that fixes it', async () => {
-    const noAddress = await svc(['cuenta'], { SVC_API_KEY: env.SVC_API_KEY! });
+    const noAddress = await cli(['cuenta'], { SVC_API_KEY: env.SVC_API_KEY! });
     expect(noAddress.code).toBe(2);
     expect(noAddress.stderr).toMatch(/^error: no hay dirección del servicio configurada para el perfil "default"\n→ corré `svc login --base-url/);
-    const noKey = await svc(['cuenta'], { SVC_BASE_URL: env.SVC_BASE_URL! });
+    const noKey = await cli(['cuenta'], { SVC_BASE_URL: env.SVC_BASE_URL! });
     expect(noKey.code).toBe(3);
     expect(noKey.stderr).toBe('error: no hay clave configurada para el perfil "default"\n→ corré `svc login` o definí SVC_API_KEY\n');
   });
@@ -78,7 +79,7 @@ describe('one check per kind of value', () => {
         ['sandbox', 'pagar', '1', '--monto', '1,5'],
         ['webhook', 'trigger', 'payment.approved', '--monto', '1,5', '--forward-to', 'http://127.0.0.1:9/'],
       ].map(async (args) => {
-        const r = await svc(args, env);
+        const r = await cli(args, env);
         expect(r.code, args.join(' ')).toBe(2);
         return r.stderr.split('\n')[0];
       }),
@@ -92,7 +93,7 @@ describe('one check per kind of value', () => {
       ['--host', 'a b', 'error: --host "a b" no es una dirección válida (ej. 127.0.0.1)'],
     ]) {
       for (const cmd of [['sandbox'], ['webhook', 'listen', '--secret-from-env']]) {
-        const r = await svc([...cmd, flag!, value!], { SVC_WEBHOOK_SECRET: 's' });
+        const r = await cli([...cmd, flag!, value!], { SVC_WEBHOOK_SECRET: 's' });
         expect([r.code, r.stderr.split('\n')[0]], cmd.join(' ')).toEqual([2, line]);
       }
     }
@@ -100,7 +101,7 @@ describe('one check per kind of value', () => {
 
   it('a target URL: the same line from listen, trigger and replay', async () => {
     for (const cmd of [['webhook', 'listen'], ['webhook', 'trigger', 'payment.approved'], ['webhook', 'replay', '--all']]) {
-      const r = await svc([...cmd, '--forward-to', 'ftp://x', '--secret-from-env'], { SVC_WEBHOOK_SECRET: 's' });
+      const r = await cli([...cmd, '--forward-to', 'ftp://x', '--secret-from-env'], { SVC_WEBHOOK_SECRET: 's' });
       expect([r.code, r.stderr.split('\n')[0]], cmd.join(' ')).toEqual([2, 'error: --forward-to "ftp://x" no es una URL http(s) (ej. http://localhost:3000/webhooks)']);
     }
   });
@@ -131,7 +132,7 @@ describe('one error family: the JSON name is the error\'s own', () => {
   });
 
   const json = async (args: string[], extra: Record<string, string> = {}) => {
-    const r = await svc(['--json', ...args], { ...env, SVC_WEBHOOK_SECRET: 'whsec_test_0123456789abcdef', ...extra });
+    const r = await cli(['--json', ...args], { ...env, SVC_WEBHOOK_SECRET: 'whsec_test_0123456789abcdef', ...extra });
     return { code: r.code, body: JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: string; message: string } };
   };
 

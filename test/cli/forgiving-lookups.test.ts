@@ -6,7 +6,7 @@
 // deliveries of one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { select } from '../../src/cli/commands/webhook/replay.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { journalEntryAs } from '../helpers/journal.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 

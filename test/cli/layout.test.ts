@@ -14,7 +14,7 @@ import { NAMED_FAULTS } from '../../src/sandbox/faults.js';
 import { TIPOS_FALLA } from '../../src/cli/commands/sandbox/index.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { commands } from '../../src/cli/registry.js';
-import { ROOT, svc } from '../helpers/cli.js';
+import { ROOT, svcSpawned } from '../helpers/cli.js';
 
 const SRC = join(ROOT, 'src');
 const files = (dir: string): string[] =>
@@ -67,11 +67,11 @@ describe('layout', () => {
     expect(DEFAULTS.readyDelayMs).toBe(DEFAULT_READY_DELAY_MS);
     expect(DEFAULTS.timeZone).toBe(DEFAULT_TZ);
     expect(sampleBody('payment.approved').monto).toBe(DEFAULTS.triggerMonto);
-    const listen = (await svc(['webhook', 'listen', '--help'])).stdout.replace(/\s+/g, ' ');
+    const listen = (await svcSpawned(['webhook', 'listen', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(listen).toContain(`(default ${DEFAULTS.listenPort})`);
     expect(listen).toContain(`(default ${DEFAULTS.toleranceSeconds}; 0 la desactiva)`);
     expect(listen).toContain(`(default ${DEFAULTS.forwardTimeoutSeconds})`);
-    const sandbox = (await svc(['sandbox', '--help'])).stdout.replace(/\s+/g, ' ');
+    const sandbox = (await svcSpawned(['sandbox', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(sandbox).toContain(`(default ${DEFAULTS.retryScheduleMs.join(',')})`);
     expect(sandbox).toContain(`(default ${DEFAULTS.sandboxPort})`);
   });

@@ -6,7 +6,7 @@
 // taken from the first n settlements shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../src/api/schemas.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 type Format = 'json' | 'csv' | 'piped' | 'table';

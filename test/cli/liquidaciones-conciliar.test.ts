@@ -9,7 +9,7 @@ import { addBusinessDays, businessDaysBetween, decimalMark, parseStatementDate, 
 import { parseCsvText } from '../../src/cli/shared/csv.js';
 import { tempDir } from '../helpers/cli.js';
 import { sandbox, type HSandbox } from '../helpers/fixtures.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 
 describe('amounts, dates and business days as a bank writes them', () => {
   it.each([

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
 import { porFecha } from '../../src/liquidaciones.js';
-import { svc as spawned } from '../helpers/cli.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svcSpawned } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 const liq = (fecha_estimada: string, bruto: string, te_cobramos: string, te_queda: string): Liquidacion => ({
@@ -38,7 +38,7 @@ describe('svc liquidaciones --por-fecha', () => {
   afterAll(() => sb?.stop());
 
   it('--json: one object per date whose totals are the exact sums of that date’s settlements', async () => {
-    const r = await spawned(['liquidaciones', '--por-fecha', '--json'], { env: sb.env });
+    const r = await svcSpawned(['liquidaciones', '--por-fecha', '--json'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     const days = JSON.parse(r.stdout) as { fecha: string; liquidaciones: number; bruto: string }[];
     const all = (await sb.api('GET', '/v1/liquidaciones')).body.data as Liquidacion[];

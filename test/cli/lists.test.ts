@@ -2,15 +2,15 @@
 // <id|código> on transacciones, devoluciones and liquidaciones (filtered by svc), -q for
 // --q; and the answers a person gets to a mistyped flag or a flag for a secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc } from '../helpers/cli.js';
-import { svcInProcess } from '../helpers/inproc.js';
+import { svcSpawned } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 describe('--limit and --cobro on every list', () => {
   let sb: Sandbox;
   const ids: number[] = [];
   const codes: string[] = [];
-  const run = (args: string[]) => svcInProcess([...args, '--json'], { env: sb.env });
+  const run = (args: string[]) => svc([...args, '--json'], { env: sb.env });
   const json = async (args: string[]) => {
     const r = await run(args);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -45,31 +45,31 @@ describe('--limit and --cobro on every list', () => {
   }
 
   it('liquidaciones --cobro: the totals are of that request only', async () => {
-    const r = await svcInProcess(['liquidaciones', '--cobro', String(ids[0])], { env: sb.env });
+    const r = await svc(['liquidaciones', '--cobro', String(ids[0])], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     // 50.00 and 50.00 paid of a 100.00 request: bruto 100.00.
     expect(r.stderr).toContain('bruto 100.00');
   });
 
   it('a --cobro that does not exist or is not an id or code is one line with its exit code', async () => {
-    const missing = await svcInProcess(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ'], { env: sb.env });
+    const missing = await svc(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ'], { env: sb.env });
     expect(missing.exitCode).toBe(5);
     expect(missing.stderr).toMatch(/^error: no hay ningún cobro con el código ZZZZZZZZZZ/);
     // Under --json it is named as the service names a 404.
-    const missingJson = await svcInProcess(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ', '--json'], { env: sb.env });
+    const missingJson = await svc(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ', '--json'], { env: sb.env });
     expect(missingJson.exitCode).toBe(5);
     expect(JSON.parse(missingJson.stderr)).toMatchObject({ error: 'not_found' });
     // An id that does not exist is not "no refunds": exit 5 from every list that takes --cobro.
     for (const list of [['devoluciones', 'listar'], ['transacciones', 'listar'], ['liquidaciones']]) {
-      const r = await svcInProcess([...list, '--cobro', '999999'], { env: sb.env });
+      const r = await svc([...list, '--cobro', '999999'], { env: sb.env });
       expect(r.exitCode, `${list.join(' ')}: ${r.stderr}`).toBe(5);
       expect(r.stderr).toMatch(/^error: not_found \(HTTP 404\)/);
       expect(r.stdout).toBe('');
     }
-    const bad = await svcInProcess(['transacciones', 'listar', '--cobro', 'el de ayer'], { env: sb.env });
+    const bad = await svc(['transacciones', 'listar', '--cobro', 'el de ayer'], { env: sb.env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/no es un id \(entero positivo\) ni un código de cobro/);
-    const zero = await svcInProcess(['liquidaciones', '--limit', '0'], { env: sb.env });
+    const zero = await svc(['liquidaciones', '--limit', '0'], { env: sb.env });
     expect(zero.exitCode).toBe(2);
   });
 
@@ -85,7 +85,7 @@ describe('answers to a mistyped flag', () => {
     ['--secret', /^error: --secret no existe: el secreto de firma nunca va en la línea de comandos; usá SVC_WEBHOOK_SECRET/],
     ['--webhook-secret', /^error: --webhook-secret no existe: el secreto de firma/],
   ])('%s says where secrets come from, never echoing a value', async (flag, message) => {
-    const r = await svcInProcess(['cobro', 'listar', flag, 'svc_test_valor_secreto']);
+    const r = await svc(['cobro', 'listar', flag, 'svc_test_valor_secreto']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toContain('svc_test_abc');
@@ -94,7 +94,7 @@ describe('answers to a mistyped flag', () => {
   });
 
   it('a near-miss of a flag is one line with the suggestion', async () => {
-    const r = await svcInProcess(['cobro', 'listar', '--estdo', 'PAGADA']);
+    const r = await svc(['cobro', 'listar', '--estdo', 'PAGADA']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe("error: opción desconocida '--estdo' (¿quisiste decir --estado?)\n");
   });
@@ -106,7 +106,7 @@ describe('cobro ver --mostrar-qr', () => {
     try {
       const c = (await sb.api('POST', '/v1/cobros', { concepto: 'QR', monto: '10.00' })).body.data;
       const before = (await sb.api('GET', `/v1/cobros/${c.id}`)).body.data;
-      const r = await svc(['cobro', 'ver', c.codigo, '--mostrar-qr'], { env: sb.env });
+      const r = await svcSpawned(['cobro', 'ver', c.codigo, '--mostrar-qr'], { env: sb.env });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^url\thttp/);
       // Piped, the QR goes to stderr so stdout stays the record.

@@ -12,7 +12,7 @@ import { main } from '../../src/main.js';
 import { displayWidth } from '../../src/text.js';
 import { VERSION } from '../../src/version.js';
 import { BIN, ROOT } from '../helpers/cli.js';
-import { runMain } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 
 const built = join(ROOT, 'dist', 'cli');
 const piped = { isTTY: false };
@@ -27,7 +27,7 @@ describe('quick answers', () => {
       if (path.length === 0) forms.push([], ['help']);
       if (path.length === 1) forms.push(['help', path[0]!]);
       for (const argv of forms) {
-        const fromMain = await runMain(argv);
+        const fromMain = await svc(argv);
         expect(fromMain.exitCode, argv.join(' ')).toBe(0);
         expect(quickAnswer(argv, built, piped), argv.join(' ')).toBe(fromMain.stdout);
       }
@@ -61,7 +61,7 @@ describe('quick answers', () => {
       return out;
     };
     const wide = await page(200);
-    expect(wide).toBe((await runMain(['cobro', 'crear', '--help'])).stdout);
+    expect(wide).toBe((await svc(['cobro', 'crear', '--help'])).stdout);
     // Narrower: commander lays the page out for that width.
     expect(await page(64)).not.toBe(wide);
   });
@@ -89,12 +89,12 @@ describe('quick answers', () => {
   });
 
   it('help asked the other way round: help of a verb is its page; help of no command is that error, exit 2', async () => {
-    const verb = await runMain(['help', 'cobro', 'crear']);
+    const verb = await svc(['help', 'cobro', 'crear']);
     expect(verb.exitCode).toBe(0);
-    expect(verb.stdout).toBe((await runMain(['cobro', 'crear', '--help'])).stdout);
+    expect(verb.stdout).toBe((await svc(['cobro', 'crear', '--help'])).stdout);
     expect(verb.stdout).toMatch(/^Uso: svc cobro crear/);
     for (const argv of [['help', 'nada'], ['nada', '--help'], ['nada', '-h']]) {
-      const r = await runMain(argv);
+      const r = await svc(argv);
       expect(r.exitCode, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: comando desconocido 'nada'/);
       expect(r.stdout).toBe('');
@@ -108,6 +108,6 @@ describe('quick answers', () => {
   it('the built binary answers help from the pages', async () => {
     const r = await execa('node', [BIN, 'cobro', 'ver', '--help'], { reject: false });
     expect(r.exitCode).toBe(0);
-    expect(`${r.stdout}\n`).toBe((await runMain(['cobro', 'ver', '--help'])).stdout);
+    expect(`${r.stdout}\n`).toBe((await svc(['cobro', 'ver', '--help'])).stdout);
   });
 });

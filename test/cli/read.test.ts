@@ -2,8 +2,8 @@
 // equal the service's `data` byte for byte (order, strings, nulls); piped output is TSV.
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc } from '../helpers/cli.js';
-import { runMain } from '../helpers/inproc.js';
+import { expectNoStack, svcSpawned } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -35,8 +35,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-// The matrices run in-process through main(); the svc() calls below run the built binary.
-const run = (args: string[], env: Record<string, string> = {}) => runMain(args, { ...sb.env, ...env });
+// The matrices run in-process through main() (svc); the svcSpawned() calls below run the built binary.
+const run = (args: string[], env: Record<string, string> = {}) => svc(args, { env: { ...sb.env, ...env } });
 
 /** The CLI's --json output must be the service's data, exactly. */
 async function expectSameAsService(args: string[], path: string) {
@@ -50,10 +50,10 @@ async function expectSameAsService(args: string[], path: string) {
 
 describe('read commands', () => {
   it('salud needs no key and prints the health object unwrapped', async () => {
-    const r = await svc(['salud', '--json'], { env: { SVC_BASE_URL: sb.base_url } });
+    const r = await svcSpawned(['salud', '--json'], { env: { SVC_BASE_URL: sb.base_url } });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, version: expect.any(String) });
-    const plain = await svc(['salud'], { env: { SVC_BASE_URL: sb.base_url } });
+    const plain = await svcSpawned(['salud'], { env: { SVC_BASE_URL: sb.base_url } });
     expect(plain.stdout).toMatch(/^ok\ttrue$/m);
   });
 
@@ -177,7 +177,7 @@ describe('read commands', () => {
     expect(live.stderr).toContain('MODO LIVE');
     const malformed = await run(['cuenta'], { SVC_API_KEY: 'hola' });
     expect(malformed.exitCode).toBe(2);
-    const none = await svc(['cuenta'], { env: { SVC_BASE_URL: sb.base_url } });
+    const none = await svcSpawned(['cuenta'], { env: { SVC_BASE_URL: sb.base_url } });
     expect(none.exitCode).toBe(3);
     expect(none.stderr).toContain('svc login');
   });
@@ -192,14 +192,14 @@ describe('read commands', () => {
   });
 
   it('no address configured: says how to set one, never guesses (exit 2)', async () => {
-    const r = await svc(['cobro', 'listar'], { env: { SVC_API_KEY: sb.api_key } });
+    const r = await svcSpawned(['cobro', 'listar'], { env: { SVC_API_KEY: sb.api_key } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('svc sandbox');
   });
 
   it('connection refused gives one line and exit 6', async () => {
     const closed = await closedPort();
-    const r = await svc(['cuenta'], { env: { SVC_BASE_URL: `http://127.0.0.1:${closed}`, SVC_API_KEY: sb.api_key, SVC_RETRY_BACKOFF_MS: '1' } });
+    const r = await svcSpawned(['cuenta'], { env: { SVC_BASE_URL: `http://127.0.0.1:${closed}`, SVC_API_KEY: sb.api_key, SVC_RETRY_BACKOFF_MS: '1' } });
     expect(r.exitCode).toBe(6);
     expect(r.stderr.trim().split('\n')[0]).toMatch(/conexión rechazada/);
     expectNoStack(r.stderr);

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
-import { svcInProcess } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, svcTty } from '../helpers/tty.js';
 import { addressProblem } from '../../src/cli/commands/perfil/login.js';
@@ -97,7 +97,7 @@ describe('webhook trigger without --forward-to', () => {
   afterAll(() => new Promise<void>((r) => app.close(() => r())));
 
   it('takes localhost:PORT/path without a scheme', async () => {
-    const r = await svcInProcess(['webhook', 'trigger', 'payment.approved', '--forward-to', `localhost:${port}/webhooks`], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    const r = await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', `localhost:${port}/webhooks`], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(got).toContain('POST /webhooks');
   });
@@ -118,12 +118,12 @@ describe('webhook trigger without --forward-to', () => {
       t.skip();
       return;
     }
-    const sent = await svcInProcess(['webhook', 'trigger', 'payment.approved'], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    const sent = await svc(['webhook', 'trigger', 'payment.approved'], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
     await new Promise<void>((r) => listener.close(() => r()));
     expect(sent.exitCode, sent.stderr).toBe(0);
     expect(sent.stderr).toContain('al listener local http://127.0.0.1:4242/');
     expect(got).toContain('POST / (4242)');
-    const none = await svcInProcess(['webhook', 'trigger', 'payment.approved'], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    const none = await svc(['webhook', 'trigger', 'payment.approved'], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
     expect(none.exitCode).toBe(6);
     expect(none.stderr).toMatch(/¿está corriendo `svc webhook listen`\?/);
   });

@@ -3,8 +3,8 @@
 // (exit 2); help has no English from the parser; `svc help <comando>` works.
 import { describe, expect, it } from 'vitest';
 import { commands, groups } from '../../src/cli/registry.js';
-import { svc as spawned } from '../helpers/cli.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svcSpawned } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 
 const env = { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'svc_test_0000000000000000' };
 
@@ -30,7 +30,7 @@ describe('usage errors under --json', () => {
   });
 
   it('the built binary too', async () => {
-    const r = await spawned(['cobro', 'listar', '--nope', '--json'], { env });
+    const r = await svcSpawned(['cobro', 'listar', '--nope', '--json'], { env });
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stderr)).toEqual({ error: 'usage', message: "opción desconocida '--nope'" });
   });

@@ -4,7 +4,7 @@
 // svc names otherwise are answered with the name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percent } from '../../src/cli/commands/cargos/cargos.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, svcTty } from '../helpers/tty.js';
 

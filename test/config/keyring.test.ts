@@ -6,7 +6,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { secretServiceMissing, startHangingBus, startSecretService, type SecretService, type SessionEnv } from '../helpers/keyring.js';
 import { inSpanish } from '../../src/config/keyring.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 /** svc with the keyring on, talking to the session bus `session`. */
 const run = (dir: string, session: SessionEnv, args: string[], input?: string) =>
-  svc(args, { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, ...session }, ...(input !== undefined ? { input } : {}) });
+  svcSpawned(args, { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, ...session }, ...(input !== undefined ? { input } : {}) });
 
 const login = (dir: string, session: SessionEnv, profile = 'default') =>
   run(dir, session, ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile], `${LIVE_KEY}\n`);
@@ -157,7 +157,7 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
 
   it('SVC_KEYRING=off keeps live keys in the 0600 file and the notice names the setting', async () => {
     const dir = tempDir();
-    const r = await svc(['login', '--with-key-stdin', '--base-url', proxy.baseUrl], {
+    const r = await svcSpawned(['login', '--with-key-stdin', '--base-url', proxy.baseUrl], {
       env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off', ...secrets.env },
       input: `${LIVE_KEY}\n`,
     });

@@ -5,8 +5,8 @@ import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readdirSync, read
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, expectNoStack, svc, tempDir } from '../helpers/cli.js';
-import { svcInProcess } from '../helpers/inproc.js';
+import { BIN, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -212,7 +212,7 @@ describe('unsafe config folders and files are refused, nothing written', () => {
       const before = snapshot(root);
       for (const [label, args, withInput] of commands) {
         // In-process through main(); the first command of the first case as the built binary.
-        const run = name === cases[0]![0] && label === commands[0]![0] ? svc : svcInProcess;
+        const run = name === cases[0]![0] && label === commands[0]![0] ? svcSpawned : svc;
         const r = await run([...args, ...(withInput ? ['--base-url', sb.base_url] : [])], {
           env: { SVC_CONFIG_DIR: s.configDir },
           ...(withInput ? { input: `${sb.api_key}\n` } : {}),
@@ -229,7 +229,7 @@ describe('unsafe config folders and files are refused, nothing written', () => {
         expect(snapshot(root), `${label} wrote something`).toEqual(before);
       }
       // Under --json the refusal names its case, as every configuration problem does.
-      const j = await svcInProcess(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: s.configDir } });
+      const j = await svc(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: s.configDir } });
       expect(j.exitCode).toBe(1);
       expect(JSON.parse(j.stderr)).toMatchObject({ error: 'config', problem: s.problem });
       expect(snapshot(root)).toEqual(before);
@@ -240,7 +240,7 @@ describe('unsafe config folders and files are refused, nothing written', () => {
     const root = tempDir('svc-perm-');
     const dir = join(root, 'svc');
     chmodSync(goodConfig(dir), 0o644);
-    const r = await svc(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });
+    const r = await svcSpawned(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     const body = JSON.parse(r.stderr);
@@ -257,13 +257,13 @@ describe('safe config folders are used as before', () => {
     const link = join(root, 'svc');
     symlinkSync(target, link);
     const env = { SVC_CONFIG_DIR: link };
-    const login = await svc(['login', '--with-key-stdin', '--base-url', sb.base_url], { env, input: `${sb.api_key}\n` });
+    const login = await svcSpawned(['login', '--with-key-stdin', '--base-url', sb.base_url], { env, input: `${sb.api_key}\n` });
     expect(login.exitCode, login.stderr).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(statSync(join(target, 'config.json')).mode & 0o777).toBe(0o600);
-    const cuenta = await svc(['cuenta', '--json'], { env });
+    const cuenta = await svcSpawned(['cuenta', '--json'], { env });
     expect(cuenta.exitCode, cuenta.stderr).toBe(0);
-    const list = await svc(['perfil', 'listar', '--json'], { env });
+    const list = await svcSpawned(['perfil', 'listar', '--json'], { env });
     expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['default']);
   });
 

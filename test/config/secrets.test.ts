@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, expectNoStack, svc as spawned, tempDir, type SvcResult } from '../helpers/cli.js';
+import { BIN, ROOT, expectNoStack, svcSpawned, tempDir, type SvcResult } from '../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -86,7 +86,7 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
   it('login reads key and secret from stdin, stores them in config.json 0600 inside a 0700 folder, prints neither', async () => {
     const r = record(
       'login --with-key-stdin --webhook-secret-stdin --debug',
-      await spawned(['login', '--with-key-stdin', '--webhook-secret-stdin', '--base-url', sb.base_url, '--debug'], {
+      await svcSpawned(['login', '--with-key-stdin', '--webhook-secret-stdin', '--base-url', sb.base_url, '--debug'], {
         env: env(),
         input: `${sb.api_key}\n${sb.webhook_secret}\n`,
       }),

@@ -37,10 +37,12 @@ export interface SvcResult {
 }
 
 /**
- * Runs `svc ...args`. The config folder is a fresh temp dir unless SVC_CONFIG_DIR is
+ * Runs `svc ...args` as a process of the built bin/svc.js: for what only a process
+ * has (its wiring, signals, stdin, exit code from the OS), once per behaviour; matrices
+ * run `svc` of inproc.ts. The config folder is a fresh temp dir unless SVC_CONFIG_DIR is
  * given; colours off; no OS keyring; never a TTY. Never rejects: assert on exitCode.
  */
-export async function svc(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
+export async function svcSpawned(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

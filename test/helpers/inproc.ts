@@ -26,7 +26,7 @@ class Sink extends Writable {
   }
 }
 
-export async function runMain(args: string[], env: Record<string, string | undefined> = {}, input = '', cwd?: string): Promise<SvcResult & { all: string }> {
+async function runMain(args: string[], env: Record<string, string | undefined>, input: string, cwd: string | undefined): Promise<SvcResult & { all: string }> {
   const all = new Sink();
   const stdout = new Sink(all);
   const stderr = new Sink(all);
@@ -56,10 +56,12 @@ export async function runMain(args: string[], env: Record<string, string | undef
 }
 
 /**
- * The in-process twin of `svc()` in cli.ts: same options, same result, so a matrix
- * switches between spawned and in-process by the name it calls.
+ * Runs `svc ...args` through main(argv, deps) in this process: the twin of
+ * `svcSpawned` in cli.ts (same options, same result), so a matrix switches between
+ * the two by the name it calls. `all` is stdout and stderr in the order written, as a
+ * terminal shows them.
  */
-export function svcInProcess(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
+export function svc(args: string[], options: SvcOptions = {}): Promise<SvcResult & { all: string }> {
   const input = options.input ?? (options.inputFile ? readFileSync(options.inputFile) : '');
   return runMain(args, options.env ?? {}, String(input), options.cwd);
 }

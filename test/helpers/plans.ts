@@ -5,8 +5,8 @@ import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { BIN, ROOT, expectNoStack, svc as spawned, tempDir } from './cli.js';
-import { svcInProcess as svc } from './inproc.js';
+import { BIN, ROOT, expectNoStack, svcSpawned, tempDir } from './cli.js';
+import { svc } from './inproc.js';
 import type { Sandbox } from './sandbox.js';
 
 /** A paid request of 1000.00 and a plan to refund `monto` of it, written in-process. */
@@ -27,7 +27,7 @@ const lastJson = (stderr: string) => JSON.parse(stderr.trim().split('\n').pop()!
 /** `n` applies of one plan started at once: one refund, the plan names it, the others exit 2 naming it. */
 export async function applyAtOnce(sb: Sandbox, n: number): Promise<void> {
   const { id, file } = await planFor(sb, '150.00');
-  const runs = await Promise.all(Array.from({ length: n }, () => spawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env })));
+  const runs = await Promise.all(Array.from({ length: n }, () => svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env })));
   const refunds = await refundsOf(sb, id);
   expect(refunds, runs.map((r) => r.stderr).join('\n')).toHaveLength(1);
   const made = refunds[0]!.id;
@@ -57,8 +57,8 @@ export async function killAndApplyAgain(sb: Sandbox): Promise<void> {
   await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 900)));
   child.kill('SIGKILL');
   await child;
-  let last = await spawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
-  if (last.exitCode === 0) last = await spawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
+  let last = await svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
+  if (last.exitCode === 0) last = await svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
   const refunds = await refundsOf(sb, id);
   expect(refunds, last.stderr).toHaveLength(1);
   expect(last.exitCode, last.stderr).toBe(2);

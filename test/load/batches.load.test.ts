@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAtRandom, paidCobros, refundsPer, requestsPer } from '../helpers/batches.js';
-import { svc as spawned, tempDir } from '../helpers/cli.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svcSpawned, tempDir } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 const ROWS = 200;
@@ -43,7 +43,7 @@ function requestsCsv(): { path: string; refs: string[] } {
 /** Runs `argv` whole and prints its rows per second. */
 async function timed(label: string, argv: string[]): Promise<void> {
   const started = process.hrtime.bigint();
-  const r = await spawned(argv, { env: sb.env });
+  const r = await svcSpawned(argv, { env: sb.env });
   const s = Number(process.hrtime.bigint() - started) / 1e9;
   expect(r.exitCode, r.stderr).toBe(0);
   console.log(`${label}: ${ROWS} rows in ${s.toFixed(2)} s, ${(ROWS / s).toFixed(0)} rows/s (load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`);
@@ -54,14 +54,14 @@ describe(`batches of ${ROWS} rows: exactly once`, () => {
     for (let t = 0; t < TRIALS; t++) {
       const { plan, ids } = await refundPlan();
       await killAtRandom(sb, ['devolver', '--aplicar', plan, '--yes', '--paralelo', String(1 + (t % 4))], `${plan}.registro.jsonl`, { maxLines: 2 * ROWS });
-      const resumed = await spawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
+      const resumed = await svcSpawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
       if (resumed.exitCode === 2) expect(resumed.stderr).toMatch(/el plan ya se aplicó/);
       else expect(resumed.exitCode, resumed.stderr).toBe(0);
       expect((await refundsPer(sb, ids)).filter((n) => n !== 1), `trial ${t}`).toEqual([]);
     }
     const cut = await refundPlan();
     expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros/*', action: 'cut_after', every: 10, count: 1000 })).status).toBe(201);
-    const r = await spawned(['devolver', '--aplicar', cut.plan, '--yes'], { env: sb.env });
+    const r = await svcSpawned(['devolver', '--aplicar', cut.plan, '--yes'], { env: sb.env });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(0);
     expect((await refundsPer(sb, cut.ids)).filter((n) => n !== 1)).toEqual([]);
@@ -72,13 +72,13 @@ describe(`batches of ${ROWS} rows: exactly once`, () => {
     for (let t = 0; t < TRIALS; t++) {
       const { path, refs } = requestsCsv();
       await killAtRandom(sb, ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + (t % 4))], `${path}.registro.jsonl`, { maxLines: 2 * ROWS });
-      const resumed = await spawned(['cobro', 'crear', '--lote', path], { env: sb.env });
+      const resumed = await svcSpawned(['cobro', 'crear', '--lote', path], { env: sb.env });
       expect(resumed.exitCode, resumed.stderr).toBe(0);
       expect((await requestsPer(sb, refs)).filter((n) => n !== 1), `trial ${t}`).toEqual([]);
     }
     const cut = requestsCsv();
     expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut_after', every: 10, count: 1000 })).status).toBe(201);
-    const r = await spawned(['cobro', 'crear', '--lote', cut.path], { env: sb.env });
+    const r = await svcSpawned(['cobro', 'crear', '--lote', cut.path], { env: sb.env });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(0);
     expect((await requestsPer(sb, cut.refs)).filter((n) => n !== 1)).toEqual([]);

@@ -4,7 +4,7 @@
 // this process (test/helpers/mcp.ts) against a sandbox's rehearsal live key.
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc } from '../helpers/cli.js';
+import { svcSpawned } from '../helpers/cli.js';
 import { startMcpInProcess, type InProcessMcp } from '../helpers/mcp.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('svc mcp in live mode', () => {
   it('a live key without --live: svc mcp does not start (exit 2, one line)', async () => {
-    const r = await svc(['mcp'], { env });
+    const r = await svcSpawned(['mcp'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe('error: la clave en uso es live (svc_live_…) y svc mcp trabaja en modo test: para operar con dinero real, svc mcp --live\n');
     expect(r.stdout).toBe('');

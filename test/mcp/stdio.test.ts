@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { startListener, type Listener } from '../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
-import { BIN, ROOT, svc, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, svcSpawned, tempDir } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 /** Text a stranger can put in the journal (any body a sender signs). */
@@ -150,7 +150,7 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
     expect(text(r)).toContain(`(nada se envió): lo aplica una persona con svc devolver --aplicar ${file}`);
     // Nothing was refunded: the service has no refund.
     expect((await sb.api('GET', '/v1/devoluciones')).body.data).toEqual([]);
-    const applied = await svc(['devolver', '--aplicar', file, '--json'], { env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: data } });
+    const applied = await svcSpawned(['devolver', '--aplicar', file, '--json'], { env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: data } });
     expect(applied.exitCode, applied.stderr).toBe(0);
     expect((await sb.api('GET', '/v1/devoluciones')).body.data).toHaveLength(1);
     // No tool refunds: none takes --aplicar, and a plan the assistant names is never replaced.
@@ -219,7 +219,7 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
   it('one stderr line per call, and one audit line per call in --registro', async () => {
     const lines = stderr.split('\n').filter((l) => l.startsWith('svc mcp: ') && l.includes('→'));
     expect(lines).toHaveLength(results.length);
-    expect(lines).toContain(lines.find((l) => /^svc mcp: buscar_cobro → error not_found \(\d+ ms\)$/.test(l)));
+    expect(lines).toContain(lines.find((l) => /^svcSpawned mcp: buscar_cobro → error not_found \(\d+ ms\)$/.test(l)));
     const audit = readFileSync(registro, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(audit).toHaveLength(results.length);
     expect(audit.find((a) => a.herramienta === 'preparar_devolucion').argumentos).toEqual({ cobro: expect.any(String), monto: '40', motivo: 'producto fallado' });

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/output/format.js';
 import { tempDir } from '../helpers/cli.js';
-import { svc as spawned } from '../helpers/cli.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svcSpawned } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 /** An RFC 4180 reader, written here so the test does not trust the writer. */
@@ -52,7 +52,7 @@ afterAll(() => sb?.stop());
 
 describe('--csv', () => {
   it('cobro listar: header of field names, then each request as the service sent it', async () => {
-    const r = await spawned(['cobro', 'listar', '--csv'], { env: sb.env });
+    const r = await svcSpawned(['cobro', 'listar', '--csv'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     const [header, ...rows] = parseCsv(r.stdout);
     expect(header).toContain('medios.tarjeta');

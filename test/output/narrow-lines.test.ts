@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { breakAtSpaces } from '../../src/output/io.js';
 import { displayWidth } from '../../src/text.js';
-import { svc, tempDir } from '../helpers/cli.js';
+import { svcSpawned, tempDir } from '../helpers/cli.js';
 import { journalEntryAs } from '../helpers/journal.js';
 import { startTarget, type Target } from '../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';

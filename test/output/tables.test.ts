@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { svc, tempDir } from '../helpers/cli.js';
+import { svcSpawned, tempDir } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
 import { displayWidth } from '../../src/text.js';
@@ -59,7 +59,7 @@ describe('tables that fit the terminal', () => {
   }
 
   it('piped rows keep every field whole', async () => {
-    const r = await svc(['cobro', 'listar'], { env: sb.env });
+    const r = await svcSpawned(['cobro', 'listar'], { env: sb.env });
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
     expect(rows.map((row) => row[5])).toEqual([`${CONCEPTO.slice(0, 148)}-b`, CONCEPTO]);
@@ -69,26 +69,26 @@ describe('tables that fit the terminal', () => {
   it('a list longer than the screen goes through the pager; --no-pager, SVC_PAGER= and a pipe do not', async () => {
     // A pager that marks each line it shows; LINES=2 makes three rows "long".
     const terminal = { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '200', LINES: '2', PAGER: 'sed "s/^/PAGINADO: /"' };
-    const paged = await svc(['cobro', 'listar'], { env: terminal });
+    const paged = await svcSpawned(['cobro', 'listar'], { env: terminal });
     expect(paged.exitCode, paged.stderr).toBe(0);
     const lines = paged.stdout.trim().split('\n');
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/^PAGINADO: /);
     for (const args of [['cobro', 'listar', '--no-pager']]) {
-      const r = await svc(args, { env: terminal });
+      const r = await svcSpawned(args, { env: terminal });
       expect(r.stdout).not.toContain('PAGINADO');
       expect(r.stdout).toContain(codes[0]);
     }
-    const off = await svc(['cobro', 'listar'], { env: { ...terminal, SVC_PAGER: '' } });
+    const off = await svcSpawned(['cobro', 'listar'], { env: { ...terminal, SVC_PAGER: '' } });
     expect(off.stdout).not.toContain('PAGINADO');
     expect(off.stdout).toContain(codes[0]);
-    const piped = await svc(['cobro', 'listar'], { env: { ...sb.env, PAGER: terminal.PAGER, LINES: '2' } });
+    const piped = await svcSpawned(['cobro', 'listar'], { env: { ...sb.env, PAGER: terminal.PAGER, LINES: '2' } });
     expect(piped.stdout).not.toContain('PAGINADO');
     // A short list is printed as is.
-    const short = await svc(['cobro', 'listar'], { env: { ...terminal, LINES: '40' } });
+    const short = await svcSpawned(['cobro', 'listar'], { env: { ...terminal, LINES: '40' } });
     expect(short.stdout).not.toContain('PAGINADO');
     // svc writes UTF-8 whatever the locale: less is told so (else "…" shows as <E2><80><A6>).
-    const charset = await svc(['cobro', 'listar'], { env: { ...terminal, PAGER: 'echo "charset=$LESSCHARSET"; cat >/dev/null' } });
+    const charset = await svcSpawned(['cobro', 'listar'], { env: { ...terminal, PAGER: 'echo "charset=$LESSCHARSET"; cat >/dev/null' } });
     expect(charset.stdout).toBe('charset=utf-8\n');
   });
 

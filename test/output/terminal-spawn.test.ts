@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { post, startListen } from '../helpers/receiver.js';
 import { fixture, sandbox, type Fixture, type HSandbox } from '../helpers/fixtures.js';
 import { HOSTILE, HOSTILE_SHOWN, hostileProxy, RAW_UNSAFE, SGR, type Hostile } from './terminal-hostile.js';
@@ -60,14 +60,14 @@ describe('webhook listen and eventos', () => {
   });
 
   it('eventos: the journal replayed as a table and as TSV shows the same fields escaped, columns intact', async () => {
-    const table = await svc(['webhook', 'eventos', '--journal', journal], { env: TERMINAL });
+    const table = await svcSpawned(['webhook', 'eventos', '--journal', journal], { env: TERMINAL });
     expect(table.exitCode, table.stderr).toBe(0);
     expectTerminalSafe(table.stdout + table.stderr, 'eventos table');
     // The journal may keep a shortened event; what it keeps is shown escaped from its first character.
     expect(table.stdout.replace(SGR, '')).toContain(PREFIX_SHOWN);
     expect(table.stdout.replace(SGR, '')).toContain(String.raw`"\u001b]8;;https://e.vil/\u001b\\PAGADA\u001b]8;;\u001b\\"`);
 
-    const tsv = await svc(['webhook', 'eventos', '--journal', journal]);
+    const tsv = await svcSpawned(['webhook', 'eventos', '--journal', journal]);
     expect(tsv.exitCode, tsv.stderr).toBe(0);
     expectTerminalSafe(tsv.stdout + tsv.stderr, 'eventos TSV');
     const rows = tsv.stdout.split('\n').filter(Boolean);
@@ -78,7 +78,7 @@ describe('webhook listen and eventos', () => {
     expect(rows[1]!.split('\t')[2]!.startsWith(PREFIX_SHOWN)).toBe(true);
 
     // --json keeps the journal's strings as they are.
-    const json = await svc(['webhook', 'eventos', '--journal', journal, '--json']);
+    const json = await svcSpawned(['webhook', 'eventos', '--journal', journal, '--json']);
     expect(JSON.parse(json.stdout)[1].event.startsWith(HOSTILE.slice(0, 32))).toBe(true);
   });
 
@@ -87,7 +87,7 @@ describe('webhook listen and eventos', () => {
     const entry = { id: 'evt_000000000001', received_at: '2026-01-01T00:00:00.000Z', body: '', source: 'listen', event: { x: '\u001b[2J' }, cobro_id: '7', estado: 42, status: 'x', latency_ms: 'y', outcome: '\u001b]0;t\u0007' };
     writeFileSync(path, `${JSON.stringify(entry)}\n`);
     for (const env of [TERMINAL, {}]) {
-      const r = await svc(['webhook', 'eventos', '--journal', path], { env });
+      const r = await svcSpawned(['webhook', 'eventos', '--journal', path], { env });
       expectNoStack(r.stderr);
       expect(r.exitCode, r.stderr).toBe(0);
       expectTerminalSafe(r.stdout + r.stderr, 'edited journal');
@@ -111,7 +111,7 @@ describe('cobro ver on a terminal against a hostile service', () => {
   });
 
   it('the record shows codigo, concepto, url escaped, each on its own line', async () => {
-    const r = await svc(['cobro', 'ver', String(fx.cobroId)], { env: { SVC_BASE_URL: proxy.baseUrl, SVC_API_KEY: sb.apiKey, ...TERMINAL } });
+    const r = await svcSpawned(['cobro', 'ver', String(fx.cobroId)], { env: { SVC_BASE_URL: proxy.baseUrl, SVC_API_KEY: sb.apiKey, ...TERMINAL } });
     expect(r.exitCode, r.stderr).toBe(0);
     expectTerminalSafe(r.stdout + r.stderr, 'cobro ver');
     const lines = r.stdout.replace(SGR, '').split('\n');

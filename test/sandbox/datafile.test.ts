@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, linkSync, readFileSync, readdirSync, realpa
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { startSandbox as startCli } from '../helpers/sandbox.js';
 import { eventually, receiver, start } from './helpers.js';
 import { readLines, type JournalFs } from '../../src/sandbox/journal.js';
@@ -205,7 +205,7 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
       symlinkSync(file, viaLink);
       const before = readFileSync(file, 'utf8');
       await expect(start({ dataFile: viaLink })).rejects.toThrow(new RegExp(`^${esc(viaLink)} \\(${esc(realpathSync(file))}\\) ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\)`));
-      const r = await svc(['sandbox', '--port', '0', '--data', viaLink]);
+      const r = await svcSpawned(['sandbox', '--port', '0', '--data', viaLink]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
       expectNoStack(r.stderr);
@@ -260,7 +260,7 @@ describe('one data file, one sandbox, whatever the path (#29.7)', () => {
       const before = readFileSync(file, 'utf8');
       expect(readFileSync(mounted, 'utf8')).toBe(before);
       await expect(start({ dataFile: mounted })).rejects.toThrow(new RegExp(`^${esc(mounted)} ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\).*otra ruta`));
-      const r = await svc(['sandbox', '--port', '0', '--data', mounted]);
+      const r = await svcSpawned(['sandbox', '--port', '0', '--data', mounted]);
       expect(r.exitCode).toBe(1);
       expectNoStack(r.stderr);
       expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
@@ -329,7 +329,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     try {
       await busy.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' });
       const before = readFileSync(busyFile);
-      const r = await svc(['sandbox', 'compactar', '--data', busyFile]);
+      const r = await svcSpawned(['sandbox', 'compactar', '--data', busyFile]);
       expect(r.exitCode).toBe(1);
       expectNoStack(r.stderr);
       expect(r.stderr).toMatch(new RegExp(`ya lo usa otro svc sandbox \\(pid ${busy.proc.pid}\\); detenelo antes de compactar`));
@@ -359,13 +359,13 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
       await a.close();
 
       const sizeBefore = statSync(file).size;
-      const r = await svc(['sandbox', 'compactar', '--data', file]);
+      const r = await svcSpawned(['sandbox', 'compactar', '--data', file]);
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^${esc(file)} compactado: [0-9.]+ MB → [0-9.]+ MB\\n$`));
       expect(statSync(file).size).toBeLessThan(sizeBefore * 0.7);
       expect(readdirSync(join(file, '..')).filter((n) => n.includes('compactando'))).toEqual([]);
-      const j = await svc(['--json', 'sandbox', 'compactar', '--data', file]);
+      const j = await svcSpawned(['--json', 'sandbox', 'compactar', '--data', file]);
       expect(JSON.parse(j.stdout)).toEqual({ archivo: file, bytes_antes: expect.any(Number), bytes_despues: expect.any(Number) });
 
       const b = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
@@ -538,7 +538,7 @@ describe('every record checked on replay (#19.5)', () => {
     writeFileSync(file, lines.join('\n'));
     const before = readFileSync(file);
     await expect(start({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces en el mismo registro\\. El archivo de datos está dañado y no se modificó`));
-    const r = await svc(['sandbox', '--port', '0', '--data', file]);
+    const r = await svcSpawned(['sandbox', '--port', '0', '--data', file]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expectNoStack(r.stderr);
@@ -554,7 +554,7 @@ describe('every record checked on replay (#19.5)', () => {
     await a.close();
     appendFileSync(file, '{"c":[["cobro",{"m":1,"d":{"id":999999,"codigo":"ZZZZ"}}]]}\n');
     const before = readFileSync(file);
-    const r = await svc(['sandbox', '--port', '0', '--data', file]);
+    const r = await svcSpawned(['sandbox', '--port', '0', '--data', file]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expectNoStack(r.stderr);

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONCEPTO, MAX_REFERENCIA, textProblem } from '../../src/cli/commands/cobro/crear.js';
 import { badWith, text } from '../../src/sandbox/handlers/validate.js';
-import { BIN, ROOT, expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { eventually, start, type TestSandbox } from './helpers.js';
 
 let sb: TestSandbox;
@@ -194,7 +194,7 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
     const env = { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.apiKey };
     for (const flag of ['--concepto', '--referencia']) {
       const args = ['cobro', 'crear', '--concepto', 'Pedido', '--monto', '10', flag, 'factura\u202egnp.exe'];
-      const r = await svc(args, { env });
+      const r = await svcSpawned(args, { env });
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(new RegExp(`${flag} tiene caracteres de control`));

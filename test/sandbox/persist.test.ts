@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { startSandbox as startCli } from '../helpers/sandbox.js';
-import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { eventually, receiver, start } from './helpers.js';
 import { verify } from '../../src/webhooks/signature.js';
 
@@ -100,7 +100,7 @@ describe('--data', () => {
     await expect(start({ dataFile: file })).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, línea 2`));
     expect(readFileSync(file, 'utf8')).toBe(corrupt);
 
-    const r = await svc(['sandbox', '--port', '0', '--json', '--data', file]);
+    const r = await svcSpawned(['sandbox', '--port', '0', '--json', '--data', file]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('línea 2');
@@ -109,7 +109,7 @@ describe('--data', () => {
 
     const notOurs = join(tempDir('svc-sb-'), 'other.txt');
     writeFileSync(notOurs, 'hola\n');
-    const r2 = await svc(['sandbox', '--port', '0', '--data', notOurs]);
+    const r2 = await svcSpawned(['sandbox', '--port', '0', '--data', notOurs]);
     expect(r2.exitCode).toBe(1);
     expect(r2.stderr).toMatch(/línea 1/);
     expect(readFileSync(notOurs, 'utf8')).toBe('hola\n');
@@ -121,14 +121,14 @@ describe('--data', () => {
     try {
       expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
       const before = readFileSync(file, 'utf8');
-      const r = await svc(['sandbox', '--port', '0', '--data', file]);
+      const r = await svcSpawned(['sandbox', '--port', '0', '--data', file]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
       expectNoStack(r.stderr);
       expect(r.stderr.trim().split('\n')[0]).toMatch(new RegExp(`^error: .*state\\.jsonl ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\); detenelo o usá otro --data`));
       await expect(start({ dataFile: file })).rejects.toThrow(`(pid ${first.proc.pid})`);
       // A script gets the same refusal as JSON on stderr.
-      const j = await svc(['sandbox', '--port', '0', '--json', '--data', file]);
+      const j = await svcSpawned(['sandbox', '--port', '0', '--json', '--data', file]);
       expect(j.exitCode).toBe(1);
       expect(j.stdout).toBe('');
       expect(JSON.parse(j.stderr)).toEqual({ error: 'config', message: expect.stringContaining(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`) });
@@ -163,7 +163,7 @@ describe('--data', () => {
       await b.close();
     }
     writeFileSync(`${file}.lock`, '');
-    await expect(start({ dataFile: file })).rejects.toThrow(/ya lo usa otro svc sandbox; detenelo/);
+    await expect(start({ dataFile: file })).rejects.toThrow(/ya lo usa otro svcSpawned sandbox; detenelo/);
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe('');
   });
 

@@ -7,7 +7,7 @@ import { EVENTOS } from '../../src/api/enums.js';
 import { EventoBody } from '../../src/api/schemas.js';
 import { keyMode } from '../../src/config/resolve.js';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { expectNoStack, svc } from '../helpers/cli.js';
+import { expectNoStack, svcSpawned } from '../helpers/cli.js';
 import { start, type TestSandbox } from './helpers.js';
 
 describe('a key is judged locally by its prefix only', () => {
@@ -28,7 +28,7 @@ describe('a key is judged locally by its prefix only', () => {
     afterAll(() => sb.close());
 
     it('a short key with the right prefix is sent, and the service answers 401 (exit 3), not a local format error (exit 2)', async () => {
-      const r = await svc(['cuenta'], { env: { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: 'svc_test_abc' } });
+      const r = await svcSpawned(['cuenta'], { env: { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: 'svc_test_abc' } });
       expect(r.stderr).not.toMatch(/no tiene el formato/);
       expect(r.stderr).toMatch(/unauthorized|clave/i);
       expect(r.exitCode).toBe(3);
@@ -39,7 +39,7 @@ describe('a key is judged locally by its prefix only', () => {
     it('a key without the prefix is still refused before sending (exit 2)', async () => {
       const calls = async () => (await sb.api('GET', '/_sandbox/log')).body.data.filter((e: { path: string }) => e.path === '/v1/cuenta').length;
       const before = await calls();
-      const r = await svc(['cuenta'], { env: { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: 'sk_test_abcdefghij' } });
+      const r = await svcSpawned(['cuenta'], { env: { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: 'sk_test_abcdefghij' } });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/no tiene el formato svc_test_… \/ svc_live_…/);
       expect(await calls()).toBe(before);

@@ -5,9 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoStack, svc as spawned, tempDir } from '../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders, signatureHeader } from '../../src/webhooks/signature.js';
@@ -41,7 +41,7 @@ describe('webhook sign and verify', () => {
 
   it('sign prints the four headers; verify accepts them (stdin and --body)', async () => {
     const ts = String(now());
-    const s = await spawned(['webhook', 'sign', '--timestamp', ts], { env, input: body });
+    const s = await svcSpawned(['webhook', 'sign', '--timestamp', ts], { env, input: body });
     expect(s.exitCode).toBe(0);
     const lines = s.stdout.trim().split('\n');
     expect(lines).toEqual([

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoStack, svc, tempDir } from '../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal, rejectedPath, rotatedPath } from '../../src/webhooks/journal.js';
 import { startListener, type Listener } from '../../src/webhooks/listen.js';
@@ -85,7 +85,7 @@ describe('rejected requests and the journal', () => {
     expect(disk).toBeLessThan((3 * EACH + 2) * LINE_MAX);
 
     // Only the start of such a body is kept: replaying it is refused, in one line.
-    const replay = await svc(['webhook', 'replay', rejected[0]!.id, '--journal', journal, '--forward-to', target.url]);
+    const replay = await svcSpawned(['webhook', 'replay', rejected[0]!.id, '--journal', journal, '--forward-to', target.url]);
     expect(replay.exitCode).toBe(2);
     expect(replay.stderr).toMatch(/solo se guardó el comienzo de su cuerpo: no se puede reenviar/);
     expectNoStack(replay.stderr);

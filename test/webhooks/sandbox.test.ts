@@ -6,7 +6,7 @@
 // of 200 events is forwarded whole. Runs the built CLI: npm run build first.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { svc, tempDir } from '../helpers/cli.js';
+import { svcSpawned, tempDir } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { verify } from '../../src/webhooks/signature.js';
@@ -94,7 +94,7 @@ describe('sandbox -> listen -> app', () => {
     const { sandbox, target, journal } = await setup();
     const before = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Antes', monto: '10.00' })).body.data;
     await target.waitFor(1);
-    const moved = await svc(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sandbox.env });
+    const moved = await svcSpawned(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sandbox.env });
     expect(moved.exitCode, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout).vencidos).toEqual([before.id]);
     const id = await crear(sandbox);
@@ -118,7 +118,7 @@ describe('sandbox -> listen -> app', () => {
     const ms = (local: string) => Date.parse(local.replace(' ', 'T') + 'Z');
     expect(ms(cobro.created_at) - ms(before.created_at)).toBeGreaterThanOrEqual(8 * 24 * 3600 * 1000);
 
-    const back = await svc(['sandbox', 'reloj', 'reiniciar', '--json'], { env: sandbox.env });
+    const back = await svcSpawned(['sandbox', 'reloj', 'reiniciar', '--json'], { env: sandbox.env });
     expect(back.exitCode, back.stderr).toBe(0);
     expect(JSON.parse(back.stdout).adelanto_ms).toBe(0);
     // What happened on the moved clock stays; what is written now is on the real time again.
@@ -179,7 +179,7 @@ describe('sandbox -> listen -> app', () => {
 
   it('trigger --sandbox drives the real change; the sandbox notifies through the listener', async () => {
     const { sandbox, target } = await setup();
-    const r = await svc(['webhook', 'trigger', 'payment.partially_refunded', '--sandbox'], { env: sandbox.env });
+    const r = await svcSpawned(['webhook', 'trigger', 'payment.partially_refunded', '--sandbox'], { env: sandbox.env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/payment\.partially_refunded \(cobro \d+\) --> .* 200/);
     await target.waitFor(3);
@@ -194,7 +194,7 @@ describe('sandbox -> listen -> app', () => {
     // --cobro with a key: the sample body takes the real codigo and monto.
     const id = last.cobro_id as number;
     const codigo = (await sandbox.api('GET', `/v1/cobros/${id}`)).body.data.codigo;
-    const real = await svc(['webhook', 'trigger', 'payment.approved', '--cobro', String(id), '--forward-to', target.url, '--json'], { env: sandbox.env });
+    const real = await svcSpawned(['webhook', 'trigger', 'payment.approved', '--cobro', String(id), '--forward-to', target.url, '--json'], { env: sandbox.env });
     expect(real.exitCode, real.stderr).toBe(0);
     expect(JSON.parse(real.stdout).body).toMatchObject({ cobro_id: id, codigo, monto: '1500.00' });
   });

@@ -12,7 +12,7 @@ import { isMaskedTarget, maskTarget } from '../../src/api/address.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
-import { svcInProcess as svc } from '../helpers/inproc.js';
+import { svc } from '../helpers/inproc.js';
 import { post, startListen, startTarget, stopBoth, type ListenProc, type Target } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_target_credentials_01';

@@ -3,9 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -21,7 +21,7 @@ const posts = async (path: string) =>
 
 describe('svc api', () => {
   it('GET prints the whole body as received, pretty, exit 0', async () => {
-    const r = await spawned(['api', 'GET', '/v1/cuenta'], { env: sb.env });
+    const r = await svcSpawned(['api', 'GET', '/v1/cuenta'], { env: sb.env });
     expect(r.exitCode).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(Object.keys(body)).toEqual(['data']);

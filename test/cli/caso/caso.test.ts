@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/text.js';
 import { readJournal } from '../../../src/webhooks/journal.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
-import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -48,7 +48,7 @@ afterAll(async () => {
 
 describe('a request named as the customer names it', () => {
   it('cobro ver takes the code in any case, and the exact reference', async () => {
-    const byCode = await spawned(['cobro', 'ver', paid.codigo.toLowerCase(), '--json'], { env: sb.env });
+    const byCode = await svcSpawned(['cobro', 'ver', paid.codigo.toLowerCase(), '--json'], { env: sb.env });
     expect(byCode.exitCode, byCode.stderr).toBe(0);
     expect(JSON.parse(byCode.stdout)).toMatchObject({ id: paid.id, codigo: paid.codigo });
     const byRef = await svc(['cobro', 'ver', '--referencia', 'pedido-1042', '--json'], { env: sb.env });
@@ -98,7 +98,7 @@ describe('a request named as the customer names it', () => {
 describe('devolver --dry-run', () => {
   it('checks everything, says what would be sent, sends nothing: exit 0 when it fits, 2 when not', async () => {
     const before = await posts(`/v1/cobros/${paid.id}/devoluciones`);
-    const ok = await spawned(['devolver', paid.codigo, '--monto', '50', '--dry-run', '--json'], { env: sb.env });
+    const ok = await svcSpawned(['devolver', paid.codigo, '--monto', '50', '--dry-run', '--json'], { env: sb.env });
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({ cobro_id: paid.id, codigo: paid.codigo, monto: '50.00', transaccion_id: null, queda_despues: '1350.00' });
     // --json: what would be sent is the answer; nothing for a person on stderr.
@@ -115,7 +115,7 @@ describe('devolver --dry-run', () => {
 
 describe('svc caso', () => {
   it('--json: the request, its lists as the service sends them and its notifications from the journal', async () => {
-    const r = await spawned(['caso', paid.codigo, '--json', '--journal', journal], { env: sb.env });
+    const r = await svcSpawned(['caso', paid.codigo, '--json', '--journal', journal], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     const caso = JSON.parse(r.stdout);
     expect(Object.keys(caso)).toEqual(['cobro', 'transacciones', 'devoluciones', 'liquidaciones', 'notificaciones']);

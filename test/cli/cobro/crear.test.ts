@@ -1,9 +1,9 @@
 // svc cobro crear end to end against a real sandbox: every flag, every local refusal
 // (exit 2, nothing created), prompts in a pseudo-terminal, live mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc as spawned } from '../../helpers/cli.js';
+import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
 
@@ -22,7 +22,7 @@ describe('svc cobro crear', () => {
   it('creates with every flag and sends exactly what was asked', async () => {
     // a local date about a month ahead, in Buenos Aires (the sandbox's zone too)
     const day = new Date(Date.now() + 30 * 86_400_000 - 3 * 3_600_000).toISOString().slice(0, 10);
-    const r = await spawned(
+    const r = await svcSpawned(
       [
         'cobro', 'crear',
         '--concepto', 'Pedido 1042',

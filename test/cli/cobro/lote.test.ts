@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAtRandom, requestsPer } from '../../helpers/batches.js';
-import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -166,7 +166,7 @@ describe('svc cobro crear --lote', () => {
       }
       // Whatever the sandbox still had in hand when svc died is done by now.
       await new Promise((r) => setTimeout(r, 200));
-      const resumed = await spawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+      const resumed = await svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
       expect(resumed.exitCode, resumed.stderr).toBe(0);
       expectNoStack(resumed.stderr);
       expect(resumed.stdout.trim().split('\n').map((l) => JSON.parse(l).estado).every((e) => e === 'creado' || e === 'ya_creado')).toBe(true);
@@ -179,7 +179,7 @@ describe('svc cobro crear --lote', () => {
     const { path, refs } = csvOf(6);
     // 100 ms a POST: the first run is still going when the second starts.
     expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 100, count: 1000 })).status).toBe(201);
-    const runs = await Promise.all([0, 1].map(() => spawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env })));
+    const runs = await Promise.all([0, 1].map(() => svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env })));
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(runs.map((x) => x.exitCode)).toEqual([0, 0]);
     expect(await perReferencia(refs)).toEqual(refs.map(() => 1));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandLines } from '../../../src/cli/commands/demo/demo.js';
 import { displayWidth } from '../../../src/text.js';
-import { expectNoStack, svc } from '../../helpers/cli.js';
+import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
 
 const HAVE_SCRIPT = hasScript();
@@ -10,7 +10,7 @@ if (!HAVE_SCRIPT) console.log('skipped: svc demo on a terminal needs util-linux 
 
 describe('svc demo', () => {
   it('--json prints one line per step, every step ok, and the verified notifications', async () => {
-    const r = await svc(['demo', '--json'], { timeout: 60_000 });
+    const r = await svcSpawned(['demo', '--json'], { timeout: 60_000 });
     expect(r.exitCode).toBe(0);
     expectNoStack(r.stderr);
     const steps = r.stdout.trim().split('\n').map((l) => JSON.parse(l));

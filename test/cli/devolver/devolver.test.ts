@@ -2,9 +2,9 @@
 // partial, second partial and total refunds, refusals, --transaccion, live mode, and a
 // connection cut after the refund POST (outcome unknown, sent exactly once).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc as spawned } from '../../helpers/cli.js';
+import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy } from '../../helpers/live-proxy.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
@@ -35,7 +35,7 @@ describe('svc sync', () => {
   it('shows the refreshed request and old -> new after a payment', async () => {
     const created = await svc(['cobro', 'crear', '--concepto', 'Sync', '--monto', '100', '--json'], { env: sb.env });
     const id = JSON.parse(created.stdout).id as number;
-    const same = await spawned(['sync', String(id)], { env: sb.env });
+    const same = await svcSpawned(['sync', String(id)], { env: sb.env });
     expect(same.exitCode).toBe(0);
     expect(rec(same.stdout)).toMatchObject({ estado: 'PENDIENTE', estado_anterior: 'PENDIENTE' });
     expect(same.stderr).toMatch(/estado sin cambios: PENDIENTE/);
@@ -78,7 +78,7 @@ describe('svc sync', () => {
 describe('svc devolver', () => {
   it('partial, second partial, then total: shows what is left and sends exact amounts', async () => {
     const id = await paidCobro('1000.10');
-    const a = await spawned(['devolver', String(id), '--monto', '0.10'], { env: sb.env });
+    const a = await svcSpawned(['devolver', String(id), '--monto', '0.10'], { env: sb.env });
     expect(a.exitCode).toBe(0);
     expect(a.stderr).toMatch(/estado\s+PAGADA\n/);
     expect(a.stderr).toMatch(/monto_cobrado\s+1000\.10/);
@@ -315,7 +315,7 @@ describe('live mode end to end (through a proxy that maps one live key to the sa
     try {
       const live = { ...sb.env, SVC_BASE_URL: proxy.baseUrl, SVC_API_KEY: LIVE_KEY };
       const id = await paidCobro('30.00');
-      const r = await spawned(['devolver', String(id), '--total', '--yes', '--json'], { env: live });
+      const r = await svcSpawned(['devolver', String(id), '--total', '--yes', '--json'], { env: live });
       expect(r.exitCode).toBe(0);
       expect(r.stderr.match(/MODO LIVE/g)?.length).toBe(1);
       expect(JSON.parse(r.stdout)).toMatchObject({ monto: '30.00', estado: 'DEVUELTA' });

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAtRandom, paidCobros, refundsPer } from '../../helpers/batches.js';
-import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -103,7 +103,7 @@ describe('devolver --lote / --aplicar a batch', () => {
       for (let k = 0; k < 2; k++) {
         await killAtRandom(sb, ['devolver', '--aplicar', plan, '--yes', '--paralelo', String(1 + (t % 3))], `${plan}.registro.jsonl`);
       }
-      const resumed = await spawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
+      const resumed = await svcSpawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
       // A killed apply may have finished before its kill: then the plan says so (exit 2).
       if (resumed.exitCode === 2) expect(resumed.stderr).toMatch(/el plan ya se aplicó .*10 devoluciones hechas, 0 rechazadas/);
       else expect(resumed.exitCode, resumed.stderr).toBe(0);
@@ -129,7 +129,7 @@ describe('devolver --lote / --aplicar a batch', () => {
     const rows = await paid(6);
     const ids = rows.map((r) => r.id);
     const plan = await batchPlan(ids);
-    const runs = await Promise.all([0, 1].map(() => spawned(['devolver', '--aplicar', plan, '--yes', '--json'], { env: sb.env })));
+    const runs = await Promise.all([0, 1].map(() => svcSpawned(['devolver', '--aplicar', plan, '--yes', '--json'], { env: sb.env })));
     expect(runs.map((x) => x.exitCode).sort()).toEqual([0, 2]);
     expect(await perCobro(ids)).toEqual(ids.map(() => 1));
   });

@@ -8,8 +8,8 @@ import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { applyAtOnce, killAndApplyAgain, planFor, refundsOf } from '../../helpers/plans.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -37,7 +37,7 @@ describe('devolver --aplicar: exactly once', () => {
     const { id, file } = await planFor(sb, '20.00');
     // A lock held by a live process (this test's): the apply waits and says so.
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), desde: new Date().toISOString() }));
-    const child = spawned(['devolver', '--aplicar', file, '--yes'], { env: sb.env });
+    const child = svcSpawned(['devolver', '--aplicar', file, '--yes'], { env: sb.env });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await refundsOf(sb, id)).toHaveLength(0);
     // Its holder dies (a pid that no longer runs): the waiting apply takes over and applies.

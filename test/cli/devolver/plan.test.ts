@@ -5,8 +5,8 @@
 import { readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -28,7 +28,7 @@ describe('devolver --plan, then --aplicar', () => {
     const id = await paid('1500.00');
     const dir = tempDir('svc-plan-');
     const file = join(dir, 'plan.json');
-    const made = await spawned(['devolver', String(id), '--monto', '200', '--plan', file], { env: sb.env });
+    const made = await svcSpawned(['devolver', String(id), '--monto', '200', '--plan', file], { env: sb.env });
     expect(made.exitCode, made.stderr).toBe(0);
     expect(made.stderr).toMatch(/plan escrito en .*plan\.json \(nada se envió\)/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -46,7 +46,7 @@ describe('devolver --plan, then --aplicar', () => {
     expect(await refundPosts(id)).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).aplicado).toBeNull();
 
-    const applied = await spawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
+    const applied = await svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
     expect(applied.exitCode, applied.stderr).toBe(0);
     expect(JSON.parse(applied.stdout)).toMatchObject({ cobro_id: id, monto: '200.00' });
     expect(await refundPosts(id)).toBe(1);

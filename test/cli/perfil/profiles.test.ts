@@ -3,9 +3,9 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svc as spawned, tempDir } from '../../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -34,7 +34,7 @@ describe('login and profiles', () => {
     expect(saved.profiles.default.test_key).toBe(sb.api_key);
 
     // The stored profile is what later commands use: no env needed.
-    const cuenta = await spawned(['cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir } });
+    const cuenta = await svcSpawned(['cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir } });
     expect(cuenta.exitCode).toBe(0);
     expect(JSON.parse(cuenta.stdout).puede_cobrar).toBe(true);
 

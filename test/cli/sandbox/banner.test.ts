@@ -48,13 +48,13 @@ describe('svc sandbox on a busy port', () => {
     await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
     const port = (held.address() as { port: number }).port;
     try {
-      const { svcInProcess } = await import('../../helpers/inproc.js');
-      const r = await svcInProcess(['sandbox', '--port', String(port)], { env: { SVC_DATA_DIR: tempDir('svc-data-') } });
+      const { svc } = await import('../../helpers/inproc.js');
+      const r = await svc(['sandbox', '--port', String(port)], { env: { SVC_DATA_DIR: tempDir('svc-data-') } });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toBe(
         `error: el puerto ${port} de 127.0.0.1 ya está en uso (otro sandbox, u otro programa)\n→ elegí otro con --port ${port + 1}, o --port 0 para uno libre (el puerto elegido se muestra al arrancar)\n`,
       );
-      const json = await svcInProcess(['sandbox', '--port', String(port), '--json'], { env: { SVC_DATA_DIR: tempDir('svc-data-') } });
+      const json = await svc(['sandbox', '--port', String(port), '--json'], { env: { SVC_DATA_DIR: tempDir('svc-data-') } });
       expect(json.exitCode).toBe(1);
       expect(JSON.parse(json.stderr)).toMatchObject({ error: 'config', message: expect.stringContaining(`el puerto ${port}`) });
     } finally {

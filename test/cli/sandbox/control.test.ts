@@ -5,8 +5,8 @@
 import { execa } from 'execa';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BIN, expectNoStack, svc as spawned } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { BIN, expectNoStack, svcSpawned } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { closedPort } from '../../helpers/fixtures.js';
 import { startTarget } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
@@ -19,7 +19,7 @@ afterAll(() => sb?.stop());
 
 describe('svc sandbox fallas', () => {
   it('agregar makes the next matching request fail as named; listar shows what is pending; borrar clears it', async () => {
-    const add = await spawned(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/cobros', '--metodo', 'post', '--tipo', '503'], { env: sb.env });
+    const add = await svcSpawned(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/cobros', '--metodo', 'post', '--tipo', '503'], { env: sb.env });
     expect(add.exitCode, add.stderr).toBe(0);
     expect(add.stderr).toMatch(/^falla \d+: el próximo pedido POST a \/v1\/cobros → 503$/m);
     const crear = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '1'], { env: sb.env });

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -29,7 +29,7 @@ describe('the rehearsal merchant', () => {
   it('live guards as in production: the banner, and a refund without a terminal needs --yes', async () => {
     const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Ensayo', monto: '10.00' }, sb.api_key_live!)).body.data;
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {}, sb.api_key_live!)).status).toBe(200);
-    const refused = await spawned(['devolver', String(c.id), '--monto', '1'], { env: live });
+    const refused = await svcSpawned(['devolver', String(c.id), '--monto', '1'], { env: live });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/MODO LIVE/);
     expect(refused.stderr).toMatch(/modo live sin terminal: .*necesita --yes/);

@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, ROOT, svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { BIN, ROOT, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 const dir = tempDir('svc-escenario-');
@@ -78,7 +78,7 @@ describe('svc sandbox --escenario', () => {
   });
 
   it('escenario exportar, then a sandbox started from the export: the same lists', async () => {
-    const exported = await spawned(['sandbox', 'escenario', 'exportar'], { env: sb.env });
+    const exported = await svcSpawned(['sandbox', 'escenario', 'exportar'], { env: sb.env });
     expect(exported.exitCode, exported.stderr).toBe(0);
     const again = await startSandbox(['--escenario', write('exportado.json', exported.stdout)]);
     try {

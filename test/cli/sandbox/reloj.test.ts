@@ -5,8 +5,8 @@
 // --data a restart keeps the clock where it was.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startTarget, type Target } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -29,7 +29,7 @@ describe('svc sandbox reloj', () => {
   it('avanzar 8d expires a request with the default expiry and delivers its payment.rejected once', async () => {
     const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Vence', monto: '10.00' })).body.data;
     await app.waitFor(1);
-    const moved = await spawned(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sb.env });
+    const moved = await svcSpawned(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sb.env });
     expect(moved.exitCode, moved.stderr).toBe(0);
     const r = JSON.parse(moved.stdout);
     expect(r.vencidos).toContain(c.id);

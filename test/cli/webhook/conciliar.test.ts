@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../../src/webhooks/journal.js';
 import { reconcile } from '../../../src/webhooks/reconcile.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
-import { svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startTarget, type Target } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -45,7 +45,7 @@ describe('svc webhook conciliar', () => {
     const a = (await sb.api('POST', '/v1/cobros', { concepto: 'A', monto: '10.00' })).body.data;
     await sb.api('POST', `/_sandbox/cobros/${a.id}/pagar`, {});
     await settle(2);
-    const agree = await spawned(['webhook', 'conciliar'], { env });
+    const agree = await svcSpawned(['webhook', 'conciliar'], { env });
     expect(agree.exitCode, agree.stderr).toBe(0);
     expect(agree.stderr).toMatch(/tu app está al día: el cobro coincide con lo que le llegó/);
 

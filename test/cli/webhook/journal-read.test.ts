@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { journalEntryAs as journalEntry } from '../../helpers/journal.js';
 

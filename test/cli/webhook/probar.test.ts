@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListener } from '../../../src/webhooks/listen.js';
 import { verify } from '../../../src/webhooks/signature.js';
-import { expectNoStack, svc as spawned } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
 import { displayWidth } from '../../../src/text.js';
 
@@ -52,7 +52,7 @@ afterAll(async () => {
 
 describe('svc webhook probar', () => {
   it('a correct receiver meets every case: one line each, the score, exit 0', async () => {
-    const r = await spawned(['webhook', 'probar', '--forward-to', correct], { env: { SVC_WEBHOOK_SECRET: SECRET } });
+    const r = await svcSpawned(['webhook', 'probar', '--forward-to', correct], { env: { SVC_WEBHOOK_SECRET: SECRET } });
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.filter((l) => l.startsWith('✓'))).toHaveLength(15);

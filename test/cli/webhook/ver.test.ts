@@ -8,8 +8,8 @@ import { keptResponseHeaders } from '../../../src/webhooks/forwarder.js';
 import { readJournal } from '../../../src/webhooks/journal.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../../src/webhooks/signature.js';
-import { svc as spawned, tempDir } from '../../helpers/cli.js';
-import { svcInProcess as svc } from '../../helpers/inproc.js';
+import { svcSpawned, tempDir } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { startTarget, type Target } from '../../helpers/receiver.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
 import { displayWidth } from '../../../src/text.js';
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe('svc webhook ver', () => {
   it('shows the notification and the app’s answer body', async () => {
-    const r = await spawned(['webhook', 'ver', id.slice(0, 10)], { env: env() });
+    const r = await svcSpawned(['webhook', 'ver', id.slice(0, 10)], { env: env() });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^firma\s+válida$/m);
     expect(r.stdout).toContain('x-svc-event: payment.approved');
