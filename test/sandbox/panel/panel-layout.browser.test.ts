@@ -142,8 +142,10 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
         if (form === '#form-crear') await page.locator('#crear-concepto').fill('Prueba');
         await page.locator(fill[0]).fill(fill[1]);
         await page.getByRole('button', { name: button }).click();
-        const alert = page.getByRole('alert').filter({ hasText: /\S/ });
-        await expect.poll(() => alert.count(), { message: `${form}'s error at ${width} px` }).toBe(1);
+        // Its zone's alert (the previous form's may still show until this answer arrives), then the only one.
+        const alert = page.locator(`[data-zona]:has(${form}) [role=alert]`);
+        await expect.poll(() => alert.textContent(), { message: `${form}'s error at ${width} px` }).not.toBe('');
+        expect(await page.getByRole('alert').filter({ hasText: /\S/ }).count()).toBe(1);
         const f = await box(page, form);
         const a = (await alert.boundingBox())!;
         expect(a.y, `${form}'s error at ${width} px`).toBeGreaterThanOrEqual(f.top);
