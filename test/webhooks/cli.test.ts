@@ -230,6 +230,9 @@ describe('webhook listen (process), eventos, replay', () => {
     expect(listen.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(listen.stderr()).toMatch(/cloudflared tunnel --url http:\/\/127\.0\.0\.1:\d+/);
     expect(listen.stderr()).toMatch(/ngrok http \d+/);
+    // A running sandbox is pointed at the listener as it runs, not restarted (new keys without --data).
+    expect(listen.stderr()).toContain(`(con el sandbox no hace falta: svc sandbox webhook ${listen.url}, sin reiniciarlo)`);
+    expect(listen.stderr()).not.toContain('--webhook-url');
     expect(listen.stderr()).toContain('127.0.0.1');
     expect(listen.stderr()).not.toContain(SECRET);
 

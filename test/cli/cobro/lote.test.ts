@@ -2,7 +2,7 @@
 // creates one request per row, each exactly once, under a run repeated, connections cut
 // after the service processed the POST, SIGKILL at random points and two runs at once;
 // a file with any bad row, or a referencia the service already holds, creates nothing.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAtRandom, requestsPer } from '../../helpers/batches.js';
@@ -142,6 +142,22 @@ describe('svc cobro crear --lote', () => {
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: 'batch_changed' });
     expect(await perReferencia([...refs, `${refs[0]}-otra`])).toEqual([1, 1, 0]);
+  });
+
+  it('batch_changed names the ledger escaped in its line and in its hint: a path with an escape sequence moves no cursor', async () => {
+    const dir = join(tempDir('svc-cobros-'), 'lotes\x1b[2J\x1b[31m');
+    mkdirSync(dir);
+    const path = join(dir, 'cuotas.csv');
+    const p = prefix();
+    writeFileSync(path, `concepto,monto,referencia\nCuota,10.00,${p}-1\n`);
+    expect((await svc(['cobro', 'crear', '--lote', path], { env: sb.env })).exitCode).toBe(0);
+    writeFileSync(path, `concepto,monto,referencia\nCuota,10.00,${p}-2\n`);
+    const r = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).not.toContain('\x1b');
+    const hint = r.stderr.split('\n').find((l) => l.startsWith('→'))!;
+    // The path alone is quoted and escaped, whole (it is what to delete), as in the error line; the sentence is not.
+    expect(hint).toMatch(/^→ las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá "\/.*lotes\\u001b\[2J\\u001b\[31m\/cuotas\.csv\.registro\.jsonl"$/);
   });
 
   it('connections cut after the service processed some POSTs: each row once, found by its referencia', async () => {

@@ -151,7 +151,7 @@ async function createLocked(ctx: Context, client: Client, lote: string, rows: Ro
       throw new CliError(`${printable(lote)} cambió desde que empezó su registro (${shown(ledger.path)}): las líneas ya no nombran las mismas filas; no se creó nada`, {
         exit: EXIT.usage,
         code: 'batch_changed',
-        hint: `las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá ${ledger.path}`,
+        hint: `las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá ${shown(ledger.path)}`,
       });
     }
     const todo = rows.filter((r) => !ledger.outcomes.has(r.fila));
@@ -172,7 +172,7 @@ async function createLocked(ctx: Context, client: Client, lote: string, rows: Ro
       const live = (await ctx.resolved()).mode === 'live';
       const sum = formatCents(total);
       if (!io.canPrompt) {
-        if (live) await ctx.guardChange(`crear los cobros de ${lote}`);
+        if (live) await ctx.guardChange(`crear los cobros de ${shown(lote)}`);
       } else if (live) {
         await ctx.confirmTyped(`MODO LIVE: para crear ${count(todo.length, 'cobro', 'cobros')} por ${sum} escribí el total (${sum}):`, sum);
       } else {

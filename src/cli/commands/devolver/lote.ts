@@ -265,7 +265,7 @@ async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo
     const totalLeft = formatCents(sumAmounts(todo.map((r) => r.monto)));
     if (todo.length && !globals.yes) {
       if (!io.canPrompt) {
-        if (live) await ctx.guardChange(`aplicar el lote ${path}`);
+        if (live) await ctx.guardChange(`aplicar el lote ${shown(path)}`);
       } else if (live) {
         await ctx.confirmTyped(`MODO LIVE: para devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft} escribí el total (${totalLeft}):`, totalLeft);
       } else {

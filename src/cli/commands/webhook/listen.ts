@@ -123,7 +123,8 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   io.err('su URL https en el panel, por ejemplo:');
   io.err(`  cloudflared tunnel --url http://127.0.0.1:${listener.port}`);
   io.err(`  ngrok http ${listener.port}`);
-  io.err(`(con el sandbox no hace falta: svc sandbox --webhook-url ${listener.url})`);
+  // A running sandbox takes a new notification URL as it runs: no restart (which, without --data, changes its keys).
+  io.err(`(con el sandbox no hace falta: svc sandbox webhook ${listener.url}, sin reiniciarlo)`);
   io.err('');
   io.err(`${c.green('Listo.')} Esperando notificaciones en ${listener.url} — Ctrl-C para detener.`);
 
