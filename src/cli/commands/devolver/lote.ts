@@ -9,7 +9,7 @@
 //   for on the service first: a refund of its request and amount made since the plan,
 //   not already claimed by another row, is that row's; only when there is none is it
 //   sent (again).
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
@@ -74,6 +74,9 @@ function digestOf(p: Omit<BatchPlan, 'digest' | 'aplicado'>): string {
 /** The batch plan (`tipo: "lote"`) at `path`, or undefined for anything else (readPlan judges that). */
 export function peekBatch(path: string): BatchPlan | undefined {
   try {
+    // A regular file only: reading a named pipe would wait for a writer forever, and a
+    // link is not followed (readPlan refuses both, saying which).
+    if (!lstatSync(path).isFile()) return undefined;
     const p: unknown = JSON.parse(readFileSync(path, 'utf8'));
     return typeof p === 'object' && p !== null && (p as { tipo?: unknown }).tipo === 'lote' ? (p as BatchPlan) : undefined;
   } catch {

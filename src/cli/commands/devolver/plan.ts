@@ -138,6 +138,54 @@ export class AlreadyApplied extends CliError {
 }
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isAmountText = (v: unknown): v is string => isText(v) && isAmount(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A field of a plan file and what it must hold. */
+type Field = [name: string, valid: (v: unknown) => boolean];
+/** Who and why (version 2 only: a version 1 plan predates them). */
+const WHO: Field[] = [
+  ['preparado_por', isText],
+  ['motivo', (v) => v === null || isText(v)],
+];
+const COBRO: Field[] = [
+  ['id', isId],
+  ['codigo', isText],
+  ['estado', isText],
+  ['monto_cobrado', isAmountText],
+  ['devuelto', isAmountText],
+  ['devoluciones', (v) => Array.isArray(v) && v.every(isId)],
+];
+const REST: Field[] = [
+  ['monto', (v) => isAmountText(v) && parseAmount(v) > 0n],
+  ['transaccion_id', (v) => v === null || isId(v)],
+  ['perfil', isText],
+  ['modo', (v) => v === 'test' || v === 'live'],
+  ['creado', isText],
+  ['digest', isText],
+  // What applying reads back and shows: when, which refund, and by whom.
+  ['aplicado', (v) => v === null || (isRecord(v) && isText(v.at) && isId(v.devolucion_id) && (v.aplicado_por === undefined || isText(v.aplicado_por)))],
+];
+
+/** A field that is missing, or holds what svc never writes there. */
+function fieldProblem(o: Record<string, unknown>, name: string, prefix = ''): string {
+  return o[name] === undefined ? `falta el campo ${prefix}${name}` : `el campo ${prefix}${name} no es válido`;
+}
+
+/** The first of `fields` in `o` that is not as svc writes it, worded; undefined when all are. */
+function badField(o: Record<string, unknown>, fields: Field[], prefix = ''): string | undefined {
+  const bad = fields.find(([name, valid]) => !valid(o[name]));
+  return bad && fieldProblem(o, bad[0], prefix);
+}
+
+/** Why parsed JSON is not a refund plan this svc applies, naming the field; undefined when it is one. */
+function notAPlan(p: unknown): string | undefined {
+  if (!isRecord(p)) return 'no es un objeto JSON';
+  if (p.version !== 1 && p.version !== 2) return fieldProblem(p, 'version');
+  if (!isRecord(p.cobro)) return fieldProblem(p, 'cobro');
+  return badField(p, p.version === 2 ? WHO : []) ?? badField(p.cobro, COBRO, 'cobro.') ?? badField(p, REST);
+}
 
 /** Reads and checks a plan file: its shape (exit 2 when it is not a plan), then its digest (exit 1 when edited). */
 export function readPlan(path: string): Plan {
@@ -171,16 +219,13 @@ export function readPlan(path: string): Plan {
   } catch {
     throw new UsageError(`--aplicar "${printable(path)}": no es JSON (un plan lo escribe svc devolver … --plan)`);
   }
-  const c = p?.cobro;
-  const shaped =
-    (p?.version === 1 || (p?.version === 2 && typeof p.preparado_por === 'string' && (p.motivo === null || typeof p.motivo === 'string'))) &&
-    c && isId(c.id) && typeof c.codigo === 'string' && typeof c.estado === 'string' && typeof c.monto_cobrado === 'string' && isAmount(c.monto_cobrado) &&
-    typeof c.devuelto === 'string' && isAmount(c.devuelto) && Array.isArray(c.devoluciones) && c.devoluciones.every(isId) &&
-    typeof p.monto === 'string' && isAmount(p.monto) && parseAmount(p.monto) > 0n &&
-    (p.transaccion_id === null || isId(p.transaccion_id)) &&
-    typeof p.perfil === 'string' && (p.modo === 'test' || p.modo === 'live') && typeof p.creado === 'string' && typeof p.digest === 'string' &&
-    (p.aplicado === null || (typeof p.aplicado === 'object' && typeof p.aplicado.at === 'string'));
-  if (!shaped) throw new UsageError(`--aplicar "${printable(path)}": no es un plan de devolución de svc (falta o sobra algún campo)`);
+  const v = (p as { version?: unknown } | null)?.version;
+  // A plan from a newer svc (a version this one does not know) is told apart from a broken file.
+  if (isId(v) && v > 2) {
+    throw new UsageError(`--aplicar "${printable(path)}": es un plan de versión ${v}, de una svc más nueva que esta`, 'actualizá svc para aplicarlo, o prepará el plan de nuevo con esta');
+  }
+  const problem = notAPlan(p);
+  if (problem !== undefined) throw new UsageError(`--aplicar "${printable(path)}": no es un plan de devolución de svc (${problem})`);
   if (digestOf(p) !== p.digest) {
     throw new PlanRefused(`el plan ${printable(path)} fue modificado después de escrito (su digest no coincide): no se aplica`, `prepará uno nuevo con svc devolver ${p.cobro.id} --monto … --plan ARCHIVO`);
   }
