@@ -15,8 +15,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MODULES = {
   money: { mutate: ['src/money.ts'], tests: ['test/core/money.test.ts', 'test/core/money.property.test.ts', 'test/core/money.problems.test.ts'] },
   signature: { mutate: ['src/webhooks/signature.ts'], tests: ['test/webhooks/signature.test.ts'] },
-  plan: { mutate: ['src/cli/commands/devolver/plan.ts'], tests: ['test/cli/devolver/plan.file.test.ts', 'test/cli/devolver/plan.test.ts', 'test/cli/devolver/devolver.test.ts'] },
-  journal: { mutate: ['src/webhooks/journal.ts'], tests: ['test/webhooks/journal.test.ts', 'test/webhooks/journal.entries.test.ts'] },
+  plan: { mutate: ['src/cli/commands/devolver/plan.ts'], tests: ['test/cli/devolver/plan.file.test.ts', 'test/cli/devolver/plan.test.ts'] },
+  journal: { mutate: ['src/webhooks/journal.ts'], tests: ['test/webhooks/journal.test.ts', 'test/webhooks/journal.entries.test.ts', 'test/webhooks/journal.failures.test.ts'] },
   // The guard is the first part of text.ts (what may reach a terminal); the rest is column widths and wrapping.
   guard: { mutate: ['src/text.ts:1-115'], tests: ['test/output/text.test.ts', 'test/output/guard.test.ts'] },
   liquidaciones: { mutate: ['src/liquidaciones.ts', 'src/sandbox/fees.ts'], tests: ['test/cli/liquidaciones.test.ts', 'test/sandbox/state.test.ts', 'test/sandbox/fees.test.ts'] },

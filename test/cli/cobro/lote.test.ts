@@ -1,12 +1,13 @@
-// Payment requests in a batch against a real sandbox: a CSV as a spreadsheet saves it
-// creates one request per row, each exactly once, under a run repeated, connections cut
-// after the service processed the POST, SIGKILL at random points and two runs at once;
-// a file with any bad row, or a referencia the service already holds, creates nothing.
+// Payment requests in a batch against a real sandbox, svc in this process: a CSV as a
+// spreadsheet saves it creates one request per row, each exactly once, under a run
+// repeated and connections cut after the service processed the POST; a file with any
+// bad row, or a referencia the service already holds, creates nothing. SIGKILL and two
+// runs at once, which need svc as processes, are in lote.kill.test.ts.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAtRandom, requestsPer } from '../../helpers/batches.js';
-import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { requestsPer } from '../../helpers/batches.js';
+import { expectNoStack, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -168,38 +169,5 @@ describe('svc cobro crear --lote', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(refs.map(() => 'creado'));
     expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
-  });
-
-  it('SIGKILL with a POST in flight, then resume: every row created exactly once (2 trials of 10 rows, killed twice each)', async () => {
-    // Each POST takes 150 ms at the sandbox, which then creates the request whether or not
-    // svc is still there to read the reply: a kill lands between the intent and its outcome.
-    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 150, count: 1000 })).status).toBe(201);
-    for (let t = 0; t < 2; t++) {
-      const { path, refs } = csvOf(10);
-      const ledger = `${path}.registro.jsonl`;
-      for (let k = 0; k < 2; k++) {
-        await killAtRandom(sb, ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + t)], ledger, { inFlight: true });
-      }
-      // Whatever the sandbox still had in hand when svc died is done by now.
-      await new Promise((r) => setTimeout(r, 200));
-      const resumed = await svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
-      expect(resumed.exitCode, resumed.stderr).toBe(0);
-      expectNoStack(resumed.stderr);
-      expect(resumed.stdout.trim().split('\n').map((l) => JSON.parse(l).estado).every((e) => e === 'creado' || e === 'ya_creado')).toBe(true);
-      expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
-    }
-    await sb.api('DELETE', '/_sandbox/fallas');
-  }, 180_000);
-
-  it('two runs at once: each row once; the second waits and finds them made', async () => {
-    const { path, refs } = csvOf(6);
-    // 100 ms a POST: the first run is still going when the second starts.
-    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 100, count: 1000 })).status).toBe(201);
-    const runs = await Promise.all([0, 1].map(() => svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env })));
-    await sb.api('DELETE', '/_sandbox/fallas');
-    expect(runs.map((x) => x.exitCode)).toEqual([0, 0]);
-    expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
-    const estados = runs.map((x) => x.stdout.trim().split('\n').map((l) => JSON.parse(l).estado as string));
-    expect(estados.map((e) => e.every((s) => s === 'creado')).sort()).toEqual([false, true]);
   });
 });

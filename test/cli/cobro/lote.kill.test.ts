@@ -1,0 +1,61 @@
+// Payment requests in a batch, svc as processes against a real sandbox: SIGKILL at
+// random points then resume, and two runs at once, each leave one request per referencia.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killAtRandom, requestsPer } from '../../helpers/batches.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox(['--ready-delay', '0']);
+});
+afterAll(() => sb?.stop());
+
+const perReferencia = (refs: string[]) => requestsPer(sb, refs);
+let batch = 0;
+
+/** A CSV of `n` rows, 10.00 each, with referencias of their own on the shared sandbox. */
+function csvOf(n: number): { path: string; refs: string[] } {
+  const p = `cuota-k${++batch}-${Math.random().toString(36).slice(2, 7)}`;
+  const dir = tempDir('svc-cobros-');
+  const refs = Array.from({ length: n }, (_, i) => `${p}-${i + 1}`);
+  writeFileSync(join(dir, 'cobros.csv'), `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`);
+  return { path: join(dir, 'cobros.csv'), refs };
+}
+
+describe('svc cobro crear --lote, killed and run twice at once', () => {
+  it('SIGKILL with a POST in flight, then resume: every row created exactly once (2 trials of 10 rows, killed twice each)', async () => {
+    // Each POST takes 150 ms at the sandbox, which then creates the request whether or not
+    // svc is still there to read the reply: a kill lands between the intent and its outcome.
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 150, count: 1000 })).status).toBe(201);
+    for (let t = 0; t < 2; t++) {
+      const { path, refs } = csvOf(10);
+      const ledger = `${path}.registro.jsonl`;
+      for (let k = 0; k < 2; k++) {
+        await killAtRandom(sb, ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + t)], ledger, { inFlight: true });
+      }
+      // Whatever the sandbox still had in hand when svc died is done by now.
+      await new Promise((r) => setTimeout(r, 200));
+      const resumed = await svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expectNoStack(resumed.stderr);
+      expect(resumed.stdout.trim().split('\n').map((l) => JSON.parse(l).estado).every((e) => e === 'creado' || e === 'ya_creado')).toBe(true);
+      expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
+    }
+    await sb.api('DELETE', '/_sandbox/fallas');
+  }, 180_000);
+
+  it('two runs at once: each row once; the second waits and finds them made', async () => {
+    const { path, refs } = csvOf(6);
+    // 100 ms a POST: the first run is still going when the second starts.
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 100, count: 1000 })).status).toBe(201);
+    const runs = await Promise.all([0, 1].map(() => svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env })));
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(runs.map((x) => x.exitCode)).toEqual([0, 0]);
+    expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
+    const estados = runs.map((x) => x.stdout.trim().split('\n').map((l) => JSON.parse(l).estado as string));
+    expect(estados.map((e) => e.every((s) => s === 'creado')).sort()).toEqual([false, true]);
+  });
+});

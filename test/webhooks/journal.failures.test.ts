@@ -1,0 +1,191 @@
+// The journal when the disk says no: a write cut short (a full disk), an fdatasync that
+// fails, a folder where the file cannot be rotated, a line torn by a crash before it
+// was opened; and what a reader is told about the lines it skips. In this process: the
+// file handle's write and datasync are made to fail, as the OS would.
+import { appendFileSync, mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { journalEntry } from '../helpers/journal.js';
+import { Journal, MAX_PROBLEMS, newEntryId, readJournal, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
+
+/** Entries of one size, the same each time for one `i` (100…999, in the body and cobro_id). */
+const entry = (i: number): JournalEntry => ({ ...journalEntry(i), id: `evt_000000000${i}`, received_at: '2026-11-25T17:11:52.225Z' });
+const lineOf = (e: JournalEntry) => `${JSON.stringify(e)}\n`;
+const ONE = Buffer.byteLength(lineOf(entry(100)));
+const cobros = (path: string) => readJournal(path).entries.map((e) => e.cobro_id);
+const journalIn = () => join(tempDir('svc-journal-'), 'webhooks.jsonl');
+
+// FileHandle is not exported by node:fs/promises: its prototype, from a handle.
+let FH: FileHandle;
+beforeAll(async () => {
+  const probe = await open(journalIn(), 'w');
+  FH = Object.getPrototypeOf(probe) as FileHandle;
+  await probe.close();
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** Journal.open as on a platform without O_DSYNC (Windows): a write, then fdatasync. */
+async function openWithoutDsync(path: string): Promise<Journal> {
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+  try {
+    return await Journal.open(path);
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+  }
+}
+
+const diskFull = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+
+describe('journal: when the disk fails', () => {
+  it('a write cut short by a full disk rejects its entry; the next entry starts on a new line, so only the torn line is lost', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path);
+    await j.append(entry(101));
+    const write = FH.write as (this: FileHandle, data: Buffer, at: number, length: number) => Promise<unknown>;
+    vi.spyOn(FH, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown, at?: unknown, length?: unknown) {
+      await write.call(this, data as Buffer, at as number, Math.floor((length as number) / 2));
+      throw diskFull();
+    });
+    await expect(j.append(entry(102))).rejects.toThrow(`no se pudo escribir el journal ${path}: ENOSPC: no space left on device, write`);
+    await j.append(entry(103));
+    await j.append(entry(104));
+    await j.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines).toEqual([lineOf(entry(101)).trim(), expect.any(String), expect.any(String), expect.any(String), '']);
+    expect(lineOf(entry(102)).startsWith(lines[1]!)).toBe(true);
+    expect(lines[1]!.length).toBe(Math.floor(ONE / 2));
+    expect(JSON.parse(lines[2]!).cobro_id).toBe(103);
+    expect(JSON.parse(lines[3]!).cobro_id).toBe(104);
+    expect(readJournal(path)).toMatchObject({ skipped: 1, problems: [{ file: path, line: 2, why: 'no es JSON (¿una línea cortada?)' }] });
+    expect(cobros(path)).toEqual([101, 103, 104]);
+    // Lines and durable writes count what reached the disk whole.
+    expect(j.stats()).toEqual({ lines: 3, syncs: 3 });
+  });
+
+  it('with O_DSYNC each write is durable by itself: no fdatasync after it', async () => {
+    if (process.platform === 'win32') return;
+    const datasync = vi.spyOn(FH, 'datasync');
+    const path = journalIn();
+    writeFileSync(path, '{"id":"evt_torn"'); // a torn line: ending it needs no fdatasync either
+    const j = await Journal.open(path);
+    await j.append(entry(101));
+    await j.close();
+    expect(datasync).not.toHaveBeenCalled();
+  });
+
+  it('without O_DSYNC each write is followed by fdatasync, and an fdatasync that fails rejects its entry', async () => {
+    const path = journalIn();
+    writeFileSync(path, '{"id":"evt_torn"');
+    const datasync = vi.spyOn(FH, 'datasync');
+    const j = await openWithoutDsync(path);
+    // Ending the torn line is made durable too.
+    expect(datasync).toHaveBeenCalledTimes(1);
+    await j.append(entry(101));
+    expect(datasync).toHaveBeenCalledTimes(2);
+    datasync.mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await expect(j.append(entry(102))).rejects.toThrow(`no se pudo escribir el journal ${path}: EIO: i/o error, fdatasync`);
+    await j.append(entry(103));
+    await j.close();
+    expect(datasync).toHaveBeenCalledTimes(4);
+    expect(j.stats()).toEqual({ lines: 2, syncs: 2 });
+    // The entry whose fdatasync failed may be on disk or not; the one after it is on its own line either way.
+    expect(cobros(path)).toEqual([101, 102, 103]);
+    expect(readJournal(path).skipped).toBe(1);
+  });
+
+  it('a folder where the journal cannot be rotated: it grows in full batches, and rotation is not tried again', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path, { maxBytes: 3 * ONE });
+    // A folder in the way of webhooks.jsonl.1: the rename fails.
+    mkdirSync(rotatedPath(path));
+    for (let i = 100; i < 105; i++) await j.append(entry(i));
+    expect(j.stats()).toEqual({ lines: 5, syncs: 5 });
+    rmdirSync(rotatedPath(path));
+    // Queued together, they go in one write (not cut at the size it cannot keep to).
+    await Promise.all(Array.from({ length: 10 }, (_, i) => j.append(entry(105 + i))));
+    await j.close();
+    expect(j.stats()).toEqual({ lines: 15, syncs: 6 });
+    expect(existsSync(rotatedPath(path))).toBe(false);
+    expect(statSync(path).size).toBe(15 * ONE);
+    expect(cobros(path)).toEqual(Array.from({ length: 15 }, (_, i) => 100 + i));
+  });
+
+  it('the newline that ends a torn last line counts toward the size: the file rotates where it is full', async () => {
+    const path = journalIn();
+    const torn = '{"id":"evt_torn","received_at":"2';
+    writeFileSync(path, lineOf(entry(100)) + torn);
+    // Room for exactly one more entry after the torn line and its newline.
+    const j = await Journal.open(path, { maxBytes: ONE + torn.length + 1 + ONE });
+    // (An append resolves once its line is on disk; the rotation after it may still be under way: close waits for it.)
+    await j.append(entry(101));
+    await j.append(entry(102));
+    await j.close();
+    expect(readFileSync(rotatedPath(path), 'utf8')).toBe(`${lineOf(entry(100))}${torn}\n${lineOf(entry(101))}`);
+    expect(readFileSync(path, 'utf8')).toBe(lineOf(entry(102)));
+  });
+
+  it('a journal that ends whole is opened without adding anything', async () => {
+    const path = journalIn();
+    writeFileSync(path, lineOf(entry(100)));
+    await (await Journal.open(path)).close();
+    expect(readFileSync(path, 'utf8')).toBe(lineOf(entry(100)));
+  });
+
+  it('a journal that cannot be opened says which and why', async () => {
+    const dir = tempDir('svc-journal-');
+    writeFileSync(join(dir, 'archivo'), '');
+    await expect(Journal.open(join(dir, 'archivo', 'webhooks.jsonl'))).rejects.toThrow(/^no se pudo abrir el journal .*archivo\/webhooks\.jsonl: EEXIST/);
+  });
+});
+
+describe('journal ids', () => {
+  it('stay unique and of one form across many blocks of random bytes', () => {
+    const ids = Array.from({ length: 2500 }, () => newEntryId());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => !/^evt_[0-9a-f]{12}$/.test(id))).toEqual([]);
+  });
+});
+
+describe('readJournal: what a reader is told about the lines it skips', () => {
+  it('counts every skipped line of the four files and names the first five, oldest file first, each with its line', () => {
+    const path = journalIn();
+    const good = lineOf(entry(100));
+    writeFileSync(rotatedPath(path), `${good}no json\n`);
+    writeFileSync(path, `${good}\n   \n[1]\n${good}`);
+    writeFileSync(rotatedPath(rejectedPath(path)), '{"id":""}\n');
+    writeFileSync(rejectedPath(path), `{"id":"x"}\nnull\n${good}{"a"\n`);
+    const r = readJournal(path);
+    expect(r.entries).toHaveLength(4);
+    expect(r.skipped).toBe(6);
+    expect(r.problems).toHaveLength(MAX_PROBLEMS);
+    expect(r.problems).toEqual([
+      { file: rotatedPath(path), line: 2, why: 'no es JSON (¿una línea cortada?)' },
+      { file: path, line: 4, why: 'no es un objeto' },
+      { file: rotatedPath(rejectedPath(path)), line: 1, why: 'falta id' },
+      { file: rejectedPath(path), line: 1, why: 'received_at no es una fecha' },
+      { file: rejectedPath(path), line: 2, why: 'no es un objeto' },
+    ]);
+  });
+
+  it('a skipped line past the first five is counted, not named; a file it cannot read is an error naming it', () => {
+    const path = journalIn();
+    writeFileSync(path, 'x\n'.repeat(MAX_PROBLEMS + 2));
+    const r = readJournal(path);
+    expect(r.skipped).toBe(MAX_PROBLEMS + 2);
+    expect(r.problems.map((p) => p.line)).toEqual([1, 2, 3, 4, 5]);
+    mkdirSync(rotatedPath(path));
+    expect(() => readJournal(path)).toThrow(new RegExp(`^no se pudo leer el journal ${rotatedPath(path).replace(/[.]/g, '\\.')}: EISDIR`));
+  });
+
+  it('a rejected request and an event of the same millisecond: the event first', async () => {
+    const path = journalIn();
+    const at = '2026-01-01T00:00:01.000Z';
+    appendFileSync(path, lineOf({ ...entry(101), received_at: at }));
+    appendFileSync(rejectedPath(path), lineOf({ ...entry(103), received_at: '2026-01-01T00:00:00.500Z', verification: { valid: false } }));
+    appendFileSync(rejectedPath(path), lineOf({ ...entry(102), received_at: at, verification: { valid: false, reason: 'missing_signature' } }));
+    expect(cobros(path)).toEqual([103, 101, 102]);
+  });
+});
