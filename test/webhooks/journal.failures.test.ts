@@ -7,8 +7,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { journalEntry } from '../helpers/journal.js';
-import { Journal, MAX_PROBLEMS, newEntryId, readJournal, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
+import { journalEntry, journalEntryAs } from '../helpers/journal.js';
+import { entryProblem, Journal, MAX_PROBLEMS, newEntryId, readJournal, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
 
 /** Entries of one size, the same each time for one `i` (100…999, in the body and cobro_id). */
 const entry = (i: number): JournalEntry => ({ ...journalEntry(i), id: `evt_000000000${i}`, received_at: '2026-11-25T17:11:52.225Z' });
@@ -187,5 +187,62 @@ describe('readJournal: what a reader is told about the lines it skips', () => {
     appendFileSync(rejectedPath(path), lineOf({ ...entry(103), received_at: '2026-01-01T00:00:00.500Z', verification: { valid: false } }));
     appendFileSync(rejectedPath(path), lineOf({ ...entry(102), received_at: at, verification: { valid: false, reason: 'missing_signature' } }));
     expect(cobros(path)).toEqual([103, 101, 102]);
+  });
+});
+
+describe('entryProblem: each field a command reads, of its type', () => {
+  const good = journalEntryAs('evt_000000000001', { replay_of: 'evt_000000000000', error: 'ECONNREFUSED', response_start: 'x' });
+  const with_ = (fields: Record<string, unknown>) => ({ ...good, ...fields });
+  const without = (key: string) => {
+    const e: Record<string, unknown> = { ...good };
+    delete e[key];
+    return e;
+  };
+
+  it('an entry as svc writes it, with or without its optional fields, null where null is allowed, is one', () => {
+    expect(entryProblem(good)).toBeUndefined();
+    for (const key of ['body_encoding', 'status', 'answered', 'latency_ms', 'target', 'replay_of', 'error', 'response_start', 'method', 'path']) expect(entryProblem(without(key)), key).toBeUndefined();
+    expect(entryProblem(with_({ event: null, estado: null, monto: null, cobro_id: null, status: null, target: null, replay_of: null, body_encoding: 'base64' }))).toBeUndefined();
+    expect(entryProblem(with_({ source: 'replay', verification: { valid: false, reason: 'bad_signature', message: 'no coincide' } }))).toBeUndefined();
+    expect(entryProblem(with_({ source: 'trigger', headers: {} }))).toBeUndefined();
+  });
+
+  it.each([
+    ['null', null, 'no es un objeto'],
+    ['a list', [good], 'no es un objeto'],
+    ['a number', 5, 'no es un objeto'],
+    ['no id', without('id'), 'falta id'],
+    ['an empty id', with_({ id: '' }), 'falta id'],
+    ['received_at a number', with_({ received_at: 1764090712225 }), 'received_at no es una fecha'],
+    ['received_at not a date', with_({ received_at: 'ayer' }), 'received_at no es una fecha'],
+    ['another source', with_({ source: 'sandbox' }), 'source no es listen, replay ni trigger'],
+    ['no body', without('body'), 'falta body'],
+    ['body_encoding hex', with_({ body_encoding: 'hex' }), 'body_encoding no es utf8 ni base64'],
+    ['headers null', with_({ headers: null }), 'headers no son textos'],
+    ['headers a list', with_({ headers: ['content-type'] }), 'headers no son textos'],
+    ['headers text', with_({ headers: 'content-type: x' }), 'headers no son textos'],
+    ['a header a number', with_({ headers: { 'content-length': 5 } }), 'headers no son textos'],
+    ['event a number', with_({ event: 1 }), 'event no es texto ni null'],
+    ['estado missing', without('estado'), 'estado no es texto ni null'],
+    ['monto a number', with_({ monto: 10 }), 'monto no es texto ni null'],
+    ['cobro_id as text', with_({ cobro_id: '7' }), 'cobro_id no es un entero ni null'],
+    ['cobro_id 7.5', with_({ cobro_id: 7.5 }), 'cobro_id no es un entero ni null'],
+    ['no verification', without('verification'), 'falta verification'],
+    ['verification null', with_({ verification: null }), 'falta verification'],
+    ['verification.valid as text', with_({ verification: { valid: 'true' } }), 'falta verification'],
+    ['verification.reason a number', with_({ verification: { valid: false, reason: 401 } }), 'verification.reason no es texto'],
+    ['verification.message a number', with_({ verification: { valid: false, message: 401 } }), 'verification.reason no es texto'],
+    ['no outcome', without('outcome'), 'falta outcome'],
+    ['status as text', with_({ status: '200' }), 'status no es un número ni null'],
+    ['answered infinite', with_({ answered: Number.POSITIVE_INFINITY }), 'answered no es un número ni null'],
+    ['latency_ms as text', with_({ latency_ms: '3' }), 'latency_ms no es un número ni null'],
+    ['target a number', with_({ target: 80 }), 'target no es texto'],
+    ['replay_of a number', with_({ replay_of: 1 }), 'replay_of no es texto'],
+    ['error an object', with_({ error: {} }), 'error no es texto'],
+    ['response_start a number', with_({ response_start: 1 }), 'response_start no es texto'],
+    ['method a number', with_({ method: 1 }), 'method no es texto'],
+    ['path a number', with_({ path: 1 }), 'path no es texto'],
+  ])('%s', (_what, value, why) => {
+    expect(entryProblem(value)).toBe(why);
   });
 });
