@@ -19,6 +19,8 @@ export const MODULES = {
   journal: { mutate: ['src/webhooks/journal.ts'], tests: ['test/webhooks/journal.test.ts', 'test/webhooks/journal.entries.test.ts', 'test/webhooks/journal.failures.test.ts'] },
   // The guard is the first part of text.ts (what may reach a terminal); the rest is column widths and wrapping.
   guard: { mutate: ['src/text.ts:1-115'], tests: ['test/output/text.test.ts', 'test/output/guard.test.ts'] },
+  // Batches: the ledger and rowOnce both batches share, and payment requests' batch (cobro crear --lote).
+  batch: { mutate: ['src/cli/shared/ledger.ts', 'src/cli/commands/cobro/lote.ts'], tests: ['test/cli/shared/ledger.test.ts', 'test/cli/cobro/lote.test.ts'] },
   liquidaciones: { mutate: ['src/liquidaciones.ts', 'src/sandbox/fees.ts'], tests: ['test/cli/liquidaciones.test.ts', 'test/sandbox/state.test.ts', 'test/sandbox/fees.test.ts'] },
 };
 

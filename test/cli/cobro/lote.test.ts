@@ -25,6 +25,8 @@ interface Listed {
   concepto: string;
   referencia: string | null;
   vencimiento: string;
+  success_url: string | null;
+  error_url: string | null;
   medios: { tarjeta: boolean; qr: boolean; transferencia: boolean };
 }
 const all = async () => (await sb.api('GET', '/v1/cobros')).body.data as Listed[];
@@ -169,5 +171,111 @@ describe('svc cobro crear --lote', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(refs.map(() => 'creado'));
     expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
+  });
+  it('medios named with spaces, +, | or / in any case; success_url and error_url per row; the table when piped', async () => {
+    const p = prefix();
+    const dir = tempDir('svc-cobros-');
+    const path = join(dir, 'medios.csv');
+    writeFileSync(
+      path,
+      'concepto,monto,referencia,medios,success_url,error_url\n' +
+        `Cuota,10,${p}-1,QR+Transferencia,https://tienda.example/ok,https://tienda.example/error\n` +
+        `Cuota,10,${p}-2,tarjeta | qr,,\n` +
+        `Cuota,10,${p}-3,TARJETA/transferencia,,\n`,
+    );
+    const r = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
+    expect(made.map((c) => c.medios)).toEqual([
+      { tarjeta: false, qr: true, transferencia: true },
+      { tarjeta: true, qr: true, transferencia: false },
+      { tarjeta: true, qr: false, transferencia: true },
+    ]);
+    expect(made.map((c) => [c.success_url, c.error_url])).toEqual([
+      ['https://tienda.example/ok', 'https://tienda.example/error'],
+      [null, null],
+      [null, null],
+    ]);
+    // Piped, the table's rows: line, referencia, amount, state, code, link.
+    expect(r.stdout.trim().split('\n')).toEqual(made.map((c, i) => `${i + 2}\t${c.referencia}\t10.00\tcreado\t${c.codigo}\t${c.url}`));
+    expect(r.stderr).toMatch(/^3 cobros creados, 0 rechazados$/m);
+    // Run again without --json: it says which rows it skips, and sends nothing.
+    const again = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`3 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
+    expect(again.stdout.trim().split('\n').map((l) => l.split('\t')[3])).toEqual(['ya_creado', 'ya_creado', 'ya_creado']);
+    expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1]);
+  });
+
+  it.each([
+    ['--paralelo over 4', 'concepto,monto,referencia\nCuota,10,R\n', ['--paralelo', '5'], /^error: --paralelo: hasta 4 a la vez \(el servicio no es para ráfagas\)$/],
+    ['--paralelo 0', 'concepto,monto,referencia\nCuota,10,R\n', ['--paralelo', '0'], /^error: --paralelo/],
+    ['a header and no rows', 'concepto,monto,referencia\n', [], /^error: --lote .*x\.csv: no tiene filas$/],
+    ['medios that leave none', 'concepto,monto,referencia,medios\nCuota,10,R, + \n', [], /^línea 2: medios: ninguno; dejá al menos uno$/],
+    ['a success_url that is not https', 'concepto,monto,referencia,success_url\nCuota,10,R,http://tienda.example/ok\n', [], /^línea 2: success_url/],
+    ['an error_url that is not https', 'concepto,monto,referencia,error_url\nCuota,10,R,http://tienda.example/mal\n', [], /^línea 2: error_url/],
+    ['an amount in words', 'concepto,monto,referencia\nCuota,diez,R\n', [], /^línea 2: monto "diez" no es un monto \(ej\. 1500\.00\)$/],
+    ['a vencimiento that is not a date', 'concepto,monto,referencia,vencimiento\nCuota,10,R,pronto\n', [], /^línea 2: vencimiento /],
+  ])('%s: exit 2 before anything is sent', async (_name, content, flags, line) => {
+    const dir = tempDir('svc-cobros-');
+    const p = prefix();
+    writeFileSync(join(dir, 'x.csv'), content.replace(/,R([,\n])/, `,${p}$1`));
+    const before = (await all()).length;
+    const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv'), ...flags], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr.split('\n')).toContainEqual(expect.stringMatching(line));
+    expectNoStack(r.stderr);
+    expect((await all()).length).toBe(before);
+  });
+
+  it('two bad rows: each named on its own line, then one line naming both; nothing created', async () => {
+    const dir = tempDir('svc-cobros-');
+    const p = prefix();
+    writeFileSync(join(dir, 'x.csv'), `concepto,monto,referencia\nCuota,10,${p}-1\nCuota,0,${p}-2\nCuota,10,${p}-3\n,10,${p}-4\n`);
+    const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv'), '--json'], { env: sb.env });
+    expect(r.exitCode).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['línea 3: monto "0" no es un monto (ej. 1500.00)', 'línea 5: concepto está vacío']);
+    expect(JSON.parse(lines[2]!)).toEqual({ error: 'rows_invalid', message: `2 filas no se pueden crear (línea 3, línea 5): no se creó ningún cobro de ${join(dir, 'x.csv')}` });
+    expect(await perReferencia([1, 2, 3, 4].map((i) => `${p}-${i}`))).toEqual([0, 0, 0, 0]);
+  });
+
+  it('a row the service refuses: the others are created, exit 1 naming its line, and the result file says why', async () => {
+    const { path, refs } = csvOf(3);
+    const why = { error: 'monto_invalido', message: 'el monto supera, "por ahora", el máximo' };
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'respond', status: 422, body: why, count: 1 })).status).toBe(201);
+    const resultado = join(tempDir('svc-cobros-'), 'resultado.csv');
+    const r = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^2 cobros creados, 1 rechazados; resultado en .*resultado\.csv$/m);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('error: el servicio rechazó 1 fila: línea 2');
+    expect(r.stdout).toContain(`2\t${refs[0]}\t10.00\trechazado\t\tmonto_invalido: el monto supera, "por ahora", el máximo`);
+    const rows = readFileSync(resultado, 'utf8').split('\r\n');
+    expect(rows[1]).toBe(`2,${refs[0]},10.00,rechazado,,,,"monto_invalido: el monto supera, ""por ahora"", el máximo"`);
+    expect(rows[2]).toMatch(new RegExp(`^3,${refs[1]},10\\.00,creado,\\d+,`));
+    expect(await perReferencia(refs)).toEqual([0, 1, 1]);
+    // The refusal is the row's outcome: a second run does not send it again.
+    const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(again.exitCode).toBe(1);
+    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['rechazado', 'ya_creado', 'ya_creado']);
+    expect(JSON.parse(again.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'rows_refused' });
+    expect(await perReferencia(refs)).toEqual([0, 1, 1]);
+  });
+
+  it('a row whose POST never reaches the service three times: exit 6 naming its line; the next run creates it once', async () => {
+    const { path, refs } = csvOf(3);
+    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut', count: 3 })).status).toBe(201);
+    const r = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(r.exitCode, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/^2 cobros creados, 0 rechazados, 1 sin saber$/m);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('error: 1 fila quedó sin saber si se creó (línea 2): corré el mismo comando de nuevo, que primero las busca por su referencia');
+    expect(r.stdout).toContain(`2\t${refs[0]}\t10.00\tincierto\t\tsin respuesta del servicio`);
+    expect(await perReferencia(refs)).toEqual([0, 1, 1]);
+    const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['ya_creado', 'ya_creado', 'creado']);
+    expect(await perReferencia(refs)).toEqual([1, 1, 1]);
   });
 });
