@@ -7,6 +7,9 @@ import { CliError, EXIT } from '../errors.js';
 import { isLoopbackHost, SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, SANDBOX_SERVICE_NAME } from '../rules.js';
 import type { Context, KeyInUse } from './context.js';
 
+/** A key as `svc sandbox` makes them (sandbox/store.ts): 16 random bytes in hex; a typo rarely keeps that shape. */
+const MADE_BY_A_SANDBOX = /^svc_(test|live)_[0-9a-f]{32}$/;
+
 /**
  * `err` as the person should read it: a refused key of the kind a sandbox makes, sent
  * to a loopback address whose health check names a svc sandbox, is a sandbox that was
@@ -16,7 +19,7 @@ import type { Context, KeyInUse } from './context.js';
 export async function explainRefusedKey(err: unknown, ctx: Context): Promise<unknown> {
   const used = ctx.keyInUse;
   if (!(err instanceof UnauthorizedError) || !used) return err;
-  if (!SANDBOX_KEY_RE.test(used.key) && !SANDBOX_LIVE_KEY_RE.test(used.key)) return err;
+  if (!MADE_BY_A_SANDBOX.test(used.key)) return err;
   let host: string;
   try {
     host = new URL(used.baseUrl).hostname;

@@ -75,6 +75,7 @@ describe('a key of a sandbox that was restarted', () => {
 describe('what stays plain unauthorized', () => {
   it.each([
     ['a key a sandbox never makes', () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: 'svc_test_con-guion' })],
+    ['a key of another shape than a sandbox makes (32 hex)', () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: 'svc_test_notarealkey000000' })],
     ['a service that is not a sandbox', () => ({ SVC_BASE_URL: strangerUrl, SVC_API_KEY: before.api_key })],
   ])('%s', async (_name, env) => {
     const r = await svc(['cuenta'], { env: env() });
