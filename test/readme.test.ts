@@ -127,7 +127,7 @@ let sb: Sandbox;
 const cwd = tempDir('svc-readme-');
 const config = tempDir('svc-readme-config-');
 beforeAll(async () => {
-  sb = await startSandbox(['--ready-delay', '0']);
+  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -5,15 +5,16 @@
 // percentage has up to four decimals, so there "3.25001" is the odd one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack } from '../helpers/cli.js';
-import { fixture, lines, sandbox, type Fixture, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { fixture, lines, type Fixture } from '../helpers/fixtures.js';
 import { svc } from '../helpers/inproc.js';
 
-let sb: HSandbox;
+let sb: InProcessSandbox;
 let fx: Fixture;
 const real: Record<string, any> = {};
 
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await startSandbox();
   fx = await fixture(sb);
   // Liquidaciones come from credited transactions.
   const get = async (path: string) => (await sb.api('GET', path)).body.data;

@@ -5,7 +5,7 @@ import { API, pathMatches, requestSchema, type Endpoint, type EndpointName } fro
 import { Client } from '../../src/api/client.js';
 import { ROUTES } from '../../src/sandbox/router.js';
 import type { LogEntry } from '../../src/sandbox/faults.js';
-import { start, type TestSandbox } from '../sandbox/helpers.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 const NAMES = Object.keys(API) as EndpointName[];
 
@@ -27,11 +27,11 @@ describe('the endpoint table', () => {
 });
 
 describe('the client and the sandbox, both from the table', () => {
-  let sb: TestSandbox;
+  let sb: InProcessSandbox;
   const seen: LogEntry[] = [];
   const errors: unknown[] = [];
   beforeAll(async () => {
-    sb = await start({ onRequest: (entry) => seen.push(entry), onError: (err) => errors.push(err) });
+    sb = await startSandbox({ onRequest: (entry) => seen.push(entry), onError: (err) => errors.push(err) });
   });
   afterAll(() => sb.close());
 
@@ -84,9 +84,9 @@ describe('the client and the sandbox, both from the table', () => {
 });
 
 describe('request bodies: the zod schema of the table and the sandbox readers agree', () => {
-  let sb: TestSandbox;
+  let sb: InProcessSandbox;
   beforeAll(async () => {
-    sb = await start();
+    sb = await startSandbox();
   });
   afterAll(() => sb.close());
 

@@ -2,7 +2,8 @@
 // faults-writes.test.ts (POSTs, no service, retries, --json). The README's table
 // "What `svc` does when the service misbehaves" states what these tests check.
 import { svcSpawned, type SvcResult } from '../helpers/cli.js';
-import type { Fixture, HSandbox } from '../helpers/fixtures.js';
+import type { InProcessSandbox } from '../helpers/sandbox.js';
+import type { Fixture } from '../helpers/fixtures.js';
 import { svc } from '../helpers/inproc.js';
 
 export const GET_BUDGET = 3;
@@ -19,7 +20,7 @@ export interface Cmd {
   /** Lines the command writes to stderr before the failing call (devolver's summary). */
   preamble?: boolean;
   /** What the command reads on stdin (login's key). */
-  input?: (sb: HSandbox) => string;
+  input?: (sb: InProcessSandbox) => string;
 }
 
 export const READS: Cmd[] = [
@@ -164,7 +165,7 @@ export const OUTCOME_UNKNOWN = /^error: la devolución de 0\.01 del cobro \d+ pu
  * matrix, which run as the built binary so each fault is also seen through a real
  * process's exit code and stderr.
  */
-export function runCmd(sb: HSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}): Promise<SvcResult> {
+export function runCmd(sb: InProcessSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}): Promise<SvcResult> {
   const fullEnv = { ...sb.env, ...BASE_ENV, ...env };
   const input = cmd.input?.(sb);
   if (cmd === READS[0] || cmd === WRITES[0]) return svcSpawned(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
@@ -172,7 +173,7 @@ export function runCmd(sb: HSandbox, fx: Fixture, cmd: Cmd, env: Record<string, 
 }
 
 /** Arms the fault on the command's request, runs the command, counts the attempts it used up. */
-export async function runWithFault(sb: HSandbox, fx: Fixture, cmd: Cmd, f: Fault): Promise<{ r: SvcResult; attempts: number }> {
+export async function runWithFault(sb: InProcessSandbox, fx: Fixture, cmd: Cmd, f: Fault): Promise<{ r: SvcResult; attempts: number }> {
   const id = await sb.fault({ ...f.fault, method: cmd.method, path: cmd.path(fx), count: ARMED });
   const r = await runCmd(sb, fx, cmd, f.env);
   const left = (await sb.faultsLeft()).get(id) ?? 0;

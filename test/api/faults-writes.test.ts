@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcSpawned } from '../helpers/cli.js';
 import { ARMED, BASE_ENV, CONCURRENCY, FAULTS, GET_BUDGET, OUTCOME_UNKNOWN, READS, WRITES, runCmd, runWithFault } from './fault-cases.js';
-import { closedPort, expectOneErrorLine, fixture, lines, pool, sandbox, type Fixture, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { closedPort, expectOneErrorLine, fixture, lines, pool, type Fixture } from '../helpers/fixtures.js';
 
-let sb: HSandbox;
+let sb: InProcessSandbox;
 let fx: Fixture;
 
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await startSandbox();
   fx = await fixture(sb);
 });
 afterAll(async () => {

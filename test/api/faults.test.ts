@@ -6,13 +6,14 @@
 // POSTs, no service at all, retries that heal and --json: faults-writes.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONCURRENCY, FAULTS, READS, runWithFault, type Cmd } from './fault-cases.js';
-import { expectOneErrorLine, fixture, pool, sandbox, type Fixture, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { expectOneErrorLine, fixture, pool, type Fixture } from '../helpers/fixtures.js';
 
-let sb: HSandbox;
+let sb: InProcessSandbox;
 let fx: Fixture;
 
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await startSandbox();
   fx = await fixture(sb);
 });
 afterAll(async () => {

@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
 import { svc } from '../helpers/inproc.js';
-import { closedPort, expectOneErrorLine, lines, pool, sandbox, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { closedPort, expectOneErrorLine, lines, pool } from '../helpers/fixtures.js';
 import { bigItem, bigList, startHostile, type Answer, type Hostile } from './hostile.js';
 
 const MiB = 1024 * 1024;
 const CAP = { SVC_MAX_REPLY_BYTES: String(MiB) };
-let sb: HSandbox;
+let sb: InProcessSandbox;
 let hostile: Hostile;
 let env: Record<string, string>;
 let cobro: Record<string, unknown>;
@@ -32,7 +33,7 @@ async function paid(): Promise<number> {
 const count = (request: string) => hostile.seen.filter((s) => s === request).length;
 
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await startSandbox();
   hostile = await startHostile(sb.baseUrl);
   env = { SVC_BASE_URL: hostile.baseUrl, SVC_API_KEY: sb.apiKey, SVC_RETRY_BACKOFF_MS: '1', ...CAP };
   const id = await paid();

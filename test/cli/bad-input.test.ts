@@ -5,12 +5,13 @@
 // Also: what the service says is shown safely (control characters neutralised).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcSpawned, type SvcResult } from '../helpers/cli.js';
-import { expectOneErrorLine, lines, pool, sandbox, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { expectOneErrorLine, lines, pool } from '../helpers/fixtures.js';
 import { svc } from '../helpers/inproc.js';
 
-let sb: HSandbox;
+let sb: InProcessSandbox;
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await startSandbox();
 });
 afterAll(async () => {
   await sb?.close();

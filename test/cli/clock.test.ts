@@ -16,7 +16,7 @@ const DAY = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
 describe('typed times mean the service zone on any machine', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox();
+    sb = await startSandbox({ spawned: [] });
   });
   afterAll(() => sb.stop());
 
@@ -69,7 +69,7 @@ describe('typed times mean the service zone on any machine', () => {
 
 describe('a sandbox in another zone', () => {
   it('announces it, and svc login against it keeps it in the profile', async () => {
-    const sb = await startSandbox(['--tz', 'UTC']);
+    const sb = await startSandbox({ spawned: ['--tz', 'UTC'] });
     try {
       expect(sb.tz).toBe('UTC');
       const config = tempDir('svc-config-');

@@ -69,7 +69,7 @@ describe('configuration problems: one table', () => {
 describe('gh habits', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox();
+    sb = await startSandbox({ spawned: [] });
   });
   afterAll(() => sb.stop());
 

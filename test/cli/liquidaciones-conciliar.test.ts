@@ -8,7 +8,7 @@ import type { Liquidacion } from '../../src/api/schemas.js';
 import { addBusinessDays, businessDaysBetween, decimalMark, parseStatementDate, parseWrittenAmount, reconcile } from '../../src/extracto.js';
 import { parseCsvText } from '../../src/cli/shared/csv.js';
 import { tempDir } from '../helpers/cli.js';
-import { sandbox, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { svc } from '../helpers/inproc.js';
 
 describe('amounts, dates and business days as a bank writes them', () => {
@@ -87,7 +87,7 @@ describe('the CSV reader', () => {
 });
 
 describe('svc liquidaciones conciliar against a sandbox', () => {
-  let sb: HSandbox;
+  let sb: InProcessSandbox;
   let days: { fecha: string; te_queda: string; ids: number[] }[];
   const dir = tempDir('svc-extracto-');
   const toComma = (amount: string) => {
@@ -112,7 +112,7 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
   };
 
   beforeAll(async () => {
-    sb = await sandbox();
+    sb = await startSandbox();
     for (const [monto, medio] of [['1500.00', 'qr'], ['2000.50', 'debito'], ['3000.00', 'credito'], ['800.00', 'transferencia']] as const) {
       const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Para conciliar', monto })).body.data.id;
       expect((await sb.api('POST', `/_sandbox/cobros/${id}/pagar`, { medio })).status).toBe(200);

@@ -25,7 +25,7 @@ let hanging: Awaited<ReturnType<typeof startHangingBus>>;
 
 beforeAll(async () => {
   if (missing) return;
-  sb = await startSandbox();
+  sb = await startSandbox({ spawned: [] });
   proxy = await startLiveProxy(sb.base_url, sb.api_key);
   secrets = await startSecretService();
   hanging = await startHangingBus();

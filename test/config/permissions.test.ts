@@ -14,7 +14,7 @@ const NOBODY = 65534;
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await startSandbox({ spawned: [] });
 });
 afterAll(async () => {
   await sb?.stop();

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, expectNoStack, svcSpawned, tempDir, type SvcResult } from '../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
 import { svc } from '../helpers/inproc.js';
-import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { startSandbox, type SpawnedSandbox } from '../helpers/sandbox.js';
 
-let sb: Sandbox;
+let sb: SpawnedSandbox;
 const configDir = tempDir('svc-secrets-config-');
 const dataDir = tempDir('svc-secrets-data-');
 const workDir = tempDir('svc-secrets-work-');
@@ -76,7 +76,7 @@ function procView(pid: number): string {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await startSandbox({ spawned: [] });
 });
 afterAll(async () => {
   await sb?.stop();

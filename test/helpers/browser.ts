@@ -111,7 +111,7 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
 
 /** A sandbox whose notifications go to a receiver that verifies them. */
 export async function sandboxNotifying(args: string[]): Promise<{ sb: Sandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
-  const sb = await startSandbox(args);
+  const sb = await startSandbox({ spawned: args });
   const receiver = await startReceiver(sb.webhook_secret);
   const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
   expect(set.status, set.text).toBe(200);

@@ -1,72 +1,11 @@
-// Shared pieces of the hardening tests: an in-process sandbox (faster than a process
-// when the test only needs HTTP), its control plane, fixtures, a closed port, a
-// small concurrency pool and the "one clear error line" check.
+// Shared pieces of the hardening tests (the fault, hostile and bad-input matrices):
+// the paid requests they run on, a closed port, a small concurrency pool and the
+// "one clear error line" check. Their sandbox is startSandbox() of sandbox.ts.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { expectNoStack, type SvcResult } from './cli.js';
-
-export interface Reply {
-  status: number;
-  body: any;
-  text: string;
-}
-
-export interface HSandbox extends RunningSandbox {
-  env: Record<string, string>;
-  api(method: string, path: string, body?: unknown, key?: string): Promise<Reply>;
-  /** Adds a fault (POST /_sandbox/fallas) and returns its id. */
-  fault(f: Record<string, unknown>): Promise<number>;
-  /** Remaining count of each fault still armed, by id. */
-  faultsLeft(): Promise<Map<number, number>>;
-  clearFaults(): Promise<void>;
-  /** Requests received on /v1/… (the control plane filtered out). */
-  apiLog(): Promise<{ method: string; path: string; status: number | null }[]>;
-}
-
-export async function sandbox(options: SandboxOptions = {}): Promise<HSandbox> {
-  // Every /v1 reply is checked against the endpoint table: one that drifts is a 500.
-  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [50], checkReplies: true, ...options });
-  const api: HSandbox['api'] = async (method, path, body, key = sb.apiKey) => {
-    const res = await fetch(sb.baseUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, body: parsed, text };
-  };
-  const must = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const r = await api(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path} -> ${r.status} ${r.text}`);
-    return r.body;
-  };
-  return Object.assign(sb, {
-    env: { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.apiKey },
-    api,
-    async fault(f: Record<string, unknown>) {
-      return (await must('POST', '/_sandbox/fallas', f)).data.id as number;
-    },
-    async faultsLeft() {
-      const list = (await must('GET', '/_sandbox/fallas')).data as { id: number; count: number }[];
-      return new Map(list.map((f) => [f.id, f.count]));
-    },
-    async clearFaults() {
-      await must('DELETE', '/_sandbox/fallas');
-    },
-    async apiLog() {
-      const all = (await must('GET', '/_sandbox/log')).data as { method: string; path: string; status: number | null }[];
-      return all.filter((e) => e.path.startsWith('/v1/'));
-    },
-  });
-}
+import type { Sandbox } from './sandbox.js';
 
 export interface Fixture {
   /** A paid request (1000.00) with one credited transaction and one refund of 1.00. */
@@ -77,7 +16,7 @@ export interface Fixture {
   refundableId: number;
 }
 
-export async function fixture(sb: HSandbox): Promise<Fixture> {
+export async function fixture(sb: Sandbox): Promise<Fixture> {
   const create = async () => {
     const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido de prueba', monto: '1000.00' });
     if (r.status !== 201) throw new Error(r.text);

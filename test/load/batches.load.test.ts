@@ -16,7 +16,7 @@ const TRIALS = 20;
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox(['--ready-delay', '0']);
+  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
 });
 afterAll(() => sb?.stop());
 

@@ -14,7 +14,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAmount, formatCents } from '../../src/money.js';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
-import { pool, sandbox, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { pool } from '../helpers/fixtures.js';
 
 const SCALE = Number(process.env.SVC_LOAD_SCALE ?? '1') > 0 ? Number(process.env.SVC_LOAD_SCALE ?? '1') : 1;
 const N = Math.max(50, Math.round(10_000 * SCALE));
@@ -190,7 +191,7 @@ describe('sandbox with --data under load, killed with SIGKILL mid-burst', () => 
 });
 
 describe('svc cobro listar --json with 10,000 requests', () => {
-  let sb: HSandbox | undefined;
+  let sb: InProcessSandbox | undefined;
   afterAll(async () => {
     await sb?.close();
   });
@@ -198,7 +199,7 @@ describe('svc cobro listar --json with 10,000 requests', () => {
   // The peak resident set of the whole process, written by the process itself as it exits.
   const peak = join(ROOT, 'test', 'helpers', 'report-peak-rss.mjs');
   it('peak memory under 150 MB, output byte-equal to the service\'s list', async () => {
-    sb = await sandbox();
+    sb = await startSandbox();
     const started = performance.now();
     await pool(
       Array.from({ length: LIST_N }, (_, i) => i),

@@ -39,7 +39,7 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<R
 const text = (r: Result) => r.content.map((c) => c.text).join('\n');
 
 beforeAll(async () => {
-  sb = await startSandbox(['--ready-delay', '0']);
+  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
   // A notification in the journal whose body carries a stranger's words.
   listener = await startListener({ secret: sb.webhook_secret, port: 0, journal: join(data, 'webhooks.jsonl') });
   const body = JSON.stringify({ ...sampleBody('payment.approved', { cobro_id: 1 }), nota: STRANGER });
@@ -219,7 +219,7 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
   it('one stderr line per call, and one audit line per call in --registro', async () => {
     const lines = stderr.split('\n').filter((l) => l.startsWith('svc mcp: ') && l.includes('→'));
     expect(lines).toHaveLength(results.length);
-    expect(lines).toContain(lines.find((l) => /^svcSpawned mcp: buscar_cobro → error not_found \(\d+ ms\)$/.test(l)));
+    expect(lines).toContain(lines.find((l) => /^svc mcp: buscar_cobro → error not_found \(\d+ ms\)$/.test(l)));
     const audit = readFileSync(registro, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(audit).toHaveLength(results.length);
     expect(audit.find((a) => a.herramienta === 'preparar_devolucion').argumentos).toEqual({ cobro: expect.any(String), monto: '40', motivo: 'producto fallado' });

@@ -34,7 +34,7 @@ describe.skipIf(!HAVE_SCRIPT)('on a narrow terminal', () => {
   let sb: Sandbox;
   let app: Target;
   beforeAll(async () => {
-    sb = await startSandbox(['--retry-schedule', '60000']);
+    sb = await startSandbox({ spawned: ['--retry-schedule', '60000'] });
     app = await startTarget();
     app.answer = () => ({ status: 500, body: '{"ok":false}' });
     expect((await sb.api('POST', '/_sandbox/webhook', { url: app.url })).status).toBe(200);

@@ -22,7 +22,8 @@ import { commands } from '../../src/cli/registry.js';
 import { encodeBody } from '../../src/webhooks/journal.js';
 import { signatureHeader } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
-import { closedPort, fixture, sandbox, type Fixture, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { closedPort, fixture, type Fixture } from '../helpers/fixtures.js';
 import { journalEntryAs } from '../helpers/journal.js';
 import { HOSTILE, HOSTILE_SHOWN, hostileProxy, RAW_UNSAFE, SGR, type Hostile } from './terminal-hostile.js';
 
@@ -65,7 +66,7 @@ const MODES = {
 } as const;
 type Mode = keyof typeof MODES;
 
-let sb: HSandbox;
+let sb: InProcessSandbox;
 let fx: Fixture;
 let proxy: Hostile;
 let app: Server;
@@ -143,7 +144,7 @@ function hostileJournal(cobroId: number, dir: string): string {
 }
 
 beforeAll(async () => {
-  sb = await sandbox();
+  sb = await startSandbox();
   fx = await fixture(sb);
   // Delivery attempts that fail (a closed port): `sandbox entregas` has errors and URLs to show.
   await sb.api('POST', '/_sandbox/webhook', { url: `http://127.0.0.1:${await closedPort()}/hook` });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { post, startListen } from '../helpers/receiver.js';
-import { fixture, sandbox, type Fixture, type HSandbox } from '../helpers/fixtures.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { fixture, type Fixture } from '../helpers/fixtures.js';
 import { HOSTILE, HOSTILE_SHOWN, hostileProxy, RAW_UNSAFE, SGR, type Hostile } from './terminal-hostile.js';
 
 const SECRET = 'whsec_terminal_test_secret_01';
@@ -97,11 +98,11 @@ describe('webhook listen and eventos', () => {
 });
 
 describe('cobro ver on a terminal against a hostile service', () => {
-  let sb: HSandbox;
+  let sb: InProcessSandbox;
   let fx: Fixture;
   let proxy: Hostile;
   beforeAll(async () => {
-    sb = await sandbox();
+    sb = await startSandbox();
     fx = await fixture(sb);
     proxy = await hostileProxy(sb.baseUrl);
   });

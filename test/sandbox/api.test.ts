@@ -2,11 +2,12 @@
 // with the endpoint's code and a message naming the field, keys, and isolation of
 // the two merchants on every endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COBRO_FIELDS, DEVOLUCION_FIELDS, LIQUIDACION_FIELDS, LOCAL, TRANSACCION_FIELDS, start, type TestSandbox } from './helpers.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { COBRO_FIELDS, DEVOLUCION_FIELDS, LIQUIDACION_FIELDS, LOCAL, TRANSACCION_FIELDS } from './helpers.js';
 
-let sb: TestSandbox;
+let sb: InProcessSandbox;
 beforeAll(async () => {
-  sb = await start();
+  sb = await startSandbox();
 });
 afterAll(() => sb.close());
 
@@ -106,7 +107,7 @@ describe('endpoints', () => {
   });
 
   it('POST /v1/cobros/{id}/sync: 200 with the refreshed object; cvu/qr filled at once', async () => {
-    const slow = await start({ readyDelayMs: 60_000 });
+    const slow = await startSandbox({ readyDelayMs: 60_000 });
     try {
       const c = await slow.cobro();
       expect(c.cvu).toBeNull();
@@ -124,7 +125,7 @@ describe('endpoints', () => {
   });
 
   it('cvu/qr appear by themselves after the ready delay', async () => {
-    const s = await start({ readyDelayMs: 200 });
+    const s = await startSandbox({ readyDelayMs: 200 });
     try {
       const c = await s.cobro();
       expect(c.cvu).toBeNull();

@@ -7,11 +7,10 @@ import { execFileSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
 import { appendFileSync, existsSync, linkSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
-import { startSandbox as startCli } from '../helpers/sandbox.js';
-import { eventually, receiver, start } from './helpers.js';
+import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { startSandbox } from '../helpers/sandbox.js';
+import { eventually, receiver } from './helpers.js';
 import { readLines, type JournalFs } from '../../src/sandbox/journal.js';
 import { Store } from '../../src/sandbox/store.js';
 
@@ -49,29 +48,11 @@ function faultyFs() {
 const ids = (r: { body: any }) => r.body.data.map((x: any) => x.id);
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `svc sandbox --port 0 --json --data FILE` as a process: its ready line and everything it printed on stderr. */
-async function cliStart(file: string) {
-  const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--json', '--data', file], {
-    cwd: ROOT,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1' },
-    reject: false,
-    buffer: false,
-    stdin: 'ignore',
-  });
-  let stderr = '';
-  proc.stderr!.on('data', (d) => (stderr += String(d)));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)));
-  });
-  return { info: JSON.parse(line), stderr: () => stderr, stop: async () => (proc.kill('SIGTERM'), await proc) };
-}
-
 describe('--data on a full disk (#19.1)', () => {
   it('a failed append (ENOSPC halfway) is undone and answered 503; nothing applied; the next write goes on cleanly', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const f = faultyFs();
-    const sb = await start({ dataFile: file, dataFs: f.fs });
+    const sb = await startSandbox({ dataFile: file, dataFs: f.fs });
     try {
       expect((await sb.cobro()).id).toBe(1);
       const before = readFileSync(file);
@@ -90,7 +71,7 @@ describe('--data on a full disk (#19.1)', () => {
     } finally {
       await sb.close();
     }
-    const again = await start({ dataFile: file });
+    const again = await startSandbox({ dataFile: file });
     try {
       expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
     } finally {
@@ -101,7 +82,7 @@ describe('--data on a full disk (#19.1)', () => {
   it('when the failed append cannot be undone either, every write is refused (503) until it can; then writes resume, none lost', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const f = faultyFs();
-    const sb = await start({ dataFile: file, dataFs: f.fs });
+    const sb = await startSandbox({ dataFile: file, dataFs: f.fs });
     try {
       await sb.cobro();
       f.failWrite();
@@ -126,7 +107,7 @@ describe('--data on a full disk (#19.1)', () => {
     } finally {
       await sb.close();
     }
-    const again = await start({ dataFile: file });
+    const again = await startSandbox({ dataFile: file });
     try {
       expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
     } finally {
@@ -146,7 +127,7 @@ describe('--data on a full disk (#19.1)', () => {
     }
     try {
       const file = join(dir, 'state.jsonl');
-      const sb = await startCli(['--data', file]);
+      const sb = await startSandbox({ spawned: ['--data', file] });
       const acknowledged: number[] = [];
       let refused = 0;
       try {
@@ -181,7 +162,7 @@ describe('--data on a full disk (#19.1)', () => {
       } finally {
         await sb.stop();
       }
-      const again = await startCli(['--data', file]);
+      const again = await startSandbox({ spawned: ['--data', file] });
       try {
         expect(ids(await again.api('GET', '/v1/cobros')).sort((a: number, b: number) => a - b)).toEqual(acknowledged);
       } finally {
@@ -199,12 +180,12 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
     const file = join(dir, 'state.jsonl');
     const viaLink = join(tempDir('svc-sb-'), 'link.jsonl');
     const hard = join(dir, 'hard.jsonl');
-    const first = await startCli(['--data', file]);
+    const first = await startSandbox({ spawned: ['--data', file] });
     try {
       expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
       symlinkSync(file, viaLink);
       const before = readFileSync(file, 'utf8');
-      await expect(start({ dataFile: viaLink })).rejects.toThrow(new RegExp(`^${esc(viaLink)} \\(${esc(realpathSync(file))}\\) ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\)`));
+      await expect(startSandbox({ dataFile: viaLink })).rejects.toThrow(new RegExp(`^${esc(viaLink)} \\(${esc(realpathSync(file))}\\) ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\)`));
       const r = await svcSpawned(['sandbox', '--port', '0', '--data', viaLink]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
@@ -212,7 +193,7 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
       expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
 
       linkSync(file, hard);
-      await expect(start({ dataFile: hard })).rejects.toThrow(/tiene 2 nombres \(enlaces duros\)/);
+      await expect(startSandbox({ dataFile: hard })).rejects.toThrow(/tiene 2 nombres \(enlaces duros\)/);
       expect(readFileSync(file, 'utf8')).toBe(before);
       expect((await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id).toBe(2);
     } finally {
@@ -221,7 +202,7 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
     // Through the symlink, once free: the same file, its lock beside the real one.
     unlinkSync(hard);
-    const again = await start({ dataFile: viaLink });
+    const again = await startSandbox({ dataFile: viaLink });
     try {
       expect(readFileSync(`${realpathSync(file)}.lock`, 'utf8')).toBe(`${process.pid}\n`);
       expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
@@ -252,14 +233,14 @@ describe('one data file, one sandbox, whatever the path (#29.7)', () => {
   it.skipIf(noBindMount !== null)('a bind-mounted data file cannot be opened by a second sandbox through its other path; the first goes on', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const mounted = join(tempDir('svc-sb-'), 'state.jsonl');
-    const first = await startCli(['--data', file]);
+    const first = await startSandbox({ spawned: ['--data', file] });
     writeFileSync(mounted, '');
     execFileSync('mount', ['--bind', file, mounted]);
     try {
       expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
       const before = readFileSync(file, 'utf8');
       expect(readFileSync(mounted, 'utf8')).toBe(before);
-      await expect(start({ dataFile: mounted })).rejects.toThrow(new RegExp(`^${esc(mounted)} ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\).*otra ruta`));
+      await expect(startSandbox({ dataFile: mounted })).rejects.toThrow(new RegExp(`^${esc(mounted)} ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\).*otra ruta`));
       const r = await svcSpawned(['sandbox', '--port', '0', '--data', mounted]);
       expect(r.exitCode).toBe(1);
       expectNoStack(r.stderr);
@@ -271,7 +252,7 @@ describe('one data file, one sandbox, whatever the path (#29.7)', () => {
     }
     // Once free, the other path opens it: the same file.
     try {
-      const again = await start({ dataFile: mounted });
+      const again = await startSandbox({ dataFile: mounted });
       try {
         expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
       } finally {
@@ -303,7 +284,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
 
   it('the store replays its file through that reader: a chunk at a time, never the whole file at once', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.close();
     const op = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!).c[0];
@@ -325,7 +306,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
 
   it('svc sandbox compactar keeps keys, records, counters and owed notifications; refused while a sandbox holds the file', async () => {
     const busyFile = join(tempDir('svc-sb-'), 'busy.jsonl');
-    const busy = await startCli(['--data', busyFile]);
+    const busy = await startSandbox({ spawned: ['--data', busyFile] });
     try {
       await busy.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' });
       const before = readFileSync(busyFile);
@@ -341,7 +322,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const app = await receiver();
     try {
-      const a = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const a = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       const first = await a.cobro({ monto: '100.00' });
       await a.api('POST', `/_sandbox/cobros/${first.id}/pagar`, { monto: '60.00', medio: 'debito' });
       await a.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '10.00' });
@@ -368,7 +349,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
       const j = await svcSpawned(['--json', 'sandbox', 'compactar', '--data', file]);
       expect(JSON.parse(j.stdout)).toEqual({ archivo: file, bytes_antes: expect.any(Number), bytes_despues: expect.any(Number) });
 
-      const b = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const b = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       try {
         expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([a.apiKey, a.apiKeyNoListo, a.webhookSecret]);
         const again = await Promise.all(paths.map((p) => b.api('GET', p)));
@@ -391,7 +372,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
 
   it('a start past the size limit compacts a file that is mostly superseded lines, and says so', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     const c = await a.cobro();
     for (let i = 0; i < 200; i++) await a.api('POST', '/_sandbox/webhook', { url: i % 2 ? null : 'https://hooks.example/x' });
     await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
@@ -399,7 +380,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     await a.close();
     const sizeBefore = statSync(file).size;
     const notices: string[] = [];
-    const b = await start({ dataFile: file, compactAtBytes: 1000, onNotice: (t) => notices.push(t) });
+    const b = await startSandbox({ dataFile: file, compactAtBytes: 1000, onNotice: (t) => notices.push(t) });
     try {
       expect(notices).toEqual([expect.stringMatching(new RegExp(`^${esc(file)} compactado al iniciar: [0-9.]+ MB → [0-9.]+ MB`))]);
       expect(statSync(file).size).toBeLessThan(sizeBefore / 2);
@@ -410,7 +391,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     } finally {
       await b.close();
     }
-    const again = await start({ dataFile: file });
+    const again = await startSandbox({ dataFile: file });
     expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
     await again.close();
   });
@@ -418,7 +399,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
   it('a compaction that fails (disk full) leaves the file as it was and no temporary file', async () => {
     const dir = tempDir('svc-sb-');
     const file = join(dir, 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     for (let i = 0; i < 5; i++) await a.cobro();
     await a.close();
     const before = readFileSync(file);
@@ -438,13 +419,13 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
 describe('a damaged tail (#19.4)', () => {
   it('a complete last line without its newline is kept, and the file is ended properly', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.cobro({ concepto: 'la última' });
     await a.close();
     writeFileSync(file, readFileSync(file, 'utf8').replace(/\n$/, ''));
     const notices: string[] = [];
-    const b = await start({ dataFile: file, onNotice: (t) => notices.push(t) });
+    const b = await startSandbox({ dataFile: file, onNotice: (t) => notices.push(t) });
     try {
       expect(notices).toEqual([]);
       expect((await b.api('GET', '/v1/cobros')).body.data.map((x: any) => x.concepto)).toEqual(['la última', 'Pedido de prueba']);
@@ -453,7 +434,7 @@ describe('a damaged tail (#19.4)', () => {
     } finally {
       await b.close();
     }
-    const c = await start({ dataFile: file });
+    const c = await startSandbox({ dataFile: file });
     expect(ids(await c.api('GET', '/v1/cobros'))).toEqual([3, 2, 1]);
     await c.close();
   });
@@ -461,13 +442,13 @@ describe('a damaged tail (#19.4)', () => {
   it('cut bytes are kept in FILE.dañado-<fecha> and reported on stderr (how many, from which offset) before the file is trimmed', async () => {
     const dir = tempDir('svc-sb-');
     const file = join(dir, 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.close();
     const good = readFileSync(file);
     const cut = '{"c":[["cobro",{"m":1,"d":{"id":2,"cod';
     appendFileSync(file, cut);
-    const sb = await cliStart(file);
+    const sb = await startSandbox({ spawned: ['--data', file] });
     try {
       await eventually(() => sb.stderr().includes('\n'));
       const kept = readdirSync(dir).filter((n) => n.startsWith('state.jsonl.dañado-'));
@@ -515,13 +496,13 @@ describe('every record checked on replay (#19.5)', () => {
 
   it.each(cases)('%s stops the start with the file and line; the file is untouched', async (_name, line, why) => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.close();
     const cobro = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!).c[0][1];
     appendFileSync(file, JSON.stringify(line({ cobro })) + '\n');
     const before = readFileSync(file);
-    await expect(start({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 3: .*${why.source}`));
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 3: .*${why.source}`));
     expect(readFileSync(file)).toEqual(before);
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
@@ -529,7 +510,7 @@ describe('every record checked on replay (#19.5)', () => {
   it('a record with a key written twice (hand-edited) stops the start naming file, line and key; the CLI says it in one line, exit 1', async () => {
     // JSON.parse would keep the last "monto" and the sandbox would start from a value nobody sees in the file.
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.close();
     const lines = readFileSync(file, 'utf8').split('\n');
@@ -537,7 +518,7 @@ describe('every record checked on replay (#19.5)', () => {
     lines[1] = lines[1]!.replace(/"monto":"([\d.]+)",/, '"monto":"$1","monto":"999999.00",');
     writeFileSync(file, lines.join('\n'));
     const before = readFileSync(file);
-    await expect(start({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces en el mismo registro\\. El archivo de datos está dañado y no se modificó`));
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces en el mismo registro\\. El archivo de datos está dañado y no se modificó`));
     const r = await svcSpawned(['sandbox', '--port', '0', '--data', file]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
@@ -550,7 +531,7 @@ describe('every record checked on replay (#19.5)', () => {
 
   it('the CLI says it in one line, exit 1, no stack', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.close();
     appendFileSync(file, '{"c":[["cobro",{"m":1,"d":{"id":999999,"codigo":"ZZZZ"}}]]}\n');
     const before = readFileSync(file);

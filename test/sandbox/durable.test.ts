@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalFs } from '../../src/sandbox/journal.js';
 import { Store } from '../../src/sandbox/store.js';
 import { tempDir } from '../helpers/cli.js';
-import { start } from './helpers.js';
+import { startSandbox } from '../helpers/sandbox.js';
 
 type Op =
   | { op: 'open'; fd: number; path: string; flags: string }
@@ -83,7 +83,7 @@ describe('the data file is written durably', () => {
   it('every change answered 2xx was written and fdatasynced on the data file before its answer', async () => {
     const file = join(nodeFs.realpathSync(tempDir('svc-durable-')), 'state.jsonl');
     const spy = spyFs();
-    const sb = await start({ dataFile: file, dataFs: spy.fs });
+    const sb = await startSandbox({ dataFile: file, dataFs: spy.fs });
     const problems: string[] = [];
     try {
       const check = (marker: string) => {
@@ -109,7 +109,7 @@ describe('the data file is written durably', () => {
   it('compaction: a new file written and fsynced, renamed over the old one, then the folder fsynced', async () => {
     const dir = tempDir('svc-durable-');
     const file = join(dir, 'state.jsonl');
-    const sb = await start({ dataFile: file });
+    const sb = await startSandbox({ dataFile: file });
     for (let i = 0; i < 3; i++) expect((await sb.api('POST', '/v1/cobros', { concepto: `antes-${i}`, monto: '1.00' })).status).toBe(201);
     await sb.close();
 

@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONCEPTO, MAX_REFERENCIA, textProblem } from '../../src/cli/commands/cobro/crear.js';
 import { badWith, text } from '../../src/sandbox/handlers/validate.js';
 import { BIN, ROOT, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
-import { eventually, start, type TestSandbox } from './helpers.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { eventually } from './helpers.js';
 
-let sb: TestSandbox;
+let sb: InProcessSandbox;
 const errors: unknown[] = [];
 beforeAll(async () => {
-  sb = await start({ onError: (err) => errors.push(err) });
+  sb = await startSandbox({ onError: (err) => errors.push(err) });
 });
 afterAll(() => sb.close());
 
@@ -347,7 +348,7 @@ describe('bodies', () => {
   it('bodies held at once share a budget: past it 503 with Retry-After before reading; small bodies still get in; a left request gives its share back (#29.5)', async () => {
     const MiB = 1024 * 1024;
     // 4 MiB: large bodies may hold three quarters of it, three bodies of 1 MiB.
-    const small = await start({ maxBodiesBytes: 4 * MiB, onError: (err) => errors.push(err) });
+    const small = await startSandbox({ maxBodiesBytes: 4 * MiB, onError: (err) => errors.push(err) });
     const holders: Socket[] = [];
     try {
       const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${small.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`;
@@ -380,7 +381,7 @@ describe('bodies', () => {
   });
 
   it('a request that does not arrive whole within the request timeout is cut (#29.5)', async () => {
-    const quick = await start({ requestTimeoutMs: 1000, onError: (err) => errors.push(err) });
+    const quick = await startSandbox({ requestTimeoutMs: 1000, onError: (err) => errors.push(err) });
     try {
       const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${quick.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
       const r = await rawExchange(head, { body: Buffer.from('{"concepto": "lento'), port: Number(new URL(quick.baseUrl).port), waitMs: 20_000 });

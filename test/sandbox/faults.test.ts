@@ -2,12 +2,12 @@
 // reliability tests use them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { start, type TestSandbox } from './helpers.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
+let sb: InProcessSandbox;
 beforeAll(async () => {
   // Injected faults answer bodies of the test's own making: not the wire, so unchecked.
-  sb = await start({ uncheckedReplies: true });
+  sb = await startSandbox({ uncheckedReplies: true });
 });
 afterAll(() => sb.close());
 

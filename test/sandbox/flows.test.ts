@@ -3,9 +3,10 @@
 // in order per payment request, retried on failure, listed in /_sandbox/entregas.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVENT_FIELDS, eventually, receiver, start, type Receiver, type TestSandbox } from './helpers.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+import { EVENT_FIELDS, eventually, receiver, type Receiver } from './helpers.js';
 
-let sb: TestSandbox | undefined;
+let sb: InProcessSandbox | undefined;
 let rx: Receiver | undefined;
 afterEach(async () => {
   await sb?.close();
@@ -15,7 +16,7 @@ afterEach(async () => {
 
 async function setup(script: number[] = [], options = {}) {
   rx = await receiver(script);
-  sb = await start({ webhookUrl: rx.url, ...options });
+  sb = await startSandbox({ webhookUrl: rx.url, ...options });
   return { sb, rx };
 }
 
@@ -182,7 +183,7 @@ describe('delivery', () => {
   });
 
   it('an unreachable receiver is recorded without a status', async () => {
-    sb = await start({ webhookUrl: 'http://127.0.0.1:9/nadie', retrySchedule: [] });
+    sb = await startSandbox({ webhookUrl: 'http://127.0.0.1:9/nadie', retrySchedule: [] });
     await sb.cobro();
     const list = await eventually(async () => {
       const l = (await sb!.api('GET', '/_sandbox/entregas')).body.data;
@@ -194,7 +195,7 @@ describe('delivery', () => {
 
   it('POST /_sandbox/webhook sets the URL (https or loopback http only)', async () => {
     rx = await receiver();
-    sb = await start();
+    sb = await startSandbox();
     expect((await sb.api('POST', '/_sandbox/webhook', { url: 'http://example.com/hook' })).status).toBe(400);
     expect((await sb.api('POST', '/_sandbox/webhook', { url: 'ftp://127.0.0.1/x' })).status).toBe(400);
     const set = await sb.api('POST', '/_sandbox/webhook', { url: rx.url });

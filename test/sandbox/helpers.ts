@@ -1,68 +1,8 @@
-// In-process sandbox on port 0 for the sandbox's own tests, a raw HTTP caller, and a
-// notification receiver that records raw bodies and headers.
+// What the sandbox's own tests share: a notification receiver that records raw bodies
+// and headers, a bounded wait, and the fields of each resource. Their sandbox is
+// startSandbox() of test/helpers/sandbox.ts.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import type { Cobro } from '../../src/api/schemas.js';
-import { checkReply } from '../helpers/sandbox.js';
-
-export interface Res {
-  status: number;
-  body: any;
-  text: string;
-  headers: Headers;
-}
-
-export interface TestSandbox extends RunningSandbox {
-  api(method: string, path: string, body?: unknown, key?: string | null): Promise<Res>;
-  raw(method: string, path: string, init?: { body?: string; headers?: Record<string, string>; key?: string | null }): Promise<Res>;
-  /** Creates a payment request with the ready merchant and returns its data. */
-  cobro(body?: Record<string, unknown>): Promise<Cobro>;
-}
-
-export interface StartOptions extends SandboxOptions {
-  /** Leave replies unchecked: only for tests that inject faults or read deliberately broken replies. */
-  uncheckedReplies?: boolean;
-}
-
-/**
- * An in-process sandbox that checks its own /v1 replies against the endpoint table
- * (checkReplies), and whose every reply read through api/raw is parsed with its
- * endpoint's strict schema (checkReply).
- */
-export async function start(options: StartOptions = {}): Promise<TestSandbox> {
-  const { uncheckedReplies, ...sandboxOptions } = options;
-  const sb = await startSandbox({ port: 0, readyDelayMs: 0, retrySchedule: [30, 60], checkReplies: !uncheckedReplies, ...sandboxOptions });
-  const raw: TestSandbox['raw'] = async (method, path, init = {}) => {
-    const key = init.key === undefined ? sb.apiKey : init.key;
-    const res = await fetch(sb.baseUrl + path, {
-      method,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...init.headers },
-      body: init.body,
-    });
-    const text = await res.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    if (!uncheckedReplies && (res.headers.get('content-type') ?? '').includes('json')) checkReply(method, path, res.status, body, text);
-    return { status: res.status, body, text, headers: res.headers };
-  };
-  const api: TestSandbox['api'] = (method, path, body, key) =>
-    raw(method, path, {
-      key,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    });
-  const cobro: TestSandbox['cobro'] = async (body = {}) => {
-    const r = await api('POST', '/v1/cobros', { concepto: 'Pedido de prueba', monto: '1000.00', ...body });
-    if (r.status !== 201) throw new Error(`create failed: ${r.text}`);
-    return r.body.data;
-  };
-  return Object.assign(sb, { api, raw, cobro });
-}
 
 export interface Received {
   headers: IncomingHttpHeaders;

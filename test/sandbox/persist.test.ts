@@ -6,15 +6,15 @@ import { execa } from 'execa';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startSandbox as startCli } from '../helpers/sandbox.js';
+import { startSandbox } from '../helpers/sandbox.js';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
-import { eventually, receiver, start } from './helpers.js';
+import { eventually, receiver } from './helpers.js';
 import { verify } from '../../src/webhooks/signature.js';
 
 describe('--data', () => {
   it('keeps keys, secret and every resource across a restart; ids continue', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     const c = await a.cobro({ monto: '100', referencia: 'persistente' });
     await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '60', medio: 'debito' });
     await a.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10' });
@@ -22,7 +22,7 @@ describe('--data', () => {
     const snapshot = await Promise.all(['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) => a.api('GET', p)));
     await a.close();
 
-    const b = await start({ dataFile: file });
+    const b = await startSandbox({ dataFile: file });
     try {
       expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([a.apiKey, a.apiKeyNoListo, a.webhookSecret]);
       const again = await Promise.all(['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) => b.api('GET', p)));
@@ -46,7 +46,7 @@ describe('--data', () => {
 
   it('a data file written with the one-letter record fields of earlier versions opens as before', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     const c = await a.cobro({ monto: '100' });
     await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '60', medio: 'debito' });
     const before = (await a.api('GET', '/v1/transacciones')).body;
@@ -56,7 +56,7 @@ describe('--data', () => {
     expect(legacy).not.toBe(today);
     expect(legacy).not.toMatch(/"(merchant|wire|seq)":/);
     writeFileSync(file, legacy);
-    const b = await start({ dataFile: file });
+    const b = await startSandbox({ dataFile: file });
     try {
       expect((await b.api('GET', '/v1/transacciones')).body).toEqual(before);
       const over = await b.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '60.01' });
@@ -69,12 +69,12 @@ describe('--data', () => {
 
   it('a torn last line is dropped and the journal goes on cleanly', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.close();
     const good = readFileSync(file, 'utf8');
     appendFileSync(file, '{"c":[["cobro",{"m":1,"d":{"id":2,"cod');
-    const b = await start({ dataFile: file });
+    const b = await startSandbox({ dataFile: file });
     try {
       expect(readFileSync(file, 'utf8')).toBe(good);
       expect((await b.api('GET', '/v1/cobros')).body.data.map((x: any) => x.id)).toEqual([1]);
@@ -82,14 +82,14 @@ describe('--data', () => {
     } finally {
       await b.close();
     }
-    const c = await start({ dataFile: file });
+    const c = await startSandbox({ dataFile: file });
     expect((await c.api('GET', '/v1/cobros')).body.data.map((x: any) => x.id)).toEqual([2, 1]);
     await c.close();
   });
 
   it('a corrupt line stops the start, names file and line, and leaves the file untouched', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.cobro();
     await a.close();
@@ -97,7 +97,7 @@ describe('--data', () => {
     lines[1] = lines[1]!.slice(0, 20) + '#' + lines[1]!.slice(21);
     const corrupt = lines.join('\n');
     writeFileSync(file, corrupt);
-    await expect(start({ dataFile: file })).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, línea 2`));
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, línea 2`));
     expect(readFileSync(file, 'utf8')).toBe(corrupt);
 
     const r = await svcSpawned(['sandbox', '--port', '0', '--json', '--data', file]);
@@ -117,7 +117,7 @@ describe('--data', () => {
 
   it('one sandbox per data file: a second is refused before reading it, the first goes on; the lock leaves with it', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const first = await startCli(['--data', file]);
+    const first = await startSandbox({ spawned: ['--data', file] });
     try {
       expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
       const before = readFileSync(file, 'utf8');
@@ -126,7 +126,7 @@ describe('--data', () => {
       expect(r.stdout).toBe('');
       expectNoStack(r.stderr);
       expect(r.stderr.trim().split('\n')[0]).toMatch(new RegExp(`^error: .*state\\.jsonl ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\); detenelo o usá otro --data`));
-      await expect(start({ dataFile: file })).rejects.toThrow(`(pid ${first.proc.pid})`);
+      await expect(startSandbox({ dataFile: file })).rejects.toThrow(`(pid ${first.proc.pid})`);
       // A script gets the same refusal as JSON on stderr.
       const j = await svcSpawned(['sandbox', '--port', '0', '--json', '--data', file]);
       expect(j.exitCode).toBe(1);
@@ -138,7 +138,7 @@ describe('--data', () => {
       await first.stop();
     }
     expect(existsSync(`${file}.lock`)).toBe(false);
-    const second = await start({ dataFile: file });
+    const second = await startSandbox({ dataFile: file });
     try {
       expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`);
       expect((await second.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id)).toEqual([2, 1]);
@@ -150,12 +150,12 @@ describe('--data', () => {
 
   it('a lock left by a sandbox that no longer runs is taken over; a lock being written is respected', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await start({ dataFile: file });
+    const a = await startSandbox({ dataFile: file });
     await a.cobro();
     await a.close();
     const gone = (await execa('node', ['-e', 'process.stdout.write(String(process.pid))'])).stdout;
     writeFileSync(`${file}.lock`, `${gone}\n`);
-    const b = await start({ dataFile: file });
+    const b = await startSandbox({ dataFile: file });
     try {
       expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`);
       expect((await b.api('GET', '/v1/cobros')).body.data).toHaveLength(1);
@@ -163,7 +163,7 @@ describe('--data', () => {
       await b.close();
     }
     writeFileSync(`${file}.lock`, '');
-    await expect(start({ dataFile: file })).rejects.toThrow(/ya lo usa otro svcSpawned sandbox; detenelo/);
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(/ya lo usa otro svc sandbox; detenelo/);
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe('');
   });
 
@@ -172,14 +172,14 @@ describe('--data', () => {
     const app = await receiver([500]);
     try {
       // One failed attempt, the retry a minute away: the sandbox stops before it.
-      const a = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const a = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       const c = await a.cobro({ concepto: 'debe llegar', monto: '10.00' });
       await app.waitFor(1);
       const before = (await a.api('GET', '/_sandbox/eventos')).body.data;
       expect(before.map((e: any) => [e.body.event, e.body.cobro_id])).toEqual([['payment.created', c.id]]);
       await a.close();
 
-      const b = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const b = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       try {
         const [first, again] = await app.waitFor(2);
         expect(again!.body).toBe(first!.body);
@@ -194,7 +194,7 @@ describe('--data', () => {
 
       // Given up (no retries left) is settled too; the third start owes nothing.
       app.script.push(503);
-      const c2 = await start({ dataFile: file, webhookUrl: app.url, retrySchedule: [] });
+      const c2 = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [] });
       try {
         await c2.cobro({ concepto: 'se abandona', monto: '1.00' });
         await app.waitFor(3);
@@ -202,7 +202,7 @@ describe('--data', () => {
       } finally {
         await c2.close();
       }
-      const d = await start({ dataFile: file, webhookUrl: app.url });
+      const d = await startSandbox({ dataFile: file, webhookUrl: app.url });
       try {
         expect(d.app.deps.store.pendingEvents.size).toBe(0);
         expect((await d.api('GET', '/_sandbox/eventos')).body.data).toHaveLength(2);
@@ -217,7 +217,7 @@ describe('--data', () => {
 
   it('survives kill -9 in the middle of a stream of writes: every answered change is there', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const sb = await startCli(['--data', file]);
+    const sb = await startSandbox({ spawned: ['--data', file] });
     const acknowledged: number[] = [];
     let stop = false;
     const writer = async () => {
@@ -248,7 +248,7 @@ describe('--data', () => {
     await Promise.all(writers);
     await sb.proc.catch(() => {});
 
-    const again = await startCli(['--data', file]);
+    const again = await startSandbox({ spawned: ['--data', file] });
     try {
       expect(again.api_key).toBe(sb.api_key);
       const ids = new Set((await again.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id));
@@ -261,7 +261,7 @@ describe('--data', () => {
   });
 
   it('SIGTERM finishes in-flight requests and exits 0', async () => {
-    const sb = await startCli();
+    const sb = await startSandbox({ spawned: [] });
     await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'delay', delay_ms: 3_000 });
     const pending = sb.api('GET', '/v1/cuenta');
     // In flight once the sandbox has taken the fault for it.

@@ -8,7 +8,7 @@ import { EventoBody } from '../../src/api/schemas.js';
 import { keyMode } from '../../src/config/resolve.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { expectNoStack, svcSpawned } from '../helpers/cli.js';
-import { start, type TestSandbox } from './helpers.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 describe('a key is judged locally by its prefix only', () => {
   it('svc_test_/svc_live_ and a body of visible ASCII is a key; the rest is the service\'s to judge', () => {
@@ -21,9 +21,9 @@ describe('a key is judged locally by its prefix only', () => {
   });
 
   describe('against the sandbox', () => {
-    let sb: TestSandbox;
+    let sb: InProcessSandbox;
     beforeAll(async () => {
-      sb = await start();
+      sb = await startSandbox();
     });
     afterAll(() => sb.close());
 
@@ -48,9 +48,9 @@ describe('a key is judged locally by its prefix only', () => {
 });
 
 describe('webhook trigger samples are the bodies the sandbox sends', () => {
-  let sb: TestSandbox;
+  let sb: InProcessSandbox;
   beforeAll(async () => {
-    sb = await start();
+    sb = await startSandbox();
   });
   afterAll(() => sb.close());
 
@@ -81,9 +81,9 @@ describe('updated_at moves when cvu/qr become ready', () => {
   // The sandbox's clock is moved by hand: nothing here depends on the machine's speed.
   const T0 = 1_767_225_600_000; // a whole second
   let t = T0;
-  let sb: TestSandbox;
+  let sb: InProcessSandbox;
   beforeAll(async () => {
-    sb = await start({ now: () => t, readyDelayMs: 1500 });
+    sb = await startSandbox({ now: () => t, readyDelayMs: 1500 });
   });
   afterAll(() => sb.close());
 

@@ -37,7 +37,7 @@ interface Setup {
 async function setup(options: { listenSecret?: string } = {}): Promise<Setup> {
   const target = await startTarget();
   stops.push(() => target.close());
-  const sandbox = await startSandbox(['--retry-schedule', '300,600,1200,2400,5000,10000,20000', '--ready-delay', '0']);
+  const sandbox = await startSandbox({ spawned: ['--retry-schedule', '300,600,1200,2400,5000,10000,20000', '--ready-delay', '0'] });
   stops.push(() => sandbox.stop());
   const journal = join(tempDir('svc-e2e-j-'), 'webhooks.jsonl');
   // The listener takes a free port itself (a port found free beforehand may be taken by then).

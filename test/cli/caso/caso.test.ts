@@ -25,7 +25,7 @@ const posts = async (path: string) =>
 
 beforeAll(async () => {
   // cvu and qr ready at once, so the request does not change between svc's read and the test's.
-  sb = await startSandbox(['--ready-delay', '0']);
+  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
   journal = join(tempDir('svc-caso-'), 'webhooks.jsonl');
   // The merchant's own receiver: the real listener, journaling what the sandbox sends.
   listener = await startListener({ secret: sb.webhook_secret, port: 0, journal });

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox(['--ready-delay', '0']);
+  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
 });
 afterAll(() => sb?.stop());
 

@@ -40,7 +40,7 @@ async function lists(sb: Sandbox) {
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox(['--escenario', write('escenario.json', scenario)]);
+  sb = await startSandbox({ spawned: ['--escenario', write('escenario.json', scenario)] });
 });
 afterAll(() => sb?.stop());
 
@@ -80,7 +80,7 @@ describe('svc sandbox --escenario', () => {
   it('escenario exportar, then a sandbox started from the export: the same lists', async () => {
     const exported = await svcSpawned(['sandbox', 'escenario', 'exportar'], { env: sb.env });
     expect(exported.exitCode, exported.stderr).toBe(0);
-    const again = await startSandbox(['--escenario', write('exportado.json', exported.stdout)]);
+    const again = await startSandbox({ spawned: ['--escenario', write('exportado.json', exported.stdout)] });
     try {
       expect(await lists(again)).toEqual(await lists(sb));
     } finally {
@@ -112,7 +112,7 @@ describe('svc sandbox --escenario', () => {
     const before = await listing(sb);
     expect(before[0]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['6', '4', '3', '2', '1']);
     expect(before[1]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['7', '5']);
-    const again = await startSandbox(['--escenario', write('con-ids.json', exported.stdout)]);
+    const again = await startSandbox({ spawned: ['--escenario', write('con-ids.json', exported.stdout)] });
     try {
       const after = await listing(again);
       for (const r of after) expect(r.exitCode, r.stderr).toBe(0);

@@ -18,7 +18,7 @@ const day = 24 * 3600 * 1000;
 beforeAll(async () => {
   app = await startTarget();
   // Retries an hour apart: only moving the clock sends them during the test.
-  sb = await startSandbox(['--retry-schedule', '3600000', '--webhook-url', app.url]);
+  sb = await startSandbox({ spawned: ['--retry-schedule', '3600000', '--webhook-url', app.url] });
 });
 afterAll(async () => {
   await sb?.stop();
@@ -76,10 +76,10 @@ describe('svc sandbox reloj', () => {
 describe('the clock with --data', () => {
   it('a restart keeps the clock where it was moved, also after a reiniciar in between', async () => {
     const file = join(tempDir('svc-reloj-'), 'state.jsonl');
-    const a = await startSandbox(['--data', file]);
+    const a = await startSandbox({ spawned: ['--data', file] });
     await svc(['sandbox', 'reloj', 'avanzar', '2d'], { env: a.env });
     await a.stop();
-    const b = await startSandbox(['--data', file]);
+    const b = await startSandbox({ spawned: ['--data', file] });
     try {
       const r = await svc(['sandbox', 'reloj', '--json'], { env: b.env });
       expect(JSON.parse(r.stdout).adelanto_ms).toBe(2 * day);
@@ -90,7 +90,7 @@ describe('the clock with --data', () => {
       await b.stop();
     }
     // The journal holds 2d, back to 0, then 1d: the replay takes all three.
-    const c = await startSandbox(['--data', file]);
+    const c = await startSandbox({ spawned: ['--data', file] });
     try {
       expect(JSON.parse((await svc(['sandbox', 'reloj', '--json'], { env: c.env })).stdout).adelanto_ms).toBe(day);
     } finally {
