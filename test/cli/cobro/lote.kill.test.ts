@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox(['--ready-delay', '0']);
+  sb = await startSandbox();
 });
 afterAll(() => sb?.stop());
 
