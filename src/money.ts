@@ -90,6 +90,9 @@ export function parsePositiveAmount(text: string): Cents {
   return r.cents;
 }
 
+/** The example every field or prompt for a typed amount gives (parseTypedAmount reads both). */
+export const TYPED_AMOUNT_HINT = 'ej. 1500,50 o 1500.50';
+
 /**
  * An amount a person types (svc's prompts, the checkout, the dashboard), in cents:
  * the API's notation (1500.50) or the Spanish one (1500,50 · 1.500,50 · 1.500.000).

@@ -68,6 +68,13 @@ const onLog = (level, log, handler) => {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
 };
 
+// The dashboard's script (src/sandbox/panel/browser/panel.ts, type-checked for the
+// browser by `npm run build`): one file, served inline by the sandbox (panel/script.ts
+// reads it), so it must not hold what would end its <script> element.
+const panel = await rolldown({ input: `${src}sandbox/panel/browser/panel.ts`, platform: 'browser', onLog });
+const { output: [panelChunk] } = await panel.write({ file: `${dist}/panel/panel.js`, format: 'iife', codeSplitting: false });
+if (/<\/script|<!--/i.test(panelChunk.code)) throw new Error('dist/panel/panel.js holds "</script" or "<!--": it cannot be served inline');
+
 rmSync(`${dist}/chunks`, { recursive: true, force: true });
 const cli = await rolldown({ input: { 'cli/entry': `${src}cli/entry.ts` }, platform: 'node', plugins: [builtins], onLog });
 await cli.write({

@@ -4,7 +4,7 @@
 // column that fits a 320 px screen.
 import { createHash } from 'node:crypto';
 import type { EstadoCobro, Medio } from '../../api/enums.js';
-import type { Cents } from '../../money.js';
+import { TYPED_AMOUNT_HINT, type Cents } from '../../money.js';
 import { esc, fecha, pesos } from './format.js';
 import { qrSvg } from './qr.js';
 
@@ -200,7 +200,7 @@ export function checkoutPage(v: CheckoutView): string {
     `<fieldset><legend>Medio de pago</legend>${radios}</fieldset>` +
     how +
     `<label class="field" for="monto">Monto a pagar ahora</label>` +
-    `<p class="help" id="monto-ayuda">Para pagar una parte escribí el monto (ej. 500,00) y tocá «Pagar este monto».</p>` +
+    `<p class="help" id="monto-ayuda">Para pagar una parte escribí el monto (${TYPED_AMOUNT_HINT}) y tocá «Pagar este monto».</p>` +
     `<input type="text" id="monto" name="monto" inputmode="decimal" autocomplete="off" aria-describedby="monto-ayuda" value="${esc(v.typed?.monto ?? '')}">` +
     `<button type="submit" class="sec" name="modo" value="parcial">Pagar este monto</button>` +
     `<button type="submit" class="pri" name="modo" value="total">Pagar el total (${esc(pesos(left))})</button>` +

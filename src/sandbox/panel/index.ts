@@ -4,8 +4,9 @@
 // through the sandbox's own routes (/v1/… and /_sandbox/…), so an action changes
 // state exactly as the same request from svc would. Live updates: ../hub.ts.
 import type { ControlHandler } from '../control.js';
-import { PANEL_HEADERS, panelPage } from './page.js';
+import { panelPage } from './page.js';
 
-const PAGE = panelPage();
-
-export const pagina: ControlHandler = () => ({ status: 200, body: PAGE, contentType: 'text/html; charset=utf-8', headers: PANEL_HEADERS });
+export const pagina: ControlHandler = () => {
+  const { html, headers } = panelPage();
+  return { status: 200, body: html, contentType: 'text/html; charset=utf-8', headers };
+};

@@ -1,10 +1,11 @@
-// The dashboard's one page: a static shell (no data in it, so nothing to escape on
-// the server), its CSS and its script, both inline and allowed by hash in a CSP that
-// loads nothing from elsewhere, talks only to this origin and cannot be framed. The
-// script fills the page with textContent only (script.ts). One column at 375 px,
-// two from 64rem.
+// The dashboard's one page: a static shell, its CSS and its script, both inline and
+// allowed by hash in a CSP that loads nothing from elsewhere, talks only to this
+// origin and cannot be framed; the only data in it is the service's states and rules
+// as JSON, which the script reads (script.ts). The script fills the page with
+// textContent only (browser/panel.ts). One column at 375 px, two from 64rem.
+import { TYPED_AMOUNT_HINT } from '../../money.js';
 import { BANNER_CSS, hash } from '../checkout/page.js';
-import { SCRIPT } from './script.js';
+import { panelDataJson, panelScript } from './script.js';
 
 // The banner is the checkout page's (checkout/page.ts), so both sides of the sandbox
 // say SANDBOX the same way.
@@ -31,6 +32,8 @@ nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 
 nav a{display:inline-block;padding:.2rem .55rem;border-radius:.4rem;background:#fff;border:1px solid #c7d2fe;text-decoration:none;font-weight:600;font-size:.9rem}
 label{display:block;font-weight:600;font-size:.9rem;margin:.5rem 0 .2rem}
 .help,.muted{color:#4b5563;font-size:.88rem;margin:.2rem 0}
+.lectura:empty{display:none}
+.lectura.mal{color:#b91c1c}
 input,select{font:inherit;width:100%;padding:.45rem .55rem;border:1px solid #9ca3af;border-radius:.45rem;background:#fff;color:inherit;min-width:0}
 input[readonly]{background:#f9fafb;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 button{font:inherit;font-weight:600;min-height:2.5rem;padding:.4rem .9rem;border-radius:.45rem;cursor:pointer;border:2px solid #1d4ed8;background:#fff;color:#1d4ed8}
@@ -84,7 +87,7 @@ a{color:#1d4ed8}
 
 /**
  * Where the outcome of an action shows: a notice and an alert, inside the zone
- * ([data-zona]) of the control that caused it (script.ts), so a refusal appears
+ * ([data-zona]) of the control that caused it (browser/panel.ts), so a refusal appears
  * beside its form and not at the top of a long page.
  */
 function msgs(ok?: string, err?: string): string {
@@ -92,7 +95,15 @@ function msgs(ok?: string, err?: string): string {
   return `<div class="msgs"><p class="msg ok"${id(ok)} role="status" aria-live="polite"></p><p class="msg err"${id(err)} role="alert"></p></div>`;
 }
 
-/** A long list a page at a time: newer, where it is, older (script.ts pages it). */
+/**
+ * How an amount field is read, said back while the person types (browser/panel.ts):
+ * "1.500,50 → 1500.50" as svc's prompts say it, or money.ts's refusal.
+ */
+function lectura(id: string): string {
+  return `<p class="help lectura" id="${id}-lectura" aria-live="polite"></p>`;
+}
+
+/** A long list a page at a time: newer, where it is, older (browser/panel.ts pages it). */
 function pager(name: string, newer: string, older: string): string {
   return (
     `<div class="pager" id="${name}-pager" hidden><button type="button" id="${name}-nuevos">${newer}</button>` +
@@ -130,9 +141,10 @@ ${msgs('aviso', 'error')}
 <form id="form-crear" aria-label="Crear un cobro">
 <div class="grid">
 <div><label for="crear-concepto">Concepto</label><input id="crear-concepto" required maxlength="500"></div>
-<div><label for="crear-monto">Monto</label><input id="crear-monto" inputmode="decimal" placeholder="1500.00" required></div>
+<div><label for="crear-monto">Monto</label><input id="crear-monto" inputmode="decimal" autocomplete="off" placeholder="${TYPED_AMOUNT_HINT}" aria-describedby="crear-monto-lectura" required></div>
 <div><label for="crear-referencia">Referencia (opcional)</label><input id="crear-referencia" maxlength="200"></div>
 </div>
+${lectura('crear-monto')}
 <div class="actions"><button type="submit" class="pri">Crear cobro</button></div>
 </form>
 ${msgs()}
@@ -155,9 +167,10 @@ ${pager('cobros', 'Cobros más nuevos', 'Cobros más viejos')}
 <form id="form-pagar" aria-label="Simular un pago">
 <fieldset><legend>Simular un pago</legend>
 <div class="grid">
-<div><label for="pagar-monto">Monto a pagar (vacío = lo que queda)</label><input id="pagar-monto" inputmode="decimal" autocomplete="off"></div>
+<div><label for="pagar-monto">Monto a pagar (vacío = lo que queda)</label><input id="pagar-monto" inputmode="decimal" autocomplete="off" placeholder="${TYPED_AMOUNT_HINT}" aria-describedby="pagar-monto-lectura"></div>
 <div><label for="pagar-medio">Medio</label><select id="pagar-medio"></select></div>
 </div>
+${lectura('pagar-monto')}
 <div class="actions"><button type="submit" class="pri">Pagar</button><button type="button" id="btn-rechazar" class="warn">Rechazar pago</button></div>
 </fieldset>
 </form>
@@ -173,9 +186,10 @@ ${msgs('detalle-aviso')}
 <fieldset><legend>Devolver</legend>
 <p class="muted" id="devolver-queda"></p>
 <div class="grid">
-<div><label for="devolver-monto">Monto a devolver</label><input id="devolver-monto" inputmode="decimal" autocomplete="off"></div>
+<div><label for="devolver-monto">Monto a devolver</label><input id="devolver-monto" inputmode="decimal" autocomplete="off" placeholder="${TYPED_AMOUNT_HINT}" aria-describedby="devolver-monto-lectura"></div>
 <div><label for="devolver-tx">Sobre la transacción</label><select id="devolver-tx"></select></div>
 </div>
+${lectura('devolver-monto')}
 <div class="actions"><button type="submit">Revisar devolución</button><button type="button" id="devolver-todo">Devolver todo lo que queda</button></div>
 <div id="devolver-confirmar" hidden>
 <p id="devolver-pregunta" class="msg ok"></p>
@@ -260,9 +274,9 @@ ${msgs()}
  * Headers of the dashboard: only its own hashed style and script run, it fetches
  * only from this origin, submits nowhere, and no other page may frame it.
  */
-export const PANEL_HEADERS: Record<string, string> = {
+const panelHeaders = (script: string): Record<string, string> => ({
   'Content-Security-Policy':
-    `default-src 'none'; style-src ${hash(CSS)}; script-src ${hash(SCRIPT)}; connect-src 'self'; img-src data:; ` +
+    `default-src 'none'; style-src ${hash(CSS)}; script-src ${hash(script)}; connect-src 'self'; img-src data:; ` +
     `form-action 'none'; base-uri 'none'; frame-ancestors 'none'`,
   'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
@@ -270,14 +284,21 @@ export const PANEL_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
-};
+});
 
-export function panelPage(): string {
-  return (
+let built: { html: string; headers: Record<string, string> } | undefined;
+
+/** The page and its headers, made when first asked for (the script is read from the build then). */
+export function panelPage(): { html: string; headers: Record<string, string> } {
+  if (built) return built;
+  const script = panelScript();
+  const html =
     `<!doctype html><html lang="es-AR"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>Panel · SANDBOX</title><style>${CSS}</style></head><body>` +
     HTML_BODY +
-    `<script>${SCRIPT}</script></body></html>`
-  );
+    `<script type="application/json" id="panel-datos">${panelDataJson()}</script>` +
+    `<script>${script}</script></body></html>`;
+  built = { html, headers: panelHeaders(script) };
+  return built;
 }

@@ -2,7 +2,7 @@
 // and types, escaping of every value the page interpolates, and the routes over HTTP
 // against an in-process sandbox (redirects, refusals, states, events).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AmountError } from '../../../src/money.js';
+import { AmountError, TYPED_AMOUNT_HINT } from '../../../src/money.js';
 import { esc, fecha, parseTyped, pesos } from '../../../src/sandbox/checkout/format.js';
 import { checkoutPage, notFoundPage, receiptPage, type CheckoutView } from '../../../src/sandbox/checkout/page.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
@@ -182,6 +182,12 @@ describe('routes', () => {
     expect(text).toContain('supera lo que queda por pagar ($\u00a0100,00)');
     expect(text).toContain('value="100,01"');
     expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '' })).status).toBe(400);
+    // Read as svc's prompts and the dashboard read it (money.ts): 1.500 reads two ways and is refused naming both.
+    const ambiguous = await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '1.500' });
+    expect(ambiguous.status).toBe(400);
+    const page = await ambiguous.text();
+    expect(page).toContain('&#34;1.500&#34; puede ser 1500.00 o 1.50: escribí uno de los dos así');
+    expect(page).toContain(`escribí el monto (${TYPED_AMOUNT_HINT})`);
     expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'otro' })).status).toBe(400);
     const qr = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total', medio: 'qr' });
     expect(qr.status).toBe(400);

@@ -3,17 +3,30 @@
 // click away from anywhere (the navigation bar stays on screen), long lists paged,
 // every button inside the screen and inside any box that scrolls, no sideways
 // scroll, a state badge on one line, and a form's error beside that form, on screen.
-// One page load, resized once; screenshots kept in test-artifacts/.
+// Amounts typed the Spanish way (1.500,50) are read as svc's prompts read them, said
+// back in the API's notation, and 1.500 is refused naming both readings, in the same
+// words. One page load, resized once; screenshots kept in test-artifacts/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, closeAll, expectFitsWidth, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, watch } from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
+import { parseTypedAmount } from '../../../src/money.js';
 
 if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
 
 const REQUESTS = 30;
+
+/** What svc's prompts and the checkout answer to an amount that reads two ways: the dashboard says the same. */
+function refusalOf(typed: string): string {
+  try {
+    parseTypedAmount(typed);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error(`${typed} was read`);
+}
 
 /**
  * Run in the page (a string, as this Node-typed file has no DOM types): every visible
@@ -89,6 +102,18 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
     await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(sb.api_key);
     await page.getByRole('button', { name: 'Conectar' }).click();
     await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+
+    // An amount typed the Spanish way is read as svc's prompts read it and said back
+    // in the API's notation, as they say it, before it is sent.
+    await page.locator('#crear-concepto').fill('Seña en pesos');
+    await page.locator('#crear-monto').fill('1.500,50');
+    await expect.poll(() => page.locator('#crear-monto-lectura').textContent()).toBe('1.500,50 → 1500.50');
+    await page.getByRole('button', { name: 'Crear cobro' }).click();
+    await expect.poll(() => page.locator('#detalle-aviso').textContent()).toMatch(/^Cobro \d+ creado \(\w+\): 1500\.50, PENDIENTE\.$/);
+    const [nuevo] = (await sb.api('GET', '/v1/cobros')).body.data;
+    expect(nuevo).toMatchObject({ concepto: 'Seña en pesos', monto: '1500.50' });
+    expect(await page.locator('#crear-monto-lectura').textContent()).toBe('');
+
     await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
     await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('DEVUELTA_PARCIALMENTE');
     await expect.poll(async () => (await page.locator('#t-notif').textContent()) ?? '').toContain('payment.partially_refunded');
@@ -128,7 +153,8 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
       // The next page of requests, then back.
       await page.getByRole('link', { name: 'Cobros' }).click();
       await page.getByRole('button', { name: 'Cobros más viejos' }).click();
-      await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain('Pedido 1 de la semana');
+      await expect.poll(() => page.locator('#cobros-pagina').textContent()).toBe(`16–30 de ${REQUESTS + 1}`);
+      expect(await page.locator('#lista-cobros').textContent()).toContain('Pedido 2 de la semana');
       expect(await page.evaluate(PROBLEMS), `at ${width} px, second page`).toEqual([]);
       await page.getByRole('button', { name: 'Cobros más nuevos' }).click();
       await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(`Pedido ${REQUESTS} de la semana`);
@@ -136,7 +162,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
       // A refusal is shown beside the form that was sent, where the person is looking.
       for (const [form, fill, button] of [
         ['#form-falla', ['#falla-ruta', 'cobros'], 'Agregar falla'],
-        ['#form-crear', ['#crear-monto', 'abc'], 'Crear cobro'],
+        ['#form-crear', ['#crear-monto', '1.500'], 'Crear cobro'],
       ] as const) {
         await page.locator(form).scrollIntoViewIfNeeded();
         if (form === '#form-crear') await page.locator('#crear-concepto').fill('Prueba');
@@ -146,6 +172,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
         const alert = page.locator(`[data-zona]:has(${form}) [role=alert]`);
         await expect.poll(() => alert.textContent(), { message: `${form}'s error at ${width} px` }).not.toBe('');
         expect(await page.getByRole('alert').filter({ hasText: /\S/ }).count()).toBe(1);
+        // 1.500 reads two ways: refused before sending, naming both, in svc's words.
+        if (form === '#form-crear') expect(await alert.textContent()).toBe(refusalOf('1.500'));
+        if (form === '#form-crear') expect(refusalOf('1.500')).toContain('puede ser 1500.00 o 1.50');
         const f = await box(page, form);
         const a = (await alert.boundingBox())!;
         expect(a.y, `${form}'s error at ${width} px`).toBeGreaterThanOrEqual(f.top);

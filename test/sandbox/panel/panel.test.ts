@@ -6,7 +6,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SCRIPT } from '../../../src/sandbox/panel/script.js';
+import { PANEL_DATA, panelScript } from '../../../src/sandbox/panel/script.js';
+
+/** The dashboard's script as `npm run build` bundled it (dist/panel/panel.js). */
+const SCRIPT = panelScript();
 import { MAX_STREAMS } from '../../../src/sandbox/hub.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js';
@@ -121,8 +124,11 @@ describe('the dashboard over HTTP', () => {
         { 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
       );
       expect(html).toContain('<div class="banner" role="note"><strong>SANDBOX</strong>');
-      // One script, the hashed one; no handler attributes, nothing loaded from elsewhere.
-      expect(html.match(/<script/g)).toHaveLength(1);
+      // One script, the hashed one, and the data it reads (JSON, which no browser runs);
+      // no handler attributes, nothing loaded from elsewhere.
+      expect(html.match(/<script/g)).toHaveLength(2);
+      const data = /<script type="application\/json" id="panel-datos">([^<]*)<\/script>/.exec(html);
+      expect(JSON.parse(data![1]!)).toEqual(PANEL_DATA);
       expect(html).toContain(`<script>${SCRIPT}</script>`);
       expect(html).not.toMatch(/\son[a-z]+=/i);
       expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);

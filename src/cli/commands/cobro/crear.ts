@@ -2,7 +2,7 @@
 // before any request (exit 2); missing required values are asked only on a terminal.
 import type { CrearCobroInput } from '../../../api/contract.js';
 import { DateError, parseVencimiento } from '../../../dates.js';
-import { formatCents } from '../../../money.js';
+import { formatCents, TYPED_AMOUNT_HINT } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
@@ -141,7 +141,7 @@ async function ask(ctx: Context, body: Partial<CrearCobroInput>): Promise<void> 
   }
   if (body.monto === undefined) {
     const { askAmount } = await import('../../shared/ask-amount.js');
-    body.monto = formatCents(await askAmount(ctx, 'Monto (ej. 1500,50 o 1500.50):'));
+    body.monto = formatCents(await askAmount(ctx, `Monto (${TYPED_AMOUNT_HINT}):`));
   }
 }
 
