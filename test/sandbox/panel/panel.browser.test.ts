@@ -211,7 +211,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     expect(problems).toEqual([]);
     expect(leftLoopback).toEqual([]);
     await page.close();
-  });
+  }, 180_000);
 
   it('a delivery the live stream showed stays when a reload read before it lands afterwards', async () => {
     const page = await context.newPage();
