@@ -158,7 +158,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         return;
       }
       options.onError?.(err);
-      if (!res.headersSent) write(res, { status: 500, body: { error: 'internal_error', message: 'internal error of the sandbox' } });
+      if (!res.headersSent) write(res, { status: 500, body: { error: 'internal_error', message: 'error interno del sandbox' } });
       record(method, path, 500, started, req);
     } finally {
       inflight--;
@@ -245,11 +245,11 @@ const errorReply = (err: SandboxError): Reply => ({
 const closing = (err: SandboxError): SandboxError => new SandboxError(err.status, err.code, err.message, { Connection: 'close' });
 
 /** 413 with the endpoint's code; the connection closes, since the rest of the body is not read. */
-const tooLarge = (code: string) => new SandboxError(413, code, `body: larger than ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+const tooLarge = (code: string) => new SandboxError(413, code, `body: más de ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
 
 /** 503 when the bodies held at once are at the budget: before reading (the connection closes), the client retries. */
 const busy = () =>
-  new SandboxError(503, 'unavailable', 'the sandbox holds too many request bodies at once; retry in a moment', { 'Retry-After': '1', Connection: 'close' });
+  new SandboxError(503, 'unavailable', 'el sandbox tiene demasiados cuerpos de pedidos a la vez; reintentá en un momento', { 'Retry-After': '1', Connection: 'close' });
 
 // --- the stages of a request, in order ------------------------------------------------
 
@@ -312,19 +312,19 @@ function authOf(store: Store, req: IncomingMessage): Merchant {
 }
 
 function authenticate(store: Store, header: string | undefined): Merchant {
-  if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer svc_test_…"');
+  if (!header) throw unauthorized('falta el header Authorization; mandá "Authorization: Bearer svc_test_…"');
   const m = /^Bearer +(\S+) *$/i.exec(header);
-  if (!m) throw unauthorized('malformed Authorization header; expected "Bearer <API key>"');
+  if (!m) throw unauthorized('header Authorization mal formado; se espera "Bearer <clave>"');
   const key = m[1]!;
   if (key.startsWith('svc_live_')) {
     // Only its rehearsal merchant's live key: any other live key is a real one, sent here by mistake.
     const m = SANDBOX_LIVE_KEY_RE.test(key) ? store.merchantByKey(key) : undefined;
     if (m?.ensayo) return m;
-    throw unauthorized('the sandbox takes test keys (svc_test_…) and its own rehearsal live key (api_key_live of its ready line); other live keys work only against the real service');
+    throw unauthorized('el sandbox toma claves test (svc_test_…) y su propia clave live de ensayo (api_key_live de su línea de arranque); otras claves live sirven solo contra el servicio real');
   }
-  if (!SANDBOX_KEY_RE.test(key)) throw unauthorized('malformed API key; expected svc_test_…');
+  if (!SANDBOX_KEY_RE.test(key)) throw unauthorized('clave mal formada; se espera svc_test_…');
   const merchant = store.merchantByKey(key);
-  if (!merchant) throw unauthorized('unknown API key');
+  if (!merchant) throw unauthorized('clave desconocida');
   return merchant;
 }
 

@@ -80,8 +80,8 @@ export const crearConId: ControlHandler = (deps, req) => {
 function medioFor(rec: CobroRec, value: unknown): Medio {
   const allowed = allowedMedios(rec.wire.medios);
   if (value === undefined || value === null) return allowed[0]!;
-  if (typeof value !== 'string' || !(MEDIOS as readonly string[]).includes(value)) throw bad(`medio: one of ${MEDIOS.join(', ')}`);
-  if (!allowed.includes(value as Medio)) throw bad(`medio: this payment request does not accept ${value} (it accepts ${allowed.join(', ')})`);
+  if (typeof value !== 'string' || !(MEDIOS as readonly string[]).includes(value)) throw bad(`medio: uno de ${MEDIOS.join(', ')}`);
+  if (!allowed.includes(value as Medio)) throw bad(`medio: este cobro no acepta ${value} (acepta ${allowed.join(', ')})`);
   return value as Medio;
 }
 
@@ -189,7 +189,7 @@ export const reenviar: ControlHandler = (deps, req) => {
   body(req);
   const e = deps.store.eventsOf(req.merchant.id).find((x) => x.seq === seq);
   if (!e) throw notFound();
-  if (!deps.dispatcher.resend(e)) throw bad('no notification URL: set one with POST /_sandbox/webhook {"url"} (or svc sandbox --webhook-url)');
+  if (!deps.dispatcher.resend(e)) throw bad('no hay URL de notificaciones: definila con svc sandbox webhook URL (o POST /_sandbox/webhook {"url"})');
   return ok({ evento_id: e.seq, event: e.body.event, cobro_id: e.body.cobro_id, url: deps.store.merchant(req.merchant.id).webhookUrl }, 202);
 };
 
@@ -284,13 +284,13 @@ export const reloj: ControlHandler = (deps) => ok(clockState(deps));
 export const avanzarReloj: ControlHandler = (deps, req) => {
   const b = body(req);
   if (b.reiniciar !== undefined) {
-    if (b.reiniciar !== true || b.avanzar !== undefined) throw bad('reiniciar: true, alone (without avanzar)');
+    if (b.reiniciar !== true || b.avanzar !== undefined) throw bad('reiniciar: true, solo (sin avanzar)');
     if (deps.clock.offset() > 0) deps.store.setClockOffset(0);
     deps.clock.reset();
     return ok({ ...clockState(deps), vencidos: [], reintentos: 0 });
   }
   const ms = typeof b.avanzar === 'string' ? parseDuration(b.avanzar) : undefined;
-  if (ms === undefined) throw bad('avanzar: a duration such as "30m", "12h", "8d" or "1d12h" (up to ten years); or {"reiniciar": true}');
+  if (ms === undefined) throw bad('avanzar: una duración como "30m", "12h", "8d" o "1d12h" (hasta diez años); o {"reiniciar": true}');
   deps.store.setClockOffset(deps.clock.offset() + ms);
   deps.clock.advance(ms);
   const now = deps.clock.now();

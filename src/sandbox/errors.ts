@@ -14,8 +14,8 @@ export class SandboxError extends Error {
   }
 }
 
-export const notFound = () => new SandboxError(404, 'not_found', 'resource not found');
-export const noEndpoint = () => new SandboxError(404, 'not_found', 'endpoint does not exist');
+export const notFound = () => new SandboxError(404, 'not_found', 'no existe');
+export const noEndpoint = () => new SandboxError(404, 'not_found', 'no existe ese endpoint');
 export const unauthorized = (message: string) => new SandboxError(401, 'unauthorized', message);
 
 /** Raised when the sandbox cannot start (bad data file, bad option); the CLI prints the message. */

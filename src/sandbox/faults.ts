@@ -58,29 +58,29 @@ export class Faults {
   /** Validates a POST /_sandbox/fallas body and adds the fault. */
   add(input: unknown): Fault {
     const bad = (message: string) => new SandboxError(400, 'bad_request', message);
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw bad('body: must be a JSON object');
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw bad('body: debe ser un objeto JSON');
     const b = input as Record<string, unknown>;
     const method = b.method === undefined ? '*' : b.method;
-    if (typeof method !== 'string' || !/^(\*|[A-Z]+)$/.test(method)) throw bad('method: "GET", "POST" or "*"');
-    if (typeof b.path !== 'string' || !b.path.startsWith('/')) throw bad('path: required, such as "/v1/cobros/1" or "/v1/cobros*"');
-    if (b.path.startsWith('/_sandbox')) throw bad('path: control-plane routes (/_sandbox/…) cannot fail');
-    if (CONTROL_CHARS.test(b.path)) throw bad('path: must not contain control characters (C0, C1 or bidirectional controls)');
+    if (typeof method !== 'string' || !/^(\*|[A-Z]+)$/.test(method)) throw bad('method: "GET", "POST" o "*"');
+    if (typeof b.path !== 'string' || !b.path.startsWith('/')) throw bad('path: falta, una ruta como "/v1/cobros/1" o "/v1/cobros*"');
+    if (b.path.startsWith('/_sandbox')) throw bad('path: las rutas de control (/_sandbox/…) no pueden fallar');
+    if (CONTROL_CHARS.test(b.path)) throw bad('path: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)');
     const count = b.count === undefined ? 1 : b.count;
-    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > 1_000_000) throw bad('count: a positive integer');
-    if (typeof b.action !== 'string' || !ACTIONS.includes(b.action as FaultAction)) throw bad(`action: one of ${ACTIONS.join(', ')}`);
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > 1_000_000) throw bad('count: un entero positivo');
+    if (typeof b.action !== 'string' || !ACTIONS.includes(b.action as FaultAction)) throw bad(`action: una de ${ACTIONS.join(', ')}`);
     const action = b.action as FaultAction;
     let status: number | null = null;
     if (b.status !== undefined) {
-      if (typeof b.status !== 'number' || !Number.isInteger(b.status) || b.status < 100 || b.status > 599) throw bad('status: an HTTP status between 100 and 599');
+      if (typeof b.status !== 'number' || !Number.isInteger(b.status) || b.status < 100 || b.status > 599) throw bad('status: un status HTTP entre 100 y 599');
       status = b.status;
     }
     const headers: Record<string, string> = {};
     if (b.headers !== undefined) {
-      if (typeof b.headers !== 'object' || b.headers === null || Array.isArray(b.headers)) throw bad('headers: an object of name: value');
+      if (typeof b.headers !== 'object' || b.headers === null || Array.isArray(b.headers)) throw bad('headers: un objeto de nombre: valor');
       for (const [k, v] of Object.entries(b.headers)) {
         // Printable ASCII only: a value Node cannot send would turn the injected answer into a 500.
         if (!/^[A-Za-z0-9-]{1,100}$/.test(k) || (typeof v !== 'string' && typeof v !== 'number') || !/^[\t\x20-\x7e]*$/.test(String(v))) {
-          throw bad(`headers: "${k.slice(0, 100).replace(/[^\x20-\x7e]/g, '?')}" is not a valid header (a name of letters, digits and "-", a value of printable ASCII)`);
+          throw bad(`headers: "${k.slice(0, 100).replace(/[^\x20-\x7e]/g, '?')}" no es un header válido (un nombre de letras, dígitos y "-", un valor de ASCII imprimible)`);
         }
         headers[k] = String(v);
       }
@@ -88,12 +88,12 @@ export class Faults {
     let delay: number | null = null;
     if (action === 'delay' || b.delay_ms !== undefined) {
       if (typeof b.delay_ms !== 'number' || !Number.isInteger(b.delay_ms) || b.delay_ms < 0 || b.delay_ms > MAX_DELAY_MS) {
-        throw bad(`delay_ms: milliseconds between 0 and ${MAX_DELAY_MS}`);
+        throw bad(`delay_ms: milisegundos entre 0 y ${MAX_DELAY_MS}`);
       }
       delay = b.delay_ms;
     }
     const every = b.every === undefined ? 1 : b.every;
-    if (typeof every !== 'number' || !Number.isSafeInteger(every) || every < 1 || every > 1000) throw bad('every: an integer from 1 to 1000 (one in every so many matching requests fails)');
+    if (typeof every !== 'number' || !Number.isSafeInteger(every) || every < 1 || every > 1000) throw bad('every: un entero de 1 a 1000 (falla uno de cada tantos pedidos que coinciden)');
     const fault: Fault = { id: this.nextId++, method, path: b.path, count, action, status, body: b.body ?? null, headers, delay_ms: delay, every };
     this.list.push(fault);
     return fault;

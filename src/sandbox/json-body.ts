@@ -19,28 +19,28 @@ export function parseBody(raw: Buffer | null, contentType: string | undefined, c
   const bad = (message: string) => new SandboxError(400, code, message);
   const [type, ...params] = (contentType ?? '').split(';');
   if (type!.trim().toLowerCase() !== 'application/json') {
-    throw bad(`body: Content-Type must be application/json${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (header missing)'}`);
+    throw bad(`body: el Content-Type debe ser application/json${contentType ? `, llegó "${contentType.slice(0, 60)}"` : ' (falta el header)'}`);
   }
   for (const p of params) {
     const [name, value = ''] = p.split('=');
     if (name!.trim().toLowerCase() !== 'charset') continue;
     const charset = value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
-    if (charset !== 'utf-8' && charset !== 'utf8') throw bad(`body: charset must be utf-8, got "${charset.slice(0, 40)}"`);
+    if (charset !== 'utf-8' && charset !== 'utf8') throw bad(`body: el charset debe ser utf-8, llegó "${charset.slice(0, 40)}"`);
   }
   let text: string;
   try {
     text = STRICT_UTF8.decode(raw);
   } catch {
-    throw bad(`${whereNotUtf8(raw)}: not valid UTF-8`);
+    throw bad(`${whereNotUtf8(raw)}: no es UTF-8 válido`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw bad(`body: invalid JSON (${(err as Error).message.slice(0, 120)})`);
+    throw bad(`body: no es JSON válido (${(err as Error).message.slice(0, 120)})`);
   }
   const lone = findString(value, (s) => LONE_SURROGATE.test(s));
-  if (lone !== undefined) throw bad(`${lone}: contains an unpaired surrogate (\\ud800-\\udfff without its pair): not text`);
+  if (lone !== undefined) throw bad(`${lone}: tiene un surrogate sin par (\\ud800-\\udfff sin su pareja): no es texto`);
   return value;
 }
 

@@ -28,19 +28,19 @@ export function created(): Move {
 
 /** The payer started paying: PENDIENTE -> EN_PROCESO. */
 export function start(estado: EstadoCobro): Move {
-  if (estado !== 'PENDIENTE') throw new TransitionError(`the payment can only start from PENDIENTE; it is ${estado}`);
+  if (estado !== 'PENDIENTE') throw new TransitionError(`el pago solo puede empezar desde PENDIENTE; está ${estado}`);
   return { estado: 'EN_PROCESO', event: 'payment.pending' };
 }
 
 /** A payment of `amount` is credited. */
 export function pay(p: { estado: EstadoCobro; monto: Cents; cobrado: Cents; amount: Cents }): Move & { cobrado: Cents } {
   if (!PAYABLE.includes(p.estado)) {
-    throw new TransitionError(`a payment request in ${p.estado} cannot be paid (allowed from ${PAYABLE.join(', ')})`);
+    throw new TransitionError(`un cobro ${p.estado} no se puede pagar (se puede desde ${PAYABLE.join(', ')})`);
   }
   const left = p.monto - p.cobrado;
-  if (p.amount <= 0n) throw new TransitionError('monto must be greater than 0');
+  if (p.amount <= 0n) throw new TransitionError('monto debe ser mayor que 0');
   if (p.amount > left) {
-    throw new TransitionError(`monto ${formatCents(p.amount)} is more than what is left to pay (${formatCents(left)})`);
+    throw new TransitionError(`monto ${formatCents(p.amount)} es más de lo que falta pagar (${formatCents(left)})`);
   }
   const cobrado = p.cobrado + p.amount;
   return cobrado === p.monto
@@ -50,13 +50,13 @@ export function pay(p: { estado: EstadoCobro; monto: Cents; cobrado: Cents; amou
 
 /** The payment was not credited: -> CANCELADO. */
 export function reject(estado: EstadoCobro): Move {
-  if (!OPEN.includes(estado)) throw new TransitionError(`a payment request in ${estado} cannot be rejected (allowed from ${OPEN.join(', ')})`);
+  if (!OPEN.includes(estado)) throw new TransitionError(`un cobro ${estado} no se puede rechazar (se puede desde ${OPEN.join(', ')})`);
   return { estado: 'CANCELADO', event: 'payment.rejected' };
 }
 
 /** The request expired: -> CANCELADO. */
 export function expire(estado: EstadoCobro): Move {
-  if (!OPEN.includes(estado)) throw new TransitionError(`a payment request in ${estado} cannot expire (allowed from ${OPEN.join(', ')})`);
+  if (!OPEN.includes(estado)) throw new TransitionError(`un cobro ${estado} no puede vencer (puede desde ${OPEN.join(', ')})`);
   return { estado: 'CANCELADO', event: 'payment.rejected' };
 }
 
@@ -79,20 +79,20 @@ export interface RefundInput {
 /** Refund rules: allowed states, never more than collected − refunded (and than what is left of the transaction). */
 export function refund(r: RefundInput): Move & { tipo: 'parcial' | 'total'; devuelto: Cents } {
   if (!REFUNDABLE.includes(r.estado)) {
-    throw new TransitionError(`a payment request in ${r.estado} does not admit a refund (allowed from ${REFUNDABLE.join(', ')})`);
+    throw new TransitionError(`un cobro ${r.estado} no admite devolución (se puede desde ${REFUNDABLE.join(', ')})`);
   }
-  if (r.amount <= 0n) throw new TransitionError('monto must be greater than 0');
+  if (r.amount <= 0n) throw new TransitionError('monto debe ser mayor que 0');
   const left = r.cobrado - r.devuelto;
   if (r.amount > left) {
-    throw new TransitionError(`monto ${formatCents(r.amount)} is more than what is left to refund (${formatCents(left)})`);
+    throw new TransitionError(`monto ${formatCents(r.amount)} es más de lo que queda por devolver (${formatCents(left)})`);
   }
   if (r.transaccion) {
     const t = r.transaccion;
-    if (!t.sameCobro) throw new TransitionError('transaccion_id does not belong to this payment request');
-    if (t.estado !== 'ACREDITADO') throw new TransitionError(`transaccion_id is ${t.estado}; only ACREDITADO transactions can be refunded`);
+    if (!t.sameCobro) throw new TransitionError('la transacción no es de este cobro');
+    if (t.estado !== 'ACREDITADO') throw new TransitionError(`la transacción está ${t.estado}; solo se devuelven transacciones ACREDITADO`);
     const txLeft = t.monto - t.devuelto;
     if (r.amount > txLeft) {
-      throw new TransitionError(`monto ${formatCents(r.amount)} is more than what is left of transaction (${formatCents(txLeft)})`);
+      throw new TransitionError(`monto ${formatCents(r.amount)} es más de lo que queda de la transacción (${formatCents(txLeft)})`);
     }
   }
   const devuelto = r.devuelto + r.amount;

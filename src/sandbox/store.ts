@@ -627,7 +627,7 @@ function unavailable(err: JournalWriteError): SandboxError {
   return new SandboxError(
     503,
     'unavailable',
-    `the sandbox could not write its data file (${err.message}); nothing was changed. ${err.stuck ? 'It takes no changes until the write can be undone; free space on its disk and retry' : 'Free space on its disk and retry'}`,
+    `el sandbox no pudo escribir su archivo de datos (${err.message}); no se cambió nada. ${err.stuck ? 'No toma cambios hasta poder deshacer la escritura; liberá espacio en su disco y reintentá' : 'Liberá espacio en su disco y reintentá'}`,
   );
 }
 

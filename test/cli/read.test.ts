@@ -139,9 +139,9 @@ describe('read commands', () => {
   it('maps the service errors to exit codes: 404 → 5, 401 → 3, live key → 3', async () => {
     const missing = await run(['cobro', 'ver', '999999']);
     expect(missing.exitCode).toBe(5);
-    expect(missing.stderr).toMatch(/^error: not_found \(HTTP 404\): "resource not found"$/m);
+    expect(missing.stderr).toMatch(/^error: not_found \(HTTP 404\): "no existe"$/m);
     const missingJson = await run(['cobro', 'ver', '999999', '--json']);
-    expect(JSON.parse(missingJson.stderr)).toEqual({ error: 'not_found', message: 'resource not found' });
+    expect(JSON.parse(missingJson.stderr)).toEqual({ error: 'not_found', message: 'no existe' });
     expect(missingJson.stdout).toBe('');
     // The hint names the list where that kind of id is found.
     expect(missing.stderr).toContain('→ revisá el id; `svc cobro listar` muestra los cobros');

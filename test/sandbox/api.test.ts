@@ -166,15 +166,15 @@ describe('endpoints', () => {
 });
 
 describe('errors', () => {
-  it('404 not_found: missing id is "resource not found" on every id route', async () => {
+  it('404 not_found: missing id is "no existe" on every id route', async () => {
     for (const path of ['/v1/cobros/999999', '/v1/transacciones/999999', '/v1/devoluciones/999999', '/v1/cobros/abc']) {
       const r = await sb.api('GET', path);
       expect(r.status, path).toBe(404);
-      expect(r.body).toEqual({ error: 'not_found', message: 'resource not found' });
+      expect(r.body).toEqual({ error: 'not_found', message: 'no existe' });
     }
     for (const path of ['/v1/cobros/999999/sync', '/v1/cobros/999999/devoluciones']) {
       const r = await sb.api('POST', path, { monto: '1' });
-      expect(r.body).toEqual({ error: 'not_found', message: 'resource not found' });
+      expect(r.body).toEqual({ error: 'not_found', message: 'no existe' });
     }
   });
 
@@ -190,17 +190,17 @@ describe('errors', () => {
     ] as const) {
       const r = await sb.api(m, p);
       expect(r.status, `${m} ${p}`).toBe(404);
-      expect(r.body).toEqual({ error: 'not_found', message: 'endpoint does not exist' });
+      expect(r.body).toEqual({ error: 'not_found', message: 'no existe ese endpoint' });
     }
   });
 
   it('401 unauthorized: absent, malformed, unknown; live keys told the sandbox takes test keys', async () => {
     const cases: [Record<string, string>, RegExp][] = [
-      [{}, /missing Authorization/],
-      [{ authorization: 'Basic abc' }, /malformed Authorization/],
-      [{ authorization: 'Bearer nope' }, /malformed API key/],
-      [{ authorization: 'Bearer svc_test_00000000000000000000000000000000' }, /unknown API key/],
-      [{ authorization: 'Bearer svc_live_00000000000000000000000000000000' }, /takes test keys \(svc_test_…\) and its own rehearsal live key/],
+      [{}, /falta el header Authorization/],
+      [{ authorization: 'Basic abc' }, /header Authorization mal formado/],
+      [{ authorization: 'Bearer nope' }, /clave mal formada/],
+      [{ authorization: 'Bearer svc_test_00000000000000000000000000000000' }, /clave desconocida/],
+      [{ authorization: 'Bearer svc_live_00000000000000000000000000000000' }, /toma claves test \(svc_test_…\) y su propia clave live de ensayo/],
     ];
     for (const [headers, message] of cases) {
       for (const path of ['/v1/cuenta', '/v1/cobros', '/_sandbox/entregas']) {
@@ -221,25 +221,25 @@ describe('errors', () => {
   });
 
   const createCases: [string, unknown, RegExp][] = [
-    ['monto as a JSON number', { concepto: 'x', monto: 1500 }, /^monto: .*not a JSON number/],
-    ['negative monto', { concepto: 'x', monto: '-5' }, /^monto: must be positive/],
-    ['zero monto', { concepto: 'x', monto: '0.00' }, /^monto: must be greater than 0/],
-    ['three decimals', { concepto: 'x', monto: '1.005' }, /^monto: at most two decimals/],
-    ['too big', { concepto: 'x', monto: '1000000000.00' }, /^monto: at most 999999999.99/],
+    ['monto as a JSON number', { concepto: 'x', monto: 1500 }, /^monto: .*no un número JSON/],
+    ['negative monto', { concepto: 'x', monto: '-5' }, /^monto: debe ser positivo/],
+    ['zero monto', { concepto: 'x', monto: '0.00' }, /^monto: debe ser mayor que 0/],
+    ['three decimals', { concepto: 'x', monto: '1.005' }, /^monto: como mucho dos decimales/],
+    ['too big', { concepto: 'x', monto: '1000000000.00' }, /^monto: como mucho 999999999.99/],
     ['comma', { concepto: 'x', monto: '1,50' }, /^monto: /],
     ['monto missing', { concepto: 'x' }, /^monto: /],
-    ['concepto missing', { monto: '1' }, /^concepto: required/],
-    ['concepto empty', { concepto: '  ', monto: '1' }, /^concepto: must not be empty/],
-    ['concepto too long', { concepto: 'x'.repeat(201), monto: '1' }, /^concepto: at most 200 characters/],
-    ['referencia too long', { concepto: 'x', monto: '1', referencia: 'r'.repeat(101) }, /^referencia: at most 100/],
-    ['http success_url', { concepto: 'x', monto: '1', success_url: 'http://tienda.example/ok' }, /^success_url: must be an https URL/],
-    ['bad error_url', { concepto: 'x', monto: '1', error_url: 'no es url' }, /^error_url: must be an https URL/],
+    ['concepto missing', { monto: '1' }, /^concepto: falta/],
+    ['concepto empty', { concepto: '  ', monto: '1' }, /^concepto: no puede estar vacío/],
+    ['concepto too long', { concepto: 'x'.repeat(201), monto: '1' }, /^concepto: como mucho 200 caracteres/],
+    ['referencia too long', { concepto: 'x', monto: '1', referencia: 'r'.repeat(101) }, /^referencia: como mucho 100/],
+    ['http success_url', { concepto: 'x', monto: '1', success_url: 'http://tienda.example/ok' }, /^success_url: debe ser una URL https/],
+    ['bad error_url', { concepto: 'x', monto: '1', error_url: 'no es url' }, /^error_url: debe ser una URL https/],
     ['vencimiento without offset', { concepto: 'x', monto: '1', vencimiento: '2099-01-01T00:00:00' }, /^vencimiento: .*ISO 8601/],
     ['vencimiento not a date', { concepto: 'x', monto: '1', vencimiento: 'mañana' }, /^vencimiento: /],
-    ['vencimiento in the past', { concepto: 'x', monto: '1', vencimiento: '2020-01-01T00:00:00-03:00' }, /^vencimiento: .*in the past/],
-    ['no medio enabled', { concepto: 'x', monto: '1', tarjeta: false, qr: false, transferencia: false }, /no payment method enabled/],
-    ['medio not boolean', { concepto: 'x', monto: '1', qr: 'no' }, /^qr: must be true or false/],
-    ['body an array', [], /^body: must be a JSON object/],
+    ['vencimiento in the past', { concepto: 'x', monto: '1', vencimiento: '2020-01-01T00:00:00-03:00' }, /^vencimiento: .*ya pasó/],
+    ['no medio enabled', { concepto: 'x', monto: '1', tarjeta: false, qr: false, transferencia: false }, /ningún medio de pago habilitado/],
+    ['medio not boolean', { concepto: 'x', monto: '1', qr: 'no' }, /^qr: debe ser true o false/],
+    ['body an array', [], /^body: debe ser un objeto JSON/],
   ];
   it.each(createCases)('POST /v1/cobros 400 create_failed: %s', async (_name, body, message) => {
     const r = await sb.api('POST', '/v1/cobros', body);
@@ -259,11 +259,11 @@ describe('errors', () => {
       const bad = await sb.raw('POST', path!, { body: '{"monto": "1"', headers: { 'content-type': 'application/json' } });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toBe(code);
-      expect(bad.body.message).toMatch(/^body: invalid JSON/);
+      expect(bad.body.message).toMatch(/^body: no es JSON válido/);
       const type = await sb.raw('POST', path!, { body: 'monto=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(type.status).toBe(400);
       expect(type.body.error).toBe(code);
-      expect(type.body.message).toMatch(/Content-Type must be application\/json/);
+      expect(type.body.message).toMatch(/el Content-Type debe ser application\/json/);
     }
     const notObject = await sb.api('POST', `/v1/cobros/${c.id}/sync`, [1]);
     expect(notObject.body).toMatchObject({ error: 'sync_failed' });
@@ -275,18 +275,18 @@ describe('errors', () => {
     const notCredited = await sb.api('POST', `/v1/cobros/${pending.id}/devoluciones`, { monto: '1' });
     expect(notCredited.status).toBe(400);
     expect(notCredited.body).toMatchObject({ error: 'refund_failed' });
-    expect(notCredited.body.message).toMatch(/PENDIENTE does not admit a refund/);
+    expect(notCredited.body.message).toMatch(/PENDIENTE no admite devolución/);
 
     const c = await sb.cobro({ monto: '100' });
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
     for (const [body, message] of [
-      [{ monto: 5 }, /^monto: .*JSON number/],
-      [{ monto: '-1' }, /^monto: must be positive/],
-      [{ monto: '0' }, /^monto: must be greater than 0/],
-      [{ monto: '1.001' }, /^monto: at most two decimals/],
-      [{ monto: '100.01' }, /more than what is left to refund \(100\.00\)/],
-      [{ monto: '1', transaccion_id: 'x' }, /^transaccion_id: must be a positive integer/],
-      [{ monto: '1', transaccion_id: 999999 }, /^transaccion_id: transaction 999999 does not exist/],
+      [{ monto: 5 }, /^monto: .*número JSON/],
+      [{ monto: '-1' }, /^monto: debe ser positivo/],
+      [{ monto: '0' }, /^monto: debe ser mayor que 0/],
+      [{ monto: '1.001' }, /^monto: como mucho dos decimales/],
+      [{ monto: '100.01' }, /es más de lo que queda por devolver \(100\.00\)/],
+      [{ monto: '1', transaccion_id: 'x' }, /^transaccion_id: debe ser un entero positivo/],
+      [{ monto: '1', transaccion_id: 999999 }, /^transaccion_id: la transacción 999999 no existe/],
       [{}, /^monto: /],
     ] as const) {
       const r = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, body);
@@ -310,7 +310,7 @@ describe('isolation of the two merchants', () => {
     const tx = (await sb.api('GET', '/v1/transacciones')).body.data.find((t: any) => t.cobro_id === c.id);
     const dev = (await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10' })).body.data;
     const other = sb.apiKeyNoListo;
-    const missing = { error: 'not_found', message: 'resource not found' };
+    const missing = { error: 'not_found', message: 'no existe' };
 
     for (const [method, path, body] of [
       ['GET', `/v1/cobros/${c.id}`],

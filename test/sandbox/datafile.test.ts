@@ -59,7 +59,7 @@ describe('--data on a full disk (#19.1)', () => {
       f.failWrite();
       const r = await sb.api('POST', '/v1/cobros', { concepto: 'no entra', monto: '5.00' });
       expect(r.status).toBe(503);
-      expect(r.body).toEqual({ error: 'unavailable', message: expect.stringMatching(/^the sandbox could not write its data file \(ENOSPC: no space left on device\); nothing was changed/) });
+      expect(r.body).toEqual({ error: 'unavailable', message: expect.stringMatching(/^el sandbox no pudo escribir su archivo de datos \(ENOSPC: no space left on device\); no se cambió nada/) });
       expect(readFileSync(file)).toEqual(before);
       expect(ids(await sb.api('GET', '/v1/cobros'))).toEqual([1]);
       // A payment that cannot be written leaves the request as it was.
@@ -94,7 +94,7 @@ describe('--data on a full disk (#19.1)', () => {
         const r = await sb.api('POST', '/v1/cobros', { concepto: 'tampoco', monto: '5.00' });
         expect(r.status).toBe(503);
         expect(r.body.error).toBe('unavailable');
-        expect(r.body.message).toMatch(/takes no changes until the write can be undone/);
+        expect(r.body.message).toMatch(/No toma cambios hasta poder deshacer la escritura/);
       }
       // Nothing is appended past the torn line while it is there; reads still work.
       expect(f.writes).toBe(writes);
@@ -361,7 +361,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
         expect(JSON.parse(repeated!.body).cobro_id).toBe(owed.id);
         await eventually(() => b.app.deps.store.pendingEvents.size === 0);
         expect((await b.cobro()).id).toBe(owed.id + 1);
-        expect((await b.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '50.01' })).body.message).toMatch(/left to refund \(50\.00\)/);
+        expect((await b.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '50.01' })).body.message).toMatch(/queda por devolver \(50\.00\)/);
       } finally {
         await b.close();
       }

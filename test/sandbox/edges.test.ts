@@ -80,7 +80,7 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
     for (const [field, value] of fields) {
       const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10', [field]: value });
       expect(r.status, `${field} ${JSON.stringify(value)}`).toBe(400);
-      expect(r.body).toEqual({ error: 'create_failed', message: `${field}: must not contain control characters (C0, C1 or bidirectional controls)` });
+      expect(r.body).toEqual({ error: 'create_failed', message: `${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)` });
     }
   });
 
@@ -88,7 +88,7 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
     for (const [, ch] of FORBIDDEN) {
       const r = await sb.api('POST', '/_sandbox/webhook', { url: `https://hooks.example/${ch}x` });
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^url: must not contain control characters/) });
+      expect(r.body).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^url: no puede tener caracteres de control/) });
     }
     expect((await sb.api('GET', '/_sandbox/webhook')).body.data.url).toBeNull();
   });
@@ -97,12 +97,12 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
     for (const [, ch] of FORBIDDEN) {
       const r = await sb.api('POST', '/_sandbox/fallas', { path: `/v1/cobros${ch}`, action: 'cut' });
       expect(r.status).toBe(400);
-      expect(r.body.message).toMatch(/^path: must not contain control characters/);
+      expect(r.body.message).toMatch(/^path: no puede tener caracteres de control/);
     }
     for (const value of ['pesos €', 'a\u0085b', 'a\u202eb', 'a\u0000b', 'a\nb']) {
       const r = await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'respond', headers: { 'X-Raro': value } });
       expect(r.status, JSON.stringify(value)).toBe(400);
-      expect(r.body).toEqual({ error: 'bad_request', message: 'headers: "X-Raro" is not a valid header (a name of letters, digits and "-", a value of printable ASCII)' });
+      expect(r.body).toEqual({ error: 'bad_request', message: 'headers: "X-Raro" no es un header válido (un nombre de letras, dígitos y "-", un valor de ASCII imprimible)' });
     }
     expect((await sb.api('GET', '/_sandbox/fallas')).body.data).toEqual([]);
     // What is accepted is sent as is.
@@ -124,14 +124,14 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
       fetch(sb.baseUrl + path, { method: 'POST', headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: string; message: string } }));
     const cases: [string, Buffer, string, string][] = [
       // Latin-1 "café" in concepto; an overlong "/" in referencia; a CESU-8 surrogate in concepto; a byte cut from a 2-byte sequence.
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"caf'), Buffer.from([0xe9]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: not valid UTF-8'],
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"ok \ufffd","monto":"1.00","referencia":"a'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), 'create_failed', 'referencia: not valid UTF-8'],
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: not valid UTF-8'],
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"monto":"1.00","concepto":"x'), Buffer.from([0xc3]), Buffer.from('"}')]), 'create_failed', 'concepto: not valid UTF-8'],
-      ['/v1/cobros', Buffer.from('{"concepto":"a\\ud800b","monto":"1.00"}'), 'create_failed', 'concepto: contains an unpaired surrogate'],
-      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","referencia":"\\udc00"}'), 'create_failed', 'referencia: contains an unpaired surrogate'],
-      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","success_url":"https://x/\\ud83d"}'), 'create_failed', 'success_url: contains an unpaired surrogate'],
-      ['/_sandbox/webhook', Buffer.from('{"url":"http://127.0.0.1/\\udfff"}'), 'bad_request', 'url: contains an unpaired surrogate'],
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"caf'), Buffer.from([0xe9]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: no es UTF-8 válido'],
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"ok \ufffd","monto":"1.00","referencia":"a'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), 'create_failed', 'referencia: no es UTF-8 válido'],
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: no es UTF-8 válido'],
+      ['/v1/cobros', Buffer.concat([Buffer.from('{"monto":"1.00","concepto":"x'), Buffer.from([0xc3]), Buffer.from('"}')]), 'create_failed', 'concepto: no es UTF-8 válido'],
+      ['/v1/cobros', Buffer.from('{"concepto":"a\\ud800b","monto":"1.00"}'), 'create_failed', 'concepto: tiene un surrogate sin par'],
+      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","referencia":"\\udc00"}'), 'create_failed', 'referencia: tiene un surrogate sin par'],
+      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","success_url":"https://x/\\ud83d"}'), 'create_failed', 'success_url: tiene un surrogate sin par'],
+      ['/_sandbox/webhook', Buffer.from('{"url":"http://127.0.0.1/\\udfff"}'), 'bad_request', 'url: tiene un surrogate sin par'],
     ];
     const before = ((await sb.api('GET', '/v1/cobros')).body.data as unknown[]).length;
     for (const [path, body, code, message] of cases) {
@@ -143,7 +143,7 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
     for (const type of ['application/json; charset=latin1', 'application/json; charset="iso-8859-1"', 'application/json;charset=utf-16']) {
       const r = await post('/v1/cobros', Buffer.from('{"concepto":"caf\u00e9","monto":"1.00"}', 'latin1'), type);
       expect(r.status, type).toBe(400);
-      expect(r.body).toMatchObject({ error: 'create_failed', message: expect.stringMatching(/^body: charset must be utf-8, got "/) });
+      expect(r.body).toMatchObject({ error: 'create_failed', message: expect.stringMatching(/^body: el charset debe ser utf-8, llegó "/) });
     }
     // UTF-8 declared (any spelling), a paired surrogate escape and U+FFFD itself are text.
     for (const type of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json;charset=utf8']) {
@@ -207,12 +207,12 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
 
 describe('blank values are refused, never turned into null', () => {
   it.each([
-    ['referencia', ' ', /^referencia: must not be blank; omit it or send null$/],
-    ['referencia', '', /^referencia: must not be blank; omit it or send null$/],
-    ['referencia', '\t', /^referencia: must not be blank/],
-    ['success_url', '', /^success_url: must be an https URL, got ""$/],
-    ['error_url', '', /^error_url: must be an https URL, got ""$/],
-    ['success_url', '  ', /^success_url: must be an https URL/],
+    ['referencia', ' ', /^referencia: no puede estar en blanco; omitilo o mandá null$/],
+    ['referencia', '', /^referencia: no puede estar en blanco; omitilo o mandá null$/],
+    ['referencia', '\t', /^referencia: no puede estar en blanco/],
+    ['success_url', '', /^success_url: debe ser una URL https, llegó ""$/],
+    ['error_url', '', /^error_url: debe ser una URL https, llegó ""$/],
+    ['success_url', '  ', /^success_url: debe ser una URL https/],
   ])('%s %j: 400 create_failed', async (field, value, message) => {
     const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10', [field]: value });
     expect(r.status).toBe(400);
@@ -240,7 +240,7 @@ describe('routes', () => {
     ] as const) {
       const r = await sb.api(m, p, m === 'POST' ? {} : undefined);
       expect(r.status, `${m} ${p}`).toBe(404);
-      expect(r.body, `${m} ${p}`).toEqual({ error: 'not_found', message: 'endpoint does not exist' });
+      expect(r.body, `${m} ${p}`).toEqual({ error: 'not_found', message: 'no existe ese endpoint' });
     }
   });
 
@@ -296,8 +296,8 @@ describe('bodies', () => {
         const [status, ...rest] = r.text.split('\r\n');
         expect(status, `${path} ${size}: ${r.text}`).toBe('HTTP/1.1 413 Payload Too Large');
         expect(rest).toContain('Connection: close');
-        const body = JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4));
-        expect(body).toEqual({ error: code, message: 'body: larger than 1048576 bytes' });
+        const body = JSON.parse(Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'));
+        expect(body).toEqual({ error: code, message: 'body: más de 1048576 bytes' });
         expect(r.closedByServer).toBe(true);
       }
     }
@@ -319,7 +319,7 @@ describe('bodies', () => {
     // The answer may come before the upload ends and the socket be closed under the sender.
     if (!(big instanceof Error)) {
       expect(big.status).toBe(413);
-      expect(await big.json()).toEqual({ error: 'create_failed', message: 'body: larger than 1048576 bytes' });
+      expect(await big.json()).toEqual({ error: 'create_failed', message: 'body: más de 1048576 bytes' });
     }
     const exact = JSON.stringify({ concepto: 'x', monto: '1', pad: 'p'.repeat(1024 * 1024 - 40) });
     const padded = exact + ' '.repeat(1024 * 1024 - Buffer.byteLength(exact));
@@ -338,7 +338,7 @@ describe('bodies', () => {
         const [status, ...rest] = r.text.split('\r\n');
         expect(status, `${path} ${auth}: ${r.text}`).toBe('HTTP/1.1 401 Unauthorized');
         expect(rest).toContain('Connection: close');
-        expect(JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4)).error).toBe('unauthorized');
+        expect(JSON.parse(Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')).error).toBe('unauthorized');
         expect(r.closedByServer).toBe(true);
       }
     }
@@ -364,7 +364,7 @@ describe('bodies', () => {
       expect(status, r.text).toBe('HTTP/1.1 503 Service Unavailable');
       expect(rest).toContain('Retry-After: 1');
       expect(rest).toContain('Connection: close');
-      expect(JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4)).error).toBe('unavailable');
+      expect(JSON.parse(Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')).error).toBe('unavailable');
       expect(r.closedByServer).toBe(true);
       // A request of the usual size uses the quarter large bodies may not.
       expect((await small.api('POST', '/v1/cobros', { concepto: 'Entra igual', monto: '5.00' })).status).toBe(201);

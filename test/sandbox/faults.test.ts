@@ -37,7 +37,7 @@ describe('fallas', () => {
     for (const every of [0, 1001, 1.5, '3']) {
       const bad = await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cobros', action: 'cut', every });
       expect(bad.status, String(every)).toBe(400);
-      expect((bad.body as { message: string }).message).toMatch(/^every: an integer from 1 to 1000/);
+      expect((bad.body as { message: string }).message).toMatch(/^every: un entero de 1 a 1000/);
     }
   });
 

@@ -111,8 +111,8 @@ describe('transitions and events', () => {
   it('payer simulation refuses what the state machine refuses', async () => {
     const { sb } = await setup();
     const c = await sb.cobro({ monto: '10', tarjeta: false });
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '10.01' })).body.message).toMatch(/more than what is left to pay/);
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).body.message).toMatch(/does not accept credito/);
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '10.01' })).body.message).toMatch(/es más de lo que falta pagar/);
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).body.message).toMatch(/no acepta credito/);
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: 5 })).status).toBe(400);
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`);
     for (const a of ['iniciar', 'rechazar', 'expirar', 'pagar']) {
@@ -131,13 +131,13 @@ describe('transitions and events', () => {
     expect(t30.monto).toBe('30.00');
     const over = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '30.01', transaccion_id: t30.id });
     expect(over.body).toMatchObject({ error: 'refund_failed' });
-    expect(over.body.message).toMatch(/^transaccion_id: .*left of transaction \(30\.00\)/);
+    expect(over.body.message).toMatch(/^transaccion_id: .*queda de la transacción \(30\.00\)/);
     expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '30', transaccion_id: t30.id })).status).toBe(201);
     expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '0.01', transaccion_id: t30.id })).status).toBe(400);
     const other = await sb.cobro({ monto: '5' });
     await sb.api('POST', `/_sandbox/cobros/${other.id}/pagar`);
     const foreign = await sb.api('POST', `/v1/cobros/${other.id}/devoluciones`, { monto: '1', transaccion_id: t70.id });
-    expect(foreign.body.message).toMatch(/does not belong/);
+    expect(foreign.body.message).toMatch(/no es de este cobro/);
   });
 });
 

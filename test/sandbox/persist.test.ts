@@ -38,7 +38,7 @@ describe('--data', () => {
       expect(next.id).toBe(c.id + 1);
       // Refund rules still see what was refunded before the restart.
       const over = await b.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '50.01' });
-      expect(over.body.message).toMatch(/left to refund \(50\.00\)/);
+      expect(over.body.message).toMatch(/queda por devolver \(50\.00\)/);
     } finally {
       await b.close();
     }
@@ -60,7 +60,7 @@ describe('--data', () => {
     try {
       expect((await b.api('GET', '/v1/transacciones')).body).toEqual(before);
       const over = await b.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '60.01' });
-      expect(over.body.message).toMatch(/left to refund \(60\.00\)/);
+      expect(over.body.message).toMatch(/queda por devolver \(60\.00\)/);
       expect((await b.cobro()).id).toBe(c.id + 1);
     } finally {
       await b.close();

@@ -28,7 +28,7 @@ describe('state machine', () => {
   });
 
   it('paying more than what is left is refused', () => {
-    expect(() => state.pay({ estado: 'PAGADA_PARCIALMENTE', monto: 1000n, cobrado: 600n, amount: 401n })).toThrow(/more than what is left to pay \(4\.00\)/);
+    expect(() => state.pay({ estado: 'PAGADA_PARCIALMENTE', monto: 1000n, cobrado: 600n, amount: 401n })).toThrow(/es más de lo que falta pagar \(4\.00\)/);
   });
 
   it('reject and expire: PENDIENTE/EN_PROCESO -> CANCELADO (payment.rejected)', () => {
@@ -63,15 +63,15 @@ describe('state machine', () => {
         devuelto: 999n,
       });
     }
-    for (const e of others(state.REFUNDABLE)) expect(() => state.refund({ estado: e, cobrado: 1000n, devuelto: 0n, amount: 1n })).toThrow(/does not admit a refund/);
+    for (const e of others(state.REFUNDABLE)) expect(() => state.refund({ estado: e, cobrado: 1000n, devuelto: 0n, amount: 1n })).toThrow(/no admite devolución/);
   });
 
   it('refund never exceeds collected minus refunded, nor what is left of the transaction', () => {
-    expect(() => state.refund({ estado: 'DEVUELTA_PARCIALMENTE', cobrado: 1000n, devuelto: 900n, amount: 101n })).toThrow(/left to refund \(1\.00\)/);
+    expect(() => state.refund({ estado: 'DEVUELTA_PARCIALMENTE', cobrado: 1000n, devuelto: 900n, amount: 101n })).toThrow(/queda por devolver \(1\.00\)/);
     const tx = { monto: 300n, devuelto: 200n, estado: 'ACREDITADO', sameCobro: true };
-    expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 101n, transaccion: tx })).toThrow(/left of transaction/);
+    expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 101n, transaccion: tx })).toThrow(/queda de la transacción/);
     expect(state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 100n, transaccion: tx }).estado).toBe('DEVUELTA_PARCIALMENTE');
-    expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 1n, transaccion: { ...tx, sameCobro: false } })).toThrow(/does not belong/);
+    expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 1n, transaccion: { ...tx, sameCobro: false } })).toThrow(/no es de este cobro/);
     expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 1n, transaccion: { ...tx, estado: 'RECHAZADO' } })).toThrow(/ACREDITADO/);
   });
 

@@ -24,7 +24,7 @@ export function crearCon(deps: Deps, req: ApiRequest, fixed?: { id: number; codi
     throw new SandboxError(
       403,
       'comercio_no_listo',
-      'the merchant has not completed its data or registration and cannot create payment requests (GET /v1/cuenta shows puede_cobrar)',
+      'el comercio no completó sus datos o su alta y no puede crear cobros (GET /v1/cuenta muestra puede_cobrar)',
     );
   }
   const bad = badWith(API.crearCobro.error400);
@@ -34,7 +34,7 @@ export function crearCon(deps: Deps, req: ApiRequest, fixed?: { id: number; codi
   const vencMs = b.vencimiento ?? now + DEFAULT_EXPIRY_MS;
   const medios = { tarjeta: b.tarjeta, qr: b.qr, transferencia: b.transferencia };
   if (!medios.tarjeta && !medios.qr && !medios.transferencia) {
-    throw bad('tarjeta, qr, transferencia: no payment method enabled; at least one must be true');
+    throw bad('tarjeta, qr, transferencia: ningún medio de pago habilitado; al menos uno debe ser true');
   }
 
   const { store, clock } = deps;

@@ -14,7 +14,7 @@ export const crear: Handler = (deps, req) => {
   const bad = badWith(API.devolver.error400);
   const { monto, transaccion_id: txId } = readBody(API.devolver.request, req.json(), bad, req.now);
   const tx = txId === null ? undefined : store.transacciones.get(req.merchant.id, txId);
-  if (txId !== null && !tx) throw bad(`transaccion_id: transaction ${txId} does not exist`);
+  if (txId !== null && !tx) throw bad(`transaccion_id: la transacción ${txId} no existe`);
 
   let move;
   try {
@@ -31,7 +31,7 @@ export const crear: Handler = (deps, req) => {
       },
     });
   } catch (err) {
-    if (err instanceof state.TransitionError) throw bad(txId !== null && /transaction/.test(err.message) ? `transaccion_id: ${err.message}` : err.message);
+    if (err instanceof state.TransitionError) throw bad(txId !== null && /transacci[oó]n/.test(err.message) ? `transaccion_id: ${err.message}` : err.message);
     throw err;
   }
   const local = clock.local(req.now);

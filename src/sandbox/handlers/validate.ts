@@ -61,17 +61,17 @@ function readField(f: Field, value: unknown, name: string, bad: Bad, now: number
 /** An ISO 8601 date-time with offset, in the future and at most MAX_VENCIMIENTO_DAYS ahead; null when absent. */
 export function dateTime(value: unknown, field: string, bad: Bad, now: number): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw bad(`${field}: must be an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"`);
+  if (typeof value !== 'string') throw bad(`${field}: debe ser una fecha y hora ISO 8601 con zona, como "2030-01-31T23:59:00-03:00"`);
   const ms = parseIsoWithOffset(value);
-  if (ms === undefined) throw bad(`${field}: "${clip(value)}" is not an ISO 8601 date-time with offset, such as "2030-01-31T23:59:00-03:00"`);
-  if (ms <= now) throw bad(`${field}: "${clip(value)}" is in the past`);
-  if (ms > now + MAX_VENCIMIENTO_DAYS * DAY) throw bad(`${field}: at most ${MAX_VENCIMIENTO_DAYS} days ahead`);
+  if (ms === undefined) throw bad(`${field}: "${clip(value)}" no es una fecha y hora ISO 8601 con zona, como "2030-01-31T23:59:00-03:00"`);
+  if (ms <= now) throw bad(`${field}: "${clip(value)}" ya pasó`);
+  if (ms > now + MAX_VENCIMIENTO_DAYS * DAY) throw bad(`${field}: como mucho ${MAX_VENCIMIENTO_DAYS} días adelante`);
   return ms;
 }
 
 /** The body must be a JSON object (already parsed by app.ts). */
 export function object(body: unknown, bad: Bad): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('body: must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('body: debe ser un objeto JSON');
   return body as Record<string, unknown>;
 }
 
@@ -82,19 +82,19 @@ export function amount(value: unknown, field: string, bad: Bad): Cents {
   const shown = typeof value === 'string' ? clip(value) : '';
   switch (r.problem) {
     case 'number':
-      throw bad(`${field}: must be a decimal string such as "1500.00", not a JSON number`);
+      throw bad(`${field}: debe ser un texto decimal como "1500.00", no un número JSON`);
     case 'not_string':
-      throw bad(`${field}: must be a decimal string such as "1500.00"`);
+      throw bad(`${field}: debe ser un texto decimal como "1500.00"`);
     case 'negative':
-      throw bad(`${field}: must be positive, got "${shown}"`);
+      throw bad(`${field}: debe ser positivo, llegó "${shown}"`);
     case 'decimals':
-      throw bad(`${field}: at most two decimals, got "${shown}"`);
+      throw bad(`${field}: como mucho dos decimales, llegó "${shown}"`);
     case 'too_large':
-      throw bad(`${field}: at most ${formatCents(MAX_CENTS)}`);
+      throw bad(`${field}: como mucho ${formatCents(MAX_CENTS)}`);
     case 'zero':
-      throw bad(`${field}: must be greater than 0`);
+      throw bad(`${field}: debe ser mayor que 0`);
     default:
-      throw bad(`${field}: "${shown}" is not a decimal amount such as "1500.00"`);
+      throw bad(`${field}: "${shown}" no es un monto decimal como "1500.00"`);
   }
 }
 
@@ -102,21 +102,21 @@ export function text(value: unknown, field: string, max: number, bad: Bad, requi
 export function text(value: unknown, field: string, max: number, bad: Bad, required?: false): string | null;
 export function text(value: unknown, field: string, max: number, bad: Bad, required = false): string | null {
   if (value === undefined || value === null) {
-    if (required) throw bad(`${field}: required`);
+    if (required) throw bad(`${field}: falta (es obligatorio)`);
     return null;
   }
-  if (typeof value !== 'string') throw bad(`${field}: must be a string`);
+  if (typeof value !== 'string') throw bad(`${field}: debe ser texto`);
   // A blank optional value is refused, not turned into null: the client sent
   // something and would otherwise read back a different value without a word.
-  if (value.trim() === '') throw bad(required ? `${field}: must not be empty` : `${field}: must not be blank; omit it or send null`);
-  if ([...value].length > max) throw bad(`${field}: at most ${max} characters (got ${[...value].length})`);
-  if (CONTROL_CHARS.test(value)) throw bad(`${field}: must not contain control characters (C0, C1 or bidirectional controls)`);
+  if (value.trim() === '') throw bad(required ? `${field}: no puede estar vacío` : `${field}: no puede estar en blanco; omitilo o mandá null`);
+  if ([...value].length > max) throw bad(`${field}: como mucho ${max} caracteres (llegaron ${[...value].length})`);
+  if (CONTROL_CHARS.test(value)) throw bad(`${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)`);
   return value;
 }
 
 export function bool(value: unknown, field: string, bad: Bad, fallback: boolean): boolean {
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw bad(`${field}: must be true or false`);
+  if (typeof value !== 'boolean') throw bad(`${field}: debe ser true o false`);
   return value;
 }
 
@@ -126,7 +126,7 @@ export function bool(value: unknown, field: string, bad: Bad, fallback: boolean)
  * one value; null when absent. An empty string is not https, so it is refused.
  */
 export function httpsUrl(value: unknown, field: string, bad: Bad): string | null {
-  if (typeof value === 'string' && value.trim() === '') throw bad(`${field}: must be an https URL, got "${clip(value)}"`);
+  if (typeof value === 'string' && value.trim() === '') throw bad(`${field}: debe ser una URL https, llegó "${clip(value)}"`);
   const s = text(value, field, MAX_URL, bad);
   if (s === null) return null;
   let url: URL | undefined;
@@ -135,32 +135,32 @@ export function httpsUrl(value: unknown, field: string, bad: Bad): string | null
   } catch {
     url = undefined;
   }
-  if (!url || url.protocol !== 'https:' || !url.hostname) throw bad(`${field}: must be an https URL, got "${clip(s)}"`);
-  if (url.href.length > MAX_URL) throw bad(`${field}: at most ${MAX_URL} characters once percent-encoded (got ${url.href.length})`);
+  if (!url || url.protocol !== 'https:' || !url.hostname) throw bad(`${field}: debe ser una URL https, llegó "${clip(s)}"`);
+  if (url.href.length > MAX_URL) throw bad(`${field}: como mucho ${MAX_URL} caracteres con el percent-encoding (llegaron ${url.href.length})`);
   return url.href;
 }
 
 /** Notification URL: https, or http on loopback only (for a local receiver). */
 export function webhookUrl(value: unknown, field: string, bad: Bad): string {
-  if (typeof value !== 'string' || value === '') throw bad(`${field}: required, an https URL (or http on 127.0.0.1/localhost)`);
-  if (CONTROL_CHARS.test(value)) throw bad(`${field}: must not contain control characters (C0, C1 or bidirectional controls)`);
-  if (value.length > MAX_URL) throw bad(`${field}: at most ${MAX_URL} characters`);
+  if (typeof value !== 'string' || value === '') throw bad(`${field}: falta, una URL https (o http en 127.0.0.1/localhost)`);
+  if (CONTROL_CHARS.test(value)) throw bad(`${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)`);
+  if (value.length > MAX_URL) throw bad(`${field}: como mucho ${MAX_URL} caracteres`);
   let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
     url = undefined;
   }
-  if (!url || !url.hostname) throw bad(`${field}: "${clip(value)}" is not a URL`);
+  if (!url || !url.hostname) throw bad(`${field}: "${clip(value)}" no es una URL`);
   if (url.protocol === 'https:') return value;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return value;
-  throw bad(`${field}: must be https (http only on 127.0.0.1/localhost), got "${clip(value)}"`);
+  throw bad(`${field}: debe ser https (http solo en 127.0.0.1/localhost), llegó "${clip(value)}"`);
 }
 
 /** A positive integer id in a body, or null/absent. */
 export function optionalId(value: unknown, field: string, bad: Bad): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw bad(`${field}: must be a positive integer or null`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw bad(`${field}: debe ser un entero positivo o null`);
   return value;
 }
 

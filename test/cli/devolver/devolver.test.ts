@@ -182,7 +182,7 @@ describe('svc devolver', () => {
     expect(JSON.parse(asJson.stdout)).toEqual({ cobro_id: id, codigo: expect.any(String), monto: '50.00', transaccion_id: small.id, queda_despues: '190.00', queda_en_transaccion: null });
     const sent = await svc(['devolver', String(id), '--monto', '50', '--transaccion', String(small.id)], { env: sb.env });
     expect(sent.exitCode, sent.stderr).toBe(1);
-    expect(sent.stderr).toMatch(/refund_failed .*left of transaction \(40\.00\)/);
+    expect(sent.stderr).toMatch(/refund_failed .*queda de la transacción \(40\.00\)/);
 
     // a transaction of another request
     const other = await paidCobro('5.00');

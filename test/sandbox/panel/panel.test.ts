@@ -247,7 +247,7 @@ describe('the dashboard over HTTP', () => {
     const first = (await call('GET', '/_sandbox/eventos')).body.data.find((e: any) => e.body.cobro_id === c0.id);
     const none = await call('POST', `/_sandbox/eventos/${first.id}/reenviar`, {});
     expect(none.status).toBe(400);
-    expect(none.body.message).toContain('no notification URL');
+    expect(none.body.message).toBe('no hay URL de notificaciones: definila con svc sandbox webhook URL (o POST /_sandbox/webhook {"url"})');
 
     const receiver = await startReceiver();
     try {
