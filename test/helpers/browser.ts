@@ -2,13 +2,11 @@
 // browser is and whether it must be, a merchant's receiver that verifies every
 // signature, and the page checks: named controls, no sideways scroll, no errors.
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { verify } from '../../src/webhooks/signature.js';
 import { ROOT } from './cli.js';
+import { startReceiver as startAppReceiver } from './receiver.js';
 import { startSandbox, type Sandbox } from './sandbox.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -17,33 +15,24 @@ export const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
 export const HAVE_BROWSER = existsSync(CHROMIUM);
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
-export interface Received {
+/** A notification as the merchant's endpoint saw it: its event header, raw and parsed body, and whether its signature verified. */
+export interface Got {
   event: string | undefined;
   raw: string;
   body: { event: string; cobro_id: number; estado: string; monto_cobrado: string; transaccion_id: number | null };
   verified: boolean;
 }
 
-/** The merchant's endpoint on loopback, checking every signature with src/webhooks/signature.ts (401 when it fails). */
-export async function startReceiver(secret: string): Promise<{ server: Server; url: string; got: Received[] }> {
-  const got: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const result = verify({
-        secret,
-        timestamp: String(req.headers['x-svc-timestamp'] ?? ''),
-        signature: String(req.headers['x-svc-signature'] ?? ''),
-        body: raw,
-      });
-      got.push({ event: req.headers['x-svc-event'] as string | undefined, raw: raw.toString('utf8'), body: JSON.parse(raw.toString('utf8')), verified: result.ok });
-      res.writeHead(result.ok ? 200 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, got };
+/** The merchant's endpoint on loopback (startReceiver of receiver.ts, checking every signature), its notifications as `got`. */
+export async function startReceiver(secret: string): Promise<{ url: string; readonly got: Got[]; close(): Promise<void> }> {
+  const app = await startAppReceiver({ secret });
+  return {
+    url: `http://127.0.0.1:${app.port}/`,
+    get got() {
+      return app.received.map((r) => ({ event: r.headers['x-svc-event'] as string | undefined, raw: r.text, body: JSON.parse(r.text), verified: r.verified === true }));
+    },
+    close: () => app.close(),
+  };
 }
 
 /** Polls `probe` every 50 ms until it gives a value; bounded. */
@@ -119,9 +108,9 @@ export async function sandboxNotifying(args: string[]): Promise<{ sb: Sandbox; r
 }
 
 /** Closes what launchBrowser and sandboxNotifying opened (any of them may be missing after a failed start). */
-export async function closeAll(o: { context?: BrowserContext; browser?: Browser; sb?: Sandbox; receiver?: { server: Server } }): Promise<void> {
+export async function closeAll(o: { context?: BrowserContext; browser?: Browser; sb?: Sandbox; receiver?: { close(): Promise<void> } }): Promise<void> {
   await o.context?.close();
   await o.browser?.close();
   await o.sb?.stop();
-  await new Promise((r) => (o.receiver ? o.receiver.server.close(r) : r(undefined)));
+  await o.receiver?.close();
 }

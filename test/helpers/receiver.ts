@@ -1,9 +1,12 @@
-// A stand-in for the developer's app: a node:http server on 127.0.0.1:0 that records
-// every request (headers and raw bytes) and answers as the test tells it to.
+// The tests' one stand-in for the developer's app: a node:http server on 127.0.0.1
+// (port 0 unless told) that records every request (headers and raw bytes) and answers
+// as the test tells it to: a script of statuses, then `answer`; with the signing
+// secret, it checks every signature as a merchant's endpoint would (401 when it fails).
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
+import { verify } from '../../src/webhooks/signature.js';
 import { BIN, ROOT, tempDir } from './cli.js';
 
 export interface Received {
@@ -11,41 +14,54 @@ export interface Received {
   url: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** The body as UTF-8. */
+  text: string;
+  /** When it arrived (Date.now()). */
+  at: number;
+  /** Whether its signature verified, when the receiver was given the secret. */
+  verified?: boolean;
 }
 
-export interface Target {
+/** An answer: a status (and body, after a delay), the connection cut, or no answer ever (the sender's timeout decides). */
+export type Answer = { status: number; body?: string; delayMs?: number } | 'cut' | 'hang';
+
+export interface Receiver {
   url: string;
   port: number;
   received: Received[];
-  /** How to answer the next requests (default 200 "ok"). */
-  answer: (r: Received) => { status: number; body?: string; delayMs?: number } | 'cut';
+  /** Statuses to answer first, in order (0: never answer); then `answer`. */
+  script: number[];
+  /** How to answer the next requests (default 200 "ok"; 401 to a bad signature when verifying). */
+  answer: (r: Received) => Answer;
   close(): Promise<void>;
-  /** Resolves once `n` requests were received in total. */
-  waitFor(n: number, timeoutMs?: number): Promise<void>;
+  /** Resolves with everything received once `n` requests arrived in total. */
+  waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
 }
 
-export async function startTarget(port = 0): Promise<Target> {
+export async function startReceiver(options: { port?: number; script?: number[]; secret?: string } = {}): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
-  const target: Target = {
+  const { secret } = options;
+  const target: Receiver = {
     url: '',
     port: 0,
     received,
-    answer: () => ({ status: 200, body: 'ok' }),
+    script: options.script ?? [],
+    answer: (r) => (r.verified === false ? { status: 401 } : { status: 200, body: 'ok' }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
     waitFor(n, timeoutMs = 20_000) {
-      if (received.length >= n) return Promise.resolve();
+      if (received.length >= n) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`target got ${received.length} requests, expected ${n}`)), timeoutMs);
+        const timer = setTimeout(() => reject(new Error(`the app got ${received.length} requests, expected ${n}`)), timeoutMs);
         waiters.push({
           n,
           resolve: () => {
             clearTimeout(timer);
-            resolve();
+            resolve(received);
           },
         });
       });
@@ -55,7 +71,11 @@ export async function startTarget(port = 0): Promise<Target> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      const body = Buffer.concat(chunks);
+      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, text: body.toString('utf8'), at: Date.now() };
+      if (secret !== undefined) {
+        r.verified = verify({ secret, timestamp: String(req.headers['x-svc-timestamp'] ?? ''), signature: String(req.headers['x-svc-signature'] ?? ''), body }).ok;
+      }
       received.push(r);
       for (const w of [...waiters]) {
         if (received.length >= w.n) {
@@ -63,7 +83,9 @@ export async function startTarget(port = 0): Promise<Target> {
           w.resolve();
         }
       }
-      const a = target.answer(r);
+      const scripted = target.script.shift();
+      const a: Answer = scripted === undefined ? target.answer(r) : scripted === 0 ? 'hang' : { status: scripted };
+      if (a === 'hang') return;
       if (a === 'cut') {
         req.socket.destroy();
         return;
@@ -76,7 +98,7 @@ export async function startTarget(port = 0): Promise<Target> {
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   target.port = (server.address() as AddressInfo).port;
   target.url = `http://127.0.0.1:${target.port}/hook`;
   return target;
@@ -128,7 +150,7 @@ export interface ListenProc {
 }
 
 /** After a test: the listener killed and the app closed, whichever were started. */
-export async function stopBoth(listen: ListenProc | undefined, target: Target | undefined): Promise<void> {
+export async function stopBoth(listen: ListenProc | undefined, target: Receiver | undefined): Promise<void> {
   await listen?.stop('SIGKILL');
   await target?.close();
 }

@@ -28,7 +28,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
-import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../helpers/receiver.js';
+import { post, startListen, startReceiver, type ListenProc, type Receiver, stopBoth } from '../helpers/receiver.js';
 import { pool } from '../helpers/fixtures.js';
 
 // A test secret, only ever used in this test.
@@ -85,7 +85,7 @@ interface AppSaw {
 type SenderSaw = { status: number } | { error: string };
 
 let listen: ListenProc | undefined;
-let target: Target | undefined;
+let target: Receiver | undefined;
 afterEach(async () => {
   await stopBoth(listen, target);
   [listen, target] = [undefined, undefined];
@@ -104,7 +104,7 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
     // The app: answers each attempt as planned and records what it got.
     const app = new Map<string, AppSaw>();
     const strays: string[] = [];
-    target = await startTarget();
+    target = await startReceiver();
     target.answer = (r) => {
       const id = String(r.headers[ATTEMPT_HEADER] ?? '');
       const m = /^(\d+)\.(\d+)$/.exec(id);

@@ -10,7 +10,7 @@ import { breakAtSpaces } from '../../src/output/io.js';
 import { displayWidth } from '../../src/text.js';
 import { svcSpawned, tempDir } from '../helpers/cli.js';
 import { journalEntryAs } from '../helpers/journal.js';
-import { startTarget, type Target } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
 
@@ -32,10 +32,10 @@ describe('breakAtSpaces', () => {
 
 describe.skipIf(!HAVE_SCRIPT)('on a narrow terminal', () => {
   let sb: Sandbox;
-  let app: Target;
+  let app: Receiver;
   beforeAll(async () => {
     sb = await startSandbox({ spawned: ['--retry-schedule', '60000'] });
-    app = await startTarget();
+    app = await startReceiver();
     app.answer = () => ({ status: 500, body: '{"ok":false}' });
     expect((await sb.api('POST', '/_sandbox/webhook', { url: app.url })).status).toBe(200);
   });

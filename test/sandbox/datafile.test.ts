@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { startSandbox } from '../helpers/sandbox.js';
-import { eventually, receiver } from './helpers.js';
+import { startReceiver } from '../helpers/receiver.js';
+import { eventually } from './helpers.js';
 import { readLines, type JournalFs } from '../../src/sandbox/journal.js';
 import { Store } from '../../src/sandbox/store.js';
 
@@ -320,7 +321,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     }
 
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const app = await receiver();
+    const app = await startReceiver();
     try {
       const a = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       const first = await a.cobro({ monto: '100.00' });
@@ -357,8 +358,8 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
         expect(again.map((x) => x.body)).toEqual(snapshot.map((x) => relinked(x.body)));
         // The owed event is sent again; the settled ones are not.
         const repeated = (await app.waitFor(45))[44];
-        expect(repeated!.body).toBe(app.received[43]!.body);
-        expect(JSON.parse(repeated!.body).cobro_id).toBe(owed.id);
+        expect(repeated!.text).toBe(app.received[43]!.text);
+        expect(JSON.parse(repeated!.text).cobro_id).toBe(owed.id);
         await eventually(() => b.app.deps.store.pendingEvents.size === 0);
         expect((await b.cobro()).id).toBe(owed.id + 1);
         expect((await b.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '50.01' })).body.message).toMatch(/queda por devolver \(50\.00\)/);

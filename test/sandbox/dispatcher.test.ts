@@ -6,7 +6,8 @@ import { Dispatcher } from '../../src/sandbox/dispatcher.js';
 import type { StoredEvent } from '../../src/sandbox/store.js';
 import { createClock } from '../../src/sandbox/time.js';
 import { verify } from '../../src/webhooks/signature.js';
-import { eventually, receiver, type Receiver } from './helpers.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { eventually } from './helpers.js';
 
 const SECRET = 'whsec_dispatcher_test';
 let app: Receiver | undefined;
@@ -22,12 +23,12 @@ function event(n: number, cobroId: number): StoredEvent {
 
 describe('dispatcher', () => {
   it('an attempt with no answer within the timeout fails as such and is retried; the retry delivers', async () => {
-    app = await receiver([0]); // the first request is never answered
+    app = await startReceiver({ script: [0] }); // the first request is never answered
     const settled: number[] = [];
     const d = (dispatcher = new Dispatcher({ clock: createClock('UTC'), secret: SECRET, urlFor: () => app!.url, retrySchedule: [50], timeoutMs: 2_000, onSettled: (n) => settled.push(n) }));
     d.emit([event(7, 1)]);
     const [first, second] = await app.waitFor(2);
-    expect(second!.body).toBe(first!.body);
+    expect(second!.text).toBe(first!.text);
     for (const r of [first!, second!]) {
       expect(verify({ secret: SECRET, timestamp: String(r.headers['x-svc-timestamp']), signature: String(r.headers['x-svc-signature']), body: r.body }).ok).toBe(true);
     }
@@ -40,12 +41,12 @@ describe('dispatcher', () => {
   });
 
   it('given up after the last attempt, settled once; events of one request keep their order', async () => {
-    app = await receiver([500, 500]);
+    app = await startReceiver({ script: [500, 500] });
     const settled: number[] = [];
     const d = (dispatcher = new Dispatcher({ clock: createClock('UTC'), secret: SECRET, urlFor: () => app!.url, retrySchedule: [20], timeoutMs: 2_000, onSettled: (n) => settled.push(n) }));
     d.emit([event(1, 5), { ...event(2, 5), body: { ...event(2, 5).body, event: 'payment.approved' } as StoredEvent['body'] }]);
     const got = await app.waitFor(3);
-    expect(got.map((r) => JSON.parse(r.body).event)).toEqual(['payment.created', 'payment.created', 'payment.approved']);
+    expect(got.map((r) => JSON.parse(r.text).event)).toEqual(['payment.created', 'payment.created', 'payment.approved']);
     await d.idle();
     expect(settled).toEqual([1, 2]);
     expect(d.listEntregas(1).map((a) => [a.intento, a.status, a.proximo_intento_ms])).toEqual([

@@ -4,7 +4,8 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { EVENT_FIELDS, eventually, receiver, type Receiver } from './helpers.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { EVENT_FIELDS, eventually } from './helpers.js';
 
 let sb: InProcessSandbox | undefined;
 let rx: Receiver | undefined;
@@ -15,26 +16,26 @@ afterEach(async () => {
 });
 
 async function setup(script: number[] = [], options = {}) {
-  rx = await receiver(script);
+  rx = await startReceiver({ script });
   sb = await startSandbox({ webhookUrl: rx.url, ...options });
   return { sb, rx };
 }
 
 /** Independent check of the seed's signature: HMAC-SHA256 hex over `<ts>.<raw body>`. */
-function expectSigned(secret: string, r: { headers: Record<string, any>; body: string }) {
+function expectSigned(secret: string, r: { headers: Record<string, any>; text: string }) {
   expect(r.headers['content-type']).toBe('application/json');
   const ts = r.headers['x-svc-timestamp'];
   expect(ts).toMatch(/^\d+$/);
   expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
-  const expected = createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex');
+  const expected = createHmac('sha256', secret).update(`${ts}.${r.text}`).digest('hex');
   expect(r.headers['x-svc-signature']).toBe(`sha256=${expected}`);
-  const body = JSON.parse(r.body);
+  const body = JSON.parse(r.text);
   expect(r.headers['x-svc-event']).toBe(body.event);
   expect(Object.keys(body)).toEqual(EVENT_FIELDS);
   return body;
 }
 
-const events = (r: Receiver) => r.received.map((x) => JSON.parse(x.body));
+const events = (r: Receiver) => r.received.map((x) => JSON.parse(x.text));
 
 describe('transitions and events', () => {
   it('created -> pending -> partially_paid -> approved -> partially_refunded -> refunded', async () => {
@@ -194,7 +195,7 @@ describe('delivery', () => {
   });
 
   it('POST /_sandbox/webhook sets the URL (https or loopback http only)', async () => {
-    rx = await receiver();
+    rx = await startReceiver();
     sb = await startSandbox();
     expect((await sb.api('POST', '/_sandbox/webhook', { url: 'http://example.com/hook' })).status).toBe(400);
     expect((await sb.api('POST', '/_sandbox/webhook', { url: 'ftp://127.0.0.1/x' })).status).toBe(400);

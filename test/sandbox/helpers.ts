@@ -1,62 +1,6 @@
-// What the sandbox's own tests share: a notification receiver that records raw bodies
-// and headers, a bounded wait, and the fields of each resource. Their sandbox is
-// startSandbox() of test/helpers/sandbox.ts.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-export interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-export interface Receiver {
-  url: string;
-  received: Received[];
-  /** Statuses to answer, in order; then 200. A status of 0 means: never answer. */
-  script: number[];
-  waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
-  close(): Promise<void>;
-}
-
-export async function receiver(script: number[] = []): Promise<Receiver> {
-  const received: Received[] = [];
-  const waiters: (() => void)[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      for (const w of waiters.splice(0)) w();
-      const status = r.script.length ? r.script.shift()! : 200;
-      if (status === 0) return; // hang: the sender's timeout decides
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const r: Receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    script,
-    async waitFor(n, timeoutMs = 15_000) {
-      const until = Date.now() + timeoutMs;
-      while (received.length < n) {
-        if (Date.now() > until) throw new Error(`expected ${n} notifications, got ${received.length}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
-      }
-      return received;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  return r;
-}
+// What the sandbox's own tests share: a bounded wait and the fields of each resource.
+// Their sandbox is startSandbox() of test/helpers/sandbox.ts, their app startReceiver()
+// of test/helpers/receiver.ts.
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../helpers/sandbox.js';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
-import { eventually, receiver } from './helpers.js';
+import { startReceiver } from '../helpers/receiver.js';
+import { eventually } from './helpers.js';
 import { verify } from '../../src/webhooks/signature.js';
 
 describe('--data', () => {
@@ -169,7 +170,7 @@ describe('--data', () => {
 
   it('notifications still owed when the sandbox stops are sent after the restart; delivered and given-up ones are not', async () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const app = await receiver([500]);
+    const app = await startReceiver({ script: [500] });
     try {
       // One failed attempt, the retry a minute away: the sandbox stops before it.
       const a = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
@@ -182,7 +183,7 @@ describe('--data', () => {
       const b = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
       try {
         const [first, again] = await app.waitFor(2);
-        expect(again!.body).toBe(first!.body);
+        expect(again!.text).toBe(first!.text);
         expect(verify({ secret: b.webhookSecret, timestamp: String(again!.headers['x-svc-timestamp']), signature: String(again!.headers['x-svc-signature']), body: again!.body }).ok).toBe(true);
         // The event keeps its number and date across the restart.
         expect((await b.api('GET', '/_sandbox/eventos')).body.data).toEqual(before);

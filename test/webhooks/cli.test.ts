@@ -12,7 +12,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders, signatureHeader } from '../../src/webhooks/signature.js';
 import { closedPort } from '../helpers/fixtures.js';
-import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../helpers/receiver.js';
+import { post, startListen, startReceiver, type ListenProc, type Receiver, stopBoth } from '../helpers/receiver.js';
 
 // A test secret, only ever used in these tests.
 const SECRET = 'whsec_cli_test_secret_0123';
@@ -169,11 +169,11 @@ describe('webhook sign and verify', () => {
 });
 
 describe('webhook trigger', () => {
-  let target: Target;
+  let target: Receiver;
   afterEach(async () => target?.close());
 
   it('POSTs a realistic signed body for each event; prints the status', async () => {
-    target = await startTarget();
+    target = await startReceiver();
     const r = await svc(['webhook', 'trigger', 'payment.partially_paid', '--forward-to', target.url, '--monto', '2000', '--set', 'transaccion_id=99', '--set', 'extra:={"a":1}'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('200');
@@ -200,7 +200,7 @@ describe('webhook trigger', () => {
   });
 
   it('exit 1 when the target answers non-2xx, 6 when it is unreachable', async () => {
-    target = await startTarget();
+    target = await startReceiver();
     target.answer = () => ({ status: 422, body: 'evento desconocido' });
     const r = await svc(['webhook', 'trigger', 'payment.rejected', '--forward-to', target.url, '--estado', 'CANCELADO'], { env });
     expect(r.exitCode).toBe(1);
@@ -217,14 +217,14 @@ describe('webhook trigger', () => {
 
 describe('webhook listen (process), eventos, replay', () => {
   let listen: ListenProc | undefined;
-  let target: Target | undefined;
+  let target: Receiver | undefined;
   afterEach(async () => {
     await stopBoth(listen, target);
     [listen, target] = [undefined, undefined];
   });
 
   it('prints the URL, the tunnel hint and Listo; one line per event; SIGINT waits for the forward in flight and exits 0', async () => {
-    target = await startTarget();
+    target = await startReceiver();
     const journal = join(tempDir('svc-j-'), 'j.jsonl');
     listen = await startListen(['--forward-to', target.url, '--journal', journal], env);
     expect(listen.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -258,7 +258,7 @@ describe('webhook listen (process), eventos, replay', () => {
   });
 
   it('--json: one JSON object per event on stdout, nothing else', async () => {
-    target = await startTarget();
+    target = await startReceiver();
     listen = await startListen(['--forward-to', target.url, '--json', '--events', 'payment.approved'], env);
     const a = JSON.stringify(sampleBody('payment.approved'));
     const b = JSON.stringify(sampleBody('payment.created'));
@@ -273,7 +273,7 @@ describe('webhook listen (process), eventos, replay', () => {
   });
 
   it('eventos lists the journal; replay re-sends with the original headers, or re-signed with --resign', async () => {
-    target = await startTarget();
+    target = await startReceiver();
     const journal = join(tempDir('svc-j-'), 'j.jsonl');
     listen = await startListen(['--forward-to', target.url, '--journal', journal], env);
     for (const e of ['payment.created', 'payment.approved'] as const) {
@@ -323,7 +323,7 @@ describe('webhook listen (process), eventos, replay', () => {
   });
 
   it('a port in use is one clear line', async () => {
-    target = await startTarget();
+    target = await startReceiver();
     const r = await svc(['webhook', 'listen', '--port', String(target.port)], { env });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toContain('en uso');

@@ -14,7 +14,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
-import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../helpers/receiver.js';
+import { post, startListen, startReceiver, type ListenProc, type Receiver, stopBoth } from '../helpers/receiver.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_flood_secret_1312';
@@ -27,7 +27,7 @@ const MAX_ATTEMPTS = 50;
 const RSS_LIMIT_MIB = 200;
 
 let listen: ListenProc | undefined;
-let target: Target | undefined;
+let target: Receiver | undefined;
 afterEach(async () => {
   await stopBoth(listen, target);
   [listen, target] = [undefined, undefined];
@@ -69,7 +69,7 @@ describe('webhook listen under a flood of forged 1 MiB bodies', () => {
       console.log('[flood] skipped: peak RSS is read from /proc/<pid>/status, which only Linux has');
       ctx.skip();
     }
-    target = await startTarget();
+    target = await startReceiver();
     const journal = join(tempDir('svc-listen-flood-'), 'webhooks.jsonl');
     listen = await startListen(['--secret-from-env', '--forward-to', target.url, '--journal', journal, '--json'], {
       SVC_WEBHOOK_SECRET: SECRET,

@@ -10,7 +10,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
-import { post, startListen, startTarget, type ListenProc, type Target, stopBoth } from '../helpers/receiver.js';
+import { post, startListen, startReceiver, type ListenProc, type Receiver, stopBoth } from '../helpers/receiver.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_kill_secret_0815';
@@ -20,7 +20,7 @@ const BURST = 300;
 const KILL_AFTER = 120;
 
 let listen: ListenProc | undefined;
-let target: Target | undefined;
+let target: Receiver | undefined;
 afterEach(async () => {
   await stopBoth(listen, target);
   [listen, target] = [undefined, undefined];
@@ -29,7 +29,7 @@ afterEach(async () => {
 describe('webhook listen killed with SIGKILL during bursts', () => {
   it(`${ROUNDS} bursts of ${BURST} events, SIGKILL after ${KILL_AFTER} answers each: every event answered 2xx is in the journal`, async () => {
     const journal = join(tempDir('svc-listen-kill-'), 'webhooks.jsonl');
-    target = await startTarget();
+    target = await startReceiver();
     const acked = new Set<number>();
     let unanswered = 0;
     let next = 1;

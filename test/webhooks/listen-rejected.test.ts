@@ -11,7 +11,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal, rejectedPath, rotatedPath } from '../../src/webhooks/journal.js';
 import { startListener, type Listener } from '../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
-import { post, startTarget } from '../helpers/receiver.js';
+import { post, startReceiver } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_listen_rejected_secret';
 const MIB = 1024 * 1024;
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 describe('rejected requests and the journal', () => {
   it(`${3 * EACH} rejected 1 MiB bodies and one with huge headers: the verified event stays, each keeps at most 256 bytes, the folder stays small`, async () => {
-    const target = await startTarget();
+    const target = await startReceiver();
     open.push(target);
     const dir = tempDir('svc-listen-rejected-');
     const journal = join(dir, 'webhooks.jsonl');

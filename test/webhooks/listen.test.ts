@@ -10,7 +10,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal } from '../../src/webhooks/journal.js';
 import { startListener, type Listener, type ListenOptions, type ListenRecord } from '../../src/webhooks/listen.js';
 import { notificationHeaders, verify } from '../../src/webhooks/signature.js';
-import { post, startTarget, type Target } from '../helpers/receiver.js';
+import { post, startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_listen_test_secret';
 const open: { close(): Promise<void> }[] = [];
@@ -18,8 +18,8 @@ afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
 
-async function setup(options: Partial<ListenOptions> = {}): Promise<{ target: Target; listener: Listener; events: ListenRecord[]; journal: string }> {
-  const target = await startTarget();
+async function setup(options: Partial<ListenOptions> = {}): Promise<{ target: Receiver; listener: Listener; events: ListenRecord[]; journal: string }> {
+  const target = await startReceiver();
   open.push(target);
   const journal = join(tempDir('svc-listen-'), 'webhooks.jsonl');
   const events: ListenRecord[] = [];
@@ -128,7 +128,7 @@ describe('listener', () => {
   });
 
   it('--route sends an event elsewhere; -H extras reach the target', async () => {
-    const other = await startTarget();
+    const other = await startReceiver();
     open.push(other);
     const { target, listener } = await setup({
       routes: { 'payment.refunded': other.url },

@@ -10,7 +10,7 @@ import { svcSpawned, tempDir } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { verify } from '../../src/webhooks/signature.js';
-import { startListen, startTarget, type ListenProc, type Target } from '../helpers/receiver.js';
+import { startListen, startReceiver, type ListenProc, type Receiver } from '../helpers/receiver.js';
 
 const stops: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -30,12 +30,12 @@ async function until<T>(what: string, probe: () => T | undefined | false | Promi
 interface Setup {
   sandbox: Sandbox;
   listen: ListenProc;
-  target: Target;
+  target: Receiver;
   journal: string;
 }
 
 async function setup(options: { listenSecret?: string } = {}): Promise<Setup> {
-  const target = await startTarget();
+  const target = await startReceiver();
   stops.push(() => target.close());
   const sandbox = await startSandbox({ spawned: ['--retry-schedule', '300,600,1200,2400,5000,10000,20000', '--ready-delay', '0'] });
   stops.push(() => sandbox.stop());
@@ -134,7 +134,7 @@ describe('sandbox -> listen -> app', () => {
     const id = await crear(sandbox);
     const failed = await until('a 502 in the journal', () => journaled(journal).find((e) => e.cobro_id === id && e.outcome === 'unreachable'));
     expect(failed.answered).toBe(502);
-    const back = await startTarget(port);
+    const back = await startReceiver({ port });
     stops.push(() => back.close());
     await back.waitFor(1);
     expect(JSON.parse(back.received[0]!.body.toString())).toMatchObject({ event: 'payment.created', cobro_id: id });

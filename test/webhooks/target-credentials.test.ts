@@ -13,7 +13,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
-import { post, startListen, startTarget, stopBoth, type ListenProc, type Target } from '../helpers/receiver.js';
+import { post, startListen, startReceiver, stopBoth, type ListenProc, type Receiver } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_target_credentials_01';
 const HIDDEN = ['hunter2', 'bob:', 'token=T', 'T&'];
@@ -47,14 +47,14 @@ describe('maskTarget', () => {
 });
 
 describe('a target with credentials', () => {
-  let app: Target;
+  let app: Receiver;
   let listen: ListenProc;
   let journal: string;
   let full: string;
   const env = () => ({ SVC_WEBHOOK_SECRET: SECRET });
 
   beforeAll(async () => {
-    app = await startTarget();
+    app = await startReceiver();
     full = `http://bob:hunter2@127.0.0.1:${app.port}/h?token=T&x=1`;
     journal = join(tempDir('svc-cred-'), 'webhooks.jsonl');
     listen = await startListen(['--forward-to', full, '--journal', journal], env());

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, expectNoStack, svcSpawned } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { closedPort } from '../../helpers/fixtures.js';
-import { startTarget } from '../../helpers/receiver.js';
+import { startReceiver } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -106,7 +106,7 @@ describe('svc sandbox log', () => {
 
 describe('svc sandbox entregas', () => {
   it('each notification attempt: event, request, target, status', async () => {
-    const app = await startTarget();
+    const app = await startReceiver();
     try {
       expect((await sb.api('POST', '/_sandbox/webhook', { url: app.url })).status).toBe(200);
       const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Con aviso', monto: '10.00' })).body.data.id;
@@ -182,7 +182,7 @@ describe('svc sandbox fallas agregar --ruta', () => {
 
 describe('svc sandbox webhook', () => {
   it('shows, sets and clears where the running sandbox sends notifications; a notification then reaches the new URL', async () => {
-    const target = await startTarget();
+    const target = await startReceiver();
     try {
       const before = await svc(['sandbox', 'webhook', '--json'], { env: sb.env });
       expect(before.exitCode, before.stderr).toBe(0);

@@ -9,7 +9,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { tempDir } from '../../helpers/cli.js';
-import { startTarget } from '../../helpers/receiver.js';
+import { startReceiver } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 class Sink extends Writable {
@@ -81,7 +81,7 @@ describe('--follow reads the sandbox stream', () => {
   });
 
   it('sandbox entregas --follow: each notification attempt as it happens', async () => {
-    const app = await startTarget();
+    const app = await startReceiver();
     try {
       expect((await sb.api('POST', '/_sandbox/webhook', { url: app.url })).status).toBe(200);
       const f = follow(['sandbox', 'entregas', '--follow', '--json'], sb.env);

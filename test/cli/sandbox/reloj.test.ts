@@ -7,16 +7,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcSpawned, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
-import { startTarget, type Target } from '../../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
-let app: Target;
+let app: Receiver;
 const events = () => app.received.map((r) => JSON.parse(r.body.toString('utf8')) as { event: string; cobro_id: number });
 const day = 24 * 3600 * 1000;
 
 beforeAll(async () => {
-  app = await startTarget();
+  app = await startReceiver();
   // Retries an hour apart: only moving the clock sends them during the test.
   sb = await startSandbox({ spawned: ['--retry-schedule', '3600000', '--webhook-url', app.url] });
 });

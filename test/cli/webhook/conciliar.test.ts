@@ -9,11 +9,11 @@ import { reconcile } from '../../../src/webhooks/reconcile.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { svcSpawned, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
-import { startTarget, type Target } from '../../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
-let app: Target;
+let app: Receiver;
 let listener: Listener;
 let journal: string;
 let env: Record<string, string>;
@@ -28,7 +28,7 @@ const settle = async (n: number) => {
 beforeAll(async () => {
   // Retries an hour apart: a refused notification stays refused while the test looks.
   sb = await startSandbox({ spawned: ['--retry-schedule', '3600000'] });
-  app = await startTarget();
+  app = await startReceiver();
   journal = join(tempDir('svc-conciliar-'), 'webhooks.jsonl');
   listener = await startListener({ secret: sb.webhook_secret, port: 0, journal, forwardTo: app.url });
   expect((await sb.api('POST', '/_sandbox/webhook', { url: listener.url })).status).toBe(200);

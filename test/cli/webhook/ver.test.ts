@@ -10,19 +10,19 @@ import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../../src/webhooks/signature.js';
 import { svcSpawned, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
-import { startTarget, type Target } from '../../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
 import { displayWidth } from '../../../src/text.js';
 
 const SECRET = 'whsec_ver0123456789abcdefgh';
-let app: Target;
+let app: Receiver;
 let listener: Listener;
 let journal: string;
 let id: string;
 const env = () => ({ SVC_WEBHOOK_SECRET: SECRET, SVC_DATA_DIR: join(journal, '..') });
 
 beforeAll(async () => {
-  app = await startTarget();
+  app = await startReceiver();
   journal = join(tempDir('svc-ver-'), 'webhooks.jsonl');
   listener = await startListener({ secret: SECRET, port: 0, journal, forwardTo: app.url });
   app.answer = () => ({ status: 422, body: JSON.stringify({ error: 'pedido 1042 no existe en la app' }) });
