@@ -1,9 +1,18 @@
 // The batches' crash tests (refunds and payment requests), written once: run the built
 // svc and SIGKILL it at a random point of its ledger, whatever the machine's speed.
 import { execa } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BIN, ROOT, tempDir } from './cli.js';
 import type { Sandbox } from './sandbox.js';
+
+/** A CSV of `n` payment requests, 10.00 each, referencias `<p>-1…n`: its path and referencias. */
+export function requestsCsv(n: number, p: string): { path: string; refs: string[] } {
+  const path = join(tempDir('svc-cobros-'), 'cobros.csv');
+  const refs = Array.from({ length: n }, (_, i) => `${p}-${i + 1}`);
+  writeFileSync(path, `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`);
+  return { path, refs };
+}
 
 /** The ledger's lines (an intent or an outcome each), as svc wrote them so far. */
 export function ledgerLines(ledger: string): string[] {

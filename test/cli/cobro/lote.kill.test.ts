@@ -1,10 +1,8 @@
 // Payment requests in a batch, svc as processes against a real sandbox: SIGKILL at
 // random points then resume, and two runs at once, each leave one request per referencia.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAtRandom, requestsPer } from '../../helpers/batches.js';
-import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { killAtRandom, requestsCsv, requestsPer } from '../../helpers/batches.js';
+import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
@@ -16,14 +14,8 @@ afterAll(() => sb?.stop());
 const perReferencia = (refs: string[]) => requestsPer(sb, refs);
 let batch = 0;
 
-/** A CSV of `n` rows, 10.00 each, with referencias of their own on the shared sandbox. */
-function csvOf(n: number): { path: string; refs: string[] } {
-  const p = `cuota-k${++batch}-${Math.random().toString(36).slice(2, 7)}`;
-  const dir = tempDir('svc-cobros-');
-  const refs = Array.from({ length: n }, (_, i) => `${p}-${i + 1}`);
-  writeFileSync(join(dir, 'cobros.csv'), `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`);
-  return { path: join(dir, 'cobros.csv'), refs };
-}
+/** `n` rows with referencias of their own on the shared sandbox. */
+const csvOf = (n: number) => requestsCsv(n, `cuota-k${++batch}-${Math.random().toString(36).slice(2, 7)}`);
 
 describe('svc cobro crear --lote, killed and run twice at once', () => {
   it('SIGKILL with a POST in flight, then resume: every row created exactly once (2 trials of 10 rows, killed twice each)', async () => {

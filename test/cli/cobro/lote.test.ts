@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestsPer } from '../../helpers/batches.js';
+import { requestsCsv, requestsPer } from '../../helpers/batches.js';
 import { expectNoStack, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
@@ -35,13 +35,7 @@ let batch = 0;
 /** A fresh prefix, so each test's referencias are its own on the shared sandbox. */
 const prefix = () => `cuota-${++batch}-${Math.random().toString(36).slice(2, 7)}`;
 
-/** A CSV of `n` rows, 10.00 each, referencias `<p>-1…n`; returns its path and referencias. */
-function csvOf(n: number, p = prefix()): { path: string; refs: string[] } {
-  const dir = tempDir('svc-cobros-');
-  const refs = Array.from({ length: n }, (_, i) => `${p}-${i + 1}`);
-  writeFileSync(join(dir, 'cobros.csv'), `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`);
-  return { path: join(dir, 'cobros.csv'), refs };
-}
+const csvOf = (n: number) => requestsCsv(n, prefix());
 
 describe('svc cobro crear --lote', () => {
   it('creates every row of a spreadsheet’s CSV once, writes the links, and a second run creates nothing', async () => {
