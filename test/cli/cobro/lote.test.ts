@@ -272,4 +272,17 @@ describe('svc cobro crear --lote', () => {
     expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['ya_creado', 'ya_creado', 'creado']);
     expect(await perReferencia(refs)).toEqual([1, 1, 1]);
   });
+  it('with a live key and no terminal: refused without --yes before anything is sent; with --yes, each row created', async () => {
+    const key = sb.api_key_live!;
+    const live = { ...sb.env, SVC_API_KEY: key };
+    const { path, refs } = csvOf(2);
+    const liveRequests = async () => ((await sb.api('GET', '/v1/cobros', undefined, key)).body.data as Listed[]).filter((c) => refs.includes(c.referencia ?? '')).length;
+    const r = await svc(['cobro', 'crear', '--lote', path], { env: live });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: modo live .*: crear los cobros de \/.*cobros\.csv necesita --yes para confirmar$/);
+    expect(await liveRequests()).toBe(0);
+    const yes = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
+    expect(yes.exitCode, yes.stderr).toBe(0);
+    expect(await liveRequests()).toBe(2);
+  });
 });
