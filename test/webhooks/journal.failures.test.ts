@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry, journalEntryAs } from '../helpers/journal.js';
-import { entryProblem, Journal, MAX_PROBLEMS, newEntryId, readJournal, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
+import { BATCH_MAX_CHARS, defaultJournalPath, encodePrefix, entryProblem, Journal, JOURNAL_MAX_BYTES, keptHeaders, MAX_PROBLEMS, newEntryId, readJournal, REJECTED_BODY_KEEP, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
 
 /** Entries of one size, the same each time for one `i` (100…999, in the body and cobro_id). */
 const entry = (i: number): JournalEntry => ({ ...journalEntry(i), id: `evt_000000000${i}`, received_at: '2026-11-25T17:11:52.225Z' });
@@ -244,5 +244,48 @@ describe('entryProblem: each field a command reads, of its type', () => {
     ['path a number', with_({ path: 1 }), 'path no es texto'],
   ])('%s', (_what, value, why) => {
     expect(entryProblem(value)).toBe(why);
+  });
+});
+
+describe('journal sizes and names', () => {
+  it('one write holds at most 4 MiB of queued lines; a journal of the default size does not rotate under it', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path);
+    // 48 lines of about 100 KiB, queued at once: about 4.7 MiB, so two writes.
+    const big = (i: number) => ({ ...entry(i), body: 'x'.repeat(100 * 1024) });
+    await Promise.all(Array.from({ length: 48 }, (_, i) => j.append(big(100 + i))));
+    await j.close();
+    const line = Buffer.byteLength(lineOf(big(100)));
+    expect(Math.floor(BATCH_MAX_CHARS / line)).toBe(40);
+    expect(j.stats()).toEqual({ lines: 48, syncs: 2 });
+    expect(existsSync(rotatedPath(path))).toBe(false);
+    expect(statSync(path).size).toBe(48 * line);
+    expect(JOURNAL_MAX_BYTES).toBe(64 * 1024 * 1024);
+  });
+
+  it('a line larger than the size is written whole, then the file rotates: a generation holds that one line', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path, { maxBytes: ONE - 1 });
+    await j.append(entry(100));
+    await j.append(entry(101));
+    await j.close();
+    expect(readFileSync(rotatedPath(path), 'utf8')).toBe(lineOf(entry(101)));
+    expect(readFileSync(path, 'utf8')).toBe('');
+    // Closing twice is closing once.
+    await expect(j.close()).resolves.toBeUndefined();
+  });
+
+  it('where the journal lives: the data folder; the rejected requests beside it', async () => {
+    const dir = tempDir('svc-data-');
+    expect(await defaultJournalPath({ SVC_DATA_DIR: dir })).toBe(join(dir, 'webhooks.jsonl'));
+    expect(rejectedPath('/d/webhooks.jsonl')).toBe('/d/webhooks.rechazados.jsonl');
+    expect(rejectedPath('/d/eventos.log')).toBe('/d/eventos.log.rechazados');
+  });
+
+  it('a rejected body keeps its first 256 bytes; a header without a value is left out', () => {
+    const body = Buffer.from('a'.repeat(300));
+    expect(encodePrefix(body)).toEqual({ body: 'a'.repeat(REJECTED_BODY_KEEP), body_encoding: 'utf8', bytes: 300, body_truncated: true });
+    expect(REJECTED_BODY_KEEP).toBe(256);
+    expect(keptHeaders({ 'content-type': undefined, 'x-svc-event': 'cobro.pagado' })).toEqual({ 'x-svc-event': 'cobro.pagado' });
   });
 });
