@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry, journalEntryAs } from '../helpers/journal.js';
-import { BATCH_MAX_CHARS, defaultJournalPath, encodePrefix, entryProblem, Journal, JOURNAL_MAX_BYTES, keptHeaders, MAX_PROBLEMS, newEntryId, readJournal, REJECTED_BODY_KEEP, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
+import { BATCH_MAX_CHARS, defaultJournalPath, encodePrefix, entryProblem, eventEntry, encodeBody, Journal, JOURNAL_MAX_BYTES, keptHeaders, MAX_PROBLEMS, newEntryId, readJournal, REJECTED_BODY_KEEP, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
 
 /** Entries of one size, the same each time for one `i` (100…999, in the body and cobro_id). */
 const entry = (i: number): JournalEntry => ({ ...journalEntry(i), id: `evt_000000000${i}`, received_at: '2026-11-25T17:11:52.225Z' });
@@ -117,8 +117,9 @@ describe('journal: when the disk fails', () => {
     const path = journalIn();
     const torn = '{"id":"evt_torn","received_at":"2';
     writeFileSync(path, lineOf(entry(100)) + torn);
-    // Room for exactly one more entry after the torn line and its newline.
-    const j = await Journal.open(path, { maxBytes: ONE + torn.length + 1 + ONE });
+    // Room for two more entries after the torn line and its newline, less two bytes: the second
+    // rotates the file first only when the newline was counted.
+    const j = await Journal.open(path, { maxBytes: ONE + torn.length + 1 + 2 * ONE - 2 });
     // (An append resolves once its line is on disk; the rotation after it may still be under way: close waits for it.)
     await j.append(entry(101));
     await j.append(entry(102));
@@ -186,7 +187,8 @@ describe('readJournal: what a reader is told about the lines it skips', () => {
     appendFileSync(path, lineOf({ ...entry(101), received_at: at }));
     appendFileSync(rejectedPath(path), lineOf({ ...entry(103), received_at: '2026-01-01T00:00:00.500Z', verification: { valid: false } }));
     appendFileSync(rejectedPath(path), lineOf({ ...entry(102), received_at: at, verification: { valid: false, reason: 'missing_signature' } }));
-    expect(cobros(path)).toEqual([103, 101, 102]);
+    appendFileSync(path, lineOf({ ...entry(104), received_at: '2026-01-01T00:00:02.000Z' }));
+    expect(cobros(path)).toEqual([103, 101, 102, 104]);
   });
 });
 
@@ -286,6 +288,87 @@ describe('journal sizes and names', () => {
     const body = Buffer.from('a'.repeat(300));
     expect(encodePrefix(body)).toEqual({ body: 'a'.repeat(REJECTED_BODY_KEEP), body_encoding: 'utf8', bytes: 300, body_truncated: true });
     expect(REJECTED_BODY_KEEP).toBe(256);
-    expect(keptHeaders({ 'content-type': undefined, 'x-svc-event': 'cobro.pagado' })).toEqual({ 'x-svc-event': 'cobro.pagado' });
+    expect(keptHeaders({ 'content-type': undefined, 'x-svc-event': 'cobro.pagado' })).toStrictEqual({ 'x-svc-event': 'cobro.pagado' });
+  });
+});
+
+describe('journal writes, batch by batch', () => {
+  it('queued lines fill what is left of the file, the line that reaches its size rotates it, and the rest starts the next', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path, { maxBytes: 10 * ONE });
+    for (let i = 100; i < 103; i++) await j.append(entry(i));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => j.append(entry(103 + i))));
+    await j.close();
+    // Three single writes, then 7 lines (to exactly 10), then the last 3.
+    expect(j.stats()).toEqual({ lines: 13, syncs: 5 });
+    expect(readFileSync(rotatedPath(path), 'utf8').split('\n').filter(Boolean)).toHaveLength(10);
+    expect(cobros(path)).toEqual(Array.from({ length: 13 }, (_, i) => 100 + i));
+    expect(statSync(path).size).toBe(3 * ONE);
+  });
+
+  it('a file written to exactly its size is rotated before close returns', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path, { maxBytes: 2 * ONE });
+    await j.append(entry(100));
+    await j.append(entry(101));
+    await j.close();
+    expect(readFileSync(rotatedPath(path), 'utf8')).toBe(lineOf(entry(100)) + lineOf(entry(101)));
+    expect(readFileSync(path, 'utf8')).toBe('');
+  });
+
+  it('close waits for the appends still queued: none is lost', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path);
+    const pending = [j.append(entry(100)), j.append(entry(101))];
+    await j.close();
+    await Promise.all(pending);
+    expect(cobros(path)).toEqual([100, 101]);
+  });
+
+  it('a write the OS takes only part of is continued until the whole batch is on disk', async () => {
+    const path = journalIn();
+    const j = await Journal.open(path);
+    const write = FH.write as (this: FileHandle, data: Buffer, at: number, length: number) => Promise<{ bytesWritten: number }>;
+    const partly = async function (this: FileHandle, data: unknown, at?: unknown, length?: unknown) {
+      return write.call(this, data as Buffer, at as number, Math.floor((length as number) / 3));
+    };
+    vi.spyOn(FH, 'write').mockImplementationOnce(partly as never);
+    await Promise.all([j.append(entry(100)), j.append(entry(101))]);
+    await j.close();
+    expect(readFileSync(path, 'utf8')).toBe(lineOf(entry(100)) + lineOf(entry(101)));
+    expect(j.stats()).toEqual({ lines: 2, syncs: 1 });
+  });
+});
+
+describe('what an entry keeps of the app’s answer', () => {
+  const arrival = { received_at: '2026-01-01T00:00:00.000Z', path: '/hook', headers: {} };
+  const summary = { event: 'cobro.pagado', cobro_id: 7, estado: 'PAGADA', monto: '10.00' };
+  const kept = encodeBody(Buffer.from('{}'));
+
+  it('an app that could not be reached: its error, no answer kept', () => {
+    const e = eventEntry(arrival, kept, summary, 'unreachable', 502, 'http://127.0.0.1:1/', { ok: false, status: null, latencyMs: 5, error: 'ECONNREFUSED' });
+    expect(e).toMatchObject({ status: null, latency_ms: 5, error: 'ECONNREFUSED' });
+    expect(e).not.toHaveProperty('response_start');
+    expect(e).not.toHaveProperty('response');
+  });
+
+  it('a failed answer of up to 300 bytes is kept whole on its line; a longer one is cut with …', () => {
+    const at = (body: string) => eventEntry(arrival, kept, summary, 'target_error', 500, null, { ok: false, status: 500, latencyMs: 1, response: Buffer.from(body) }).response_start;
+    expect(at('fallo')).toBe('fallo');
+    expect(at('z'.repeat(300))).toBe('z'.repeat(300));
+    expect(at('z'.repeat(301))).toBe(`${'z'.repeat(300)}…`);
+  });
+});
+
+describe('a rejected body cut at its first bytes', () => {
+  it('a character cut in the middle is dropped whole (up to 3 bytes of a 4-byte one)', () => {
+    const body = Buffer.from('a🎉b');
+    expect(encodePrefix(body, body.length, 4)).toEqual({ body: 'a', body_encoding: 'utf8', bytes: 6, body_truncated: true });
+    expect(encodePrefix(body, body.length, 3)).toEqual({ body: 'a', body_encoding: 'utf8', bytes: 6, body_truncated: true });
+  });
+
+  it('bytes that are not UTF-8 stay base64, however much is dropped', () => {
+    const bin = Buffer.from([0xff, 0xfe, 0xfd, 0xfc, 0xfb, 0xfa]);
+    expect(encodePrefix(bin, 6, 5)).toEqual({ body: bin.subarray(0, 5).toString('base64'), body_encoding: 'base64', bytes: 6, body_truncated: true });
   });
 });
