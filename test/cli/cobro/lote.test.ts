@@ -3,6 +3,7 @@
 // repeated and connections cut after the service processed the POST; a file with any
 // bad row, or a referencia the service already holds, creates nothing. SIGKILL and two
 // runs at once, which need svc as processes, are in lote.kill.test.ts.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,30 +176,36 @@ describe('svc cobro crear --lote', () => {
       'concepto,monto,referencia,medios,success_url,error_url\n' +
         `Cuota,10,${p}-1,QR+Transferencia,https://tienda.example/ok,https://tienda.example/error\n` +
         `Cuota,10,${p}-2,tarjeta | qr,,\n` +
-        `Cuota,10,${p}-3,TARJETA/transferencia,,\n`,
+        `Cuota,10,${p}-3,TARJETA/transferencia,,\n` +
+        `Cuota,10,${p}-4,  ,,\n`,
     );
-    const r = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    // Four at a time is the most --paralelo takes.
+    const r = await svc(['cobro', 'crear', '--lote', path, '--paralelo', '4'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
     expect(made.map((c) => c.medios)).toEqual([
       { tarjeta: false, qr: true, transferencia: true },
       { tarjeta: true, qr: true, transferencia: false },
       { tarjeta: true, qr: false, transferencia: true },
+      // A cell of spaces is an empty one: every medio.
+      { tarjeta: true, qr: true, transferencia: true },
     ]);
     expect(made.map((c) => [c.success_url, c.error_url])).toEqual([
       ['https://tienda.example/ok', 'https://tienda.example/error'],
       [null, null],
       [null, null],
+      [null, null],
     ]);
     // Piped, the table's rows: line, referencia, amount, state, code, link.
     expect(r.stdout.trim().split('\n')).toEqual(made.map((c, i) => `${i + 2}\t${c.referencia}\t10.00\tcreado\t${c.codigo}\t${c.url}`));
-    expect(r.stderr).toMatch(/^3 cobros creados, 0 rechazados$/m);
+    expect(r.stderr).toMatch(/^4 cobros creados, 0 rechazados$/m);
     // Run again without --json: it says which rows it skips, and sends nothing.
     const again = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`3 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
-    expect(again.stdout.trim().split('\n').map((l) => l.split('\t')[3])).toEqual(['ya_creado', 'ya_creado', 'ya_creado']);
-    expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1]);
+    expect(again.stderr).toContain(`4 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
+    expect(again.stderr).toMatch(/^4 cobros creados, 0 rechazados$/m);
+    expect(again.stdout.trim().split('\n').map((l) => l.split('\t')[3])).toEqual(['ya_creado', 'ya_creado', 'ya_creado', 'ya_creado']);
+    expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1, 1]);
   });
 
   it.each([
@@ -267,9 +274,18 @@ describe('svc cobro crear --lote', () => {
     expect(r.stderr.trim().split('\n').at(-1)).toBe('error: 1 fila quedó sin saber si se creó (línea 2): corré el mismo comando de nuevo, que primero las busca por su referencia');
     expect(r.stdout).toContain(`2\t${refs[0]}\t10.00\tincierto\t\tsin respuesta del servicio`);
     expect(await perReferencia(refs)).toEqual([0, 1, 1]);
-    const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    const resultado = join(tempDir('svc-cobros-'), 'resultado.csv');
+    const again = await svc(['cobro', 'crear', '--lote', path, '--json', '--resultado', resultado], { env: sb.env });
     expect(again.exitCode, again.stderr).toBe(0);
+    // --json: one line per row as it is done (the rows done before first); stderr says nothing.
     expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['ya_creado', 'ya_creado', 'creado']);
+    expect(again.stderr).toBe('');
+    // The result file is in line order.
+    expect(readFileSync(resultado, 'utf8').split('\r\n').slice(1, 4).map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+      `2,${refs[0]},10.00,creado`,
+      `3,${refs[1]},10.00,ya_creado`,
+      `4,${refs[2]},10.00,ya_creado`,
+    ]);
     expect(await perReferencia(refs)).toEqual([1, 1, 1]);
   });
   it('with a live key and no terminal: refused without --yes before anything is sent; with --yes, each row created', async () => {
@@ -284,5 +300,19 @@ describe('svc cobro crear --lote', () => {
     const yes = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
     expect(yes.exitCode, yes.stderr).toBe(0);
     expect(await liveRequests()).toBe(2);
+  });
+  it('a row a killed run left with its intent, made on the service: found by its referencia, not taken for someone else’s, not sent again', async () => {
+    const { path, refs } = csvOf(2);
+    const digest = `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    // As a run killed right after the service made row 2's request leaves its ledger.
+    writeFileSync(`${path}.registro.jsonl`, `${JSON.stringify({ archivo: true, digest, lote: path })}\n${JSON.stringify({ fila: 2, intento: '2026-11-25T10:00:00.000Z' })}\n`);
+    const made = (await sb.api('POST', '/v1/cobros', { concepto: 'Cuota', monto: '10.00', referencia: refs[0] })).body.data as Listed;
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
+      { fila: 2, estado: 'creado', cobro_id: made.id },
+      { fila: 3, estado: 'creado' },
+    ]);
+    expect(await perReferencia(refs)).toEqual([1, 1]);
   });
 });
