@@ -5,11 +5,13 @@ import { defineConfig } from 'vitest/config';
 // last file to finish, and a long file started late (vitest's default order puts a
 // small file like the README's tour last on a clean clone) is the whole critical path.
 const LONGEST_FIRST = [
-  'test/readme.test.ts',
   'test/config/keyring.test.ts',
+  'test/sandbox/panel/panel.browser.test.ts',
+  'test/sandbox/checkout/checkout.browser.test.ts',
   'test/sandbox/datafile.test.ts',
   'test/api/faults-writes.test.ts',
-  'test/sandbox/checkout/checkout.browser.test.ts',
+  'test/sandbox/persist.test.ts',
+  'test/readme.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

@@ -116,8 +116,7 @@ const README_CODES = new Set([...readme.matchAll(/(?:codigo\s+|\(|\/pagar\/|"cod
 
 /** The codes of every request the sandbox holds now. */
 async function sandboxCodes(): Promise<Set<string>> {
-  const res = await fetch(`${sb.env.SVC_BASE_URL}/v1/cobros`, { headers: { authorization: `Bearer ${sb.env.SVC_API_KEY}` } });
-  return new Set(((await res.json()) as { data: { codigo: string }[] }).data.map((c) => c.codigo));
+  return new Set(((await sb.api('GET', '/v1/cobros')).body.data as { codigo: string }[]).map((c) => c.codigo));
 }
 /** The commands a sample shows the output of. */
 const shown = new Set(steps.flatMap((s) => (s.kind === 'text' && !s.skip ? sections(s.body).map((x) => x.command) : [])));

@@ -3,19 +3,18 @@
 // "10.001", "-5.00", "1e3" or " 5.00" is not the service's JSON (exit 6) wherever it
 // comes, and a refund whose reply carries one may or may not have been made. A fee
 // percentage has up to four decimals, so there "3.25001" is the odd one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack } from '../helpers/cli.js';
-import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { fixture, lines, type Fixture } from '../helpers/fixtures.js';
+import type { InProcessSandbox } from '../helpers/sandbox.js';
+import { faultSandbox, lines, type Fixture } from '../helpers/fixtures.js';
 import { svc } from '../helpers/inproc.js';
 
 let sb: InProcessSandbox;
 let fx: Fixture;
 const real: Record<string, any> = {};
 
+faultSandbox((s, f) => ((sb = s), (fx = f)));
 beforeAll(async () => {
-  sb = await startSandbox();
-  fx = await fixture(sb);
   // Liquidaciones come from credited transactions.
   const get = async (path: string) => (await sb.api('GET', path)).body.data;
   real.cobro = await get(`/v1/cobros/${fx.cobroId}`);
@@ -24,9 +23,6 @@ beforeAll(async () => {
   real.liq = (await get('/v1/liquidaciones'))[0];
   real.cargo = (await get('/v1/cargos'))[0];
   expect(real.liq, 'the fixture has a settlement').toBeTruthy();
-});
-afterAll(async () => {
-  await sb?.close();
 });
 
 const ODD = ['10.001', '-5.00', '1e3', ' 5.00'];

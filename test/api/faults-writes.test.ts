@@ -2,22 +2,16 @@
 // injected fault (a POST is never retried: exactly one reaches the service), no
 // service at the address (closed port, unknown host, plain http off loopback),
 // retries that heal, and --json errors that stay machine-readable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { svcSpawned } from '../helpers/cli.js';
 import { ARMED, BASE_ENV, CONCURRENCY, FAULTS, GET_BUDGET, OUTCOME_UNKNOWN, READS, WRITES, runCmd, runWithFault } from './fault-cases.js';
-import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { closedPort, expectOneErrorLine, fixture, lines, pool, type Fixture } from '../helpers/fixtures.js';
+import type { InProcessSandbox } from '../helpers/sandbox.js';
+import { closedPort, expectOneErrorLine, faultSandbox, lines, pool, type Fixture } from '../helpers/fixtures.js';
 
 let sb: InProcessSandbox;
 let fx: Fixture;
 
-beforeAll(async () => {
-  sb = await startSandbox();
-  fx = await fixture(sb);
-});
-afterAll(async () => {
-  await sb?.close();
-});
+faultSandbox((s, f) => ((sb = s), (fx = f)));
 
 describe('write commands (POST) under every injected fault: never retried', () => {
   for (const f of FAULTS) {

@@ -4,21 +4,15 @@
 // stdout a script could take for a result; GETs are retried within their budget
 // (3 attempts, counted from the faults the sandbox used up).
 // POSTs, no service at all, retries that heal and --json: faults-writes.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONCURRENCY, FAULTS, READS, runWithFault, type Cmd } from './fault-cases.js';
-import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { expectOneErrorLine, fixture, pool, type Fixture } from '../helpers/fixtures.js';
+import type { InProcessSandbox } from '../helpers/sandbox.js';
+import { expectOneErrorLine, faultSandbox, pool, type Fixture } from '../helpers/fixtures.js';
 
 let sb: InProcessSandbox;
 let fx: Fixture;
 
-beforeAll(async () => {
-  sb = await startSandbox();
-  fx = await fixture(sb);
-});
-afterAll(async () => {
-  await sb?.close();
-});
+faultSandbox((s, f) => ((sb = s), (fx = f)));
 
 describe('read commands under every injected fault', () => {
   for (const f of FAULTS) {

@@ -1,8 +1,8 @@
 // The read commands end to end: the built CLI against a real sandbox. `--json` must
 // equal the service's `data` byte for byte (order, strings, nulls); piped output is TSV.
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned } from '../helpers/cli.js';
+import { closedPort } from '../helpers/fixtures.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
@@ -27,13 +27,6 @@ afterAll(async () => {
 });
 
 /** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 // The matrices run in-process through main() (svc); the svcSpawned() calls below run the built binary.
 const run = (args: string[], env: Record<string, string> = {}) => svc(args, { env: { ...sb.env, ...env } });

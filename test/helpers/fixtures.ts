@@ -3,9 +3,9 @@
 // "one clear error line" check. Their sandbox is startSandbox() of sandbox.ts.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { expectNoStack, type SvcResult } from './cli.js';
-import type { Sandbox } from './sandbox.js';
+import { startSandbox, type InProcessSandbox, type Sandbox } from './sandbox.js';
 
 export interface Fixture {
   /** A paid request (1000.00) with one credited transaction and one refund of 1.00. */
@@ -33,6 +33,21 @@ export async function fixture(sb: Sandbox): Promise<Fixture> {
   const tx = txs.find((t) => t.cobro_id === cobroId);
   if (!tx) throw new Error('no transaction');
   return { cobroId, txId: tx.id, devId: d.body.data.id, refundableId };
+}
+
+/**
+ * The fault matrices' setup: one in-process sandbox holding the fixture's requests for
+ * the whole file (handed to `ready` before the first test), closed after the last.
+ */
+export function faultSandbox(ready: (sb: InProcessSandbox, fx: Fixture) => void): void {
+  let sb: InProcessSandbox | undefined;
+  beforeAll(async () => {
+    sb = await startSandbox();
+    ready(sb, await fixture(sb));
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
 }
 
 /** A loopback port nobody listens on (bound, then released). Port 1 would be refused by fetch as a "bad port". */
