@@ -45,7 +45,7 @@ function describe(
   writes: readonly SentWrite[],
 ): { code: number; line: string; body?: unknown; name?: string; suggestion?: string } {
   if (err instanceof ApiError) {
-    // The service's own words (often English) quoted after its code, never mixed into a Spanish sentence.
+    // The service's own words quoted after its code, never mixed into a sentence of svc's.
     const line = `${oneLine(err.error)} (HTTP ${err.http}): ${serviceWords(err.message)}`;
     return { code: err.exitCode, line, body: err.body };
   }

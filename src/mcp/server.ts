@@ -153,7 +153,8 @@ function parseError(text: string, code: number): { error: string; message: strin
       // not the JSON line
     }
   }
-  return { error: 'error', message: `el comando terminó con código ${code}` };
+  // A failure that left no JSON line is one svc did not expect: named as main names those.
+  return { error: 'unexpected', message: `el comando terminó con código ${code}` };
 }
 
 async function call(shared: Shared, server: McpServer, tool: ToolSpec, input: Record<string, unknown>): Promise<CallToolResult> {
