@@ -138,7 +138,7 @@ function refusal(err: unknown, rec: CobroRec): string {
   if (err instanceof SandboxError && err.code === 'invalid_state') {
     return `Este cobro ya no admite esta operación (estado: ${rec.wire.estado}). Recargá la página para ver cómo quedó.`;
   }
-  // The service's own words (English, as the API speaks) quoted, not read as part of the sentence.
+  // The service's own words quoted, as svc quotes them: what the API said, not a sentence of the page's.
   if (err instanceof SandboxError) return `No se pudo completar. El servicio respondió: «${err.message}».`;
   throw err;
 }
