@@ -115,11 +115,16 @@ describe('svc cobro crear --lote', () => {
 
   it('a referencia the service already holds: exit 2 naming it, nothing created', async () => {
     const { path, refs } = csvOf(3);
-    expect((await sb.api('POST', '/v1/cobros', { concepto: 'Otro', monto: '5.00', referencia: refs[1] })).status).toBe(201);
+    const ids: number[] = [];
+    for (const monto of ['5.00', '6.00']) ids.push((await sb.api('POST', '/v1/cobros', { concepto: 'Otro', monto, referencia: refs[1] })).body.data.id);
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: 'referencia_taken' });
-    expect(await perReferencia(refs)).toEqual([0, 1, 0]);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^línea 3: ya hay un cobro con la referencia "${refs[1]}" \\(id (${ids[0]}, ${ids[1]}|${ids[1]}, ${ids[0]})\\)$`));
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ error: 'referencia_taken', message: `1 referencia ya existe en el servicio: no se creó ningún cobro de ${path}` });
+    const plain = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    expect(plain.stderr.trim().split('\n').at(-1)).toBe('→ cada cobro del lote necesita una referencia nueva (ej. 2026-12-familia-12)');
+    expect(await perReferencia(refs)).toEqual([0, 2, 0]);
   });
 
   it('--lote with one request’s flags, or --resultado without --lote: exit 2', async () => {
@@ -138,7 +143,10 @@ describe('svc cobro crear --lote', () => {
     writeFileSync(path, `concepto,monto,referencia\nCuota,10.00,${refs[1]}\nCuota,10.00,${refs[0]}-otra\n`);
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: 'batch_changed' });
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toEqual({
+      error: 'batch_changed',
+      message: `${path} cambió desde que empezó su registro (${path}.registro.jsonl): las líneas ya no nombran las mismas filas; no se creó nada`,
+    });
     expect(await perReferencia([...refs, `${refs[0]}-otra`])).toEqual([1, 1, 0]);
   });
 
@@ -177,7 +185,9 @@ describe('svc cobro crear --lote', () => {
         `Cuota,10,${p}-1,QR+Transferencia,https://tienda.example/ok,https://tienda.example/error\n` +
         `Cuota,10,${p}-2,tarjeta | qr,,\n` +
         `Cuota,10,${p}-3,TARJETA/transferencia,,\n` +
-        `Cuota,10,${p}-4,  ,,\n`,
+        `Cuota,10,${p}-4,  ,,\n` +
+        `Cuota,10,${p}-5,qr,,\n` +
+        `Cuota,10,${p}-6,transferencia,,\n`,
     );
     // Four at a time is the most --paralelo takes.
     const r = await svc(['cobro', 'crear', '--lote', path, '--paralelo', '4'], { env: sb.env });
@@ -189,23 +199,24 @@ describe('svc cobro crear --lote', () => {
       { tarjeta: true, qr: false, transferencia: true },
       // A cell of spaces is an empty one: every medio.
       { tarjeta: true, qr: true, transferencia: true },
+      { tarjeta: false, qr: true, transferencia: false },
+      { tarjeta: false, qr: false, transferencia: true },
     ]);
     expect(made.map((c) => [c.success_url, c.error_url])).toEqual([
       ['https://tienda.example/ok', 'https://tienda.example/error'],
-      [null, null],
-      [null, null],
-      [null, null],
+      ...Array.from({ length: 5 }, () => [null, null]),
     ]);
     // Piped, the table's rows: line, referencia, amount, state, code, link.
     expect(r.stdout.trim().split('\n')).toEqual(made.map((c, i) => `${i + 2}\t${c.referencia}\t10.00\tcreado\t${c.codigo}\t${c.url}`));
-    expect(r.stderr).toMatch(/^4 cobros creados, 0 rechazados$/m);
+    expect(r.stderr).toMatch(/^6 cobros creados, 0 rechazados$/m);
+    expect(r.stderr).not.toContain('ya estaba');
     // Run again without --json: it says which rows it skips, and sends nothing.
     const again = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`4 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
-    expect(again.stderr).toMatch(/^4 cobros creados, 0 rechazados$/m);
-    expect(again.stdout.trim().split('\n').map((l) => l.split('\t')[3])).toEqual(['ya_creado', 'ya_creado', 'ya_creado', 'ya_creado']);
-    expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1, 1]);
+    expect(again.stderr).toContain(`6 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
+    expect(again.stderr).toMatch(/^6 cobros creados, 0 rechazados$/m);
+    expect(again.stdout.trim().split('\n').map((l) => l.split('\t')[3])).toEqual(Array.from({ length: 6 }, () => 'ya_creado'));
+    expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it.each([
@@ -213,8 +224,8 @@ describe('svc cobro crear --lote', () => {
     ['--paralelo 0', 'concepto,monto,referencia\nCuota,10,R\n', ['--paralelo', '0'], /^error: --paralelo/],
     ['a header and no rows', 'concepto,monto,referencia\n', [], /^error: --lote .*x\.csv: no tiene filas$/],
     ['medios that leave none', 'concepto,monto,referencia,medios\nCuota,10,R, + \n', [], /^línea 2: medios: ninguno; dejá al menos uno$/],
-    ['a success_url that is not https', 'concepto,monto,referencia,success_url\nCuota,10,R,http://tienda.example/ok\n', [], /^línea 2: success_url/],
-    ['an error_url that is not https', 'concepto,monto,referencia,error_url\nCuota,10,R,http://tienda.example/mal\n', [], /^línea 2: error_url/],
+    ['a success_url that is not https', 'concepto,monto,referencia,success_url\nCuota,10,R,http://tienda.example/ok\n', [], /^línea 2: success_url "http:\/\/tienda\.example\/ok" /],
+    ['an error_url that is not https', 'concepto,monto,referencia,error_url\nCuota,10,R,http://tienda.example/mal\n', [], /^línea 2: error_url "http:\/\/tienda\.example\/mal" /],
     ['an amount in words', 'concepto,monto,referencia\nCuota,diez,R\n', [], /^línea 2: monto "diez" no es un monto \(ej\. 1500\.00\)$/],
     ['a vencimiento that is not a date', 'concepto,monto,referencia,vencimiento\nCuota,10,R,pronto\n', [], /^línea 2: vencimiento /],
   ])('%s: exit 2 before anything is sent', async (_name, content, flags, line) => {
@@ -239,6 +250,15 @@ describe('svc cobro crear --lote', () => {
     expect(lines.slice(0, 2)).toEqual(['línea 3: monto "0" no es un monto (ej. 1500.00)', 'línea 5: concepto está vacío']);
     expect(JSON.parse(lines[2]!)).toEqual({ error: 'rows_invalid', message: `2 filas no se pueden crear (línea 3, línea 5): no se creó ningún cobro de ${join(dir, 'x.csv')}` });
     expect(await perReferencia([1, 2, 3, 4].map((i) => `${p}-${i}`))).toEqual([0, 0, 0, 0]);
+    // One bad row (a referencia left empty), without --json: its line, the count, and what to do.
+    writeFileSync(join(dir, 'y.csv'), `concepto,monto,referencia\nCuota,10,${p}-1\nCuota,10,\n`);
+    const one = await svc(['cobro', 'crear', '--lote', join(dir, 'y.csv')], { env: sb.env });
+    expect(one.exitCode).toBe(2);
+    expect(one.stderr.trim().split('\n')).toEqual([
+      'línea 3: referencia está vacío',
+      `error: 1 fila no se puede crear (línea 3): no se creó ningún cobro de ${join(dir, 'y.csv')}`,
+      '→ corregí esas filas y volvé a correr el mismo comando',
+    ]);
   });
 
   it('a row the service refuses: the others are created, exit 1 naming its line, and the result file says why', async () => {
@@ -267,20 +287,26 @@ describe('svc cobro crear --lote', () => {
   it('a row whose POST never reaches the service three times: exit 6 naming its line; the next run creates it once', async () => {
     const { path, refs } = csvOf(3);
     expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut', count: 3 })).status).toBe(201);
-    const r = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(6);
-    expect(r.stderr).toMatch(/^2 cobros creados, 0 rechazados, 1 sin saber$/m);
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('error: 1 fila quedó sin saber si se creó (línea 2): corré el mismo comando de nuevo, que primero las busca por su referencia');
-    expect(r.stdout).toContain(`2\t${refs[0]}\t10.00\tincierto\t\tsin respuesta del servicio`);
+    // --json: one line per row as it is done, and on stderr only the error.
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
+      { fila: 2, estado: 'incierto', error: 'sin respuesta del servicio' },
+      { fila: 3, estado: 'creado' },
+      { fila: 4, estado: 'creado' },
+    ]);
+    expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { error: 'outcome_unknown', message: '1 fila quedó sin saber si se creó (línea 2): corré el mismo comando de nuevo, que primero las busca por su referencia' },
+    ]);
     expect(await perReferencia(refs)).toEqual([0, 1, 1]);
     const resultado = join(tempDir('svc-cobros-'), 'resultado.csv');
-    const again = await svc(['cobro', 'crear', '--lote', path, '--json', '--resultado', resultado], { env: sb.env });
+    const again = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], { env: sb.env });
     expect(again.exitCode, again.stderr).toBe(0);
-    // --json: one line per row as it is done (the rows done before first); stderr says nothing.
-    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['ya_creado', 'ya_creado', 'creado']);
-    expect(again.stderr).toBe('');
-    // The result file is in line order.
+    expect(again.stderr).toContain(`2 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
+    expect(again.stderr).toMatch(/^3 cobros creados, 0 rechazados; resultado en /m);
+    // The table and the result file are in line order.
+    expect(again.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 4).join(','))).toEqual([`2,${refs[0]},10.00,creado`, `3,${refs[1]},10.00,ya_creado`, `4,${refs[2]},10.00,ya_creado`]);
     expect(readFileSync(resultado, 'utf8').split('\r\n').slice(1, 4).map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
       `2,${refs[0]},10.00,creado`,
       `3,${refs[1]},10.00,ya_creado`,
@@ -288,10 +314,11 @@ describe('svc cobro crear --lote', () => {
     ]);
     expect(await perReferencia(refs)).toEqual([1, 1, 1]);
   });
+
   it('with a live key and no terminal: refused without --yes before anything is sent; with --yes, each row created', async () => {
     const key = sb.api_key_live!;
     const live = { ...sb.env, SVC_API_KEY: key };
-    const { path, refs } = csvOf(2);
+    const { path, refs } = csvOf(1);
     const liveRequests = async () => ((await sb.api('GET', '/v1/cobros', undefined, key)).body.data as Listed[]).filter((c) => refs.includes(c.referencia ?? '')).length;
     const r = await svc(['cobro', 'crear', '--lote', path], { env: live });
     expect(r.exitCode, r.stderr).toBe(2);
@@ -299,7 +326,8 @@ describe('svc cobro crear --lote', () => {
     expect(await liveRequests()).toBe(0);
     const yes = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
     expect(yes.exitCode, yes.stderr).toBe(0);
-    expect(await liveRequests()).toBe(2);
+    expect(yes.stderr).toMatch(/^1 cobro creado, 0 rechazados$/m);
+    expect(await liveRequests()).toBe(1);
   });
   it('a row a killed run left with its intent, made on the service: found by its referencia, not taken for someone else’s, not sent again', async () => {
     const { path, refs } = csvOf(2);

@@ -2,7 +2,7 @@
 // rowOnce, which does one row exactly once with it: in this process, with the
 // service's part played by functions, so each path (sent, refused, lost reply found,
 // lost reply not found, a service that cannot be asked) is seen on its own.
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, NetworkError } from '../../../src/api/errors.js';
@@ -77,6 +77,15 @@ describe('Ledger', () => {
     const text = readFileSync(path, 'utf8');
     expect(text).toMatch(/\{"fila":8,"intento":"2026-\n\{"fila":9,"intento":"[^"]+"\}\n$/);
     expect([...open(path).intents]).toEqual([6, 9]);
+  });
+
+  it.skipIf(process.platform !== 'linux')('close gives its file back', () => {
+    const fds = () => readdirSync('/proc/self/fd').length;
+    const before = fds();
+    const l = open(ledgerIn());
+    expect(fds()).toBe(before + 1);
+    l.close();
+    expect(fds()).toBe(before);
   });
 
   it('a ledger ending whole is appended to as it is', () => {
