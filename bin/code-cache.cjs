@@ -68,7 +68,8 @@ function install(root) {
     const script = new vm.Script(Module.wrap(content), {
       filename,
       cachedData,
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      // The bundle holds no import() (src/build/bundle.mjs); were one added, it would still run.
+      importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, file, owner });
     const mod = this;

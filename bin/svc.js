@@ -5,8 +5,8 @@
 // CLI (dist/cli/entry.cjs and its chunks in dist/chunks/, loaded per command: `npm run
 // build`). Node 22.1+ keeps the compiled code of svc and its dependencies on disk (the
 // compile cache), so every run after the first starts faster; on Node 20, which has
-// none, bin/code-cache.cjs keeps the code cache of svc's own bundle. The CLI maps every error to one line itself; this only covers a build that
-// cannot load.
+// none, bin/code-cache.cjs keeps the code cache of svc's own bundle. The CLI maps
+// every error to one line itself; this only covers a build that cannot load.
 'use strict';
 const { join } = require('node:path');
 
@@ -27,7 +27,13 @@ if (answer !== undefined) {
 } else {
   const { enableCompileCache } = require('node:module');
   if (enableCompileCache) enableCompileCache();
-  else require('./code-cache.cjs').install(join(__dirname, '..', 'dist'));
+  else {
+    try {
+      require('./code-cache.cjs').install(join(__dirname, '..', 'dist'));
+    } catch {
+      // Without its code cache svc only starts slower.
+    }
+  }
   let run;
   try {
     ({ run } = require('../dist/cli/entry.cjs'));
