@@ -129,12 +129,12 @@ export class Latest<T> {
   }
 }
 
-/** The payer's page of a request, on the sandbox listening at `baseUrl`. */
 /** The letters and digits of a public code (no I, O, 0 or 1, which are read out wrong). */
 const CODIGO_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** A public code as the sandbox makes them: ten of CODIGO_ALPHABET. */
 export const CODIGO_RE = /^[A-HJ-NP-Z2-9]{10}$/;
 
+/** The payer's page of a request, on the sandbox listening at `baseUrl`. */
 export function payerUrl(baseUrl: string, codigo: string): string {
   return `${baseUrl}/pagar/${codigo}`;
 }
