@@ -162,10 +162,11 @@ export interface MerchantLists {
  * their ids, each with its id and code (so a sandbox started from it lists the same),
  * its payments, how it ended and its refunds. A refund's transaction is not on the
  * wire, so exported refunds name none. A request keeps its vencimiento (local time in
- * the sandbox's zone) while it is ahead of `now`, the sandbox's clock: a date past
- * cannot be given to a new request.
+ * the sandbox's zone) while it is ahead of `now`, the sandbox's clock as it writes its
+ * dates (`YYYY-MM-DD HH:MM:SS` in its zone, so the two compare as text; Date.parse would
+ * read them in this machine's zone): a date past cannot be given to a new request.
  */
-export function exportScenario(merchants: MerchantLists[], now: number): Scenario {
+export function exportScenario(merchants: MerchantLists[], now: string): Scenario {
   const out: (CobroEscenario & { id: number })[] = [];
   for (const m of merchants) {
     const txs = [...m.transacciones].sort((a, b) => a.id - b.id);
@@ -174,7 +175,7 @@ export function exportScenario(merchants: MerchantLists[], now: number): Scenari
       const mine = txs.filter((t) => t.cobro_id === c.id);
       const e: CobroEscenario & { id: number } = { id: c.id, codigo: c.codigo, ...(m.ensayo ? { comercio: 'ensayo' as const } : {}), concepto: c.concepto, monto: c.monto };
       if (c.referencia !== null) e.referencia = c.referencia;
-      if (c.vencimiento !== null && (c.estado === 'PENDIENTE' || c.estado === 'EN_PROCESO' || Date.parse(c.vencimiento) > now)) e.vencimiento = c.vencimiento;
+      if (c.vencimiento !== null && (c.estado === 'PENDIENTE' || c.estado === 'EN_PROCESO' || c.vencimiento > now)) e.vencimiento = c.vencimiento;
       if (!c.medios.tarjeta) e.tarjeta = false;
       if (!c.medios.qr) e.qr = false;
       if (!c.medios.transferencia) e.transferencia = false;

@@ -16,7 +16,8 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
   const merchants = await ctx.spin('leyendo el estado del sandbox…', async () => {
     const [claves, reloj] = await Promise.all([control.claves(), control.reloj()]);
     return {
-      now: Date.parse(reloj.iso),
+      // The sandbox's own reading of its clock, in the zone and form of its dates.
+      now: reloj.ahora,
       lists: await Promise.all(
         claves
           .filter((k) => k.puede_cobrar)
