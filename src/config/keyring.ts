@@ -1,7 +1,8 @@
 // Live keys in the OS keyring (macOS Keychain, Windows Credential Manager, the
 // Secret Service or the kernel keyring on Linux) through @napi-rs/keyring.
 //
-// Every call runs in a short-lived child process that is killed after 3 s. A
+// Every call runs in a short-lived child process that is killed after 3 s (or
+// SVC_KEYRING_TIMEOUT seconds). A
 // headless Linux keyring can hang (a session bus that never answers), and it hangs
 // inside the native constructor: on the main thread nothing could time it out, and
 // a worker thread blocked in native code keeps the process from exiting. The key
@@ -11,6 +12,17 @@ import { fileURLToPath } from 'node:url';
 import { printable } from '../text.js';
 
 export const KEYRING_TIMEOUT_MS = 3000;
+
+/**
+ * How long a keyring call may take: KEYRING_TIMEOUT_MS, or SVC_KEYRING_TIMEOUT (whole
+ * seconds, 1 to 60) where the keyring is known to be slow (a loaded machine, a keyring
+ * unlocked over the network). Anything else in the variable: the default.
+ */
+export function keyringTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const text = env.SVC_KEYRING_TIMEOUT?.trim();
+  const seconds = text !== undefined && /^\d{1,2}$/.test(text) ? Number(text) : NaN;
+  return seconds >= 1 && seconds <= 60 ? seconds * 1000 : KEYRING_TIMEOUT_MS;
+}
 /** Name of the keyring service every svc entry is filed under. */
 export const KEYRING_SERVICE = 'svc';
 
@@ -29,7 +41,7 @@ export function keyringOff(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/** One keyring call, bounded by KEYRING_TIMEOUT_MS. Never throws: a failure says why in `reason`. */
+/** One keyring call, bounded by keyringTimeoutMs(env). Never throws: a failure says why in `reason`. */
 export async function keyring(env: NodeJS.ProcessEnv, account: string, request: KeyringOp): Promise<KeyringAnswer> {
   const off = keyringOff(env);
   if (off) return { ok: false, reason: `desactivado con ${off}` };
@@ -39,6 +51,8 @@ export async function keyring(env: NodeJS.ProcessEnv, account: string, request: 
   const { SVC_API_KEY: _k, SVC_WEBHOOK_SECRET: _w, ...childEnv } = env;
   return new Promise<KeyringAnswer>((resolve) => {
     let settled = false;
+    // Set once the child runs: a spawn that throws settles before there is a timer.
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const done = (answer: KeyringAnswer) => {
       if (settled) return;
       settled = true;
@@ -54,10 +68,11 @@ export async function keyring(env: NodeJS.ProcessEnv, account: string, request: 
       done({ ok: false, reason: `no se pudo consultar el llavero: ${(err as Error).message}` });
       return;
     }
-    const timer = setTimeout(() => {
+    const timeout = keyringTimeoutMs(env);
+    timer = setTimeout(() => {
       child.kill('SIGKILL');
-      done({ ok: false, reason: `el llavero no respondió en ${KEYRING_TIMEOUT_MS / 1000} s` });
-    }, KEYRING_TIMEOUT_MS);
+      done({ ok: false, reason: `el llavero no respondió en ${timeout / 1000} s` });
+    }, timeout);
     const chunks: Buffer[] = [];
     child.stdout!.on('data', (c: Buffer) => chunks.push(c));
     child.on('error', (err) => done({ ok: false, reason: `no se pudo consultar el llavero: ${err.message}` }));

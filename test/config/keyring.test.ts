@@ -34,9 +34,13 @@ afterAll(async () => {
   await Promise.all([sb?.stop(), proxy?.close(), secrets?.stop(), hanging?.stop()]);
 });
 
-/** svc with the keyring on, talking to the session bus `session`. */
+/**
+ * svc with the keyring on, talking to the session bus `session`. The working keyring
+ * gets 20 s (SVC_KEYRING_TIMEOUT): on a loaded two-core machine its calls took over the
+ * 3 s default and the key went to the file; the hanging bus keeps the default, as users have.
+ */
 const run = (dir: string, session: SessionEnv, args: string[], input?: string) =>
-  svcSpawned(args, { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, ...session }, ...(input !== undefined ? { input } : {}) });
+  svcSpawned(args, { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, SVC_KEYRING_TIMEOUT: session === secrets?.env ? '20' : undefined, ...session }, ...(input !== undefined ? { input } : {}) });
 
 const login = (dir: string, session: SessionEnv, profile = 'default') =>
   run(dir, session, ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile], `${LIVE_KEY}\n`);
