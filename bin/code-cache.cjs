@@ -80,14 +80,19 @@ function install(root) {
     return script.runInThisContext({ displayErrors: true }).call(mod.exports, mod.exports, req, mod, filename, path.dirname(filename));
   };
   process.once('exit', () => {
+    if (pending.length === 0) return;
     const monthAgo = Date.now() - 30 * 86_400_000;
+    let present = [];
+    try {
+      present = fs.readdirSync(dir);
+    } catch {}
     for (const { script, file, owner } of pending) {
       try {
         // The caches of earlier builds of the same file go, and any not written for a
         // month (a build since removed): only the newest is ever read.
-        for (const old of fs.readdirSync(dir)) {
+        for (const old of present) {
           const at = path.join(dir, old);
-          if (old.startsWith(owner) || fs.lstatSync(at).mtimeMs < monthAgo) fs.rmSync(at, { force: true });
+          if (old.startsWith(owner) || fs.lstatSync(at, { throwIfNoEntry: false })?.mtimeMs < monthAgo) fs.rmSync(at, { force: true });
         }
         const tmp = `${file}.${process.pid}`;
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
