@@ -22,6 +22,9 @@
 // CPU per event is the listener's user + system time over the steady part after its
 // warm-up. BENCH_PROFILE=DIR writes the listener's CPU profile (--cpu-prof) into DIR;
 // BENCH_PARTS=steady (or steady,burst…) runs only those parts, to profile one of them.
+// BENCH_PARTS=pieces (not run by default) runs the floor four times: reading and answering
+// alone, then with the forward, with the durable line, with both: what each piece of
+// the work costs Node itself here, the least any listener written in Node could spend.
 // Asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -176,6 +179,7 @@ async function steady(appUrl, listenUrl, listenerPid) {
   const direct = [];
   const via = [];
   let errors = 0;
+  let unanswered = 0;
   let late = 0;
   const pending = [];
   const start = performance.now();
@@ -195,6 +199,7 @@ async function steady(appUrl, listenUrl, listenerPid) {
         const pair = i % 2 ? [send(listenUrl, body, headers), send(appUrl, body, headers)].reverse() : [send(appUrl, body, headers), send(listenUrl, body, headers)];
         pending.push(
           Promise.all(pair).then(([d, v]) => {
+            if (v.status === 0) unanswered++;
             if (d.status !== 200 || v.status !== 200) return errors++;
             if (v.at > start + (SECONDS + WARMUP_SECONDS) * 1000 + 1000) late++;
             if (warm) return;
@@ -214,6 +219,7 @@ async function steady(appUrl, listenUrl, listenerPid) {
   const measured = RATE * SECONDS;
   return {
     errors,
+    unanswered,
     late,
     total,
     elapsed: (performance.now() - start) / 1000,
@@ -235,6 +241,7 @@ async function burst(listenUrl, journalFile, listenerPid) {
   let next = 0;
   let ok = 0;
   let errors = 0;
+  let unanswered = 0;
   const start = performance.now();
   await Promise.all(
     Array.from({ length: SENDERS }, async () => {
@@ -243,6 +250,7 @@ async function burst(listenUrl, journalFile, listenerPid) {
         const r = await send(listenUrl, body, headers);
         if (r.status === 200) ok++;
         else errors++;
+        if (r.status === 0) unanswered++;
       }
     }),
   );
@@ -251,7 +259,7 @@ async function burst(listenUrl, journalFile, listenerPid) {
   const after = (await health(listenUrl)).journal;
   const writes = after.syncs - before.syncs;
   const lines = after.lines - before.lines;
-  return { ok, errors, elapsed, rate: ok / elapsed, writes, perWrite: lines / writes, dsync, cpuPerEvent: (used.user + used.sys - cpuBefore.user - cpuBefore.sys) / BURST };
+  return { ok, errors, unanswered, elapsed, rate: ok / elapsed, writes, perWrite: lines / writes, dsync, cpuPerEvent: (used.user + used.sys - cpuBefore.user - cpuBefore.sys) / BURST };
 }
 
 /** The disk alone: RATE durable appends a second of a journal-sized line, each timed (ms). */
@@ -274,6 +282,24 @@ async function diskFloor(file) {
   return { p50: pct(took, 50), p99: pct(took, 99) };
 }
 
+/** What the floor is asked to do beside reading and answering (FLOOR_DOES), alone and together. */
+const PIECES = ['', 'forward', 'journal', 'forward,journal'];
+const pieceName = (does) => (does === '' ? 'read and answer' : `+ ${does.replace(',', ' + ')}`);
+
+/** The steady part against listen-floor.cjs doing `does` (forward, journal, both, or neither). */
+async function floorRun(appUrl, run, does) {
+  const floorFile = join(dataDir, `webhooks.bench-floor-${process.pid}-${run}.jsonl`);
+  const floor = await spawnLine([FLOOR, appUrl.href, floorFile], { FLOOR_DOES: does });
+  try {
+    const loadFloor = load();
+    return { ...(await steady(appUrl, new URL(`http://127.0.0.1:${floor.value}/hook`), floor.proc.pid)), load: loadFloor };
+  } finally {
+    floor.proc.kill('SIGINT');
+    await new Promise((r) => floor.proc.once('exit', r));
+    rmSync(floorFile, { force: true });
+  }
+}
+
 async function oneRun(run) {
   const journal = join(dataDir, `webhooks.bench-${process.pid}-${run}.jsonl`);
   const app = await spawnLine(['-e', APP], {});
@@ -287,24 +313,19 @@ async function oneRun(run) {
   listener.proc.stdout.resume(); // one line per event: drained, as a terminal would
   const listenUrl = new URL(listener.value);
   const pid = listener.proc.pid;
+  const out = {};
   try {
-    const out = {};
     if (PARTS.has('steady')) {
       const loadQuiet = load();
       out.quiet = { ...(await steady(appUrl, listenUrl, pid)), load: loadQuiet };
     }
     if (PARTS.has('floor')) {
-      const floorFile = join(dataDir, `webhooks.bench-floor-${process.pid}-${run}.jsonl`);
-      const floor = await spawnLine([FLOOR, appUrl.href, floorFile], {});
-      try {
-        const loadFloor = load();
-        out.floor = { ...(await steady(appUrl, new URL(`http://127.0.0.1:${floor.value}/hook`), floor.proc.pid)), load: loadFloor };
-      } finally {
-        floor.proc.kill('SIGINT');
-        await new Promise((r) => floor.proc.once('exit', r));
-        rmSync(floorFile, { force: true });
-      }
+      out.floor = await floorRun(appUrl, run, 'forward,journal');
       out.disk = await diskFloor(join(dataDir, `webhooks.bench-disk-${process.pid}-${run}.jsonl`));
+    }
+    if (PARTS.has('pieces')) {
+      out.pieces = {};
+      for (const does of PIECES) out.pieces[does] = await floorRun(appUrl, run, does);
     }
     if (PARTS.has('busy')) {
       const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
@@ -325,7 +346,10 @@ async function oneRun(run) {
     app.proc.kill();
     const journaled = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
     const expected = (PARTS.has('steady') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) + (PARTS.has('busy') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) + (PARTS.has('burst') ? BURST : 0);
-    if (journaled !== expected) console.log(`  run ${run}: journaled ${journaled} lines`);
+    // A send that got no answer at all (a connection reset under load) may never have
+    // reached the listener: only those may be missing. An answered one never is.
+    const unanswered = (out.quiet?.unanswered ?? 0) + (out.busy?.unanswered ?? 0) + (out.burst?.unanswered ?? 0);
+    if (journaled !== expected) console.log(`  run ${run}: journaled ${journaled} lines of ${expected} sent; ${unanswered} sends got no answer`);
     for (const f of [journal, `${journal}.1`, journal.replace(/\.jsonl$/, '.rechazados.jsonl')]) rmSync(f, { force: true });
   }
 }
@@ -382,6 +406,13 @@ if (PARTS.has('floor')) {
     );
   }
   console.log(`  the disk alone: an O_DSYNC append of a journal line at ${RATE}/s takes p50 ${f(m((r) => r.disk.p50))}, p99 ${f(m((r) => r.disk.p99))} (no answer can be durable sooner)`);
+}
+if (PARTS.has('pieces')) {
+  console.log(`  what each piece costs Node alone (bare/listen-floor.cjs with FLOOR_DOES) at ${RATE}/s, CPU per event and added p99:`);
+  for (const does of PIECES) {
+    const cpuMs = m((r) => r.pieces[does].cpuUser + r.pieces[does].cpuSys);
+    console.log(`    ${pieceName(does).padEnd(28)} ${cpuMs.toFixed(3)} ms (user ${m((r) => r.pieces[does].cpuUser).toFixed(3)}, system ${m((r) => r.pieces[does].cpuSys).toFixed(3)}), p99 ${f(m((r) => r.pieces[does].added99))}; load ${m((r) => Number(r.pieces[does].load))}`);
+  }
 }
 console.log(`  listener CPU by thread (last run, ms): ${Object.entries(runs.at(-1).threads).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`);
 rmSync(configDir, { recursive: true, force: true });

@@ -5,6 +5,8 @@
 // pool, the lines queued meanwhile going in the next write (group commit), and answers
 // only once its line is written. No signature check, no line on stdout, no journal
 // format: what the listener costs above this is svc's own.
+// FLOOR_DOES (default `forward,journal`) says which of the two it does: `forward`,
+// `journal`, or neither (empty: read and answer 200), to see what each piece costs.
 //   node listen-floor.cjs <app url> <file>   prints the port it listens on
 'use strict';
 const http = require('node:http');
@@ -13,11 +15,13 @@ const { join } = require('node:path');
 const { Agent } = require(join(__dirname, '..', '..', '..', 'node_modules', 'undici'));
 
 const app = new URL(process.argv[2]);
+const does = new Set((process.env.FLOOR_DOES ?? 'forward,journal').split(','));
 const agent = new Agent({ connections: 64, keepAliveTimeout: 4_000 });
 let fd;
 let queued = [];
 let writing = false;
 function append(line, done) {
+  if (!does.has('journal')) return done();
   queued.push({ line, done });
   if (!writing) setImmediate(flush);
   writing = true;
@@ -33,6 +37,7 @@ function flush() {
   });
 }
 function forward(body, headers, done) {
+  if (!does.has('forward')) return done(200);
   let status = 0;
   agent.dispatch(
     { origin: app.origin, path: app.pathname, method: 'POST', headers, body, headersTimeout: 10_000, bodyTimeout: 10_000 },
