@@ -62,6 +62,14 @@ export interface Falla {
   every?: number;
 }
 
+/** One merchant of a sandbox and its key, as GET /_sandbox/claves lists them. */
+export interface SandboxKey {
+  comercio: number;
+  puede_cobrar: boolean;
+  modo: string;
+  clave: string;
+}
+
 export class SandboxControl {
   constructor(readonly client: Client) {}
 
@@ -138,8 +146,8 @@ export class SandboxControl {
   }
 
   /** The merchants of the sandbox and their keys (GET /_sandbox/claves). */
-  async claves(): Promise<{ comercio: number; puede_cobrar: boolean; modo: string; clave: string }[]> {
-    return (await this.get<{ claves: { comercio: number; puede_cobrar: boolean; modo: string; clave: string }[] }>('/_sandbox/claves')).claves;
+  async claves(): Promise<SandboxKey[]> {
+    return (await this.get<{ claves: SandboxKey[] }>('/_sandbox/claves')).claves;
   }
 
   /** The sandbox's clock. */
