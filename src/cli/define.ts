@@ -110,6 +110,12 @@ export const referenciaOption = {
   description: 'el cobro con exactamente esa referencia del comercio (en lugar del id o el código)',
 } as const;
 
+/** --separador: the CSV's separator for a batch (`--lote`), in every command that takes one. */
+export const separadorOption = {
+  flags: '--separador <sep>',
+  description: 'con --lote: el separador del CSV (, ; o tab); sin él, se detecta del encabezado',
+} as const;
+
 export const cobroOption = {
   flags: '--cobro <id|código>',
   description: 'solo los de ese cobro, por id o código (lo filtra svc: el servicio no tiene ese filtro)',

@@ -2,7 +2,7 @@
 // payment requests (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { DEFAULTS } from '../../../defaults.js';
-import { cobroArg, desdeOption, hastaOption, limitOption, referenciaOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import { cobroArg, desdeOption, hastaOption, limitOption, referenciaOption, separadorOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 
 export const group: GroupDef = {
   name: 'cobro',
@@ -41,7 +41,7 @@ export const crearOptions = defineOptions([
   { flags: '--lote <archivo.csv>', description: 'crea un cobro por fila (columnas concepto, monto, referencia, y vencimiento, medios, success_url, error_url), cada uno una sola vez' },
   { flags: '--resultado <archivo.csv>', description: 'con --lote: escribe fila, referencia, monto, estado, cobro_id, codigo, url y error de cada fila' },
   { flags: '--paralelo <n>', description: 'con --lote: cuántos cobros a la vez (1 por defecto, hasta 4)' },
-  { flags: '--separador <sep>', description: 'con --lote: el separador del CSV (, ; o tab); sin él, se detecta del encabezado' },
+  separadorOption,
 ]);
 
 export const syncOptions = defineOptions([referenciaOption, mostrarQr]);

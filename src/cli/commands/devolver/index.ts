@@ -1,6 +1,6 @@
 // svc devolver <id>: refunds (metadata only; the verb is devolver.ts). A one-verb noun
 // has its folder too, so every command is found the same way: the first word names the folder.
-import { cobroArg, defineCommand, defineOptions, referenciaOption, type CommandDef } from '../../define.js';
+import { cobroArg, defineCommand, defineOptions, referenciaOption, separadorOption, type CommandDef } from '../../define.js';
 
 export const devolverOptions = defineOptions([
   { flags: '--monto <monto>', description: 'monto a devolver, ej. 500.00 (o --total)' },
@@ -11,7 +11,7 @@ export const devolverOptions = defineOptions([
   { flags: '--motivo <texto>', description: 'con --plan: por qué se devuelve; queda en el plan, con quién lo preparó, para quien lo aplique' },
   { flags: '--aplicar <archivo>', description: 'aplica un plan escrito con --plan, si nada cambió desde entonces (una sola vez)' },
   { flags: '--lote <archivo.csv>', description: 'con --plan: un plan de muchas devoluciones, una por fila (columnas cobro, monto o "total", transaccion, motivo)' },
-  { flags: '--separador <sep>', description: 'con --lote: el separador del CSV (, ; o tab); sin él, se detecta del encabezado' },
+  separadorOption,
   { flags: '--resultado <archivo.csv>', description: 'al aplicar un lote: escribe fila, cobro, monto, estado, devolucion_id y error de cada fila' },
   { flags: '--paralelo <n>', description: 'al aplicar un lote: cuántas devoluciones a la vez (1 por defecto, hasta 4)' },
   { flags: '--dry-run', description: 'muestra la devolución y hace todos los controles, sin enviar nada (sale 0 si se aceptaría, 2 si no)' },
