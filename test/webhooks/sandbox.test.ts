@@ -3,10 +3,13 @@
 // and headers the listener got and re-verifies them; an app that is down makes the
 // listener answer 502, the sandbox retries and the event arrives once the app is
 // back (the journal shows both); a wrong secret is 401 and never forwarded; a burst
-// of 200 events is forwarded whole. Runs the built CLI: npm run build first.
+// of 200 events is forwarded whole. The listener is always the built CLI as a process
+// (npm run build first); the sandbox is one too in the first case, and in this process
+// elsewhere (the same notifier, without a process start per case).
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { svcSpawned, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { verify } from '../../src/webhooks/signature.js';
@@ -34,10 +37,14 @@ interface Setup {
   journal: string;
 }
 
-async function setup(options: { listenSecret?: string } = {}): Promise<Setup> {
+const RETRIES = [300, 600, 1200, 2400, 5000, 10000, 20000];
+
+async function setup(options: { listenSecret?: string; spawned?: boolean } = {}): Promise<Setup> {
   const target = await startReceiver();
   stops.push(() => target.close());
-  const sandbox = await startSandbox({ spawned: ['--retry-schedule', '300,600,1200,2400,5000,10000,20000', '--ready-delay', '0'] });
+  const sandbox = options.spawned
+    ? await startSandbox({ spawned: ['--retry-schedule', RETRIES.join(','), '--ready-delay', '0'] })
+    : await startSandbox({ retrySchedule: RETRIES });
   stops.push(() => sandbox.stop());
   const journal = join(tempDir('svc-e2e-j-'), 'webhooks.jsonl');
   // The listener takes a free port itself (a port found free beforehand may be taken by then).
@@ -59,7 +66,7 @@ const journaled = (journal: string): JournalEntry[] => readJournal(journal).entr
 
 describe('sandbox -> listen -> app', () => {
   it('real events arrive with identical bytes and headers, and re-verify', async () => {
-    const { sandbox, target, journal } = await setup();
+    const { sandbox, target, journal } = await setup({ spawned: true });
     const id = await crear(sandbox);
     expect((await sandbox.api('POST', `/_sandbox/cobros/${id}/pagar`, {})).status).toBe(200);
     await target.waitFor(2);
@@ -94,7 +101,7 @@ describe('sandbox -> listen -> app', () => {
     const { sandbox, target, journal } = await setup();
     const before = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Antes', monto: '10.00' })).body.data;
     await target.waitFor(1);
-    const moved = await svcSpawned(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sandbox.env });
+    const moved = await svc(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sandbox.env });
     expect(moved.exitCode, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout).vencidos).toEqual([before.id]);
     const id = await crear(sandbox);
@@ -118,7 +125,7 @@ describe('sandbox -> listen -> app', () => {
     const ms = (local: string) => Date.parse(local.replace(' ', 'T') + 'Z');
     expect(ms(cobro.created_at) - ms(before.created_at)).toBeGreaterThanOrEqual(8 * 24 * 3600 * 1000);
 
-    const back = await svcSpawned(['sandbox', 'reloj', 'reiniciar', '--json'], { env: sandbox.env });
+    const back = await svc(['sandbox', 'reloj', 'reiniciar', '--json'], { env: sandbox.env });
     expect(back.exitCode, back.stderr).toBe(0);
     expect(JSON.parse(back.stdout).adelanto_ms).toBe(0);
     // What happened on the moved clock stays; what is written now is on the real time again.
@@ -186,7 +193,7 @@ describe('sandbox -> listen -> app', () => {
 
   it('trigger --sandbox drives the real change; the sandbox notifies through the listener', async () => {
     const { sandbox, target } = await setup();
-    const r = await svcSpawned(['webhook', 'trigger', 'payment.partially_refunded', '--sandbox'], { env: sandbox.env });
+    const r = await svc(['webhook', 'trigger', 'payment.partially_refunded', '--sandbox'], { env: sandbox.env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/payment\.partially_refunded \(cobro \d+\) --> .* 200/);
     await target.waitFor(3);
@@ -201,7 +208,7 @@ describe('sandbox -> listen -> app', () => {
     // --cobro with a key: the sample body takes the real codigo and monto.
     const id = last.cobro_id as number;
     const codigo = (await sandbox.api('GET', `/v1/cobros/${id}`)).body.data.codigo;
-    const real = await svcSpawned(['webhook', 'trigger', 'payment.approved', '--cobro', String(id), '--forward-to', target.url, '--json'], { env: sandbox.env });
+    const real = await svc(['webhook', 'trigger', 'payment.approved', '--cobro', String(id), '--forward-to', target.url, '--json'], { env: sandbox.env });
     expect(real.exitCode, real.stderr).toBe(0);
     expect(JSON.parse(real.stdout).body).toMatchObject({ cobro_id: id, codigo, monto: '1500.00' });
   });
