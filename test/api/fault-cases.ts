@@ -160,22 +160,29 @@ export const OUTCOME_UNKNOWN = /^error: la devolución de 0\.01 del cobro \d+ pu
 
 
 /**
- * Runs the command against the sandbox (env overrides on top), with its stdin:
- * in-process through main(), except the first read and the first write of the
- * matrix, which run as the built binary so each fault is also seen through a real
- * process's exit code and stderr.
+ * The faults also seen through the built binary (its exit code from the OS, its stderr
+ * through a real pipe): a service error (exit 1) and a request the client gives up on
+ * while the service still holds it open (exit 6). The other faults take the same path
+ * out of main(), so they run in this process.
  */
-export function runCmd(sb: InProcessSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}): Promise<SvcResult> {
+export const SPAWNED_FAULTS: readonly string[] = ['500', 'timeout'];
+
+/**
+ * Runs the command against the sandbox (env overrides on top), with its stdin:
+ * in-process through main(), unless `spawned`, for the first read and the first write,
+ * which then run as the built binary.
+ */
+export function runCmd(sb: InProcessSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}, spawned = false): Promise<SvcResult> {
   const fullEnv = { ...sb.env, ...BASE_ENV, ...env };
   const input = cmd.input?.(sb);
-  if (cmd === READS[0] || cmd === WRITES[0]) return svcSpawned(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
+  if (spawned && (cmd === READS[0] || cmd === WRITES[0])) return svcSpawned(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
   return svc(cmd.args(fx), { env: fullEnv, input: input ?? '' });
 }
 
 /** Arms the fault on the command's request, runs the command, counts the attempts it used up. */
 export async function runWithFault(sb: InProcessSandbox, fx: Fixture, cmd: Cmd, f: Fault): Promise<{ r: SvcResult; attempts: number }> {
   const id = await sb.fault({ ...f.fault, method: cmd.method, path: cmd.path(fx), count: ARMED });
-  const r = await runCmd(sb, fx, cmd, f.env);
+  const r = await runCmd(sb, fx, cmd, f.env, SPAWNED_FAULTS.includes(f.key));
   const left = (await sb.faultsLeft()).get(id) ?? 0;
   return { r, attempts: ARMED - left };
 }

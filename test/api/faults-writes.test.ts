@@ -4,6 +4,7 @@
 // retries that heal, and --json errors that stay machine-readable.
 import { describe, expect, it } from 'vitest';
 import { svcSpawned } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { ARMED, BASE_ENV, CONCURRENCY, FAULTS, GET_BUDGET, OUTCOME_UNKNOWN, READS, WRITES, runCmd, runWithFault } from './fault-cases.js';
 import type { InProcessSandbox } from '../helpers/sandbox.js';
 import { closedPort, expectOneErrorLine, faultSandbox, lines, pool, type Fixture } from '../helpers/fixtures.js';
@@ -41,7 +42,7 @@ describe('no service at the address', () => {
   const all = [...READS, ...WRITES];
   it('connection refused (closed loopback port): exit 6, says so, for every command', async () => {
     const port = await closedPort();
-    const results = await pool(all, CONCURRENCY, (cmd) => runCmd(sb, fx, cmd, { SVC_BASE_URL: `http://127.0.0.1:${port}` }));
+    const results = await pool(all, CONCURRENCY, (cmd) => runCmd(sb, fx, cmd, { SVC_BASE_URL: `http://127.0.0.1:${port}` }, true));
     all.forEach((cmd, i) => {
       expectOneErrorLine(results[i]!, 6, new RegExp(`^error: no se pudo conectar con 127\\.0\\.0\\.1:${port} \\(conexión rechazada\\)`), `svc ${cmd.name} refused`);
     });
@@ -55,7 +56,7 @@ describe('no service at the address', () => {
   });
 
   it('plain http to a host that is not loopback: refused before any request (exit 2)', async () => {
-    const r = await svcSpawned(['cuenta'], { env: { ...sb.env, SVC_BASE_URL: 'http://svc-no-such-host.invalid' } });
+    const r = await svc(['cuenta'], { env: { ...sb.env, SVC_BASE_URL: 'http://svc-no-such-host.invalid' } });
     expectOneErrorLine(r, 2, /usa http sin cifrar: la clave viajaría en claro/, 'http non-loopback');
   });
 });
@@ -65,7 +66,7 @@ describe('retries', () => {
     await sb.clearFaults();
     const before = (await sb.apiLog()).length;
     await sb.fault({ method: 'GET', path: '/v1/cuenta', count: 1, action: 'respond', status: 503, headers: { 'Retry-After': '0' } });
-    const r = await svcSpawned(['cuenta', '--json'], { env: { ...sb.env, ...BASE_ENV } });
+    const r = await svc(['cuenta', '--json'], { env: { ...sb.env, ...BASE_ENV } });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: expect.any(Number), puede_cobrar: true });
     const seen = (await sb.apiLog()).slice(before).filter((e) => e.path === '/v1/cuenta');
@@ -76,7 +77,7 @@ describe('retries', () => {
     await sb.clearFaults();
     const before = (await sb.apiLog()).length;
     await sb.fault({ method: 'GET', path: '/v1/cargos', count: 1, action: 'cut' });
-    const r = await svcSpawned(['cargos', '--json'], { env: { ...sb.env, ...BASE_ENV } });
+    const r = await svc(['cargos', '--json'], { env: { ...sb.env, ...BASE_ENV } });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
     const seen = (await sb.apiLog()).slice(before).filter((e) => e.path === '/v1/cargos');
@@ -86,7 +87,7 @@ describe('retries', () => {
   it('a GET that keeps timing out uses its whole budget (3 attempts), then exit 6', async () => {
     await sb.clearFaults();
     const id = await sb.fault({ method: 'GET', path: '/v1/cuenta', count: ARMED, action: 'delay', delay_ms: 4000 });
-    const r = await svcSpawned(['cuenta'], { env: { ...sb.env, ...BASE_ENV, SVC_TIMEOUT_MS: '1000' } });
+    const r = await svc(['cuenta'], { env: { ...sb.env, ...BASE_ENV, SVC_TIMEOUT_MS: '1000' } });
     const left = (await sb.faultsLeft()).get(id) ?? 0;
     await sb.clearFaults();
     expectOneErrorLine(r, 6, /sin respuesta de 127\.0\.0\.1:\d+ en 1 s/, 'cuenta timing out');
@@ -98,12 +99,12 @@ describe('retries', () => {
     const before = (await sb.apiLog()).length;
     const path = `/v1/cobros/${fx.cobroId}/sync`;
     await sb.fault({ method: 'POST', path, count: 1, action: 'respond', status: 503, headers: { 'Retry-After': '0' } });
-    const r = await svcSpawned(['sync', String(fx.cobroId)], { env: { ...sb.env, ...BASE_ENV } });
+    const r = await svc(['sync', String(fx.cobroId)], { env: { ...sb.env, ...BASE_ENV } });
     expectOneErrorLine(r, 1, /\(HTTP 503\)/, 'sync with one 503');
     const posts = (await sb.apiLog()).slice(before).filter((e) => e.method === 'POST' && e.path === path);
     expect(posts).toEqual([expect.objectContaining({ status: 503 })]);
     // And the next sync goes through (the fault was used once, nothing is stuck).
-    const again = await svcSpawned(['sync', String(fx.cobroId), '--json'], { env: { ...sb.env, ...BASE_ENV } });
+    const again = await svc(['sync', String(fx.cobroId), '--json'], { env: { ...sb.env, ...BASE_ENV } });
     expect(again.exitCode, again.stderr).toBe(0);
   });
 });
@@ -122,7 +123,7 @@ describe('--json keeps errors machine-readable', () => {
   it('an HTML page: {error: "not_json", message} on stderr, nothing on stdout', async () => {
     await sb.clearFaults();
     await sb.fault({ method: 'GET', path: '/v1/cobros', count: ARMED, action: 'respond', status: 502, body: '<html><body>Bad Gateway</body></html>' });
-    const r = await svcSpawned(['cobro', 'listar', '--json'], { env: { ...sb.env, ...BASE_ENV } });
+    const r = await svc(['cobro', 'listar', '--json'], { env: { ...sb.env, ...BASE_ENV } });
     await sb.clearFaults();
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('');

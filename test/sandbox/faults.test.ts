@@ -89,7 +89,7 @@ describe('fallas', () => {
   });
 
   it('delay: answers late (after a request sent later), then normally', async () => {
-    await sb.api('POST', '/_sandbox/fallas', { method: 'GET', path: '/v1/cuenta', action: 'delay', delay_ms: 3_000 });
+    await sb.api('POST', '/_sandbox/fallas', { method: 'GET', path: '/v1/cuenta', action: 'delay', delay_ms: 1_500 });
     const order: string[] = [];
     const slow = sb.api('GET', '/v1/cuenta').then((r) => (order.push('cuenta'), r));
     const fast = sb.api('GET', '/v1/salud').then((r) => (order.push('salud'), r));
