@@ -1,14 +1,18 @@
 // Live keys and the OS keyring (issue 7): `svc login` puts a live key in the keyring
 // when one answers and says so; the config file then holds no key; live commands read
 // it back; logout and `perfil borrar` remove it. A keyring that hangs is given up after
-// 3 s and the key goes to the 0600 file with a one-line notice. Runs against a private
-// Secret Service (dbus-daemon + gnome-keyring-daemon in a temp HOME), never the user's.
+// 3 s (SVC_KEYRING_TIMEOUT) and the key goes to the 0600 file with a one-line notice.
+// Runs against a private Secret Service (dbus-daemon + gnome-keyring-daemon in a temp
+// HOME), never the user's: one for the file, as every test uses its own config folders
+// and so its own entries.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { expectNoStack, ROOT, svcSpawned, tempDir, type SvcResult } from '../helpers/cli.js';
+import { svcOf } from '../helpers/inproc.js';
 import { secretServiceMissing, startHangingBus, startSecretService, type SecretService, type SessionEnv } from '../helpers/keyring.js';
-import { inSpanish } from '../../src/config/keyring.js';
+import { inSpanish, keyringTimeoutMs } from '../../src/config/keyring.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy, type LiveProxy } from '../helpers/live-proxy.js';
 
@@ -18,6 +22,13 @@ if (missing) {
   console.log(`skipped: keyring tests ${missing}`);
 }
 
+// In this process, the built main(): the keyring's helper process is found beside the
+// compiled keyring module (dist/config/), which src/ under vitest has not. Each keyring
+// call still runs the real helper against the real bus. The bundled binary finding it
+// from dist/chunks/ is the first test's login, spawned.
+const builtMain = (await import(pathToFileURL(join(ROOT, 'dist', 'main.js')).href)) as typeof import('../../src/main.js');
+const svcBuilt = svcOf(builtMain.main);
+
 let sb: Sandbox;
 let proxy: LiveProxy;
 let secrets: SecretService;
@@ -25,36 +36,39 @@ let hanging: Awaited<ReturnType<typeof startHangingBus>>;
 
 beforeAll(async () => {
   if (missing) return;
-  sb = await startSandbox({ spawned: [] });
+  [sb, secrets, hanging] = await Promise.all([startSandbox(), startSecretService(), startHangingBus()]);
   proxy = await startLiveProxy(sb.base_url, sb.api_key);
-  secrets = await startSecretService();
-  hanging = await startHangingBus();
 });
 afterAll(async () => {
   await Promise.all([sb?.stop(), proxy?.close(), secrets?.stop(), hanging?.stop()]);
 });
 
 /**
- * svc with the keyring on, talking to the session bus `session`. The working keyring
- * gets 20 s (SVC_KEYRING_TIMEOUT): on a loaded two-core machine its calls took over the
- * 3 s default and the key went to the file; the hanging bus keeps the default, as users have.
+ * svc with the keyring on, talking to the session bus `session`, in this process unless
+ * `spawned`. The working keyring gets 20 s (SVC_KEYRING_TIMEOUT): on a loaded two-core
+ * machine its calls took over the 3 s default and the key went to the file; the hanging
+ * bus gets 1 s, as the tests there want the timeout to fire (the 3 s default is
+ * keyringTimeoutMs's own test below).
  */
-const run = (dir: string, session: SessionEnv, args: string[], input?: string) =>
-  svcSpawned(args, { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, SVC_KEYRING_TIMEOUT: session === secrets?.env ? '20' : undefined, ...session }, ...(input !== undefined ? { input } : {}) });
+const run = (dir: string, session: SessionEnv, args: string[], input?: string, spawned = false): Promise<SvcResult> =>
+  (spawned ? svcSpawned : svcBuilt)(args, {
+    env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, SVC_KEYRING_TIMEOUT: session === secrets?.env ? '20' : '1', ...session },
+    ...(input !== undefined ? { input } : {}),
+  });
 
-const login = (dir: string, session: SessionEnv, profile = 'default') =>
-  run(dir, session, ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile], `${LIVE_KEY}\n`);
+const login = (dir: string, session: SessionEnv, profile = 'default', spawned = false) =>
+  run(dir, session, ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile], `${LIVE_KEY}\n`, spawned);
 
 /**
  * A login whose key went to the keyring. The daemon may still be registering on the bus,
- * and a keyring call slower than its 3 s on a loaded machine falls back to the file:
+ * and a keyring call slower than its timeout on a loaded machine falls back to the file:
  * logging in again (bounded) puts the key where the test needs it.
  */
-async function loginInKeyring(dir: string, profile = 'default') {
-  let r = await login(dir, secrets.env, profile);
+async function loginInKeyring(dir: string, profile = 'default', spawned = false) {
+  let r = await login(dir, secrets.env, profile, spawned);
   for (let i = 0; i < 20 && !r.stderr.includes('llavero del sistema (servicio'); i++) {
     await new Promise((done) => setTimeout(done, 250));
-    r = await login(dir, secrets.env, profile);
+    r = await login(dir, secrets.env, profile, spawned);
   }
   expect(r.exitCode, r.stderr).toBe(0);
   expect(r.stderr).toContain('llavero del sistema (servicio "svc")');
@@ -82,12 +96,20 @@ describe('the keyring library\'s reasons, in Spanish', () => {
     expect(inSpanish('No matching entry found in secure storage')).toBe('la entrada no está en el llavero');
     expect(inSpanish('el llavero no respondió en 3 s')).toBe('el llavero no respondió en 3 s');
   });
+
+  it('gives every keyring call 3 s, or SVC_KEYRING_TIMEOUT whole seconds from 1 to 60', () => {
+    expect(keyringTimeoutMs({})).toBe(3000);
+    expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: '1' })).toBe(1000);
+    expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: ' 10 ' })).toBe(10_000);
+    expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: '60' })).toBe(60_000);
+    for (const wrong of ['', '0', '61', '1.5', '-5', 'diez', '100']) expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: wrong }), wrong).toBe(3000);
+  });
 });
 
 describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
   it('login stores a live key in the keyring, not the file; live commands read it back; logout removes it', async () => {
     const dir = tempDir();
-    const r = await loginInKeyring(dir);
+    const r = await loginInKeyring(dir, 'default', true);
     expectNoStack(r.stderr);
     expect(r.stderr).toContain('sesión iniciada');
     expect(r.stderr).toContain(`la clave live quedó en el llavero del sistema (servicio "svc"), no en ${join(dir, 'config.json')}`);
@@ -137,7 +159,7 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expectNoStack(r.stderr);
     const notice = r.stderr.split('\n').filter((l) => l.includes('llavero'));
-    expect(notice).toEqual([`sin llavero del sistema (el llavero no respondió en 3 s): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`]);
+    expect(notice).toEqual([`sin llavero del sistema (el llavero no respondió en 1 s): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`]);
     expect(r.stdout + r.stderr).not.toContain(LIVE_KEY);
     const saved = JSON.parse(configText(dir)).profiles.default;
     expect(saved.live_key).toBe(LIVE_KEY);
@@ -149,19 +171,19 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     expect(cuenta.exitCode, cuenta.stderr).toBe(0);
   }, 60_000);
 
-  it('a live command whose key is in a keyring that stopped answering: exit 3 after 3 s, one line, no stack', async () => {
+  it('a live command whose key is in a keyring that stopped answering: exit 3 after its timeout, one line, no stack', async () => {
     const dir = tempDir();
     await loginInKeyring(dir);
     const r = await run(dir, hanging.env, ['--live', 'cuenta']);
     expect(r.exitCode).toBe(3);
     expectNoStack(r.stderr);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('la clave live del perfil "default" está en el llavero del sistema, y el llavero falló: el llavero no respondió en 3 s');
+    expect(r.stderr).toContain('la clave live del perfil "default" está en el llavero del sistema, y el llavero falló: el llavero no respondió en 1 s');
   }, 60_000);
 
   it('SVC_KEYRING=off keeps live keys in the 0600 file and the notice names the setting', async () => {
     const dir = tempDir();
-    const r = await svcSpawned(['login', '--with-key-stdin', '--base-url', proxy.baseUrl], {
+    const r = await svcBuilt(['login', '--with-key-stdin', '--base-url', proxy.baseUrl], {
       env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off', ...secrets.env },
       input: `${LIVE_KEY}\n`,
     });

@@ -26,7 +26,7 @@ class Sink extends Writable {
   }
 }
 
-async function runMain(args: string[], env: Record<string, string | undefined>, input: string, cwd: string | undefined): Promise<SvcResult & { all: string }> {
+async function runMain(run: typeof main, args: string[], env: Record<string, string | undefined>, input: string, cwd: string | undefined): Promise<SvcResult & { all: string }> {
   const all = new Sink();
   const stdout = new Sink(all);
   const stderr = new Sink(all);
@@ -37,7 +37,7 @@ async function runMain(args: string[], env: Record<string, string | undefined>, 
   const back = process.cwd();
   if (cwd) process.chdir(cwd);
   try {
-    const exitCode = await main(args, {
+    const exitCode = await run(args, {
       stdout,
       stderr,
       stdin,
@@ -62,6 +62,16 @@ async function runMain(args: string[], env: Record<string, string | undefined>, 
  * terminal shows them.
  */
 export function svc(args: string[], options: SvcOptions = {}): Promise<SvcResult & { all: string }> {
-  const input = options.input ?? (options.inputFile ? readFileSync(options.inputFile) : '');
-  return runMain(args, options.env ?? {}, String(input), options.cwd);
+  return svcOf(main)(args, options);
+}
+
+/**
+ * `svc` through another main(): the built one (dist/main.js), for code that finds a file
+ * beside its own compiled module, as the keyring finds its helper process.
+ */
+export function svcOf(run: typeof main) {
+  return (args: string[], options: SvcOptions = {}): Promise<SvcResult & { all: string }> => {
+    const input = options.input ?? (options.inputFile ? readFileSync(options.inputFile) : '');
+    return runMain(run, args, options.env ?? {}, String(input), options.cwd);
+  };
 }

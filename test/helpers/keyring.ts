@@ -2,7 +2,7 @@
 // gnome-keyring-daemon, in a temp HOME, so tests never touch the user's keyring.
 // And a "hanging" session bus that accepts connections and never answers, as a
 // headless Linux keyring sometimes does.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -58,6 +58,7 @@ export async function startSecretService(): Promise<SecretService> {
   // --unlock reads the login keyring's password on stdin and creates the keyring with it.
   const daemon = spawn(GNOME_KEYRING, ['--foreground', '--unlock', '--components=secrets'], { env: { ...base, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
   daemon.stdin!.end('svc-test-keyring-password');
+  await secretsOnBus(env);
   return {
     env,
     async stop() {
@@ -65,6 +66,24 @@ export async function startSecretService(): Promise<SecretService> {
       await stopChild(bus);
     },
   };
+}
+
+/**
+ * Waits (bounded) until the daemon owns org.freedesktop.secrets on the bus: a keyring
+ * call made before that fails and svc rightly falls back to the file. Not ready after
+ * the bound: the tests' own retries still cover it.
+ */
+async function secretsOnBus(env: SessionEnv): Promise<void> {
+  const ask = () =>
+    new Promise<boolean>((resolve) =>
+      execFile(
+        'dbus-send',
+        ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+        { env: { PATH: process.env.PATH, ...env }, timeout: 5000 },
+        (err, stdout) => resolve(!err && stdout.includes('boolean true')),
+      ),
+    );
+  for (let i = 0; i < 100 && !(await ask()); i++) await new Promise((done) => setTimeout(done, 100));
 }
 
 /** A session bus that takes connections and never says a word. */
