@@ -69,7 +69,7 @@ const onLog = (level, log, handler) => {
 };
 
 // The dashboard's script (src/sandbox/panel/browser/panel.ts, type-checked for the
-// browser by `npm run build`): one file, served inline by the sandbox (panel/script.ts
+// browser by `npm run typecheck`): one file, served inline by the sandbox (panel/script.ts
 // reads it), so it must not hold what would end its <script> element.
 const panel = await rolldown({ input: `${src}sandbox/panel/browser/panel.ts`, platform: 'browser', onLog });
 const { output: [panelChunk] } = await panel.write({ file: `${dist}/panel/panel.js`, format: 'iife', codeSplitting: false });
