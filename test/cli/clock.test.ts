@@ -5,7 +5,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svcSpawned, tempDir } from '../helpers/cli.js';
+import { svcSpawned, tempDir, type SvcOptions, type SvcResult } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { journalEntryAs as journalEntry } from '../helpers/journal.js';
@@ -13,21 +13,43 @@ import { journalEntryAs as journalEntry } from '../helpers/journal.js';
 /** A day some weeks ahead (the service takes expiries up to 365 days away). */
 const DAY = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * Runs svc in this process with the process's own zone set to env.TZ (Node takes a TZ
+ * set at run time), as the built binary started with that TZ would have it; the zone
+ * this process had is put back after.
+ */
+async function inZone(args: string[], options: SvcOptions = {}): Promise<SvcResult> {
+  const tz = options.env?.TZ;
+  if (tz === undefined) return svc(args, options);
+  const had = process.env.TZ;
+  process.env.TZ = tz;
+  try {
+    return await svc(args, options);
+  } finally {
+    if (had === undefined) delete process.env.TZ;
+    else process.env.TZ = had;
+  }
+}
+
 describe('typed times mean the service zone on any machine', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ spawned: [] });
+    sb = await startSandbox();
   });
   afterAll(() => sb.stop());
 
-  const vencimientoOf = async (env: Record<string, string>, typed: string): Promise<string> => {
-    const made = await svcSpawned(['cobro', 'crear', '--concepto', 'Reloj', '--monto', '10', '--vencimiento', typed, '--json'], { env: { ...sb.env, ...env } });
+  const vencimientoOf = async (env: Record<string, string>, typed: string, run = inZone): Promise<string> => {
+    const made = await run(['cobro', 'crear', '--concepto', 'Reloj', '--monto', '10', '--vencimiento', typed, '--json'], { env: { ...sb.env, ...env } });
     expect(made.exitCode, made.stderr).toBe(0);
     const id = JSON.parse(made.stdout).id as number;
-    const seen = await svcSpawned(['cobro', 'ver', String(id), '--json'], { env: { ...sb.env, ...env } });
+    const seen = await run(['cobro', 'ver', String(id), '--json'], { env: { ...sb.env, ...env } });
     expect(seen.exitCode, seen.stderr).toBe(0);
     return JSON.parse(seen.stdout).vencimiento as string;
   };
+
+  it('the built binary started with TZ=Asia/Tokyo: "DAY 18:00" comes back as typed', async () => {
+    expect(await vencimientoOf({ TZ: 'Asia/Tokyo' }, `${DAY} 18:00`, svcSpawned)).toBe(`${DAY} 18:00:00`);
+  });
 
   for (const TZ of ['UTC', 'Asia/Tokyo']) {
     it(`TZ=${TZ}: "${DAY} 18:00" comes back as typed, a bare date as 23:59:59`, async () => {
@@ -74,14 +96,14 @@ describe('a sandbox in another zone', () => {
       expect(sb.tz).toBe('UTC');
       const config = tempDir('svc-config-');
       const env = { SVC_CONFIG_DIR: config, SVC_BASE_URL: sb.base_url, TZ: 'Asia/Tokyo' };
-      const login = await svcSpawned(['login', '--with-key-stdin', '--json'], { env, input: `${sb.api_key}\n` });
+      const login = await inZone(['login', '--with-key-stdin', '--json'], { env, input: `${sb.api_key}\n` });
       expect(login.exitCode, login.stderr).toBe(0);
       expect(JSON.parse(login.stdout).zona).toBe('UTC');
-      const made = await svcSpawned(['cobro', 'crear', '--concepto', 'UTC', '--monto', '5', '--vencimiento', `${DAY} 09:30`, '--json'], { env });
+      const made = await inZone(['cobro', 'crear', '--concepto', 'UTC', '--monto', '5', '--vencimiento', `${DAY} 09:30`, '--json'], { env });
       expect(made.exitCode, made.stderr).toBe(0);
       expect(JSON.parse(made.stdout).vencimiento).toBe(`${DAY} 09:30:00`);
       // --zona wins over the sandbox's, and a zone Intl does not know is refused before anything is sent.
-      const wrong = await svcSpawned(['login', '--with-key-stdin', '--zona', 'Nada/Nada'], { env, input: `${sb.api_key}\n` });
+      const wrong = await inZone(['login', '--with-key-stdin', '--zona', 'Nada/Nada'], { env, input: `${sb.api_key}\n` });
       expect(wrong.exitCode).toBe(2);
       expect(wrong.stderr).toContain('--zona "Nada/Nada" no es una zona horaria conocida');
     } finally {
