@@ -5,8 +5,12 @@
 // the env for svc, and one way to call it, whose every reply is parsed with the strict
 // reply of its endpoint in the endpoint table (src/api/contract.ts), so the emulator
 // cannot drift from the wire the client accepts without a test failing.
+// startSandbox({ argv: [...] }) runs `svc sandbox --port 0 --json ...argv` through main()
+// in this process, stopped as Ctrl-C would (for flags such as --escenario without a process).
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
+import { PassThrough, Writable } from 'node:stream';
+import { main } from '../../src/main.js';
 import * as z from 'zod/mini';
 import { API, pathMatches, strictReply } from '../../src/api/contract.js';
 import { Cobro, EventoBody, SandboxErrorBody } from '../../src/api/schemas.js';
@@ -118,6 +122,13 @@ export interface SpawnedSandbox extends Sandbox {
   stderr(): string;
 }
 
+/** `svc sandbox` run through main() in this process. */
+export interface CommandSandbox extends Sandbox {
+  tz: string;
+  /** What it wrote on stderr so far. */
+  stderr(): string;
+}
+
 export interface StartOptions extends SandboxOptions {
   /** Leave replies unchecked: only for tests that read deliberately broken replies. */
   uncheckedReplies?: boolean;
@@ -171,8 +182,11 @@ function caller(base: string, key: string, checked: boolean): Omit<Sandbox, 'bas
 export async function startSandbox(options?: StartOptions): Promise<InProcessSandbox>;
 /** `svc sandbox --port 0 --json ...spawned` as a process of the built CLI, once its ready line is out. */
 export async function startSandbox(options: { spawned: string[] }): Promise<SpawnedSandbox>;
-export async function startSandbox(options: StartOptions | { spawned: string[] } = {}): Promise<InProcessSandbox | SpawnedSandbox> {
+/** `svc sandbox --port 0 --json ...argv` through main() in this process, once its ready line is out. */
+export async function startSandbox(options: { argv: string[] }): Promise<CommandSandbox>;
+export async function startSandbox(options: StartOptions | { spawned: string[] } | { argv: string[] } = {}): Promise<InProcessSandbox | SpawnedSandbox | CommandSandbox> {
   if ('spawned' in options) return spawn(options.spawned);
+  if ('argv' in options) return command(options.argv);
   const { uncheckedReplies, ...sandboxOptions } = options;
   const sb = await startInProcess({ port: 0, readyDelayMs: 0, retrySchedule: [30, 60], checkReplies: !uncheckedReplies, ...sandboxOptions });
   const info = { base_url: sb.baseUrl, api_key: sb.apiKey, api_key_no_listo: sb.apiKeyNoListo, api_key_live: sb.apiKeyLive, webhook_secret: sb.webhookSecret };
@@ -219,6 +233,50 @@ async function spawn(args: string[]): Promise<SpawnedSandbox> {
     async stop(signal = 'SIGTERM') {
       if (proc.exitCode === null && !proc.killed) proc.kill(signal);
       await proc;
+    },
+  };
+}
+
+async function command(args: string[]): Promise<CommandSandbox> {
+  let out = '';
+  let err = '';
+  let onLine = (): void => {};
+  const sink = (add: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _enc, done) {
+        add(chunk.toString());
+        done();
+      },
+    });
+  const stdin = new PassThrough();
+  stdin.end();
+  const ctrlC = new AbortController();
+  const done = main(['sandbox', '--port', '0', '--json', ...args], {
+    stdout: sink((t) => ((out += t), onLine())),
+    stderr: sink((t) => (err += t)),
+    stdin,
+    signal: ctrlC.signal,
+    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1', SVC_KEYRING: 'off' } as NodeJS.ProcessEnv,
+  });
+  const line = await Promise.race([
+    new Promise<string>((resolve) => {
+      onLine = () => out.includes('\n') && resolve(out.slice(0, out.indexOf('\n')));
+      onLine();
+    }),
+    done.then((code) => {
+      throw new Error(`svc sandbox ended with ${code} before ready: ${err}`);
+    }),
+  ]);
+  const info = JSON.parse(line) as Omit<CommandSandbox, 'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop' | 'stderr'>;
+  return {
+    ...info,
+    ...caller(info.base_url, info.api_key, true),
+    stderr: () => err,
+    env: { SVC_BASE_URL: info.base_url, SVC_API_KEY: info.api_key, SVC_WEBHOOK_SECRET: info.webhook_secret },
+    async stop() {
+      ctrlC.abort();
+      const code = await done;
+      if (code !== 0) throw new Error(`svc sandbox ended with ${code}: ${err}`);
     },
   };
 }

@@ -2,12 +2,13 @@
 // describes, built through the sandbox's own API (so transactions, fees, states and
 // events are what real calls give); `svc sandbox escenario exportar` writes a running
 // sandbox's state in that form and starting from the export gives the same lists;
-// a bad file or a refused step stops the start naming the path, exit 2.
+// a bad file or a refused step stops the start naming the path, exit 2. `svc sandbox`
+// runs through main() in this process, and as the built binary for its log lines.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, ROOT, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { BIN, ROOT, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -40,7 +41,7 @@ async function lists(sb: Sandbox) {
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--escenario', write('escenario.json', scenario)] });
+  sb = await startSandbox({ argv: ['--escenario', write('escenario.json', scenario)] });
 });
 afterAll(() => sb?.stop());
 
@@ -78,9 +79,9 @@ describe('svc sandbox --escenario', () => {
   });
 
   it('escenario exportar, then a sandbox started from the export: the same lists', async () => {
-    const exported = await svcSpawned(['sandbox', 'escenario', 'exportar'], { env: sb.env });
+    const exported = await svc(['sandbox', 'escenario', 'exportar'], { env: sb.env });
     expect(exported.exitCode, exported.stderr).toBe(0);
-    const again = await startSandbox({ spawned: ['--escenario', write('exportado.json', exported.stdout)] });
+    const again = await startSandbox({ argv: ['--escenario', write('exportado.json', exported.stdout)] });
     try {
       expect(await lists(again)).toEqual(await lists(sb));
     } finally {
@@ -112,7 +113,7 @@ describe('svc sandbox --escenario', () => {
     const before = await listing(sb);
     expect(before[0]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['6', '4', '3', '2', '1']);
     expect(before[1]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['7', '5']);
-    const again = await startSandbox({ spawned: ['--escenario', write('con-ids.json', exported.stdout)] });
+    const again = await startSandbox({ argv: ['--escenario', write('con-ids.json', exported.stdout)] });
     try {
       const after = await listing(again);
       for (const r of after) expect(r.exitCode, r.stderr).toBe(0);
