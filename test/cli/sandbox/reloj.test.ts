@@ -5,7 +5,7 @@
 // --data a restart keeps the clock where it was.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { svcSpawned, tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
@@ -18,7 +18,7 @@ const day = 24 * 3600 * 1000;
 beforeAll(async () => {
   app = await startReceiver();
   // Retries an hour apart: only moving the clock sends them during the test.
-  sb = await startSandbox({ spawned: ['--retry-schedule', '3600000', '--webhook-url', app.url] });
+  sb = await startSandbox({ retrySchedule: [3_600_000], webhookUrl: app.url });
 });
 afterAll(async () => {
   await sb?.stop();
@@ -29,7 +29,7 @@ describe('svc sandbox reloj', () => {
   it('avanzar 8d expires a request with the default expiry and delivers its payment.rejected once', async () => {
     const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Vence', monto: '10.00' })).body.data;
     await app.waitFor(1);
-    const moved = await svcSpawned(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sb.env });
+    const moved = await svc(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sb.env });
     expect(moved.exitCode, moved.stderr).toBe(0);
     const r = JSON.parse(moved.stdout);
     expect(r.vencidos).toContain(c.id);
@@ -76,10 +76,11 @@ describe('svc sandbox reloj', () => {
 describe('the clock with --data', () => {
   it('a restart keeps the clock where it was moved, also after a reiniciar in between', async () => {
     const file = join(tempDir('svc-reloj-'), 'state.jsonl');
+    // The first run is the built binary, stopped as a process is; the next two read its file in this process.
     const a = await startSandbox({ spawned: ['--data', file] });
     await svc(['sandbox', 'reloj', 'avanzar', '2d'], { env: a.env });
     await a.stop();
-    const b = await startSandbox({ spawned: ['--data', file] });
+    const b = await startSandbox({ argv: ['--data', file] });
     try {
       const r = await svc(['sandbox', 'reloj', '--json'], { env: b.env });
       expect(JSON.parse(r.stdout).adelanto_ms).toBe(2 * day);
@@ -90,7 +91,7 @@ describe('the clock with --data', () => {
       await b.stop();
     }
     // The journal holds 2d, back to 0, then 1d: the replay takes all three.
-    const c = await startSandbox({ spawned: ['--data', file] });
+    const c = await startSandbox({ argv: ['--data', file] });
     try {
       expect(JSON.parse((await svc(['sandbox', 'reloj', '--json'], { env: c.env })).stdout).adelanto_ms).toBe(day);
     } finally {
