@@ -1,11 +1,12 @@
 // The sandbox's failure controls and logs from the command line, against a real
 // sandbox: `sandbox fallas agregar|listar|borrar` (every named failure reaches the
 // client as it should), `sandbox log` (filters, --json, --follow until Ctrl-C) and
-// `sandbox entregas` (each notification attempt).
+// `sandbox entregas` (each notification attempt). `svc sandbox` runs through main() in
+// this process; the --follow that Ctrl-C ends is the built binary.
 import { execa } from 'execa';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BIN, expectNoStack, svcSpawned } from '../../helpers/cli.js';
+import { BIN, expectNoStack } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { closedPort } from '../../helpers/fixtures.js';
 import { startReceiver } from '../../helpers/receiver.js';
@@ -13,13 +14,13 @@ import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox({ argv: [] });
 });
 afterAll(() => sb?.stop());
 
 describe('svc sandbox fallas', () => {
   it('agregar makes the next matching request fail as named; listar shows what is pending; borrar clears it', async () => {
-    const add = await svcSpawned(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/cobros', '--metodo', 'post', '--tipo', '503'], { env: sb.env });
+    const add = await svc(['sandbox', 'fallas', 'agregar', '--ruta', '/v1/cobros', '--metodo', 'post', '--tipo', '503'], { env: sb.env });
     expect(add.exitCode, add.stderr).toBe(0);
     expect(add.stderr).toMatch(/^falla \d+: el próximo pedido POST a \/v1\/cobros → 503$/m);
     const crear = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '1'], { env: sb.env });

@@ -12,7 +12,7 @@ import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 let sb: Sandbox;
 let live: Record<string, string>;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox({ argv: [] });
   live = { ...sb.env, SVC_API_KEY: sb.api_key_live! };
 });
 afterAll(() => sb?.stop());

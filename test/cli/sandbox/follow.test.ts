@@ -49,7 +49,7 @@ const onWarning = (w: Error) => warnings.push(w.name);
 let sb: Sandbox;
 beforeAll(async () => {
   process.on('warning', onWarning);
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
 });
 afterAll(async () => {
   process.off('warning', onWarning);
@@ -102,7 +102,7 @@ describe('--follow reads the sandbox stream', () => {
   });
 
   it('a sandbox that stops ends the follow: exit 6, one line', async () => {
-    const other = await startSandbox({ spawned: [] });
+    const other = await startSandbox({ argv: [] });
     const f = follow(['sandbox', 'log', '--follow'], other.env);
     await other.api('GET', '/v1/cobros/1');
     await f.until(/\/v1\/cobros\/1 /, 'the request');

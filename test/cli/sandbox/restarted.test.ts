@@ -17,10 +17,11 @@ let strangerUrl: string;
 
 beforeAll(async () => {
   // The same address, started again without --data: the keys of the first are gone.
+  // The first is the built binary, stopped as a process; the second runs through main().
   before = await startSandbox({ spawned: [] });
   const port = new URL(before.base_url).port;
   await before.stop();
-  after = await startSandbox({ spawned: ['--port', port] });
+  after = await startSandbox({ argv: ['--port', port] });
   // Another service on this machine: its health check names no sandbox, it refuses every key.
   stranger = createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
