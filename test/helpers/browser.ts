@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { ROOT } from './cli.js';
 import { startReceiver as startAppReceiver } from './receiver.js';
-import { startSandbox, type Sandbox } from './sandbox.js';
+import { startSandbox, type Sandbox, type StartOptions } from './sandbox.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** CI sets it: a missing browser then fails instead of skipping. */
@@ -98,9 +98,13 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
   return { browser, context };
 }
 
-/** A sandbox whose notifications go to a receiver that verifies them. */
-export async function sandboxNotifying(args: string[]): Promise<{ sb: Sandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
-  const sb = await startSandbox({ spawned: args });
+/**
+ * A sandbox in this process (what the pages do is the app's, not the process's; a
+ * spawned one cost each file a second to start), whose notifications go to a receiver
+ * that verifies them.
+ */
+export async function sandboxNotifying(options: StartOptions = {}): Promise<{ sb: Sandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
+  const sb = await startSandbox(options);
   const receiver = await startReceiver(sb.webhook_secret);
   const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
   expect(set.status, set.text).toBe(200);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
-import { svcSpawned } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 
 const SHOP = 'https://tienda.example';
@@ -56,7 +56,7 @@ const BROKEN_AMOUNTS = `(() => {
 })()`;
 
 async function crear(sb: Sandbox, args: string[]): Promise<any> {
-  const r = await svcSpawned(['cobro', 'crear', '--json', ...args], { env: sb.env });
+  const r = await svc(['cobro', 'crear', '--json', ...args], { env: sb.env });
   expect(r.stderr === '' || r.exitCode === 0, r.stderr).toBe(true);
   expect(r.exitCode, r.stderr).toBe(0);
   const j = JSON.parse(r.stdout);
@@ -64,7 +64,7 @@ async function crear(sb: Sandbox, args: string[]): Promise<any> {
 }
 
 async function ver(sb: Sandbox, id: number): Promise<any> {
-  const r = await svcSpawned(['cobro', 'ver', String(id), '--json'], { env: sb.env });
+  const r = await svc(['cobro', 'ver', String(id), '--json'], { env: sb.env });
   expect(r.exitCode, r.stderr).toBe(0);
   const j = JSON.parse(r.stdout);
   return j.data ?? j;
@@ -77,7 +77,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
   let context: BrowserContext;
 
   beforeAll(async () => {
-    ({ sb, receiver } = await sandboxNotifying(['--ready-delay', '0']));
+    ({ sb, receiver } = await sandboxNotifying());
     ({ browser, context } = await launchBrowser());
     // The shop's pages are https and outside this machine: answer them here, and
     // refuse anything else that would leave loopback.

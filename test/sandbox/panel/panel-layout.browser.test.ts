@@ -76,7 +76,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
   let context: BrowserContext;
 
   beforeAll(async () => {
-    ({ sb, receiver } = await sandboxNotifying(['--ready-delay', '0', '--retry-schedule', '']));
+    ({ sb, receiver } = await sandboxNotifying({ retrySchedule: [] }));
     ({ browser, context } = await launchBrowser());
     const ids: number[] = [];
     for (let i = 1; i <= REQUESTS; i++) {

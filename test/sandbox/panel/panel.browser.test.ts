@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
-import { svcSpawned } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 
 if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
@@ -38,7 +38,7 @@ async function deliveriesShown(sb: Sandbox, page: Page): Promise<void> {
 }
 
 async function json(sb: Sandbox, args: string[]): Promise<any> {
-  const r = await svcSpawned([...args, '--json'], { env: sb.env });
+  const r = await svc([...args, '--json'], { env: sb.env });
   expect(r.exitCode, r.stderr).toBe(0);
   const j = JSON.parse(r.stdout);
   return j.data ?? j;
@@ -55,7 +55,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
   beforeAll(async () => {
     // No retries: once the clock is moved on, the receiver refuses the timestamps, and
     // retries arriving while the accessibility tree is read would change the controls.
-    ({ sb, receiver } = await sandboxNotifying(['--ready-delay', '0', '--retry-schedule', '']));
+    ({ sb, receiver } = await sandboxNotifying({ retrySchedule: [] }));
     ({ browser, context } = await launchBrowser());
     // Only the sandbox: anything else would leave loopback, and is refused and counted.
     await context.route('**/*', (route) => {
