@@ -4,12 +4,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium-server.js';
 import { ROOT } from './cli.js';
 import { startReceiver as startAppReceiver } from './receiver.js';
 import { startSandbox, type Sandbox, type StartOptions } from './sandbox.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
 /** CI sets it: a missing browser then fails instead of skipping. */
 export const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
 export const HAVE_BROWSER = existsSync(CHROMIUM);
@@ -85,15 +86,24 @@ export function watch(page: Page, problems: string[], expected: (url: string) =>
   });
 }
 
-/** Headless Chromium and a 375 px, es-AR context; fails clearly when the browser is required and missing. */
+/**
+ * A 375 px, es-AR context in headless Chromium: the run's shared browser when
+ * vitest's globalSetup (chromium-server.ts) offers one, else a browser of this file's
+ * own. Fails clearly when the browser is required and missing, or did not start.
+ */
 export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
   if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const broker = inject('chromiumBroker');
+  let browser: Browser;
+  if (broker) {
+    const r = await fetch(broker);
+    const answer = (await r.json()) as { ws?: string; error?: string };
+    if (!answer.ws) throw new Error(answer.error ?? `the shared Chromium's broker answered ${r.status}`);
+    browser = await chromium.connect(answer.ws);
+  } else {
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  }
   const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, locale: 'es-AR' });
   return { browser, context };
 }
