@@ -27,7 +27,7 @@ const settle = async (n: number) => {
 
 beforeAll(async () => {
   // Retries an hour apart: a refused notification stays refused while the test looks.
-  sb = await startSandbox({ spawned: ['--retry-schedule', '3600000'] });
+  sb = await startSandbox({ retrySchedule: [3_600_000] });
   app = await startReceiver();
   journal = join(tempDir('svc-conciliar-'), 'webhooks.jsonl');
   listener = await startListener({ secret: sb.webhook_secret, port: 0, journal, forwardTo: app.url });

@@ -18,7 +18,7 @@ let cobroId: number;
 const entry = (id: string, cobro_id: number) => journalEntry(id, { cobro_id, estado: 'PENDIENTE' });
 
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
   cobroId = (await sb.api('POST', '/v1/cobros', { concepto: 'Journal', monto: '10.00' })).body.data.id;
   const dir = tempDir('svc-journal-read-');
   journal = join(dir, 'webhooks.jsonl');

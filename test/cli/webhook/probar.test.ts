@@ -95,8 +95,9 @@ describe('svc webhook probar', () => {
   });
 
   it.skipIf(!hasScript())('on a terminal of 80 and 60 columns every line fits, each case then what happened, broken at spaces', async () => {
-    for (const cols of [80, 60]) {
-      const r = await svcTty(['webhook', 'probar', '--forward-to', naive], { SVC_WEBHOOK_SECRET: SECRET }, [], 60_000, { cols, rows: 40 });
+    // Both terminals at once: each run mostly waits on the receiver and the slow case's pauses.
+    const runs = await Promise.all([80, 60].map(async (cols) => ({ cols, r: await svcTty(['webhook', 'probar', '--forward-to', naive], { SVC_WEBHOOK_SECRET: SECRET }, [], 60_000, { cols, rows: 40 }) })));
+    for (const { cols, r } of runs) {
       expect(r.exitCode, r.screen).toBe(1);
       for (const line of r.screen.split('\n')) expect(displayWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
       expect(r.screen).toMatch(/✗ firma hecha con otro secreto\n {2}se esperaba un rechazo; respondió 200\n/);
