@@ -1,19 +1,29 @@
-// Tables that fit, on a real terminal (a pty of 80 and of 60 columns): no row wraps with
-// a 150-character concept; free text is shortened with "…", ids, codes, states, amounts
+// Tables that fit, on a terminal of 80 and of 60 columns: no row wraps with a
+// 150-character concept; free text is shortened with "…", ids, codes, states, amounts
 // and dates never; piped rows keep everything. Long lists go through the pager on a
-// terminal only, and --no-pager / SVC_PAGER= turn it off.
+// terminal only, and --no-pager / SVC_PAGER= turn it off. The layouts run through
+// main() on a forced terminal of that width (SVC_FORCE_TTY, COLUMNS); what is about the
+// process runs the built binary once each: the width read from a real terminal (a pty),
+// and the pager, which writes to svc's own stdout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { svcSpawned, tempDir } from '../helpers/cli.js';
-import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { svc } from '../helpers/inproc.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
 import { displayWidth } from '../../src/text.js';
 
 const CONCEPTO = `Curso anual de cerámica gres y esmaltes, turno noche, ${'con materiales incluidos '.repeat(4)}`.slice(0, 150);
 const REFERENCIA = 'alumna-2026-000017-cuota-anual-completa';
 const HAVE_SCRIPT = hasScript();
-if (!HAVE_SCRIPT) console.log('skipped: the pty tests need util-linux `script`');
+if (!HAVE_SCRIPT) console.log('skipped: the pty test needs util-linux `script`');
+
+/** `svc ...args` through main() on a terminal of `cols` columns (no pager): what it shows, stdout and stderr in order. */
+async function onTerminal(args: string[], env: Record<string, string>, cols: number): Promise<{ exitCode: number; screen: string }> {
+  const r = await svc(args, { env: { ...env, SVC_FORCE_TTY: '1', SVC_PAGER: '', COLUMNS: String(cols), LINES: '40' } });
+  return { exitCode: r.exitCode, screen: r.all };
+}
 
 /** A journal with one event whose name and state are the longest the service has. */
 async function startJournal(): Promise<string> {
@@ -27,10 +37,10 @@ async function startJournal(): Promise<string> {
 }
 
 describe('tables that fit the terminal', () => {
-  let sb: Sandbox;
+  let sb: InProcessSandbox;
   const codes: string[] = [];
   beforeAll(async () => {
-    sb = await startSandbox({ spawned: [] });
+    sb = await startSandbox();
     // Two concepts and references that differ at their ends: the columns stay (a column with one value for every row is said once above instead).
     for (const [monto, end] of [['1500.00', ''], ['99999.99', '-b']] as const) {
       const r = await sb.api('POST', '/v1/cobros', { concepto: CONCEPTO.slice(0, 150 - end.length) + end, monto, referencia: REFERENCIA + end });
@@ -38,11 +48,11 @@ describe('tables that fit the terminal', () => {
     }
     expect((await sb.api('POST', '/_sandbox/cobros/2/pagar', { monto: '10.00' })).status).toBe(200);
   });
-  afterAll(() => sb.stop());
+  afterAll(() => sb?.stop());
 
   for (const cols of [80, 60]) {
-    it.skipIf(!HAVE_SCRIPT)(`${cols} columns: no row wraps; codes, states and amounts whole; the concept shortened`, async () => {
-      const r = await svcTty(['cobro', 'listar'], sb.env, [], 30_000, { cols, rows: 40 });
+    it(`${cols} columns: no row wraps; codes, states and amounts whole; the concept shortened`, async () => {
+      const r = await onTerminal(['cobro', 'listar'], sb.env, cols);
       expect(r.exitCode, r.screen).toBe(0);
       const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
       for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(cols);
@@ -58,44 +68,59 @@ describe('tables that fit the terminal', () => {
     });
   }
 
+  it.skipIf(!HAVE_SCRIPT)('on a real terminal (a pty of 60 columns, no COLUMNS) the table fits the width the terminal reports', async () => {
+    const r = await svcTty(['cobro', 'listar'], sb.env, [], 30_000, { cols: 60, rows: 40 });
+    expect(r.exitCode, r.screen).toBe(0);
+    const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+    expect(lines.filter((l) => /^\s*(ID|\d+)\s/.test(l))).toHaveLength(3);
+    expect(r.screen).toMatch(/sin lugar para .*REFERENCIA.* \(--json las trae\)/);
+  });
+
   it('piped rows keep every field whole', async () => {
-    const r = await svcSpawned(['cobro', 'listar'], { env: sb.env });
+    const r = await svc(['cobro', 'listar'], { env: sb.env });
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
     expect(rows.map((row) => row[5])).toEqual([`${CONCEPTO.slice(0, 148)}-b`, CONCEPTO]);
     expect(rows.map((row) => row[6])).toEqual([`${REFERENCIA}-b`, REFERENCIA]);
   });
 
-  it('a list longer than the screen goes through the pager; --no-pager, SVC_PAGER= and a pipe do not', async () => {
-    // A pager that marks each line it shows; LINES=2 makes three rows "long".
-    const terminal = { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '200', LINES: '2', PAGER: 'sed "s/^/PAGINADO: /"' };
+  it('a list longer than the screen goes through the pager, told the text is UTF-8', async () => {
+    // A pager that marks each line it shows; LINES=2 makes three rows "long". The pager
+    // writes to svc's own stdout: the built binary, once.
+    // svc writes UTF-8 whatever the locale: less is told so (else "…" shows as <E2><80><A6>).
+    const terminal = { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '200', LINES: '2', PAGER: 'echo "charset=$LESSCHARSET"; sed "s/^/PAGINADO: /"' };
     const paged = await svcSpawned(['cobro', 'listar'], { env: terminal });
     expect(paged.exitCode, paged.stderr).toBe(0);
-    const lines = paged.stdout.trim().split('\n');
+    const [charset, ...lines] = paged.stdout.trim().split('\n');
+    expect(charset).toBe('charset=utf-8');
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/^PAGINADO: /);
-    for (const args of [['cobro', 'listar', '--no-pager']]) {
-      const r = await svcSpawned(args, { env: terminal });
-      expect(r.stdout).not.toContain('PAGINADO');
-      expect(r.stdout).toContain(codes[0]);
-    }
-    const off = await svcSpawned(['cobro', 'listar'], { env: { ...terminal, SVC_PAGER: '' } });
-    expect(off.stdout).not.toContain('PAGINADO');
-    expect(off.stdout).toContain(codes[0]);
-    const piped = await svcSpawned(['cobro', 'listar'], { env: { ...sb.env, PAGER: terminal.PAGER, LINES: '2' } });
-    expect(piped.stdout).not.toContain('PAGINADO');
-    // A short list is printed as is.
-    const short = await svcSpawned(['cobro', 'listar'], { env: { ...terminal, LINES: '40' } });
-    expect(short.stdout).not.toContain('PAGINADO');
-    // svc writes UTF-8 whatever the locale: less is told so (else "…" shows as <E2><80><A6>).
-    const charset = await svcSpawned(['cobro', 'listar'], { env: { ...terminal, PAGER: 'echo "charset=$LESSCHARSET"; cat >/dev/null' } });
-    expect(charset.stdout).toBe('charset=utf-8\n');
+    expect(paged.stdout).toContain(codes[0]);
   });
 
-  it.skipIf(!HAVE_SCRIPT)('webhook conciliar at 80 columns: every line fits; the command of each row is never shortened, broken between its words; states whole', async () => {
+  it('--no-pager, SVC_PAGER=, a pipe and a list that fits the screen print without the pager', async () => {
+    // A pager that would leave a file behind: none of these may start it.
+    const marker = join(tempDir(), 'paginado');
+    const terminal = { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '200', LINES: '2', PAGER: `cat > '${marker}'` };
+    const cases: [string, string[], Record<string, string>][] = [
+      ['--no-pager', ['cobro', 'listar', '--no-pager'], terminal],
+      ['SVC_PAGER=', ['cobro', 'listar'], { ...terminal, SVC_PAGER: '' }],
+      ['a pipe', ['cobro', 'listar'], { ...sb.env, PAGER: terminal.PAGER, LINES: '2' }],
+      ['a short list', ['cobro', 'listar'], { ...terminal, LINES: '40' }],
+    ];
+    for (const [label, args, env] of cases) {
+      const r = await svc(args, { env });
+      expect(r.exitCode, `${label}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, label).toContain(codes[0]);
+      expect(existsSync(marker), label).toBe(false);
+    }
+  });
+
+  it('webhook conciliar at 80 columns: every line fits; the command of each row is never shortened, broken between its words; states whole', async () => {
     const journal = join(tempDir(), 'webhooks.jsonl');
     writeFileSync(journal, '');
-    const r = await svcTty(['webhook', 'conciliar', '--journal', journal], sb.env, [], 30_000, { cols: 80, rows: 40 });
+    const r = await onTerminal(['webhook', 'conciliar', '--journal', journal], sb.env, 80);
     expect(r.exitCode, r.screen).toBe(1);
     const lines = screenLines(r.screen);
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
@@ -108,9 +133,9 @@ describe('tables that fit the terminal', () => {
     expect(r.screen).not.toMatch(/svc webhook trigger[^\n]*…/);
   });
 
-  it.skipIf(!HAVE_SCRIPT)('webhook eventos fits 80 columns, event names whole, and says what it left out', async () => {
+  it('webhook eventos fits 80 columns, event names whole, and says what it left out', async () => {
     const app = await startJournal();
-    const r = await svcTty(['webhook', 'eventos', '--journal', app], {}, [], 30_000, { cols: 80, rows: 40 });
+    const r = await onTerminal(['webhook', 'eventos', '--journal', app], {}, 80);
     expect(r.exitCode, r.screen).toBe(0);
     const rows = r.screen.split('\n').filter((l) => /^(ID|evt_)/.test(l));
     expect(rows.length).toBeGreaterThan(1);
@@ -122,8 +147,8 @@ describe('tables that fit the terminal', () => {
     // The notes under the table too: broken at spaces, no line wider than the terminal.
     for (const line of r.screen.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
   });
-  it.skipIf(!HAVE_SCRIPT)('cobro ver at 80 columns: a long concept goes on under itself, whole, broken at spaces', async () => {
-    const r = await svcTty(['cobro', 'ver', '1'], sb.env, [], 30_000, { cols: 80, rows: 40 });
+  it('cobro ver at 80 columns: a long concept goes on under itself, whole, broken at spaces', async () => {
+    const r = await onTerminal(['cobro', 'ver', '1'], sb.env, 80);
     expect(r.exitCode, r.screen).toBe(0);
     const lines = screenLines(r.screen);
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
@@ -135,12 +160,12 @@ describe('tables that fit the terminal', () => {
     expect(held.join(' ')).toBe(CONCEPTO.trim());
   });
 
-  it.skipIf(!HAVE_SCRIPT)('money first at 80 and 60 columns: the fee and what is left stay; a state shared by every row is said once above; caso has no COBRO column', async () => {
+  it('money first at 80 and 60 columns: the fee and what is left stay; a state shared by every row is said once above; caso has no COBRO column', async () => {
     // Two payments (the second of the 99999.99 request): every list has two rows.
     expect((await sb.api('POST', '/_sandbox/cobros/1/pagar', {})).status).toBe(200);
     for (const cols of [80, 60]) {
       for (const args of [['transacciones', 'listar'], ['liquidaciones']]) {
-        const r = await svcTty(args, sb.env, [], 30_000, { cols, rows: 40 });
+        const r = await onTerminal(args, sb.env, cols);
         expect(r.exitCode, r.screen).toBe(0);
         const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
         for (const line of lines) expect(displayWidth(line), `${cols} ${args.join(' ')}: ${line}`).toBeLessThanOrEqual(cols);
@@ -153,7 +178,7 @@ describe('tables that fit the terminal', () => {
         if (cols === 80 && args[0] === 'liquidaciones') expect(header).not.toContain('ESTADO');
       }
     }
-    const caso = await svcTty(['caso', '1'], sb.env, [], 30_000, { cols: 80, rows: 60 });
+    const caso = await onTerminal(['caso', '1'], sb.env, 80);
     expect(caso.exitCode, caso.screen).toBe(0);
     const headers = screenLines(caso.screen).filter((l) => l.startsWith('ID '));
     expect(headers.length).toBeGreaterThanOrEqual(2);
@@ -162,12 +187,12 @@ describe('tables that fit the terminal', () => {
   });
 
   // Last: it adds a request the tests above do not expect.
-  it.skipIf(!HAVE_SCRIPT)('liquidaciones and devoluciones at 60 columns: rows and the totals line within the terminal', async () => {
+  it('liquidaciones and devoluciones at 60 columns: rows and the totals line within the terminal', async () => {
     const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Seña', monto: '1000.00' })).body.data;
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).status).toBe(200);
     expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '200.00' })).status).toBe(201);
     for (const args of [['liquidaciones'], ['devoluciones', 'listar']]) {
-      const r = await svcTty(args, sb.env, [], 30_000, { cols: 60, rows: 40 });
+      const r = await onTerminal(args, sb.env, 60);
       expect(r.exitCode, r.screen).toBe(0);
       const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
       for (const line of lines) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(60);
