@@ -75,3 +75,13 @@ export function svcOf(run: typeof main) {
     return runMain(run, args, options.env ?? {}, String(input), options.cwd);
   };
 }
+
+/**
+ * `svc ...args` through main() on a forced terminal of `cols` columns and 40 rows,
+ * without a pager: what a terminal shows (stdout and stderr in order). The layout
+ * matrices use it; a real terminal (a pty, tty.ts) is for what only a process has.
+ */
+export async function svcOnTerminal(args: string[], env: Record<string, string>, cols: number): Promise<{ exitCode: number; screen: string }> {
+  const r = await svc(args, { env: { ...env, SVC_FORCE_TTY: '1', SVC_PAGER: '', COLUMNS: String(cols), LINES: '40' } });
+  return { exitCode: r.exitCode, screen: r.all };
+}

@@ -1,21 +1,24 @@
-// Lines that are not tables, on a real terminal (a pty of 80 and 60 columns): nothing
-// past the edge, nothing cut that matters, nothing broken mid-word. Errors and notices
-// break at spaces under their text; the sandbox's log and attempts go on under the
-// time; caso's timeline wraps a long fact (the app's HTTP status stays) and orders
-// everything by the service's clock, even after `svc sandbox reloj avanzar`.
+// Lines that are not tables, on a terminal of 80 and 60 columns: nothing past the
+// edge, nothing cut that matters, nothing broken mid-word. Errors and notices break at
+// spaces under their text; the sandbox's log and attempts go on under the time; caso's
+// timeline wraps a long fact (the app's HTTP status stays) and orders everything by the
+// service's clock, even after `svc sandbox reloj avanzar`. They run through main() on a
+// forced terminal of that width, with the sandbox in this process; an error on a real
+// terminal (a pty: the width stderr reports) runs the built binary once.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { breakAtSpaces } from '../../src/output/io.js';
 import { displayWidth } from '../../src/text.js';
-import { svcSpawned, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
 import { journalEntryAs } from '../helpers/journal.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { svcOnTerminal } from '../helpers/inproc.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
 
 const HAVE_SCRIPT = hasScript();
-if (!HAVE_SCRIPT) console.log('skipped: the pty tests need util-linux `script`');
+if (!HAVE_SCRIPT) console.log('skipped: the pty test needs util-linux `script`');
 
 /** The words of a screen's lines, whatever the breaks: a word broken by the edge would not be one of them. */
 const words = (lines: string[]) => lines.join(' ').split(/\s+/).filter(Boolean);
@@ -30,30 +33,37 @@ describe('breakAtSpaces', () => {
   });
 });
 
-describe.skipIf(!HAVE_SCRIPT)('on a narrow terminal', () => {
-  let sb: Sandbox;
+describe('on a narrow terminal', () => {
+  let sb: InProcessSandbox;
   let app: Receiver;
   beforeAll(async () => {
-    sb = await startSandbox({ spawned: ['--retry-schedule', '60000'] });
+    sb = await startSandbox({ retrySchedule: [60_000] });
     app = await startReceiver();
     app.answer = () => ({ status: 500, body: '{"ok":false}' });
     expect((await sb.api('POST', '/_sandbox/webhook', { url: app.url })).status).toBe(200);
   });
   afterAll(async () => {
-    await sb.stop();
-    await app.close();
+    await sb?.stop();
+    await app?.close();
   });
 
+  const tooFar = ['cobro', 'crear', '--concepto', 'Seña', '--monto', '10', '--vencimiento', '+400d'];
+  /** The error of `tooFar` as a terminal of `cols` columns shows it. */
+  const expectBrokenError = (r: { exitCode: number; screen: string }, cols: number) => {
+    expect(r.exitCode, r.screen).toBe(2);
+    const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
+    for (const line of lines) expect(displayWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((l) => l.startsWith('       '))).toBe(true);
+    expect(words(lines).join(' ')).toMatch(/está a más de 365 días: el servicio acepta hasta 365 días desde ahora/);
+  };
+
   it('an error breaks at spaces, within 80 and 60 columns, its words whole', async () => {
-    for (const cols of [80, 60]) {
-      const r = await svcTty(['cobro', 'crear', '--concepto', 'Seña', '--monto', '10', '--vencimiento', '+400d'], sb.env, [], 30_000, { cols, rows: 40 });
-      expect(r.exitCode, r.screen).toBe(2);
-      const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
-      for (const line of lines) expect(displayWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
-      expect(lines.length).toBeGreaterThan(1);
-      expect(lines.slice(1).every((l) => l.startsWith('       '))).toBe(true);
-      expect(words(lines).join(' ')).toMatch(/está a más de 365 días: el servicio acepta hasta 365 días desde ahora/);
-    }
+    for (const cols of [80, 60]) expectBrokenError(await svcOnTerminal(tooFar, sb.env, cols), cols);
+  });
+
+  it.skipIf(!HAVE_SCRIPT)('on a real terminal (a pty of 60 columns) an error breaks at the width it reports', async () => {
+    expectBrokenError(await svcTty(tooFar, sb.env, [], 30_000, { cols: 60, rows: 40 }), 60);
   });
 
   it('sandbox log and sandbox entregas fit 60 columns', async () => {
@@ -62,13 +72,13 @@ describe.skipIf(!HAVE_SCRIPT)('on a narrow terminal', () => {
     // One attempt is enough (the next notification waits for it to be answered 2xx).
     await app.waitFor(1);
     for (const args of [['sandbox', 'log'], ['sandbox', 'entregas']]) {
-      const r = await svcTty(args, sb.env, [], 30_000, { cols: 60, rows: 40 });
+      const r = await svcOnTerminal(args, sb.env, 60);
       expect(r.exitCode, r.screen).toBe(0);
       const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(60);
     }
-    const entregas = await svcTty(['sandbox', 'entregas'], sb.env, [], 30_000, { cols: 60, rows: 40 });
+    const entregas = await svcOnTerminal(['sandbox', 'entregas'], sb.env, 60);
     expect(entregas.screen).toMatch(/payment\.created cobro \d+ intento 1 +500/);
   });
 
@@ -84,7 +94,7 @@ describe.skipIf(!HAVE_SCRIPT)('on a narrow terminal', () => {
       return JSON.stringify({ ...journalEntryAs(id, { event, cobro_id: c.id, estado, outcome: 'target_error', status: 500 }), received_at: new Date().toISOString(), body, body_encoding: 'utf8', bytes: body.length });
     };
     writeFileSync(journal, `${entry('evt_00000000000a', 'payment.created', 'PENDIENTE', null)}\n${entry('evt_00000000000b', 'payment.approved', 'PAGADA', t.id)}\n`);
-    const r = await svcTty(['caso', String(c.id), '--journal', journal], sb.env, [], 30_000, { cols: 80, rows: 100 });
+    const r = await svcOnTerminal(['caso', String(c.id), '--journal', journal], sb.env, 80);
     expect(r.exitCode, r.screen).toBe(0);
     const lines = screenLines(r.screen);
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { svcSpawned, tempDir } from '../helpers/cli.js';
-import { svc } from '../helpers/inproc.js';
+import { svc, svcOnTerminal as onTerminal } from '../helpers/inproc.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
 import { displayWidth } from '../../src/text.js';
@@ -18,12 +18,6 @@ const CONCEPTO = `Curso anual de cerámica gres y esmaltes, turno noche, ${'con 
 const REFERENCIA = 'alumna-2026-000017-cuota-anual-completa';
 const HAVE_SCRIPT = hasScript();
 if (!HAVE_SCRIPT) console.log('skipped: the pty test needs util-linux `script`');
-
-/** `svc ...args` through main() on a terminal of `cols` columns (no pager): what it shows, stdout and stderr in order. */
-async function onTerminal(args: string[], env: Record<string, string>, cols: number): Promise<{ exitCode: number; screen: string }> {
-  const r = await svc(args, { env: { ...env, SVC_FORCE_TTY: '1', SVC_PAGER: '', COLUMNS: String(cols), LINES: '40' } });
-  return { exitCode: r.exitCode, screen: r.all };
-}
 
 /** A journal with one event whose name and state are the longest the service has. */
 async function startJournal(): Promise<string> {
