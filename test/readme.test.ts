@@ -126,7 +126,7 @@ let sb: Sandbox;
 const cwd = tempDir('svc-readme-');
 const config = tempDir('svc-readme-config-');
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  sb = await startSandbox();
 });
 afterAll(async () => {
   await sb?.stop();

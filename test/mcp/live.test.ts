@@ -18,7 +18,7 @@ type Result = { content: { type: string; text: string }[]; structuredContent?: R
 const cobros = async () => (await sb.api('GET', '/v1/cobros', undefined, sb.api_key_live!)).body.data as unknown[];
 
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  sb = await startSandbox();
   env = { ...sb.env, SVC_API_KEY: sb.api_key_live! };
   asking = await startMcpInProcess(['--live'], env, { capabilities: { elicitation: { form: {} } } });
   asking.client.setRequestHandler(ElicitRequestSchema, async (req) => {

@@ -39,7 +39,7 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<R
 const text = (r: Result) => r.content.map((c) => c.text).join('\n');
 
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  sb = await startSandbox();
   // A notification in the journal whose body carries a stranger's words.
   listener = await startListener({ secret: sb.webhook_secret, port: 0, journal: join(data, 'webhooks.jsonl') });
   const body = JSON.stringify({ ...sampleBody('payment.approved', { cobro_id: 1 }), nota: STRANGER });

@@ -2,15 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { commandLines } from '../../../src/cli/commands/demo/demo.js';
 import { displayWidth } from '../../../src/text.js';
-import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
+import { expectNoStack } from '../../helpers/cli.js';
+import { svc } from '../../helpers/inproc.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
 
 const HAVE_SCRIPT = hasScript();
 if (!HAVE_SCRIPT) console.log('skipped: svc demo on a terminal needs util-linux `script` for its pty');
 
 describe('svc demo', () => {
+  // In this process (a matrix of steps, not the process's wiring: the terminal run below spawns the binary).
   it('--json prints one line per step, every step ok, and the verified notifications', async () => {
-    const r = await svcSpawned(['demo', '--json'], { timeout: 60_000 });
+    const r = await svc(['demo', '--json']);
     expect(r.exitCode).toBe(0);
     expectNoStack(r.stderr);
     const steps = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
