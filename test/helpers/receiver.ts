@@ -6,6 +6,8 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
+import { PassThrough, Writable } from 'node:stream';
+import { main } from '../../src/main.js';
 import { verify } from '../../src/webhooks/signature.js';
 import { BIN, ROOT, tempDir } from './cli.js';
 
@@ -138,9 +140,9 @@ export function post(
 // --- the built CLI's listener as a process ------------------------------------------
 
 
-export interface ListenProc {
+/** A running `svc webhook listen`: the built CLI as a process (startListen) or main() in this process (listenInProcess). */
+export interface Listening {
   url: string;
-  proc: ResultPromise;
   /** stdout lines so far (one per event). */
   lines: string[];
   stderr(): string;
@@ -149,8 +151,12 @@ export interface ListenProc {
   stop(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; stderr: string }>;
 }
 
+export interface ListenProc extends Listening {
+  proc: ResultPromise;
+}
+
 /** After a test: the listener killed and the app closed, whichever were started. */
-export async function stopBoth(listen: ListenProc | undefined, target: Receiver | undefined): Promise<void> {
+export async function stopBoth(listen: Listening | undefined, target: Receiver | undefined): Promise<void> {
   await listen?.stop('SIGKILL');
   await target?.close();
 }
@@ -203,6 +209,70 @@ export async function startListen(args: string[], env: Record<string, string>): 
       if (proc.exitCode === null) proc.kill(signal);
       const r = await proc;
       return { exitCode: r.exitCode, stderr: err };
+    },
+  };
+}
+
+/**
+ * Runs `svc webhook listen --port 0 ...args` through main() in this process, for what is
+ * not about the process (its lines, its journal); stop() ends it as Ctrl-C would.
+ */
+export async function listenInProcess(args: string[], env: Record<string, string>): Promise<Listening> {
+  let out = '';
+  let err = '';
+  const lines: string[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  let started = (): void => {};
+  const sink = (add: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _enc, done) {
+        add(chunk.toString());
+        done();
+      },
+    });
+  const stdout = sink((t) => {
+    out += t;
+    for (let i = out.indexOf('\n'); i >= 0; i = out.indexOf('\n')) {
+      lines.push(out.slice(0, i));
+      out = out.slice(i + 1);
+    }
+    for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+  });
+  const stdin = new PassThrough();
+  stdin.end();
+  const ctrlC = new AbortController();
+  const done = main(['webhook', 'listen', '--port', '0', ...args], {
+    stdout,
+    stderr: sink((t) => ((err += t), started())),
+    stdin,
+    signal: ctrlC.signal,
+    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', SVC_KEYRING: 'off', ...env } as NodeJS.ProcessEnv,
+  });
+  const url = await Promise.race([
+    new Promise<string>((resolve) => {
+      started = () => {
+        const m = /^Listo\. Esperando notificaciones en (\S+)/m.exec(err);
+        if (m) resolve(m[1]!);
+      };
+    }),
+    done.then((code) => {
+      throw new Error(`listen ended with ${code}: ${err}`);
+    }),
+  ]);
+  return {
+    url,
+    lines,
+    stderr: () => err,
+    waitLines(n, timeoutMs = 20_000) {
+      if (lines.length >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${err}`)), timeoutMs);
+        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+    async stop() {
+      ctrlC.abort();
+      return { exitCode: await done, stderr: err };
     },
   };
 }

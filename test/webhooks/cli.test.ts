@@ -1,6 +1,7 @@
 // The built CLI: webhook verify / sign / trigger / listen / eventos / replay, with
 // their exit codes, --json shapes and messages; secrets never in any output.
-// Runs the built CLI: npm run build first.
+// Runs the built CLI (npm run build first) where the process is the point: sign reading
+// stdin, a listener ended by SIGINT; the other listeners run through main() in this process.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -12,7 +13,7 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders, signatureHeader } from '../../src/webhooks/signature.js';
 import { closedPort } from '../helpers/fixtures.js';
-import { post, startListen, startReceiver, type ListenProc, type Receiver, stopBoth } from '../helpers/receiver.js';
+import { listenInProcess, post, startListen, startReceiver, type Listening, type Receiver, stopBoth } from '../helpers/receiver.js';
 
 // A test secret, only ever used in these tests.
 const SECRET = 'whsec_cli_test_secret_0123';
@@ -186,7 +187,7 @@ describe('webhook trigger', () => {
   });
 
   it('a listener whose app is down: its reason shown as words, not as escaped JSON', async () => {
-    const listen = await startListen(['--forward-to', `http://127.0.0.1:${await closedPort()}/`], env);
+    const listen = await listenInProcess(['--forward-to', `http://127.0.0.1:${await closedPort()}/`], env);
     try {
       const r = await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', listen.url], { env });
       expect(r.exitCode).toBe(1);
@@ -216,7 +217,7 @@ describe('webhook trigger', () => {
 });
 
 describe('webhook listen (process), eventos, replay', () => {
-  let listen: ListenProc | undefined;
+  let listen: Listening | undefined;
   let target: Receiver | undefined;
   afterEach(async () => {
     await stopBoth(listen, target);
@@ -259,7 +260,7 @@ describe('webhook listen (process), eventos, replay', () => {
 
   it('--json: one JSON object per event on stdout, nothing else', async () => {
     target = await startReceiver();
-    listen = await startListen(['--forward-to', target.url, '--json', '--events', 'payment.approved'], env);
+    listen = await listenInProcess(['--forward-to', target.url, '--json', '--events', 'payment.approved'], env);
     const a = JSON.stringify(sampleBody('payment.approved'));
     const b = JSON.stringify(sampleBody('payment.created'));
     await post(listen.url, a, notificationHeaders(SECRET, 'payment.approved', a));
@@ -275,7 +276,7 @@ describe('webhook listen (process), eventos, replay', () => {
   it('eventos lists the journal; replay re-sends with the original headers, or re-signed with --resign', async () => {
     target = await startReceiver();
     const journal = join(tempDir('svc-j-'), 'j.jsonl');
-    listen = await startListen(['--forward-to', target.url, '--journal', journal], env);
+    listen = await listenInProcess(['--forward-to', target.url, '--journal', journal], env);
     for (const e of ['payment.created', 'payment.approved'] as const) {
       const body = JSON.stringify(sampleBody(e, { cobro_id: 77 }));
       await post(listen.url, body, notificationHeaders(SECRET, e, body, now() - 10));
