@@ -1,7 +1,9 @@
 // The --data file under a full disk, links, a large file, a damaged tail and records
 // the sandbox could not have written (issue #19, points 1–5). In-process sandboxes
-// on port 0 with an injectable fs for the failures; the built CLI for what a user sees
-// (npm run build first); a real small filesystem (tmpfs) where the test may mount one.
+// on port 0 with an injectable fs for the failures, and `svc` in-process for what a
+// user sees; the built CLI (npm run build first) once per behaviour of the process:
+// a lock held by another process, a notice on its stderr, its exit code; a real small
+// filesystem (tmpfs) where the test may mount one.
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
@@ -9,6 +11,7 @@ import { appendFileSync, existsSync, linkSync, readFileSync, readdirSync, realpa
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startSandbox } from '../helpers/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { eventually } from './helpers.js';
@@ -128,7 +131,7 @@ describe('--data on a full disk (#19.1)', () => {
     }
     try {
       const file = join(dir, 'state.jsonl');
-      const sb = await startSandbox({ spawned: ['--data', file] });
+      const sb = await startSandbox({ dataFile: file });
       const acknowledged: number[] = [];
       let refused = 0;
       try {
@@ -163,7 +166,7 @@ describe('--data on a full disk (#19.1)', () => {
       } finally {
         await sb.stop();
       }
-      const again = await startSandbox({ spawned: ['--data', file] });
+      const again = await startSandbox({ dataFile: file });
       try {
         expect(ids(await again.api('GET', '/v1/cobros')).sort((a: number, b: number) => a - b)).toEqual(acknowledged);
       } finally {
@@ -187,7 +190,7 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
       symlinkSync(file, viaLink);
       const before = readFileSync(file, 'utf8');
       await expect(startSandbox({ dataFile: viaLink })).rejects.toThrow(new RegExp(`^${esc(viaLink)} \\(${esc(realpathSync(file))}\\) ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\)`));
-      const r = await svcSpawned(['sandbox', '--port', '0', '--data', viaLink]);
+      const r = await svc(['sandbox', '--port', '0', '--data', viaLink]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
       expectNoStack(r.stderr);
@@ -242,7 +245,7 @@ describe('one data file, one sandbox, whatever the path (#29.7)', () => {
       const before = readFileSync(file, 'utf8');
       expect(readFileSync(mounted, 'utf8')).toBe(before);
       await expect(startSandbox({ dataFile: mounted })).rejects.toThrow(new RegExp(`^${esc(mounted)} ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\).*otra ruta`));
-      const r = await svcSpawned(['sandbox', '--port', '0', '--data', mounted]);
+      const r = await svc(['sandbox', '--port', '0', '--data', mounted]);
       expect(r.exitCode).toBe(1);
       expectNoStack(r.stderr);
       expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
@@ -306,18 +309,19 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
   });
 
   it('svc sandbox compactar keeps keys, records, counters and owed notifications; refused while a sandbox holds the file', async () => {
+    // The sandbox holding the file runs in this process; compactar, refused, is another.
     const busyFile = join(tempDir('svc-sb-'), 'busy.jsonl');
-    const busy = await startSandbox({ spawned: ['--data', busyFile] });
+    const busy = await startSandbox({ dataFile: busyFile });
     try {
       await busy.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' });
       const before = readFileSync(busyFile);
       const r = await svcSpawned(['sandbox', 'compactar', '--data', busyFile]);
       expect(r.exitCode).toBe(1);
       expectNoStack(r.stderr);
-      expect(r.stderr).toMatch(new RegExp(`ya lo usa otro svc sandbox \\(pid ${busy.proc.pid}\\); detenelo antes de compactar`));
+      expect(r.stderr).toMatch(new RegExp(`ya lo usa otro svc sandbox \\(pid ${process.pid}\\); detenelo antes de compactar`));
       expect(readFileSync(busyFile)).toEqual(before);
     } finally {
-      await busy.stop();
+      await busy.close();
     }
 
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
@@ -341,13 +345,13 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
       await a.close();
 
       const sizeBefore = statSync(file).size;
-      const r = await svcSpawned(['sandbox', 'compactar', '--data', file]);
+      const r = await svc(['sandbox', 'compactar', '--data', file]);
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^${esc(file)} compactado: [0-9.]+ MB → [0-9.]+ MB\\n$`));
       expect(statSync(file).size).toBeLessThan(sizeBefore * 0.7);
       expect(readdirSync(join(file, '..')).filter((n) => n.includes('compactando'))).toEqual([]);
-      const j = await svcSpawned(['--json', 'sandbox', 'compactar', '--data', file]);
+      const j = await svc(['--json', 'sandbox', 'compactar', '--data', file]);
       expect(JSON.parse(j.stdout)).toEqual({ archivo: file, bytes_antes: expect.any(Number), bytes_despues: expect.any(Number) });
 
       const b = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
@@ -520,7 +524,7 @@ describe('every record checked on replay (#19.5)', () => {
     writeFileSync(file, lines.join('\n'));
     const before = readFileSync(file);
     await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces en el mismo registro\\. El archivo de datos está dañado y no se modificó`));
-    const r = await svcSpawned(['sandbox', '--port', '0', '--data', file]);
+    const r = await svc(['sandbox', '--port', '0', '--data', file]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expectNoStack(r.stderr);

@@ -1,13 +1,16 @@
 // --data: state and keys survive restarts and `kill -9` at any moment; a torn last
 // line is trimmed (its bytes kept aside: datafile.test.ts); a corrupt file stops the
 // start naming file and line and is left untouched; one sandbox per file (a second is
-// refused, a dead one's lock taken over). The kill tests run the built CLI (npm run build first).
+// refused, a dead one's lock taken over). Sandboxes and `svc` in this process, but for
+// what is about a process: the kill tests, a lock held by another process and the
+// refusal the built CLI prints (npm run build first).
 import { execa } from 'execa';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../helpers/sandbox.js';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { eventually } from './helpers.js';
 import { verify } from '../../src/webhooks/signature.js';
@@ -101,7 +104,8 @@ describe('--data', () => {
     await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, línea 2`));
     expect(readFileSync(file, 'utf8')).toBe(corrupt);
 
-    const r = await svcSpawned(['sandbox', '--port', '0', '--json', '--data', file]);
+    // The built CLI's exit and one line for a damaged file: datafile.test.ts.
+    const r = await svc(['sandbox', '--port', '0', '--json', '--data', file]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('línea 2');
@@ -110,7 +114,7 @@ describe('--data', () => {
 
     const notOurs = join(tempDir('svc-sb-'), 'other.txt');
     writeFileSync(notOurs, 'hola\n');
-    const r2 = await svcSpawned(['sandbox', '--port', '0', '--data', notOurs]);
+    const r2 = await svc(['sandbox', '--port', '0', '--data', notOurs]);
     expect(r2.exitCode).toBe(1);
     expect(r2.stderr).toMatch(/línea 1/);
     expect(readFileSync(notOurs, 'utf8')).toBe('hola\n');
@@ -129,7 +133,7 @@ describe('--data', () => {
       expect(r.stderr.trim().split('\n')[0]).toMatch(new RegExp(`^error: .*state\\.jsonl ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\); detenelo o usá otro --data`));
       await expect(startSandbox({ dataFile: file })).rejects.toThrow(`(pid ${first.proc.pid})`);
       // A script gets the same refusal as JSON on stderr.
-      const j = await svcSpawned(['sandbox', '--port', '0', '--json', '--data', file]);
+      const j = await svc(['sandbox', '--port', '0', '--json', '--data', file]);
       expect(j.exitCode).toBe(1);
       expect(j.stdout).toBe('');
       expect(JSON.parse(j.stderr)).toEqual({ error: 'config', message: expect.stringContaining(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`) });
@@ -249,7 +253,8 @@ describe('--data', () => {
     await Promise.all(writers);
     await sb.proc.catch(() => {});
 
-    const again = await startSandbox({ spawned: ['--data', file] });
+    // What the killed process left is read by another (this one), its lock taken over.
+    const again = await startSandbox({ dataFile: file });
     try {
       expect(again.api_key).toBe(sb.api_key);
       const ids = new Set((await again.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id));
@@ -257,7 +262,7 @@ describe('--data', () => {
       const c = await again.api('POST', '/v1/cobros', { concepto: 'después', monto: '2' });
       expect(c.status).toBe(201);
     } finally {
-      await again.stop();
+      await again.close();
     }
   });
 
