@@ -45,12 +45,13 @@ function cases(prefix: string[], flag: string | null, values: string[], suffix: 
 
 /**
  * Runs every case; each must be a usage error; then no request reached /v1/. The
- * matrix runs in-process through main(); its first case also through the built
- * binary, which proves the same refusal reaches a real process's stderr and exit code.
+ * matrix runs in-process through main(); with `spawnFirst` (once in this file) its first
+ * case runs through the built binary, which proves the refusal reaches a real process's
+ * stderr and exit code the same.
  */
-async function expectAllRefused(list: Case[]): Promise<void> {
+async function expectAllRefused(list: Case[], spawnFirst = false): Promise<void> {
   const before = await sb.apiLog();
-  const results = await pool(list, 4, (c, i) => (i === 0 ? svcSpawned(c.args, { env: sb.env }) : svc(c.args, { env: sb.env })));
+  const results = await pool(list, 4, (c, i) => (i === 0 && spawnFirst ? svcSpawned(c.args, { env: sb.env }) : svc(c.args, { env: sb.env })));
   const failures: string[] = [];
   list.forEach((c, i) => {
     try {
@@ -71,7 +72,7 @@ describe('read commands: wrong values are refused before any request (exit 2, on
       ...cases(['cobro', 'ver'], null, BAD_INTS),
       ...cases(['transacciones', 'ver'], null, ['', '-1', '1.5', HUGE_ID, LONG, 'a\u001b[2Jb']),
       ...cases(['devoluciones', 'ver'], null, ['', '0', 'abc', HUGE_ID, LONG_DIGITS, 'a\u0007']),
-    ]);
+    ], true);
   });
 
   it('cobro listar --estado, --limit; transacciones listar --medio, --estado', async () => {

@@ -69,7 +69,7 @@ describe('configuration problems: one table', () => {
 describe('gh habits', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ spawned: [] });
+    sb = await startSandbox();
   });
   afterAll(() => sb.stop());
 

@@ -14,7 +14,7 @@ const NOBODY = 65534;
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
 });
 afterAll(async () => {
   await sb?.stop();
@@ -240,7 +240,7 @@ describe('unsafe config folders and files are refused, nothing written', () => {
     const root = tempDir('svc-perm-');
     const dir = join(root, 'svc');
     chmodSync(goodConfig(dir), 0o644);
-    const r = await svcSpawned(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });
+    const r = await svc(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     const body = JSON.parse(r.stderr);
@@ -257,13 +257,13 @@ describe('safe config folders are used as before', () => {
     const link = join(root, 'svc');
     symlinkSync(target, link);
     const env = { SVC_CONFIG_DIR: link };
-    const login = await svcSpawned(['login', '--with-key-stdin', '--base-url', sb.base_url], { env, input: `${sb.api_key}\n` });
+    const login = await svc(['login', '--with-key-stdin', '--base-url', sb.base_url], { env, input: `${sb.api_key}\n` });
     expect(login.exitCode, login.stderr).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(statSync(join(target, 'config.json')).mode & 0o777).toBe(0o600);
-    const cuenta = await svcSpawned(['cuenta', '--json'], { env });
+    const cuenta = await svc(['cuenta', '--json'], { env });
     expect(cuenta.exitCode, cuenta.stderr).toBe(0);
-    const list = await svcSpawned(['perfil', 'listar', '--json'], { env });
+    const list = await svc(['perfil', 'listar', '--json'], { env });
     expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['default']);
   });
 
