@@ -43,7 +43,7 @@ let sb: Sandbox;
 let unpaid: number;
 beforeAll(async () => {
   // Ready at once: a request whose cvu appeared between svc's read and the test's own would differ.
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  sb = await startSandbox();
   await sb.api('POST', '/v1/cobros', { concepto: 'Coma, "comillas" y\nsalto', monto: '10.50', referencia: 'r-1' });
   const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Normal', monto: '99.99', qr: false })).body.data;
   await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'debito' });

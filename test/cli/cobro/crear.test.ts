@@ -9,7 +9,7 @@ import { hasScript, svcTty } from '../../helpers/tty.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--ready-delay', '300'] });
+  sb = await startSandbox({ readyDelayMs: 300 });
 });
 afterAll(async () => {
   await sb?.stop();

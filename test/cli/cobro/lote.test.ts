@@ -14,7 +14,7 @@ import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  sb = await startSandbox();
 });
 afterAll(() => sb?.stop());
 

@@ -12,7 +12,7 @@ import { displayWidth } from '../../../src/text.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
 });
 afterAll(async () => {
   await sb?.stop();
