@@ -26,6 +26,16 @@ class Sink extends Writable {
   }
 }
 
+/** A stream that hands each write to `add` as text (a long-running command's stdout or stderr, read as it comes). */
+export function textSink(add: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      add(chunk.toString());
+      done();
+    },
+  });
+}
+
 async function runMain(run: typeof main, args: string[], env: Record<string, string | undefined>, input: string, cwd: string | undefined): Promise<SvcResult & { all: string }> {
   const all = new Sink();
   const stdout = new Sink(all);

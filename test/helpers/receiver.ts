@@ -6,8 +6,9 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
+import { textSink } from './inproc.js';
 import { verify } from '../../src/webhooks/signature.js';
 import { BIN, ROOT, tempDir } from './cli.js';
 
@@ -155,6 +156,26 @@ export interface ListenProc extends Listening {
   proc: ResultPromise;
 }
 
+/** A listener's stdout lines as they come, and a wait for the n-th (its stderr named when the wait fails). */
+function stdoutLines(stderr: () => string): { lines: string[]; add(line: string): void; waitLines: Listening['waitLines'] } {
+  const lines: string[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  return {
+    lines,
+    add(line) {
+      lines.push(line);
+      for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    },
+    waitLines(n, timeoutMs = 20_000) {
+      if (lines.length >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${stderr()}`)), timeoutMs);
+        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+  };
+}
+
 /** After a test: the listener killed and the app closed, whichever were started. */
 export async function stopBoth(listen: Listening | undefined, target: Receiver | undefined): Promise<void> {
   await listen?.stop('SIGKILL');
@@ -172,12 +193,8 @@ export async function startListen(args: string[], env: Record<string, string>): 
     stdin: 'ignore',
   });
   let err = '';
-  const lines: string[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
-  createInterface({ input: proc.stdout! }).on('line', (line) => {
-    lines.push(line);
-    for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
-  });
+  const out = stdoutLines(() => err);
+  createInterface({ input: proc.stdout! }).on('line', out.add);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`listen did not start: ${err}`)), 20_000);
     proc.stderr!.on('data', (d) => {
@@ -196,15 +213,9 @@ export async function startListen(args: string[], env: Record<string, string>): 
   return {
     url,
     proc,
-    lines,
+    lines: out.lines,
     stderr: () => err,
-    waitLines(n, timeoutMs = 20_000) {
-      if (lines.length >= n) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${err}`)), timeoutMs);
-        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
-      });
-    },
+    waitLines: out.waitLines,
     async stop(signal = 'SIGINT') {
       if (proc.exitCode === null) proc.kill(signal);
       const r = await proc;
@@ -218,32 +229,23 @@ export async function startListen(args: string[], env: Record<string, string>): 
  * not about the process (its lines, its journal); stop() ends it as Ctrl-C would.
  */
 export async function listenInProcess(args: string[], env: Record<string, string>): Promise<Listening> {
-  let out = '';
+  let partial = '';
   let err = '';
-  const lines: string[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
+  const out = stdoutLines(() => err);
   let started = (): void => {};
-  const sink = (add: (text: string) => void) =>
-    new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        add(chunk.toString());
-        done();
-      },
-    });
-  const stdout = sink((t) => {
-    out += t;
-    for (let i = out.indexOf('\n'); i >= 0; i = out.indexOf('\n')) {
-      lines.push(out.slice(0, i));
-      out = out.slice(i + 1);
+  const stdout = textSink((t) => {
+    partial += t;
+    for (let i = partial.indexOf('\n'); i >= 0; i = partial.indexOf('\n')) {
+      out.add(partial.slice(0, i));
+      partial = partial.slice(i + 1);
     }
-    for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
   });
   const stdin = new PassThrough();
   stdin.end();
   const ctrlC = new AbortController();
   const done = main(['webhook', 'listen', '--port', '0', ...args], {
     stdout,
-    stderr: sink((t) => ((err += t), started())),
+    stderr: textSink((t) => ((err += t), started())),
     stdin,
     signal: ctrlC.signal,
     env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', SVC_KEYRING: 'off', ...env } as NodeJS.ProcessEnv,
@@ -261,15 +263,9 @@ export async function listenInProcess(args: string[], env: Record<string, string
   ]);
   return {
     url,
-    lines,
+    lines: out.lines,
     stderr: () => err,
-    waitLines(n, timeoutMs = 20_000) {
-      if (lines.length >= n) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${err}`)), timeoutMs);
-        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
-      });
-    },
+    waitLines: out.waitLines,
     async stop() {
       ctrlC.abort();
       return { exitCode: await done, stderr: err };

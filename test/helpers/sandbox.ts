@@ -9,8 +9,9 @@
 // in this process, stopped as Ctrl-C would (for flags such as --escenario without a process).
 import { execa, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
+import { textSink } from './inproc.js';
 import * as z from 'zod/mini';
 import { API, pathMatches, strictReply } from '../../src/api/contract.js';
 import { Cobro, EventoBody, SandboxErrorBody } from '../../src/api/schemas.js';
@@ -241,19 +242,12 @@ async function command(args: string[]): Promise<CommandSandbox> {
   let out = '';
   let err = '';
   let onLine = (): void => {};
-  const sink = (add: (text: string) => void) =>
-    new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        add(chunk.toString());
-        done();
-      },
-    });
   const stdin = new PassThrough();
   stdin.end();
   const ctrlC = new AbortController();
   const done = main(['sandbox', '--port', '0', '--json', ...args], {
-    stdout: sink((t) => ((out += t), onLine())),
-    stderr: sink((t) => (err += t)),
+    stdout: textSink((t) => ((out += t), onLine())),
+    stderr: textSink((t) => (err += t)),
     stdin,
     signal: ctrlC.signal,
     env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1', SVC_KEYRING: 'off' } as NodeJS.ProcessEnv,
