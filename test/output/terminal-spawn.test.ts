@@ -1,12 +1,14 @@
 // Issue #19 point 9, one spawned run of the built CLI per surface: the listener's line
 // for an unsigned body full of escape sequences, `webhook eventos` replaying it from
-// the journal (table, TSV, a hand-damaged journal), and `cobro ver` on a terminal
-// against a hostile service. Nothing but svc's own colours reaches the terminal; the
-// hostile text is shown whole, quoted and escaped.
+// the journal (a table on a terminal, a hand-damaged journal), and `cobro ver` on a
+// terminal against a hostile service. Nothing but svc's own colours reaches the
+// terminal; the hostile text is shown whole, quoted and escaped. The same commands
+// piped (TSV, --json) run through main(), as in terminal-matrix.test.ts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 import { post, startListen } from '../helpers/receiver.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { fixture, type Fixture } from '../helpers/fixtures.js';
@@ -68,7 +70,7 @@ describe('webhook listen and eventos', () => {
     expect(table.stdout.replace(SGR, '')).toContain(PREFIX_SHOWN);
     expect(table.stdout.replace(SGR, '')).toContain(String.raw`"\u001b]8;;https://e.vil/\u001b\\PAGADA\u001b]8;;\u001b\\"`);
 
-    const tsv = await svcSpawned(['webhook', 'eventos', '--journal', journal]);
+    const tsv = await svc(['webhook', 'eventos', '--journal', journal]);
     expect(tsv.exitCode, tsv.stderr).toBe(0);
     expectTerminalSafe(tsv.stdout + tsv.stderr, 'eventos TSV');
     const rows = tsv.stdout.split('\n').filter(Boolean);
@@ -79,7 +81,7 @@ describe('webhook listen and eventos', () => {
     expect(rows[1]!.split('\t')[2]!.startsWith(PREFIX_SHOWN)).toBe(true);
 
     // --json keeps the journal's strings as they are.
-    const json = await svcSpawned(['webhook', 'eventos', '--journal', journal, '--json']);
+    const json = await svc(['webhook', 'eventos', '--journal', journal, '--json']);
     expect(JSON.parse(json.stdout)[1].event.startsWith(HOSTILE.slice(0, 32))).toBe(true);
   });
 
@@ -87,8 +89,9 @@ describe('webhook listen and eventos', () => {
     const path = join(tempDir('svc-term-j-'), 'edited.jsonl');
     const entry = { id: 'evt_000000000001', received_at: '2026-01-01T00:00:00.000Z', body: '', source: 'listen', event: { x: '\u001b[2J' }, cobro_id: '7', estado: 42, status: 'x', latency_ms: 'y', outcome: '\u001b]0;t\u0007' };
     writeFileSync(path, `${JSON.stringify(entry)}\n`);
-    for (const env of [TERMINAL, {}]) {
-      const r = await svcSpawned(['webhook', 'eventos', '--journal', path], { env });
+    // On a terminal the built binary; piped, main().
+    for (const [run, env] of [[svcSpawned, TERMINAL], [svc, {}]] as const) {
+      const r = await run(['webhook', 'eventos', '--journal', path], { env });
       expectNoStack(r.stderr);
       expect(r.exitCode, r.stderr).toBe(0);
       expectTerminalSafe(r.stdout + r.stderr, 'edited journal');
