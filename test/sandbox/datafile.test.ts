@@ -379,7 +379,9 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const a = await startSandbox({ dataFile: file });
     const c = await a.cobro();
-    for (let i = 0; i < 200; i++) await a.api('POST', '/_sandbox/webhook', { url: i % 2 ? null : 'https://hooks.example/x' });
+    // 200 settings of the webhook, each superseding the last: sent 20 at a time, the last one (none) alone.
+    for (let i = 0; i < 199; i += 20) await Promise.all(Array.from({ length: Math.min(20, 199 - i) }, (_, k) => a.api('POST', '/_sandbox/webhook', { url: (i + k) % 2 ? null : 'https://hooks.example/x' })));
+    await a.api('POST', '/_sandbox/webhook', { url: null });
     await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
     const snapshot = (await a.api('GET', `/v1/cobros/${c.id}`)).body;
     await a.close();
