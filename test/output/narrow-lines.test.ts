@@ -71,6 +71,8 @@ describe('on a narrow terminal', () => {
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {})).status).toBe(200);
     // One attempt is enough (the next notification waits for it to be answered 2xx).
     await app.waitFor(1);
+    // A path longer than the terminal: its log line fits only broken (at spaces).
+    expect((await sb.raw('GET', `/v1/cobros/${'9'.repeat(70)}`)).status).toBe(404);
     for (const args of [['sandbox', 'log'], ['sandbox', 'entregas']]) {
       const r = await svcOnTerminal(args, sb.env, 60);
       expect(r.exitCode, r.screen).toBe(0);

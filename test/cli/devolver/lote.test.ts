@@ -129,7 +129,12 @@ describe('devolver --lote / --aplicar a batch', () => {
     const rows = await paid(6);
     const ids = rows.map((r) => r.id);
     const plan = await batchPlan(ids);
+    // Each refund answered 400 ms late: an apply takes 2.4 s at least, so the two overlap
+    // whatever the machine's load does to their start, and only the plan's lock keeps the
+    // second from refunding the same rows (10.00 of each request: the service would take both).
+    await sb.fault({ method: 'POST', path: '/v1/cobros*', count: 2 * ids.length, action: 'delay', delay_ms: 400 });
     const runs = await Promise.all([0, 1].map(() => svcSpawned(['devolver', '--aplicar', plan, '--yes', '--json'], { env: sb.env })));
+    await sb.clearFaults();
     expect(runs.map((x) => x.exitCode).sort()).toEqual([0, 2]);
     expect(await perCobro(ids)).toEqual(ids.map(() => 1));
   });

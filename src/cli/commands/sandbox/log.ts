@@ -80,6 +80,10 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const short = narrowerThan(ctx.io, LOG_LINE_WIDTH);
   // Narrower than 80 (a phone, a split pane): no padding to line up, so a line fits 60.
   const tight = narrowerThan(ctx.io, 80);
+  // A path is one word, which a line is never broken inside (it stays copyable): there it
+  // is cut to what fits beside the broken line's indent (10), so even a stranger's long
+  // path keeps the line within the terminal.
+  const pathRoom = tight ? Math.max(16, (ctx.io.columns ?? 80) - 14) : 80;
   const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox log');
   await tail<LogLine>(
@@ -90,7 +94,7 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     keep,
     (l) =>
       tight
-        ? `${timeOfDay(l.fecha)}  ${l.method} ${shown(l.path, 80)}  ${String(l.status ?? 'cortada')}  ${l.ms} ms  comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`
+        ? `${timeOfDay(l.fecha)}  ${l.method} ${shown(l.path, pathRoom)}  ${String(l.status ?? 'cortada')}  ${l.ms} ms  comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`
         : `${short ? timeOfDay(l.fecha) : l.fecha}  ${l.method.padEnd(6)} ${shown(l.path, 80).padEnd(32)} ${String(l.status ?? 'cortada').padStart(7)}  ${`${l.ms} ms`.padEnd(9)} comercio ${l.comercio ?? '-'}${l.ensayo ? ' (ensayo live)' : ''}`,
   );
 }
