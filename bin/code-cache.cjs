@@ -82,18 +82,19 @@ function install(root) {
   process.once('exit', () => {
     if (pending.length === 0) return;
     const monthAgo = Date.now() - 30 * 86_400_000;
-    let present = [];
+    // The caches of earlier builds of these files go, and any not written for a month (a
+    // build since removed): only the newest is ever read. One pass over the folder.
+    const owners = pending.map((p) => p.owner);
     try {
-      present = fs.readdirSync(dir);
-    } catch {}
-    for (const { script, file, owner } of pending) {
+      for (const old of fs.readdirSync(dir)) {
+        const at = path.join(dir, old);
+        if (owners.some((owner) => old.startsWith(owner)) || fs.lstatSync(at, { throwIfNoEntry: false })?.mtimeMs < monthAgo) fs.rmSync(at, { force: true });
+      }
+    } catch {
+      // A cache left behind costs disk only: the next run reads the newest by its name.
+    }
+    for (const { script, file } of pending) {
       try {
-        // The caches of earlier builds of the same file go, and any not written for a
-        // month (a build since removed): only the newest is ever read.
-        for (const old of present) {
-          const at = path.join(dir, old);
-          if (old.startsWith(owner) || fs.lstatSync(at, { throwIfNoEntry: false })?.mtimeMs < monthAgo) fs.rmSync(at, { force: true });
-        }
         const tmp = `${file}.${process.pid}`;
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(tmp, file);

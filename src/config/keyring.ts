@@ -2,12 +2,11 @@
 // Secret Service or the kernel keyring on Linux) through @napi-rs/keyring.
 //
 // Every call runs in a short-lived child process that is killed after 3 s (or
-// SVC_KEYRING_TIMEOUT seconds). A
-// headless Linux keyring can hang (a session bus that never answers), and it hangs
-// inside the native constructor: on the main thread nothing could time it out, and
-// a worker thread blocked in native code keeps the process from exiting. The key
-// travels to the child on stdin, never in argv. Cost: one node start (~50 ms) per
-// live command whose key is in the keyring.
+// SVC_KEYRING_TIMEOUT seconds). A headless Linux keyring can hang (a session bus that
+// never answers), and it hangs inside the native constructor: on the main thread
+// nothing could time it out, and a worker thread blocked in native code keeps the
+// process from exiting. The key travels to the child on stdin, never in argv. Cost:
+// one node start (~50 ms) per live command whose key is in the keyring.
 import { fileURLToPath } from 'node:url';
 import { printable } from '../text.js';
 

@@ -197,6 +197,9 @@ export async function startSandbox(options: StartOptions | { spawned: string[] }
   });
 }
 
+/** The JSON line `svc sandbox --json` prints once it is ready. */
+type ReadyLine = Omit<Sandbox, 'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop'> & { tz: string };
+
 async function spawn(args: string[]): Promise<SpawnedSandbox> {
   const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--json', ...args], {
     cwd: ROOT,
@@ -208,7 +211,7 @@ async function spawn(args: string[]): Promise<SpawnedSandbox> {
   let stderr = '';
   proc.stderr?.on('data', (d) => (stderr += String(d)));
   const rl = createInterface({ input: proc.stdout! });
-  const info = await new Promise<Omit<Sandbox, 'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop'> & { tz: string }>((resolve, reject) => {
+  const info = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`sandbox did not start in 20 s: ${stderr}`)), 20_000);
     rl.once('line', (line) => {
       clearTimeout(timer);
@@ -261,7 +264,7 @@ async function command(args: string[]): Promise<CommandSandbox> {
       throw new Error(`svc sandbox ended with ${code} before ready: ${err}`);
     }),
   ]);
-  const info = JSON.parse(line) as Omit<CommandSandbox, 'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop' | 'stderr'>;
+  const info = JSON.parse(line) as ReadyLine;
   return {
     ...info,
     ...caller(info.base_url, info.api_key, true),
