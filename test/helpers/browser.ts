@@ -92,7 +92,7 @@ export function watch(page: Page, problems: string[], expected: (url: string) =>
  * own. Fails clearly when the browser is required and missing, or did not start.
  */
 export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
-  if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium`);
+  if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium-headless-shell (or chromium)`);
   const { chromium } = await import('playwright-core');
   const broker = inject('chromiumBroker');
   let browser: Browser;
