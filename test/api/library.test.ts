@@ -7,7 +7,7 @@ import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
 });
 afterAll(async () => {
   await sb?.stop();

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 let sb: Sandbox;
 let cobro: { id: number; codigo: string };
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
   cobro = (await sb.api('POST', '/v1/cobros', { concepto: 'Zapatillas', monto: '1500.00', referencia: 'pedido-1042' })).body.data;
   await sb.api('POST', '/v1/cobros', { concepto: 'Medias', monto: '300.00', referencia: 'pedido-1043' });
   expect((await sb.api('POST', `/_sandbox/cobros/${cobro.id}/pagar`, {})).status).toBe(200);

@@ -46,7 +46,7 @@ function totalsLine(format: Format, out: { stdout: string; stderr: string }): st
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  sb = await startSandbox();
   const pay = async (monto: string, medio: string) => {
     const c = (await sb.api('POST', '/v1/cobros', { concepto: `Orden ${monto}`, monto })).body.data as Cobro;
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio })).status).toBe(200);

@@ -29,7 +29,7 @@ describe('porFecha', () => {
 describe('svc liquidaciones --por-fecha', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ spawned: [] });
+    sb = await startSandbox();
     for (const [monto, medio] of [['100.10', 'qr'], ['200.20', 'debito'], ['300.30', 'credito'], ['0.70', 'qr']] as const) {
       const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Liquidar', monto })).body.data.id;
       expect((await sb.api('POST', `/_sandbox/cobros/${id}/pagar`, { medio })).status).toBe(200);

@@ -18,7 +18,7 @@ describe('--limit and --cobro on every list', () => {
   };
 
   beforeAll(async () => {
-    sb = await startSandbox({ spawned: [] });
+    sb = await startSandbox();
     for (const monto of ['100.00', '200.00', '300.00']) {
       const c = (await sb.api('POST', '/v1/cobros', { concepto: `Lista ${monto}`, monto })).body.data;
       ids.push(c.id);
@@ -102,7 +102,7 @@ describe('answers to a mistyped flag', () => {
 
 describe('cobro ver --mostrar-qr', () => {
   it('draws the QR of the request and changes nothing', async () => {
-    const sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+    const sb = await startSandbox();
     try {
       const c = (await sb.api('POST', '/v1/cobros', { concepto: 'QR', monto: '10.00' })).body.data;
       const before = (await sb.api('GET', `/v1/cobros/${c.id}`)).body.data;

@@ -11,8 +11,8 @@ let cobroId: number;
 let otherId: number;
 
 beforeAll(async () => {
-  // cvu and qr ready at once: a record that changes on its own between svc's read and the test's would race.
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  // In this process, cvu and qr ready at once (no ready delay): a record that changes on its own between svc's read and the test's would race.
+  sb = await startSandbox();
   const created = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido 1042', monto: '1500.00', referencia: 'pedido-1042' });
   expect(created.status).toBe(201);
   cobroId = created.body.data.id;

@@ -17,7 +17,7 @@ if (!HAVE_SCRIPT) console.log('skipped: the pty tests need util-linux `script`')
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
 });
 afterAll(() => sb.stop());
 

@@ -10,7 +10,7 @@ import { hasScript, svcTty } from '../helpers/tty.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: [] });
+  sb = await startSandbox();
 });
 afterAll(() => sb.stop());
 

@@ -24,8 +24,8 @@ const posts = async (path: string) =>
   ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === path).length;
 
 beforeAll(async () => {
-  // cvu and qr ready at once, so the request does not change between svc's read and the test's.
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  // In this process, cvu and qr ready at once (no ready delay), so the request does not change between svc's read and the test's.
+  sb = await startSandbox();
   journal = join(tempDir('svc-caso-'), 'webhooks.jsonl');
   // The merchant's own receiver: the real listener, journaling what the sandbox sends.
   listener = await startListener({ secret: sb.webhook_secret, port: 0, journal });
