@@ -51,8 +51,9 @@ export default defineConfig({
     // (test/helpers/inproc.ts) gives every main() call its own streams and env.
     isolate: false,
     sequence: { sequencer: LongestFirst },
-    // One Chromium for the browser test files, launched when the first of them asks.
-    globalSetup: ['test/helpers/chromium-server.ts'],
+    // The run's own temporary folder, removed at its end (test/helpers/temp-root.ts), and
+    // one Chromium for the browser test files, launched when the first of them asks.
+    globalSetup: ['test/helpers/temp-root.ts', 'test/helpers/chromium-server.ts'],
     // expect.poll waits for what a browser or a server shows next; vitest's 1 s is
     // too short on a loaded 2-core machine (a dashboard row seen 1.2 s after it was
     // made failed a CI run). Still bounded, never a measure of speed.

@@ -13,5 +13,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
+    // The run's own temporary folder, removed at its end (test/helpers/temp-root.ts).
+    globalSetup: ['test/helpers/temp-root.ts'],
   },
 });
