@@ -12,6 +12,14 @@ export function tempDir(prefix = 'svc-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** A fresh config and data folder for one run of svc, for each that `env` does not name itself. */
+export function ownFolders(env: Record<string, string | undefined> = {}): { SVC_CONFIG_DIR?: string; SVC_DATA_DIR?: string } {
+  return {
+    ...('SVC_CONFIG_DIR' in env ? {} : { SVC_CONFIG_DIR: tempDir('svc-config-') }),
+    ...('SVC_DATA_DIR' in env ? {} : { SVC_DATA_DIR: tempDir('svc-data-') }),
+  };
+}
+
 /** A config folder holding these profiles (the first is current), as svc login would leave it. */
 export function configWith(profiles: Record<string, Record<string, string>>): string {
   const dir = tempDir('svc-config-');
@@ -46,8 +54,7 @@ export async function svcSpawned(args: string[], options: SvcOptions = {}): Prom
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    SVC_CONFIG_DIR: tempDir('svc-config-'),
-    SVC_DATA_DIR: tempDir('svc-data-'),
+    ...ownFolders(options.env),
     NO_COLOR: '1',
     // The OS keyring is per user, not per test: only test/config/keyring.test.ts uses one (its own).
     SVC_KEYRING: 'off',

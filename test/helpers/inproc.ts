@@ -4,7 +4,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
 import { readFileSync } from 'node:fs';
-import { tempDir, type SvcOptions, type SvcResult } from './cli.js';
+import { ownFolders, type SvcOptions, type SvcResult } from './cli.js';
 
 class Sink extends Writable {
   text = '';
@@ -52,8 +52,7 @@ async function runMain(run: typeof main, args: string[], env: Record<string, str
       stderr,
       stdin,
       env: {
-        SVC_CONFIG_DIR: tempDir('svc-config-'),
-        SVC_DATA_DIR: tempDir('svc-data-'),
+        ...ownFolders(env),
         NO_COLOR: '1',
         SVC_KEYRING: 'off',
         ...env,

@@ -9,7 +9,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { PassThrough, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { main } from '../../src/main.js';
-import { tempDir } from './cli.js';
+import { ownFolders } from './cli.js';
 
 export interface InProcessMcp {
   client: Client;
@@ -54,7 +54,7 @@ export async function startMcpInProcess(args: string[], env: Record<string, stri
     stdin,
     stdout,
     stderr,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', SVC_KEYRING: 'off', ...env },
+    env: { ...ownFolders(env), NO_COLOR: '1', SVC_KEYRING: 'off', ...env },
   });
   const client = new Client({ name: 'svc-tests', version: '1.0.0' }, options);
   const connected = client.connect(new StreamTransport(stdin, stdout));

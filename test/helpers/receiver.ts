@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
 import { textSink } from './inproc.js';
 import { verify } from '../../src/webhooks/signature.js';
-import { BIN, ROOT, tempDir } from './cli.js';
+import { BIN, ROOT, ownFolders } from './cli.js';
 
 export interface Received {
   method: string;
@@ -186,7 +186,7 @@ export async function stopBoth(listen: Listening | undefined, target: Receiver |
 export async function startListen(args: string[], env: Record<string, string>): Promise<ListenProc> {
   const proc = execa('node', [BIN, 'webhook', 'listen', '--port', '0', ...args], {
     cwd: ROOT,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', ...env },
+    env: { ...ownFolders(env), NO_COLOR: '1', ...env },
     extendEnv: false,
     reject: false,
     buffer: false,
@@ -248,7 +248,7 @@ export async function listenInProcess(args: string[], env: Record<string, string
     stderr: textSink((t) => ((err += t), started())),
     stdin,
     signal: ctrlC.signal,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', SVC_KEYRING: 'off', ...env } as NodeJS.ProcessEnv,
+    env: { ...ownFolders(env), NO_COLOR: '1', SVC_KEYRING: 'off', ...env } as NodeJS.ProcessEnv,
   });
   const url = await Promise.race([
     new Promise<string>((resolve) => {

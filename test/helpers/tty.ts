@@ -2,7 +2,7 @@
 // prompts: each step waits for a text on the screen, then types. The terminal gets a
 // real size (stty), since a 0-column pty confuses spinners.
 import { spawn, spawnSync } from 'node:child_process';
-import { BIN, ROOT, tempDir } from './cli.js';
+import { BIN, ROOT, ownFolders } from './cli.js';
 
 export interface TtyResult {
   exitCode: number;
@@ -34,7 +34,7 @@ export async function svcTty(args: string[], env: Record<string, string>, steps:
   const cmd = `stty cols ${size.cols} rows ${size.rows}; ${pipedIn === undefined ? `exec ${svcCmd}` : `printf '%s' ${quote(pipedIn)} | ${svcCmd}`}`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1', SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1', ...ownFolders(env), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let raw = '';
