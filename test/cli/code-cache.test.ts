@@ -4,16 +4,15 @@
 // (install() patches the module loader of its process) on whatever Node runs the suite:
 // the loader is used only on Node 20, but what it does is the same on every version.
 import { execa } from 'execa';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
 
 const loader = join(ROOT, 'bin', 'code-cache.cjs');
 
 function project() {
-  const home = mkdtempSync(join(tmpdir(), 'svc-code-cache-test-'));
+  const home = tempDir('svc-code-cache-test-');
   const root = join(home, 'dist');
   const temp = join(home, 'tmp');
   mkdirSync(root);

@@ -8,8 +8,9 @@ import { execa, type Options, type Result } from 'execa';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'svc.js');
 
+/** A new folder under the run's temporary folder (test/helpers/temp-root.ts), removed when the run ends. */
 export function tempDir(prefix = 'svc-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(join(process.env.SVC_TEST_TMPDIR ?? tmpdir(), prefix));
 }
 
 /** A fresh config and data folder for one run of svc, for each that `env` does not name itself. */

@@ -1,8 +1,10 @@
-// vitest's globalSetup: the run's own temporary folder. Every folder a test makes
-// (tempDir, mkdtemp under os.tmpdir()) and the folders of the processes it starts go
-// under it, through TMPDIR, which the workers inherit; it is removed when the run ends.
-// Before it, each run left about 5,000 folders in /tmp (515,253 entries after a day of
-// runs on one machine), and making or removing a folder there had become slow.
+// vitest's globalSetup: the run's own temporary folder. Every folder a test makes with
+// tempDir() (test/helpers/cli.ts) goes under it, through SVC_TEST_TMPDIR, which the
+// workers inherit; it is removed when the run ends. Before it, each run left about
+// 5,000 folders in /tmp (515,253 entries after a day of runs on one machine), and making
+// or removing a folder there had become slow. TMPDIR itself stays as it is: the svc
+// processes a test starts keep their code cache (bin/code-cache.cjs) where svc keeps it
+// for its users, warm from one run to the next, instead of compiling cold in a new folder.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,12 +27,10 @@ function mountsUnder(root: string): string[] {
 }
 
 export default function setup(): () => void {
-  const before = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
-  process.env.TMPDIR = root;
+  process.env.SVC_TEST_TMPDIR = root;
   return () => {
-    if (before === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = before;
+    delete process.env.SVC_TEST_TMPDIR;
     for (const mount of mountsUnder(root)) {
       try {
         execFileSync('umount', [mount], { stdio: 'pipe' });
