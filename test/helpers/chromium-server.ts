@@ -15,8 +15,8 @@ import type { TestProject } from 'vitest/node';
 /**
  * Debian's Chromium without its windowing layers (package chromium-headless-shell,
  * the same Blink; what Playwright itself runs headless) when it is there: the three
- * browser files took 57 s of CPU with the full browser and 32 s with it, a sixth of
- * the suite's. The full browser (package chromium) still runs them where it is all there is.
+ * browser files took 57 s of CPU with the full browser and 32 s with it, in a suite of
+ * about 170 s. The full browser (package chromium) runs them where it is all there is.
  */
 export const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((bin) => existsSync(bin)) ?? '/usr/bin/chromium';
 /**
