@@ -7,18 +7,18 @@ import { defineConfig } from 'vitest/config';
 // Ordered by each file's time in a whole run (`vitest run --reporter=json`): re-measure
 // when a file's tests change shape.
 const LONGEST_FIRST = [
-  'test/sandbox/datafile.test.ts',
   'test/sandbox/panel/panel.browser.test.ts',
   'test/webhooks/sandbox.test.ts',
-  'test/webhooks/listen-kill.test.ts',
   'test/readme.test.ts',
+  'test/sandbox/datafile.test.ts',
   'test/cli/devolver/plan-concurrent.test.ts',
   'test/config/keyring.test.ts',
-  'test/sandbox/panel/panel-layout.browser.test.ts',
   'test/cli/cobro/lote.kill.test.ts',
-  'test/cli/devolver/lote.test.ts',
-  'test/sandbox/checkout/checkout.browser.test.ts',
   'test/output/terminal-matrix.test.ts',
+  'test/sandbox/panel/panel-layout.browser.test.ts',
+  'test/cli/devolver/lote.test.ts',
+  'test/webhooks/listen-kill.test.ts',
+  'test/cli/asking.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
