@@ -13,11 +13,19 @@ export function tempDir(prefix = 'svc-test-'): string {
   return mkdtempSync(join(process.env.SVC_TEST_TMPDIR ?? tmpdir(), prefix));
 }
 
-/** A fresh config and data folder for one run of svc, for each that `env` does not name itself. */
+let unmade = 0;
+
+/**
+ * A config and a data folder of its own for one run of svc, for each that `env` does not
+ * name itself: a new path under the run's temporary folder that nothing has made yet.
+ * svc makes its folders when it first writes, as on a fresh machine; most runs write
+ * nothing, and made folders were ~6,000 a run, 2.5 s of removal at its end.
+ */
 export function ownFolders(env: Record<string, string | undefined> = {}): { SVC_CONFIG_DIR?: string; SVC_DATA_DIR?: string } {
+  const unmadeDir = (prefix: string) => join(process.env.SVC_TEST_TMPDIR ?? tmpdir(), `${prefix}${process.pid}-${++unmade}`);
   return {
-    ...('SVC_CONFIG_DIR' in env ? {} : { SVC_CONFIG_DIR: tempDir('svc-config-') }),
-    ...('SVC_DATA_DIR' in env ? {} : { SVC_DATA_DIR: tempDir('svc-data-') }),
+    ...('SVC_CONFIG_DIR' in env ? {} : { SVC_CONFIG_DIR: unmadeDir('svc-config-') }),
+    ...('SVC_DATA_DIR' in env ? {} : { SVC_DATA_DIR: unmadeDir('svc-data-') }),
   };
 }
 
