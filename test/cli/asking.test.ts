@@ -1,13 +1,15 @@
-// Asking instead of failing, at a terminal of 80 and 60 columns (a real pty via
-// util-linux `script`): devolver asks the amount after showing what is left; amounts
-// are typed as people write them (1.500,50) and an ambiguous one (1.500) is refused
-// naming both readings; login asks a key with the wrong prefix again; a "no" at a
-// confirmation is its own exit (8) saying nothing was done; `echo | svc logout`
-// keeps the keys; --no-input on a terminal is not "no terminal"; a live-only profile
-// asks for --live; --webhook-secret-stdin alone adds a secret to a profile.
+// Asking instead of failing, at a terminal of 80 columns (the built binary in a real
+// pty, via util-linux `script`) and of 60 (main() in this process on a terminal of that
+// size, inproc.ts: the same prompts without a process per answer): devolver asks the
+// amount after showing what is left; amounts are typed as people write them (1.500,50)
+// and an ambiguous one (1.500) is refused naming both readings; login asks a key with
+// the wrong prefix again; a "no" at a confirmation is its own exit (8) saying nothing
+// was done; `echo | svc logout` keeps the keys; --no-input on a terminal is not "no
+// terminal"; a live-only profile asks for --live; --webhook-secret-stdin alone adds a
+// secret to a profile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
-import { svc } from '../helpers/inproc.js';
+import { svc, svcAtTerminal } from '../helpers/inproc.js';
 import { LIVE_KEY } from '../helpers/live-proxy.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, svcTty } from '../helpers/tty.js';
@@ -32,10 +34,12 @@ const refundsOf = async (id: number) => ((await sb.api('GET', '/v1/devoluciones'
 
 describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (cols) => {
   const size = { cols, rows: 40 };
+  // The pty once, at 80 columns; the narrower terminal is the same prompts in this process.
+  const atTerminal = cols === 80 ? svcTty : svcAtTerminal;
 
   it('devolver without --monto asks the amount under what is left, re-asks what does not fit, reads 1.500,50', async () => {
     const id = await paidCobro('2000.00');
-    const r = await svcTty(['devolver', String(id)], sb.env, [
+    const r = await atTerminal(['devolver', String(id)], sb.env, [
       [/Monto a devolver \(queda 2000\.00\)/, '2500\r'],
       [/supera lo que queda por devolver del cobro \d+:\s+2000\.00/, '\u0015'],
       [/Monto a devolver/, '1.500\r'],
@@ -52,17 +56,17 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
 
   it('a "n" at the confirmation says nothing was done and exits 8 (not 130); with --json the error is "declined"', async () => {
     const id = await paidCobro('20.00');
-    const no = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/\(s\/N\)/, 'n\r']], 30_000, size);
+    const no = await atTerminal(['devolver', String(id), '--monto', '5'], sb.env, [[/\(s\/N\)/, 'n\r']], 30_000, size);
     expect(no.exitCode, no.screen).toBe(8);
     expect(no.screen).toMatch(/error: no se hizo nada: respondiste que no/);
-    const json = await svcTty(['devolver', String(id), '--monto', '5', '--json'], sb.env, [[/\(s\/N\)/, 'n\r']], 30_000, size);
+    const json = await atTerminal(['devolver', String(id), '--monto', '5', '--json'], sb.env, [[/\(s\/N\)/, 'n\r']], 30_000, size);
     expect(json.exitCode).toBe(8);
     expect(json.screen).toMatch(/\{"error":"declined","message":"no se hizo nada: respondiste que no"\}/);
     expect(await refundsOf(id)).toEqual([]);
   });
 
   it('cobro crear reads the amount the Spanish way and refuses 1.500 with both readings', async () => {
-    const r = await svcTty(['cobro', 'crear', '--concepto', 'Pedido 1.500'], sb.env, [
+    const r = await atTerminal(['cobro', 'crear', '--concepto', 'Pedido 1.500'], sb.env, [
       [/Monto/, '1.500\r'],
       [/"1\.500" puede ser 1500\.00\s+o\s+1\.50/, '\u0015'],
       [/Monto/, '1500,5\r'],
@@ -74,7 +78,7 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
 
   it('login asks again for a key without the svc_test_/svc_live_ prefix, before the secret', async () => {
     const dir = tempDir('svc-config-');
-    const r = await svcTty(['login', '--base-url', sb.base_url], { SVC_CONFIG_DIR: dir }, [
+    const r = await atTerminal(['login', '--base-url', sb.base_url], { SVC_CONFIG_DIR: dir }, [
       [/Clave/, 'sk_test_123\r'],
       [/la clave no tiene el formato svc_test_… o svc_live_…/, '\u0015'],
       [/Clave/, `${sb.api_key}\r`],
@@ -87,17 +91,17 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
 
   it('`echo | svc logout` (no terminal to confirm on) keeps the keys and asks for --yes; --yes removes them', async () => {
     const dir = configWith({ default: { base_url: sb.base_url, test_key: sb.api_key } });
-    const piped = await svcTty(['logout'], { SVC_CONFIG_DIR: dir }, [], 30_000, size, '\n');
+    const piped = await atTerminal(['logout'], { SVC_CONFIG_DIR: dir }, [], 30_000, size, '\n');
     expect(piped.exitCode, piped.screen).toBe(2);
     expect(piped.screen).toMatch(/se necesita confirmación \(sin terminal\): agregá --yes/);
     expect(profilesIn(dir).default.test_key).toBe(sb.api_key);
-    const yes = await svcTty(['logout', '--yes'], { SVC_CONFIG_DIR: dir }, [], 30_000, size, '\n');
+    const yes = await atTerminal(['logout', '--yes'], { SVC_CONFIG_DIR: dir }, [], 30_000, size, '\n');
     expect(yes.exitCode, yes.screen).toBe(0);
     expect(profilesIn(dir).default.test_key).toBeUndefined();
   });
 
   it('--no-input at a terminal in live mode says to add --yes, without claiming there is no terminal', async () => {
-    const r = await svcTty(['cobro', 'crear', '--no-input', '--concepto', 'X', '--monto', '10'], { ...sb.env, SVC_API_KEY: LIVE_KEY }, [], 30_000, size);
+    const r = await atTerminal(['cobro', 'crear', '--no-input', '--concepto', 'X', '--monto', '10'], { ...sb.env, SVC_API_KEY: LIVE_KEY }, [], 30_000, size);
     expect(r.exitCode, r.screen).toBe(2);
     // Broken at spaces under `error: ` where the terminal is narrow: read back as one line.
     expect(r.screen.replace(/\n +/g, ' ')).toMatch(/modo live con --no-input: crear un cobro de 10\.00 \("X"\) necesita --yes para confirmar/);

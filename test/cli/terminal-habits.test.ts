@@ -1,13 +1,14 @@
-// What a person at a terminal meets (a real pty via util-linux `script`): a merchant
-// that cannot collect is told before any question; a mistyped address at login is
-// asked again; logout and perfil borrar confirm (s/N), --yes skips; trigger goes to
-// the local listener by default and takes `localhost:PORT` without a scheme; the demo
-// shows a step's preview before its result.
+// What a person at a terminal meets (a real pty via util-linux `script`; perfil borrar's
+// confirmation in this process, inproc.ts): a merchant that cannot collect is told
+// before any question; a mistyped address at login is asked again; logout and perfil
+// borrar confirm (s/N), --yes skips; trigger goes to the local listener by default and
+// takes `localhost:PORT` without a scheme; the demo shows a step's preview before its
+// result.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
-import { svc } from '../helpers/inproc.js';
+import { svc, svcAtTerminal } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { hasScript, svcTty } from '../helpers/tty.js';
 import { addressProblem } from '../../src/cli/commands/perfil/login.js';
@@ -45,20 +46,21 @@ describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
     expect(profilesIn(dir).default.base_url).toBe(sb.base_url);
   });
 
-  for (const [what, args] of [
-    ['logout', ['logout']],
-    ['perfil borrar', ['perfil', 'borrar', 'default']],
+  // logout in the pty; perfil borrar, the same confirmation, in this process (inproc.ts).
+  for (const [what, args, atTerminal] of [
+    ['logout', ['logout'], svcTty],
+    ['perfil borrar', ['perfil', 'borrar', 'default'], svcAtTerminal],
   ] as const) {
     it(`${what}: "n" keeps the keys, "s" removes them; --yes does not ask`, async () => {
       const dir = configWith({ default: { base_url: sb.base_url, test_key: sb.api_key } });
-      const no = await svcTty([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 'n\r']]);
+      const no = await atTerminal([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 'n\r']]);
       expect(no.exitCode).toBe(8);
       expect(profilesIn(dir).default.test_key).toBe(sb.api_key);
-      const yes = await svcTty([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 's\r']]);
+      const yes = await atTerminal([...args], { SVC_CONFIG_DIR: dir }, [[/\(s\/N\)/, 's\r']]);
       expect(yes.exitCode, yes.screen).toBe(0);
       expect(profilesIn(dir).default?.test_key).toBeUndefined();
       const again = configWith({ default: { base_url: sb.base_url, test_key: sb.api_key } });
-      const forced = await svcTty([...args, '--yes'], { SVC_CONFIG_DIR: again }, []);
+      const forced = await atTerminal([...args, '--yes'], { SVC_CONFIG_DIR: again }, []);
       expect(forced.exitCode, forced.screen).toBe(0);
       expect(forced.screen).not.toMatch(/\(s\/N\)/);
     });

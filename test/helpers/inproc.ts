@@ -5,16 +5,24 @@ import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
 import { readFileSync } from 'node:fs';
 import { ownFolders, type SvcOptions, type SvcResult } from './cli.js';
+import { answerer, strip, type Step, type TtyResult } from './tty.js';
 
 class Sink extends Writable {
   text = '';
-  constructor(private readonly also?: Sink) {
+  constructor(
+    private readonly also?: Sink,
+    private readonly onText?: (text: string) => void,
+  ) {
     super();
   }
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();
-    if (this.also) this.also.text += chunk.toString();
+    if (this.also) this.also.add(chunk.toString());
     done();
+  }
+  private add(text: string): void {
+    this.text += text;
+    this.onText?.(this.text);
   }
   // As process.stdout and stderr: a prompt piping to the stream ends it when it is done,
   // and the command still writes after that.
@@ -36,12 +44,34 @@ export function textSink(add: (text: string) => void): Writable {
   });
 }
 
-async function runMain(run: typeof main, args: string[], env: Record<string, string | undefined>, input: string, cwd: string | undefined): Promise<SvcResult & { all: string }> {
-  const all = new Sink();
-  const stdout = new Sink(all);
-  const stderr = new Sink(all);
-  const stdin = new PassThrough();
-  stdin.end(input);
+/** A terminal's size, and whether stdin is that terminal too (else a pipe, as `echo … | svc …` typed at one). */
+interface Terminal {
+  cols: number;
+  rows: number;
+  stdin: boolean;
+}
+
+/** Says it is a terminal of that size, as process.stdout does on one. */
+function asTerminal<T extends object>(stream: T, size: { cols: number; rows: number }): T {
+  return Object.assign(stream, { isTTY: true, columns: size.cols, rows: size.rows });
+}
+
+async function runMain(
+  run: typeof main,
+  args: string[],
+  env: Record<string, string | undefined>,
+  stdin: PassThrough,
+  cwd: string | undefined,
+  terminal?: Terminal & { onScreen(all: string): void },
+): Promise<SvcResult & { all: string }> {
+  const all = new Sink(undefined, terminal?.onScreen);
+  let stdout = new Sink(all);
+  let stderr = new Sink(all);
+  if (terminal) {
+    stdout = asTerminal(stdout, terminal);
+    stderr = asTerminal(stderr, terminal);
+    if (terminal.stdin) asTerminal(stdin, terminal);
+  }
   // Relative paths (a --lote file, --resultado) are the caller's folder, as for the binary;
   // the test pool runs one file at a time per process (forks), so a chdir is this run's alone.
   const back = process.cwd();
@@ -81,8 +111,39 @@ export function svc(args: string[], options: SvcOptions = {}): Promise<SvcResult
 export function svcOf(run: typeof main) {
   return (args: string[], options: SvcOptions = {}): Promise<SvcResult & { all: string }> => {
     const input = options.input ?? (options.inputFile ? readFileSync(options.inputFile) : '');
-    return runMain(run, args, options.env ?? {}, String(input), options.cwd);
+    const stdin = new PassThrough();
+    stdin.end(String(input));
+    return runMain(run, args, options.env ?? {}, stdin, options.cwd);
   };
+}
+
+/**
+ * The in-process twin of svcTty (tty.ts): main() on a terminal of `size` (stdout,
+ * stderr and stdin say isTTY, with its columns and rows, as a pty's do) that types each
+ * step's answer once its text shows. `pipedIn` makes stdin a pipe holding that text. For
+ * the matrices of a prompt (sizes, answers); the pty proves the wiring once.
+ */
+export async function svcAtTerminal(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string): Promise<TtyResult> {
+  const stdin = new PassThrough();
+  // Typed after the write that showed the prompt returns, as a person types after seeing it.
+  const answers = answerer(steps, (text) => setImmediate(() => stdin.write(text)));
+  if (pipedIn !== undefined) stdin.end(pipedIn);
+  // A step whose text never shows: Ctrl-C at the prompt the command waits at (exit 130),
+  // as the pty's process is killed, then check() says which step.
+  const timer = setTimeout(() => stdin.end('\u0003'), timeoutMs);
+  try {
+    const r = await runMain(main, args, { SVC_PAGER: '', ...env }, stdin, undefined, {
+      cols: size.cols,
+      rows: size.rows,
+      stdin: pipedIn === undefined,
+      onScreen: (all) => answers.seen(strip(all)),
+    });
+    const screen = strip(r.all);
+    answers.check(r.exitCode, screen);
+    return { exitCode: r.exitCode, screen };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -13,7 +13,8 @@ export interface TtyResult {
 export type Step = [waitFor: RegExp, type: string];
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n');
+/** What a terminal shows of `s`: ANSI codes removed, \r\n as \n. */
+export const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n');
 
 /**
  * Whether util-linux `script` is here to give the CLI a terminal. Where it is not, the
@@ -38,22 +39,10 @@ export async function svcTty(args: string[], env: Record<string, string>, steps:
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let raw = '';
-  let consumed = 0;
-  let step = 0;
-  const advance = () => {
-    while (step < steps.length) {
-      const [wait, type] = steps[step]!;
-      const screen = strip(raw).slice(consumed);
-      const m = wait.exec(screen);
-      if (!m) return;
-      consumed += m.index + m[0].length;
-      step++;
-      child.stdin.write(type);
-    }
-  };
+  const answers = answerer(steps, (text) => child.stdin.write(text));
   child.stdout.on('data', (d) => {
     raw += String(d);
-    advance();
+    answers.seen(strip(raw));
   });
   child.stderr.on('data', (d) => (raw += String(d)));
   const exitCode = await new Promise<number>((resolve) => {
@@ -69,8 +58,33 @@ export async function svcTty(args: string[], env: Record<string, string>, steps:
   });
   child.stdin.end();
   const screen = strip(raw);
-  if (step < steps.length) throw new Error(`prompt never shown: ${steps[step]![0]} (exit ${exitCode})\n${screen}`);
+  answers.check(exitCode, screen);
   return { exitCode, screen };
+}
+
+/**
+ * Types each step's answer once its text is on the screen, in order (the pty's and the
+ * in-process terminal's, inproc.ts). `seen` takes the whole screen so far, ANSI removed;
+ * `check` fails with the screen when a step's text never showed.
+ */
+export function answerer(steps: Step[], type: (text: string) => void): { seen(screen: string): void; check(exitCode: number, screen: string): void } {
+  let consumed = 0;
+  let step = 0;
+  return {
+    seen(screen) {
+      while (step < steps.length) {
+        const [wait, text] = steps[step]!;
+        const m = wait.exec(screen.slice(consumed));
+        if (!m) return;
+        consumed += m.index + m[0].length;
+        step++;
+        type(text);
+      }
+    },
+    check(exitCode, screen) {
+      if (step < steps.length) throw new Error(`prompt never shown: ${steps[step]![0]} (exit ${exitCode})\n${screen}`);
+    },
+  };
 }
 
 /** The screen's lines without the spinner's frame ("⠋ buscando cobros…"), which shares the first line until the output overwrites it. */

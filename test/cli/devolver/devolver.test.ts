@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svc } from '../../helpers/inproc.js';
+import { svc, svcAtTerminal } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy } from '../../helpers/live-proxy.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
@@ -275,14 +275,15 @@ describe.skipIf(!hasScript())('svc sync and svc devolver on a terminal (pseudo-t
     expect(displayWidth(row!)).toBeLessThanOrEqual(80);
   });
 
+  // The same (s/N) is answered in a pty by test/cli/asking.test.ts: here, in this process.
   it('test mode asks (s/N): n makes no refund (exit 8), s makes exactly one', async () => {
     const id = await paidCobro('20.00');
-    const no = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro [^\n]*\(s\/N\)/, 'n\r']]);
+    const no = await svcAtTerminal(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro [^\n]*\(s\/N\)/, 'n\r']]);
     expect(no.exitCode).toBe(8);
     expect(no.screen).toMatch(/queda\s+20\.00/);
     expect(no.screen).not.toMatch(/\bNo\b|y\/N/);
     expect(await refundPosts(id)).toBe(0);
-    const yes = await svcTty(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro [^\n]*\(s\/N\)/, 's\r']]);
+    const yes = await svcAtTerminal(['devolver', String(id), '--monto', '5'], sb.env, [[/¿Devolver 5\.00 del cobro [^\n]*\(s\/N\)/, 's\r']]);
     expect(yes.exitCode).toBe(0);
     expect(yes.screen).not.toMatch(/\bYes\b/);
     expect((await refundsOf(id)).map((d) => d.monto)).toEqual(['5.00']);
