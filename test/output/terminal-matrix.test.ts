@@ -21,7 +21,7 @@ import { main } from '../../src/main.js';
 import { commands } from '../../src/cli/registry.js';
 import { encodeBody } from '../../src/webhooks/journal.js';
 import { signatureHeader } from '../../src/webhooks/signature.js';
-import { tempDir } from '../helpers/cli.js';
+import { ownFolders, tempDir } from '../helpers/cli.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { closedPort, fixture, type Fixture } from '../helpers/fixtures.js';
 import { journalEntryAs } from '../helpers/journal.js';
@@ -52,7 +52,7 @@ async function run(argv: string[], env: Record<string, string>, input = ''): Pro
     stdout: out.stream,
     stderr: err.stream,
     stdin,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), SVC_KEYRING: 'off', ...env },
+    env: { ...ownFolders(env), SVC_KEYRING: 'off', ...env },
   });
   return { code, stdout: out.text(), stderr: err.text() };
 }
