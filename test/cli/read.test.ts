@@ -46,7 +46,7 @@ describe('read commands', () => {
     const r = await svcSpawned(['salud', '--json'], { env: { SVC_BASE_URL: sb.base_url } });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, version: expect.any(String) });
-    const plain = await svcSpawned(['salud'], { env: { SVC_BASE_URL: sb.base_url } });
+    const plain = await svc(['salud'], { env: { SVC_BASE_URL: sb.base_url } });
     expect(plain.stdout).toMatch(/^ok\ttrue$/m);
   });
 
@@ -170,7 +170,7 @@ describe('read commands', () => {
     expect(live.stderr).toContain('MODO LIVE');
     const malformed = await run(['cuenta'], { SVC_API_KEY: 'hola' });
     expect(malformed.exitCode).toBe(2);
-    const none = await svcSpawned(['cuenta'], { env: { SVC_BASE_URL: sb.base_url } });
+    const none = await svc(['cuenta'], { env: { SVC_BASE_URL: sb.base_url } });
     expect(none.exitCode).toBe(3);
     expect(none.stderr).toContain('svc login');
   });

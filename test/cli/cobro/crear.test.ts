@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
-import { svc } from '../../helpers/inproc.js';
+import { svc, svcAtTerminal } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { hasScript, svcTty } from '../../helpers/tty.js';
 
@@ -206,8 +206,9 @@ describe.skipIf(!hasScript())('svc cobro crear on a terminal (pseudo-terminal vi
     expect((await cobros()).length).toBe(before);
   });
 
+  // The same flag in live mode is run in the pty by test/cli/asking.test.ts: here, in this process.
   it('--no-input on a terminal never asks', async () => {
-    const r = await svcTty(['cobro', 'crear', '--no-input', '--monto', '10'], sb.env, []);
+    const r = await svcAtTerminal(['cobro', 'crear', '--no-input', '--monto', '10'], sb.env, []);
     expect(r.exitCode).toBe(2);
     expect(r.screen).toMatch(/falta --concepto \(con --no-input/);
   });
