@@ -2,17 +2,13 @@
 // Their sandbox is startSandbox() of test/helpers/sandbox.ts, their app startReceiver()
 // of test/helpers/receiver.ts.
 
+import { waitFor } from '../helpers/wait.js';
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until check() is truthy (polling), or fails after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await sleep(25);
-  }
+/** Waits until check() gives a value (anything but undefined or false), or fails after timeoutMs: waitFor of test/helpers/wait.ts. */
+export function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  return waitFor('a condition of the sandbox', check, timeoutMs, 25);
 }
 
 export const COBRO_FIELDS = [
