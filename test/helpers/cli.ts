@@ -18,8 +18,9 @@ let unmade = 0;
 /**
  * A config and a data folder of its own for one run of svc, for each that `env` does not
  * name itself: a new path under the run's temporary folder that nothing has made yet.
- * svc makes its folders when it first writes, as on a fresh machine; most runs write
- * nothing, and made folders were ~6,000 a run, 2.5 s of removal at its end.
+ * svc makes its folders when it first writes, as on a fresh machine. Most runs write
+ * nothing: made up front, they were 4,399 of the 4,924 entries a whole run left in its
+ * folder (945 now), and the removal at its end took 0.82 s instead of 0.14 s.
  */
 export function ownFolders(env: Record<string, string | undefined> = {}): { SVC_CONFIG_DIR?: string; SVC_DATA_DIR?: string } {
   const unmadeDir = (prefix: string) => join(process.env.SVC_TEST_TMPDIR ?? tmpdir(), `${prefix}${process.pid}-${++unmade}`);
