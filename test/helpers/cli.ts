@@ -14,16 +14,19 @@ export function tempDir(prefix = 'svc-test-'): string {
 }
 
 let unmade = 0;
+/** Where unmade folders go when no run's folder is set (a test run without temp-root.ts): one of this process's own. */
+let unmadeRoot: string | undefined;
 
 /**
  * A config and a data folder of its own for one run of svc, for each that `env` does not
  * name itself: a new path under the run's temporary folder that nothing has made yet.
  * svc makes its folders when it first writes, as on a fresh machine. Most runs write
  * nothing: made up front, they were 4,399 of the 4,924 entries a whole run left in its
- * folder (945 now), and the removal at its end took 0.82 s instead of 0.14 s.
+ * folder (945 now), and removing them at its end took 0.82 s (0.14 s now).
  */
 export function ownFolders(env: Record<string, string | undefined> = {}): { SVC_CONFIG_DIR?: string; SVC_DATA_DIR?: string } {
-  const unmadeDir = (prefix: string) => join(process.env.SVC_TEST_TMPDIR ?? tmpdir(), `${prefix}${process.pid}-${++unmade}`);
+  const root = process.env.SVC_TEST_TMPDIR ?? (unmadeRoot ??= mkdtempSync(join(tmpdir(), 'svc-test-')));
+  const unmadeDir = (prefix: string) => join(root, `${prefix}${process.pid}-${++unmade}`);
   return {
     ...('SVC_CONFIG_DIR' in env ? {} : { SVC_CONFIG_DIR: unmadeDir('svc-config-') }),
     ...('SVC_DATA_DIR' in env ? {} : { SVC_DATA_DIR: unmadeDir('svc-data-') }),
