@@ -8,14 +8,20 @@ import { execa, type Options, type Result } from 'execa';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'svc.js');
 
-/** A new folder under the run's temporary folder (test/helpers/temp-root.ts), removed when the run ends. */
+/** Made when a test runs without temp-root.ts (no run's folder set): this process's own, in the system's. */
+let ownRoot: string | undefined;
+
+/** The run's temporary folder (test/helpers/temp-root.ts), removed when the run ends. */
+function runFolder(): string {
+  return process.env.SVC_TEST_TMPDIR ?? (ownRoot ??= mkdtempSync(join(tmpdir(), 'svc-test-')));
+}
+
+/** A new folder under the run's temporary folder. */
 export function tempDir(prefix = 'svc-test-'): string {
-  return mkdtempSync(join(process.env.SVC_TEST_TMPDIR ?? tmpdir(), prefix));
+  return mkdtempSync(join(runFolder(), prefix));
 }
 
 let unmade = 0;
-/** Where unmade folders go when no run's folder is set (a test run without temp-root.ts): one of this process's own. */
-let unmadeRoot: string | undefined;
 
 /**
  * A config and a data folder of its own for one run of svc, for each that `env` does not
@@ -25,8 +31,7 @@ let unmadeRoot: string | undefined;
  * folder (945 now), and removing them at its end took 0.82 s (0.14 s now).
  */
 export function ownFolders(env: Record<string, string | undefined> = {}): { SVC_CONFIG_DIR?: string; SVC_DATA_DIR?: string } {
-  const root = process.env.SVC_TEST_TMPDIR ?? (unmadeRoot ??= mkdtempSync(join(tmpdir(), 'svc-test-')));
-  const unmadeDir = (prefix: string) => join(root, `${prefix}${process.pid}-${++unmade}`);
+  const unmadeDir = (prefix: string) => join(runFolder(), `${prefix}${process.pid}-${++unmade}`);
   return {
     ...('SVC_CONFIG_DIR' in env ? {} : { SVC_CONFIG_DIR: unmadeDir('svc-config-') }),
     ...('SVC_DATA_DIR' in env ? {} : { SVC_DATA_DIR: unmadeDir('svc-data-') }),
