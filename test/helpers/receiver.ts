@@ -4,7 +4,7 @@
 // secret, it checks every signature as a merchant's endpoint would (401 when it fails).
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execa, type ResultPromise } from 'execa';
+import { execa, type Options, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
@@ -184,14 +184,15 @@ export async function stopBoth(listen: Listening | undefined, target: Receiver |
 
 /** Runs `svc webhook listen --port 0 ...args` and waits for its "Listo" line. */
 export async function startListen(args: string[], env: Record<string, string>): Promise<ListenProc> {
-  const proc = execa('node', [BIN, 'webhook', 'listen', '--port', '0', ...args], {
+  const options: Options = {
     cwd: ROOT,
     env: { ...ownFolders(env), NO_COLOR: '1', ...env },
     extendEnv: false,
     reject: false,
     buffer: false,
     stdin: 'ignore',
-  });
+  };
+  const proc = execa('node', [BIN, 'webhook', 'listen', '--port', '0', ...args], options);
   let err = '';
   const out = stdoutLines(() => err);
   createInterface({ input: proc.stdout! }).on('line', out.add);

@@ -7,7 +7,7 @@
 // cannot drift from the wire the client accepts without a test failing.
 // startSandbox({ argv: [...] }) runs `svc sandbox --port 0 --json ...argv` through main()
 // in this process, stopped as Ctrl-C would (for flags such as --escenario without a process).
-import { execa, type ResultPromise } from 'execa';
+import { execa, type Options, type ResultPromise } from 'execa';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
@@ -201,13 +201,14 @@ export async function startSandbox(options: StartOptions | { spawned: string[] }
 type ReadyLine = Omit<Sandbox, 'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop'> & { tz: string };
 
 async function spawn(args: string[]): Promise<SpawnedSandbox> {
-  const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--json', ...args], {
+  const options: Options = {
     cwd: ROOT,
     env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1' },
     reject: false,
     buffer: false,
     stdin: 'ignore',
-  });
+  };
+  const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--json', ...args], options);
   let stderr = '';
   proc.stderr?.on('data', (d) => (stderr += String(d)));
   const rl = createInterface({ input: proc.stdout! });

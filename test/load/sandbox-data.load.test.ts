@@ -7,7 +7,7 @@
 // Sizes: N = 10,000 requests and 20,000 payments (about 25 s of fsynced writes on a
 // quiet 2-core machine). SVC_LOAD_SCALE multiplies N (0.2 for a quick local run).
 // SVC_LOAD_LIST (default 10,000) is the number of requests listed in (b).
-import { execa, type ResultPromise } from 'execa';
+import { execa, type Options, type ResultPromise } from 'execa';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -36,14 +36,15 @@ afterAll(async () => {
 });
 
 async function spawnSandbox(dataFile: string): Promise<Proc> {
-  const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--json', '--data', dataFile], {
+  const options: Options = {
     cwd: ROOT,
     env: { SVC_CONFIG_DIR: tempDir('svc-load-config-'), NO_COLOR: '1', PATH: process.env.PATH },
     extendEnv: false,
     reject: false,
     buffer: false,
     stdin: 'ignore',
-  });
+  };
+  const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--json', '--data', dataFile], options);
   procs.push(proc);
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += String(d)));

@@ -4,7 +4,7 @@
 // (Origin) is refused with 403 before it reaches the MCP server.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { execa, type ResultPromise } from 'execa';
+import { execa, type Options, type ResultPromise } from 'execa';
 import { createServer, request, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,14 +22,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => service.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(service.address() as { port: number }).port}`;
-  proc = execa('node', [BIN, 'mcp', '--http', '0', '--json'], {
+  const options: Options = {
     cwd: ROOT,
     env: { SVC_BASE_URL: base, SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef', SVC_CONFIG_DIR: tempDir(), SVC_DATA_DIR: tempDir(), SVC_KEYRING: 'off' },
     extendEnv: false,
     reject: false,
     buffer: false,
     stdin: 'ignore',
-  });
+  };
+  proc = execa('node', [BIN, 'mcp', '--http', '0', '--json'], options);
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).once('line', resolve);
     proc.once('exit', (code) => reject(new Error(`svc mcp --http exited with ${code}`)));
