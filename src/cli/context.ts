@@ -182,7 +182,10 @@ export function createContext(deps: ContextDeps): Context {
       const columns = (io.stderr as { columns?: number }).columns ?? 0;
       if (!io.stderrTTY || globals.json || columns <= 0) return work();
       const { default: ora } = await import('ora');
-      const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream & { isTTY: true }, color: 'cyan' }).start();
+      // Whether it animates, as ora decides it (is-interactive), but from the environment
+      // main() was given, not this process's: in-process runs each have their own.
+      const animate = Boolean(io.stderr.isTTY) && io.env.TERM !== 'dumb' && !('CI' in io.env);
+      const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream & { isTTY: true }, color: 'cyan', isEnabled: animate }).start();
       try {
         return await work();
       } finally {

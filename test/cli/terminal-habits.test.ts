@@ -3,7 +3,8 @@
 // before any question; a mistyped address at login is asked again; logout and perfil
 // borrar confirm (s/N), --yes skips; trigger goes to the local listener by default and
 // takes `localhost:PORT` without a scheme; the demo shows a step's preview before its
-// result.
+// result; the spinner animates or not as the environment svc is given says (in this
+// process, whose own CI may differ).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,5 +141,28 @@ describe.skipIf(!HAVE_SCRIPT)('svc demo on a terminal', () => {
     const result = step.search(/tipo\s+parcial/);
     expect(preview).toBeGreaterThan(0);
     expect(result).toBeGreaterThan(preview);
+  });
+});
+
+// The spinner animates on a terminal unless the environment svc was given says CI or a
+// dumb terminal (ora's own rule), read from that environment: main() run in a process
+// whose own CI differs (a test worker, a program embedding svc) follows what it was given.
+describe('the spinner follows the environment svc is given', () => {
+  it('animates at a terminal, and prints its line once under CI or TERM=dumb', async () => {
+    const created = await sb.api('POST', '/v1/cobros', { concepto: 'Spinner', monto: '10.00' });
+    const id = String(created.body.data.id);
+    const frame = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] buscando el cobro/;
+    const plain = /^- buscando el cobro \d+…$/m;
+    const at = (env: Record<string, string>) => svcAtTerminal(['cobro', 'ver', id], { ...sb.env, ...env }, [], 10_000, { cols: 80, rows: 24 });
+    const animated = await at({});
+    expect(animated.exitCode, animated.screen).toBe(0);
+    expect(animated.screen).toMatch(frame);
+    expect(animated.screen).not.toMatch(plain);
+    for (const env of [{ CI: 'true' }, { CI: '' }, { TERM: 'dumb' }]) {
+      const r = await at(env);
+      expect(r.exitCode, r.screen).toBe(0);
+      expect(r.screen, JSON.stringify(env)).toMatch(plain);
+      expect(r.screen, JSON.stringify(env)).not.toMatch(frame);
+    }
   });
 });

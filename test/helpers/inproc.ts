@@ -1,6 +1,7 @@
 // Runs svc's main() in this process (as wrangler's runWrangler does): the same
 // argv -> stdout, stderr, exit code as the built binary, without a process per
 // input, for matrices. Colours off, no keyring, a fresh config folder per run.
+import * as readline from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
 import { readFileSync } from 'node:fs';
@@ -51,9 +52,23 @@ interface Terminal {
   stdin: boolean;
 }
 
-/** Says it is a terminal of that size, as process.stdout does on one. */
+/**
+ * Says it is a terminal of that size, as process.stdout does on one, with a terminal's
+ * cursor methods (tty.WriteStream's, which write readline's escape sequences): a
+ * spinner moves the cursor on a terminal.
+ */
 function asTerminal<T extends object>(stream: T, size: { cols: number; rows: number }): T {
-  return Object.assign(stream, { isTTY: true, columns: size.cols, rows: size.rows });
+  const out = stream as T & NodeJS.WritableStream;
+  return Object.assign(stream, {
+    isTTY: true,
+    columns: size.cols,
+    rows: size.rows,
+    cursorTo: (x: number, y?: number | (() => void), done?: () => void) => readline.cursorTo(out, x, y as number, done),
+    moveCursor: (dx: number, dy: number, done?: () => void) => readline.moveCursor(out, dx, dy, done),
+    clearLine: (dir: -1 | 0 | 1, done?: () => void) => readline.clearLine(out, dir, done),
+    clearScreenDown: (done?: () => void) => readline.clearScreenDown(out, done),
+    getWindowSize: () => [size.cols, size.rows],
+  });
 }
 
 async function runMain(
