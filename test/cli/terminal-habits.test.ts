@@ -158,7 +158,8 @@ describe('the spinner follows the environment svc is given', () => {
     expect(animated.exitCode, animated.screen).toBe(0);
     expect(animated.screen).toMatch(frame);
     expect(animated.screen).not.toMatch(plain);
-    for (const env of [{ CI: 'true' }, { CI: '' }, { TERM: 'dumb' }]) {
+    const quiet: Record<string, string>[] = [{ CI: 'true' }, { CI: '' }, { TERM: 'dumb' }];
+    for (const env of quiet) {
       const r = await at(env);
       expect(r.exitCode, r.screen).toBe(0);
       expect(r.screen, JSON.stringify(env)).toMatch(plain);
