@@ -17,7 +17,6 @@ const LONGEST_FIRST = [
   'test/output/terminal-matrix.test.ts',
   'test/sandbox/panel/panel-layout.browser.test.ts',
   'test/cli/devolver/lote.test.ts',
-  'test/webhooks/listen-kill.test.ts',
   'test/cli/asking.test.ts',
 ];
 

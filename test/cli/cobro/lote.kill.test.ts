@@ -18,24 +18,24 @@ let batch = 0;
 const csvOf = (n: number) => requestsCsv(n, `cuota-k${++batch}-${Math.random().toString(36).slice(2, 7)}`);
 
 describe('svc cobro crear --lote, killed and run twice at once', () => {
-  it('SIGKILL with a POST in flight, then resume: every row created exactly once (2 trials of 10 rows, killed twice each)', async () => {
+  // One trial here (npm test), killed once with each --paralelo; test/load/batches.load.test.ts
+  // runs twenty trials of 200 rows, on every Node in CI (.ci/run).
+  it('SIGKILL with a POST in flight, then resume: every row created exactly once (10 rows, killed twice: --paralelo 1, then 2)', async () => {
     // Each POST takes 150 ms at the sandbox, which then creates the request whether or not
     // svc is still there to read the reply: a kill lands between the intent and its outcome.
     expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 150, count: 1000 })).status).toBe(201);
-    for (let t = 0; t < 2; t++) {
-      const { path, refs } = csvOf(10);
-      const ledger = `${path}.registro.jsonl`;
-      for (let k = 0; k < 2; k++) {
-        await killAtRandom(sb, ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + t)], ledger, { inFlight: true });
-      }
-      // Whatever the sandbox still had in hand when svc died is done by now.
-      await new Promise((r) => setTimeout(r, 200));
-      const resumed = await svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
-      expect(resumed.exitCode, resumed.stderr).toBe(0);
-      expectNoStack(resumed.stderr);
-      expect(resumed.stdout.trim().split('\n').map((l) => JSON.parse(l).estado).every((e) => e === 'creado' || e === 'ya_creado')).toBe(true);
-      expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
+    const { path, refs } = csvOf(10);
+    const ledger = `${path}.registro.jsonl`;
+    for (let k = 0; k < 2; k++) {
+      await killAtRandom(sb, ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + k)], ledger, { inFlight: true });
     }
+    // Whatever the sandbox still had in hand when svc died is done by now.
+    await new Promise((r) => setTimeout(r, 200));
+    const resumed = await svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expectNoStack(resumed.stderr);
+    expect(resumed.stdout.trim().split('\n').map((l) => JSON.parse(l).estado).every((e) => e === 'creado' || e === 'ya_creado')).toBe(true);
+    expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
     await sb.api('DELETE', '/_sandbox/fallas');
   }, 180_000);
 
