@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // The load tests: the sandbox's data file under 10,000 requests and a kill -9, the
-// listener under 2,000 events from 50 senders, the 10,000-request list's memory; and
+// listener under 2,000 events from 50 senders and killed during ten bursts, the
+// 10,000-request list's memory; and
 // the install a user does (npm pack, npm install -g of the packed file, svc demo),
 // npm's own work (several seconds of CPU) kept out of npm test's loop.
 // One file at a time, so each has the machine to itself.
