@@ -8,8 +8,6 @@
 // startSandbox({ argv: [...] }) runs `svc sandbox --port 0 --json ...argv` through main()
 // in this process, stopped as Ctrl-C would (for flags such as --escenario without a process).
 import { execa, type Options, type ResultPromise } from 'execa';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
@@ -70,41 +68,21 @@ export interface Reply {
 /**
  * One HTTP call with an optional bearer key; the reply read whole and parsed as JSON
  * when it is JSON. The tests' one "fetch and parse" (the sandbox's api and raw use it).
- * Over node:http, as svc's own client (src/api/transport.ts), not Node's fetch: the
- * suite makes thousands of these, and a fetch cost three times the CPU of a request
- * (both ends, on loopback). A string body without a content-type is sent as fetch sends
- * it (text/plain;charset=UTF-8), so what the sandbox is sent is what it was.
  */
-export function fetchJson(url: string, init: { method?: string; key?: string | null; body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...init.headers };
-  if (init.body !== undefined) {
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'text/plain;charset=UTF-8';
-    headers['content-length'] = String(Buffer.byteLength(init.body));
-  }
-  const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(url, { method: init.method ?? 'GET', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        const replyHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) replyHeaders.append(name, v);
-        }
-        resolve({ status: res.statusCode ?? 0, body, text, headers: replyHeaders });
-      });
-    });
-    req.on('error', reject);
-    req.end(init.body);
+export async function fetchJson(url: string, init: { method?: string; key?: string | null; body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...init.headers },
+    body: init.body,
   });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text, headers: res.headers };
 }
 
 /** What every test sandbox has, in this process or spawned. Fields as `svc sandbox --json` prints them. */
