@@ -14,21 +14,15 @@ import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { verify } from '../../src/webhooks/signature.js';
 import { startListen, startReceiver, type ListenProc, type Receiver } from '../helpers/receiver.js';
+import { waitFor } from '../helpers/wait.js';
 
 const stops: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (stops.length) await stops.pop()!().catch(() => undefined);
 });
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The suite's bounded wait (helpers/wait.ts), with this file's 30 s bound. */
+const until = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> => waitFor(what, probe, ms);
 
 interface Setup {
   sandbox: Sandbox;
