@@ -1,7 +1,7 @@
 // What the browser tests share (Debian's Chromium through playwright-core): where the
 // browser is and whether it must be, a merchant's receiver that verifies every
 // signature, and the page checks: named controls, no sideways scroll, no errors.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
@@ -15,6 +15,21 @@ export { CHROMIUM };
 export const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
 export const HAVE_BROWSER = existsSync(CHROMIUM);
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
+/**
+ * Screenshots are for a person to look at: no test reads them. A full-page PNG is work
+ * for Chromium and for this process (about 5 s of the run's CPU for the six), so a run
+ * takes them only when asked: SVC_TEST_SCREENSHOTS=1 npm test.
+ */
+export const SCREENSHOTS = process.env.SVC_TEST_SCREENSHOTS === '1';
+
+/** The whole page as test-artifacts/NAME.png, when SVC_TEST_SCREENSHOTS=1. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  console.log(`screenshot: ${path}`);
+}
 
 /** A notification as the merchant's endpoint saw it: its event header, raw and parsed body, and whether its signature verified. */
 export interface Got {

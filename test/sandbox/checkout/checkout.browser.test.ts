@@ -3,11 +3,9 @@
 // pay part, pay the rest, reject another, and check the state with the CLI and the
 // signed notifications a local receiver got. Also the basics of accessibility: every
 // control has an accessible name and nothing scrolls sideways at 375 px.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import { closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, screenshot, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 
@@ -125,8 +123,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     const controls = await expectNamedControls(page);
     expect(controls.length).toBe(12);
     await expectFitsWidth(page);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'checkout.png'), fullPage: true });
+    await screenshot(page, 'checkout');
 
     // An amount above what is owed is refused on the page, nothing changes.
     await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('5000');
@@ -181,7 +178,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     expect(receipt).toContain('$\u00a0900,00');
     expect(receipt).toContain('Total pagado$\u00a01.500,00');
     await expectFitsWidth(page);
-    await page.screenshot({ path: join(ARTIFACTS, 'checkout-recibo.png'), fullPage: true });
+    await screenshot(page, 'checkout-recibo');
     expect(watched.problems).toEqual([]);
     await page.close();
   });

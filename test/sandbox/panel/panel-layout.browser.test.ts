@@ -5,12 +5,11 @@
 // scroll, a state badge on one line, and a form's error beside that form, on screen.
 // Amounts typed the Spanish way (1.500,50) are read as svc's prompts read them, said
 // back in the API's notation, and 1.500 is refused naming both readings, in the same
-// words. One page load, resized once; screenshots kept in test-artifacts/.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// words. One page load, resized once; screenshots in test-artifacts/ when
+// SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, closeAll, expectFitsWidth, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, watch } from '../../helpers/browser.js';
+import { closeAll, expectFitsWidth, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, screenshot, type startReceiver, watch } from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 import { parseTypedAmount } from '../../../src/money.js';
 
@@ -118,7 +117,6 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
     await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
     await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('DEVUELTA_PARCIALMENTE');
     await expect.poll(async () => (await page.locator('#t-notif').textContent()) ?? '').toContain('payment.partially_refunded');
-    mkdirSync(ARTIFACTS, { recursive: true });
 
     for (const [width, height] of [
       [1280, 800],
@@ -187,9 +185,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
       await page.locator('#falla-ruta').fill('/v1/cobros*');
 
       await page.evaluate('window.scrollTo(0, 0)');
-      const shot = join(ARTIFACTS, `panel-layout-${width}.png`);
-      await page.screenshot({ path: shot, fullPage: true });
-      console.log(`screenshot: ${shot}`);
+      await screenshot(page, `panel-layout-${width}`);
     }
     // Each refusal is a 400 Chromium reports; nothing else.
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);

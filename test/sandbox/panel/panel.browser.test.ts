@@ -5,13 +5,11 @@
 // reload, resend a notification, refund from the dashboard (svc devolver's checks
 // first), move the clock to expire another request, and check each result with
 // `svc … --json`. Controls named in Chromium's accessibility tree, no horizontal
-// scroll at 375 px, no console errors, no request leaving loopback, screenshots
-// saved in test-artifacts/.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// scroll at 375 px, no console errors, no request leaving loopback; screenshots in
+// test-artifacts/ when SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import { closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, screenshot, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 
@@ -112,8 +110,7 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
       expect(controls.some((l) => l.includes(`button "${name}"`)), name).toBe(true);
     }
     await expectFitsWidth(page);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'panel-375.png'), fullPage: true });
+    await screenshot(page, 'panel-375');
 
     // The payer pays part on the checkout page, in another tab.
     const payer = await context.newPage();
@@ -200,10 +197,10 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
 
     await expectNamedControls(page);
     await expectFitsWidth(page);
-    await page.screenshot({ path: join(ARTIFACTS, 'panel-375-after.png'), fullPage: true });
+    await screenshot(page, 'panel-375-after');
     await page.setViewportSize({ width: 1440, height: 900 });
     await expectFitsWidth(page, 1440);
-    await page.screenshot({ path: join(ARTIFACTS, 'panel-1440.png'), fullPage: true });
+    await screenshot(page, 'panel-1440');
 
     expect(await page.evaluate('window.sinRecargar')).toBe(true);
     // After every live update, still text and nothing else.
