@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, svcSpawned } from '../helpers/cli.js';
+import { svc } from '../helpers/inproc.js';
 
 const FILES = { bash: 'svc.bash', zsh: '_svc', fish: 'svc.fish' } as const;
 
@@ -22,8 +23,10 @@ printf '%s\\n' "\${COMPREPLY[@]}"
 }
 
 describe('completions', () => {
+  // A matrix, in-process through main(); the built binary runs `completion bash` in
+  // startup.test.ts and the refusal below.
   it.each(Object.entries(FILES))('completions/%s is what `svc completion` generates (run `npm run completions`)', async (shell, file) => {
-    const r = await svcSpawned(['completion', shell]);
+    const r = await svc(['completion', shell]);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(ROOT, 'completions', file), 'utf8')).toBe(r.stdout);
   });
