@@ -17,7 +17,7 @@ export const HAVE_BROWSER = existsSync(CHROMIUM);
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 /**
  * Screenshots are for a person to look at: no test reads them. A full-page PNG is work
- * for Chromium and for this process (about 5 s of the run's CPU for the six), so a run
+ * for Chromium and for this process (3-5 s of the run's CPU for the seven), so a run
  * takes them only when asked: SVC_TEST_SCREENSHOTS=1 npm test.
  */
 export const SCREENSHOTS = process.env.SVC_TEST_SCREENSHOTS === '1';
