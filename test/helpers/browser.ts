@@ -14,7 +14,7 @@ export { CHROMIUM };
 /** CI sets it: a missing browser then fails instead of skipping. */
 export const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
 export const HAVE_BROWSER = existsSync(CHROMIUM);
-export const ARTIFACTS = join(ROOT, 'test-artifacts');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
 /**
  * Screenshots are for a person to look at: no test reads them. A full-page PNG is work
  * for Chromium and for this process (3-5 s of the run's CPU for the seven), so a run
