@@ -10,7 +10,7 @@ import type { Store } from '../config/store.js';
 import type { IO, Streams } from '../output/io.js';
 import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
-import { parseAmount } from '../money.js';
+import { parseAmount, parseTypedAmount } from '../money.js';
 
 export interface GlobalOptions {
   json: boolean;
@@ -248,10 +248,14 @@ export function isYes(answer: string): boolean {
   return /^(s|si|sí|y|yes)$/i.test(answer.trim());
 }
 
-/** Whether what was typed is the amount asked for, however it is spelled (4, 4.0, 4.00). */
+/**
+ * Whether what was typed is the amount asked for, in any spelling svc's prompts read
+ * (money.ts parseTypedAmount: 4, 4.00, 4,00, $4, 1.500,50): the person who typed 750,25
+ * for the amount confirms it the same way. An ambiguous 1.500 is no amount, so no match.
+ */
 export function sameAmount(typed: string, expected: string): boolean {
   try {
-    return parseAmount(typed.trim()) === parseAmount(expected);
+    return parseTypedAmount(typed) === parseAmount(expected);
   } catch {
     return false;
   }

@@ -113,9 +113,14 @@ describe('cobro crear flags', () => {
 describe('answers at a prompt', () => {
   it.each(['s', 'S', 'si', 'Sí', 'SÍ', 'y', 'yes', ' s '])('%j confirms', (a) => expect(isYes(a)).toBe(true));
   it.each(['', 'n', 'no', 'sisi', 'ok', 'claro'])('%j declines', (a) => expect(isYes(a)).toBe(false));
-  it('a typed amount is the same in any spelling, and nothing else is', () => {
-    for (const t of ['4', '4.0', '4.00', ' 4.00 ']) expect(sameAmount(t, '4.00')).toBe(true);
-    for (const t of ['4.01', '40', '4,00', '', 'cuatro']) expect(sameAmount(t, '4.00')).toBe(false);
+  it('a typed amount is the same in any spelling the prompts read, and nothing else is', () => {
+    for (const t of ['4', '4.0', '4.00', ' 4.00 ', '4,00', '4,0', '$4', '$ 4,00']) expect(sameAmount(t, '4.00')).toBe(true);
+    for (const t of ['4.01', '40', '4,01', '4,001', '0', '', 'cuatro']) expect(sameAmount(t, '4.00')).toBe(false);
+    for (const t of ['1.500,50', '1500,50', '1500.50']) expect(sameAmount(t, '1500.50')).toBe(true);
+    expect(sameAmount('1.500.000', '1500000.00')).toBe(true);
+    // 1.500 could be 1500.00 or 1.50: it confirms neither.
+    expect(sameAmount('1.500', '1500.00')).toBe(false);
+    expect(sameAmount('1.500', '1.50')).toBe(false);
   });
 });
 

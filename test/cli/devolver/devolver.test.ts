@@ -290,7 +290,7 @@ describe.skipIf(!hasScript())('svc sync and svc devolver on a terminal (pseudo-t
     expect(await refundPosts(id)).toBe(1);
   });
 
-  it('live mode asks to type the amount: another amount cancels before any POST, any spelling of the same one refunds', async () => {
+  it('live mode asks to type the amount: another amount cancels before any POST, the same one as the prompts read it (12,50) refunds', async () => {
     const proxy = await startLiveProxy(sb.base_url, sb.api_key);
     try {
       const live = { ...sb.env, SVC_BASE_URL: proxy.baseUrl, SVC_API_KEY: LIVE_KEY };
@@ -301,7 +301,7 @@ describe.skipIf(!hasScript())('svc sync and svc devolver on a terminal (pseudo-t
       expect(wrong.screen).toMatch(/no se hizo nada: escribiste "12\.05", no 12\.50/);
       expect(await refundPosts(id)).toBe(0);
 
-      const right = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12.5\r']]);
+      const right = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [[/escribí el monto \(12\.50\)/, '12,50\r']]);
       expect(right.exitCode).toBe(0);
       expect((await refundsOf(id)).map((d) => d.monto)).toEqual(['12.50']);
     } finally {
