@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../errors.js';
-import { isAmount, parseAmount, type Cents } from '../../money.js';
+import { AmountError, parseTypedAmount, type Cents } from '../../money.js';
 import { printable } from '../../text.js';
 
 /** Largest CSV read: a batch of thousands of rows or a year of a bank's statement is well under it. */
@@ -141,12 +141,18 @@ export function parseCsvText(text: string, options: CsvOptions & { path?: string
 }
 
 /**
- * An amount in a batch's cell: 500, 500.50, or 500,50 (a spreadsheet whose decimal mark
- * is a comma); undefined when it is not one, or not above zero. Each batch words its refusal.
+ * A batch's `monto` cell, read as svc's prompts read a typed amount (money.ts
+ * parseTypedAmount): 1500, 1500.50, 1500,50, 1.500,50 or $ 1.500,50, as a spreadsheet in
+ * Spanish saves it; 1.500, which reads two ways, is refused naming both. `orElse` names
+ * what else the column takes (a refund's "total").
  */
-export function cellAmount(text: string): Cents | undefined {
-  const t = /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
-  return isAmount(t) && parseAmount(t) > 0n ? parseAmount(t) : undefined;
+export function cellAmount(text: string, orElse = ''): Cents {
+  try {
+    return parseTypedAmount(text);
+  } catch (err) {
+    if (!(err instanceof AmountError)) throw err;
+    throw new UsageError(err.problem === 'empty' ? `monto vacío${orElse}` : `monto ${err.message}${orElse}`);
+  }
 }
 
 /** A header name as compared: case and accents ignored, so `Día` is `dia`. */

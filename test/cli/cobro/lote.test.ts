@@ -79,17 +79,18 @@ describe('svc cobro crear --lote', () => {
     expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1]);
   });
 
-  it('reads a CSV as LibreOffice Calc saves it in a Spanish locale: `,` between fields, amounts with a decimal comma quoted, LF, no BOM', async () => {
+  it('reads a CSV as LibreOffice Calc saves it in a Spanish locale: `,` between fields, amounts with a decimal comma quoted (with thousands and $ from a currency cell too), LF, no BOM', async () => {
     const p = prefix();
     const dir = tempDir('svc-cobros-');
     const path = join(dir, 'libreoffice.csv');
-    writeFileSync(path, `concepto,monto,referencia\nInscripción,"1500,50",${p}-1\n"Cuota, marzo","800,00",${p}-2\n`);
+    writeFileSync(path, `concepto,monto,referencia\nInscripción,"1500,50",${p}-1\n"Cuota, marzo","800,00",${p}-2\nMatrícula,"$ 1.250,75",${p}-3\n`);
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
     expect(made.map((c) => [c.concepto, c.monto])).toEqual([
       ['Inscripción', '1500.50'],
       ['Cuota, marzo', '800.00'],
+      ['Matrícula', '1250.75'],
     ]);
   });
 
@@ -97,7 +98,7 @@ describe('svc cobro crear --lote', () => {
     ['no referencia column', (p: string) => `concepto,monto\nCuota,10,${p}\n`.replace(`,${p}`, ''), /línea 1: faltan las columnas referencia/],
     ['a referencia twice', (p: string) => `concepto,monto,referencia\nCuota,10,${p}\nCuota,10,${p}\n`, /línea 3: la referencia "[^"]+" ya está en la línea 2/],
     ['an amount that is not one', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,1.500,50,${p}-b\n`, /línea 3: tiene otra cantidad de columnas/],
-    ['a zero amount', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,0,${p}-b\n`, /línea 3: monto "0" no es un monto/],
+    ['a zero amount', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,0,${p}-b\n`, /línea 3: monto "0" es cero: el monto debe ser mayor que 0/],
     ['a medio svc does not know', (p: string) => `concepto,monto,referencia,medios\nCuota,10,${p}-a,\nCuota,10,${p}-b,efectivo\n`, /línea 3: medios: "efectivo" no es un medio/],
     ['an empty concepto', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\n,10,${p}-b\n`, /línea 3: concepto está vacío/],
     ['a past vencimiento', (p: string) => `concepto,monto,referencia,vencimiento\nCuota,10,${p}-a,\nCuota,10,${p}-b,01/01/2020\n`, /línea 3: vencimiento /],
@@ -226,7 +227,8 @@ describe('svc cobro crear --lote', () => {
     ['medios that leave none', 'concepto,monto,referencia,medios\nCuota,10,R, + \n', [], /^línea 2: medios: ninguno; dejá al menos uno$/],
     ['a success_url that is not https', 'concepto,monto,referencia,success_url\nCuota,10,R,http://tienda.example/ok\n', [], /^línea 2: success_url "http:\/\/tienda\.example\/ok" /],
     ['an error_url that is not https', 'concepto,monto,referencia,error_url\nCuota,10,R,http://tienda.example/mal\n', [], /^línea 2: error_url "http:\/\/tienda\.example\/mal" /],
-    ['an amount in words', 'concepto,monto,referencia\nCuota,diez,R\n', [], /^línea 2: monto "diez" no es un monto \(ej\. 1500\.00\)$/],
+    ['an amount in words', 'concepto,monto,referencia\nCuota,diez,R\n', [], /^línea 2: monto "diez" no es un monto decimal válido \(ej\. 1500 o 1500\.50\)$/],
+    ['an amount that reads two ways', 'concepto,monto,referencia\nCuota,1.200,R\n', [], /^línea 2: monto "1\.200" puede ser 1200\.00 o 1\.20: escribí uno de los dos así$/],
     ['a vencimiento that is not a date', 'concepto,monto,referencia,vencimiento\nCuota,10,R,pronto\n', [], /^línea 2: vencimiento /],
   ])('%s: exit 2 before anything is sent', async (_name, content, flags, line) => {
     const dir = tempDir('svc-cobros-');
@@ -247,7 +249,7 @@ describe('svc cobro crear --lote', () => {
     const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv'), '--json'], { env: sb.env });
     expect(r.exitCode).toBe(2);
     const lines = r.stderr.trim().split('\n');
-    expect(lines.slice(0, 2)).toEqual(['línea 3: monto "0" no es un monto (ej. 1500.00)', 'línea 5: concepto está vacío']);
+    expect(lines.slice(0, 2)).toEqual(['línea 3: monto "0" es cero: el monto debe ser mayor que 0', 'línea 5: concepto está vacío']);
     expect(JSON.parse(lines[2]!)).toEqual({ error: 'rows_invalid', message: `2 filas no se pueden crear (línea 3, línea 5): no se creó ningún cobro de ${join(dir, 'x.csv')}` });
     expect(await perReferencia([1, 2, 3, 4].map((i) => `${p}-${i}`))).toEqual([0, 0, 0, 0]);
     // One bad row (a referencia left empty), without --json: its line, the count, and what to do.

@@ -61,12 +61,6 @@ export interface LoteOptions {
   paralelo?: unknown;
 }
 
-/** An amount in a CSV cell: 1500, 1500.50, or 1500,50 (a spreadsheet where the decimal mark is a comma). */
-function csvAmount(text: string): string {
-  const cents = cellAmount(text);
-  if (cents === undefined) throw new UsageError(`monto "${printable(text, 40)}" no es un monto (ej. 1500.00)`);
-  return formatCents(cents);
-}
 
 /** `medios`: empty for all three, else the ones named (tarjeta, qr, transferencia), separated by spaces, `+`, `|` or `/`. */
 function csvMedios(text: string): Partial<Record<(typeof MEDIOS)[number], false>> {
@@ -89,7 +83,7 @@ function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow,
       const twin = seen.get(referencia);
       if (twin !== undefined) throw new UsageError(`la referencia "${printable(referencia, 40)}" ya está en la línea ${twin} (cada fila necesita la suya: así se la encuentra después de un corte)`);
       seen.set(referencia, r.line);
-      const body: Row['body'] = { concepto, monto: csvAmount(cell(r, 'monto')), referencia, ...csvMedios(cell(r, 'medios')) };
+      const body: Row['body'] = { concepto, monto: formatCents(cellAmount(cell(r, 'monto'))), referencia, ...csvMedios(cell(r, 'medios')) };
       if (body.tarjeta === false && body.qr === false && body.transferencia === false) throw new UsageError('medios: ninguno; dejá al menos uno');
       const vence = cell(r, 'vencimiento');
       if (vence) {

@@ -13,7 +13,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
-import { formatCents, isAmount, parseAmount, sumAmounts, type Cents } from '../../../money.js';
+import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
 import { csvField } from '../../../output/format.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
@@ -125,7 +125,7 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
       const cobro = pick(cobros, ref);
       const montoText = cell(r, 'monto');
       const total = montoText.toLowerCase() === 'total';
-      const amount = total ? undefined : parseCsvAmount(montoText);
+      const amount = total ? undefined : cellAmount(montoText, ' (o "total": todo lo que queda)');
       const transaccion = cell(r, 'transaccion') ? parseId(cell(r, 'transaccion'), 'transaccion') : undefined;
       const tx = transaccion === undefined ? undefined : txs.find((t) => t.id === transaccion);
       if (transaccion !== undefined && !tx) throw new UsageError(`no hay transacción ${transaccion}`);
@@ -169,13 +169,6 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
       hint: 'corregilas en otro CSV y prepará un plan aparte para ellas',
     });
   }
-}
-
-/** An amount in a CSV cell: 500, 500.50, or 500,50 (a spreadsheet where the decimal mark is a comma). */
-function parseCsvAmount(text: string): Cents {
-  const cents = cellAmount(text);
-  if (cents === undefined) throw new UsageError(`monto "${printable(text)}" no es un monto (ej. 500.00) ni "total"`);
-  return cents;
 }
 
 function pick(cobros: Cobro[], ref: CobroRef): Cobro {
