@@ -154,6 +154,13 @@ describe('svc caso', () => {
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     // A pipe in a concept does not break the table.
     expect(r.stdout).toContain('| concepto | `Zapatillas \\| rojas` |');
+    // With --json too, neither is guessed: exit 2 before any request, as --csv with --json.
+    const logged = (await sb.apiLog()).length;
+    const both = await svc(['caso', String(paid.id), '--markdown', '--json'], { env: sb.env });
+    expect(both.exitCode).toBe(2);
+    expect((await sb.apiLog()).length).toBe(logged);
+    expect(both.stdout).toBe('');
+    expect(JSON.parse(both.stderr)).toEqual({ error: 'usage', message: '--markdown o --json, no los dos' });
   });
 
   it("--markdown: links, images and HTML from the service are text; a stranger's notification is listed as rejected, without its content", async () => {

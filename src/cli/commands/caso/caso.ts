@@ -14,6 +14,7 @@ import { devolucionColumns, liquidacionColumns, transaccionColumns, withoutCobro
 import { cobroPairs } from '../../../output/cobro.js';
 import { count, printable, shown } from '../../../text.js';
 import type { JournalEntry } from '../../../webhooks/journal.js';
+import { UsageError } from '../../../errors.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches } from '../../shared/find-cobro.js';
@@ -46,6 +47,8 @@ export interface Caso {
 }
 
 export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof casoOptions>): Promise<void> {
+  // Two ways out asked at once: say so before any request, as --csv with --json is.
+  if (opts.markdown === true && ctx.globals.json) throw new UsageError('--markdown o --json, no los dos');
   const ref = parseCobroRef(args[0], opts.referencia, 'svc caso');
   const journal = (await readJournalAt(ctx, await journalPath(ctx, opts, true))).entries;
   const client = await ctx.client();
