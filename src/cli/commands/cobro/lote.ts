@@ -61,7 +61,6 @@ export interface LoteOptions {
   paralelo?: unknown;
 }
 
-
 /** `medios`: empty for all three, else the ones named (tarjeta, qr, transferencia), separated by spaces, `+`, `|` or `/`. */
 function csvMedios(text: string): Partial<Record<(typeof MEDIOS)[number], false>> {
   if (text.trim() === '') return {};
