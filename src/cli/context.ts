@@ -217,9 +217,9 @@ export function createContext(deps: ContextDeps): Context {
   };
   return ctx;
 
-  /** Why nothing can be asked: --no-input on a terminal is not "no terminal", and the fix is --yes either way. */
+  /** Why nothing can be asked (--no-input, output to a pipe, no terminal): the fix is --yes either way. */
   function noPrompt(): string {
-    return globals.input ? 'sin terminal' : 'con --no-input';
+    return io.noPromptWhy;
   }
 }
 

@@ -21,6 +21,12 @@ export interface IO extends Streams {
   stderrTTY: boolean;
   /** stdin and stdout are terminals and --no-input was not given. */
   canPrompt: boolean;
+  /**
+   * Why nothing is asked when canPrompt is false, in the words of svc's errors:
+   * --no-input, output to a pipe or file with a person at the keyboard (`svc … | jq`),
+   * or no terminal at all.
+   */
+  noPromptWhy: string;
   color: boolean;
   /** --csv: lists as CSV (printTable), for accounting. */
   csv: boolean;
@@ -58,6 +64,7 @@ export function createIO(
     stdoutTTY,
     stderrTTY,
     canPrompt: stdinTTY && stdoutTTY && flags.input !== false,
+    noPromptWhy: flags.input === false ? 'con --no-input' : stdinTTY && !stdoutTTY ? 'con la salida a un pipe o archivo' : 'sin terminal',
     color,
     csv: flags.csv === true,
     columns: stdoutTTY ? terminalSize(streams.stdout.columns, env.COLUMNS, 80) : undefined,

@@ -107,6 +107,19 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
     expect(r.screen.replace(/\n +/g, ' ')).toMatch(/modo live con --no-input: crear un cobro de 10\.00 \("X"\) necesita --yes para confirmar/);
     expect(r.screen).not.toMatch(/sin terminal|no hay terminal/);
   });
+
+  it('`svc … | jq` at a terminal: nothing is asked, and the line says the output goes to a pipe, not that there is no terminal', async () => {
+    const id = await paidCobro('20.00');
+    const live = { ...sb.env, SVC_API_KEY: LIVE_KEY };
+    const refund = await atTerminal(['devolver', String(id), '--monto', '5'], live, [], 30_000, size, undefined, true);
+    expect(refund.exitCode, refund.screen).toBe(2);
+    expect(refund.screen.replace(/\n +/g, ' ')).toMatch(new RegExp(`modo live con la salida a un pipe o archivo: devolver dinero del cobro ${id} necesita --yes para confirmar`));
+    expect(refund.screen).not.toMatch(/sin terminal/);
+    expect(await refundsOf(id)).toEqual([]);
+    const crear = await atTerminal(['cobro', 'crear', '--json'], sb.env, [], 30_000, size, undefined, true);
+    expect(crear.exitCode, crear.screen).toBe(2);
+    expect(crear.screen.replace(/\n +/g, ' ')).toMatch(/falta --concepto y --monto \(con la salida a un pipe o archivo no se pregunta nada\)/);
+  });
 });
 
 describe('profiles that need one more thing', () => {

@@ -45,11 +45,12 @@ export function textSink(add: (text: string) => void): Writable {
   });
 }
 
-/** A terminal's size, and whether stdin is that terminal too (else a pipe, as `echo … | svc …` typed at one). */
+/** A terminal's size, and whether stdin and stdout are that terminal too (else pipes, as `echo … | svc … | cat` typed at one). */
 interface Terminal {
   cols: number;
   rows: number;
   stdin: boolean;
+  stdout: boolean;
 }
 
 /**
@@ -83,7 +84,7 @@ async function runMain(
   let stdout = new Sink(all);
   let stderr = new Sink(all);
   if (terminal) {
-    stdout = asTerminal(stdout, terminal);
+    if (terminal.stdout) stdout = asTerminal(stdout, terminal);
     stderr = asTerminal(stderr, terminal);
     if (terminal.stdin) asTerminal(stdin, terminal);
   }
@@ -135,10 +136,11 @@ export function svcOf(run: typeof main) {
 /**
  * The in-process twin of svcTty (tty.ts): main() on a terminal of `size` (stdout,
  * stderr and stdin say isTTY, with its columns and rows, as a pty's do) that types each
- * step's answer once its text shows. `pipedIn` makes stdin a pipe holding that text. For
- * the matrices of a prompt (sizes, answers); the pty proves the wiring once.
+ * step's answer once its text shows. `pipedIn` makes stdin a pipe holding that text,
+ * `pipedOut` stdout a pipe. For the matrices of a prompt (sizes, answers); the pty proves
+ * the wiring once.
  */
-export async function svcAtTerminal(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string): Promise<TtyResult> {
+export async function svcAtTerminal(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string, pipedOut = false): Promise<TtyResult> {
   const stdin = new PassThrough();
   // Typed after the write that showed the prompt returns, as a person types after seeing it.
   const answers = answerer(steps, (text) => setImmediate(() => stdin.write(text)));
@@ -151,6 +153,7 @@ export async function svcAtTerminal(args: string[], env: Record<string, string>,
       cols: size.cols,
       rows: size.rows,
       stdin: pipedIn === undefined,
+      stdout: !pipedOut,
       onScreen: (all) => answers.seen(strip(all)),
     });
     const screen = strip(r.all);

@@ -29,10 +29,17 @@ export function hasScript(): boolean {
   return ok;
 }
 
-/** `pipedIn`: the command's stdin is that text through a pipe (`echo … | svc …` typed at a terminal); stdout and stderr stay the terminal. */
-export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string): Promise<TtyResult> {
+/**
+ * `pipedIn`: the command's stdin is that text through a pipe (`echo … | svc …` typed at a
+ * terminal); `pipedOut`: its stdout goes through a pipe to the terminal (`svc … | cat`), its
+ * exit code kept. What is not piped stays the terminal.
+ */
+export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string, pipedOut = false): Promise<TtyResult> {
   const svcCmd = `node ${quote(BIN)} ${args.map(quote).join(' ')}`;
-  const cmd = `stty cols ${size.cols} rows ${size.rows}; ${pipedIn === undefined ? `exec ${svcCmd}` : `printf '%s' ${quote(pipedIn)} | ${svcCmd}`}`;
+  const fed = pipedIn === undefined ? svcCmd : `printf '%s' ${quote(pipedIn)} | ${svcCmd}`;
+  // Through `| cat` in bash, for PIPESTATUS: the exit code is svc's, not cat's (sh here has no pipefail).
+  const line = pipedOut ? `bash -c ${quote(`${fed} | cat; exit \${PIPESTATUS[${pipedIn === undefined ? 0 : 1}]}`)}` : fed;
+  const cmd = `stty cols ${size.cols} rows ${size.rows}; ${pipedIn === undefined || pipedOut ? 'exec ' : ''}${line}`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1', ...ownFolders(env), ...env },

@@ -84,7 +84,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const missing = [body.concepto === undefined && '--concepto', body.monto === undefined && '--monto'].filter(Boolean) as string[];
   if (missing.length && !io.canPrompt) {
     throw new UsageError(
-      `falta ${missing.join(' y ')}${ctx.globals.input ? ' (sin terminal no se pregunta nada)' : ' (con --no-input no se pregunta nada)'}`,
+      `falta ${missing.join(' y ')} (${io.noPromptWhy} no se pregunta nada)`,
       'ej. svc cobro crear --concepto "Pedido 1042" --monto 1500.00',
     );
   }
