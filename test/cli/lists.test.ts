@@ -3,7 +3,7 @@
 // --q; and the answers a person gets to a mistyped flag or a flag for a secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcSpawned } from '../helpers/cli.js';
-import { svc } from '../helpers/inproc.js';
+import { svc, svcOnTerminal } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 describe('--limit and --cobro on every list', () => {
@@ -71,6 +71,20 @@ describe('--limit and --cobro on every list', () => {
     expect(bad.stderr).toMatch(/no es un id \(entero positivo\) ni un código de cobro/);
     const zero = await svc(['liquidaciones', '--limit', '0'], { env: sb.env });
     expect(zero.exitCode).toBe(2);
+  });
+
+  it('an empty list on a terminal says whether filters emptied it or nothing is there yet', async () => {
+    const none = { ...sb.env, SVC_API_KEY: sb.api_key_no_listo };
+    for (const [args, words] of [
+      [['cobro', 'listar'], 'no hay cobros todavía: `svc cobro crear` crea uno'],
+      [['transacciones', 'listar'], 'no hay transacciones todavía: aparecen cuando alguien paga un cobro'],
+      [['cobro', 'listar', '--estado', 'PAGADA'], 'no hay cobros con esos filtros'],
+      [['transacciones', 'listar', '--medio', 'qr'], 'no hay transacciones con esos filtros'],
+    ] as const) {
+      const r = await svcOnTerminal([...args], none, 80);
+      expect(r.exitCode, r.screen).toBe(0);
+      expect(r.screen.trim()).toBe(words);
+    }
   });
 
   it('-q is --q', async () => {

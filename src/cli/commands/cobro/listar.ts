@@ -20,6 +20,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { data: list } = await ctx.spin('buscando cobros…', () => client.iterarCobros({ estado, q }));
   const { rows, matched } = applyFilter(list, filter, (c) => c.created_at);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
-  await printTable(ctx.io, cobroColumns, rows, 'no hay cobros con esos filtros', cobroFields);
+  const filtered = [opts.estado, q, opts.desde, opts.hasta].some((v) => v !== undefined);
+  await printTable(ctx.io, cobroColumns, rows, filtered ? 'no hay cobros con esos filtros' : 'no hay cobros todavía: `svc cobro crear` crea uno', cobroFields);
   sayLimited(ctx, rows.length, matched.length);
 }

@@ -17,6 +17,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const { data: list } = await ctx.spin('buscando transacciones…', () => client.iterarTransacciones({ medio, estado }));
   const { rows, matched } = applyFilter(list, filter, (t) => t.fecha);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
-  await printTable(ctx.io, transaccionColumns, rows, 'no hay transacciones con esos filtros', transaccionFields);
+  const filtered = [opts.medio, opts.estado, opts.cobro, opts.desde, opts.hasta].some((v) => v !== undefined);
+  await printTable(ctx.io, transaccionColumns, rows, filtered ? 'no hay transacciones con esos filtros' : 'no hay transacciones todavía: aparecen cuando alguien paga un cobro', transaccionFields);
   sayLimited(ctx, rows.length, matched.length);
 }
