@@ -119,6 +119,9 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
     const crear = await atTerminal(['cobro', 'crear', '--json'], sb.env, [], 30_000, size, undefined, true);
     expect(crear.exitCode, crear.screen).toBe(2);
     expect(crear.screen.replace(/\n +/g, ' ')).toMatch(/falta --concepto y --monto \(con la salida a un pipe o archivo no se pregunta nada\)/);
+    const login = await atTerminal(['login', '--base-url', sb.base_url], { SVC_CONFIG_DIR: tempDir() }, [], 30_000, size, undefined, true);
+    expect(login.exitCode, login.screen).toBe(2);
+    expect(login.screen.replace(/\n +/g, ' ')).toMatch(/con la salida a un pipe o archivo no se pide la clave: usá --with-key-stdin/);
   });
 });
 

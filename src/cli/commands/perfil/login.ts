@@ -57,7 +57,7 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
 
   if (!key) {
-    if (!io.canPrompt) throw new UsageError('no hay terminal para pedir la clave: usá --with-key-stdin');
+    if (!io.canPrompt) throw new UsageError(`${io.noPromptWhy} no se pide la clave: usá --with-key-stdin`);
     const { password } = await import('@inquirer/prompts');
     // The prefix is checked as typed: a wrong key is asked again, not the end of the login after the secret.
     key = (
