@@ -193,14 +193,14 @@ export function createContext(deps: ContextDeps): Context {
       }
     },
     async confirm(message) {
-      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${noPrompt()}): agregá --yes`);
+      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
       // An input, not inquirer's confirm: that one takes only y/yes and echoes "Yes"/"No".
       const { input } = await import('@inquirer/prompts');
       const answer = await prompt(() => input({ message: `${message} (s/N)` }, promptStreams(io)));
       if (!isYes(answer)) throw new DeclinedError();
     },
     async confirmTyped(message, expected) {
-      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${noPrompt()}): agregá --yes`);
+      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
       const { input } = await import('@inquirer/prompts');
       const typed = await prompt(() => input({ message }, promptStreams(io)));
       if (!sameAmount(typed, expected)) throw new DeclinedError(`no se hizo nada: escribiste "${printable(typed.trim(), 40)}", no ${expected}`);
@@ -208,7 +208,7 @@ export function createContext(deps: ContextDeps): Context {
     async guardChange(action) {
       const r = await ctx.resolved();
       if (r.mode !== 'live' || globals.yes) return;
-      if (!io.canPrompt) throw new UsageError(`modo live ${noPrompt()}: ${action} necesita --yes para confirmar`);
+      if (!io.canPrompt) throw new UsageError(`modo live ${io.noPromptWhy}: ${action} necesita --yes para confirmar`);
       await ctx.confirm(`MODO LIVE: ¿${action}?`);
     },
     debug(line) {
@@ -216,11 +216,6 @@ export function createContext(deps: ContextDeps): Context {
     },
   };
   return ctx;
-
-  /** Why nothing can be asked (--no-input, output to a pipe, no terminal): the fix is --yes either way. */
-  function noPrompt(): string {
-    return io.noPromptWhy;
-  }
 }
 
 export function promptStreams(io: IO) {
