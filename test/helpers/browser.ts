@@ -20,7 +20,7 @@ const ARTIFACTS = join(ROOT, 'test-artifacts');
  * for Chromium and for this process (3-5 s of the run's CPU for the seven), so a run
  * takes them only when asked: SVC_TEST_SCREENSHOTS=1 npm test.
  */
-export const SCREENSHOTS = process.env.SVC_TEST_SCREENSHOTS === '1';
+const SCREENSHOTS = process.env.SVC_TEST_SCREENSHOTS === '1';
 
 /** The whole page as test-artifacts/NAME.png, when SVC_TEST_SCREENSHOTS=1. */
 export async function screenshot(page: Page, name: string): Promise<void> {
