@@ -12,7 +12,7 @@ import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import { API, pathOf, readSchema, RESOURCES, type CrearCobroInput, type DevolucionInput, type Endpoint, type ReadItem, type ReadReply } from './contract.js';
 import {
   ErrorBody,
-  firstProblem,
+  shapeProblem,
   type EstadoCobro,
   type EstadoTransaccion,
   type Medio,
@@ -509,9 +509,8 @@ function checkShape(schema: z.ZodMiniType, value: unknown, call: string, http: n
 }
 
 function shapeError(schema: z.ZodMiniType, value: unknown, call: string, http: number, at = ''): NetworkError | undefined {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return undefined;
-  return badShape(call, http, firstProblem(parsed, '(raíz)', at));
+  const problem = shapeProblem(schema, value, '(raíz)', at);
+  return problem === null ? undefined : badShape(call, http, problem);
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -187,4 +187,14 @@ export function firstProblem(result: { success: false; error: { issues: readonly
   return `${path}: ${what}`;
 }
 
+/**
+ * Why `value` does not fit `schema`, in firstProblem's one line, or null when it fits.
+ * reportInput keeps the wrong value in the issue, so a field sent as null or as a
+ * number reads "se esperaba string", and only a field left out reads "falta (string)".
+ */
+export function shapeProblem(schema: z.ZodMiniType, value: unknown, root?: string, at?: string): string | null {
+  const r = schema.safeParse(value, { reportInput: true });
+  return r.success ? null : firstProblem(r, root, at);
+}
+
 export const envelope = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });

@@ -4,7 +4,7 @@
 // of the same merchant, …). A record the sandbox could not have written would start
 // and then answer 500 or poison every list: it stops the start instead.
 import * as z from 'zod/mini';
-import { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion, TIPOS_DEVOLUCION, ESTADOS_LIQUIDACION, firstProblem } from '../api/schemas.js';
+import { Cobro, Devolucion, EventoBody, Liquidacion, Transaccion, TIPOS_DEVOLUCION, ESTADOS_LIQUIDACION, shapeProblem } from '../api/schemas.js';
 import { parseAmount } from '../money.js';
 import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../rules.js';
 
@@ -79,8 +79,7 @@ export interface StoreView {
 
 /** Why the value does not fit `schema`, in one line; null when it fits. */
 function shape(schema: z.ZodMiniType, value: unknown): string | null {
-  const r = schema.safeParse(value);
-  return r.success ? null : firstProblem(r, 'registro');
+  return shapeProblem(schema, value, 'registro');
 }
 
 const lte = (a: string, b: string) => parseAmount(a) <= parseAmount(b);

@@ -56,7 +56,8 @@ export function parseScenario(text: string): Scenario {
   // JSON.parse keeps the last of two equal keys: a scenario must say one thing.
   const twice = duplicateKey(text, value);
   if (twice) throw new ScenarioError(`${twice.path} aparece dos veces (${twice.lines[0] === twice.lines[1] ? `línea ${twice.lines[0]}` : `líneas ${twice.lines[0]} y ${twice.lines[1]}`})`);
-  const r = Scenario.safeParse(value);
+  // reportInput: a value of the wrong type ("monto": 10) is told apart from one left out.
+  const r = Scenario.safeParse(value, { reportInput: true });
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const what =

@@ -118,6 +118,15 @@ describe('client', () => {
     expect(err.failure).toBe(failure);
   });
 
+  it('bad_shape names a field sent null or as a number apart from one left out', async () => {
+    const cobro = { id: 1, codigo: 'K7QM3XW9PA', concepto: 'x', monto: '1.00', monto_cobrado: '0.00', estado: 'PENDIENTE', url: 'https://pagar.example/K7QM3XW9PA', cvu: null, qr: null, referencia: null, medios: { tarjeta: true, qr: true, transferencia: true }, vencimiento: null, success_url: null, error_url: null, created_at: '2026-11-26 10:00:00', updated_at: '2026-11-26 10:00:00' };
+    const { created_at: _left, ...withoutCreated } = cobro;
+    const base = await serve([json(200, { data: { ...cobro, concepto: null } }), json(200, { data: { ...cobro, id: '1' } }), json(200, { data: withoutCreated })]);
+    const messages = [];
+    for (let i = 0; i < 3; i++) messages.push(((await client(base, { getAttempts: 1 }).verCobro(1).catch((e) => e)) as Error).message);
+    expect(messages.map((m) => /\((data\.[^)]*\)?)\)$/.exec(m)?.[1])).toEqual(['data.concepto: se esperaba string', 'data.id: se esperaba number', 'data.created_at: falta (string)']);
+  });
+
   it('times out a slow reply', async () => {
     const base = await serve([(_q, res) => setTimeout(() => res.end('{}'), 3000)]);
     const err = await client(base, { getAttempts: 1, timeoutMs: 200 }).cuenta().catch((e) => e);

@@ -177,6 +177,9 @@ describe('svc sandbox --escenario', () => {
     ['a key written twice on one line, deep', '{"cobros":[{"concepto":"x","monto":"1.00","pagos":[{"medio":"qr","medio":"debito"}]}]}', /: cobros\[0\]\.pagos\[0\]\.medio aparece dos veces \(línea 1\)$/m],
     ['the same key spelled with an escape', '{"cobros":[],"cobro\\u0073":[]}', /: cobros aparece dos veces/],
     ['an unknown field', { cobros: [{ concepto: 'x', monto: '1.00', pagado: true }] }, /cobros\[0\]: campo desconocido: pagado/],
+    // A field of the wrong type is not a missing one.
+    ['an amount as a JSON number', { cobros: [{ concepto: 'x', monto: 10 }] }, /cobros\[0\]\.monto: se esperaba string$/m],
+    ['a concepto left out', { cobros: [{ monto: '1.00' }] }, /cobros\[0\]\.concepto: falta \(string\)$/m],
     ['a refund of a payment that is not there', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'qr' }], devoluciones: [{ monto: '1.00', transaccion: 1 }] }] }, /cobros\[0\]\.devoluciones\[0\]\.transaccion: no hay pagos\[1\]/],
     ['an id without its codigo', { cobros: [{ id: 3, concepto: 'x', monto: '1.00' }] }, /cobros\[0\]: id y codigo van juntos/],
     ['ids out of order', { cobros: [{ id: 3, codigo: 'AAAAAAAAAA', concepto: 'x', monto: '1.00' }, { id: 2, codigo: 'BBBBBBBBBB', concepto: 'y', monto: '1.00' }] }, /cobros\[1\]\.id: 2 no sigue al anterior \(3\)/],
