@@ -27,7 +27,10 @@ class LongestFirst extends BaseSequencer {
       const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(name));
       return i < 0 ? LONGEST_FIRST.length : i;
     };
-    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map((x) => x.f);
   }
 }
 

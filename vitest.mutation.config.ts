@@ -6,7 +6,10 @@ import base from './vitest.config.js';
 // mutant costs seconds, not a whole `npm test`. Tests that spawn bin/svc.js run the
 // build, which mutants never reach: the files listed call the source in this process.
 const files = (process.env.SVC_MUTATION_TESTS ?? '').split(',').filter(Boolean);
-if (files.length === 0) throw new Error('vitest.mutation.config.ts: SVC_MUTATION_TESTS is empty (run it through `npm run mutation`)');
+if (files.length === 0)
+  throw new Error(
+    'vitest.mutation.config.ts: SVC_MUTATION_TESTS is empty (run it through `npm run mutation`)',
+  );
 
 // Spread, not mergeConfig: merging would append these files to the suite's whole include.
 export default defineConfig({

@@ -52,7 +52,8 @@ function install(root) {
   const pending = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function (content, filename, ...rest) {
-    if (!filename.startsWith(prefix) || !filename.endsWith('.cjs')) return compile.call(this, content, filename, ...rest);
+    if (!filename.startsWith(prefix) || !filename.endsWith('.cjs'))
+      return compile.call(this, content, filename, ...rest);
     let st;
     try {
       st = fs.statSync(filename);
@@ -60,7 +61,10 @@ function install(root) {
       return compile.call(this, content, filename, ...rest);
     }
     const owner = `${hash(filename)}-${path.basename(filename)}-`;
-    const file = path.join(dir, `${owner}${st.size}-${st.ino}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}`);
+    const file = path.join(
+      dir,
+      `${owner}${st.size}-${st.ino}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}`,
+    );
     let cachedData;
     try {
       cachedData = fs.readFileSync(file);
@@ -71,13 +75,16 @@ function install(root) {
       // The bundle holds no import() (src/build/bundle.mjs); were one added, it would still run.
       importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
-    if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, file, owner });
+    if (cachedData === undefined || script.cachedDataRejected)
+      pending.push({ script, file, owner });
     const mod = this;
     const req = (id) => mod.require(id);
     req.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
     req.main = require.main;
     req.cache = Module._cache;
-    return script.runInThisContext({ displayErrors: true }).call(mod.exports, mod.exports, req, mod, filename, path.dirname(filename));
+    return script
+      .runInThisContext({ displayErrors: true })
+      .call(mod.exports, mod.exports, req, mod, filename, path.dirname(filename));
   };
   process.once('exit', () => {
     if (pending.length === 0) return;
@@ -88,7 +95,11 @@ function install(root) {
     try {
       for (const old of fs.readdirSync(dir)) {
         const at = path.join(dir, old);
-        if (owners.some((owner) => old.startsWith(owner)) || fs.lstatSync(at, { throwIfNoEntry: false })?.mtimeMs < monthAgo) fs.rmSync(at, { force: true });
+        if (
+          owners.some((owner) => old.startsWith(owner)) ||
+          fs.lstatSync(at, { throwIfNoEntry: false })?.mtimeMs < monthAgo
+        )
+          fs.rmSync(at, { force: true });
       }
     } catch {
       // A cache left behind costs disk only: the next run reads the newest by its name.

@@ -40,7 +40,8 @@ const ISO_RE =
 const DMY_RE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 const RELATIVE_RE = /^\+\s*(\d{1,5})\s*([dhm])$/i;
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000 };
-const HELP = 'formatos: 24/12/2026, "24/12/2026 18:00", 2026-12-24, "2026-12-24 18:00", 2026-12-24T18:00:00-03:00, +3d, +12h, +30m';
+const HELP =
+  'formatos: 24/12/2026, "24/12/2026 18:00", 2026-12-24, "2026-12-24 18:00", 2026-12-24T18:00:00-03:00, +3d, +12h, +30m';
 
 /** Parses `--vencimiento`; throws DateError with a message a person can act on. */
 export function parseVencimiento(text: string, options: DateOptions = {}): Vencimiento {
@@ -55,7 +56,11 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
   const rel = RELATIVE_RE.exec(s);
   const dmy = DMY_RE.exec(s);
   // 24/12/2026 [18:00] is the same local date as 2026-12-24 [18:00].
-  const iso = ISO_RE.exec(dmy ? `${dmy[3]}-${dmy[2]!.padStart(2, '0')}-${dmy[1]!.padStart(2, '0')}${dmy[4] === undefined ? '' : ` ${dmy[4].padStart(2, '0')}:${dmy[5]}${dmy[6] === undefined ? '' : `:${dmy[6]}`}`}` : s);
+  const iso = ISO_RE.exec(
+    dmy
+      ? `${dmy[3]}-${dmy[2]!.padStart(2, '0')}-${dmy[1]!.padStart(2, '0')}${dmy[4] === undefined ? '' : ` ${dmy[4].padStart(2, '0')}:${dmy[5]}${dmy[6] === undefined ? '' : `:${dmy[6]}`}`}`
+      : s,
+  );
   if (rel) {
     const n = Number(rel[1]);
     if (n === 0) throw new DateError(`"${s}" es ahora mismo: el vencimiento tiene que ser futuro`);
@@ -63,7 +68,8 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
   } else if (iso) {
     const [, y, mo, d, h, mi, sec, off] = iso;
     const hasTime = h !== undefined;
-    if (!hasTime && off !== undefined) throw new DateError(`"${s}": una zona horaria necesita también la hora (${HELP})`);
+    if (!hasTime && off !== undefined)
+      throw new DateError(`"${s}": una zona horaria necesita también la hora (${HELP})`);
     const wall = {
       y: Number(y),
       mo: Number(mo),
@@ -83,11 +89,17 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
     throw new DateError(`"${clip(s)}" no es una fecha que entienda (${HELP}; hora de ${tz})`);
   }
   ms = Math.floor(ms / 1000) * 1000;
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new DateError(`"${clip(s)}" está fuera de rango`);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15)
+    throw new DateError(`"${clip(s)}" está fuera de rango`);
   const result = formatIso(ms, fmt);
-  if (ms <= now) throw new DateError(`"${clip(s)}" ya pasó (${result.replace('T', ' ')}, zona ${tz}): el vencimiento tiene que ser futuro`);
+  if (ms <= now)
+    throw new DateError(
+      `"${clip(s)}" ya pasó (${result.replace('T', ' ')}, zona ${tz}): el vencimiento tiene que ser futuro`,
+    );
   if (ms > now + MAX_VENCIMIENTO_DAYS * UNIT_MS.d!) {
-    throw new DateError(`"${clip(s)}" (${result.replace('T', ' ')}) está a más de ${MAX_VENCIMIENTO_DAYS} días: el servicio acepta hasta ${MAX_VENCIMIENTO_DAYS} días desde ahora`);
+    throw new DateError(
+      `"${clip(s)}" (${result.replace('T', ' ')}) está a más de ${MAX_VENCIMIENTO_DAYS} días: el servicio acepta hasta ${MAX_VENCIMIENTO_DAYS} días desde ahora`,
+    );
   }
   return { iso: result, ms };
 }
@@ -99,8 +111,15 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
  */
 export function serviceZone(env: NodeJS.ProcessEnv, profileZone?: string): string {
   const fromEnv = env.SVC_TZ?.trim();
-  const [tz, from] = fromEnv ? [fromEnv, 'SVC_TZ'] : profileZone ? [profileZone, 'la zona del perfil'] : [DEFAULTS.timeZone, 'la zona'];
-  if (!knownZone(tz)) throw new DateError(`${from} "${clip(tz)}" no es una zona horaria conocida (ej. ${DEFAULTS.timeZone}, UTC)`);
+  const [tz, from] = fromEnv
+    ? [fromEnv, 'SVC_TZ']
+    : profileZone
+      ? [profileZone, 'la zona del perfil']
+      : [DEFAULTS.timeZone, 'la zona'];
+  if (!knownZone(tz))
+    throw new DateError(
+      `${from} "${clip(tz)}" no es una zona horaria conocida (ej. ${DEFAULTS.timeZone}, UTC)`,
+    );
   return tz;
 }
 
@@ -130,7 +149,14 @@ export function serviceTime(when: string | number, timeZone: string): string {
   // The listener prints one line per event, hundreds in the same second: formatToParts
   // is the dear part, so the last second's text is kept.
   if (lastTime.second !== second || lastTime.zone !== timeZone) {
-    lastTime = { second, zone: timeZone, text: new Date(wallOf(second, formatter(timeZone))).toISOString().slice(0, 19).replace('T', ' ') };
+    lastTime = {
+      second,
+      zone: timeZone,
+      text: new Date(wallOf(second, formatter(timeZone)))
+        .toISOString()
+        .slice(0, 19)
+        .replace('T', ' '),
+    };
   }
   return lastTime.text;
 }
@@ -155,7 +181,8 @@ function checkWall(w: Wall, s: string): void {
   if (w.mo < 1 || w.mo > 12 || probe.getUTCDate() !== w.d || probe.getUTCMonth() !== w.mo - 1) {
     throw new DateError(`"${clip(s)}" no es una fecha del calendario`);
   }
-  if (w.h > 23 || w.mi > 59 || w.s > 59) throw new DateError(`"${clip(s)}" no es una hora válida (00:00 a 23:59)`);
+  if (w.h > 23 || w.mi > 59 || w.s > 59)
+    throw new DateError(`"${clip(s)}" no es una hora válida (00:00 a 23:59)`);
 }
 
 /** Minutes east of UTC of an offset such as Z, -03:00, +0530, -03. */
@@ -165,7 +192,8 @@ function offsetOfText(off: string, s: string): number {
   const digits = off.slice(1).replace(':', '');
   const hours = Number(digits.slice(0, 2));
   const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
-  if (hours > 14 || minutes > 59) throw new DateError(`"${clip(s)}": la zona horaria ${off} no existe`);
+  if (hours > 14 || minutes > 59)
+    throw new DateError(`"${clip(s)}": la zona horaria ${off} no existe`);
   return sign * (hours * 60 + minutes);
 }
 
@@ -200,7 +228,8 @@ function formatter(tz: string): Formatter {
 /** The local wall clock of an instant, as if it were UTC (ms). */
 function wallOf(ms: number, fmt: Formatter): number {
   const p: Record<string, number> = {};
-  for (const part of fmt.formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  for (const part of fmt.formatToParts(ms))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!);
 }
 
@@ -216,7 +245,9 @@ function wallToInstant(wallMs: number, fmt: Formatter, s: string, tz: string): n
   let ms = wallMs - offsetAt(wallMs, fmt) * 60_000;
   ms = wallMs - offsetAt(ms, fmt) * 60_000;
   if (wallOf(ms, fmt) !== wallMs) {
-    throw new DateError(`"${clip(s)}" no existe en la zona ${tz} (cambio de horario); elegí otra hora`);
+    throw new DateError(
+      `"${clip(s)}" no existe en la zona ${tz} (cambio de horario); elegí otra hora`,
+    );
   }
   return ms;
 }
@@ -240,11 +271,19 @@ const clip = (s: string) => printable(s, 40);
  * 2026-11-01 and 01/11/2026. The service has no date filter: svc compares these days with
  * the first ten characters of the dates it reads (`YYYY-MM-DD HH:MM:SS`, local).
  */
-export function parseDayBound(text: string, bound: 'desde' | 'hasta', options: DateOptions = {}): string {
+export function parseDayBound(
+  text: string,
+  bound: 'desde' | 'hasta',
+  options: DateOptions = {},
+): string {
   const s = text.trim().toLowerCase();
-  const today = serviceTime(options.now ?? Date.now(), options.timeZone ?? DEFAULTS.timeZone).slice(0, 10);
+  const today = serviceTime(options.now ?? Date.now(), options.timeZone ?? DEFAULTS.timeZone).slice(
+    0,
+    10,
+  );
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
-  const day = (yy: number, mm: number, dd: number) => new Date(Date.UTC(yy, mm - 1, dd)).toISOString().slice(0, 10);
+  const day = (yy: number, mm: number, dd: number) =>
+    new Date(Date.UTC(yy, mm - 1, dd)).toISOString().slice(0, 10);
   if (s === 'hoy') return today;
   if (s === 'ayer') return day(y, m, d - 1);
   const ago = /^(\d{1,4})d$/.exec(s);
@@ -255,9 +294,13 @@ export function parseDayBound(text: string, bound: 'desde' | 'hasta', options: D
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
   const parts = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : undefined;
-  if (!parts) throw new DateError(`"${clip(text)}" no es una fecha (hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026)`);
+  if (!parts)
+    throw new DateError(
+      `"${clip(text)}" no es una fecha (hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026)`,
+    );
   const [yy, mm, dd] = parts.map(Number) as [number, number, number];
   const written = day(yy, mm, dd);
-  if (mm < 1 || mm > 12 || Number(written.slice(8)) !== dd) throw new DateError(`"${clip(text)}" no es una fecha del calendario`);
+  if (mm < 1 || mm > 12 || Number(written.slice(8)) !== dd)
+    throw new DateError(`"${clip(text)}" no es una fecha del calendario`);
   return written;
 }

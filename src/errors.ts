@@ -103,7 +103,11 @@ export class CancelledError extends CliError {
 export class OutcomeUnknownError extends CliError {
   override name = 'OutcomeUnknownError';
   constructor(message: string, checkCommand: string) {
-    super(message, { exit: EXIT.network, code: 'outcome_unknown', hint: `para verificar: ${checkCommand}` });
+    super(message, {
+      exit: EXIT.network,
+      code: 'outcome_unknown',
+      hint: `para verificar: ${checkCommand}`,
+    });
   }
 }
 

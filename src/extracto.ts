@@ -65,7 +65,10 @@ export function decimalMark(values: readonly string[], separator: string): ',' |
  * given the file's decimal mark: signed cents, or undefined when it is not an amount.
  */
 export function parseWrittenAmount(text: string, decimal: ',' | '.'): Cents | undefined {
-  let t = text.replace(/[\s\u00a0\u202f]/g, '').replace(/^(ARS|\$|USD|U\$S)+/i, '').replace(/(ARS|\$)$/i, '');
+  let t = text
+    .replace(/[\s\u00a0\u202f]/g, '')
+    .replace(/^(ARS|\$|USD|U\$S)+/i, '')
+    .replace(/(ARS|\$)$/i, '');
   let negative = false;
   if (/^\(.*\)$/.test(t)) [negative, t] = [true, t.slice(1, -1)];
   if (t.startsWith('-')) [negative, t] = [true, t.slice(1)];
@@ -77,7 +80,11 @@ export function parseWrittenAmount(text: string, decimal: ',' | '.'): Cents | un
   if (extra !== undefined || whole === '') return undefined;
   const groups = whole.split(thousands);
   // Thousands marks only between groups of three: "1.23,45" is not an amount.
-  if (groups.length > 1 && (!/^\d{1,3}$/.test(groups[0]!) || groups.slice(1).some((g) => !/^\d{3}$/.test(g)))) return undefined;
+  if (
+    groups.length > 1 &&
+    (!/^\d{1,3}$/.test(groups[0]!) || groups.slice(1).some((g) => !/^\d{3}$/.test(g)))
+  )
+    return undefined;
   const digits = groups.join('');
   if (!/^\d+$/.test(digits) || (frac !== undefined && !/^\d{1,2}$/.test(frac))) return undefined;
   const cents = parseAmount(frac === undefined ? digits : `${digits}.${frac}`);
@@ -97,14 +104,16 @@ export function parseStatementDate(text: string): string | undefined {
     if (match[3]!.length === 2) y += 2000;
   }
   const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined;
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d)
+    return undefined;
   return date.toISOString().slice(0, 10);
 }
 
 const dayMs = 86_400_000;
 const weekday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay();
 const isBusiness = (day: string) => weekday(day) !== 0 && weekday(day) !== 6;
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + dayMs).toISOString().slice(0, 10);
+const nextDay = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + dayMs).toISOString().slice(0, 10);
 
 /** The first business day on or after `day`. */
 export function businessDayFrom(day: string): string {
@@ -132,13 +141,24 @@ export function businessDaysBetween(from: string, to: string): number {
 }
 
 /** Matches every expected day with one credit of exactly its amount, within the tolerance. */
-export function reconcile(expected: readonly Expected[], credits: readonly Credit[], period: { desde: string; hasta: string }, tolerance: number): Conciliacion {
-  const free = [...credits].sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : a.line - b.line));
+export function reconcile(
+  expected: readonly Expected[],
+  credits: readonly Credit[],
+  period: { desde: string; hasta: string },
+  tolerance: number,
+): Conciliacion {
+  const free = [...credits].sort((a, b) =>
+    a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : a.line - b.line,
+  );
   const used = new Set<Credit>();
   const filas: Fila[] = [];
   let outside = 0;
   // Keys in one order (the CSV's columns): fecha and estado first.
-  const row = ({ fecha, estado, ...fila }: Partial<Fila> & Pick<Fila, 'fecha' | 'estado'>): Fila => ({
+  const row = ({
+    fecha,
+    estado,
+    ...fila
+  }: Partial<Fila> & Pick<Fila, 'fecha' | 'estado'>): Fila => ({
     fecha,
     estado,
     esperado: null,
@@ -156,7 +176,9 @@ export function reconcile(expected: readonly Expected[], credits: readonly Credi
       outside++;
       continue;
     }
-    const credit = free.find((c) => !used.has(c) && c.cents === e.cents && c.fecha >= e.fecha && c.fecha <= last);
+    const credit = free.find(
+      (c) => !used.has(c) && c.cents === e.cents && c.fecha >= e.fecha && c.fecha <= last,
+    );
     const esperado = formatCents(e.cents);
     if (credit) {
       used.add(credit);
@@ -179,15 +201,38 @@ export function reconcile(expected: readonly Expected[], credits: readonly Credi
       outside++;
     } else {
       // Still inside its tolerance when the statement ends: not missing yet.
-      filas.push(row({ fecha: e.fecha, estado: last > period.hasta ? 'pendiente' : 'falta', esperado, liquidaciones: e.liquidaciones }));
+      filas.push(
+        row({
+          fecha: e.fecha,
+          estado: last > period.hasta ? 'pendiente' : 'falta',
+          esperado,
+          liquidaciones: e.liquidaciones,
+        }),
+      );
     }
   }
   for (const c of free) {
-    if (!used.has(c)) filas.push(row({ fecha: c.fecha, estado: 'no_esperado', recibido: formatCents(c.cents), fecha_recibido: c.fecha, linea: c.line, concepto: c.concepto }));
+    if (!used.has(c))
+      filas.push(
+        row({
+          fecha: c.fecha,
+          estado: 'no_esperado',
+          recibido: formatCents(c.cents),
+          fecha_recibido: c.fecha,
+          linea: c.line,
+          concepto: c.concepto,
+        }),
+      );
   }
-  filas.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : (a.linea ?? 0) - (b.linea ?? 0)));
+  filas.sort((a, b) =>
+    a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : (a.linea ?? 0) - (b.linea ?? 0),
+  );
   const sum = (estado: Estado[], field: 'esperado' | 'recibido') =>
-    formatCents(filas.filter((f) => estado.includes(f.estado) && f[field] !== null).reduce((s, f) => s + parseAmount(f[field]!), 0n));
+    formatCents(
+      filas
+        .filter((f) => estado.includes(f.estado) && f[field] !== null)
+        .reduce((s, f) => s + parseAmount(f[field]!), 0n),
+    );
   return {
     periodo: period,
     tolerancia_dias_habiles: tolerance,
@@ -199,6 +244,8 @@ export function reconcile(expected: readonly Expected[], credits: readonly Credi
       no_esperado: sum(['no_esperado'], 'recibido'),
     },
     fuera_del_periodo: outside,
-    coincide: filas.every((f) => f.estado === 'coincide' || f.estado === 'tarde' || f.estado === 'pendiente'),
+    coincide: filas.every(
+      (f) => f.estado === 'coincide' || f.estado === 'tarde' || f.estado === 'pendiente',
+    ),
   };
 }

@@ -1,6 +1,15 @@
 // The library entry of svc: the client of the service, its wire schemas, amounts
 // and notification signatures, for scripts that `import` instead of shelling out.
-export { Client, createClient, checkBaseUrl, InsecureBaseUrlError, type ClientOptions, type ApiResponse, type CobroFilters, type TransaccionFilters } from './api/client.js';
+export {
+  Client,
+  createClient,
+  checkBaseUrl,
+  InsecureBaseUrlError,
+  type ClientOptions,
+  type ApiResponse,
+  type CobroFilters,
+  type TransaccionFilters,
+} from './api/client.js';
 export {
   ApiError,
   UnauthorizedError,
@@ -14,6 +23,31 @@ export {
 export { EXIT } from './errors.js';
 export { ItemList } from './api/list.js';
 export * from './api/schemas.js';
-export { API, RESOURCES, requestSchema, strictReply, pathOf, type Endpoint, type EndpointName, type CrearCobroInput, type DevolucionInput } from './api/contract.js';
-export { sign, signatureHeader, verify, notificationHeaders, DEFAULT_TOLERANCE_SECONDS, type VerifyResult } from './webhooks/signature.js';
-export { parseAmount, parsePositiveAmount, formatCents, normalizeAmount, sumAmounts, percentOf, AmountError } from './money.js';
+export {
+  API,
+  RESOURCES,
+  requestSchema,
+  strictReply,
+  pathOf,
+  type Endpoint,
+  type EndpointName,
+  type CrearCobroInput,
+  type DevolucionInput,
+} from './api/contract.js';
+export {
+  sign,
+  signatureHeader,
+  verify,
+  notificationHeaders,
+  DEFAULT_TOLERANCE_SECONDS,
+  type VerifyResult,
+} from './webhooks/signature.js';
+export {
+  parseAmount,
+  parsePositiveAmount,
+  formatCents,
+  normalizeAmount,
+  sumAmounts,
+  percentOf,
+  AmountError,
+} from './money.js';

@@ -29,7 +29,11 @@ function keysWritten(text: string): number {
       close = text.indexOf('"', close + 1);
     }
     let next = close + 1;
-    for (let c = text.charCodeAt(next); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++next));
+    for (
+      let c = text.charCodeAt(next);
+      c === 32 || c === 9 || c === 10 || c === 13;
+      c = text.charCodeAt(++next)
+    );
     if (text.charCodeAt(next) === 58) n++;
     open = text.indexOf('"', next);
   }
@@ -52,19 +56,29 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 function pathOf(parts: readonly (string | number)[]): string {
   return (
-    parts.map((p, i) => (typeof p === 'number' ? `[${p}]` : IDENT.test(p) ? `${i ? '.' : ''}${p}` : `[${JSON.stringify(printable(p, 40))}]`)).join('') ||
-    '(raíz)'
+    parts
+      .map((p, i) =>
+        typeof p === 'number'
+          ? `[${p}]`
+          : IDENT.test(p)
+            ? `${i ? '.' : ''}${p}`
+            : `[${JSON.stringify(printable(p, 40))}]`,
+      )
+      .join('') || '(raíz)'
   );
 }
 
-type Frame = { kind: 'object'; keys: Map<string, number>; key: string | null } | { kind: 'array'; index: number };
+type Frame =
+  | { kind: 'object'; keys: Map<string, number>; key: string | null }
+  | { kind: 'array'; index: number };
 
 const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|([{}[\]:,])|([^\s{}[\]:,"]+))/y;
 
 /** Walks valid JSON token by token to name the first repeated key (the slow path, only when there is one). */
 function locate(text: string): DuplicateKey | null {
   const stack: Frame[] = [];
-  const path = (): (string | number)[] => stack.map((f) => (f.kind === 'array' ? f.index : f.key!)).filter((p) => p !== null);
+  const path = (): (string | number)[] =>
+    stack.map((f) => (f.kind === 'array' ? f.index : f.key!)).filter((p) => p !== null);
   let line = 1;
   let counted = 0;
   const lineAt = (pos: number): number => {

@@ -18,7 +18,8 @@ export interface PorFecha {
 type Field = 'bruto' | 'te_cobramos' | 'te_queda';
 
 /** The exact sum of one amount field. */
-export const total = (rows: readonly Amounts[], field: Field): string => formatCents(sumAmounts(rows.map((r) => r[field])));
+export const total = (rows: readonly Amounts[], field: Field): string =>
+  formatCents(sumAmounts(rows.map((r) => r[field])));
 
 /** Settlements grouped by the date of fecha_estimada, earliest first. */
 export function porFecha(rows: Iterable<Amounts>): PorFecha[] {
@@ -31,5 +32,11 @@ export function porFecha(rows: Iterable<Amounts>): PorFecha[] {
   }
   return [...byDate.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([fecha, list]) => ({ fecha, liquidaciones: list.length, bruto: total(list, 'bruto'), te_cobramos: total(list, 'te_cobramos'), te_queda: total(list, 'te_queda') }));
+    .map(([fecha, list]) => ({
+      fecha,
+      liquidaciones: list.length,
+      bruto: total(list, 'bruto'),
+      te_cobramos: total(list, 'te_cobramos'),
+      te_queda: total(list, 'te_queda'),
+    }));
 }

@@ -21,7 +21,11 @@ export interface MainDeps extends Streams {
 
 export async function main(asked: string[], deps: MainDeps): Promise<number> {
   const argv = [...helpAsAsked(asked, groups, commands)];
-  const raw = { json: argv.includes('--json'), noColor: argv.includes('--no-color'), debug: argv.includes('--debug') };
+  const raw = {
+    json: argv.includes('--json'),
+    noColor: argv.includes('--no-color'),
+    debug: argv.includes('--debug'),
+  };
   let io: IO = createIO(deps, deps.env, { color: raw.noColor ? false : undefined });
   let globals: GlobalOptions | undefined;
   let context: Context | undefined;
@@ -45,8 +49,16 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
         debug: g.debug === true,
       };
       if (globals.csv && globals.json) throw new UsageError('--csv o --json, no los dos');
-      if (globals.csv && !def.csv) throw new UsageError(`--csv es para las listas (cobro listar, transacciones listar, devoluciones listar, liquidaciones, webhook eventos…), no para svc ${def.name}`);
-      io = createIO(deps, deps.env, { color: globals.color ? undefined : false, input: globals.input, csv: globals.csv, pager: g.pager !== false });
+      if (globals.csv && !def.csv)
+        throw new UsageError(
+          `--csv es para las listas (cobro listar, transacciones listar, devoluciones listar, liquidaciones, webhook eventos…), no para svc ${def.name}`,
+        );
+      io = createIO(deps, deps.env, {
+        color: globals.color ? undefined : false,
+        input: globals.input,
+        csv: globals.csv,
+        pager: g.pager !== false,
+      });
       const { createContext } = await import('./cli/context.js');
       const ctx = (context = createContext({
         io,
@@ -78,7 +90,12 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
     return EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      if (
+        err.code === 'commander.helpDisplayed' ||
+        err.code === 'commander.version' ||
+        err.code === 'commander.help'
+      )
+        return EXIT.ok;
       // commander already printed its (translated) message.
       return err.code === 'commander.executeSubCommandAsync' ? EXIT.refused : EXIT.usage;
     }

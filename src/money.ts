@@ -25,7 +25,16 @@ export class AmountError extends Error {
 const shown = (text: string) => printable(text, 24);
 
 /** Why a value is not an amount (or not a positive one within bounds): each caller words it in its own language. */
-export type AmountProblem = 'number' | 'not_string' | 'empty' | 'comma' | 'negative' | 'decimals' | 'too_large' | 'syntax' | 'zero';
+export type AmountProblem =
+  | 'number'
+  | 'not_string'
+  | 'empty'
+  | 'comma'
+  | 'negative'
+  | 'decimals'
+  | 'too_large'
+  | 'syntax'
+  | 'zero';
 
 /**
  * The one amount check of svc (the CLI's flags, the sandbox's bodies, the replies'
@@ -33,8 +42,12 @@ export type AmountProblem = 'number' | 'not_string' | 'empty' | 'comma' | 'negat
  * exponents, commas, spaces, more than two decimals and empty text; with
  * `positive`, also zero and anything above MAX_CENTS.
  */
-export function checkAmount(value: unknown, positive = false): { cents: Cents } | { problem: AmountProblem } {
-  if (typeof value !== 'string') return { problem: typeof value === 'number' ? 'number' : 'not_string' };
+export function checkAmount(
+  value: unknown,
+  positive = false,
+): { cents: Cents } | { problem: AmountProblem } {
+  if (typeof value !== 'string')
+    return { problem: typeof value === 'number' ? 'number' : 'not_string' };
   if (value.trim() === '') return { problem: 'empty' };
   if (value.includes(',')) return { problem: 'comma' };
   if (/^-/.test(value.trim())) return { problem: 'negative' };
@@ -54,21 +67,33 @@ function amountError(text: string, problem: AmountProblem): AmountError {
   switch (problem) {
     case 'number':
     case 'not_string':
-      return new AmountError('el monto debe ser un texto decimal como "1500.00", no un número JSON', problem);
+      return new AmountError(
+        'el monto debe ser un texto decimal como "1500.00", no un número JSON',
+        problem,
+      );
     case 'empty':
       return new AmountError('el monto está vacío', problem);
     case 'comma':
-      return new AmountError(`"${shown(text)}" usa coma: el separador decimal es el punto (ej. 1500.50)`, problem);
+      return new AmountError(
+        `"${shown(text)}" usa coma: el separador decimal es el punto (ej. 1500.50)`,
+        problem,
+      );
     case 'negative':
       return new AmountError(`"${shown(text)}" es negativo: el monto debe ser positivo`, problem);
     case 'decimals':
       return new AmountError(`"${shown(text)}" tiene más de dos decimales`, problem);
     case 'too_large':
-      return new AmountError(`"${shown(text)}" supera el máximo de ${formatCents(MAX_CENTS)}`, problem);
+      return new AmountError(
+        `"${shown(text)}" supera el máximo de ${formatCents(MAX_CENTS)}`,
+        problem,
+      );
     case 'zero':
       return new AmountError(`"${shown(text)}" es cero: el monto debe ser mayor que 0`, problem);
     case 'syntax':
-      return new AmountError(`"${shown(text)}" no es un monto decimal válido (ej. 1500 o 1500.50)`, problem);
+      return new AmountError(
+        `"${shown(text)}" no es un monto decimal válido (ej. 1500 o 1500.50)`,
+        problem,
+      );
   }
 }
 
@@ -105,11 +130,17 @@ export function parseTypedAmount(text: string): Cents {
   if (two) {
     const [, whole, part] = two as unknown as [string, string, string];
     const decimal = `${whole}.${part.endsWith('0') ? part.slice(0, 2) : part}`;
-    throw new AmountError(`"${shown(t)}" puede ser ${whole}${part}.00 o ${decimal}: escribí uno de los dos así`, 'syntax');
+    throw new AmountError(
+      `"${shown(t)}" puede ser ${whole}${part}.00 o ${decimal}: escribí uno de los dos así`,
+      'syntax',
+    );
   }
   if (t.includes(',')) {
     if (!/^[0-9]{1,3}(\.[0-9]{3})*,[0-9]{1,2}$|^[0-9]+,[0-9]{1,2}$/.test(t)) {
-      throw new AmountError(`"${shown(t)}" no es un monto (ej. 1500,50 · 1.500,50 · 1500.50)`, 'syntax');
+      throw new AmountError(
+        `"${shown(t)}" no es un monto (ej. 1500,50 · 1.500,50 · 1500.50)`,
+        'syntax',
+      );
     }
     return parsePositiveAmount(t.replace(/\./g, '').replace(',', '.'));
   }

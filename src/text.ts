@@ -27,7 +27,13 @@ const UNSAFE_ALL = new RegExp(UNSAFE_SOURCE, 'gu');
 /** What must be escaped inside quotes: the unsafe characters, `\` and `"`. */
 const QUOTED_ALL = new RegExp(`${UNSAFE_SOURCE}|[\\\\"]`, 'gu');
 
-const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\', '"': '\\"' };
+const SHORT: Record<string, string> = {
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\\': '\\\\',
+  '"': '\\"',
+};
 
 /** `\uXXXX` per UTF-16 unit (an astral tag character becomes its surrogate pair, as JSON writes it). */
 function escapeChar(ch: string): string {
@@ -60,7 +66,10 @@ function clip(text: string, max: number | undefined): { text: string; cut: boole
  */
 export function shown(text: string, max?: number): string {
   const c = clip(text, max);
-  const body = UNSAFE.test(c.text) || c.text.startsWith('"') ? `"${c.text.replace(QUOTED_ALL, escapeChar)}"` : c.text;
+  const body =
+    UNSAFE.test(c.text) || c.text.startsWith('"')
+      ? `"${c.text.replace(QUOTED_ALL, escapeChar)}"`
+      : c.text;
   return c.cut ? `${body}…` : body;
 }
 
@@ -95,7 +104,9 @@ export function oneLine(text: string): string {
  */
 export function terminalGuard(text: string): string {
   if (!UNSAFE.test(text)) return text;
-  return text.replace(GUARD_ALL, (ch) => (ch === '\n' || ch === '\t' || ch.length > 2 ? ch : escapeChar(ch)));
+  return text.replace(GUARD_ALL, (ch) =>
+    ch === '\n' || ch === '\t' || ch.length > 2 ? ch : escapeChar(ch),
+  );
 }
 /**
  * JSON text for a terminal (`--json` when stdout is one): every unsafe character
@@ -208,7 +219,8 @@ export function shellLines(command: string, width: number, indent = '    '): str
     const breaks = i > 1 && BREAKS_BEFORE.test(w);
     // The option's value (or the pipe's command) goes with it: measure up to the next break.
     let group = w;
-    for (let j = i + 1; breaks && j < words.length && !BREAKS_BEFORE.test(words[j]!); j++) group += ` ${words[j]}`;
+    for (let j = i + 1; breaks && j < words.length && !BREAKS_BEFORE.test(words[j]!); j++)
+      group += ` ${words[j]}`;
     // `breaks` only from the third word on: the line before it is never empty.
     if (breaks && displayWidth(`${line} ${group}`) + 2 > width) {
       lines.push(`${line} \\`);
@@ -232,5 +244,7 @@ export function notJson(err: unknown, text: string): string {
     const before = text.slice(0, Number(at[1]));
     return `no es JSON válido (línea ${before.split('\n').length}, columna ${before.length - before.lastIndexOf('\n')})`;
   }
-  return /end of JSON input/i.test(message) ? 'no es JSON válido (termina antes de tiempo)' : 'no es JSON válido';
+  return /end of JSON input/i.test(message)
+    ? 'no es JSON válido (termina antes de tiempo)'
+    : 'no es JSON válido';
 }

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 function readVersion(): string {
   for (const up of ['../package.json', '../../package.json']) {
     try {
-      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { version: string }).version;
+      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { version: string })
+        .version;
     } catch {
       // Not at this level: the next one up.
     }

@@ -15,7 +15,9 @@ import { BIN, ROOT, expectNoStack, tempDir } from './helpers/cli.js';
 import { svc } from './helpers/inproc.js';
 import { startSandbox, type Sandbox } from './helpers/sandbox.js';
 
-type Step = { kind: 'sh'; line: string; at: number } | { kind: 'text'; body: string; at: number; skip: string | undefined };
+type Step =
+  | { kind: 'sh'; line: string; at: number }
+  | { kind: 'text'; body: string; at: number; skip: string | undefined };
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -51,7 +53,9 @@ function screen(out: string): string {
     .split('\n')
     .map((l) => {
       const erased = l.lastIndexOf('\u001b[2K');
-      return (erased < 0 ? l : l.slice(erased + 4)).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+      return (erased < 0 ? l : l.slice(erased + 4))
+        .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+        .replace(/\r/g, '');
     })
     .join('\n');
 }
@@ -83,7 +87,7 @@ export function normalise(out: string, codes: ReadonlySet<string>): string[] {
 /** Whether `actual` is `expected`, where a line `…` in expected stands for any lines (none included). */
 export function matches(expected: string[], actual: string[]): boolean {
   const parts: string[][] = [[]];
-  for (const l of expected) (l === '…' ? parts.push([]) : parts[parts.length - 1]!.push(l));
+  for (const l of expected) l === '…' ? parts.push([]) : parts[parts.length - 1]!.push(l);
   const at = (i: number, part: string[]) => part.every((l, k) => actual[i + k] === l);
   if (parts.length === 1) return expected.length === actual.length && at(0, expected);
   const first = parts[0]!;
@@ -92,7 +96,8 @@ export function matches(expected: string[], actual: string[]): boolean {
   let pos = first.length;
   for (const part of parts.slice(1, -1)) {
     let found = -1;
-    for (let i = pos; i + part.length <= actual.length; i++) if (at(i, part)) ((found = i), (i = actual.length));
+    for (let i = pos; i + part.length <= actual.length; i++)
+      if (at(i, part)) ((found = i), (i = actual.length));
     if (found < 0) return false;
     pos = found + part.length;
   }
@@ -112,14 +117,22 @@ function sections(body: string): { command: string; output: string }[] {
 
 const steps = tour(readme);
 /** The request codes the README's samples show (where a code stands: after codigo, in parentheses, in a payment link). */
-const README_CODES = new Set([...readme.matchAll(/(?:codigo\s+|\(|\/pagar\/|"codigo":")([A-Z0-9]{10})\b/g)].map((m) => m[1]!));
+const README_CODES = new Set(
+  [...readme.matchAll(/(?:codigo\s+|\(|\/pagar\/|"codigo":")([A-Z0-9]{10})\b/g)].map((m) => m[1]!),
+);
 
 /** The codes of every request the sandbox holds now. */
 async function sandboxCodes(): Promise<Set<string>> {
-  return new Set(((await sb.api('GET', '/v1/cobros')).body.data as { codigo: string }[]).map((c) => c.codigo));
+  return new Set(
+    ((await sb.api('GET', '/v1/cobros')).body.data as { codigo: string }[]).map((c) => c.codigo),
+  );
 }
 /** The commands a sample shows the output of. */
-const shown = new Set(steps.flatMap((s) => (s.kind === 'text' && !s.skip ? sections(s.body).map((x) => x.command) : [])));
+const shown = new Set(
+  steps.flatMap((s) =>
+    s.kind === 'text' && !s.skip ? sections(s.body).map((x) => x.command) : [],
+  ),
+);
 const commandOf = (line: string) => line.replace(/\s+# exit \d+$/, '');
 
 let sb: Sandbox;
@@ -172,13 +185,30 @@ export function plainSvc(line: string): string[] | undefined {
  * (bin/svc.js is main with the process's streams: its wiring has its own tests); a line
  * the shell takes part in runs through bash with svc being the built CLI.
  */
-async function run(command: string, asShown: boolean): Promise<{ exitCode: number; stderr: string; all: string }> {
-  const env = { ...process.env, ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: cwd, NO_COLOR: '1', ...(asShown ? { SVC_FORCE_TTY: '1', COLUMNS: '160' } : {}) };
+async function run(
+  command: string,
+  asShown: boolean,
+): Promise<{ exitCode: number; stderr: string; all: string }> {
+  const env = {
+    ...process.env,
+    ...sb.env,
+    SVC_CONFIG_DIR: config,
+    SVC_DATA_DIR: cwd,
+    NO_COLOR: '1',
+    ...(asShown ? { SVC_FORCE_TTY: '1', COLUMNS: '160' } : {}),
+  };
   const argv = plainSvc(command);
   // The pager writes to the process's own stdout; `less -FRX` copies a piped page as is, so here the text is written directly.
-  if (argv) return svc(argv, { env: { ...env, SVC_PAGER: 'cat' }, input: asShown ? 's\n' : '', cwd });
+  if (argv)
+    return svc(argv, { env: { ...env, SVC_PAGER: 'cat' }, input: asShown ? 's\n' : '', cwd });
   const script = `svc() { node ${JSON.stringify(BIN)} "$@"; }\nset -o pipefail\n${asShown ? `{ ${command}\n} 2>&1` : command}`;
-  const r = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd, reject: false, all: true, input: asShown ? 's\n' : '', env });
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', script], {
+    cwd,
+    reject: false,
+    all: true,
+    input: asShown ? 's\n' : '',
+    env,
+  });
   return { exitCode: r.exitCode ?? -1, stderr: String(r.stderr ?? ''), all: String(r.all ?? '') };
 }
 
@@ -187,15 +217,39 @@ describe('README', () => {
     expect(steps.filter((s) => s.kind === 'sh').length).toBeGreaterThan(20);
     for (const s of steps) {
       if (s.kind === 'text' && !s.skip) {
-        expect(sections(s.body).length, `README.md line ${s.at}: a text block with no "$ command" line needs <!-- readme: sin comparar (why) --> on the line before it`).toBeGreaterThan(0);
+        expect(
+          sections(s.body).length,
+          `README.md line ${s.at}: a text block with no "$ command" line needs <!-- readme: sin comparar (why) --> on the line before it`,
+        ).toBeGreaterThan(0);
       }
     }
   });
 
   it('runs a plain svc call in this process and gives every line the shell takes part in to bash', () => {
-    expect(plainSvc(`svc cobro crear --concepto "Seña clase" --monto 1,5  # exit 2`)).toEqual(['cobro', 'crear', '--concepto', 'Seña clase', '--monto', '1,5']);
-    expect(plainSvc(`svc webhook sign --body evento.json --x '{"a":1}'`)).toEqual(['webhook', 'sign', '--body', 'evento.json', '--x', '{"a":1}']);
-    for (const line of ['svc comandos --json | jq .', 'svc caso "$(svc cobro listar)"', 'svc escenario exportar > e.json', 'svc x $HOME', 'svc x *.csv', 'printf a > b']) {
+    expect(plainSvc(`svc cobro crear --concepto "Seña clase" --monto 1,5  # exit 2`)).toEqual([
+      'cobro',
+      'crear',
+      '--concepto',
+      'Seña clase',
+      '--monto',
+      '1,5',
+    ]);
+    expect(plainSvc(`svc webhook sign --body evento.json --x '{"a":1}'`)).toEqual([
+      'webhook',
+      'sign',
+      '--body',
+      'evento.json',
+      '--x',
+      '{"a":1}',
+    ]);
+    for (const line of [
+      'svc comandos --json | jq .',
+      'svc caso "$(svc cobro listar)"',
+      'svc escenario exportar > e.json',
+      'svc x $HOME',
+      'svc x *.csv',
+      'printf a > b',
+    ]) {
       expect(plainSvc(line), line).toBeUndefined();
     }
   });
@@ -207,7 +261,11 @@ describe('README', () => {
       if (step.kind === 'sh') {
         const expected = Number(/# exit (\d+)$/.exec(step.line)?.[1] ?? 0);
         const r = await run(commandOf(step.line), shown.has(commandOf(step.line)));
-        expect({ line: step.line, exitCode: r.exitCode, stderr: r.exitCode !== expected ? r.stderr : '' }).toEqual({ line: step.line, exitCode: expected, stderr: '' });
+        expect({
+          line: step.line,
+          exitCode: r.exitCode,
+          stderr: r.exitCode !== expected ? r.stderr : '',
+        }).toEqual({ line: step.line, exitCode: expected, stderr: '' });
         expectNoStack(r.stderr);
         printed.set(commandOf(step.line), r.all);
         continue;

@@ -9,7 +9,17 @@ import { redactAddresses } from './address.js';
 import { ApiError, NetworkError, serviceError, type NetworkFailure } from './errors.js';
 import { ItemList, scanList } from './list.js';
 import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
-import { API, pathOf, readSchema, RESOURCES, type CrearCobroInput, type DevolucionInput, type Endpoint, type ReadItem, type ReadReply } from './contract.js';
+import {
+  API,
+  pathOf,
+  readSchema,
+  RESOURCES,
+  type CrearCobroInput,
+  type DevolucionInput,
+  type Endpoint,
+  type ReadItem,
+  type ReadReply,
+} from './contract.js';
 import {
   ErrorBody,
   shapeProblem,
@@ -95,7 +105,9 @@ export type CobroFilters = { estado?: Open<EstadoCobro>; q?: string };
 export type TransaccionFilters = { medio?: Open<Medio>; estado?: Open<EstadoTransaccion> };
 
 /** A list response as the body the service sent, items and all. */
-async function whole<T>(res: Promise<ApiResponse<ItemList<T>>>): Promise<ApiResponse<Record<string, unknown> & { data: T[] }>> {
+async function whole<T>(
+  res: Promise<ApiResponse<ItemList<T>>>,
+): Promise<ApiResponse<Record<string, unknown> & { data: T[] }>> {
   const { http, data } = await res;
   return { http, data: data.toBody() };
 }
@@ -113,10 +125,13 @@ export function checkBaseUrl(baseUrl: string): string {
   // The address is echoed in the errors below: never its userinfo, even unparsed.
   const schemed = HAS_SCHEME.test(baseUrl);
   const hidden = schemed ? redactAddresses(baseUrl) : baseUrl.replace(/^[^/?#\\\s]*@/, '***@');
-  const shown = hidden.length > 80 ? `${hidden.slice(0, 80)}… (${hidden.length} caracteres)` : hidden;
+  const shown =
+    hidden.length > 80 ? `${hidden.slice(0, 80)}… (${hidden.length} caracteres)` : hidden;
   // What a schemeless address lacks comes first; else why it is refused, if known.
   const invalid = (why?: string) =>
-    new InsecureBaseUrlError(`dirección del servicio inválida: "${shown}"${(!schemed && missingScheme(baseUrl, shown)) || (why ? ` (${why})` : '')}`);
+    new InsecureBaseUrlError(
+      `dirección del servicio inválida: "${shown}"${(!schemed && missingScheme(baseUrl, shown)) || (why ? ` (${why})` : '')}`,
+    );
   try {
     url = new URL(baseUrl);
   } catch {
@@ -175,7 +190,15 @@ export class Client {
   /** The base URL as shown to people: its userinfo (`user:pass@`) hidden. */
   readonly address: string;
   private readonly opts: Required<
-    Pick<ClientOptions, 'timeoutMs' | 'getAttempts' | 'maxRetryAfterSeconds' | 'backoffMs' | 'userAgent' | 'maxReplyBytes'>
+    Pick<
+      ClientOptions,
+      | 'timeoutMs'
+      | 'getAttempts'
+      | 'maxRetryAfterSeconds'
+      | 'backoffMs'
+      | 'userAgent'
+      | 'maxReplyBytes'
+    >
   > &
     ClientOptions;
 
@@ -190,7 +213,9 @@ export class Client {
       backoffMs: 250,
       userAgent: `svc/${VERSION} (node ${process.versions.node})`,
       // An option passed as undefined keeps its default (a NaN timeout aborts at once).
-      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ClientOptions),
+      ...(Object.fromEntries(
+        Object.entries(options).filter(([, v]) => v !== undefined),
+      ) as ClientOptions),
     };
   }
 
@@ -255,13 +280,28 @@ export class Client {
   }
 
   /** An endpoint of the table that answers one object, its reply read openly. */
-  private endpoint<E extends Endpoint>(e: E, extra: { id?: number; body?: unknown } = {}): Promise<ApiResponse<ReadReply<E>>> {
-    return this.call(e.method, pathOf(e, extra.id), readSchema(e), extra.body === undefined ? {} : { body: extra.body });
+  private endpoint<E extends Endpoint>(
+    e: E,
+    extra: { id?: number; body?: unknown } = {},
+  ): Promise<ApiResponse<ReadReply<E>>> {
+    return this.call(
+      e.method,
+      pathOf(e, extra.id),
+      readSchema(e),
+      extra.body === undefined ? {} : { body: extra.body },
+    );
   }
 
   /** A list endpoint of the table, its items read openly one by one. */
-  private list<E extends Endpoint>(e: E, query?: Record<string, string | undefined>): Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>> {
-    return this.callList(pathOf(e), RESOURCES[e.reply.resource].read as ReadItem<E>, query ? { query } : {}) as Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>>;
+  private list<E extends Endpoint>(
+    e: E,
+    query?: Record<string, string | undefined>,
+  ): Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>> {
+    return this.callList(
+      pathOf(e),
+      RESOURCES[e.reply.resource].read as ReadItem<E>,
+      query ? { query } : {},
+    ) as Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>>;
   }
 
   // --- machinery ---------------------------------------------------------------
@@ -298,17 +338,24 @@ export class Client {
     let wrong: NetworkError | undefined;
     const decode: Decode = (text, where, http) => {
       wrong = undefined;
-      const list = scanList(text, (value, i) => (wrong ??= shapeError(item, value, where, http, `data.${i}`)));
+      const list = scanList(
+        text,
+        (value, i) => (wrong ??= shapeError(item, value, where, http, `data.${i}`)),
+      );
       return list ?? parseJson(text, where, http);
     };
     const res = await this.request({ method: 'GET', path, ...extra }, decode);
-    if (!(res.data instanceof ItemList)) throw badShape(`GET ${path}`, res.http, 'data: se esperaba una lista');
+    if (!(res.data instanceof ItemList))
+      throw badShape(`GET ${path}`, res.http, 'data: se esperaba una lista');
     if (wrong) throw wrong;
     return { http: res.http, data: res.data as ItemList<z.infer<S>> };
   }
 
   /** Any request; returns the parsed JSON body as sent. Retries GETs only. */
-  async request(req: RawRequest, decode: Decode = parseJson): Promise<ApiResponse<unknown> & { headers: Record<string, string | string[] | undefined> }> {
+  async request(
+    req: RawRequest,
+    decode: Decode = parseJson,
+  ): Promise<ApiResponse<unknown> & { headers: Record<string, string | string[] | undefined> }> {
     const method = req.method.toUpperCase();
     const retry = req.retry ?? method === 'GET';
     const attempts = retry ? Math.max(1, this.opts.getAttempts) : 1;
@@ -341,7 +388,8 @@ export class Client {
         if (!(err instanceof NetworkError) || !retry || attempt >= attempts) throw err;
         // A typo in the host, https that does not work with it, or a reply too large
         // to read does not heal by waiting.
-        if (err.failure === 'unknown_host' || err.failure === 'tls' || err.failure === 'too_large') throw err;
+        if (err.failure === 'unknown_host' || err.failure === 'tls' || err.failure === 'too_large')
+          throw err;
         lastError = err;
         const delayMs = this.backoff(attempt);
         this.opts.onRetry?.({ attempt, delayMs, reason: err.message });
@@ -359,7 +407,10 @@ export class Client {
    */
   async stream(path: string, signal: AbortSignal): Promise<AsyncIterable<string>> {
     const url = new URL(this.baseUrl + path);
-    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'text/event-stream' };
+    const headers: Record<string, string> = {
+      'user-agent': this.opts.userAgent,
+      accept: 'text/event-stream',
+    };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     this.debugLine(`--> GET ${url.href} (en vivo)`);
     let body: AsyncIterable<Uint8Array>;
@@ -368,9 +419,15 @@ export class Client {
     try {
       if (this.opts.fetch) {
         const res = await this.opts.fetch(url, { headers, signal, redirect: 'manual' });
-        [status, answerHeaders, body] = [res.status, Object.fromEntries(res.headers), (res.body ?? []) as AsyncIterable<Uint8Array>];
+        [status, answerHeaders, body] = [
+          res.status,
+          Object.fromEntries(res.headers),
+          (res.body ?? []) as AsyncIterable<Uint8Array>,
+        ];
       } else {
-        const request = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http').request;
+        const request = process.getBuiltinModule(
+          url.protocol === 'https:' ? 'node:https' : 'node:http',
+        ).request;
         const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
           const req = request(url, { headers, signal, agent: false });
           req.once('error', reject);
@@ -388,7 +445,12 @@ export class Client {
     if (status < 200 || status >= 300) {
       let text = '';
       for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
-      this.interpret('GET', { method: 'GET', path }, { http: status, text, headers: answerHeaders }, parseJson);
+      this.interpret(
+        'GET',
+        { method: 'GET', path },
+        { http: status, text, headers: answerHeaders },
+        parseJson,
+      );
       return nothing();
     }
     const timeoutMs = this.opts.timeoutMs;
@@ -409,8 +471,12 @@ export class Client {
 
   private async once(method: string, req: RawRequest, write?: WriteRecord) {
     const url = new URL(this.baseUrl + req.path);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
-    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    const headers: Record<string, string> = {
+      'user-agent': this.opts.userAgent,
+      accept: 'application/json',
+    };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     let payload: string | undefined;
     if (req.body !== undefined) {
@@ -418,7 +484,8 @@ export class Client {
       headers['content-type'] = 'application/json';
     }
     this.debugLine(`--> ${method} ${url.href}`);
-    for (const [k, v] of Object.entries(headers)) this.debugLine(`--> ${k}: ${k === 'authorization' ? 'Bearer [redactado]' : v}`);
+    for (const [k, v] of Object.entries(headers))
+      this.debugLine(`--> ${k}: ${k === 'authorization' ? 'Bearer [redactado]' : v}`);
     if (payload !== undefined) this.debugLine(`--> ${truncate(payload)}`);
 
     const controller = new AbortController();
@@ -434,7 +501,9 @@ export class Client {
           if (write) write.sent = true;
         },
       };
-      const res = this.opts.fetch ? await sendWithFetch(this.opts.fetch, url, exchange) : await send(url, exchange);
+      const res = this.opts.fetch
+        ? await sendWithFetch(this.opts.fetch, url, exchange)
+        : await send(url, exchange);
       this.debugLine(`<-- HTTP ${res.status}`);
       this.debugLine(`<-- ${truncate(res.text)}`);
       return { http: res.status, text: res.text, headers: res.headers };
@@ -453,15 +522,26 @@ export class Client {
   ) {
     const where = `${method} ${req.path}`;
     if (res.text.trim() === '') {
-      throw new NetworkError('empty_body', `${where}: HTTP ${res.http} con el cuerpo vacío; no es una respuesta del servicio`, true, res.http);
+      throw new NetworkError(
+        'empty_body',
+        `${where}: HTTP ${res.http} con el cuerpo vacío; no es una respuesta del servicio`,
+        true,
+        res.http,
+      );
     }
     const success = res.http >= 200 && res.http < 300;
-    if (success) return { http: res.http, data: decode(res.text, where, res.http), headers: res.headers };
+    if (success)
+      return { http: res.http, data: decode(res.text, where, res.http), headers: res.headers };
     const body = parseJson(res.text, where, res.http);
     const err = ErrorBody.safeParse(body);
     if (req.throwOnError === false) return { http: res.http, data: body, headers: res.headers };
     if (!err.success) {
-      throw new NetworkError('bad_shape', `${where}: HTTP ${res.http} con un cuerpo de error que no es {error, message}`, true, res.http);
+      throw new NetworkError(
+        'bad_shape',
+        `${where}: HTTP ${res.http} con un cuerpo de error que no es {error, message}`,
+        true,
+        res.http,
+      );
     }
     throw serviceError(res.http, err.data.error, err.data.message, body);
   }
@@ -481,8 +561,16 @@ function parseJson(text: string, where: string, http: number): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    const kind = /^\s*</.test(text) ? 'una página HTML (¿un proxy o balanceador?)' : 'algo que no es JSON';
-    throw new NetworkError('not_json', `${where}: HTTP ${http} respondió ${kind}, no el JSON del servicio`, true, http, text);
+    const kind = /^\s*</.test(text)
+      ? 'una página HTML (¿un proxy o balanceador?)'
+      : 'algo que no es JSON';
+    throw new NetworkError(
+      'not_json',
+      `${where}: HTTP ${http} respondió ${kind}, no el JSON del servicio`,
+      true,
+      http,
+      text,
+    );
   }
 }
 
@@ -495,20 +583,42 @@ function parseJson(text: string, where: string, http: number): unknown {
 function unreadable(err: unknown, where: string, http: number): unknown {
   if (err instanceof NetworkError || err instanceof ApiError) return err;
   const why = err instanceof Error ? err.message : String(err);
-  return new NetworkError('other', `${where}: HTTP ${http}: no se pudo leer la respuesta (${truncate(why, 120)})`, true, http);
+  return new NetworkError(
+    'other',
+    `${where}: HTTP ${http}: no se pudo leer la respuesta (${truncate(why, 120)})`,
+    true,
+    http,
+  );
 }
 
 function badShape(call: string, http: number, where: string): NetworkError {
-  return new NetworkError('bad_shape', `la respuesta de ${call} (HTTP ${http}) no tiene la forma esperada del servicio (${where})`, true, http);
+  return new NetworkError(
+    'bad_shape',
+    `la respuesta de ${call} (HTTP ${http}) no tiene la forma esperada del servicio (${where})`,
+    true,
+    http,
+  );
 }
 
 /** Throws bad_shape naming the first field that does not match (`at` prefixes its path). */
-function checkShape(schema: z.ZodMiniType, value: unknown, call: string, http: number, at = ''): void {
+function checkShape(
+  schema: z.ZodMiniType,
+  value: unknown,
+  call: string,
+  http: number,
+  at = '',
+): void {
   const err = shapeError(schema, value, call, http, at);
   if (err) throw err;
 }
 
-function shapeError(schema: z.ZodMiniType, value: unknown, call: string, http: number, at = ''): NetworkError | undefined {
+function shapeError(
+  schema: z.ZodMiniType,
+  value: unknown,
+  call: string,
+  http: number,
+  at = '',
+): NetworkError | undefined {
   const problem = shapeProblem(schema, value, '(raíz)', at);
   return problem === null ? undefined : badShape(call, http, problem);
 }
@@ -529,8 +639,18 @@ function bytes(n: number): string {
 
 async function* nothing(): AsyncGenerator<string> {}
 
-function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean, timeoutMs: number): NetworkError {
-  const e = err as { code?: string; cause?: { code?: string; errors?: { code?: string }[]; message?: string }; message?: string };
+function toNetworkError(
+  err: unknown,
+  method: string,
+  url: URL,
+  aborted: boolean,
+  timeoutMs: number,
+): NetworkError {
+  const e = err as {
+    code?: string;
+    cause?: { code?: string; errors?: { code?: string }[]; message?: string };
+    message?: string;
+  };
   const code = e?.cause?.code ?? e?.cause?.errors?.[0]?.code ?? e?.code ?? '';
   const target = `${url.host}`;
   let failure: NetworkFailure = 'other';
@@ -554,7 +674,12 @@ function toNetworkError(err: unknown, method: string, url: URL, aborted: boolean
     failure = 'unknown_host';
     message = `no se encontró el host ${url.hostname}; revisá la dirección del servicio`;
     sent = false;
-  } else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
+  } else if (
+    code === 'ECONNRESET' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'EPIPE' ||
+    code === 'UND_ERR_CLOSED'
+  ) {
     failure = 'connection_reset';
     message = `${method} ${url.pathname}: ${target} cortó la conexión antes de responder`;
   } else if (/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/.test(code)) {

@@ -7,7 +7,18 @@
 // what the seed shows, and openly by the client, where a field of OPEN_FIELDS may
 // carry a value the seed leaves open and any object may carry fields it does not list.
 import * as z from 'zod/mini';
-import { Abierto, Cargo, Cobro, Cuenta, Devolucion, Liquidacion, OPEN_FIELDS, Salud, Transaccion, type ErrorCode } from './schemas.js';
+import {
+  Abierto,
+  Cargo,
+  Cobro,
+  Cuenta,
+  Devolucion,
+  Liquidacion,
+  OPEN_FIELDS,
+  Salud,
+  Transaccion,
+  type ErrorCode,
+} from './schemas.js';
 import { MAX_CONCEPTO, MAX_REFERENCIA } from '../rules.js';
 
 // --- resources ----------------------------------------------------------------------
@@ -49,16 +60,25 @@ export interface RequestBody<F extends Fields = Fields> {
   optional?: true;
 }
 
-const body = <const F extends Fields>(fields: F, optional?: true): RequestBody<F> => ({ fields, ...(optional ? { optional } : {}) });
+const body = <const F extends Fields>(fields: F, optional?: true): RequestBody<F> => ({
+  fields,
+  ...(optional ? { optional } : {}),
+});
 
-type Wire<F extends Field> = F extends { kind: 'booleano' } ? boolean : F extends { kind: 'id' } ? number : string;
+type Wire<F extends Field> = F extends { kind: 'booleano' }
+  ? boolean
+  : F extends { kind: 'id' }
+    ? number
+    : string;
 /** A field's zod schema: a required one is its type, an optional one may be absent or null (a boolean only absent). */
 export type FieldSchema<F extends Field> = F extends { required: true }
   ? z.ZodMiniType<Wire<F>, Wire<F>>
   : F extends { kind: 'booleano' }
     ? z.ZodMiniOptional<z.ZodMiniType<Wire<F>, Wire<F>>>
     : z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniType<Wire<F>, Wire<F>>>>;
-export type RequestSchema<F extends Fields> = z.ZodMiniObject<{ -readonly [K in keyof F]: FieldSchema<F[K]> }>;
+export type RequestSchema<F extends Fields> = z.ZodMiniObject<{
+  -readonly [K in keyof F]: FieldSchema<F[K]>;
+}>;
 
 /**
  * The zod schema of a request body: the shape on the wire (types, required, nullable).
@@ -69,7 +89,12 @@ export function requestSchema<F extends Fields>(req: RequestBody<F>): RequestSch
   const shape: Record<string, z.ZodMiniType> = {};
   for (const [name, f] of Object.entries(req.fields)) {
     const base = f.kind === 'booleano' ? z.boolean() : f.kind === 'id' ? z.int() : z.string();
-    shape[name] = 'required' in f && f.required ? base : f.kind === 'booleano' ? z.optional(base) : z.optional(z.nullable(base));
+    shape[name] =
+      'required' in f && f.required
+        ? base
+        : f.kind === 'booleano'
+          ? z.optional(base)
+          : z.optional(z.nullable(base));
   }
   return z.object(shape) as unknown as RequestSchema<F>;
 }
@@ -119,24 +144,46 @@ export interface Endpoint {
 }
 
 /** A GET that needs the key and answers one resource or a list of them. */
-function get<const R extends ResourceName, const S extends 'one' | 'list'>(path: string, resource: R, shape: S, query?: readonly string[]) {
-  return { method: 'GET' as const, path, access: 'key' as const, ...(query ? { query } : {}), reply: { status: 200 as const, resource, shape } };
+function get<const R extends ResourceName, const S extends 'one' | 'list'>(
+  path: string,
+  resource: R,
+  shape: S,
+  query?: readonly string[],
+) {
+  return {
+    method: 'GET' as const,
+    path,
+    access: 'key' as const,
+    ...(query ? { query } : {}),
+    reply: { status: 200 as const, resource, shape },
+  };
 }
 
 /** A POST that needs the key, takes a body and answers one resource; `error400`: the code of its 400. */
-function post<const F extends Fields, const S extends 200 | 201, const R extends ResourceName, const C extends ErrorCode>(
-  path: string,
-  request: RequestBody<F>,
-  status: S,
-  resource: R,
-  error400: C,
-) {
-  return { method: 'POST' as const, path, access: 'key' as const, request, reply: { status, resource, shape: 'one' as const }, error400 };
+function post<
+  const F extends Fields,
+  const S extends 200 | 201,
+  const R extends ResourceName,
+  const C extends ErrorCode,
+>(path: string, request: RequestBody<F>, status: S, resource: R, error400: C) {
+  return {
+    method: 'POST' as const,
+    path,
+    access: 'key' as const,
+    request,
+    reply: { status, resource, shape: 'one' as const },
+    error400,
+  };
 }
 
 /** The thirteen endpoints of the service; each name is the client's method for it. */
 export const API = {
-  salud: { method: 'GET', path: '/v1/salud', access: 'public', reply: { status: 200, resource: 'salud', shape: 'bare' } },
+  salud: {
+    method: 'GET',
+    path: '/v1/salud',
+    access: 'public',
+    reply: { status: 200, resource: 'salud', shape: 'bare' },
+  },
   cuenta: get('/v1/cuenta', 'cuenta', 'one'),
   cargos: get('/v1/cargos', 'cargo', 'list'),
   crearCobro: post('/v1/cobros', CREAR_COBRO, 201, 'cobro', 'create_failed'),
@@ -159,7 +206,9 @@ API satisfies Record<EndpointName, Endpoint>;
 /** The resource schema of an endpoint's reply as the client reads it (open). */
 export type ReadItem<E extends Endpoint> = (typeof RESOURCES)[E['reply']['resource']]['read'];
 /** An endpoint's whole reply body as the client reads it (a list's is read item by item: ItemList). */
-export type ReadReply<E extends Endpoint> = E['reply']['shape'] extends 'bare' ? z.infer<ReadItem<E>> : { data: z.infer<ReadItem<E>> };
+export type ReadReply<E extends Endpoint> = E['reply']['shape'] extends 'bare'
+  ? z.infer<ReadItem<E>>
+  : { data: z.infer<ReadItem<E>> };
 
 /** The schema the client reads an endpoint's reply with (for a list: each item's). */
 export function readSchema<E extends Endpoint>(e: E): z.ZodMiniType<ReadReply<E>> {
@@ -180,7 +229,8 @@ export function strictReply(e: Endpoint): z.ZodMiniType {
 /** The path of an endpoint for a resource id (ids are positive integers). */
 export function pathOf(e: Endpoint, id?: number): string {
   if (!e.path.includes('{id}')) return e.path;
-  if (id === undefined || !Number.isSafeInteger(id) || id <= 0) throw new RangeError(`id inválido: ${id}`);
+  if (id === undefined || !Number.isSafeInteger(id) || id <= 0)
+    throw new RangeError(`id inválido: ${id}`);
   return e.path.replace('{id}', encodeURIComponent(String(id)));
 }
 
@@ -188,5 +238,8 @@ export function pathOf(e: Endpoint, id?: number): string {
 export function pathMatches(e: Endpoint, path: string): boolean {
   const want = e.path.split('/');
   const got = path.split('/');
-  return want.length === got.length && want.every((part, i) => (part === '{id}' ? /^[1-9][0-9]*$/.test(got[i]!) : part === got[i]));
+  return (
+    want.length === got.length &&
+    want.every((part, i) => (part === '{id}' ? /^[1-9][0-9]*$/.test(got[i]!) : part === got[i]))
+  );
 }

@@ -48,7 +48,12 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * Codes only the sandbox answers with: a refused simulated move and a bad control
  * request (`/_sandbox/`), a data file it cannot write (503), and an unexpected failure (500).
  */
-export const SANDBOX_ERROR_CODES = ['invalid_state', 'bad_request', 'unavailable', 'internal_error'] as const;
+export const SANDBOX_ERROR_CODES = [
+  'invalid_state',
+  'bad_request',
+  'unavailable',
+  'internal_error',
+] as const;
 
 /**
  * Whether a value svc read openly (a state, `tipo`, `medio` or event name a service

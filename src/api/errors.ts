@@ -50,7 +50,12 @@ export class RefusedError extends ApiError {}
  * The one factory of service errors, by error code first and HTTP status second: the
  * client throws what it returns, `svc api` takes its exit code from it.
  */
-export function serviceError(http: number, error: string, message: string, body: unknown): ApiError {
+export function serviceError(
+  http: number,
+  error: string,
+  message: string,
+  body: unknown,
+): ApiError {
   const Kind =
     error === 'unauthorized'
       ? UnauthorizedError

@@ -5,7 +5,17 @@
 // of svc validates its reply; start-up matters, #16).
 import * as z from 'zod/mini';
 
-import { OPEN_FIELDS, ERROR_CODES, ESTADOS_COBRO, ESTADOS_LIQUIDACION, ESTADOS_TRANSACCION, EVENTOS, MEDIOS, SANDBOX_ERROR_CODES, TIPOS_DEVOLUCION } from './enums.js';
+import {
+  OPEN_FIELDS,
+  ERROR_CODES,
+  ESTADOS_COBRO,
+  ESTADOS_LIQUIDACION,
+  ESTADOS_TRANSACCION,
+  EVENTOS,
+  MEDIOS,
+  SANDBOX_ERROR_CODES,
+  TIPOS_DEVOLUCION,
+} from './enums.js';
 import { isAmount, parsePercent } from '../money.js';
 
 export * from './enums.js';
@@ -17,20 +27,26 @@ export * from './enums.js';
  * reply with "10.001" or "-5.00" is not the service's JSON (exit 6), instead of
  * stopping `svc devolver` halfway.
  */
-export const Decimal = z.string().check(z.refine(isAmount, 'monto decimal con hasta dos decimales (ej. "1500.00")'));
+export const Decimal = z
+  .string()
+  .check(z.refine(isAmount, 'monto decimal con hasta dos decimales (ej. "1500.00")'));
 /** A percentage (the fee of a method): up to four decimals, as money.parsePercent reads it. */
 export const Percent = z.string().check(
   z.refine((text) => {
-  try {
-    parsePercent(text);
-    return true;
-  } catch {
-    return false;
-  }
+    try {
+      parsePercent(text);
+      return true;
+    } catch {
+      return false;
+    }
   }, 'porcentaje decimal con hasta cuatro decimales (ej. "3.2500")'),
 );
 /** Local date-time `YYYY-MM-DD HH:MM:SS`. */
-export const LocalDateTime = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'fecha y hora local AAAA-MM-DD HH:MM:SS'));
+export const LocalDateTime = z
+  .string()
+  .check(
+    z.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'fecha y hora local AAAA-MM-DD HH:MM:SS'),
+  );
 
 export const Salud = z.object({ ok: z.boolean(), name: z.string(), version: z.string() });
 export type Salud = z.infer<typeof Salud>;
@@ -115,7 +131,10 @@ export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** An error body of the sandbox: a code of the interface, or one of the sandbox's own. */
-export const SandboxErrorBody = z.object({ error: z.enum([...ERROR_CODES, ...SANDBOX_ERROR_CODES]), message: z.string() });
+export const SandboxErrorBody = z.object({
+  error: z.enum([...ERROR_CODES, ...SANDBOX_ERROR_CODES]),
+  message: z.string(),
+});
 export type SandboxErrorBody = z.infer<typeof SandboxErrorBody>;
 
 /** Notification body sent by the service (Events part of the interface). */
@@ -142,16 +161,26 @@ export const EventoBody = z.object({
 export type Open<T extends string> = T | (string & {});
 
 /** Any text where the seed lists values a service may add to. */
-const open = <const T extends readonly string[]>(_known: T) => z.string() as unknown as z.ZodMiniType<Open<T[number]>, string>;
+const open = <const T extends readonly string[]>(_known: T) =>
+  z.string() as unknown as z.ZodMiniType<Open<T[number]>, string>;
 
 /** The resources as svc reads them: the fields of OPEN_FIELDS (enums.ts) take any text. */
 export const Abierto = {
   Cargo: z.extend(Cargo, { medio: open(OPEN_FIELDS.cargo.medio) }),
   Cobro: z.extend(Cobro, { estado: open(OPEN_FIELDS.cobro.estado) }),
-  Transaccion: z.extend(Transaccion, { medio: open(OPEN_FIELDS.transaccion.medio), estado: open(OPEN_FIELDS.transaccion.estado) }),
-  Devolucion: z.extend(Devolucion, { tipo: open(OPEN_FIELDS.devolucion.tipo), estado: open(OPEN_FIELDS.devolucion.estado) }),
+  Transaccion: z.extend(Transaccion, {
+    medio: open(OPEN_FIELDS.transaccion.medio),
+    estado: open(OPEN_FIELDS.transaccion.estado),
+  }),
+  Devolucion: z.extend(Devolucion, {
+    tipo: open(OPEN_FIELDS.devolucion.tipo),
+    estado: open(OPEN_FIELDS.devolucion.estado),
+  }),
   Liquidacion: z.extend(Liquidacion, { estado: open(OPEN_FIELDS.liquidacion.estado) }),
-  EventoBody: z.extend(EventoBody, { event: open(OPEN_FIELDS.evento.event), estado: open(OPEN_FIELDS.evento.estado) }),
+  EventoBody: z.extend(EventoBody, {
+    event: open(OPEN_FIELDS.evento.event),
+    estado: open(OPEN_FIELDS.evento.estado),
+  }),
 };
 export type Cargo = z.infer<typeof Abierto.Cargo>;
 export type Cobro = z.infer<typeof Abierto.Cobro>;
@@ -169,21 +198,28 @@ export type Seed = {
   EventoBody: z.infer<typeof EventoBody>;
 };
 
-
 /**
  * The first problem of a value that does not fit a schema, in one line: where
  * (`data.0.monto`, or `raíz`) and what. zod/mini carries no message texts; the checks
  * above carry their own, the rest are said here.
  */
-export function firstProblem(result: { success: false; error: { issues: readonly z.core.$ZodIssue[] } }, root = '(raíz)', at = ''): string {
+export function firstProblem(
+  result: { success: false; error: { issues: readonly z.core.$ZodIssue[] } },
+  root = '(raíz)',
+  at = '',
+): string {
   const issue = result.error.issues[0];
   if (!issue) return at || root;
   const path = [at, ...issue.path.map(String)].filter(Boolean).join('.') || root;
   let what = issue.message;
-  if (issue.code === 'invalid_type') what = issue.input === undefined ? `falta (${issue.expected})` : `se esperaba ${issue.expected}`;
-  else if (issue.code === 'invalid_value') what = `no es ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.code === 'invalid_type')
+    what =
+      issue.input === undefined ? `falta (${issue.expected})` : `se esperaba ${issue.expected}`;
+  else if (issue.code === 'invalid_value')
+    what = `no es ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   else if (issue.code === 'unrecognized_keys') what = `campos de más (${issue.keys.join(', ')})`;
-  else if (issue.code === 'too_small' || issue.code === 'too_big') what = `fuera de rango (${issue.code === 'too_small' ? 'mínimo' : 'máximo'} ${issue.code === 'too_small' ? issue.minimum : issue.maximum})`;
+  else if (issue.code === 'too_small' || issue.code === 'too_big')
+    what = `fuera de rango (${issue.code === 'too_small' ? 'mínimo' : 'máximo'} ${issue.code === 'too_small' ? issue.minimum : issue.maximum})`;
   return `${path}: ${what}`;
 }
 
@@ -192,7 +228,12 @@ export function firstProblem(result: { success: false; error: { issues: readonly
  * reportInput keeps the wrong value in the issue, so a field sent as null or as a
  * number reads "se esperaba string", and only a field left out reads "falta (string)".
  */
-export function shapeProblem(schema: z.ZodMiniType, value: unknown, root?: string, at?: string): string | null {
+export function shapeProblem(
+  schema: z.ZodMiniType,
+  value: unknown,
+  root?: string,
+  at?: string,
+): string | null {
   const r = schema.safeParse(value, { reportInput: true });
   return r.success ? null : firstProblem(r, root, at);
 }

@@ -44,10 +44,14 @@ export interface Reply {
 /** Sends one request; rejects with the socket's error (code ECONNREFUSED, ENOTFOUND, ECONNRESET…) or the abort. */
 export function send(url: URL, x: Exchange): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const headers = x.body === undefined ? x.headers : { ...x.headers, 'content-length': String(Buffer.byteLength(x.body)) };
+    const headers =
+      x.body === undefined
+        ? x.headers
+        : { ...x.headers, 'content-length': String(Buffer.byteLength(x.body)) };
     // TLS is loaded only for an https address: against the sandbox (plain http on
     // loopback) it is a good part of a call's start-up (#16).
-    const request = url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
+    const request =
+      url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
     const req = request(url, { method: x.method, headers, signal: x.signal, agent: false });
     req.once('error', reject);
     req.once('response', (res) => {
@@ -72,10 +76,21 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
         chunks.push(chunk);
       });
       res.once('error', reject);
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.once('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       // The connection closed before the answer was whole (a no-op after a rejection above).
       res.once('close', () => {
-        if (!res.complete) reject(Object.assign(new Error('la conexión se cerró a mitad de la respuesta'), { code: 'ECONNRESET' }));
+        if (!res.complete)
+          reject(
+            Object.assign(new Error('la conexión se cerró a mitad de la respuesta'), {
+              code: 'ECONNRESET',
+            }),
+          );
       });
     });
     x.onDispatch?.();
@@ -84,9 +99,19 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
 }
 
 /** The same exchange through a fetch the caller supplied. */
-export async function sendWithFetch(fetchImpl: typeof fetch, url: URL, x: Exchange): Promise<Reply> {
+export async function sendWithFetch(
+  fetchImpl: typeof fetch,
+  url: URL,
+  x: Exchange,
+): Promise<Reply> {
   x.onDispatch?.();
-  const res = await fetchImpl(url, { method: x.method, headers: x.headers, body: x.body, signal: x.signal, redirect: 'manual' });
+  const res = await fetchImpl(url, {
+    method: x.method,
+    headers: x.headers,
+    body: x.body,
+    signal: x.signal,
+    redirect: 'manual',
+  });
   const declared = declaredLength(res.headers.get('content-length'));
   if (declared !== undefined && declared > x.maxBytes) {
     await res.body?.cancel().catch(() => {});

@@ -40,7 +40,10 @@ const builtins = {
   },
   load(id) {
     if (!id.startsWith(BUILTIN)) return null;
-    return { code: `module.exports = process.getBuiltinModule(${JSON.stringify(id.slice(BUILTIN.length))});`, moduleType: 'js' };
+    return {
+      code: `module.exports = process.getBuiltinModule(${JSON.stringify(id.slice(BUILTIN.length))});`,
+      moduleType: 'js',
+    };
   },
 };
 
@@ -51,7 +54,8 @@ const verb = /^cli\/commands\/[^/]+\/(?!index\.ts$)[^/]+$/;
 const apart = /^(sandbox|webhooks|mcp)\/|qr\.ts$|keyring/;
 // What of zod only the MCP SDK loads (svc mcp): its v3, the classic API, the
 // locales and JSON Schema output stay in that command's chunk, not in every call's.
-const mcpZod = /\/node_modules\/zod\/(v3|v4\/classic|v4\/locales)\/|\/node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors|registries|doc|memoizer)\.js$/;
+const mcpZod =
+  /\/node_modules\/zod\/(v3|v4\/classic|v4\/locales)\/|\/node_modules\/zod\/v4\/core\/(to-json-schema|json-schema-processors|registries|doc|memoizer)\.js$/;
 const inCore = (id) => {
   const path = id.replaceAll('\\', '/');
   if (id.startsWith(BUILTIN) || /^\0?rolldown[:/]runtime/.test(id)) return true;
@@ -61,7 +65,8 @@ const inCore = (id) => {
   return !verb.test(rel) && !apart.test(rel);
 };
 // The tables' packages are loaded when a table is printed, not by every call.
-const table = /[\\/]node_modules[\\/](cli-table3|@colors|string-width|strip-ansi|ansi-regex|emoji-regex|is-fullwidth-code-point)[\\/]/;
+const table =
+  /[\\/]node_modules[\\/](cli-table3|@colors|string-width|strip-ansi|ansi-regex|emoji-regex|is-fullwidth-code-point)[\\/]/;
 
 // A dynamic import of a module already in `core` does not move it: expected here.
 const onLog = (level, log, handler) => {
@@ -71,12 +76,24 @@ const onLog = (level, log, handler) => {
 // The dashboard's script (src/sandbox/panel/browser/panel.ts, type-checked for the
 // browser by `npm run typecheck`): one file, served inline by the sandbox (panel/script.ts
 // reads it), so it must not hold what would end its <script> element.
-const panel = await rolldown({ input: `${src}sandbox/panel/browser/panel.ts`, platform: 'browser', onLog });
-const { output: [panelChunk] } = await panel.write({ file: `${dist}/panel/panel.js`, format: 'iife', codeSplitting: false });
-if (/<\/script|<!--/i.test(panelChunk.code)) throw new Error('dist/panel/panel.js holds "</script" or "<!--": it cannot be served inline');
+const panel = await rolldown({
+  input: `${src}sandbox/panel/browser/panel.ts`,
+  platform: 'browser',
+  onLog,
+});
+const {
+  output: [panelChunk],
+} = await panel.write({ file: `${dist}/panel/panel.js`, format: 'iife', codeSplitting: false });
+if (/<\/script|<!--/i.test(panelChunk.code))
+  throw new Error('dist/panel/panel.js holds "</script" or "<!--": it cannot be served inline');
 
 rmSync(`${dist}/chunks`, { recursive: true, force: true });
-const cli = await rolldown({ input: { 'cli/entry': `${src}cli/entry.ts` }, platform: 'node', plugins: [builtins], onLog });
+const cli = await rolldown({
+  input: { 'cli/entry': `${src}cli/entry.ts` },
+  platform: 'node',
+  plugins: [builtins],
+  onLog,
+});
 await cli.write({
   dir: dist,
   // CommonJS, as bin/svc.js: require() reads and links a file synchronously, where

@@ -12,13 +12,20 @@ import type { QuickIndex } from '../cli/quick.js';
 
 /** Every path of words svc's tree answers --help for, aliases included. */
 export function helpPaths(): string[][] {
-  const program = buildProgram(VERSION, groups, commands, async () => {}, { writeOut: () => {}, writeErr: () => {} });
+  const program = buildProgram(VERSION, groups, commands, async () => {}, {
+    writeOut: () => {},
+    writeErr: () => {},
+  });
   const paths: string[][] = [];
   const walk = (cmd: Command, path: string[]) => {
     paths.push(path);
     for (const sub of cmd.commands) {
       // The words that only say which command was meant have no page.
-      if (path.length === 1 && MEANT.some(([group, word]) => group === path[0] && word === sub.name())) continue;
+      if (
+        path.length === 1 &&
+        MEANT.some(([group, word]) => group === path[0] && word === sub.name())
+      )
+        continue;
       for (const name of [sub.name(), ...sub.aliases()]) walk(sub, [...path, name]);
     }
   };
@@ -29,8 +36,14 @@ export function helpPaths(): string[][] {
 /** What main prints on stdout for argv, and its exit code. */
 export async function printed(argv: string[]): Promise<{ out: string; code: number }> {
   let out = '';
-  const sink = (write: (s: string) => void) => new Writable({ write: (chunk, _enc, done) => (write(String(chunk)), done()) });
-  const code = await main(argv, { stdout: sink((s) => (out += s)), stderr: sink(() => {}), stdin: process.stdin, env: {} });
+  const sink = (write: (s: string) => void) =>
+    new Writable({ write: (chunk, _enc, done) => (write(String(chunk)), done()) });
+  const code = await main(argv, {
+    stdout: sink((s) => (out += s)),
+    stderr: sink(() => {}),
+    stdin: process.stdin,
+    env: {},
+  });
   return { out, code };
 }
 

@@ -11,7 +11,12 @@ interface Node {
   path: string;
   words: string[];
   summary: string;
-  options: { long: string; takesValue: boolean; choices?: readonly string[]; description: string }[];
+  options: {
+    long: string;
+    takesValue: boolean;
+    choices?: readonly string[];
+    description: string;
+  }[];
   args: { choices?: readonly string[] }[];
 }
 
@@ -20,7 +25,10 @@ function longOf(flags: string): { long: string; takesValue: boolean } {
   return { long, takesValue: /[<[]/.test(flags) };
 }
 
-function tree(groups: GroupDef[], commands: CommandDef[]): { nodes: Node[]; children: Map<string, { word: string; summary: string }[]> } {
+function tree(
+  groups: GroupDef[],
+  commands: CommandDef[],
+): { nodes: Node[]; children: Map<string, { word: string; summary: string }[]> } {
   const nodes: Node[] = [];
   const children = new Map<string, { word: string; summary: string }[]>();
   const addChild = (parent: string, word: string, summary: string) => {
@@ -42,14 +50,25 @@ function tree(groups: GroupDef[], commands: CommandDef[]): { nodes: Node[]; chil
       path: def.name,
       words,
       summary: def.summary,
-      options: (def.options ?? []).map((o) => ({ ...longOf(o.flags), choices: o.choices, description: o.description })),
+      options: (def.options ?? []).map((o) => ({
+        ...longOf(o.flags),
+        choices: o.choices,
+        description: o.description,
+      })),
       args: (def.args ?? []).map((a) => ({ choices: a.choices })),
     };
     nodes.push(node);
-    for (const alias of def.aliases ?? []) nodes.push({ ...node, path: [...words.slice(0, -1), alias].join(' '), words: [...words.slice(0, -1), alias] });
+    for (const alias of def.aliases ?? [])
+      nodes.push({
+        ...node,
+        path: [...words.slice(0, -1), alias].join(' '),
+        words: [...words.slice(0, -1), alias],
+      });
   }
   // Group nodes (e.g. `cobro`) exist for completion even when not commands themselves.
-  for (const g of groups) if (!nodes.some((n) => n.path === g.name)) nodes.push({ path: g.name, words: [g.name], summary: g.summary, options: [], args: [] });
+  for (const g of groups)
+    if (!nodes.some((n) => n.path === g.name))
+      nodes.push({ path: g.name, words: [g.name], summary: g.summary, options: [], args: [] });
   return { nodes, children };
 }
 
@@ -78,16 +97,24 @@ function wordTable(t: ReturnType<typeof tree>): { path: string; words: string }[
   for (const path of [...paths].sort()) {
     const kids = (t.children.get(path) ?? []).map((c) => c.word);
     const node = t.nodes.find((n) => n.path === path);
-    const opts = [...(node?.options.map((o) => o.long) ?? []), ...globals.map((g) => g.long), '--help'];
+    const opts = [
+      ...(node?.options.map((o) => o.long) ?? []),
+      ...globals.map((g) => g.long),
+      '--help',
+    ];
     const argChoices = node?.args.flatMap((a) => a.choices ?? []) ?? [];
     rows.push({ path, words: [...kids, ...argChoices, ...opts].join(' ') });
   }
   return rows;
 }
 
-function valueTable(t: ReturnType<typeof tree>): { path: string; option: string; values: string }[] {
+function valueTable(
+  t: ReturnType<typeof tree>,
+): { path: string; option: string; values: string }[] {
   const rows: { path: string; option: string; values: string }[] = [];
-  for (const n of t.nodes) for (const o of n.options) if (o.choices) rows.push({ path: n.path, option: o.long, values: o.choices.join(' ') });
+  for (const n of t.nodes)
+    for (const o of n.options)
+      if (o.choices) rows.push({ path: n.path, option: o.long, values: o.choices.join(' ') });
   return rows;
 }
 
@@ -96,7 +123,19 @@ function valueTable(t: ReturnType<typeof tree>): { path: string; option: string;
  * deepest known command path (skipping option values), then offer its words, or
  * the enum values when the previous word is an option that has them.
  */
-function shellFunction(t: ReturnType<typeof tree>, sh: { name: string; cur: string; prev: string; word: string; first: number; last: string; offer: string; none: string }): string {
+function shellFunction(
+  t: ReturnType<typeof tree>,
+  sh: {
+    name: string;
+    cur: string;
+    prev: string;
+    word: string;
+    first: number;
+    last: string;
+    offer: string;
+    none: string;
+  },
+): string {
   const words = wordTable(t);
   const values = valueTable(t);
   return `${sh.name}() {
@@ -164,17 +203,25 @@ compdef _svc svc
 }
 
 function fish(t: ReturnType<typeof tree>): string {
-  const lines = ['# completado de fish para svc: lo genera `svc completion fish`; no lo edites.', '# Instalación: svc completion fish > ~/.config/fish/completions/svc.fish', 'complete -c svc -f'];
+  const lines = [
+    '# completado de fish para svc: lo genera `svc completion fish`; no lo edites.',
+    '# Instalación: svc completion fish > ~/.config/fish/completions/svc.fish',
+    'complete -c svc -f',
+  ];
   const fq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const top = (t.children.get('') ?? []).map((c) => c.word);
   for (const c of t.children.get('') ?? []) {
-    lines.push(`complete -c svc -n "not __fish_seen_subcommand_from ${top.join(' ')}" -a ${fq(c.word)} -d ${fq(c.summary)}`);
+    lines.push(
+      `complete -c svc -n "not __fish_seen_subcommand_from ${top.join(' ')}" -a ${fq(c.word)} -d ${fq(c.summary)}`,
+    );
   }
   for (const [parent, kids] of t.children) {
     if (parent === '') continue;
     const siblings = kids.map((k) => k.word).join(' ');
     for (const k of kids) {
-      lines.push(`complete -c svc -n "__fish_seen_subcommand_from ${parent}; and not __fish_seen_subcommand_from ${siblings}" -a ${fq(k.word)} -d ${fq(k.summary)}`);
+      lines.push(
+        `complete -c svc -n "__fish_seen_subcommand_from ${parent}; and not __fish_seen_subcommand_from ${siblings}" -a ${fq(k.word)} -d ${fq(k.summary)}`,
+      );
     }
   }
   for (const n of t.nodes) {
@@ -186,7 +233,9 @@ function fish(t: ReturnType<typeof tree>): string {
     }
   }
   for (const g of globals) {
-    lines.push(`complete -c svc -l ${g.long.replace(/^--/, '')}${g.takesValue ? ' -r' : ''} -d ${fq(g.description)}`);
+    lines.push(
+      `complete -c svc -l ${g.long.replace(/^--/, '')}${g.takesValue ? ' -r' : ''} -d ${fq(g.description)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -81,7 +81,10 @@ export interface KeyInUse {
 }
 
 /** main(argv, deps) as a command sees it. */
-export type RunSvc = (argv: string[], deps: Streams & { env: NodeJS.ProcessEnv; signal?: AbortSignal }) => Promise<number>;
+export type RunSvc = (
+  argv: string[],
+  deps: Streams & { env: NodeJS.ProcessEnv; signal?: AbortSignal },
+) => Promise<number>;
 
 export interface ContextDeps {
   io: IO;
@@ -119,7 +122,9 @@ export function createContext(deps: ContextDeps): Context {
         if (globals.profile !== undefined) {
           const { PROFILE_NAME } = await import('../config/store.js');
           if (!PROFILE_NAME.test(globals.profile)) {
-            throw new UsageError(`--profile "${printable(globals.profile)}" no es un nombre de perfil válido (letras, números, . _ -; hasta 64)`);
+            throw new UsageError(
+              `--profile "${printable(globals.profile)}" no es un nombre de perfil válido (letras, números, . _ -; hasta 64)`,
+            );
           }
         }
         if (globals.baseUrl !== undefined && globals.baseUrl.trim() === '') {
@@ -127,7 +132,11 @@ export function createContext(deps: ContextDeps): Context {
         }
         const { resolve } = await import('../config/resolve.js');
         const store = await ctx.store();
-        return resolve({ profile: globals.profile, live: globals.live, baseUrl: globals.baseUrl }, env, store.read());
+        return resolve(
+          { profile: globals.profile, live: globals.live, baseUrl: globals.baseUrl },
+          env,
+          store.read(),
+        );
       })();
       return resolvedP;
     },
@@ -151,16 +160,29 @@ export function createContext(deps: ContextDeps): Context {
       ctx.keyInUse = { baseUrl, key, source: r.apiKey!.source, profile: r.profileName.value, mode };
       if (mode === 'live' && !bannerShown && options.banner !== false) {
         bannerShown = true;
-        io.err(io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) + ' ' + io.c.red('operás con dinero real'));
+        io.err(
+          io.c.bgRed(io.c.white(io.c.bold(' MODO LIVE '))) +
+            ' ' +
+            io.c.red('operás con dinero real'),
+        );
       }
       return ctx.clientFor(baseUrl, key);
     },
     async clientFor(baseUrl, apiKey) {
       const { Client } = await import('../api/client.js');
-      const timeoutMs = env.SVC_TIMEOUT_MS && /^\d+$/.test(env.SVC_TIMEOUT_MS) ? Number(env.SVC_TIMEOUT_MS) : undefined;
-      const backoffMs = env.SVC_RETRY_BACKOFF_MS && /^\d+$/.test(env.SVC_RETRY_BACKOFF_MS) ? Number(env.SVC_RETRY_BACKOFF_MS) : undefined;
+      const timeoutMs =
+        env.SVC_TIMEOUT_MS && /^\d+$/.test(env.SVC_TIMEOUT_MS)
+          ? Number(env.SVC_TIMEOUT_MS)
+          : undefined;
+      const backoffMs =
+        env.SVC_RETRY_BACKOFF_MS && /^\d+$/.test(env.SVC_RETRY_BACKOFF_MS)
+          ? Number(env.SVC_RETRY_BACKOFF_MS)
+          : undefined;
       // The reply cap can be lowered so a test proves it without moving 256 MiB.
-      const maxReplyBytes = env.SVC_MAX_REPLY_BYTES && /^[1-9]\d{0,15}$/.test(env.SVC_MAX_REPLY_BYTES) ? Number(env.SVC_MAX_REPLY_BYTES) : undefined;
+      const maxReplyBytes =
+        env.SVC_MAX_REPLY_BYTES && /^[1-9]\d{0,15}$/.test(env.SVC_MAX_REPLY_BYTES)
+          ? Number(env.SVC_MAX_REPLY_BYTES)
+          : undefined;
       try {
         return new Client({
           baseUrl,
@@ -170,10 +192,18 @@ export function createContext(deps: ContextDeps): Context {
           maxReplyBytes,
           onWrite: deps.writes ? (w) => void deps.writes!.push(w) : undefined,
           debug: globals.debug ? (line) => io.err(io.c.dim(line)) : undefined,
-          onRetry: globals.debug ? (i) => io.err(io.c.dim(redactAddresses(`reintento ${i.attempt} en ${i.delayMs} ms (${i.reason})`))) : undefined,
+          onRetry: globals.debug
+            ? (i) =>
+                io.err(
+                  io.c.dim(
+                    redactAddresses(`reintento ${i.attempt} en ${i.delayMs} ms (${i.reason})`),
+                  ),
+                )
+            : undefined,
         });
       } catch (err) {
-        if (err instanceof Error && err.name === 'InsecureBaseUrlError') throw new UsageError(err.message);
+        if (err instanceof Error && err.name === 'InsecureBaseUrlError')
+          throw new UsageError(err.message);
         throw err;
       }
     },
@@ -185,7 +215,12 @@ export function createContext(deps: ContextDeps): Context {
       // Whether it animates, as ora decides it (is-interactive), but from the environment
       // main() was given, not this process's: in-process runs each have their own.
       const animate = Boolean(io.stderr.isTTY) && io.env.TERM !== 'dumb' && !('CI' in io.env);
-      const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream & { isTTY: true }, color: 'cyan', isEnabled: animate }).start();
+      const spinner = ora({
+        text,
+        stream: io.stderr as NodeJS.WritableStream & { isTTY: true },
+        color: 'cyan',
+        isEnabled: animate,
+      }).start();
       try {
         return await work();
       } finally {
@@ -193,22 +228,30 @@ export function createContext(deps: ContextDeps): Context {
       }
     },
     async confirm(message) {
-      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
+      if (!io.canPrompt)
+        throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
       // An input, not inquirer's confirm: that one takes only y/yes and echoes "Yes"/"No".
       const { input } = await import('@inquirer/prompts');
       const answer = await prompt(() => input({ message: `${message} (s/N)` }, promptStreams(io)));
       if (!isYes(answer)) throw new DeclinedError();
     },
     async confirmTyped(message, expected) {
-      if (!io.canPrompt) throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
+      if (!io.canPrompt)
+        throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
       const { input } = await import('@inquirer/prompts');
       const typed = await prompt(() => input({ message }, promptStreams(io)));
-      if (!sameAmount(typed, expected)) throw new DeclinedError(`no se hizo nada: escribiste "${printable(typed.trim(), 40)}", no ${expected}`);
+      if (!sameAmount(typed, expected))
+        throw new DeclinedError(
+          `no se hizo nada: escribiste "${printable(typed.trim(), 40)}", no ${expected}`,
+        );
     },
     async guardChange(action) {
       const r = await ctx.resolved();
       if (r.mode !== 'live' || globals.yes) return;
-      if (!io.canPrompt) throw new UsageError(`modo live ${io.noPromptWhy}: ${action} necesita --yes para confirmar`);
+      if (!io.canPrompt)
+        throw new UsageError(
+          `modo live ${io.noPromptWhy}: ${action} necesita --yes para confirmar`,
+        );
       await ctx.confirm(`MODO LIVE: ¿${action}?`);
     },
     debug(line) {
@@ -231,7 +274,10 @@ export async function prompt<T>(ask: () => Promise<T>): Promise<T> {
   try {
     return await ask();
   } catch (err) {
-    if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+    if (
+      err instanceof Error &&
+      (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')
+    ) {
       throw new CancelledError();
     }
     throw err;

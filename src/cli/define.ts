@@ -24,10 +24,17 @@ export interface ArgDef {
 }
 
 // '--forward-to <url>' -> 'forward-to'; '-H, --header <h>' -> 'header'.
-type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
-type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type LongName<F extends string> = F extends `${string}--${infer Rest}`
+  ? Rest extends `${infer Name} ${string}`
+    ? Name
+    : Rest
+  : never;
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : S;
 // commander names '--no-qr' as `qr` (true unless the flag is given).
-type KeyOf<F extends string> = LongName<F> extends `no-${infer Name}` ? Camel<Name> : Camel<LongName<F>>;
+type KeyOf<F extends string> =
+  LongName<F> extends `no-${infer Name}` ? Camel<Name> : Camel<LongName<F>>;
 type ValueOf<O extends OptionDef> = O extends { repeatable: true }
   ? string[]
   : O['flags'] extends `${string}<${string}` | `${string}[${string}`
@@ -76,7 +83,9 @@ export interface Noun {
 }
 
 /** Ties a command's option list to the options its `run` receives. */
-export function defineCommand<const Opts extends readonly OptionDef[] = readonly []>(def: CommandDef<Opts>): CommandDef {
+export function defineCommand<const Opts extends readonly OptionDef[] = readonly []>(
+  def: CommandDef<Opts>,
+): CommandDef {
   return def as unknown as CommandDef;
 }
 
@@ -88,12 +97,22 @@ export function defineOptions<const Opts extends readonly OptionDef[]>(options: 
 // Options every list command shares, written once. The service's lists take neither:
 // svc applies them to what it read (src/cli/shared/lists.ts), and help says so.
 
-export const limitOption = { flags: '--limit <n>', description: 'muestra como máximo n, los más nuevos (lo aplica svc)' } as const;
+export const limitOption = {
+  flags: '--limit <n>',
+  description: 'muestra como máximo n, los más nuevos (lo aplica svc)',
+} as const;
 
-const DAY_FORMS = 'hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026; en la zona del servicio';
+const DAY_FORMS =
+  'hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026; en la zona del servicio';
 /** --desde / --hasta: whole days, both included; svc filters what it read (the service has no date filter). */
-export const desdeOption = { flags: '--desde <fecha>', description: `solo desde ese día, incluido (${DAY_FORMS}; lo filtra svc)` } as const;
-export const hastaOption = { flags: '--hasta <fecha>', description: `solo hasta ese día, incluido (${DAY_FORMS}; lo filtra svc)` } as const;
+export const desdeOption = {
+  flags: '--desde <fecha>',
+  description: `solo desde ese día, incluido (${DAY_FORMS}; lo filtra svc)`,
+} as const;
+export const hastaOption = {
+  flags: '--hasta <fecha>',
+  description: `solo hasta ese día, incluido (${DAY_FORMS}; lo filtra svc)`,
+} as const;
 
 // One payment request, named as every command that takes one names it: by id, by the
 // code on the payer's receipt, or by the merchant's reference (src/cli/shared/find-cobro.ts).
@@ -118,5 +137,6 @@ export const separadorOption = {
 
 export const cobroOption = {
   flags: '--cobro <id|código>',
-  description: 'solo los de ese cobro, por id o código (lo filtra svc: el servicio no tiene ese filtro)',
+  description:
+    'solo los de ese cobro, por id o código (lo filtra svc: el servicio no tiene ese filtro)',
 } as const;

@@ -9,7 +9,12 @@ import type { SentWrite } from './outcome.js';
 type Outcome = typeof import('./outcome.js');
 
 /** Writes one line for an error nobody caught and ends the process with its code. */
-function lastResort(outcome: Outcome, err: unknown, argv: readonly string[], writes: readonly SentWrite[]): never {
+function lastResort(
+  outcome: Outcome,
+  err: unknown,
+  argv: readonly string[],
+  writes: readonly SentWrite[],
+): never {
   const u = outcome.unexpected(err, writes);
   try {
     if (argv.includes('--json')) {
@@ -18,7 +23,8 @@ function lastResort(outcome: Outcome, err: unknown, argv: readonly string[], wri
       process.stderr.write(`error: ${u.line}\n`);
       if (u.suggestion) process.stderr.write(`→ ${u.suggestion}\n`);
     }
-    if (argv.includes('--debug') && err instanceof Error && err.stack) process.stderr.write(`${outcome.redactAddresses(err.stack)}\n`);
+    if (argv.includes('--debug') && err instanceof Error && err.stack)
+      process.stderr.write(`${outcome.redactAddresses(err.stack)}\n`);
   } catch {
     // stderr itself is gone: the exit code still tells.
   }
@@ -57,7 +63,8 @@ async function runMain(argv: string[], writes: SentWrite[]): Promise<void> {
   // to hold signals and shut down gracefully on the first one, at once on the second.
   let held = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (!held || controller.signal.aborted) process.exit(signal === 'SIGINT' ? EXIT.cancelled : EXIT.terminated);
+    if (!held || controller.signal.aborted)
+      process.exit(signal === 'SIGINT' ? EXIT.cancelled : EXIT.terminated);
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);

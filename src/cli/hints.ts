@@ -19,7 +19,9 @@ export function serviceHint(err: ApiError): string | undefined {
 
 /** The error line of a failure to reach the service; a refused connection says where the service could be. */
 export function networkLine(err: NetworkError): string {
-  return err.failure === 'connection_refused' ? `${err.message}; ¿está corriendo el servicio o \`svc sandbox\`?` : err.message;
+  return err.failure === 'connection_refused'
+    ? `${err.message}; ¿está corriendo el servicio o \`svc sandbox\`?`
+    : err.message;
 }
 
 /** The `→` line under a missing address or key (config/credentials.ts). */

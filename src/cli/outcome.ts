@@ -25,7 +25,8 @@ export function checkCommandFor(path: string): string {
   const bare = path.split('?')[0] ?? path;
   let m: RegExpExecArray | null;
   if ((m = /^\/v1\/cobros\/(\d+)\/devoluciones\/?$/.exec(bare))) return refundCheck(m[1]!);
-  if ((m = /^\/(?:v1|_sandbox)\/cobros\/(\d+)(?:\/[^/]*)?\/?$/.exec(bare))) return `svc cobro ver ${m[1]}`;
+  if ((m = /^\/(?:v1|_sandbox)\/cobros\/(\d+)(?:\/[^/]*)?\/?$/.exec(bare)))
+    return `svc cobro ver ${m[1]}`;
   if (/^\/v1\/cobros\/?$/.test(bare)) return 'svc cobro listar';
   return `svc api GET ${bare}`;
 }
@@ -43,11 +44,18 @@ export interface Unexpected {
 export function unexpected(err: unknown, writes: readonly SentWrite[] = []): Unexpected {
   const raw = err instanceof Error ? err.message || err.name : String(err);
   // One line, nothing that drives a terminal (C0, C1, bidi controls shown as "?").
-  const flat = raw.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?').trim();
+  const flat = raw
+    .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?')
+    .trim();
   const message = redactAddresses(flat) || 'sin detalle';
   const sent = writes.filter((w) => w.sent);
   if (sent.length === 0) {
-    return { code: EXIT.refused, name: 'unexpected', line: `error inesperado: ${message} (corré con --debug para más detalle)` };
+    return {
+      code: EXIT.refused,
+      name: 'unexpected',
+      line: `error inesperado: ${message} (corré con --debug para más detalle)`,
+    };
   }
   const last = sent[sent.length - 1]!;
   const what = sent.map((w) => `${w.method} ${w.path}`).join(', ');

@@ -12,12 +12,18 @@ export { printable };
 export function parseId(text: unknown, what = 'id'): number {
   const s = typeof text === 'string' ? text.trim() : '';
   if (!/^[1-9][0-9]{0,14}$/.test(s)) {
-    throw new UsageError(`${what} inválido: "${printable(String(text ?? ''))}" (se espera un entero positivo, ej. 42)`);
+    throw new UsageError(
+      `${what} inválido: "${printable(String(text ?? ''))}" (se espera un entero positivo, ej. 42)`,
+    );
   }
   return Number(s);
 }
 
-export function parseChoice<T extends string>(value: unknown, allowed: readonly T[], flag: string): T | undefined {
+export function parseChoice<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  flag: string,
+): T | undefined {
   if (value === undefined) return undefined;
   const text = typeof value === 'string' ? value.trim() : '';
   // Any case: `--estado pendiente` is PENDIENTE, `--medio QR` is qr.
@@ -26,7 +32,9 @@ export function parseChoice<T extends string>(value: unknown, allowed: readonly 
   const near = nearest(text, allowed);
   const hint = near ? ` (¿quisiste decir ${near}?)` : '';
   // "la acción", "el --estado": the adjective agrees with what was typed.
-  throw new UsageError(`${flag} "${printable(String(value))}" no es ${flag === 'acción' ? 'válida' : 'válido'}${hint}; valores posibles: ${allowed.join(', ')}`);
+  throw new UsageError(
+    `${flag} "${printable(String(value))}" no es ${flag === 'acción' ? 'válida' : 'válido'}${hint}; valores posibles: ${allowed.join(', ')}`,
+  );
 }
 
 /**
@@ -35,13 +43,26 @@ export function parseChoice<T extends string>(value: unknown, allowed: readonly 
  * one is refused with the suggestion, as a typo; any other printable text is taken as
  * typed, for the service to filter by, and `warn` says svc does not know it.
  */
-export function parseOpenChoice<T extends string>(value: unknown, known: readonly T[], flag: string, warn: (line: string) => void): T | (string & {}) | undefined {
+export function parseOpenChoice<T extends string>(
+  value: unknown,
+  known: readonly T[],
+  flag: string,
+  warn: (line: string) => void,
+): T | (string & {}) | undefined {
   if (value === undefined) return undefined;
   const text = typeof value === 'string' ? value.trim() : '';
   const exact = known.find((a) => a.toLowerCase() === text.toLowerCase());
   if (exact !== undefined && text !== '') return exact;
-  if (text === '' || text.length > 100 || nearest(text, known) !== undefined || printable(text, 100) !== text) return parseChoice(value, known, flag);
-  warn(`aviso: ${flag} ${text} no es un valor que svc conozca (${known.join(', ')}); se filtra tal cual`);
+  if (
+    text === '' ||
+    text.length > 100 ||
+    nearest(text, known) !== undefined ||
+    printable(text, 100) !== text
+  )
+    return parseChoice(value, known, flag);
+  warn(
+    `aviso: ${flag} ${text} no es un valor que svc conozca (${known.join(', ')}); se filtra tal cual`,
+  );
   return text;
 }
 
@@ -61,19 +82,25 @@ function nearest<T extends string>(typed: string, allowed: readonly T[]): T | un
       bestDistance = d;
     }
   }
-  return best !== undefined && bestDistance <= Math.min(2, Math.max(1, Math.floor(best.length / 3))) ? best : undefined;
+  return best !== undefined && bestDistance <= Math.min(2, Math.max(1, Math.floor(best.length / 3)))
+    ? best
+    : undefined;
 }
 
 /** Levenshtein distance with transpositions counted as one edit (Damerau, optimal string alignment). */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 3) return Infinity;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
+    i,
+    ...new Array<number>(b.length).fill(0),
+  ]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
       d[i]![j] = v;
     }
   }
@@ -83,7 +110,9 @@ function editDistance(a: string, b: string): number {
 export function parsePositiveInt(text: unknown, flag: string, max = 1_000_000): number {
   const s = typeof text === 'string' ? text.trim() : '';
   if (!/^[0-9]{1,9}$/.test(s) || Number(s) < 1 || Number(s) > max) {
-    throw new UsageError(`${flag} "${printable(String(text ?? ''))}" no es válido (entero entre 1 y ${max})`);
+    throw new UsageError(
+      `${flag} "${printable(String(text ?? ''))}" no es válido (entero entre 1 y ${max})`,
+    );
   }
   return Number(s);
 }
@@ -113,8 +142,12 @@ export function parseMonto(value: unknown, flag = '--monto', example?: string): 
   } catch (err) {
     if (err instanceof AmountError) {
       // The hint is about how to write an amount: not for one that is well written but zero, negative or too large.
-      const written = err.problem === 'comma' || err.problem === 'decimals' || err.problem === 'syntax';
-      throw new UsageError(`${flag}: ${err.message}`, example && written ? `usá punto decimal y hasta dos decimales, ej. ${example}` : undefined);
+      const written =
+        err.problem === 'comma' || err.problem === 'decimals' || err.problem === 'syntax';
+      throw new UsageError(
+        `${flag}: ${err.message}`,
+        example && written ? `usá punto decimal y hasta dos decimales, ej. ${example}` : undefined,
+      );
     }
     throw err;
   }
@@ -166,21 +199,24 @@ export function parseUrl(value: unknown, flag: string, kind: UrlKind): string {
           : 'no sirve: tiene que ser https, o http hacia 127.0.0.1/localhost';
     throw new UsageError(`${flag} "${printable(s)}" ${why}`);
   }
-  if (kind === 'https' && s.length > MAX_URL) throw new UsageError(`${flag} es demasiado larga (máximo ${MAX_URL} caracteres)`);
+  if (kind === 'https' && s.length > MAX_URL)
+    throw new UsageError(`${flag} es demasiado larga (máximo ${MAX_URL} caracteres)`);
   return kind === 'http' ? url!.href : s;
 }
 
 /** --host of the servers (sandbox, listen): a name or an address, no scheme or port. */
 export function parseHost(value: unknown, flag = '--host'): string {
   const host = String(value).trim();
-  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new UsageError(`${flag} "${printable(host)}" no es una dirección válida (ej. 127.0.0.1)`);
+  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host))
+    throw new UsageError(`${flag} "${printable(host)}" no es una dirección válida (ej. 127.0.0.1)`);
   return host;
 }
 
 /** --port of the servers: 0 to 65535, 0 picks a free one. */
 export function parsePort(value: unknown, flag = '--port'): number {
   const s = String(value).trim();
-  if (!/^[0-9]{1,5}$/.test(s) || Number(s) > 65535) throw new UsageError(`${flag} "${printable(s)}" no es válido (0 a 65535; 0 elige uno libre)`);
+  if (!/^[0-9]{1,5}$/.test(s) || Number(s) > 65535)
+    throw new UsageError(`${flag} "${printable(s)}" no es válido (0 a 65535; 0 elige uno libre)`);
   return Number(s);
 }
 
@@ -188,23 +224,41 @@ export function parsePort(value: unknown, flag = '--port'): number {
 export function parseTolerance(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
-  if (!/^[0-9]{1,9}$/.test(s)) throw new UsageError(`--tolerance "${printable(s)}" no es válido (segundos, entero ≥ 0; 0 la desactiva)`);
+  if (!/^[0-9]{1,9}$/.test(s))
+    throw new UsageError(
+      `--tolerance "${printable(s)}" no es válido (segundos, entero ≥ 0; 0 la desactiva)`,
+    );
   return Number(s);
 }
 
 /** --forward-timeout: seconds (decimals allowed), returned in milliseconds. */
-export function parseTimeoutSeconds(value: unknown, flag = '--forward-timeout'): number | undefined {
+export function parseTimeoutSeconds(
+  value: unknown,
+  flag = '--forward-timeout',
+): number | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
   if (!/^[0-9]{1,4}(\.[0-9]{1,3})?$/.test(s) || Number(s) <= 0 || Number(s) > 3600) {
-    throw new UsageError(`${flag} "${printable(s)}" no es válido (segundos, mayor que 0 y hasta 3600, ej. 10 o 2.5)`);
+    throw new UsageError(
+      `${flag} "${printable(s)}" no es válido (segundos, mayor que 0 y hasta 3600, ej. 10 o 2.5)`,
+    );
   }
   return Math.round(Number(s) * 1000);
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** Headers the transport sets itself: overriding them would corrupt the forward. */
-const RESERVED = new Set(['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer']);
+const RESERVED = new Set([
+  'content-length',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+]);
 
 /** -H "Name: value" (repeatable). */
 export function parseHeaders(value: readonly string[] | undefined): [string, string][] {
@@ -213,9 +267,12 @@ export function parseHeaders(value: readonly string[] | undefined): [string, str
     const colon = text.indexOf(':');
     const name = colon > 0 ? text.slice(0, colon).trim() : '';
     const val = colon > 0 ? text.slice(colon + 1).trim() : '';
-    if (!HEADER_NAME.test(name)) throw new UsageError(`-H "${printable(text)}" no es un header "Nombre: valor"`);
-    if (/[\r\n\0]/.test(val)) throw new UsageError(`-H ${name}: el valor no puede tener saltos de línea`);
-    if (RESERVED.has(name.toLowerCase())) throw new UsageError(`-H ${name}: ese header lo pone el transporte, no se puede cambiar`);
+    if (!HEADER_NAME.test(name))
+      throw new UsageError(`-H "${printable(text)}" no es un header "Nombre: valor"`);
+    if (/[\r\n\0]/.test(val))
+      throw new UsageError(`-H ${name}: el valor no puede tener saltos de línea`);
+    if (RESERVED.has(name.toLowerCase()))
+      throw new UsageError(`-H ${name}: ese header lo pone el transporte, no se puede cambiar`);
     return [name, val];
   });
 }

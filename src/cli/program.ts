@@ -8,14 +8,25 @@ import { UsageError } from '../errors.js';
 
 export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '--json', description: 'salida JSON: el campo data tal como lo envió el servicio' },
-  { flags: '--csv', description: 'en las listas: CSV (RFC 4180) con encabezado, montos y fechas como los envía el servicio' },
+  {
+    flags: '--csv',
+    description:
+      'en las listas: CSV (RFC 4180) con encabezado, montos y fechas como los envía el servicio',
+  },
   { flags: '--profile <nombre>', description: 'perfil a usar (o SVC_PROFILE)' },
   { flags: '--live', description: 'usa la clave live del perfil (dinero real)' },
   { flags: '--base-url <url>', description: 'dirección del servicio (o SVC_BASE_URL)' },
-  { flags: '-y, --yes', description: 'confirma sin preguntar (necesario en modo live sin terminal)' },
+  {
+    flags: '-y, --yes',
+    description: 'confirma sin preguntar (necesario en modo live sin terminal)',
+  },
   { flags: '--no-input', description: 'nunca pregunta nada; falta un dato = error' },
   { flags: '--no-color', description: 'sin colores (también NO_COLOR)' },
-  { flags: '--no-pager', description: 'las listas largas no pasan por el paginador ($PAGER, default less -FRX; también SVC_PAGER=)' },
+  {
+    flags: '--no-pager',
+    description:
+      'las listas largas no pasan por el paginador ($PAGER, default less -FRX; también SVC_PAGER=)',
+  },
   { flags: '--debug', description: 'muestra pedidos y respuestas en stderr (la clave, redactada)' },
 ];
 
@@ -36,7 +47,8 @@ export interface Invocation {
   globals: Record<string, unknown>;
 }
 
-const spanish = (usage: string) => usage.replace('[options]', '[opciones]').replace('[command]', '[comando]');
+const spanish = (usage: string) =>
+  usage.replace('[options]', '[opciones]').replace('[command]', '[comando]');
 
 /** Help in Spanish: the titles, and the usage lines' [options] / [command]. */
 const HELP: Partial<Help> = {
@@ -60,7 +72,12 @@ export function buildProgram(
   groups: GroupDef[],
   commands: CommandDef[],
   onAction: (inv: Invocation) => Promise<void>,
-  output: { writeOut: (s: string) => void; writeErr: (s: string) => void; json?: boolean; columns?: number },
+  output: {
+    writeOut: (s: string) => void;
+    writeErr: (s: string) => void;
+    json?: boolean;
+    columns?: number;
+  },
 ): Command {
   // Help is wrapped at the terminal's width up to 80 columns, never wider: lines stay
   // readable on a wide terminal, and the pages at 80 are what quick.ts answers
@@ -68,7 +85,9 @@ export function buildProgram(
   const helpWidth = () => Math.min(HELP_WIDTH, output.columns || HELP_WIDTH);
   const program = new Command('svc');
   program
-    .description('svc: cobros, devoluciones, liquidaciones y notificaciones del servicio de cobros, desde la terminal')
+    .description(
+      'svc: cobros, devoluciones, liquidaciones y notificaciones del servicio de cobros, desde la terminal',
+    )
     .version(version, '-V, --version', 'muestra la versión')
     .helpOption('-h, --help', 'muestra la ayuda')
     .helpCommand('help [comando]', 'muestra la ayuda de un comando (como --help)')
@@ -79,7 +98,17 @@ export function buildProgram(
       getOutHelpWidth: helpWidth,
       getErrHelpWidth: helpWidth,
       // With --json a usage error is one JSON object too: scripts parse stderr the same way for every error.
-      outputError: (str, write) => write(output.json ? `${JSON.stringify({ error: 'usage', message: translate(str).trim().replace(/^error: /, '') })}\n` : translate(str)),
+      outputError: (str, write) =>
+        write(
+          output.json
+            ? `${JSON.stringify({
+                error: 'usage',
+                message: translate(str)
+                  .trim()
+                  .replace(/^error: /, ''),
+              })}\n`
+            : translate(str),
+        ),
     })
     .configureHelp(HELP)
     .exitOverride();
@@ -94,7 +123,9 @@ export function buildProgram(
         return [`  ${command.padEnd(30)}${first}`, ...rest.map((l) => `${' '.repeat(32)}${l}`)];
       }).join('\n') +
       '\n\nCódigos de salida:\n' +
-      wrapParts(EXIT_CODES, helpWidth() - 2, ' · ').map((l) => `  ${l}`).join('\n'),
+      wrapParts(EXIT_CODES, helpWidth() - 2, ' · ')
+        .map((l) => `  ${l}`)
+        .join('\n'),
   );
 
   const nodes = new Map<string, Command>();
@@ -109,7 +140,8 @@ export function buildProgram(
       .helpCommand(false)
       .exitOverride();
     if (meta?.aliases) node.aliases(meta.aliases);
-    if (meta?.examples?.length) node.addHelpText('after', () => examplesText(meta.examples!, helpWidth()));
+    if (meta?.examples?.length)
+      node.addHelpText('after', () => examplesText(meta.examples!, helpWidth()));
     node.configureHelp(HELP);
     nodes.set(name, node);
     return node;
@@ -122,7 +154,11 @@ export function buildProgram(
     // A group that is also a command (`svc sandbox` and `svc sandbox pagar`) keeps its node.
     let cmd = words.length === 1 ? nodes.get(leaf) : undefined;
     if (!cmd) {
-      cmd = parent.command(leaf).helpOption('-h, --help', 'muestra la ayuda').helpCommand(false).exitOverride();
+      cmd = parent
+        .command(leaf)
+        .helpOption('-h, --help', 'muestra la ayuda')
+        .helpCommand(false)
+        .exitOverride();
       cmd.configureHelp(HELP);
       if (words.length === 1) nodes.set(leaf, cmd);
     }
@@ -135,8 +171,12 @@ export function buildProgram(
     }
     for (const o of def.options ?? []) {
       // Choices apart by ", ": a narrow terminal can break the list between them.
-      const opt = new Option(o.flags, o.description + (o.choices ? ` (${o.choices.join(', ')})` : ''));
-      if (o.repeatable) opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+      const opt = new Option(
+        o.flags,
+        o.description + (o.choices ? ` (${o.choices.join(', ')})` : ''),
+      );
+      if (o.repeatable)
+        opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
       if (o.default !== undefined) opt.default(o.default);
       cmd.addOption(opt);
     }
@@ -159,7 +199,11 @@ export function buildProgram(
   for (const [group, word, meant] of MEANT) {
     const parent = nodes.get(group);
     if (!parent) continue;
-    const said = new Command(word).allowUnknownOption().allowExcessArguments().helpOption(false).exitOverride();
+    const said = new Command(word)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .helpOption(false)
+      .exitOverride();
     said.action(() => {
       throw new UsageError(`svc ${group} ${word} no existe (¿quisiste decir ${meant}?)`);
     });
@@ -180,12 +224,19 @@ export const MEANT: [string, string, string][] = [
  * a mistyped word still gets its suggestion. A tree of one noun is quicker to
  * build than all of them (start-up, #16), and parses and helps alike.
  */
-export function commandsFor(argv: readonly string[], groups: GroupDef[], commands: CommandDef[]): { groups: GroupDef[]; commands: CommandDef[] } {
+export function commandsFor(
+  argv: readonly string[],
+  groups: GroupDef[],
+  commands: CommandDef[],
+): { groups: GroupDef[]; commands: CommandDef[] } {
   const word = firstWord(argv);
   if (word === undefined || word === 'help') return { groups, commands };
   const top = topName(word, groups, commands);
   if (top === undefined) return { groups, commands };
-  return { groups: groups.filter((g) => g.name === top), commands: commands.filter((c) => c.name.split(' ')[0] === top) };
+  return {
+    groups: groups.filter((g) => g.name === top),
+    commands: commands.filter((c) => c.name.split(' ')[0] === top),
+  };
 }
 
 /**
@@ -193,17 +244,31 @@ export function commandsFor(argv: readonly string[], groups: GroupDef[], command
  * and help for a word that is no command is that word's error ("comando desconocido",
  * exit 2), as without --help, not the general page with exit 0.
  */
-export function helpAsAsked(argv: readonly string[], groups: GroupDef[], commands: CommandDef[]): readonly string[] {
+export function helpAsAsked(
+  argv: readonly string[],
+  groups: GroupDef[],
+  commands: CommandDef[],
+): readonly string[] {
   const asked = argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv;
   const word = firstWord(asked);
   const helps = (a: string) => a === '--help' || a === '-h';
-  if (word === undefined || word === 'help' || topName(word, groups, commands) !== undefined || !asked.some(helps)) return asked;
+  if (
+    word === undefined ||
+    word === 'help' ||
+    topName(word, groups, commands) !== undefined ||
+    !asked.some(helps)
+  )
+    return asked;
   return asked.filter((a) => !helps(a));
 }
 
 /** The first word of argv that is not a global option or its value: the command named. */
 function firstWord(argv: readonly string[]): string | undefined {
-  const takesValue = new Set(GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) => g.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!));
+  const takesValue = new Set(
+    GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) =>
+      g.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!,
+    ),
+  );
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') return undefined;
@@ -215,7 +280,8 @@ function firstWord(argv: readonly string[]): string | undefined {
 
 /** The group or top-level command `word` names (an alias included), if any. */
 function topName(word: string, groups: GroupDef[], commands: CommandDef[]): string | undefined {
-  const named = (d: { name: string; aliases?: string[] }) => d.name === word || (d.aliases?.includes(word) ?? false);
+  const named = (d: { name: string; aliases?: string[] }) =>
+    d.name === word || (d.aliases?.includes(word) ?? false);
   return groups.find(named)?.name ?? commands.find((c) => !c.name.includes(' ') && named(c))?.name;
 }
 
@@ -230,7 +296,19 @@ const ROOT_EXAMPLES: [string, string?][] = [
   ['svc cobro crear --concepto "Pedido 1042" --monto 1500.00'],
 ];
 
-const EXIT_CODES = ['0 ok', '1 rechazado por el servicio', '2 uso', '3 unauthorized', '4 comercio_no_listo', '5 not_found', '6 red', '7 firma inválida', '8 no confirmado', '130 cancelado', '143 detenido (SIGTERM)'];
+const EXIT_CODES = [
+  '0 ok',
+  '1 rechazado por el servicio',
+  '2 uso',
+  '3 unauthorized',
+  '4 comercio_no_listo',
+  '5 not_found',
+  '6 red',
+  '7 firma inválida',
+  '8 no confirmado',
+  '130 cancelado',
+  '143 detenido (SIGTERM)',
+];
 
 /** A flag for a secret gets where secrets come from instead: a flag ends up in the shell's history and in `ps`. */
 const SECRET_FLAG = (flag: string) =>
@@ -240,19 +318,33 @@ const SECRET_FLAG = (flag: string) =>
 
 /** commander's parse errors, in the language of the rest of svc. */
 export function translate(text: string): string {
-  const secret = /^error: unknown option '(--(?:api-?key|key|secret|webhook-secret|token|password)(?:=[^']*)?)'/m.exec(text);
+  const secret =
+    /^error: unknown option '(--(?:api-?key|key|secret|webhook-secret|token|password)(?:=[^']*)?)'/m.exec(
+      text,
+    );
   // The value is never echoed: it may be the secret itself.
   if (secret) return `error: ${SECRET_FLAG(secret[1]!.split('=')[0]!)}\n`;
-  return text
-    .replace(/\n\(Did you mean/, ' (Did you mean')
-    .replace(/^error: unknown option '([^']+)'/m, "error: opción desconocida '$1'")
-    .replace(/^error: unknown command '([^']+)'/m, "error: comando desconocido '$1'")
-    .replace(/\(Did you mean (?:one of )?(.+)\?\)/, '(¿quisiste decir $1?)')
-    // The start of --referencia (caso --ref), too far from it for commander's suggestion.
-    .replace(/^(error: opción desconocida '(--ref[a-z]*)')$/m, (line, _all: string, flag: string) => ('--referencia'.startsWith(flag) ? `${line} (¿quisiste decir --referencia?)` : line))
-    .replace(/^error: missing required argument '([^']+)'/m, "error: falta el argumento '$1'")
-    .replace(/^error: option '([^']+)' argument missing/m, "error: a la opción '$1' le falta el valor")
-    .replace(/^error: too many arguments for '([^']+)'. Expected (\d+) arguments? but got (\d+)\./m, "error: demasiados argumentos para '$1': se esperan $2 y llegaron $3.")
-    .replace(/^error: too many arguments/m, 'error: demasiados argumentos');
+  return (
+    text
+      .replace(/\n\(Did you mean/, ' (Did you mean')
+      .replace(/^error: unknown option '([^']+)'/m, "error: opción desconocida '$1'")
+      .replace(/^error: unknown command '([^']+)'/m, "error: comando desconocido '$1'")
+      .replace(/\(Did you mean (?:one of )?(.+)\?\)/, '(¿quisiste decir $1?)')
+      // The start of --referencia (caso --ref), too far from it for commander's suggestion.
+      .replace(
+        /^(error: opción desconocida '(--ref[a-z]*)')$/m,
+        (line, _all: string, flag: string) =>
+          '--referencia'.startsWith(flag) ? `${line} (¿quisiste decir --referencia?)` : line,
+      )
+      .replace(/^error: missing required argument '([^']+)'/m, "error: falta el argumento '$1'")
+      .replace(
+        /^error: option '([^']+)' argument missing/m,
+        "error: a la opción '$1' le falta el valor",
+      )
+      .replace(
+        /^error: too many arguments for '([^']+)'. Expected (\d+) arguments? but got (\d+)\./m,
+        "error: demasiados argumentos para '$1': se esperan $2 y llegaron $3.",
+      )
+      .replace(/^error: too many arguments/m, 'error: demasiados argumentos')
+  );
 }
-

@@ -32,7 +32,11 @@ export function helpKey(argv: readonly string[]): string | undefined {
  * narrower than the pages, or when the build's files are not there (svc run from
  * its sources): main answers then.
  */
-export function quickAnswer(argv: readonly string[], dir: string, stdout: { isTTY?: boolean; columns?: number } = process.stdout): string | undefined {
+export function quickAnswer(
+  argv: readonly string[],
+  dir: string,
+  stdout: { isTTY?: boolean; columns?: number } = process.stdout,
+): string | undefined {
   const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
   const key = version ? undefined : helpKey(argv);
   if (!version && key === undefined) return undefined;

@@ -21,7 +21,26 @@ import * as completion from './commands/completion/index.js';
 import * as mcp from './commands/mcp/index.js';
 import * as comandos from './commands/comandos/index.js';
 
-const nouns: Noun[] = [salud, cuenta, cargos, cobro, transacciones, devoluciones, liquidaciones, perfil, devolver, caso, webhook, sandbox, api, mcp, demo, completion, comandos, version];
+const nouns: Noun[] = [
+  salud,
+  cuenta,
+  cargos,
+  cobro,
+  transacciones,
+  devoluciones,
+  liquidaciones,
+  perfil,
+  devolver,
+  caso,
+  webhook,
+  sandbox,
+  api,
+  mcp,
+  demo,
+  completion,
+  comandos,
+  version,
+];
 
 export const groups: GroupDef[] = nouns.flatMap((n) => (n.group ? [n.group] : []));
 export const commands: CommandDef[] = nouns.flatMap((n) => n.commands);

@@ -13,12 +13,22 @@ import { unexpected, type SentWrite } from './outcome.js';
 export const MAX_ERROR_LINE = 2000;
 
 /** One readable line on stderr (JSON with --json), and the exit code of PRODUCT.md §2. */
-export function report(err: unknown, io: IO, json: boolean, debug: boolean, writes: readonly SentWrite[] = []): number {
+export function report(
+  err: unknown,
+  io: IO,
+  json: boolean,
+  debug: boolean,
+  writes: readonly SentWrite[] = [],
+): number {
   const { code, line, body, name, suggestion } = describe(err, writes);
   if (json) {
     // The service's error body as sent; svc's own message whole, its addresses' passwords hidden.
     const problem = (err as { problem?: unknown }).problem;
-    const own = { error: name ?? 'unexpected', ...(typeof problem === 'string' ? { problem } : {}), message: line };
+    const own = {
+      error: name ?? 'unexpected',
+      ...(typeof problem === 'string' ? { problem } : {}),
+      message: line,
+    };
     io.err(body !== undefined ? JSON.stringify(body) : redactAddresses(JSON.stringify(own)));
   } else {
     io.err(`${io.c.red('error:')} ${shorten(redactAddresses(line), MAX_ERROR_LINE)}`);
@@ -53,7 +63,12 @@ function describe(
     return { code: err.exitCode, line: oneLine(networkLine(err)), name: err.code };
   }
   if (err instanceof SvcError) {
-    return { code: err.exitCode, line: oneLine(err.message), name: err.code, suggestion: err.suggestion };
+    return {
+      code: err.exitCode,
+      line: oneLine(err.message),
+      name: err.code,
+      suggestion: err.suggestion,
+    };
   }
   if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
     return { code: EXIT.cancelled, line: 'cancelado' };

@@ -4,7 +4,12 @@
 // check a key that was right. Loaded only when a command failed with a 401.
 import { UnauthorizedError } from '../api/errors.js';
 import { CliError, EXIT } from '../errors.js';
-import { isLoopbackHost, SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, SANDBOX_SERVICE_NAME } from '../rules.js';
+import {
+  isLoopbackHost,
+  SANDBOX_KEY_RE,
+  SANDBOX_LIVE_KEY_RE,
+  SANDBOX_SERVICE_NAME,
+} from '../rules.js';
 import type { Context, KeyInUse } from './context.js';
 
 /** A key as `svc sandbox` makes them (sandbox/store.ts): 16 random bytes in hex; a typo rarely keeps that shape. */
@@ -35,11 +40,14 @@ export async function explainRefusedKey(err: unknown, ctx: Context): Promise<unk
     return err;
   }
   const where = used.source === 'env' ? 'SVC_API_KEY' : `el perfil "${used.profile}"`;
-  return new CliError(`el sandbox de ${used.baseUrl} no conoce la clave de ${where}: se reinició sin --data y tiene claves nuevas`, {
-    exit: EXIT.unauthorized,
-    code: 'sandbox_new_keys',
-    hint: fixLine(used),
-  });
+  return new CliError(
+    `el sandbox de ${used.baseUrl} no conoce la clave de ${where}: se reinició sin --data y tiene claves nuevas`,
+    {
+      exit: EXIT.unauthorized,
+      code: 'sandbox_new_keys',
+      hint: fixLine(used),
+    },
+  );
 }
 
 /** The command that puts the new key where the old one was, and how to keep keys across restarts. */

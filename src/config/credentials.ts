@@ -41,15 +41,23 @@ export class CredentialError extends ConfigError {
  */
 export function checkProfileExists(r: Resolved): void {
   if (r.profile || r.profileName.source === 'default') return;
-  const names = r.profileNames.length ? `los que hay: ${r.profileNames.join(', ')}` : 'todavía no hay ninguno';
-  throw new CredentialError(`el perfil "${r.profileName.value}" no existe (${names})`, 'unknown_profile');
+  const names = r.profileNames.length
+    ? `los que hay: ${r.profileNames.join(', ')}`
+    : 'todavía no hay ninguno';
+  throw new CredentialError(
+    `el perfil "${r.profileName.value}" no existe (${names})`,
+    'unknown_profile',
+  );
 }
 
 /** The address of the service, or a CredentialError. */
 export function requireAddress(r: Resolved): string {
   if (!r.baseUrl) {
     checkProfileExists(r);
-    throw new CredentialError(`no hay dirección del servicio configurada para el perfil "${r.profileName.value}"`, 'no_address');
+    throw new CredentialError(
+      `no hay dirección del servicio configurada para el perfil "${r.profileName.value}"`,
+      'no_address',
+    );
   }
   return r.baseUrl.value;
 }
@@ -58,28 +66,48 @@ export function requireAddress(r: Resolved): string {
  * The key to send and its mode. A live key kept in the keyring is read here (and
  * stored in `r`, so it is read once); `live` is --live, which a test key cannot serve.
  */
-export async function requireKey(r: Resolved, env: NodeJS.ProcessEnv, configPath: () => Promise<string>, live: boolean): Promise<{ key: string; mode: Mode }> {
-  if (!r.apiKey && r.liveKeyInKeyring) r.apiKey = await liveKeyFromKeyring(env, await configPath(), r.profileName.value);
+export async function requireKey(
+  r: Resolved,
+  env: NodeJS.ProcessEnv,
+  configPath: () => Promise<string>,
+  live: boolean,
+): Promise<{ key: string; mode: Mode }> {
+  if (!r.apiKey && r.liveKeyInKeyring)
+    r.apiKey = await liveKeyFromKeyring(env, await configPath(), r.profileName.value);
   if (!r.apiKey) {
     checkProfileExists(r);
     // A profile kept for live work only is not "no key": it wants --live.
     if (r.mode === 'test' && (r.profile?.live_key || r.profile?.live_key_in)) {
-      throw new CredentialError(`el perfil "${r.profileName.value}" tiene solo una clave live: agregá --live para usarla`, 'only_live_key');
+      throw new CredentialError(
+        `el perfil "${r.profileName.value}" tiene solo una clave live: agregá --live para usarla`,
+        'only_live_key',
+      );
     }
     throw r.mode === 'live'
       ? new CredentialError(`el perfil "${r.profileName.value}" no tiene clave live`, 'no_live_key')
-      : new CredentialError(`no hay clave configurada para el perfil "${r.profileName.value}"`, 'no_key');
+      : new CredentialError(
+          `no hay clave configurada para el perfil "${r.profileName.value}"`,
+          'no_key',
+        );
   }
   const mode = keyMode(r.apiKey.value);
   if (!mode) {
-    throw new CredentialError(`la clave ${r.apiKey.source === 'env' ? 'de SVC_API_KEY' : 'del perfil'} no tiene el formato svc_test_… / svc_live_…`, 'bad_key');
+    throw new CredentialError(
+      `la clave ${r.apiKey.source === 'env' ? 'de SVC_API_KEY' : 'del perfil'} no tiene el formato svc_test_… / svc_live_…`,
+      'bad_key',
+    );
   }
-  if (live && mode === 'test') throw new UsageError('--live pide modo live pero la clave es de test (svc_test_…)');
+  if (live && mode === 'test')
+    throw new UsageError('--live pide modo live pero la clave es de test (svc_test_…)');
   return { key: r.apiKey.value, mode };
 }
 
 /** The profile's live key, from the OS keyring; a keyring that fails is a clear error, not a missing key. */
-async function liveKeyFromKeyring(env: NodeJS.ProcessEnv, configPath: string, profile: string): Promise<Sourced<string>> {
+async function liveKeyFromKeyring(
+  env: NodeJS.ProcessEnv,
+  configPath: string,
+  profile: string,
+): Promise<Sourced<string>> {
   const { keyring, liveKeyAccount } = await import('./keyring.js');
   const answer = await keyring(env, liveKeyAccount(configPath, profile), { op: 'get' });
   if (!answer.ok) {
@@ -89,7 +117,10 @@ async function liveKeyFromKeyring(env: NodeJS.ProcessEnv, configPath: string, pr
     );
   }
   if (answer.value === null) {
-    throw new CredentialError(`la clave live del perfil "${profile}" ya no está en el llavero del sistema`, 'keyring_gone');
+    throw new CredentialError(
+      `la clave live del perfil "${profile}" ya no está en el llavero del sistema`,
+      'keyring_gone',
+    );
   }
   return { value: answer.value, source: 'keyring' };
 }

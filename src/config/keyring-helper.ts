@@ -11,7 +11,10 @@ interface Request {
 }
 
 interface KeyringModule {
-  Entry: new (service: string, account: string) => {
+  Entry: new (
+    service: string,
+    account: string,
+  ) => {
     getPassword(): string | null | undefined;
     setPassword(password: string): void;
     deleteCredential(): boolean;
@@ -36,7 +39,10 @@ async function main(): Promise<void> {
   try {
     lib = createRequire(import.meta.url)('@napi-rs/keyring') as KeyringModule;
   } catch (err) {
-    answer({ ok: false, reason: `no hay llavero para ${process.platform}-${process.arch} (@napi-rs/keyring: ${reasonOf(err)})` });
+    answer({
+      ok: false,
+      reason: `no hay llavero para ${process.platform}-${process.arch} (@napi-rs/keyring: ${reasonOf(err)})`,
+    });
     return;
   }
   try {
@@ -45,7 +51,8 @@ async function main(): Promise<void> {
     else if (req.op === 'set') {
       entry.setPassword(req.secret ?? '');
       // A keyring that takes the key but cannot give it back is no keyring.
-      if (entry.getPassword() !== req.secret) answer({ ok: false, reason: 'el llavero aceptó la clave pero no la devuelve' });
+      if (entry.getPassword() !== req.secret)
+        answer({ ok: false, reason: 'el llavero aceptó la clave pero no la devuelve' });
       else answer({ ok: true, value: null });
     } else answer({ ok: true, value: entry.deleteCredential() ? 'deleted' : null });
   } catch (err) {

@@ -36,12 +36,17 @@ export function liveKeyAccount(configPath: string, profile: string): string {
 /** Why the keyring is not used at all, or undefined when it may be tried. */
 export function keyringOff(env: NodeJS.ProcessEnv): string | undefined {
   const v = env.SVC_KEYRING?.trim().toLowerCase();
-  if (v === 'off' || v === '0' || v === 'no' || v === 'false') return `SVC_KEYRING=${env.SVC_KEYRING!.trim()}`;
+  if (v === 'off' || v === '0' || v === 'no' || v === 'false')
+    return `SVC_KEYRING=${env.SVC_KEYRING!.trim()}`;
   return undefined;
 }
 
 /** One keyring call, bounded by keyringTimeoutMs(env). Never throws: a failure says why in `reason`. */
-export async function keyring(env: NodeJS.ProcessEnv, account: string, request: KeyringOp): Promise<KeyringAnswer> {
+export async function keyring(
+  env: NodeJS.ProcessEnv,
+  account: string,
+  request: KeyringOp,
+): Promise<KeyringAnswer> {
   const off = keyringOff(env);
   if (off) return { ok: false, reason: `desactivado con ${off}` };
   // '../config/': right from dist/config/ (compiled) and dist/chunks/ (bundled) alike.
@@ -62,7 +67,11 @@ export async function keyring(env: NodeJS.ProcessEnv, account: string, request: 
     const { spawn } = process.getBuiltinModule('node:child_process');
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(process.execPath, [helper], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
+      child = spawn(process.execPath, [helper], {
+        env: childEnv,
+        stdio: ['pipe', 'pipe', 'ignore'],
+        windowsHide: true,
+      });
     } catch (err) {
       done({ ok: false, reason: `no se pudo consultar el llavero: ${(err as Error).message}` });
       return;
@@ -74,7 +83,9 @@ export async function keyring(env: NodeJS.ProcessEnv, account: string, request: 
     }, timeout);
     const chunks: Buffer[] = [];
     child.stdout!.on('data', (c: Buffer) => chunks.push(c));
-    child.on('error', (err) => done({ ok: false, reason: `no se pudo consultar el llavero: ${err.message}` }));
+    child.on('error', (err) =>
+      done({ ok: false, reason: `no se pudo consultar el llavero: ${err.message}` }),
+    );
     child.on('close', () => done(parseAnswer(Buffer.concat(chunks).toString('utf8'))));
     child.stdin!.on('error', () => {
       // the child died before reading; 'close' reports it
@@ -86,8 +97,10 @@ export async function keyring(env: NodeJS.ProcessEnv, account: string, request: 
 function parseAnswer(text: string): KeyringAnswer {
   try {
     const a = JSON.parse(text) as { ok?: unknown; value?: unknown; reason?: unknown };
-    if (a.ok === true && (typeof a.value === 'string' || a.value === null)) return { ok: true, value: a.value };
-    if (a.ok === false && typeof a.reason === 'string') return { ok: false, reason: printable(inSpanish(a.reason.split('\n')[0] ?? ''), 200) };
+    if (a.ok === true && (typeof a.value === 'string' || a.value === null))
+      return { ok: true, value: a.value };
+    if (a.ok === false && typeof a.reason === 'string')
+      return { ok: false, reason: printable(inSpanish(a.reason.split('\n')[0] ?? ''), 200) };
   } catch {
     // fall through
   }
@@ -98,7 +111,11 @@ function parseAnswer(text: string): KeyringAnswer {
  * Removes a profile's live key from the keyring (logout, perfil borrar). Returns a
  * warning for the person when the keyring could not do it, naming the entry to delete by hand.
  */
-export async function forgetLiveKey(env: NodeJS.ProcessEnv, configPath: string, profile: string): Promise<string | undefined> {
+export async function forgetLiveKey(
+  env: NodeJS.ProcessEnv,
+  configPath: string,
+  profile: string,
+): Promise<string | undefined> {
   const account = liveKeyAccount(configPath, profile);
   const answer = await keyring(env, account, { op: 'delete' });
   if (answer.ok) return undefined;
@@ -122,4 +139,3 @@ export function inSpanish(reason: string): string {
   }
   return reason;
 }
-

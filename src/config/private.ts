@@ -109,7 +109,10 @@ export function folderProblem(dir: string, labels: FolderLabels): Unsafe | undef
     st = lstatSync(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return parentProblem(dir, labels);
-    return unsafe('folder_unreadable', `no se pudo revisar ${labels.what} ${dir}: ${(err as Error).message}`);
+    return unsafe(
+      'folder_unreadable',
+      `no se pudo revisar ${labels.what} ${dir}: ${(err as Error).message}`,
+    );
   }
   let shown = dir;
   let isLink = false;
@@ -120,11 +123,17 @@ export function folderProblem(dir: string, labels: FolderLabels): Unsafe | undef
     try {
       st = statSync(dir);
     } catch {
-      return unsafe('not_a_folder', `${labels.what} ${shown} es un enlace roto: borralo con \`rm ${shellPath(dir)}\` y svc la crea de nuevo`);
+      return unsafe(
+        'not_a_folder',
+        `${labels.what} ${shown} es un enlace roto: borralo con \`rm ${shellPath(dir)}\` y svc la crea de nuevo`,
+      );
     }
   }
   if (!st.isDirectory()) {
-    return unsafe('not_a_folder', `${labels.what} ${shown} no es una carpeta: movelo (\`mv ${shellPath(dir)} ${shellPath(`${dir}.viejo`)}\`) y svc la crea de nuevo`);
+    return unsafe(
+      'not_a_folder',
+      `${labels.what} ${shown} no es una carpeta: movelo (\`mv ${shellPath(dir)} ${shellPath(`${dir}.viejo`)}\`) y svc la crea de nuevo`,
+    );
   }
   const me = myUid();
   if (me === undefined) return undefined;
@@ -134,7 +143,10 @@ export function folderProblem(dir: string, labels: FolderLabels): Unsafe | undef
       : me === 0
         ? `corré \`chown -R 0 ${shellPath(dir)}\``
         : labels.elsewhere;
-    return unsafe('folder_not_yours', `${labels.what} ${shown} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`);
+    return unsafe(
+      'folder_not_yours',
+      `${labels.what} ${shown} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`,
+    );
   }
   if (st.mode & 0o022) {
     const who = st.mode & 0o002 ? 'cualquier usuario' : 'su grupo';
@@ -148,7 +160,10 @@ export function folderProblem(dir: string, labels: FolderLabels): Unsafe | undef
         : isLink
           ? `corré \`chmod 700 ${shellPath(realpathOr(dir))}\` o ${unlink}`
           : `corré \`chmod 700 ${shellPath(dir)}\``;
-    return unsafe('folder_writable', `${labels.what} ${shown} tiene permisos ${octal(st.mode)}: ${who} puede cambiar sus archivos; ${fix}`);
+    return unsafe(
+      'folder_writable',
+      `${labels.what} ${shown} tiene permisos ${octal(st.mode)}: ${who} puede cambiar sus archivos; ${fix}`,
+    );
   }
   return parentProblem(dir, labels);
 }
@@ -201,19 +216,32 @@ function realpathOr(dir: string): string {
 
 /** Why an opened file must not be trusted with secrets, or undefined. */
 function fileProblem(path: string, st: Stats, what: string): Unsafe | undefined {
-  if (!st.isFile()) return unsafe('not_a_file', `${what} ${path} no es un archivo común: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``);
+  if (!st.isFile())
+    return unsafe(
+      'not_a_file',
+      `${what} ${path} no es un archivo común: borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``,
+    );
   const me = myUid();
   if (me === undefined) return undefined;
   if (st.uid !== me) {
-    const fix = me === 0 ? `corré \`chown 0 ${shellPath(path)}\`` : `borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
-    return unsafe('file_not_yours', `${what} ${path} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`);
+    const fix =
+      me === 0
+        ? `corré \`chown 0 ${shellPath(path)}\``
+        : `borralo con \`rm ${shellPath(path)}\` y volvé a correr \`svc login\``;
+    return unsafe(
+      'file_not_yours',
+      `${what} ${path} pertenece a otro usuario (uid ${st.uid}), no a vos (uid ${me}): ${fix}`,
+    );
   }
   // As ssh with a private key: any access for group or others is refused, not
   // only writing, since the file holds keys.
   if (st.mode & 0o077) {
     const who = st.mode & 0o007 ? 'otros usuarios' : 'su grupo';
     const how = st.mode & 0o022 ? 'leerlo y cambiarlo' : 'leer las claves';
-    return unsafe('file_readable', `${what} ${path} tiene permisos ${octal(st.mode)}: ${who} puede${who === 'su grupo' ? '' : 'n'} ${how}; corré \`chmod 600 ${shellPath(path)}\``);
+    return unsafe(
+      'file_readable',
+      `${what} ${path} tiene permisos ${octal(st.mode)}: ${who} puede${who === 'su grupo' ? '' : 'n'} ${how}; corré \`chmod 600 ${shellPath(path)}\``,
+    );
   }
   // Another name for the same file (a hard link) reads the keys from wherever it sits,
   // and keeps the old ones after svc replaces the file (rename leaves it behind).
@@ -241,7 +269,8 @@ function symlinkProblem(path: string, what: string): Unsafe {
 export function readPrivateFile(path: string, what: string): string | undefined {
   if (NOFOLLOW === 0) {
     try {
-      if (lstatSync(path).isSymbolicLink()) throw new PrivatePathError(symlinkProblem(path, what), path);
+      if (lstatSync(path).isSymbolicLink())
+        throw new PrivatePathError(symlinkProblem(path, what), path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
@@ -254,7 +283,8 @@ export function readPrivateFile(path: string, what: string): string | undefined 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP' || code === 'EMLINK') throw new PrivatePathError(symlinkProblem(path, what), path);
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new PrivatePathError(symlinkProblem(path, what), path);
     throw err;
   }
   try {
@@ -274,14 +304,21 @@ export function readPrivateFile(path: string, what: string): string | undefined 
  */
 export function writePrivateFile(path: string, data: string): void {
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  const tmp = join(
+    dir,
+    `.${basename(path)}.${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`,
+  );
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW,
+    0o600,
+  );
   try {
     try {
       // The umask can only remove bits from 0600; fchmod makes the mode exact anyway.
       if (process.platform !== 'win32') fchmodSync(fd, 0o600);
       const bytes = Buffer.from(data, 'utf8');
-      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+      for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -310,7 +347,9 @@ function fsyncFolder(dir: string): void {
 /** Creates a lock file exclusively, never through a link; false when it already exists. */
 export function createLockFile(path: string): boolean {
   try {
-    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600));
+    closeSync(
+      openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600),
+    );
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;

@@ -34,7 +34,11 @@ export interface Resolved {
 // A key is judged here by its prefix only (src/rules.ts); the service judges the rest.
 export { KEY_RE, keyMode } from '../rules.js';
 
-export function resolve(flags: GlobalFlags, env: NodeJS.ProcessEnv, file: ConfigFile | undefined): Resolved {
+export function resolve(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  file: ConfigFile | undefined,
+): Resolved {
   const profileName: Sourced<string> = flags.profile
     ? { value: flags.profile, source: 'flag' }
     : env.SVC_PROFILE
@@ -70,5 +74,14 @@ export function resolve(flags: GlobalFlags, env: NodeJS.ProcessEnv, file: Config
       ? { value: profile.webhook_secret, source: 'profile' }
       : undefined;
 
-  return { profileName, profile, profileNames: Object.keys(file?.profiles ?? {}), baseUrl, apiKey, mode, liveKeyInKeyring, webhookSecret };
+  return {
+    profileName,
+    profile,
+    profileNames: Object.keys(file?.profiles ?? {}),
+    baseUrl,
+    apiKey,
+    mode,
+    liveKeyInKeyring,
+    webhookSecret,
+  };
 }

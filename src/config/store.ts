@@ -7,7 +7,16 @@ import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
 import { notJson } from '../text.js';
-import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, writePrivateFile, type FolderLabels, type Unsafe, type UnsafeProblem } from './private.js';
+import {
+  createLockFile,
+  folderProblem,
+  PrivatePathError,
+  readPrivateFile,
+  writePrivateFile,
+  type FolderLabels,
+  type Unsafe,
+  type UnsafeProblem,
+} from './private.js';
 
 /** A config folder or file svc will not trust with keys; `problem` names the case (exit 1). */
 export class UnsafeConfigError extends ConfigError {
@@ -24,7 +33,10 @@ export class DamagedConfigError extends ConfigError {
     message: string,
     readonly problem: 'file_not_json' | 'file_bad_shape' | 'file_unreadable',
   ) {
-    super(message, `corregilo o borralo (perdés los perfiles guardados) y volvé a correr \`svc login\``);
+    super(
+      message,
+      `corregilo o borralo (perdés los perfiles guardados) y volvé a correr \`svc login\``,
+    );
   }
 }
 
@@ -55,7 +67,8 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SVC_CONFIG_DIR) return resolve(env.SVC_CONFIG_DIR);
-  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'svc');
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME))
+    return join(env.XDG_CONFIG_HOME, 'svc');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'svc');
   return join(homedir(), '.config', 'svc');
 }
@@ -107,7 +120,10 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
     }
     const parsed = ConfigFile.safeParse(raw);
     if (!parsed.success) {
-      throw new DamagedConfigError(`el archivo de configuración ${path} no tiene la forma esperada (${parsed.error.issues[0]?.path.join('.') ?? ''})`, 'file_bad_shape');
+      throw new DamagedConfigError(
+        `el archivo de configuración ${path} no tiene la forma esperada (${parsed.error.issues[0]?.path.join('.') ?? ''})`,
+        'file_bad_shape',
+      );
     }
     return parsed.data;
   };
@@ -152,11 +168,15 @@ function withLock<T>(lockPath: string, work: () => T): T {
     if (locked) break;
     try {
       // lstat: a link planted as the lock is judged by itself, not by its target.
-      if (Date.now() - lstatSync(lockPath).mtimeMs > LOCK_STALE_MS) rmSync(lockPath, { force: true });
+      if (Date.now() - lstatSync(lockPath).mtimeMs > LOCK_STALE_MS)
+        rmSync(lockPath, { force: true });
     } catch {
       // gone meanwhile: try again
     }
-    if (attempt > 400) throw new ConfigError(`otro svc está escribiendo la configuración (${lockPath}); probá de nuevo`);
+    if (attempt > 400)
+      throw new ConfigError(
+        `otro svc está escribiendo la configuración (${lockPath}); probá de nuevo`,
+      );
     Atomics.wait(shared, 0, 0, 25);
   }
   try {
@@ -167,6 +187,10 @@ function withLock<T>(lockPath: string, work: () => T): T {
 }
 
 function corrupt(path: string, err: unknown, problem: DamagedConfigError['problem']): ConfigError {
-  const detail = typeof err === 'string' ? err : err instanceof Error ? err.message.split('\n')[0] : String(err);
-  return new DamagedConfigError(`no se pudo leer el archivo de configuración ${path}: ${detail}`, problem);
+  const detail =
+    typeof err === 'string' ? err : err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return new DamagedConfigError(
+    `no se pudo leer el archivo de configuración ${path}: ${detail}`,
+    problem,
+  );
 }

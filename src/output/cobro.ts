@@ -52,7 +52,11 @@ export function cobroPairs(cobro: Cobro, options: { short?: boolean } = {}): Pai
  * On a terminal: the link alone on its line, bold and underlined, then the rest.
  * Piped: `key<TAB>value` lines, url first. `extra` pairs go right after estado.
  */
-export function printCobro(io: IO, cobro: Cobro, options: { short?: boolean; extra?: Pair[] } = {}): void {
+export function printCobro(
+  io: IO,
+  cobro: Cobro,
+  options: { short?: boolean; extra?: Pair[] } = {},
+): void {
   const pairs = cobroPairs(cobro, options);
   if (options.extra?.length) {
     const at = pairs.findIndex(([k]) => k === 'estado') + 1;
@@ -60,7 +64,13 @@ export function printCobro(io: IO, cobro: Cobro, options: { short?: boolean; ext
   }
   if (!io.stdoutTTY) return printRecord(io, pairs);
   // Only a request that can still be paid is one to share.
-  io.out(io.c.dim((PAYABLE as readonly string[]).includes(cobro.estado) ? 'link de pago (compartilo con quien paga):' : 'link de pago:'));
+  io.out(
+    io.c.dim(
+      (PAYABLE as readonly string[]).includes(cobro.estado)
+        ? 'link de pago (compartilo con quien paga):'
+        : 'link de pago:',
+    ),
+  );
   io.out(io.c.bold(io.c.underline(shown(cobro.url))));
   io.out();
   printRecord(io, pairs.slice(1));

@@ -5,7 +5,15 @@
 // a value would break its row. --json is the byte-exact channel when piped; on a
 // terminal its unsafe characters are \u escapes (jsonFor), the same JSON value.
 import type { IO, Colors } from './io.js';
-import { displayWidth, fitWidth, isUnsafe, jsonGuard, shown, terminalGuard, wrapWords } from '../text.js';
+import {
+  displayWidth,
+  fitWidth,
+  isUnsafe,
+  jsonGuard,
+  shown,
+  terminalGuard,
+  wrapWords,
+} from '../text.js';
 
 /** JSON text as --json writes it: as is when piped, through jsonGuard on a terminal (as IO.outRaw). */
 const jsonFor = (io: IO, text: string) => (io.stdoutTTY ? jsonGuard(text) : text);
@@ -23,14 +31,20 @@ export function printJson(io: IO, value: unknown): void {
  */
 export async function printJsonItems(io: IO, items: Iterable<unknown>): Promise<void> {
   let first = true;
-  await writeLines(io, (function* () {
-    for (const item of items) {
-      // An item's own lines are indented one level more; JSON strings hold no raw newline.
-      yield jsonFor(io, `${first ? '[' : ','}\n  ${JSON.stringify(item, null, 2).replaceAll('\n', '\n  ')}`);
-      first = false;
-    }
-    yield first ? '[]\n' : '\n]\n';
-  })());
+  await writeLines(
+    io,
+    (function* () {
+      for (const item of items) {
+        // An item's own lines are indented one level more; JSON strings hold no raw newline.
+        yield jsonFor(
+          io,
+          `${first ? '[' : ','}\n  ${JSON.stringify(item, null, 2).replaceAll('\n', '\n  ')}`,
+        );
+        first = false;
+      }
+      yield first ? '[]\n' : '\n]\n';
+    })(),
+  );
 }
 
 /**
@@ -102,7 +116,8 @@ export function fitColumns(cols: readonly ColumnSize[], total: number): (number 
     const free = idx.filter((i) => cols[i]!.shrink);
     const fixed = idx.filter((i) => !cols[i]!.shrink).reduce((sum, i) => sum + cols[i]!.natural, 0);
     const avail = total - fixed - GAP * (idx.length - 1);
-    const widthAt = (cap: number) => (i: number) => Math.max(floor(cols[i]!), Math.min(cols[i]!.natural, cap));
+    const widthAt = (cap: number) => (i: number) =>
+      Math.max(floor(cols[i]!), Math.min(cols[i]!.natural, cap));
     const sumAt = (cap: number) => free.reduce((sum, i) => sum + widthAt(cap)(i), 0);
     if (sumAt(0) <= avail) {
       // The largest cap on free columns that fits.
@@ -113,7 +128,9 @@ export function fitColumns(cols: readonly ColumnSize[], total: number): (number 
         if (sumAt(mid) <= avail) lo = mid;
         else hi = mid - 1;
       }
-      const widths = cols.map((c, i) => (!kept.has(i) ? null : c.shrink ? widthAt(lo)(i) : c.natural));
+      const widths = cols.map((c, i) =>
+        !kept.has(i) ? null : c.shrink ? widthAt(lo)(i) : c.natural,
+      );
       // What the cap leaves over (less than one column per free column) goes to the widest.
       let spare = avail - sumAt(lo);
       for (const i of [...free].sort((a, b) => cols[b]!.natural - cols[a]!.natural)) {
@@ -126,19 +143,30 @@ export function fitColumns(cols: readonly ColumnSize[], total: number): (number 
     }
     const rank = (i: number) => cols[i]!.drop ?? Infinity;
     // Said once above the table loses nothing: before anything is left out. Among equals, the rightmost first.
-    const constant = idx.filter((i) => cols[i]!.constant).sort((a, b) => rank(a) - rank(b) || b - a);
+    const constant = idx
+      .filter((i) => cols[i]!.constant)
+      .sort((a, b) => rank(a) - rank(b) || b - a);
     if (constant.length) {
       kept.delete(constant[0]!);
       continue;
     }
-    const droppable = idx.filter((i) => cols[i]!.drop !== undefined).sort((a, b) => cols[a]!.drop! - cols[b]!.drop!);
-    if (droppable.length === 0) return cols.map((c, i) => (!kept.has(i) ? null : c.shrink ? floor(c) : c.natural));
+    const droppable = idx
+      .filter((i) => cols[i]!.drop !== undefined)
+      .sort((a, b) => cols[a]!.drop! - cols[b]!.drop!);
+    if (droppable.length === 0)
+      return cols.map((c, i) => (!kept.has(i) ? null : c.shrink ? floor(c) : c.natural));
     kept.delete(droppable[0]!);
   }
 }
 
 /** A table on a terminal; tab-separated rows (no header) when piped; CSV of the items themselves with --csv (`fields`: its header when there are none). */
-export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterable<T>, empty = 'sin resultados', fields?: readonly string[]): Promise<void> {
+export async function printTable<T>(
+  io: IO,
+  columns: Column<T>[],
+  items: Iterable<T>,
+  empty = 'sin resultados',
+  fields?: readonly string[],
+): Promise<void> {
   if (io.csv) return printCsv(io, items, fields);
   if (!io.stdoutTTY) {
     // Piped rows go out as they are read.
@@ -160,13 +188,17 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
     shrink: col.shrink,
     drop: col.drop,
     constant: cells.length > 1 && cells.every((r) => r[i] === cells[0]![i]),
-    floor: col.wrap ? cells.reduce((w, r) => Math.max(w, ...r[i]!.split(' ').map(displayWidth)), 0) : undefined,
+    floor: col.wrap
+      ? cells.reduce((w, r) => Math.max(w, ...r[i]!.split(' ').map(displayWidth)), 0)
+      : undefined,
   }));
   const widths = io.columns ? fitColumns(sizes, io.columns) : sizes.map((c) => c.natural);
   const keep = columns.map((_, i) => i).filter((i) => widths[i] !== null);
   const gone = columns.map((_, i) => i).filter((i) => widths[i] === null);
   // A column with one value for every row that left the table is said once above it; the others are named below.
-  const once = gone.filter((i) => sizes[i]!.constant).map((i) => [columns[i]!.header, cells[0]![i]!, i] as const);
+  const once = gone
+    .filter((i) => sizes[i]!.constant)
+    .map((i) => [columns[i]!.header, cells[0]![i]!, i] as const);
   const left = gone.filter((i) => !sizes[i]!.constant).map((i) => columns[i]!.header);
   const { default: Table } = await import('cli-table3');
   const table = new Table({
@@ -174,8 +206,21 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
     // Borderless, columns two spaces apart (as gh does): long lists stay readable and copyable.
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
     },
     colAligns: keep.map((i) => columns[i]!.align ?? 'left'),
   });
@@ -184,16 +229,40 @@ export async function printTable<T>(io: IO, columns: Column<T>[], items: Iterabl
       keep.map((i) => {
         const col = columns[i]!;
         // A column at its natural width holds every cell whole: nothing to measure again.
-        const text = !(col.shrink && widths[i]! < sizes[i]!.natural) ? cells[r]![i]! : col.wrap ? wrapCell(cells[r]![i]!, widths[i]!) : fitWidth(cells[r]![i]!, widths[i]!);
+        const text = !(col.shrink && widths[i]! < sizes[i]!.natural)
+          ? cells[r]![i]!
+          : col.wrap
+            ? wrapCell(cells[r]![i]!, widths[i]!)
+            : fitWidth(cells[r]![i]!, widths[i]!);
         return col.style ? col.style(text, row, io.c) : text;
       }),
     );
   });
-  const above = saidOnce(io, once.map(([header, value, i]) => [header, value, columns[i]!.style && ((v: string) => columns[i]!.style!(v, rows[0]!, io.c))]));
+  const above = saidOnce(
+    io,
+    once.map(([header, value, i]) => [
+      header,
+      value,
+      columns[i]!.style && ((v: string) => columns[i]!.style!(v, rows[0]!, io.c)),
+    ]),
+  );
   const text = above + table.toString();
   // A list longer than the screen goes through the pager (less -FRX quits at once when it fits).
-  if (!(io.pager && io.rows && rows.length + 1 + above.split('\n').length - 1 >= io.rows && (await page(io.pager, io.env, terminalGuard(text))))) io.out(text);
-  if (left.length) for (const line of wrapWords(`sin lugar para ${left.join(', ')} (--json las trae)`, io.columns ?? Infinity)) io.err(io.c.dim(line));
+  if (
+    !(
+      io.pager &&
+      io.rows &&
+      rows.length + 1 + above.split('\n').length - 1 >= io.rows &&
+      (await page(io.pager, io.env, terminalGuard(text)))
+    )
+  )
+    io.out(text);
+  if (left.length)
+    for (const line of wrapWords(
+      `sin lugar para ${left.join(', ')} (--json las trae)`,
+      io.columns ?? Infinity,
+    ))
+      io.err(io.c.dim(line));
 }
 
 /** A cell broken at spaces into lines of `width` (a word wider than that shortened with "…", the only cut). */
@@ -207,25 +276,44 @@ function wrapCell(text: string, width: number): string {
  * The columns a table said once above itself (`ESTADO estimado`): on one line when
  * they fit, else one a line, a long value (a shared concept) broken at spaces.
  */
-function saidOnce(io: IO, said: (readonly [header: string, value: string, style?: (v: string) => string])[]): string {
+function saidOnce(
+  io: IO,
+  said: (readonly [header: string, value: string, style?: (v: string) => string])[],
+): string {
   if (said.length === 0) return '';
   const room = io.columns ?? Infinity;
   const head = (h: string) => (io.color ? io.c.bold(h) : h);
-  const width = said.reduce((w, [h, v]) => w + displayWidth(h) + 1 + displayWidth(v), 3 * (said.length - 1));
-  if (width <= room) return `${said.map(([h, v, style]) => `${head(h)} ${style ? style(v) : v}`).join('   ')}\n`;
+  const width = said.reduce(
+    (w, [h, v]) => w + displayWidth(h) + 1 + displayWidth(v),
+    3 * (said.length - 1),
+  );
+  if (width <= room)
+    return `${said.map(([h, v, style]) => `${head(h)} ${style ? style(v) : v}`).join('   ')}\n`;
   return said
-    .flatMap(([h, v, style]) => (displayWidth(h) + 1 + displayWidth(v) <= room ? [`${head(h)} ${style ? style(v) : v}`] : wrapWords(`${h} ${v}`, room)))
+    .flatMap(([h, v, style]) =>
+      displayWidth(h) + 1 + displayWidth(v) <= room
+        ? [`${head(h)} ${style ? style(v) : v}`]
+        : wrapWords(`${h} ${v}`, room),
+    )
     .map((line) => `${line}\n`)
     .join('');
 }
 
 /** Shows text through the pager; false when the pager could not be started (the caller prints it). */
-async function page(command: string, environment: NodeJS.ProcessEnv, text: string): Promise<boolean> {
+async function page(
+  command: string,
+  environment: NodeJS.ProcessEnv,
+  text: string,
+): Promise<boolean> {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
     // LESS=FRX as gh sets it: quit when it fits, keep colours, leave the text on screen.
     // svc writes UTF-8 whatever the locale says: less shows "…" and "á" as <E2><80><A6> otherwise.
-    const env = { ...environment, LESS: environment.LESS ?? 'FRX', LESSCHARSET: environment.LESSCHARSET ?? 'utf-8' };
+    const env = {
+      ...environment,
+      LESS: environment.LESS ?? 'FRX',
+      LESSCHARSET: environment.LESSCHARSET ?? 'utf-8',
+    };
     const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env });
     child.once('error', () => resolve(false));
     // The person may quit the pager before reading everything.
@@ -236,7 +324,10 @@ async function page(command: string, environment: NodeJS.ProcessEnv, text: strin
 }
 
 /** One record as "key  value" lines on a terminal, "key<TAB>value" when piped. */
-export function printRecord(io: IO, pairs: [string, string, ((s: string, c: Colors) => string)?][]): void {
+export function printRecord(
+  io: IO,
+  pairs: [string, string, ((s: string, c: Colors) => string)?][],
+): void {
   const safe = pairs.map(([k, v, style]) => [shown(k), shown(v), style] as const);
   if (!io.stdoutTTY) {
     for (const [k, v] of safe) io.out(`${k}\t${v}`);
@@ -281,12 +372,17 @@ export function colorState(state: string, c: Colors): string {
   return fn ? fn(state) : state;
 }
 
-export const nullable = (v: string | null | undefined, dash = '-') => (v === null || v === undefined || v === '' ? dash : v);
+export const nullable = (v: string | null | undefined, dash = '-') =>
+  v === null || v === undefined || v === '' ? dash : v;
 
 /** Shows a key without revealing it: svc_test_…abcd. */
 export function maskKey(key: string | undefined | null): string {
   if (!key) return '-';
-  const prefix = key.startsWith('svc_live_') ? 'svc_live_' : key.startsWith('svc_test_') ? 'svc_test_' : '';
+  const prefix = key.startsWith('svc_live_')
+    ? 'svc_live_'
+    : key.startsWith('svc_test_')
+      ? 'svc_test_'
+      : '';
   return `${prefix}…${key.slice(-4)}`;
 }
 
@@ -309,7 +405,11 @@ export function csvField(value: unknown): string {
 
 /** A value as CSV text: null is empty, an array or object its JSON. */
 function csvText(value: unknown): string {
-  return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return value === null || value === undefined
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
 }
 
 /** An item's fields, a nested object's one level down as `medios.tarjeta`. */
@@ -317,7 +417,8 @@ function flat(item: unknown): [string, unknown][] {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return [['valor', item]];
   const out: [string, unknown][] = [];
   for (const [k, v] of Object.entries(item)) {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [k2, v2] of Object.entries(v)) out.push([`${k}.${k2}`, v2]);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      for (const [k2, v2] of Object.entries(v)) out.push([`${k}.${k2}`, v2]);
     else out.push([k, v]);
   }
   return out;
@@ -336,22 +437,29 @@ export function csvHeader(item: unknown): string[] {
  * value with anything unsafe in it is shown as tables show it (`shown`): piped, the
  * bytes are the data.
  */
-export async function printCsv(io: IO, items: Iterable<unknown>, fields?: readonly string[]): Promise<void> {
+export async function printCsv(
+  io: IO,
+  items: Iterable<unknown>,
+  fields?: readonly string[],
+): Promise<void> {
   let header: readonly string[] | undefined;
   const field = (value: unknown) => {
     const text = csvText(value);
     return csvField(io.stdoutTTY && isUnsafe(text) ? shown(text) : text);
   };
-  await writeLines(io, (function* () {
-    for (const item of items) {
-      const values = flat(item);
-      if (!header) {
-        header = csvHeader(item);
-        yield `${header.map(field).join(',')}\r\n`;
+  await writeLines(
+    io,
+    (function* () {
+      for (const item of items) {
+        const values = flat(item);
+        if (!header) {
+          header = csvHeader(item);
+          yield `${header.map(field).join(',')}\r\n`;
+        }
+        const byName = new Map(values);
+        yield `${header.map((k) => field(byName.get(k))).join(',')}\r\n`;
       }
-      const byName = new Map(values);
-      yield `${header.map((k) => field(byName.get(k))).join(',')}\r\n`;
-    }
-    if (!header && fields) yield `${fields.map(field).join(',')}\r\n`;
-  })());
+      if (!header && fields) yield `${fields.map(field).join(',')}\r\n`;
+    })(),
+  );
 }

@@ -58,24 +58,40 @@ export function createIO(
   const stderrTTY = Boolean(streams.stderr.isTTY) || env.SVC_FORCE_TTY === '1';
   const stdinTTY = Boolean(streams.stdin.isTTY) || env.SVC_FORCE_TTY === '1';
   const color = decideColor(stdoutTTY, env, flags.color);
-  const errColumns = stderrTTY ? terminalSize((streams.stderr as { columns?: number }).columns ?? streams.stdout.columns, env.COLUMNS, 80) : undefined;
+  const errColumns = stderrTTY
+    ? terminalSize(
+        (streams.stderr as { columns?: number }).columns ?? streams.stdout.columns,
+        env.COLUMNS,
+        80,
+      )
+    : undefined;
   return {
     ...streams,
     stdoutTTY,
     stderrTTY,
     canPrompt: stdinTTY && stdoutTTY && flags.input !== false,
-    noPromptWhy: flags.input === false ? 'con --no-input' : stdinTTY && !stdoutTTY ? 'con la salida a un pipe o archivo' : 'sin terminal',
+    noPromptWhy:
+      flags.input === false
+        ? 'con --no-input'
+        : stdinTTY && !stdoutTTY
+          ? 'con la salida a un pipe o archivo'
+          : 'sin terminal',
     color,
     csv: flags.csv === true,
     columns: stdoutTTY ? terminalSize(streams.stdout.columns, env.COLUMNS, 80) : undefined,
     errColumns,
-    rows: stdoutTTY ? terminalSize((streams.stdout as { rows?: number }).rows, env.LINES, 24) : undefined,
+    rows: stdoutTTY
+      ? terminalSize((streams.stdout as { rows?: number }).rows, env.LINES, 24)
+      : undefined,
     pager: stdoutTTY && flags.pager !== false ? pagerOf(env) : undefined,
     env,
     c: createColors(color),
     out: (line = '') => void streams.stdout.write(`${terminalGuard(line)}\n`),
     // A JSON line (--json's errors) stays one line for the program that reads it.
-    err: (line = '') => void streams.stderr.write(`${/^[{[]/.test(line) ? terminalGuard(line) : breakAtSpaces(terminalGuard(line), errColumns)}\n`),
+    err: (line = '') =>
+      void streams.stderr.write(
+        `${/^[{[]/.test(line) ? terminalGuard(line) : breakAtSpaces(terminalGuard(line), errColumns)}\n`,
+      ),
     outRaw: (line) => void streams.stdout.write(`${stdoutTTY ? jsonGuard(line) : line}\n`),
   };
 }
@@ -98,7 +114,15 @@ export function breakAtSpaces(line: string, width: number | undefined, hang?: nu
     .map((one) => {
       if (visible(one) <= width) return one;
       const plain = one.replace(SGR, '');
-      const indent = ' '.repeat(Math.min(hang ?? plain.length - plain.trimStart().length + (/^\s*(error: |→ )/.exec(plain)?.[1]?.length ?? 0), Math.floor(width / 2)));
+      const indent = ' '.repeat(
+        Math.min(
+          hang ??
+            plain.length -
+              plain.trimStart().length +
+              (/^\s*(error: |→ )/.exec(plain)?.[1]?.length ?? 0),
+          Math.floor(width / 2),
+        ),
+      );
       const lines: string[] = [];
       // Words with the blanks before each: ["19:08:04", "  payment.created", …].
       const lead = /^ */.exec(one)![0];
@@ -131,7 +155,11 @@ export function decideColor(tty: boolean, env: NodeJS.ProcessEnv, flag?: boolean
 }
 
 /** A terminal's width or height: what it reports, else the variable ($COLUMNS, $LINES), else the usual default. */
-function terminalSize(reported: number | undefined, variable: string | undefined, fallback: number): number {
+function terminalSize(
+  reported: number | undefined,
+  variable: string | undefined,
+  fallback: number,
+): number {
   if (reported && reported > 0) return reported;
   const n = Number(variable);
   return Number.isInteger(n) && n >= 2 && n <= 10_000 ? n : fallback;

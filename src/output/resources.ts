@@ -42,7 +42,12 @@ export const transaccionColumns: Column<Transaccion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
   { header: 'MEDIO', value: (r) => openText(r.medio, OPEN_FIELDS.transaccion.medio), drop: 3 },
-  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.transaccion.estado), style: state, drop: 4 },
+  {
+    header: 'ESTADO',
+    value: (r) => openText(r.estado, OPEN_FIELDS.transaccion.estado),
+    style: state,
+    drop: 4,
+  },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
   { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
   { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
@@ -55,7 +60,11 @@ export const devolucionColumns: Column<Devolucion>[] = [
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
   { header: 'TIPO', value: (r) => openText(r.tipo, OPEN_FIELDS.devolucion.tipo), drop: 1 },
-  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.devolucion.estado), style: state },
+  {
+    header: 'ESTADO',
+    value: (r) => openText(r.estado, OPEN_FIELDS.devolucion.estado),
+    style: state,
+  },
   { header: 'FECHA', value: (r) => r.created_at, drop: 2 },
 ];
 
@@ -71,20 +80,37 @@ export const liquidacionColumns: Column<Liquidacion>[] = [
   { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
   { header: 'OPERACIÓN', value: (r) => r.fecha_operacion, drop: 2 },
   { header: 'LLEGA (EST.)', value: (r) => r.fecha_estimada, drop: 4 },
-  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.liquidacion.estado), style: state, drop: 3 },
+  {
+    header: 'ESTADO',
+    value: (r) => openText(r.estado, OPEN_FIELDS.liquidacion.estado),
+    style: state,
+    drop: 3,
+  },
 ];
 
 /** A resource's columns inside one request's page (svc caso): its COBRO column would repeat the request the page is about. */
-export const withoutCobro = <T>(columns: Column<T>[]): Column<T>[] => columns.filter((c) => c.header !== 'COBRO');
+export const withoutCobro = <T>(columns: Column<T>[]): Column<T>[] =>
+  columns.filter((c) => c.header !== 'COBRO');
 
 /**
  * Record layout of a resource for `ver`: every field, in the service's order, extra
  * ones included; a value of an `open` field (OPEN_FIELDS) svc does not know is marked.
  */
-export function pairsOf(record: Record<string, unknown>, open: Readonly<Record<string, readonly string[]>> = {}, stateField = 'estado'): Pair[] {
+export function pairsOf(
+  record: Record<string, unknown>,
+  open: Readonly<Record<string, readonly string[]>> = {},
+  stateField = 'estado',
+): Pair[] {
   return Object.entries(record).map(([k, v]): Pair => {
     const known = Object.hasOwn(open, k) ? open[k] : undefined;
-    const text = v === null ? '-' : typeof v === 'object' ? flatten(v as Record<string, unknown>) : known ? openText(String(v), known) : String(v);
+    const text =
+      v === null
+        ? '-'
+        : typeof v === 'object'
+          ? flatten(v as Record<string, unknown>)
+          : known
+            ? openText(String(v), known)
+            : String(v);
     return k === stateField ? [k, text, colorState] : [k, text];
   });
 }

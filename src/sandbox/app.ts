@@ -70,7 +70,8 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   store.onEvents = (events) => {
     dispatcher.emit(events);
     // Each view formats a date: none is made while no dashboard is open.
-    if (hub.size > 0) for (const e of events) hub.publish('evento', eventoView(clock, e), e.merchant);
+    if (hub.size > 0)
+      for (const e of events) hub.publish('evento', eventoView(clock, e), e.merchant);
   };
   // Notifications still owed from before a restart go out again, oldest first.
   dispatcher.emit([...store.pendingEvents.values()].sort((a, b) => a.seq - b.seq));
@@ -104,7 +105,13 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
 
-  const record = (method: string, path: string, status: number | null, started: number, req?: IncomingMessage) => {
+  const record = (
+    method: string,
+    path: string,
+    status: number | null,
+    started: number,
+    req?: IncomingMessage,
+  ) => {
     const key = /^Bearer (\S+)$/.exec(req?.headers.authorization ?? '')?.[1];
     const merchant = key ? store.merchantByKey(key) : undefined;
     const entry: LogEntry = deps.log.add({
@@ -135,10 +142,17 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         record(method, path, answered, started, req);
         return;
       }
-      let reply = await process(req, method, path, qi < 0 ? '' : url.slice(qi + 1), fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0);
+      let reply = await process(
+        req,
+        method,
+        path,
+        qi < 0 ? '' : url.slice(qi + 1),
+        fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0,
+      );
       if (options.checkReplies) reply = checked(method, path, reply);
       if (isStreamReply(reply)) {
-        if (method === 'HEAD') write(res, { status: reply.status, body: '', contentType: reply.contentType });
+        if (method === 'HEAD')
+          write(res, { status: reply.status, body: '', contentType: reply.contentType });
         else await reply.stream(res);
         record(method, path, reply.status, started, req);
         return;
@@ -158,7 +172,11 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         return;
       }
       options.onError?.(err);
-      if (!res.headersSent) write(res, { status: 500, body: { error: 'internal_error', message: 'error interno del sandbox' } });
+      if (!res.headersSent)
+        write(res, {
+          status: 500,
+          body: { error: 'internal_error', message: 'error interno del sandbox' },
+        });
       record(method, path, 500, started, req);
     } finally {
       inflight--;
@@ -170,7 +188,13 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
    * throws a SandboxError, whose reply this is. `delayMs`: a delay fault, waited once
    * the body is in (the request timeout then no longer runs).
    */
-  async function process(req: IncomingMessage, method: string, path: string, search: string, delayMs: number): Promise<Reply> {
+  async function process(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    search: string,
+    delayMs: number,
+  ): Promise<Reply> {
     const held = { bytes: 0 };
     try {
       const m = routeOf(req, method, path, () => servesLocal(req));
@@ -190,7 +214,10 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   /** The reply itself when it fits the endpoint table (or the route is no endpoint of it); else a 500 that says why. */
   function checked(method: string, path: string, reply: Reply): Reply {
     const endpoint = match(method === 'HEAD' ? 'GET' : method, path)?.route.endpoint;
-    const problem = endpoint && !isStreamReply(reply) ? replyProblem(endpoint, reply.status, reply.body) : undefined;
+    const problem =
+      endpoint && !isStreamReply(reply)
+        ? replyProblem(endpoint, reply.status, reply.body)
+        : undefined;
     if (!problem) return reply;
     const message = `the reply of ${method} ${path} (HTTP ${reply.status}) does not fit the endpoint table (api/contract.ts): ${problem}`;
     options.onError?.(new Error(message));
@@ -242,14 +269,21 @@ const errorReply = (err: SandboxError): Reply => ({
 });
 
 /** The same refusal, closing the connection (the rest of the request is not read). */
-const closing = (err: SandboxError): SandboxError => new SandboxError(err.status, err.code, err.message, { Connection: 'close' });
+const closing = (err: SandboxError): SandboxError =>
+  new SandboxError(err.status, err.code, err.message, { Connection: 'close' });
 
 /** 413 with the endpoint's code; the connection closes, since the rest of the body is not read. */
-const tooLarge = (code: string) => new SandboxError(413, code, `body: más de ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+const tooLarge = (code: string) =>
+  new SandboxError(413, code, `body: más de ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
 
 /** 503 when the bodies held at once are at the budget: before reading (the connection closes), the client retries. */
 const busy = () =>
-  new SandboxError(503, 'unavailable', 'el sandbox tiene demasiados cuerpos de pedidos a la vez; reintentá en un momento', { 'Retry-After': '1', Connection: 'close' });
+  new SandboxError(
+    503,
+    'unavailable',
+    'el sandbox tiene demasiados cuerpos de pedidos a la vez; reintentá en un momento',
+    { 'Retry-After': '1', Connection: 'close' },
+  );
 
 // --- the stages of a request, in order ------------------------------------------------
 
@@ -258,8 +292,14 @@ const busy = () =>
  * calls, marked X-Svc-Panel) is no client under test: a fault like "/v1/cobros*"
  * waits for the developer's app, not the page; the control plane is never faulted.
  */
-function faultFor(faults: Faults, req: IncomingMessage, method: string, path: string): Fault | undefined {
-  if (path.startsWith('/_sandbox/') || path === '/' || req.headers['x-svc-panel'] !== undefined) return undefined;
+function faultFor(
+  faults: Faults,
+  req: IncomingMessage,
+  method: string,
+  path: string,
+): Fault | undefined {
+  if (path.startsWith('/_sandbox/') || path === '/' || req.headers['x-svc-panel'] !== undefined)
+    return undefined;
   return faults.take(method === 'HEAD' ? 'GET' : method, path);
 }
 
@@ -267,7 +307,11 @@ function faultFor(faults: Faults, req: IncomingMessage, method: string, path: st
  * A fault that answers in the sandbox's place (cut, respond): the status it logs
  * (null for a cut). Undefined when the request goes on (delay, cut_after).
  */
-async function answerFault(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<number | null | undefined> {
+async function answerFault(
+  fault: Fault,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<number | null | undefined> {
   if (fault.action === 'cut') {
     req.socket.destroy();
     return null;
@@ -275,7 +319,11 @@ async function answerFault(fault: Fault, req: IncomingMessage, res: ServerRespon
   if (fault.action !== 'respond') return undefined;
   await drain(req);
   const r = faultResponse(fault);
-  res.writeHead(r.status, { 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.text), ...fault.headers });
+  res.writeHead(r.status, {
+    'Content-Type': r.type,
+    'Content-Length': Buffer.byteLength(r.text),
+    ...fault.headers,
+  });
   res.end(r.text);
   return r.status;
 }
@@ -285,7 +333,12 @@ async function answerFault(fault: Fault, req: IncomingMessage, res: ServerRespon
  * route asked from beyond this machine, is 404; a body declared over the limit is
  * refused before a byte of it is read.
  */
-function routeOf(req: IncomingMessage, method: string, path: string, servesLocal: () => boolean): Match {
+function routeOf(
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  servesLocal: () => boolean,
+): Match {
   const m = match(method === 'HEAD' ? 'GET' : method, path);
   const oversized = declaredSize(req) > MAX_BODY_BYTES;
   if (!m) {
@@ -312,7 +365,8 @@ function authOf(store: Store, req: IncomingMessage): Merchant {
 }
 
 function authenticate(store: Store, header: string | undefined): Merchant {
-  if (!header) throw unauthorized('falta el header Authorization; mandá "Authorization: Bearer svc_test_…"');
+  if (!header)
+    throw unauthorized('falta el header Authorization; mandá "Authorization: Bearer svc_test_…"');
   const m = /^Bearer +(\S+) *$/i.exec(header);
   if (!m) throw unauthorized('header Authorization mal formado; se espera "Bearer <clave>"');
   const key = m[1]!;
@@ -320,7 +374,9 @@ function authenticate(store: Store, header: string | undefined): Merchant {
     // Only its rehearsal merchant's live key: any other live key is a real one, sent here by mistake.
     const m = SANDBOX_LIVE_KEY_RE.test(key) ? store.merchantByKey(key) : undefined;
     if (m?.ensayo) return m;
-    throw unauthorized('el sandbox toma claves test (svc_test_…) y su propia clave live de ensayo (api_key_live de su línea de arranque); otras claves live sirven solo contra el servicio real');
+    throw unauthorized(
+      'el sandbox toma claves test (svc_test_…) y su propia clave live de ensayo (api_key_live de su línea de arranque); otras claves live sirven solo contra el servicio real',
+    );
   }
   if (!SANDBOX_KEY_RE.test(key)) throw unauthorized('clave mal formada; se espera svc_test_…');
   const merchant = store.merchantByKey(key);
@@ -333,7 +389,13 @@ function authenticate(store: Store, header: string | undefined): Merchant {
  * a declared body takes its size from the budget before a byte is read, a chunked one
  * as it arrives. `held.bytes` is what was taken, for the caller to give back.
  */
-async function bodyOf(req: IncomingMessage, method: string, code: string, budget: BodyBudget, held: { bytes: number }): Promise<Buffer | null> {
+async function bodyOf(
+  req: IncomingMessage,
+  method: string,
+  code: string,
+  budget: BodyBudget,
+  held: { bytes: number },
+): Promise<Buffer | null> {
   if (method === 'GET' || method === 'HEAD') {
     req.resume();
     return null;
@@ -355,7 +417,14 @@ async function bodyOf(req: IncomingMessage, method: string, code: string, budget
 }
 
 /** What a handler gets: the merchant (none on public routes), ids, query, and the body parsed on first use. */
-function apiRequest(req: IncomingMessage, m: Match, merchant: Merchant | undefined, search: string, raw: Buffer | null, now: number): ApiRequest {
+function apiRequest(
+  req: IncomingMessage,
+  m: Match,
+  merchant: Merchant | undefined,
+  search: string,
+  raw: Buffer | null,
+  now: number,
+): ApiRequest {
   const contentType = req.headers['content-type'];
   let parsed: { value: unknown } | undefined;
   return {
@@ -404,7 +473,10 @@ function drain(req: IncomingMessage): Promise<void> {
  * when `grow` refuses a chunk (the rest is not kept); rejects with ClientGone when
  * the client leaves mid-body.
  */
-function readBody(req: IncomingMessage, grow: (bytes: number) => boolean): Promise<Buffer | 'too_large' | 'busy'> {
+function readBody(
+  req: IncomingMessage,
+  grow: (bytes: number) => boolean,
+): Promise<Buffer | 'too_large' | 'busy'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -431,9 +503,12 @@ function readBody(req: IncomingMessage, grow: (bytes: number) => boolean): Promi
     };
     req.on('data', onData);
     req.once('end', () => finish(() => resolve(Buffer.concat(chunks, size))));
-    req.once('error', () => finish(() => reject(new ClientGone('client closed the connection mid-body'))));
+    req.once('error', () =>
+      finish(() => reject(new ClientGone('client closed the connection mid-body'))),
+    );
     req.once('close', () => {
-      if (!req.complete) finish(() => reject(new ClientGone('client closed the connection mid-body')));
+      if (!req.complete)
+        finish(() => reject(new ClientGone('client closed the connection mid-body')));
     });
   });
 }

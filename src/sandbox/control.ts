@@ -15,7 +15,13 @@ import { eventOf, findCobro, idOf, refresh, withWire } from './model.js';
 import type { Hub } from './hub.js';
 import { parseDuration, type Clock } from './time.js';
 import * as state from './state.js';
-import { CODIGO_RE, type CobroRec, type LiquidacionRec, type StoredEvent, type TransaccionRec } from './store.js';
+import {
+  CODIGO_RE,
+  type CobroRec,
+  type LiquidacionRec,
+  type StoredEvent,
+  type TransaccionRec,
+} from './store.js';
 import { crearCon } from './handlers/cobros.js';
 import { ok, type ApiRequest, type Deps, type Reply } from './types.js';
 
@@ -35,7 +41,8 @@ function guarded<T>(move: () => T): T {
   try {
     return move();
   } catch (err) {
-    if (err instanceof state.TransitionError) throw new SandboxError(400, 'invalid_state', err.message);
+    if (err instanceof state.TransitionError)
+      throw new SandboxError(400, 'invalid_state', err.message);
     throw err;
   }
 }
@@ -72,7 +79,8 @@ export const crearConId: ControlHandler = (deps, req) => {
     throw bad(`id: un entero mayor que el del último cobro (${deps.store.cobros.maxId})`);
   }
   const codigo = b.codigo;
-  if (typeof codigo !== 'string' || !CODIGO_RE.test(codigo)) throw bad('codigo: diez letras y dígitos, como los códigos del sandbox (ej. "T97F5DUHMA")');
+  if (typeof codigo !== 'string' || !CODIGO_RE.test(codigo))
+    throw bad('codigo: diez letras y dígitos, como los códigos del sandbox (ej. "T97F5DUHMA")');
   if (deps.store.codigos.has(codigo)) throw bad(`codigo: "${codigo}" ya es de otro cobro`);
   return crearCon(deps, req, { id, codigo });
 };
@@ -80,8 +88,10 @@ export const crearConId: ControlHandler = (deps, req) => {
 function medioFor(rec: CobroRec, value: unknown): Medio {
   const allowed = allowedMedios(rec.wire.medios);
   if (value === undefined || value === null) return allowed[0]!;
-  if (typeof value !== 'string' || !(MEDIOS as readonly string[]).includes(value)) throw bad(`medio: uno de ${MEDIOS.join(', ')}`);
-  if (!allowed.includes(value as Medio)) throw bad(`medio: este cobro no acepta ${value} (acepta ${allowed.join(', ')})`);
+  if (typeof value !== 'string' || !(MEDIOS as readonly string[]).includes(value))
+    throw bad(`medio: uno de ${MEDIOS.join(', ')}`);
+  if (!allowed.includes(value as Medio))
+    throw bad(`medio: este cobro no acepta ${value} (acepta ${allowed.join(', ')})`);
   return value as Medio;
 }
 
@@ -90,9 +100,24 @@ function operationCode(id: number): string {
 }
 
 /** A new transaction of the request: what the payer's attempt was, nothing refunded yet. */
-function transaccion(rec: CobroRec, id: number, w: Omit<TransaccionRec['wire'], 'id' | 'cobro_id' | 'codigo'>): TransaccionRec {
+function transaccion(
+  rec: CobroRec,
+  id: number,
+  w: Omit<TransaccionRec['wire'], 'id' | 'cobro_id' | 'codigo'>,
+): TransaccionRec {
   // The seed's field order.
-  const wire = { id, cobro_id: rec.wire.id, medio: w.medio, monto: w.monto, te_cobramos: w.te_cobramos, te_queda: w.te_queda, estado: w.estado, codigo: operationCode(id), fecha: w.fecha, acreditacion: w.acreditacion };
+  const wire = {
+    id,
+    cobro_id: rec.wire.id,
+    medio: w.medio,
+    monto: w.monto,
+    te_cobramos: w.te_cobramos,
+    te_queda: w.te_queda,
+    estado: w.estado,
+    codigo: operationCode(id),
+    fecha: w.fecha,
+    acreditacion: w.acreditacion,
+  };
   return { merchant: rec.merchant, wire, devuelto: '0.00' };
 }
 
@@ -103,13 +128,22 @@ export const pagar: ControlHandler = (deps, req) => {
   const medio = medioFor(rec, b.medio);
   const monto = parseAmount(rec.wire.monto);
   const cobrado = parseAmount(rec.wire.monto_cobrado);
-  const paid = b.monto === undefined || b.monto === null ? monto - cobrado : amount(b.monto, 'monto', bad);
+  const paid =
+    b.monto === undefined || b.monto === null ? monto - cobrado : amount(b.monto, 'monto', bad);
   const move = guarded(() => state.pay({ estado: rec.wire.estado, monto, cobrado, amount: paid }));
   const fee = feeOf(medio);
   const { te_cobramos, te_queda } = split(paid, medio);
   const local = clock.local(req.now);
   const txId = store.nextId('transacciones');
-  const tx = transaccion(rec, txId, { medio, monto: formatCents(paid), te_cobramos, te_queda, estado: 'ACREDITADO', fecha: local, acreditacion: clock.local(req.now + fee.creditDelayMs) });
+  const tx = transaccion(rec, txId, {
+    medio,
+    monto: formatCents(paid),
+    te_cobramos,
+    te_queda,
+    estado: 'ACREDITADO',
+    fecha: local,
+    acreditacion: clock.local(req.now + fee.creditDelayMs),
+  });
   const liq: LiquidacionRec = {
     merchant: rec.merchant,
     wire: {
@@ -124,7 +158,11 @@ export const pagar: ControlHandler = (deps, req) => {
       estado: 'estimado',
     },
   };
-  const next = withWire(rec, { estado: move.estado, monto_cobrado: formatCents(move.cobrado) }, local);
+  const next = withWire(
+    rec,
+    { estado: move.estado, monto_cobrado: formatCents(move.cobrado) },
+    local,
+  );
   store.commit(
     [
       ['cobro', next],
@@ -147,7 +185,15 @@ export const rechazar: ControlHandler = (deps, req) => {
   const local = clock.local(req.now);
   const txId = store.nextId('transacciones');
   const left = parseAmount(rec.wire.monto) - parseAmount(rec.wire.monto_cobrado);
-  const tx = transaccion(rec, txId, { medio, monto: formatCents(left), te_cobramos: '0.00', te_queda: '0.00', estado: 'RECHAZADO', fecha: local, acreditacion: local });
+  const tx = transaccion(rec, txId, {
+    medio,
+    monto: formatCents(left),
+    te_cobramos: '0.00',
+    te_queda: '0.00',
+    estado: 'RECHAZADO',
+    fecha: local,
+    acreditacion: local,
+  });
   const next = withWire(rec, { estado: move.estado }, local);
   store.commit(
     [
@@ -168,16 +214,19 @@ export const webhook: ControlHandler = (deps, req) => {
   return ok({ url });
 };
 
-export const verWebhook: ControlHandler = (deps, req) => ok({ url: deps.store.merchant(req.merchant.id).webhookUrl });
+export const verWebhook: ControlHandler = (deps, req) =>
+  ok({ url: deps.store.merchant(req.merchant.id).webhookUrl });
 
-export const entregas: ControlHandler = (deps, req) => ok(deps.dispatcher.listEntregas(req.merchant.id));
+export const entregas: ControlHandler = (deps, req) =>
+  ok(deps.dispatcher.listEntregas(req.merchant.id));
 
 /** An event as GET /_sandbox/eventos lists it (and the dashboard's stream sends it). */
 export function eventoView(clock: Clock, e: StoredEvent) {
   return { id: e.seq, fecha: clock.local(e.at), body: e.body };
 }
 
-export const eventos: ControlHandler = (deps, req) => ok(deps.store.eventsOf(req.merchant.id).map((e) => eventoView(deps.clock, e)));
+export const eventos: ControlHandler = (deps, req) =>
+  ok(deps.store.eventsOf(req.merchant.id).map((e) => eventoView(deps.clock, e)));
 
 /**
  * POST /_sandbox/eventos/{id}/reenviar: sends an event again to the merchant's
@@ -189,8 +238,19 @@ export const reenviar: ControlHandler = (deps, req) => {
   body(req);
   const e = deps.store.eventsOf(req.merchant.id).find((x) => x.seq === seq);
   if (!e) throw notFound();
-  if (!deps.dispatcher.resend(e)) throw bad('no hay URL de notificaciones: definila con svc sandbox webhook URL (o POST /_sandbox/webhook {"url"})');
-  return ok({ evento_id: e.seq, event: e.body.event, cobro_id: e.body.cobro_id, url: deps.store.merchant(req.merchant.id).webhookUrl }, 202);
+  if (!deps.dispatcher.resend(e))
+    throw bad(
+      'no hay URL de notificaciones: definila con svc sandbox webhook URL (o POST /_sandbox/webhook {"url"})',
+    );
+  return ok(
+    {
+      evento_id: e.seq,
+      event: e.body.event,
+      cobro_id: e.body.cobro_id,
+      url: deps.store.merchant(req.merchant.id).webhookUrl,
+    },
+    202,
+  );
 };
 
 /**
@@ -202,8 +262,11 @@ export const detalle: ControlHandler = (deps, req) => {
   const m = req.merchant.id;
   const rec = findCobro(deps, m, req.params[0], req.now);
   const id = rec.wire.id;
-  const mine = <R extends { wire: { cobro_id: number } }>(rows: Iterable<R>) => [...rows].filter((r) => r.wire.cobro_id === id).map((r) => r.wire);
-  const left = state.REFUNDABLE.includes(rec.wire.estado) ? parseAmount(rec.wire.monto_cobrado) - parseAmount(rec.devuelto) : 0n;
+  const mine = <R extends { wire: { cobro_id: number } }>(rows: Iterable<R>) =>
+    [...rows].filter((r) => r.wire.cobro_id === id).map((r) => r.wire);
+  const left = state.REFUNDABLE.includes(rec.wire.estado)
+    ? parseAmount(rec.wire.monto_cobrado) - parseAmount(rec.devuelto)
+    : 0n;
   return ok({
     cobro: rec.wire,
     queda_por_devolver: formatCents(left > 0n ? left : 0n),
@@ -229,13 +292,15 @@ export const detalle: ControlHandler = (deps, req) => {
  */
 export const totalesLiquidaciones: ControlHandler = (deps, req) =>
   ok(
-    porFecha([...deps.store.liquidaciones.newestFirst(req.merchant.id)].map((l) => l.wire)).map((d) => ({
-      fecha: d.fecha,
-      cantidad: d.liquidaciones,
-      bruto: d.bruto,
-      te_cobramos: d.te_cobramos,
-      te_queda: d.te_queda,
-    })),
+    porFecha([...deps.store.liquidaciones.newestFirst(req.merchant.id)].map((l) => l.wire)).map(
+      (d) => ({
+        fecha: d.fecha,
+        cantidad: d.liquidaciones,
+        bruto: d.bruto,
+        te_cobramos: d.te_cobramos,
+        te_queda: d.te_queda,
+      }),
+    ),
   );
 
 /**
@@ -268,7 +333,12 @@ export const borrarFallas: ControlHandler = (deps) => ok({ borradas: deps.faults
 /** What GET /_sandbox/reloj answers: the sandbox's now, in its zone and as an instant. */
 function clockState(deps: ControlDeps) {
   const now = deps.clock.now();
-  return { ahora: deps.clock.local(now), iso: new Date(now).toISOString(), tz: deps.clock.tz, adelanto_ms: deps.clock.offset() };
+  return {
+    ahora: deps.clock.local(now),
+    iso: new Date(now).toISOString(),
+    tz: deps.clock.tz,
+    adelanto_ms: deps.clock.offset(),
+  };
 }
 
 export const reloj: ControlHandler = (deps) => ok(clockState(deps));
@@ -284,17 +354,23 @@ export const reloj: ControlHandler = (deps) => ok(clockState(deps));
 export const avanzarReloj: ControlHandler = (deps, req) => {
   const b = body(req);
   if (b.reiniciar !== undefined) {
-    if (b.reiniciar !== true || b.avanzar !== undefined) throw bad('reiniciar: true, solo (sin avanzar)');
+    if (b.reiniciar !== true || b.avanzar !== undefined)
+      throw bad('reiniciar: true, solo (sin avanzar)');
     if (deps.clock.offset() > 0) deps.store.setClockOffset(0);
     deps.clock.reset();
     return ok({ ...clockState(deps), vencidos: [], reintentos: 0 });
   }
   const ms = typeof b.avanzar === 'string' ? parseDuration(b.avanzar) : undefined;
-  if (ms === undefined) throw bad('avanzar: una duración como "30m", "12h", "8d" o "1d12h" (hasta diez años); o {"reiniciar": true}');
+  if (ms === undefined)
+    throw bad(
+      'avanzar: una duración como "30m", "12h", "8d" o "1d12h" (hasta diez años); o {"reiniciar": true}',
+    );
   deps.store.setClockOffset(deps.clock.offset() + ms);
   deps.clock.advance(ms);
   const now = deps.clock.now();
-  const due = [...deps.store.open].filter((r) => r.vencMs !== null && r.vencMs <= now).sort((a, b) => a.vencMs! - b.vencMs!);
+  const due = [...deps.store.open]
+    .filter((r) => r.vencMs !== null && r.vencMs <= now)
+    .sort((a, b) => a.vencMs! - b.vencMs!);
   for (const rec of due) refresh(deps, rec, rec.vencMs!);
   const retries = deps.dispatcher.wake();
   return ok({ ...clockState(deps), vencidos: due.map((r) => r.wire.id), reintentos: retries });

@@ -103,7 +103,15 @@ export class Dispatcher {
   }
 
   private enqueue(e: StoredEvent, resend: boolean): void {
-    const job: Job = { seq: e.seq, merchant: e.merchant, event: e.body.event, cobroId: e.body.cobro_id, body: JSON.stringify(e.body), attempt: 0, resend };
+    const job: Job = {
+      seq: e.seq,
+      merchant: e.merchant,
+      event: e.body.event,
+      cobroId: e.body.cobro_id,
+      body: JSON.stringify(e.body),
+      attempt: 0,
+      resend,
+    };
     const queue = this.queues.get(job.cobroId);
     if (queue) {
       queue.push(job);
@@ -186,7 +194,9 @@ export class Dispatcher {
   /** The clock was moved on: every retry now due goes out at once, earliest first. How many. */
   wake(): number {
     const now = this.opts.clock.now();
-    const due = [...this.timers.entries()].filter(([, w]) => w.due <= now).sort((a, b) => a[1].due - b[1].due);
+    const due = [...this.timers.entries()]
+      .filter(([, w]) => w.due <= now)
+      .sort((a, b) => a[1].due - b[1].due);
     for (const [t, w] of due) {
       clearTimeout(t);
       this.timers.delete(t);
@@ -205,10 +215,18 @@ export class Dispatcher {
     for (const w of waiters) w();
   }
 
-  private send(url: string, job: Job): Promise<{ ok: boolean; status: number | null; error: string | null; latencyMs: number }> {
+  private send(
+    url: string,
+    job: Job,
+  ): Promise<{ ok: boolean; status: number | null; error: string | null; latencyMs: number }> {
     const started = performance.now();
     const latency = () => Math.round((performance.now() - started) * 10) / 10;
-    const headers = notificationHeaders(this.opts.secret, job.event, job.body, Math.floor(this.opts.clock.wall() / 1000));
+    const headers = notificationHeaders(
+      this.opts.secret,
+      job.event,
+      job.body,
+      Math.floor(this.opts.clock.wall() / 1000),
+    );
     return new Promise((resolve) => {
       let settled = false;
       const finish = (status: number | null, error: string | null) => {
@@ -216,7 +234,12 @@ export class Dispatcher {
         settled = true;
         clearTimeout(timer);
         this.inflight.delete(abort);
-        resolve({ ok: status !== null && status >= 200 && status < 300, status, error, latencyMs: latency() });
+        resolve({
+          ok: status !== null && status >= 200 && status < 300,
+          status,
+          error,
+          latencyMs: latency(),
+        });
       };
       let target: URL;
       try {
@@ -229,7 +252,11 @@ export class Dispatcher {
       const req = send(target, {
         method: 'POST',
         agent: false,
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(job.body)), 'User-Agent': 'svc-sandbox' },
+        headers: {
+          ...headers,
+          'Content-Length': String(Buffer.byteLength(job.body)),
+          'User-Agent': 'svc-sandbox',
+        },
       });
       const abort = () => {
         req.destroy();
@@ -245,7 +272,9 @@ export class Dispatcher {
         res.on('end', () => finish(res.statusCode ?? null, null));
         res.on('error', () => finish(res.statusCode ?? null, null));
       });
-      req.on('error', (err: NodeJS.ErrnoException) => finish(null, describeUnreachable(err, false, this.timeoutMs)));
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        finish(null, describeUnreachable(err, false, this.timeoutMs)),
+      );
       req.end(job.body);
     });
   }

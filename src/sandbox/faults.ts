@@ -22,17 +22,32 @@ export interface Fault {
 }
 
 /** The failures a developer names (`svc sandbox fallas agregar --tipo`, the dashboard). */
-export const NAMED_FAULTS = ['500', '502-html', '503', '429', 'lento', 'cortar', 'cortar-despues'] as const;
+export const NAMED_FAULTS = [
+  '500',
+  '502-html',
+  '503',
+  '429',
+  'lento',
+  'cortar',
+  'cortar-despues',
+] as const;
 export type NamedFault = (typeof NAMED_FAULTS)[number];
 
 /** What a named failure is for the control plane (POST /_sandbox/fallas), written once. */
-export function namedFault(name: NamedFault, delayMs: number): Partial<Pick<Fault, 'status' | 'body' | 'headers' | 'delay_ms'>> & { action: FaultAction } {
+export function namedFault(
+  name: NamedFault,
+  delayMs: number,
+): Partial<Pick<Fault, 'status' | 'body' | 'headers' | 'delay_ms'>> & { action: FaultAction } {
   switch (name) {
     case '500':
       return { action: 'respond', status: 500 };
     case '502-html':
       // What a proxy in front of the service answers: HTML, not the service's JSON.
-      return { action: 'respond', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' };
+      return {
+        action: 'respond',
+        status: 502,
+        body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
+      };
     case '503':
       return { action: 'respond', status: 503, headers: { 'Retry-After': '1' } };
     case '429':
@@ -58,43 +73,80 @@ export class Faults {
   /** Validates a POST /_sandbox/fallas body and adds the fault. */
   add(input: unknown): Fault {
     const bad = (message: string) => new SandboxError(400, 'bad_request', message);
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw bad('body: debe ser un objeto JSON');
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      throw bad('body: debe ser un objeto JSON');
     const b = input as Record<string, unknown>;
     const method = b.method === undefined ? '*' : b.method;
-    if (typeof method !== 'string' || !/^(\*|[A-Z]+)$/.test(method)) throw bad('method: "GET", "POST" o "*"');
-    if (typeof b.path !== 'string' || !b.path.startsWith('/')) throw bad('path: falta, una ruta como "/v1/cobros/1" o "/v1/cobros*"');
-    if (b.path.startsWith('/_sandbox')) throw bad('path: las rutas de control (/_sandbox/…) no pueden fallar');
-    if (CONTROL_CHARS.test(b.path)) throw bad('path: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)');
+    if (typeof method !== 'string' || !/^(\*|[A-Z]+)$/.test(method))
+      throw bad('method: "GET", "POST" o "*"');
+    if (typeof b.path !== 'string' || !b.path.startsWith('/'))
+      throw bad('path: falta, una ruta como "/v1/cobros/1" o "/v1/cobros*"');
+    if (b.path.startsWith('/_sandbox'))
+      throw bad('path: las rutas de control (/_sandbox/…) no pueden fallar');
+    if (CONTROL_CHARS.test(b.path))
+      throw bad('path: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)');
     const count = b.count === undefined ? 1 : b.count;
-    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > 1_000_000) throw bad('count: un entero positivo');
-    if (typeof b.action !== 'string' || !ACTIONS.includes(b.action as FaultAction)) throw bad(`action: una de ${ACTIONS.join(', ')}`);
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > 1_000_000)
+      throw bad('count: un entero positivo');
+    if (typeof b.action !== 'string' || !ACTIONS.includes(b.action as FaultAction))
+      throw bad(`action: una de ${ACTIONS.join(', ')}`);
     const action = b.action as FaultAction;
     let status: number | null = null;
     if (b.status !== undefined) {
-      if (typeof b.status !== 'number' || !Number.isInteger(b.status) || b.status < 100 || b.status > 599) throw bad('status: un status HTTP entre 100 y 599');
+      if (
+        typeof b.status !== 'number' ||
+        !Number.isInteger(b.status) ||
+        b.status < 100 ||
+        b.status > 599
+      )
+        throw bad('status: un status HTTP entre 100 y 599');
       status = b.status;
     }
     const headers: Record<string, string> = {};
     if (b.headers !== undefined) {
-      if (typeof b.headers !== 'object' || b.headers === null || Array.isArray(b.headers)) throw bad('headers: un objeto de nombre: valor');
+      if (typeof b.headers !== 'object' || b.headers === null || Array.isArray(b.headers))
+        throw bad('headers: un objeto de nombre: valor');
       for (const [k, v] of Object.entries(b.headers)) {
         // Printable ASCII only: a value Node cannot send would turn the injected answer into a 500.
-        if (!/^[A-Za-z0-9-]{1,100}$/.test(k) || (typeof v !== 'string' && typeof v !== 'number') || !/^[\t\x20-\x7e]*$/.test(String(v))) {
-          throw bad(`headers: "${k.slice(0, 100).replace(/[^\x20-\x7e]/g, '?')}" no es un header válido (un nombre de letras, dígitos y "-", un valor de ASCII imprimible)`);
+        if (
+          !/^[A-Za-z0-9-]{1,100}$/.test(k) ||
+          (typeof v !== 'string' && typeof v !== 'number') ||
+          !/^[\t\x20-\x7e]*$/.test(String(v))
+        ) {
+          throw bad(
+            `headers: "${k.slice(0, 100).replace(/[^\x20-\x7e]/g, '?')}" no es un header válido (un nombre de letras, dígitos y "-", un valor de ASCII imprimible)`,
+          );
         }
         headers[k] = String(v);
       }
     }
     let delay: number | null = null;
     if (action === 'delay' || b.delay_ms !== undefined) {
-      if (typeof b.delay_ms !== 'number' || !Number.isInteger(b.delay_ms) || b.delay_ms < 0 || b.delay_ms > MAX_DELAY_MS) {
+      if (
+        typeof b.delay_ms !== 'number' ||
+        !Number.isInteger(b.delay_ms) ||
+        b.delay_ms < 0 ||
+        b.delay_ms > MAX_DELAY_MS
+      ) {
         throw bad(`delay_ms: milisegundos entre 0 y ${MAX_DELAY_MS}`);
       }
       delay = b.delay_ms;
     }
     const every = b.every === undefined ? 1 : b.every;
-    if (typeof every !== 'number' || !Number.isSafeInteger(every) || every < 1 || every > 1000) throw bad('every: un entero de 1 a 1000 (falla uno de cada tantos pedidos que coinciden)');
-    const fault: Fault = { id: this.nextId++, method, path: b.path, count, action, status, body: b.body ?? null, headers, delay_ms: delay, every };
+    if (typeof every !== 'number' || !Number.isSafeInteger(every) || every < 1 || every > 1000)
+      throw bad('every: un entero de 1 a 1000 (falla uno de cada tantos pedidos que coinciden)');
+    const fault: Fault = {
+      id: this.nextId++,
+      method,
+      path: b.path,
+      count,
+      action,
+      status,
+      body: b.body ?? null,
+      headers,
+      delay_ms: delay,
+      every,
+    };
     this.list.push(fault);
     return fault;
   }
@@ -102,7 +154,9 @@ export class Faults {
   /** The first fault matching the request, used once (removed when its count runs out). */
   take(method: string, path: string): Fault | undefined {
     if (this.list.length === 0) return undefined;
-    const i = this.list.findIndex((f) => (f.method === '*' || f.method === method) && matches(f.path, path));
+    const i = this.list.findIndex(
+      (f) => (f.method === '*' || f.method === method) && matches(f.path, path),
+    );
     if (i < 0) return undefined;
     const f = this.list[i]!;
     if (f.every > 1) {
@@ -134,7 +188,8 @@ function matches(pattern: string, path: string): boolean {
 export function faultResponse(f: Fault): { status: number; type: string; text: string } {
   const status = f.status ?? 500;
   if (typeof f.body === 'string') {
-    if (f.body.trimStart().startsWith('<')) return { status, type: 'text/html; charset=utf-8', text: f.body };
+    if (f.body.trimStart().startsWith('<'))
+      return { status, type: 'text/html; charset=utf-8', text: f.body };
     try {
       JSON.parse(f.body);
       return { status, type: 'application/json', text: f.body };
@@ -146,7 +201,10 @@ export function faultResponse(f: Fault): { status: number; type: string; text: s
     return {
       status,
       type: 'application/json',
-      text: JSON.stringify({ error: status >= 500 ? 'internal_error' : 'injected_fault', message: 'fault injected by POST /_sandbox/fallas' }),
+      text: JSON.stringify({
+        error: status >= 500 ? 'internal_error' : 'injected_fault',
+        message: 'fault injected by POST /_sandbox/fallas',
+      }),
     };
   }
   return { status, type: 'application/json', text: JSON.stringify(f.body) };

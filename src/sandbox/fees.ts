@@ -20,11 +20,46 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 export const FEES: readonly FeeRow[] = [
-  { medio: 'transferencia', label: 'Transferencia bancaria', porcentaje: '0.8000', creditDelayMs: 0, settlementDelayMs: 1 * DAY, switch: 'transferencia' },
-  { medio: 'qr', label: 'Código QR', porcentaje: '0.9900', creditDelayMs: 0, settlementDelayMs: 1 * DAY, switch: 'qr' },
-  { medio: 'debito', label: 'Tarjeta de débito', porcentaje: '1.9900', creditDelayMs: 1 * DAY, settlementDelayMs: 2 * DAY, switch: 'tarjeta' },
-  { medio: 'credito', label: 'Tarjeta de crédito', porcentaje: '4.3900', creditDelayMs: 2 * DAY, settlementDelayMs: 10 * DAY, switch: 'tarjeta' },
-  { medio: 'prepaga', label: 'Tarjeta prepaga', porcentaje: '2.9900', creditDelayMs: 1 * DAY, settlementDelayMs: 3 * DAY, switch: 'tarjeta' },
+  {
+    medio: 'transferencia',
+    label: 'Transferencia bancaria',
+    porcentaje: '0.8000',
+    creditDelayMs: 0,
+    settlementDelayMs: 1 * DAY,
+    switch: 'transferencia',
+  },
+  {
+    medio: 'qr',
+    label: 'Código QR',
+    porcentaje: '0.9900',
+    creditDelayMs: 0,
+    settlementDelayMs: 1 * DAY,
+    switch: 'qr',
+  },
+  {
+    medio: 'debito',
+    label: 'Tarjeta de débito',
+    porcentaje: '1.9900',
+    creditDelayMs: 1 * DAY,
+    settlementDelayMs: 2 * DAY,
+    switch: 'tarjeta',
+  },
+  {
+    medio: 'credito',
+    label: 'Tarjeta de crédito',
+    porcentaje: '4.3900',
+    creditDelayMs: 2 * DAY,
+    settlementDelayMs: 10 * DAY,
+    switch: 'tarjeta',
+  },
+  {
+    medio: 'prepaga',
+    label: 'Tarjeta prepaga',
+    porcentaje: '2.9900',
+    creditDelayMs: 1 * DAY,
+    settlementDelayMs: 3 * DAY,
+    switch: 'tarjeta',
+  },
 ];
 
 export function feeOf(medio: Medio): FeeRow {
@@ -45,6 +80,10 @@ export function split(monto: Cents, medio: Medio): { te_cobramos: string; te_que
 }
 
 /** Methods a payment request allows, in the order the payer simulation prefers them. */
-export function allowedMedios(medios: { tarjeta: boolean; qr: boolean; transferencia: boolean }): Medio[] {
+export function allowedMedios(medios: {
+  tarjeta: boolean;
+  qr: boolean;
+  transferencia: boolean;
+}): Medio[] {
   return FEES.filter((f) => medios[f.switch]).map((f) => f.medio);
 }

@@ -59,7 +59,11 @@ export class Hub {
   /** The reply of GET /_sandbox/stream for a merchant; 429 past MAX_STREAMS of that merchant. */
   reply(merchant: number): StreamReply {
     if ((this.open.get(merchant) ?? 0) >= MAX_STREAMS) {
-      throw new SandboxError(429, 'too_many_streams', `como mucho ${MAX_STREAMS} transmisiones en vivo a la vez por clave; cerrá una pestaña del panel`);
+      throw new SandboxError(
+        429,
+        'too_many_streams',
+        `como mucho ${MAX_STREAMS} transmisiones en vivo a la vez por clave; cerrá una pestaña del panel`,
+      );
     }
     return {
       status: 200,

@@ -62,16 +62,25 @@ export interface RunningSandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const clock = createClock(options.tz ?? DEFAULT_TZ, options.now);
   const store = options.dataFile
-    ? Store.open(options.dataFile, { fs: options.dataFs, onNotice: options.onNotice, compactAtBytes: options.compactAtBytes })
+    ? Store.open(options.dataFile, {
+        fs: options.dataFs,
+        onNotice: options.onNotice,
+        compactAtBytes: options.compactAtBytes,
+      })
     : Store.memory();
   try {
     // The clock goes on from where a previous run with this data file left it.
     clock.advance(store.clockOffset);
     if (options.webhookUrl !== undefined) {
       const { webhookUrl } = await import('./handlers/validate.js');
-      const url = webhookUrl(options.webhookUrl, '--webhook-url', (m) => new SandboxStartError(m) as never);
+      const url = webhookUrl(
+        options.webhookUrl,
+        '--webhook-url',
+        (m) => new SandboxStartError(m) as never,
+      );
       const changed = store.meta.merchants.filter((m) => m.webhookUrl !== url);
-      if (changed.length) store.commit(changed.map((m): Op => ['webhook', { merchant: m.id, url }]));
+      if (changed.length)
+        store.commit(changed.map((m): Op => ['webhook', { merchant: m.id, url }]));
     }
     const app = createSandbox({
       store,
@@ -104,7 +113,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
                 `el puerto ${options.port} de ${host} ya está en uso (otro sandbox, u otro programa)`,
                 `elegí otro con --port ${Math.min(65_535, (options.port ?? 0) + 1)}, o --port 0 para uno libre (el puerto elegido se muestra al arrancar)`,
               )
-            : new SandboxStartError(`no se pudo escuchar en ${host}:${options.port ?? 0}: ${err.message}`),
+            : new SandboxStartError(
+                `no se pudo escuchar en ${host}:${options.port ?? 0}: ${err.message}`,
+              ),
         );
       });
       server.listen(options.port ?? 0, host, () => resolve());

@@ -10,7 +10,13 @@ import { basename, dirname } from 'node:path';
 export interface JournalFs {
   openSync(path: string, flags: string, mode?: number): number;
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
-  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null): number;
+  readSync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number | null,
+  ): number;
   fdatasyncSync(fd: number): void;
   fsyncSync(fd: number): void;
   ftruncateSync(fd: number, len: number): void;
@@ -69,7 +75,8 @@ export class JournalWriter {
     const buf = Buffer.from(text, 'utf8');
     try {
       let written = 0;
-      while (written < buf.length) written += this.fs.writeSync(this.fd, buf, written, buf.length - written);
+      while (written < buf.length)
+        written += this.fs.writeSync(this.fd, buf, written, buf.length - written);
       if (sync) this.fs.fdatasyncSync(this.fd);
     } catch (err) {
       this.undo(err as NodeJS.ErrnoException);
@@ -150,7 +157,14 @@ export function* readLines(fs: JournalFs, fd: number): Generator<Line> {
       if (carried > MAX_LINE_BYTES) throw new LineTooLong(no + 1);
     }
   }
-  if (carried) yield { no: no + 1, start, end: start + carried, terminated: false, bytes: Buffer.concat(carry) };
+  if (carried)
+    yield {
+      no: no + 1,
+      start,
+      end: start + carried,
+      terminated: false,
+      bytes: Buffer.concat(carry),
+    };
 }
 
 export class LineTooLong extends Error {
@@ -169,7 +183,10 @@ export function lineText(bytes: Buffer): string | null {
  * (fsynced), then trims the file there. Returns the copy's path.
  */
 export function setAsideTail(fs: JournalFs, file: string, offset: number, now: Date): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
   const fd = fs.openSync(file, 'r+');
   try {
     const size = fs.fstatSync(fd).size;
@@ -224,7 +241,11 @@ export function terminateLastLine(fs: JournalFs, file: string): void {
  * the same folder, fsynced, renamed over it, the folder fsynced. A failure removes
  * the temporary file and leaves `file` as it was. Returns the new size.
  */
-export function rewriteAtomically(fs: JournalFs, file: string, write: (out: (text: string) => void) => void): number {
+export function rewriteAtomically(
+  fs: JournalFs,
+  file: string,
+  write: (out: (text: string) => void) => void,
+): number {
   const temp = `${dirname(file)}/.${basename(file)}.compactando-${process.pid}`;
   const fd = fs.openSync(temp, 'w', 0o600);
   let size = 0;

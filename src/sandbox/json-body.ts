@@ -14,18 +14,28 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const MARK = '\uffff';
 
 /** undefined for an empty body; the endpoint's 400 for a wrong content type or charset, bytes that are not UTF-8, bad JSON or a lone surrogate. */
-export function parseBody(raw: Buffer | null, contentType: string | undefined, code: string): unknown {
+export function parseBody(
+  raw: Buffer | null,
+  contentType: string | undefined,
+  code: string,
+): unknown {
   if (raw === null || raw.length === 0) return undefined;
   const bad = (message: string) => new SandboxError(400, code, message);
   const [type, ...params] = (contentType ?? '').split(';');
   if (type!.trim().toLowerCase() !== 'application/json') {
-    throw bad(`body: el Content-Type debe ser application/json${contentType ? `, llegó "${contentType.slice(0, 60)}"` : ' (falta el header)'}`);
+    throw bad(
+      `body: el Content-Type debe ser application/json${contentType ? `, llegó "${contentType.slice(0, 60)}"` : ' (falta el header)'}`,
+    );
   }
   for (const p of params) {
     const [name, value = ''] = p.split('=');
     if (name!.trim().toLowerCase() !== 'charset') continue;
-    const charset = value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
-    if (charset !== 'utf-8' && charset !== 'utf8') throw bad(`body: el charset debe ser utf-8, llegó "${charset.slice(0, 40)}"`);
+    const charset = value
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8')
+      throw bad(`body: el charset debe ser utf-8, llegó "${charset.slice(0, 40)}"`);
   }
   let text: string;
   try {
@@ -40,7 +50,8 @@ export function parseBody(raw: Buffer | null, contentType: string | undefined, c
     throw bad(`body: no es JSON válido (${(err as Error).message.slice(0, 120)})`);
   }
   const lone = findString(value, (s) => LONE_SURROGATE.test(s));
-  if (lone !== undefined) throw bad(`${lone}: tiene un surrogate sin par (\\ud800-\\udfff sin su pareja): no es texto`);
+  if (lone !== undefined)
+    throw bad(`${lone}: tiene un surrogate sin par (\\ud800-\\udfff sin su pareja): no es texto`);
   return value;
 }
 
@@ -75,7 +86,8 @@ function markInvalid(buf: Buffer): string {
 function sequenceAt(b: Buffer, i: number): number {
   const b0 = b[i]!;
   if (b0 < 0x80) return 1;
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && b[i + k]! >= lo && b[i + k]! <= hi;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) =>
+    i + k < b.length && b[i + k]! >= lo && b[i + k]! <= hi;
   if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
   if (b0 >= 0xe0 && b0 <= 0xef) {
     const second = b0 === 0xe0 ? cont(1, 0xa0) : b0 === 0xed ? cont(1, 0x80, 0x9f) : cont(1);

@@ -11,7 +11,17 @@
 // A lock left by a sandbox that died without closing (kill -9) names a pid that no
 // longer runs and is taken over. (Two sandboxes taking over the same stale lock in
 // the same instant could both win; a laptop's sandbox does not meet that race.)
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SandboxStartError } from './errors.js';
@@ -31,7 +41,8 @@ export function realPathOf(file: string): string {
   try {
     return realpathSync(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new SandboxStartError(`no se pudo abrir ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new SandboxStartError(`no se pudo abrir ${file}: ${(err as Error).message}`);
   }
   let dangling = false;
   try {
@@ -39,11 +50,16 @@ export function realPathOf(file: string): string {
   } catch {
     // not there at all: a new file
   }
-  if (dangling) throw new SandboxStartError(`${file} es un enlace a un archivo que no existe; usá la ruta del archivo de datos`);
+  if (dangling)
+    throw new SandboxStartError(
+      `${file} es un enlace a un archivo que no existe; usá la ruta del archivo de datos`,
+    );
   try {
     return join(realpathSync(dirname(resolve(file))), basename(file));
   } catch (err) {
-    throw new SandboxStartError(`no se pudo usar ${file}: la carpeta no existe o no se puede leer (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new SandboxStartError(
+      `no se pudo usar ${file}: la carpeta no existe o no se puede leer (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
@@ -65,7 +81,11 @@ export function lockDataFile(file: string, busyHint = 'detenelo o usá otro --da
   let byInode: { release(): void } | undefined;
   try {
     const key = inodeLockPath(real);
-    byInode = takeLockFile(key, shown, `${busyHint} (lo abrió por otra ruta: un montaje o un volumen del mismo archivo)`);
+    byInode = takeLockFile(
+      key,
+      shown,
+      `${busyHint} (lo abrió por otra ruta: un montaje o un volumen del mismo archivo)`,
+    );
   } catch (err) {
     byPath.release();
     throw err;
@@ -98,24 +118,35 @@ function inodeLockPath(real: string): string {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // A folder someone else made in its place would let them hold or drop our locks.
     const own = lstatSync(dir);
-    if (!own.isDirectory() || (process.getuid && own.uid !== process.getuid()) || (own.mode & 0o077) !== 0) {
+    if (
+      !own.isDirectory() ||
+      (process.getuid && own.uid !== process.getuid()) ||
+      (own.mode & 0o077) !== 0
+    ) {
       throw new Error(`${dir} no es una carpeta privada de este usuario`);
     }
   } catch (err) {
-    throw new SandboxStartError(`no se pudo preparar la carpeta de bloqueos ${dir}: ${(err as Error).message}`);
+    throw new SandboxStartError(
+      `no se pudo preparar la carpeta de bloqueos ${dir}: ${(err as Error).message}`,
+    );
   }
   return join(dir, `${st.dev}-${st.ino}.lock`);
 }
 
 /** Creates the lock file `path` holding this pid, taking over one whose sandbox no longer runs. */
-function takeLockFile(path: string, shown: string, busyHint: string): { path: string; release(): void } {
+function takeLockFile(
+  path: string,
+  shown: string,
+  busyHint: string,
+): { path: string; release(): void } {
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
       fd = openSync(path, 'wx', 0o600);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new SandboxStartError(`no se pudo crear ${path}: ${(err as Error).message}`);
+      if (code !== 'EEXIST')
+        throw new SandboxStartError(`no se pudo crear ${path}: ${(err as Error).message}`);
       const holder = holderOf(path);
       if (holder === 'gone') continue; // released in the meantime
       // An empty lock is one being written right now: held.
@@ -150,7 +181,9 @@ function takeLockFile(path: string, shown: string, busyHint: string): { path: st
       },
     };
   }
-  throw new SandboxStartError(`no se pudo tomar ${path}: otro svc sandbox lo está tomando; probá de nuevo`);
+  throw new SandboxStartError(
+    `no se pudo tomar ${path}: otro svc sandbox lo está tomando; probá de nuevo`,
+  );
 }
 
 function linkCount(real: string): number {

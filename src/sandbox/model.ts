@@ -14,7 +14,12 @@ export function idOf(text: string | undefined): number {
 }
 
 /** The merchant's payment request, refreshed (expired when due); 404 for any other. */
-export function findCobro(deps: Deps, m: number, idText: string | undefined, now: number): CobroRec {
+export function findCobro(
+  deps: Deps,
+  m: number,
+  idText: string | undefined,
+  now: number,
+): CobroRec {
   const rec = deps.store.cobros.get(m, idOf(idText));
   if (!rec) throw notFound();
   return refresh(deps, rec, now);
@@ -32,7 +37,12 @@ export function refresh(deps: Deps, rec: CobroRec, now: number): CobroRec {
     deps.store.commit([['cobro', next]], [eventOf(next, move.event, null)]);
     rec = next;
   }
-  if (rec.wire.cvu === null && rec.wire.qr === null && now >= rec.readyAt && (rec.wire.medios.transferencia || rec.wire.medios.qr)) {
+  if (
+    rec.wire.cvu === null &&
+    rec.wire.qr === null &&
+    now >= rec.readyAt &&
+    (rec.wire.medios.transferencia || rec.wire.medios.qr)
+  ) {
     rec.wire.cvu = rec.wire.medios.transferencia ? rec.cvu : null;
     rec.wire.qr = rec.wire.medios.qr ? rec.qr : null;
     // The request changed when they appeared: updated_at says so. Derived from readyAt
@@ -44,7 +54,12 @@ export function refresh(deps: Deps, rec: CobroRec, now: number): CobroRec {
 }
 
 /** A copy of the record with some wire fields changed and updated_at set. */
-export function withWire(rec: CobroRec, patch: Partial<CobroWire>, updatedAt: string, extra: Partial<CobroRec> = {}): CobroRec {
+export function withWire(
+  rec: CobroRec,
+  patch: Partial<CobroWire>,
+  updatedAt: string,
+  extra: Partial<CobroRec> = {},
+): CobroRec {
   return { ...rec, ...extra, wire: { ...rec.wire, ...patch, updated_at: updatedAt } };
 }
 

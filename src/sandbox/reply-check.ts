@@ -11,17 +11,25 @@ const strictError = z.strictObject(SandboxErrorBody.shape);
 const replies = new Map<EndpointName, z.ZodMiniType>();
 
 /** Why a reply of an endpoint is not what the table says it answers, in one line; undefined when it is. */
-export function replyProblem(endpoint: EndpointName, status: number, body: unknown): string | undefined {
+export function replyProblem(
+  endpoint: EndpointName,
+  status: number,
+  body: unknown,
+): string | undefined {
   let schema: z.ZodMiniType = strictError;
   if (status >= 200 && status < 300) {
     const want = API[endpoint].reply.status;
     if (status !== want) return `status ${status}, the table says ${want}`;
-    schema = replies.get(endpoint) ?? replies.set(endpoint, strictReply(API[endpoint])).get(endpoint)!;
+    schema =
+      replies.get(endpoint) ?? replies.set(endpoint, strictReply(API[endpoint])).get(endpoint)!;
   }
   const r = schema.safeParse(body);
   if (r.success) return undefined;
   const issue = r.error.issues[0]!;
   const where = issue.path.join('.') || '(root)';
-  const what = issue.code === 'unrecognized_keys' ? `fields the table does not list (${issue.keys.join(', ')})` : issue.message;
+  const what =
+    issue.code === 'unrecognized_keys'
+      ? `fields the table does not list (${issue.keys.join(', ')})`
+      : issue.message;
   return `${where}: ${what}`;
 }

@@ -31,7 +31,13 @@ export interface Route {
 
 const local = (route: Route): Route => ({ ...route, local: true });
 
-const r = (method: string, path: string, access: Route['access'], handler: ControlHandler, code = 'bad_request'): Route => ({
+const r = (
+  method: string,
+  path: string,
+  access: Route['access'],
+  handler: ControlHandler,
+  code = 'bad_request',
+): Route => ({
   method,
   parts: path.split('/').slice(1),
   access,
@@ -59,7 +65,16 @@ const HANDLERS: Record<EndpointName, ControlHandler> = {
 const endpoints = (Object.keys(API) as EndpointName[]).map((name): Route => {
   const e = API[name];
   const code = 'error400' in e ? e.error400 : undefined;
-  return { ...r(e.method, e.path.replaceAll('{id}', ':'), e.access === 'public' ? 'public' : 'api', HANDLERS[name], code), endpoint: name };
+  return {
+    ...r(
+      e.method,
+      e.path.replaceAll('{id}', ':'),
+      e.access === 'public' ? 'public' : 'api',
+      HANDLERS[name],
+      code,
+    ),
+    endpoint: name,
+  };
 });
 
 export const ROUTES: Route[] = [

@@ -13,7 +13,10 @@ import { isAmount } from '../money.js';
 const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
 
 const Pago = z.strictObject({ medio: z.enum(MEDIOS), monto: z.optional(Monto) });
-const Devol = z.strictObject({ monto: Monto, transaccion: z.optional(z.int().check(z.minimum(0))) });
+const Devol = z.strictObject({
+  monto: Monto,
+  transaccion: z.optional(z.int().check(z.minimum(0))),
+});
 const CobroEsc = z.strictObject({
   /** The id and code it had where it was exported from: kept, so the lists are the same. */
   id: z.optional(z.int().check(z.positive())),
@@ -38,7 +41,11 @@ export type CobroEscenario = z.infer<typeof CobroEsc>;
 
 /** A path as a person writes it: cobros[1].pagos[0].monto. */
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(raíz)';
+  return (
+    path
+      .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`))
+      .join('') || '(raíz)'
+  );
 }
 
 export class ScenarioError extends Error {
@@ -55,7 +62,10 @@ export function parseScenario(text: string): Scenario {
   }
   // JSON.parse keeps the last of two equal keys: a scenario must say one thing.
   const twice = duplicateKey(text, value);
-  if (twice) throw new ScenarioError(`${twice.path} aparece dos veces (${twice.lines[0] === twice.lines[1] ? `línea ${twice.lines[0]}` : `líneas ${twice.lines[0]} y ${twice.lines[1]}`})`);
+  if (twice)
+    throw new ScenarioError(
+      `${twice.path} aparece dos veces (${twice.lines[0] === twice.lines[1] ? `línea ${twice.lines[0]}` : `líneas ${twice.lines[0]} y ${twice.lines[1]}`})`,
+    );
   // reportInput: a value of the wrong type ("monto": 10) is told apart from one left out.
   const r = Scenario.safeParse(value, { reportInput: true });
   if (!r.success) {
@@ -74,15 +84,22 @@ export function parseScenario(text: string): Scenario {
   }
   let lastId = 0;
   for (const [i, c] of r.data.cobros.entries()) {
-    if ((c.id === undefined) !== (c.codigo === undefined)) throw new ScenarioError(`cobros[${i}]: id y codigo van juntos (los dos o ninguno)`);
+    if ((c.id === undefined) !== (c.codigo === undefined))
+      throw new ScenarioError(`cobros[${i}]: id y codigo van juntos (los dos o ninguno)`);
     if (c.id !== undefined) {
-      if (c.id <= lastId) throw new ScenarioError(`cobros[${i}].id: ${c.id} no sigue al anterior (${lastId}); los cobros van en el orden de sus ids`);
+      if (c.id <= lastId)
+        throw new ScenarioError(
+          `cobros[${i}].id: ${c.id} no sigue al anterior (${lastId}); los cobros van en el orden de sus ids`,
+        );
       lastId = c.id;
     }
-    if (c.rechazar && c.expirar) throw new ScenarioError(`cobros[${i}]: rechazar o expirar, no los dos`);
+    if (c.rechazar && c.expirar)
+      throw new ScenarioError(`cobros[${i}]: rechazar o expirar, no los dos`);
     for (const [j, d] of (c.devoluciones ?? []).entries()) {
       if (d.transaccion !== undefined && d.transaccion >= (c.pagos ?? []).length) {
-        throw new ScenarioError(`cobros[${i}].devoluciones[${j}].transaccion: no hay pagos[${d.transaccion}] en ese cobro`);
+        throw new ScenarioError(
+          `cobros[${i}].devoluciones[${j}].transaccion: no hay pagos[${d.transaccion}] en ese cobro`,
+        );
       }
     }
   }
@@ -95,7 +112,11 @@ type Call = (
   path: string,
   body: unknown,
   comercio: 'ensayo' | undefined,
-) => Promise<{ status: number; body: { data?: unknown; message?: string }; headers?: Record<string, string | string[] | undefined> }>;
+) => Promise<{
+  status: number;
+  body: { data?: unknown; message?: string };
+  headers?: Record<string, string | string[] | undefined>;
+}>;
 
 /**
  * Applies a scenario through the sandbox's API (`call` sends one request with the
@@ -103,15 +124,23 @@ type Call = (
  * (`toIso` turns it into ISO 8601 with offset in the sandbox's zone). A step the
  * sandbox refuses stops it with the path of that step.
  */
-export async function applyScenario(s: Scenario, call: Call, toIso: (text: string) => string): Promise<void> {
+export async function applyScenario(
+  s: Scenario,
+  call: Call,
+  toIso: (text: string) => string,
+): Promise<void> {
   for (const [i, c] of s.cobros.entries()) {
     const at = `cobros[${i}]`;
     const send = async (where: string, method: string, path: string, body?: unknown) => {
       const r = await call(method, path, body, c.comercio);
-      if (r.status >= 300) throw new ScenarioError(`${where}: el sandbox lo rechazó (HTTP ${r.status}: ${r.body.message ?? ''})`);
+      if (r.status >= 300)
+        throw new ScenarioError(
+          `${where}: el sandbox lo rechazó (HTTP ${r.status}: ${r.body.message ?? ''})`,
+        );
       return r;
     };
-    const step = async (where: string, method: string, path: string, body?: unknown) => (await send(where, method, path, body)).body.data;
+    const step = async (where: string, method: string, path: string, body?: unknown) =>
+      (await send(where, method, path, body)).body.data;
     let vencimiento: string | undefined;
     if (c.vencimiento !== undefined) {
       try {
@@ -130,21 +159,35 @@ export async function applyScenario(s: Scenario, call: Call, toIso: (text: strin
       ...(c.transferencia !== undefined ? { transferencia: c.transferencia } : {}),
     };
     // An exported id and code are kept through the control plane; else the API picks them.
-    const cobro = (c.id !== undefined ? await step(at, 'POST', '/_sandbox/cobros', { ...body, id: c.id, codigo: c.codigo }) : await step(at, 'POST', '/v1/cobros', body)) as Cobro;
+    const cobro = (
+      c.id !== undefined
+        ? await step(at, 'POST', '/_sandbox/cobros', { ...body, id: c.id, codigo: c.codigo })
+        : await step(at, 'POST', '/v1/cobros', body)
+    ) as Cobro;
     // The transaction each payment made (pagos[k] -> txs[k]), as the sandbox says in its
     // answer: listing every transaction of the sandbox for each request made applying
     // a scenario quadratic (#28).
     const txs: number[] = [];
     for (const [j, p] of (c.pagos ?? []).entries()) {
-      const r = await send(`${at}.pagos[${j}]`, 'POST', `/_sandbox/cobros/${cobro.id}/pagar`, { medio: p.medio, ...(p.monto !== undefined ? { monto: p.monto } : {}) });
+      const r = await send(`${at}.pagos[${j}]`, 'POST', `/_sandbox/cobros/${cobro.id}/pagar`, {
+        medio: p.medio,
+        ...(p.monto !== undefined ? { monto: p.monto } : {}),
+      });
       txs.push(Number(r.headers?.['x-sandbox-transaccion']));
     }
-    if (c.rechazar) await step(`${at}.rechazar`, 'POST', `/_sandbox/cobros/${cobro.id}/rechazar`, {});
+    if (c.rechazar)
+      await step(`${at}.rechazar`, 'POST', `/_sandbox/cobros/${cobro.id}/rechazar`, {});
     if (c.expirar) await step(`${at}.expirar`, 'POST', `/_sandbox/cobros/${cobro.id}/expirar`, {});
     for (const [j, d] of (c.devoluciones ?? []).entries()) {
       const tx = d.transaccion === undefined ? undefined : txs[d.transaccion];
-      if (tx !== undefined && !Number.isSafeInteger(tx)) throw new ScenarioError(`${at}.devoluciones[${j}]: el sandbox no dijo qué transacción hizo pagos[${d.transaccion}]`);
-      await step(`${at}.devoluciones[${j}]`, 'POST', `/v1/cobros/${cobro.id}/devoluciones`, { monto: d.monto, ...(tx ? { transaccion_id: tx } : {}) });
+      if (tx !== undefined && !Number.isSafeInteger(tx))
+        throw new ScenarioError(
+          `${at}.devoluciones[${j}]: el sandbox no dijo qué transacción hizo pagos[${d.transaccion}]`,
+        );
+      await step(`${at}.devoluciones[${j}]`, 'POST', `/v1/cobros/${cobro.id}/devoluciones`, {
+        monto: d.monto,
+        ...(tx ? { transaccion_id: tx } : {}),
+      });
     }
   }
 }
@@ -174,14 +217,26 @@ export function exportScenario(merchants: MerchantLists[], now: string): Scenari
     const devs = [...m.devoluciones].sort((a, b) => a.id - b.id);
     for (const c of m.cobros) {
       const mine = txs.filter((t) => t.cobro_id === c.id);
-      const e: CobroEscenario & { id: number } = { id: c.id, codigo: c.codigo, ...(m.ensayo ? { comercio: 'ensayo' as const } : {}), concepto: c.concepto, monto: c.monto };
+      const e: CobroEscenario & { id: number } = {
+        id: c.id,
+        codigo: c.codigo,
+        ...(m.ensayo ? { comercio: 'ensayo' as const } : {}),
+        concepto: c.concepto,
+        monto: c.monto,
+      };
       if (c.referencia !== null) e.referencia = c.referencia;
-      if (c.vencimiento !== null && (c.estado === 'PENDIENTE' || c.estado === 'EN_PROCESO' || c.vencimiento > now)) e.vencimiento = c.vencimiento;
+      if (
+        c.vencimiento !== null &&
+        (c.estado === 'PENDIENTE' || c.estado === 'EN_PROCESO' || c.vencimiento > now)
+      )
+        e.vencimiento = c.vencimiento;
       if (!c.medios.tarjeta) e.tarjeta = false;
       if (!c.medios.qr) e.qr = false;
       if (!c.medios.transferencia) e.transferencia = false;
       // Read from the sandbox, which says only the seed's methods; another's are left out.
-      const pagos = mine.filter((t) => t.estado === 'ACREDITADO').flatMap((t) => (isKnown(t.medio, MEDIOS) ? [{ medio: t.medio, monto: t.monto }] : []));
+      const pagos = mine
+        .filter((t) => t.estado === 'ACREDITADO')
+        .flatMap((t) => (isKnown(t.medio, MEDIOS) ? [{ medio: t.medio, monto: t.monto }] : []));
       if (pagos.length) e.pagos = pagos;
       if (mine.some((t) => t.estado === 'RECHAZADO')) e.rechazar = true;
       else if (c.estado === 'CANCELADO') e.expirar = true;

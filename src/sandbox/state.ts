@@ -28,19 +28,29 @@ export function created(): Move {
 
 /** The payer started paying: PENDIENTE -> EN_PROCESO. */
 export function start(estado: EstadoCobro): Move {
-  if (estado !== 'PENDIENTE') throw new TransitionError(`el pago solo puede empezar desde PENDIENTE; está ${estado}`);
+  if (estado !== 'PENDIENTE')
+    throw new TransitionError(`el pago solo puede empezar desde PENDIENTE; está ${estado}`);
   return { estado: 'EN_PROCESO', event: 'payment.pending' };
 }
 
 /** A payment of `amount` is credited. */
-export function pay(p: { estado: EstadoCobro; monto: Cents; cobrado: Cents; amount: Cents }): Move & { cobrado: Cents } {
+export function pay(p: {
+  estado: EstadoCobro;
+  monto: Cents;
+  cobrado: Cents;
+  amount: Cents;
+}): Move & { cobrado: Cents } {
   if (!PAYABLE.includes(p.estado)) {
-    throw new TransitionError(`un cobro ${p.estado} no se puede pagar (se puede desde ${PAYABLE.join(', ')})`);
+    throw new TransitionError(
+      `un cobro ${p.estado} no se puede pagar (se puede desde ${PAYABLE.join(', ')})`,
+    );
   }
   const left = p.monto - p.cobrado;
   if (p.amount <= 0n) throw new TransitionError('monto debe ser mayor que 0');
   if (p.amount > left) {
-    throw new TransitionError(`monto ${formatCents(p.amount)} es más de lo que falta pagar (${formatCents(left)})`);
+    throw new TransitionError(
+      `monto ${formatCents(p.amount)} es más de lo que falta pagar (${formatCents(left)})`,
+    );
   }
   const cobrado = p.cobrado + p.amount;
   return cobrado === p.monto
@@ -50,13 +60,19 @@ export function pay(p: { estado: EstadoCobro; monto: Cents; cobrado: Cents; amou
 
 /** The payment was not credited: -> CANCELADO. */
 export function reject(estado: EstadoCobro): Move {
-  if (!OPEN.includes(estado)) throw new TransitionError(`un cobro ${estado} no se puede rechazar (se puede desde ${OPEN.join(', ')})`);
+  if (!OPEN.includes(estado))
+    throw new TransitionError(
+      `un cobro ${estado} no se puede rechazar (se puede desde ${OPEN.join(', ')})`,
+    );
   return { estado: 'CANCELADO', event: 'payment.rejected' };
 }
 
 /** The request expired: -> CANCELADO. */
 export function expire(estado: EstadoCobro): Move {
-  if (!OPEN.includes(estado)) throw new TransitionError(`un cobro ${estado} no puede vencer (puede desde ${OPEN.join(', ')})`);
+  if (!OPEN.includes(estado))
+    throw new TransitionError(
+      `un cobro ${estado} no puede vencer (puede desde ${OPEN.join(', ')})`,
+    );
   return { estado: 'CANCELADO', event: 'payment.rejected' };
 }
 
@@ -79,24 +95,38 @@ export interface RefundInput {
 /** Refund rules: allowed states, never more than collected − refunded (and than what is left of the transaction). */
 export function refund(r: RefundInput): Move & { tipo: 'parcial' | 'total'; devuelto: Cents } {
   if (!REFUNDABLE.includes(r.estado)) {
-    throw new TransitionError(`un cobro ${r.estado} no admite devolución (se puede desde ${REFUNDABLE.join(', ')})`);
+    throw new TransitionError(
+      `un cobro ${r.estado} no admite devolución (se puede desde ${REFUNDABLE.join(', ')})`,
+    );
   }
   if (r.amount <= 0n) throw new TransitionError('monto debe ser mayor que 0');
   const left = r.cobrado - r.devuelto;
   if (r.amount > left) {
-    throw new TransitionError(`monto ${formatCents(r.amount)} es más de lo que queda por devolver (${formatCents(left)})`);
+    throw new TransitionError(
+      `monto ${formatCents(r.amount)} es más de lo que queda por devolver (${formatCents(left)})`,
+    );
   }
   if (r.transaccion) {
     const t = r.transaccion;
     if (!t.sameCobro) throw new TransitionError('la transacción no es de este cobro');
-    if (t.estado !== 'ACREDITADO') throw new TransitionError(`la transacción está ${t.estado}; solo se devuelven transacciones ACREDITADO`);
+    if (t.estado !== 'ACREDITADO')
+      throw new TransitionError(
+        `la transacción está ${t.estado}; solo se devuelven transacciones ACREDITADO`,
+      );
     const txLeft = t.monto - t.devuelto;
     if (r.amount > txLeft) {
-      throw new TransitionError(`monto ${formatCents(r.amount)} es más de lo que queda de la transacción (${formatCents(txLeft)})`);
+      throw new TransitionError(
+        `monto ${formatCents(r.amount)} es más de lo que queda de la transacción (${formatCents(txLeft)})`,
+      );
     }
   }
   const devuelto = r.devuelto + r.amount;
   return devuelto === r.cobrado
     ? { estado: 'DEVUELTA', event: 'payment.refunded', tipo: 'total', devuelto }
-    : { estado: 'DEVUELTA_PARCIALMENTE', event: 'payment.partially_refunded', tipo: 'parcial', devuelto };
+    : {
+        estado: 'DEVUELTA_PARCIALMENTE',
+        event: 'payment.partially_refunded',
+        tipo: 'parcial',
+        devuelto,
+      };
 }

@@ -35,7 +35,15 @@ import {
   type Line,
 } from './journal.js';
 import { lockDataFile, type DataLock } from './lock.js';
-import { checkEvent, checkMeta, checkOp, checkSettled, upgradeEvent, upgradeOp, type StoreView } from './records.js';
+import {
+  checkEvent,
+  checkMeta,
+  checkOp,
+  checkSettled,
+  upgradeEvent,
+  upgradeOp,
+  type StoreView,
+} from './records.js';
 
 // The wire objects are the client's schemas (src/api/schemas.ts), so what the
 // sandbox writes and what the client accepts are one definition; type-only imports,
@@ -173,8 +181,22 @@ export function newMeta(): Meta {
   return {
     version: 1,
     merchants: [
-      { id: 1, email: 'comercio@sandbox.test', nombre: 'Comercio de Prueba', puede_cobrar: true, apiKey: key(), webhookUrl: null },
-      { id: 2, email: 'pendiente@sandbox.test', nombre: 'Comercio Sin Alta Completa', puede_cobrar: false, apiKey: key(), webhookUrl: null },
+      {
+        id: 1,
+        email: 'comercio@sandbox.test',
+        nombre: 'Comercio de Prueba',
+        puede_cobrar: true,
+        apiKey: key(),
+        webhookUrl: null,
+      },
+      {
+        id: 2,
+        email: 'pendiente@sandbox.test',
+        nombre: 'Comercio Sin Alta Completa',
+        puede_cobrar: false,
+        apiKey: key(),
+        webhookUrl: null,
+      },
       {
         id: 3,
         email: 'ensayo@sandbox.test',
@@ -275,7 +297,8 @@ export class Store {
     try {
       fd = fs.openSync(real, 'r');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new SandboxStartError(`no se pudo leer ${file}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new SandboxStartError(`no se pudo leer ${file}: ${(err as Error).message}`);
     }
     let store: Store | undefined;
     let torn: Line | null = null;
@@ -304,7 +327,8 @@ export class Store {
           if (!store) {
             const meta = (entry as { meta?: unknown } | null)?.meta;
             const why = meta === undefined ? 'falta meta' : checkMeta(meta);
-            if (why) throw corrupt(where, `no es la cabecera de un archivo de datos del sandbox (${why})`);
+            if (why)
+              throw corrupt(where, `no es la cabecera de un archivo de datos del sandbox (${why})`);
             store = new Store(meta as Meta, file);
           } else {
             written += store.replayEntry(entry, where);
@@ -343,16 +367,25 @@ export class Store {
           `${file}: el final está cortado (${bytes} bytes desde el byte ${torn.start}) y no se pudo apartar antes de recortarlo (${(err as Error).message}); el archivo no se modificó`,
         );
       }
-      notice(`${file}: el final estaba cortado (una escritura que no terminó): se descartaron ${bytes} bytes desde el byte ${torn.start} (línea ${torn.no}); quedan guardados en ${copy}`);
+      notice(
+        `${file}: el final estaba cortado (una escritura que no terminó): se descartaron ${bytes} bytes desde el byte ${torn.start} (línea ${torn.no}); quedan guardados en ${copy}`,
+      );
     } else if (unterminated) {
       terminateLastLine(fs, real);
     }
     let size = fileSize(fs, real, file);
-    const live = store.cobros.size + store.transacciones.size + store.devoluciones.size + store.liquidaciones.size + store.keptEvents().length;
+    const live =
+      store.cobros.size +
+      store.transacciones.size +
+      store.devoluciones.size +
+      store.liquidaciones.size +
+      store.keptEvents().length;
     if (size > (options.compactAtBytes ?? COMPACT_AT_BYTES) && live * 2 < written) {
       try {
         const after = rewriteAtomically(fs, real, (out) => store.writeState(out));
-        notice(`${file} compactado al iniciar: ${mb(size)} → ${mb(after)} (el estado actual, sin los cambios reemplazados)`);
+        notice(
+          `${file} compactado al iniciar: ${mb(size)} → ${mb(after)} (el estado actual, sin los cambios reemplazados)`,
+        );
         size = after;
       } catch (err) {
         notice(`${file}: no se pudo compactar (${(err as Error).message}); sigue como estaba`);
@@ -369,7 +402,12 @@ export class Store {
     const offset = (entry as { r?: unknown } | null)?.r;
     if (offset !== undefined) {
       // Forward, or back to the real time (0, `reloj reiniciar`): never to anything between.
-      if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0 || (offset !== 0 && offset < this.clockOffset)) {
+      if (
+        typeof offset !== 'number' ||
+        !Number.isSafeInteger(offset) ||
+        offset < 0 ||
+        (offset !== 0 && offset < this.clockOffset)
+      ) {
         throw corrupt(where, 'el reloj del sandbox solo avanza o vuelve a la hora real');
       }
       this.clockOffset = offset;
@@ -384,7 +422,8 @@ export class Store {
     }
     const ops = (entry as { c?: unknown } | null)?.c;
     const events = (entry as { e?: unknown } | null)?.e ?? [];
-    if (!Array.isArray(ops) || !Array.isArray(events)) throw corrupt(where, 'no es un cambio del sandbox');
+    if (!Array.isArray(ops) || !Array.isArray(events))
+      throw corrupt(where, 'no es un cambio del sandbox');
     for (const written of ops) {
       const op = upgradeOp(written);
       const why = checkOp(view, op);
@@ -431,7 +470,11 @@ export class Store {
       const after = rewriteAtomically(this.fs, this.real, (out) => this.writeState(out));
       return { before, after };
     } finally {
-      this.writer = new JournalWriter(this.fs, openAppend(this.fs, this.real, this.file!), fileSize(this.fs, this.real, this.file!));
+      this.writer = new JournalWriter(
+        this.fs,
+        openAppend(this.fs, this.real, this.file!),
+        fileSize(this.fs, this.real, this.file!),
+      );
     }
   }
 
@@ -452,19 +495,26 @@ export class Store {
     for (const [kind, table] of tables) {
       const ids = [...table.byId.keys()].sort((a, b) => a - b);
       for (let i = 0; i < ids.length; i += PER_LINE) {
-        out(JSON.stringify({ c: ids.slice(i, i + PER_LINE).map((id) => [kind, table.byId.get(id)]) }) + '\n');
+        out(
+          JSON.stringify({
+            c: ids.slice(i, i + PER_LINE).map((id) => [kind, table.byId.get(id)]),
+          }) + '\n',
+        );
       }
     }
     const events = this.keptEvents();
-    for (let i = 0; i < events.length; i += PER_LINE) out(JSON.stringify({ c: [], e: events.slice(i, i + PER_LINE) }) + '\n');
+    for (let i = 0; i < events.length; i += PER_LINE)
+      out(JSON.stringify({ c: [], e: events.slice(i, i + PER_LINE) }) + '\n');
     const settled = events.filter((e) => !this.pendingEvents.has(e.seq)).map((e) => e.seq);
-    for (let i = 0; i < settled.length; i += PER_LINE * 16) out(JSON.stringify({ s: settled.slice(i, i + PER_LINE * 16) }) + '\n');
+    for (let i = 0; i < settled.length; i += PER_LINE * 16)
+      out(JSON.stringify({ s: settled.slice(i, i + PER_LINE * 16) }) + '\n');
   }
 
   /** The events a compacted file keeps: the recent ones of each merchant and every one still owed, by number. */
   private keptEvents(): StoredEvent[] {
     const byN = new Map<number, StoredEvent>();
-    for (const m of this.meta.merchants) for (const e of this.recentEvents.of(m.id)) byN.set(e.seq, e);
+    for (const m of this.meta.merchants)
+      for (const e of this.recentEvents.of(m.id)) byN.set(e.seq, e);
     for (const e of this.pendingEvents.values()) byN.set(e.seq, e);
     return [...byN.values()].sort((a, b) => a.seq - b.seq);
   }
@@ -510,17 +560,29 @@ export class Store {
    */
   commit(ops: Op[], events: Emitted[] = []): void {
     const t = this.now();
-    const stamped = events.map((e, i): StoredEvent => ({ ...e, seq: this.lastEvent + 1 + i, at: t }));
+    const stamped = events.map((e, i): StoredEvent => ({
+      ...e,
+      seq: this.lastEvent + 1 + i,
+      at: t,
+    }));
     if (this.writer) {
       const before = this.writer.bytes;
       try {
-        this.writer.append(JSON.stringify(stamped.length ? { c: ops, e: stamped } : { c: ops }) + '\n', true);
+        this.writer.append(
+          JSON.stringify(stamped.length ? { c: ops, e: stamped } : { c: ops }) + '\n',
+          true,
+        );
       } catch (err) {
         if (err instanceof JournalWriteError) throw unavailable(err);
         throw err;
       }
-      if (Math.floor(this.writer.bytes / GROWTH_NOTICE_BYTES) > Math.floor(before / GROWTH_NOTICE_BYTES)) {
-        this.onNotice(`${this.file} ya ocupa ${mb(this.writer.bytes)}; se compacta al reiniciar el sandbox (o con svc sandbox compactar, con el sandbox detenido)`);
+      if (
+        Math.floor(this.writer.bytes / GROWTH_NOTICE_BYTES) >
+        Math.floor(before / GROWTH_NOTICE_BYTES)
+      ) {
+        this.onNotice(
+          `${this.file} ya ocupa ${mb(this.writer.bytes)}; se compacta al reiniciar el sandbox (o con svc sandbox compactar, con el sandbox detenido)`,
+        );
       }
     }
     for (const op of ops) this.applyOp(op);

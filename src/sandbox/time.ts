@@ -36,14 +36,17 @@ export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.n
   let offset = 0;
   const now = () => real() + offset;
   const advance = (ms: number) => {
-    if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError(`the sandbox's clock only moves forward (${ms} ms)`);
+    if (!Number.isSafeInteger(ms) || ms < 0)
+      throw new RangeError(`the sandbox's clock only moves forward (${ms} ms)`);
     offset += ms;
   };
   let fmt: Intl.DateTimeFormat;
   try {
     fmt = new Intl.DateTimeFormat('en-US', { timeZone: tz, ...WALL_CLOCK });
   } catch {
-    throw new SandboxStartError(`zona horaria desconocida: "${tz}" (ej. America/Argentina/Buenos_Aires, UTC)`);
+    throw new SandboxStartError(
+      `zona horaria desconocida: "${tz}" (ej. America/Argentina/Buenos_Aires, UTC)`,
+    );
   }
   // Formatting is the costly part of a read; most calls ask for the same second.
   let cachedSecond = Number.NaN;
@@ -64,7 +67,8 @@ export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.n
   return { now, offset: () => offset, advance, reset, wall: real, local, tz };
 }
 
-const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_WITH_OFFSET =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Milliseconds of an ISO 8601 date-time that carries an offset, or undefined. */
 export function parseIsoWithOffset(text: string): number | undefined {
@@ -90,6 +94,8 @@ export const MAX_ADVANCE_MS = 3650 * 24 * 3600 * 1000;
 export function parseDuration(text: string): number | undefined {
   const m = DURATION.exec(text.trim().toLowerCase());
   if (!m || !(m[1] || m[2] || m[3] || m[4])) return undefined;
-  const ms = ((Number(m[1] ?? 0) * 24 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 60_000 + Number(m[4] ?? 0) * 1000;
+  const ms =
+    ((Number(m[1] ?? 0) * 24 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 60_000 +
+    Number(m[4] ?? 0) * 1000;
   return ms > 0 && ms <= MAX_ADVANCE_MS ? ms : undefined;
 }

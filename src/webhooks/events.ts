@@ -22,7 +22,11 @@ export const ESTADO_OF: Record<Evento, EstadoCobro> = {
  * them: the sandbox names a transaction in a refund's event only when the refund
  * named one, and a sample stands for the usual refund, which names none.
  */
-const WITH_TRANSACTION = new Set<Evento>(['payment.approved', 'payment.partially_paid', 'payment.rejected']);
+const WITH_TRANSACTION = new Set<Evento>([
+  'payment.approved',
+  'payment.partially_paid',
+  'payment.rejected',
+]);
 
 export function isEvento(name: unknown): name is Evento {
   return typeof name === 'string' && (EVENTOS as readonly string[]).includes(name);
@@ -32,7 +36,11 @@ export function isEvento(name: unknown): name is Evento {
  * A notification body as `webhook trigger` edits it: the fields of the wire's
  * EventoBody (src/api/schemas.ts), any of which --set may change or add to.
  */
-export type EventBody = Omit<EventoBody, 'event' | 'estado'> & { event: string; estado: string; [field: string]: unknown };
+export type EventBody = Omit<EventoBody, 'event' | 'estado'> & {
+  event: string;
+  estado: string;
+  [field: string]: unknown;
+};
 
 export interface SampleBase {
   cobro_id?: number;
@@ -63,7 +71,10 @@ export function sampleBody(event: Evento, base: SampleBase = {}): EventoBody {
       cobrado = formatCents(percentOf(cents, '50'));
       break;
     default:
-      cobrado = base.monto_cobrado && parseAmount(base.monto_cobrado) > 0n ? base.monto_cobrado : formatCents(cents);
+      cobrado =
+        base.monto_cobrado && parseAmount(base.monto_cobrado) > 0n
+          ? base.monto_cobrado
+          : formatCents(cents);
   }
   return {
     event,
@@ -72,7 +83,12 @@ export function sampleBody(event: Evento, base: SampleBase = {}): EventoBody {
     estado: ESTADO_OF[event],
     monto: formatCents(cents),
     monto_cobrado: cobrado,
-    transaccion_id: base.transaccion_id !== undefined ? base.transaccion_id : WITH_TRANSACTION.has(event) ? 1 : null,
+    transaccion_id:
+      base.transaccion_id !== undefined
+        ? base.transaccion_id
+        : WITH_TRANSACTION.has(event)
+          ? 1
+          : null,
   };
 }
 
@@ -123,7 +139,8 @@ export function summarize(body: Uint8Array | string, headerEvent?: string | null
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
     event: str(o.event) ?? headerEvent ?? null,
-    cobro_id: typeof o.cobro_id === 'number' && Number.isSafeInteger(o.cobro_id) ? o.cobro_id : null,
+    cobro_id:
+      typeof o.cobro_id === 'number' && Number.isSafeInteger(o.cobro_id) ? o.cobro_id : null,
     codigo: str(o.codigo),
     estado: str(o.estado),
     monto: str(o.monto),

@@ -31,10 +31,18 @@ export interface ForwardResult {
  * credential or a session (Set-Cookie, Authorization and the like), which has no
  * business in a file that `svc webhook ver` prints.
  */
-export function keptResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function keptResponseHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || /^(set-cookie|cookie|authorization|proxy-authenticate|proxy-authorization|www-authenticate)$/i.test(name)) continue;
+    if (
+      value === undefined ||
+      /^(set-cookie|cookie|authorization|proxy-authenticate|proxy-authorization|www-authenticate)$/i.test(
+        name,
+      )
+    )
+      continue;
     out[name.toLowerCase()] = (Array.isArray(value) ? value.join(', ') : value).slice(0, 1000);
   }
   return out;
@@ -93,7 +101,13 @@ export class Forwarder {
           responseHeaders: keptResponseHeaders(answerHeaders),
         };
       };
-      const failed = (err: unknown, timedOut = false) => settle({ ok: false, status: null, latencyMs: latency(), error: describe(err, timedOut, timeoutMs) });
+      const failed = (err: unknown, timedOut = false) =>
+        settle({
+          ok: false,
+          status: null,
+          latencyMs: latency(),
+          error: describe(err, timedOut, timeoutMs),
+        });
       // The whole answer, connection included, within the timeout.
       const timer = setTimeout(() => {
         failed(undefined, true);
@@ -129,11 +143,22 @@ export class Forwarder {
       try {
         const target = new URL(url);
         // The origin drops a target's user:password: sent as Basic auth, as curl does (unless -H gave one).
-        const auth = target.username && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')
-          ? { authorization: `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}` }
-          : {};
+        const auth =
+          target.username && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')
+            ? {
+                authorization: `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`,
+              }
+            : {};
         this.agent.dispatch(
-          { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers: { ...headers, ...auth }, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+          {
+            origin: target.origin,
+            path: `${target.pathname}${target.search}`,
+            method: 'POST',
+            headers: { ...headers, ...auth },
+            body,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          },
           handler,
         );
       } catch (err) {

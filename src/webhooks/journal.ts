@@ -39,7 +39,9 @@ export function rotatedPath(path: string): string {
 
 /** Where the requests rejected by the listener are kept: `webhooks.jsonl` -> `webhooks.rechazados.jsonl`. */
 export function rejectedPath(path: string): string {
-  return path.endsWith('.jsonl') ? `${path.slice(0, -'.jsonl'.length)}.rechazados.jsonl` : `${path}.rechazados`;
+  return path.endsWith('.jsonl')
+    ? `${path.slice(0, -'.jsonl'.length)}.rechazados.jsonl`
+    : `${path}.rechazados`;
 }
 
 export type Outcome =
@@ -226,7 +228,9 @@ export function newEntryId(): string {
 }
 
 /** The headers worth keeping: Content-Type and X-Svc-*; nothing else (no credentials). */
-export function keptHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function keptHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const key = name.toLowerCase();
@@ -237,10 +241,17 @@ export function keptHeaders(headers: Record<string, string | string[] | undefine
 }
 
 /** The body as stored: text when it is valid UTF-8, base64 otherwise. */
-export function encodeBody(body: Uint8Array, text: string | undefined = decodeUtf8(body)): { body: string; body_encoding: 'utf8' | 'base64'; bytes: number } {
+export function encodeBody(
+  body: Uint8Array,
+  text: string | undefined = decodeUtf8(body),
+): { body: string; body_encoding: 'utf8' | 'base64'; bytes: number } {
   return text !== undefined
     ? { body: text, body_encoding: 'utf8', bytes: body.byteLength }
-    : { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64'), body_encoding: 'base64', bytes: body.byteLength };
+    : {
+        body: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64'),
+        body_encoding: 'base64',
+        bytes: body.byteLength,
+      };
 }
 
 /**
@@ -258,7 +269,8 @@ export function encodePrefix(
   for (let drop = 0; drop <= Math.min(3, head.length); drop++) {
     const text = decodeUtf8(head.subarray(0, head.length - drop));
     // Only a cut body may lose a partial character at its end.
-    if (text !== undefined && (drop === 0 || cut.body_truncated)) return { body: text, body_encoding: 'utf8', bytes: total, ...cut };
+    if (text !== undefined && (drop === 0 || cut.body_truncated))
+      return { body: text, body_encoding: 'utf8', bytes: total, ...cut };
   }
   return { body: head.toString('base64'), body_encoding: 'base64', bytes: total, ...cut };
 }
@@ -304,7 +316,12 @@ export interface JournalOptions {
 
 export class Journal {
   /** Lines waiting for the next write, each with its size in bytes (counted once). */
-  private pending: { line: string; bytes: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private pending: {
+    line: string;
+    bytes: number;
+    resolve: () => void;
+    reject: (err: unknown) => void;
+  }[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
   /** A write failed part-way: the next one starts on a new line. */
@@ -357,7 +374,9 @@ export class Journal {
       this.pending.push({ line, bytes: Buffer.byteLength(line), resolve, reject });
       // The first line of an idle journal waits for the end of this turn of the event
       // loop: every request parsed in the same turn goes in the same write.
-      this.flushing ??= new Promise<void>((started) => setImmediate(started)).then(() => this.flush());
+      this.flushing ??= new Promise<void>((started) => setImmediate(started)).then(() =>
+        this.flush(),
+      );
     });
   }
 
@@ -373,8 +392,11 @@ export class Journal {
       // A file is rotated before a write would take it past its size, so a generation
       // holds at most maxBytes (or one line, when a line alone is larger).
       const first = this.pending[0]!.bytes;
-      if (this.size > 0 && this.size + first > this.maxBytes && !this.cannotRotate) await this.rotate();
-      const room = this.cannotRotate ? BATCH_MAX_CHARS : Math.min(BATCH_MAX_CHARS, Math.max(first, this.maxBytes - this.size));
+      if (this.size > 0 && this.size + first > this.maxBytes && !this.cannotRotate)
+        await this.rotate();
+      const room = this.cannotRotate
+        ? BATCH_MAX_CHARS
+        : Math.min(BATCH_MAX_CHARS, Math.max(first, this.maxBytes - this.size));
       let chars = first;
       let n = 1;
       while (n < this.pending.length) {
@@ -400,7 +422,9 @@ export class Journal {
         // so only the torn one is unreadable. Not truncated back: `svc webhook replay`
         // may be appending to the same file.
         this.torn = true;
-        const failure = new JournalError(`no se pudo escribir el journal ${this.path}: ${(err as Error).message}`);
+        const failure = new JournalError(
+          `no se pudo escribir el journal ${this.path}: ${(err as Error).message}`,
+        );
         for (const p of batch) p.reject(failure);
       }
     }
@@ -475,19 +499,39 @@ export function entryProblem(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'no es un objeto';
   const e = v as Record<string, unknown>;
   if (!isStr(e.id) || e.id === '') return 'falta id';
-  if (!isStr(e.received_at) || Number.isNaN(Date.parse(e.received_at))) return 'received_at no es una fecha';
-  if (e.source !== 'listen' && e.source !== 'replay' && e.source !== 'trigger') return 'source no es listen, replay ni trigger';
+  if (!isStr(e.received_at) || Number.isNaN(Date.parse(e.received_at)))
+    return 'received_at no es una fecha';
+  if (e.source !== 'listen' && e.source !== 'replay' && e.source !== 'trigger')
+    return 'source no es listen, replay ni trigger';
   if (!isStr(e.body)) return 'falta body';
-  if (e.body_encoding !== undefined && e.body_encoding !== 'utf8' && e.body_encoding !== 'base64') return 'body_encoding no es utf8 ni base64';
-  if (typeof e.headers !== 'object' || e.headers === null || Array.isArray(e.headers) || !Object.values(e.headers).every(isStr)) return 'headers no son textos';
-  for (const k of ['event', 'estado', 'monto'] as const) if (!strOrNull(e[k])) return `${k} no es texto ni null`;
-  if (!(e.cobro_id === null || (typeof e.cobro_id === 'number' && Number.isSafeInteger(e.cobro_id)))) return 'cobro_id no es un entero ni null';
+  if (e.body_encoding !== undefined && e.body_encoding !== 'utf8' && e.body_encoding !== 'base64')
+    return 'body_encoding no es utf8 ni base64';
+  if (
+    typeof e.headers !== 'object' ||
+    e.headers === null ||
+    Array.isArray(e.headers) ||
+    !Object.values(e.headers).every(isStr)
+  )
+    return 'headers no son textos';
+  for (const k of ['event', 'estado', 'monto'] as const)
+    if (!strOrNull(e[k])) return `${k} no es texto ni null`;
+  if (
+    !(e.cobro_id === null || (typeof e.cobro_id === 'number' && Number.isSafeInteger(e.cobro_id)))
+  )
+    return 'cobro_id no es un entero ni null';
   const ver = e.verification as Record<string, unknown> | undefined;
-  if (typeof ver !== 'object' || ver === null || typeof ver.valid !== 'boolean') return 'falta verification';
-  if ((ver.reason !== undefined && !isStr(ver.reason)) || (ver.message !== undefined && !isStr(ver.message))) return 'verification.reason no es texto';
+  if (typeof ver !== 'object' || ver === null || typeof ver.valid !== 'boolean')
+    return 'falta verification';
+  if (
+    (ver.reason !== undefined && !isStr(ver.reason)) ||
+    (ver.message !== undefined && !isStr(ver.message))
+  )
+    return 'verification.reason no es texto';
   if (!isStr(e.outcome)) return 'falta outcome';
-  for (const k of ['status', 'answered', 'latency_ms'] as const) if (e[k] !== undefined && !numOrNull(e[k])) return `${k} no es un número ni null`;
-  for (const k of ['target', 'replay_of', 'error', 'response_start', 'method', 'path'] as const) if (e[k] !== undefined && !strOrNull(e[k])) return `${k} no es texto`;
+  for (const k of ['status', 'answered', 'latency_ms'] as const)
+    if (e[k] !== undefined && !numOrNull(e[k])) return `${k} no es un número ni null`;
+  for (const k of ['target', 'replay_of', 'error', 'response_start', 'method', 'path'] as const)
+    if (e[k] !== undefined && !strOrNull(e[k])) return `${k} no es texto`;
   return undefined;
 }
 
@@ -512,7 +556,8 @@ function mergeByArrival(a: JournalEntry[], b: JournalEntry[]): JournalEntry[] {
   const out: JournalEntry[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) out.push(b[j]!.received_at < a[i]!.received_at ? b[j++]! : a[i++]!);
+  while (i < a.length && j < b.length)
+    out.push(b[j]!.received_at < a[i]!.received_at ? b[j++]! : a[i++]!);
   while (i < a.length) out.push(a[i++]!);
   while (j < b.length) out.push(b[j++]!);
   return out;

@@ -62,7 +62,8 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
       .handle(req, res)
       .catch((err: Error) => {
         onError(err);
-        if (!res.headersSent) reply(res, 500, { error: 'internal', message: 'error interno del listener' });
+        if (!res.headersSent)
+          reply(res, 500, { error: 'internal', message: 'error interno del listener' });
         else res.destroy();
       })
       .finally(() => {

@@ -27,10 +27,23 @@ export interface ProbeCase {
 }
 
 /** Every case, signed with `secret` at `now` (Unix seconds); `tolerance` is the receiver's, in seconds. */
-export function probeCases(secret: string, now: number, tolerance: number, userAgent: string): ProbeCase[] {
-  const signed = (body: string, event: string, ts = now): Delivery => ({ headers: { 'user-agent': userAgent, ...notificationHeaders(secret, event, body, ts) }, body });
-  const text = (event: (typeof EVENTOS)[number], cobro: number) => JSON.stringify(sampleBody(event, { cobro_id: cobro }));
-  const cases: ProbeCase[] = EVENTOS.map((event, i) => ({ name: `válida: ${event}`, expect: '2xx', deliveries: [signed(text(event, 9001 + i), event)] }));
+export function probeCases(
+  secret: string,
+  now: number,
+  tolerance: number,
+  userAgent: string,
+): ProbeCase[] {
+  const signed = (body: string, event: string, ts = now): Delivery => ({
+    headers: { 'user-agent': userAgent, ...notificationHeaders(secret, event, body, ts) },
+    body,
+  });
+  const text = (event: (typeof EVENTOS)[number], cobro: number) =>
+    JSON.stringify(sampleBody(event, { cobro_id: cobro }));
+  const cases: ProbeCase[] = EVENTOS.map((event, i) => ({
+    name: `válida: ${event}`,
+    expect: '2xx',
+    deliveries: [signed(text(event, 9001 + i), event)],
+  }));
 
   const base = text('payment.approved', 9100);
   const other = signed(base, 'payment.approved');
@@ -39,25 +52,55 @@ export function probeCases(secret: string, now: number, tolerance: number, userA
 
   const tampered = signed(base, 'payment.approved');
   tampered.body = base.replace('"monto":"', '"monto":"1');
-  cases.push({ name: 'cuerpo cambiado después de firmar', expect: 'rechazo', deliveries: [tampered] });
+  cases.push({
+    name: 'cuerpo cambiado después de firmar',
+    expect: 'rechazo',
+    deliveries: [tampered],
+  });
 
   const margin = tolerance + 60;
-  cases.push({ name: `timestamp viejo (${margin} s atrás)`, expect: 'rechazo', deliveries: [signed(base, 'payment.approved', now - margin)] });
-  cases.push({ name: `timestamp del futuro (${margin} s adelante)`, expect: 'rechazo', deliveries: [signed(base, 'payment.approved', now + margin)] });
+  cases.push({
+    name: `timestamp viejo (${margin} s atrás)`,
+    expect: 'rechazo',
+    deliveries: [signed(base, 'payment.approved', now - margin)],
+  });
+  cases.push({
+    name: `timestamp del futuro (${margin} s adelante)`,
+    expect: 'rechazo',
+    deliveries: [signed(base, 'payment.approved', now + margin)],
+  });
 
   const bare = signed(base, 'payment.approved');
   delete bare.headers['X-Svc-Signature'];
   delete bare.headers['X-Svc-Timestamp'];
-  cases.push({ name: 'sin X-Svc-Signature ni X-Svc-Timestamp', expect: 'rechazo', deliveries: [bare] });
+  cases.push({
+    name: 'sin X-Svc-Signature ni X-Svc-Timestamp',
+    expect: 'rechazo',
+    deliveries: [bare],
+  });
 
   const mismatch = signed(base, 'payment.approved');
   mismatch.headers['X-Svc-Event'] = 'payment.refunded';
-  cases.push({ name: 'X-Svc-Event distinto del evento del cuerpo', expect: 'rechazo', deliveries: [mismatch] });
+  cases.push({
+    name: 'X-Svc-Event distinto del evento del cuerpo',
+    expect: 'rechazo',
+    deliveries: [mismatch],
+  });
 
   const twice = signed(text('payment.partially_paid', 9200), 'payment.partially_paid');
-  cases.push({ name: 'la misma entrega dos veces (reintento)', expect: '2xx', deliveries: [twice, twice] });
+  cases.push({
+    name: 'la misma entrega dos veces (reintento)',
+    expect: '2xx',
+    deliveries: [twice, twice],
+  });
 
-  cases.push({ name: 'red lenta (el cuerpo llega en 4 partes)', expect: '2xx', deliveries: [{ ...signed(text('payment.pending', 9300), 'payment.pending'), pieces: 4, pauseMs: 150 }] });
+  cases.push({
+    name: 'red lenta (el cuerpo llega en 4 partes)',
+    expect: '2xx',
+    deliveries: [
+      { ...signed(text('payment.pending', 9300), 'payment.pending'), pieces: 4, pauseMs: 150 },
+    ],
+  });
   return cases;
 }
 
@@ -70,7 +113,10 @@ export interface Sent {
 export function deliver(url: URL, d: Delivery, timeoutMs: number): Promise<Sent> {
   return new Promise((resolve) => {
     const bytes = Buffer.from(d.body, 'utf8');
-    const mod = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+    const mod =
+      url.protocol === 'https:'
+        ? process.getBuiltinModule('node:https')
+        : process.getBuiltinModule('node:http');
     let done = false;
     const finish = (s: Sent) => {
       if (done) return;
@@ -78,12 +124,18 @@ export function deliver(url: URL, d: Delivery, timeoutMs: number): Promise<Sent>
       clearTimeout(timer);
       resolve(s);
     };
-    const req = mod.request(url, { method: 'POST', headers: { ...d.headers, 'content-length': String(bytes.length) }, agent: false });
+    const req = mod.request(url, {
+      method: 'POST',
+      headers: { ...d.headers, 'content-length': String(bytes.length) },
+      agent: false,
+    });
     const timer = setTimeout(() => {
       req.destroy();
       finish({ status: null, error: `sin respuesta en ${timeoutMs / 1000} s` });
     }, timeoutMs);
-    req.once('error', (err: NodeJS.ErrnoException) => finish({ status: null, error: err.code ?? err.message }));
+    req.once('error', (err: NodeJS.ErrnoException) =>
+      finish({ status: null, error: err.code ?? err.message }),
+    );
     req.once('response', (res) => {
       res.resume();
       res.once('end', () => finish({ status: res.statusCode ?? null }));

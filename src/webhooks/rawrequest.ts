@@ -35,13 +35,20 @@ export function parseRawRequest(input: Uint8Array): RawRequest {
   const buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   // Blank lines before the request (pasted with a leading newline) are not part of it.
   let start = 0;
-  while (start < buf.length && (buf[start] === 0x0a || buf[start] === 0x0d || buf[start] === 0x20 || buf[start] === 0x09)) start++;
+  while (
+    start < buf.length &&
+    (buf[start] === 0x0a || buf[start] === 0x0d || buf[start] === 0x20 || buf[start] === 0x09)
+  )
+    start++;
   const end = headerEnd(buf, start);
   const head = buf.subarray(start, end ? end.at : buf.length).toString('latin1');
   let body = end ? buf.subarray(end.at + end.length) : Buffer.alloc(0);
   const lines = head.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
-  if (lines.length === 0) throw new RawRequestError('el archivo está vacío: se espera un pedido HTTP (headers, una línea en blanco y el cuerpo)');
+  if (lines.length === 0)
+    throw new RawRequestError(
+      'el archivo está vacío: se espera un pedido HTTP (headers, una línea en blanco y el cuerpo)',
+    );
 
   let method: string | null = null;
   let target: string | null = null;
@@ -63,7 +70,9 @@ export function parseRawRequest(input: Uint8Array): RawRequest {
     const name = colon > 0 ? line.slice(0, colon).trim() : '';
     if (!HEADER_NAME.test(name)) {
       const hint = end ? '' : ' (¿falta la línea en blanco entre los headers y el cuerpo?)';
-      throw new RawRequestError(`línea ${i + 1 + (first ? 1 : 0)} no es un header "Nombre: valor": "${shorten(line)}"${hint}`);
+      throw new RawRequestError(
+        `línea ${i + 1 + (first ? 1 : 0)} no es un header "Nombre: valor": "${shorten(line)}"${hint}`,
+      );
     }
     const key = name.toLowerCase();
     const value = line.slice(colon + 1).trim();
@@ -75,15 +84,23 @@ export function parseRawRequest(input: Uint8Array): RawRequest {
   if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
     body = dechunk(body);
   } else if (headers['content-length'] !== undefined) {
-    const declared = /^\d{1,10}$/.test(headers['content-length']) ? Number(headers['content-length']) : NaN;
+    const declared = /^\d{1,10}$/.test(headers['content-length'])
+      ? Number(headers['content-length'])
+      : NaN;
     if (Number.isNaN(declared)) {
-      warnings.push(`Content-Length "${shorten(headers['content-length'])}" no es un número; se usa el cuerpo entero`);
+      warnings.push(
+        `Content-Length "${shorten(headers['content-length'])}" no es un número; se usa el cuerpo entero`,
+      );
     } else if (body.length > declared) {
       // Editors and log viewers add a final newline: the request itself says where the body ends.
-      warnings.push(`el cuerpo tiene ${body.length} bytes y Content-Length dice ${declared}: se usan los primeros ${declared}`);
+      warnings.push(
+        `el cuerpo tiene ${body.length} bytes y Content-Length dice ${declared}: se usan los primeros ${declared}`,
+      );
       body = body.subarray(0, declared);
     } else if (body.length < declared) {
-      warnings.push(`el cuerpo tiene ${body.length} bytes pero Content-Length dice ${declared}: ¿está cortado?`);
+      warnings.push(
+        `el cuerpo tiene ${body.length} bytes pero Content-Length dice ${declared}: ¿está cortado?`,
+      );
     }
   }
   return { method, target, headers, body: Buffer.from(body), warnings };
@@ -95,9 +112,16 @@ function dechunk(data: Buffer): Buffer {
   let pos = 0;
   for (;;) {
     const nl = data.indexOf(0x0a, pos);
-    if (nl < 0) throw new RawRequestError('cuerpo chunked mal formado: falta el tamaño de un bloque');
-    const sizeText = data.subarray(pos, nl).toString('latin1').replace(/\r$/, '').split(';')[0]!.trim();
-    if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText)) throw new RawRequestError(`cuerpo chunked mal formado: tamaño "${shorten(sizeText)}"`);
+    if (nl < 0)
+      throw new RawRequestError('cuerpo chunked mal formado: falta el tamaño de un bloque');
+    const sizeText = data
+      .subarray(pos, nl)
+      .toString('latin1')
+      .replace(/\r$/, '')
+      .split(';')[0]!
+      .trim();
+    if (!/^[0-9a-fA-F]{1,8}$/.test(sizeText))
+      throw new RawRequestError(`cuerpo chunked mal formado: tamaño "${shorten(sizeText)}"`);
     const size = parseInt(sizeText, 16);
     if (size === 0) return Buffer.concat(parts);
     const from = nl + 1;

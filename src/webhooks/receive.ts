@@ -46,7 +46,15 @@ interface Exchange {
 
 /** Answers the requests of one listener; it keeps the counters the status page shows. */
 export class NotificationHandler {
-  readonly stats: ListenerStats = { received: 0, forwarded: 0, failed: 0, rejected: 0, skipped: 0, busy: 0, in_flight: 0 };
+  readonly stats: ListenerStats = {
+    received: 0,
+    forwarded: 0,
+    failed: 0,
+    rejected: 0,
+    skipped: 0,
+    busy: 0,
+    in_flight: 0,
+  };
   private readonly path: string;
   private readonly cap: number;
   private readonly tolerance: number;
@@ -79,7 +87,10 @@ export class NotificationHandler {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     if (normalizePath(pathname) !== this.path) {
-      return reply(res, 404, { error: 'not_found', message: `este listener recibe notificaciones en ${this.path}` });
+      return reply(res, 404, {
+        error: 'not_found',
+        message: `este listener recibe notificaciones en ${this.path}`,
+      });
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
       return reply(res, 200, {
@@ -96,17 +107,25 @@ export class NotificationHandler {
     }
     if (req.method !== 'POST') {
       res.setHeader('allow', 'GET, HEAD, POST');
-      return reply(res, 405, { error: 'method_not_allowed', message: 'las notificaciones llegan por POST' });
+      return reply(res, 405, {
+        error: 'method_not_allowed',
+        message: 'las notificaciones llegan por POST',
+      });
     }
 
     const x: Exchange = {
       req,
       res,
-      arrival: { received_at: new Date().toISOString(), path: req.url ?? '/', headers: keptHeaders(req.headers) },
+      arrival: {
+        received_at: new Date().toISOString(),
+        path: req.url ?? '/',
+        headers: keptHeaders(req.headers),
+      },
       eventHeader: headerValue(req.headers['x-svc-event']),
     };
     const declaredText = headerValue(req.headers['content-length']);
-    const declared = declaredText !== undefined && /^\d+$/.test(declaredText) ? Number(declaredText) : undefined;
+    const declared =
+      declaredText !== undefined && /^\d+$/.test(declaredText) ? Number(declaredText) : undefined;
     if (declared !== undefined && declared > this.cap) return this.tooLarge(x, declared);
 
     // Headers that fail on their own (missing, malformed, expired) fail whatever the
@@ -170,17 +189,29 @@ export class NotificationHandler {
     const summary = summarize(text ?? body, x.eventHeader);
     // X-Svc-Event is not signed: routes and --events must never act on a header that
     // names another event than the signed body (svc webhook probar checks this too).
-    if (x.eventHeader !== undefined && summary.json && summary.event !== x.eventHeader) return this.mismatched(x, body, summary.event);
+    if (x.eventHeader !== undefined && summary.json && summary.event !== x.eventHeader)
+      return this.mismatched(x, body, summary.event);
     const kept = encodeBody(body, text);
-    const entry = (outcome: Outcome, answered: number, target: string | null = null, result?: ForwardResult) =>
-      eventEntry(x.arrival, kept, summary, outcome, answered, target, result);
+    const entry = (
+      outcome: Outcome,
+      answered: number,
+      target: string | null = null,
+      result?: ForwardResult,
+    ) => eventEntry(x.arrival, kept, summary, outcome, answered, target, result);
 
     if (this.events && !(summary.event && this.events.has(summary.event))) {
       this.stats.skipped++;
-      return this.settle(x, entry('skipped', 200), () => reply(x.res, 200, { skipped: true, message: 'evento filtrado por --events; no se reenvió' }));
+      return this.settle(x, entry('skipped', 200), () =>
+        reply(x.res, 200, {
+          skipped: true,
+          message: 'evento filtrado por --events; no se reenvió',
+        }),
+      );
     }
-    const target = (summary.event ? this.routes.get(summary.event) : undefined) ?? this.options.forwardTo;
-    if (!target) return this.settle(x, entry('received', 200), () => reply(x.res, 200, { received: true }));
+    const target =
+      (summary.event ? this.routes.get(summary.event) : undefined) ?? this.options.forwardTo;
+    if (!target)
+      return this.settle(x, entry('received', 200), () => reply(x.res, 200, { received: true }));
 
     const out: Record<string, string> = { 'user-agent': USER_AGENT };
     for (const k in x.arrival.headers) out[k] = x.arrival.headers[k]!;
@@ -189,8 +220,11 @@ export class NotificationHandler {
     if (result.ok) this.stats.forwarded++;
     else this.stats.failed++;
     const status = relayStatus(result);
-    const outcome = result.status === null ? 'unreachable' : result.ok ? 'forwarded' : 'target_error';
-    return this.settle(x, entry(outcome, status, target, result), () => relay(x.res, result, status, this.forwarder.timeoutMs));
+    const outcome =
+      result.status === null ? 'unreachable' : result.ok ? 'forwarded' : 'target_error';
+    return this.settle(x, entry(outcome, status, target, result), () =>
+      relay(x.res, result, status, this.forwarder.timeoutMs),
+    );
   }
 
   /** Journals, then answers: a 2xx (or the app's answer) only once the line is on disk, else 503 so the sender retries. */
@@ -198,7 +232,10 @@ export class NotificationHandler {
     if (await this.commit(e)) send();
     else {
       e.answered = 503;
-      reply(x.res, 503, { error: 'journal_unavailable', message: 'no se pudo guardar el evento en el journal; reintentá' });
+      reply(x.res, 503, {
+        error: 'journal_unavailable',
+        message: 'no se pudo guardar el evento en el journal; reintentá',
+      });
     }
     this.report(e);
   }
@@ -226,13 +263,15 @@ export class NotificationHandler {
   /** Rejected requests: their own file, not waited for (nothing was acknowledged). */
   private keepRejected(entry: ListenRecord): void {
     if (this.journalFile) {
-      this.rejectedJournal ??= Journal.open(rejectedPath(this.journalFile), { maxBytes: this.options.rejectedMaxBytes ?? REJECTED_MAX_BYTES }).catch(
-        (err: Error) => {
-          this.onError(err);
-          return undefined;
-        },
+      this.rejectedJournal ??= Journal.open(rejectedPath(this.journalFile), {
+        maxBytes: this.options.rejectedMaxBytes ?? REJECTED_MAX_BYTES,
+      }).catch((err: Error) => {
+        this.onError(err);
+        return undefined;
+      });
+      void this.rejectedJournal.then((j) =>
+        j?.append(entry).catch((err: Error) => this.onError(err)),
       );
-      void this.rejectedJournal.then((j) => j?.append(entry).catch((err: Error) => this.onError(err)));
     }
     this.report(entry);
   }
@@ -243,7 +282,16 @@ export class NotificationHandler {
     const kept = encodePrefix(body, total);
     // What the summary shows comes from the kept start only (a cut body is no JSON: the header's event).
     const summary = summarize(kept.body_truncated ? EMPTY : body, x.eventHeader);
-    this.keepRejected(strangeEntry(x.arrival, kept, summary, { valid: false, reason: check.reason, message: check.message }, 'rejected', 401));
+    this.keepRejected(
+      strangeEntry(
+        x.arrival,
+        kept,
+        summary,
+        { valid: false, reason: check.reason, message: check.message },
+        'rejected',
+        401,
+      ),
+    );
   }
 
   private mismatched(x: Exchange, body: Buffer, bodyEvent: string | null): void {
@@ -252,7 +300,16 @@ export class NotificationHandler {
     reply(x.res, 400, { error: 'event_mismatch', message });
     const kept = encodePrefix(body, body.length);
     const summary = summarize(kept.body_truncated ? EMPTY : body, x.eventHeader);
-    this.keepRejected(strangeEntry(x.arrival, kept, summary, { valid: false, reason: 'event_mismatch', message }, 'rejected', 400));
+    this.keepRejected(
+      strangeEntry(
+        x.arrival,
+        kept,
+        summary,
+        { valid: false, reason: 'event_mismatch', message },
+        'rejected',
+        400,
+      ),
+    );
   }
 
   private tooLarge(x: Exchange, bytes: number): void {
@@ -263,19 +320,39 @@ export class NotificationHandler {
     reply(x.res, 413, { error: 'payload_too_large', message }, true);
     const kept: KeptBody = { body: '', body_encoding: 'utf8', bytes };
     const summary = { event: x.eventHeader ?? null, cobro_id: null, estado: null, monto: null };
-    this.keepRejected(strangeEntry(x.arrival, kept, summary, { valid: false, reason: 'too_large', message }, 'too_large', 413));
+    this.keepRejected(
+      strangeEntry(
+        x.arrival,
+        kept,
+        summary,
+        { valid: false, reason: 'too_large', message },
+        'too_large',
+        413,
+      ),
+    );
   }
 
   private busy(x: Exchange): void {
     this.stats.busy++;
     closeAfter(x.req, x.res);
     x.res.setHeader('retry-after', '1');
-    reply(x.res, 503, { error: 'busy', message: 'el listener tiene demasiados cuerpos en memoria a la vez; reintentá en un momento' }, true);
+    reply(
+      x.res,
+      503,
+      {
+        error: 'busy',
+        message:
+          'el listener tiene demasiados cuerpos en memoria a la vez; reintentá en un momento',
+      },
+      true,
+    );
     const now = Date.now();
     if (now - this.busySaid > 10_000) {
       this.busySaid = now;
       this.onError(
-        new Error(`más de ${Math.round(this.budget.limit / 1024 / 1024)} MiB de cuerpos a la vez: los pedidos que no entran se responden 503 (el remitente reintenta)`),
+        new Error(
+          `más de ${Math.round(this.budget.limit / 1024 / 1024)} MiB de cuerpos a la vez: los pedidos que no entran se responden 503 (el remitente reintenta)`,
+        ),
       );
     }
   }
@@ -288,7 +365,12 @@ function relayStatus(result: ForwardResult): number {
 }
 
 /** Answers the sender with the target's answer; a 502 that says why when there was none. */
-function relay(res: ServerResponse, result: ForwardResult, status: number, timeoutMs: number): void {
+function relay(
+  res: ServerResponse,
+  result: ForwardResult,
+  status: number,
+  timeoutMs: number,
+): void {
   if (result.status === null) {
     return reply(res, 502, {
       error: 'target_unreachable',
@@ -297,7 +379,10 @@ function relay(res: ServerResponse, result: ForwardResult, status: number, timeo
     });
   }
   if (result.response && result.responseComplete && status !== 204 && status !== 304) {
-    res.writeHead(status, { 'content-type': result.contentType ?? 'application/octet-stream', 'content-length': result.response.length });
+    res.writeHead(status, {
+      'content-type': result.contentType ?? 'application/octet-stream',
+      'content-length': result.response.length,
+    });
     res.end(result.response);
   } else {
     res.writeHead(status, { 'content-length': 0 });
@@ -323,11 +408,18 @@ type BodyRead = { body: Buffer; total: number } | 'too_large' | 'busy' | 'aborte
  * more bytes, 'aborted' when the sender went away. What is not kept is dropped as it
  * arrives.
  */
-function readBody(req: IncomingMessage, cap: number, keep: number, grow?: (bytes: number) => boolean, expected?: number): Promise<BodyRead> {
+function readBody(
+  req: IncomingMessage,
+  cap: number,
+  keep: number,
+  grow?: (bytes: number) => boolean,
+  expected?: number,
+): Promise<BodyRead> {
   return new Promise((resolve) => {
     // With its length declared, the body is copied into one buffer as it arrives: the
     // socket's chunks are let go at once, never held twice (chunks, then their concatenation).
-    const whole = keep === Infinity && expected !== undefined ? Buffer.allocUnsafe(expected) : undefined;
+    const whole =
+      keep === Infinity && expected !== undefined ? Buffer.allocUnsafe(expected) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let stored = 0;
@@ -365,7 +457,12 @@ function readBody(req: IncomingMessage, cap: number, keep: number, grow?: (bytes
       }
     };
     req.on('data', onData);
-    req.once('end', () => finish({ body: whole ? whole.subarray(0, stored) : Buffer.concat(chunks, stored), total: size }));
+    req.once('end', () =>
+      finish({
+        body: whole ? whole.subarray(0, stored) : Buffer.concat(chunks, stored),
+        total: size,
+      }),
+    );
     req.once('error', () => finish('aborted'));
     req.once('close', () => {
       if (!req.complete) finish('aborted');

@@ -20,12 +20,18 @@ export interface Diferencia {
   arreglo: string;
 }
 
-const EVENT_OF = Object.fromEntries(Object.entries(ESTADO_OF).map(([event, estado]) => [estado, event])) as Record<EstadoCobro, Evento>;
+const EVENT_OF = Object.fromEntries(
+  Object.entries(ESTADO_OF).map(([event, estado]) => [estado, event]),
+) as Record<EstadoCobro, Evento>;
 
 const accepted = (e: JournalEntry) => e.verification.valid && e.outcome === 'forwarded';
 
 /** Every request whose state the app has not been told, in the order of `cobros`. */
-export function reconcile(cobros: Iterable<Cobro>, journal: readonly JournalEntry[], forwardTo?: string): Diferencia[] {
+export function reconcile(
+  cobros: Iterable<Cobro>,
+  journal: readonly JournalEntry[],
+  forwardTo?: string,
+): Diferencia[] {
   const told = new Map<number, JournalEntry>();
   const pending = new Map<number, JournalEntry[]>();
   for (const e of journal) {
@@ -42,14 +48,22 @@ export function reconcile(cobros: Iterable<Cobro>, journal: readonly JournalEntr
     const last = told.get(c.id);
     if (last && last.estado === c.estado) continue;
     // A verified event for the current state that the app did not take: send it again.
-    const unsent = (pending.get(c.id) ?? []).filter((e) => e.estado === c.estado && (!last || e.received_at >= last.received_at)).at(-1);
+    const unsent = (pending.get(c.id) ?? [])
+      .filter((e) => e.estado === c.estado && (!last || e.received_at >= last.received_at))
+      .at(-1);
     // A state svc does not know has no event svc knows to send: said so, nothing guessed.
     const arreglo = unsent
       ? `svc webhook replay ${unsent.id}${forwardTo ? ` --forward-to ${forwardTo}` : ''}`
       : isKnown(c.estado, ESTADOS_COBRO)
         ? `svc webhook trigger ${EVENT_OF[c.estado]} --cobro ${c.id}${forwardTo ? ` --forward-to ${forwardTo}` : ' --forward-to URL_DE_TU_APP'}`
         : `ninguno: ${c.estado} es un estado que svc no conoce y no sabe qué evento le corresponde; mirá svc caso ${c.id}`;
-    out.push({ cobro_id: c.id, codigo: c.codigo, app: last?.estado ?? null, servicio: c.estado, arreglo });
+    out.push({
+      cobro_id: c.id,
+      codigo: c.codigo,
+      app: last?.estado ?? null,
+      servicio: c.estado,
+      arreglo,
+    });
   }
   return out;
 }

@@ -61,7 +61,10 @@ export function verify(input: VerifyInput): VerifyResult {
   }
   const sig = signature.trim();
   if (!sig.startsWith(SIGNATURE_PREFIX) || !HEX64.test(sig.slice(SIGNATURE_PREFIX.length))) {
-    return fail('malformed_signature', 'X-Svc-Signature mal formado: se espera sha256=<64 dígitos hex en minúscula>');
+    return fail(
+      'malformed_signature',
+      'X-Svc-Signature mal formado: se espera sha256=<64 dígitos hex en minúscula>',
+    );
   }
   const ts = timestamp.trim();
   if (!INTEGER.test(ts)) {
@@ -71,16 +74,25 @@ export function verify(input: VerifyInput): VerifyResult {
     const now = input.now ?? Math.floor(Date.now() / 1000);
     const age = now - Number(ts);
     if (age > tolerance) {
-      return fail('timestamp_too_old', `timestamp demasiado viejo: ${age} s, la tolerancia es ${tolerance} s`);
+      return fail(
+        'timestamp_too_old',
+        `timestamp demasiado viejo: ${age} s, la tolerancia es ${tolerance} s`,
+      );
     }
     if (-age > tolerance) {
-      return fail('timestamp_in_future', `timestamp ${-age} s en el futuro, la tolerancia es ${tolerance} s`);
+      return fail(
+        'timestamp_in_future',
+        `timestamp ${-age} s en el futuro, la tolerancia es ${tolerance} s`,
+      );
     }
   }
   const expected = Buffer.from(sign(secret, ts, body), 'hex');
   const given = Buffer.from(sig.slice(SIGNATURE_PREFIX.length), 'hex');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    return fail('signature_mismatch', 'la firma no coincide: el cuerpo fue modificado o el secreto es otro');
+    return fail(
+      'signature_mismatch',
+      'la firma no coincide: el cuerpo fue modificado o el secreto es otro',
+    );
   }
   return { ok: true };
 }

@@ -4,9 +4,16 @@
 
 /** One failed attempt: the socket's error code, or no answer in `timeoutMs`. */
 export function describeUnreachable(err: unknown, timedOut: boolean, timeoutMs: number): string {
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
+  const e = err as
+    | { code?: string; message?: string; cause?: { code?: string; message?: string } }
+    | undefined;
   const code = e?.code ?? e?.cause?.code;
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    timedOut ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `sin respuesta en ${formatSeconds(timeoutMs)}`;
   }
   switch (code) {

@@ -44,33 +44,154 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'cobro ver', args: () => ['cobro', 'ver', String(fx.cobroId)], method: 'GET', path: () => `/v1/cobros/${fx.cobroId}`, status: 200, resource: () => real.cobro, fields: ['monto', 'monto_cobrado'] },
-  { name: 'cobro listar', args: () => ['cobro', 'listar'], method: 'GET', path: () => '/v1/cobros', status: 200, resource: () => real.cobro, list: true, fields: ['monto', 'monto_cobrado'] },
-  { name: 'transacciones ver', args: () => ['transacciones', 'ver', String(fx.txId)], method: 'GET', path: () => `/v1/transacciones/${fx.txId}`, status: 200, resource: () => real.tx, fields: ['monto', 'te_cobramos', 'te_queda'] },
-  { name: 'transacciones listar', args: () => ['transacciones', 'listar'], method: 'GET', path: () => '/v1/transacciones', status: 200, resource: () => real.tx, list: true, fields: ['monto', 'te_cobramos', 'te_queda'] },
-  { name: 'devoluciones ver', args: () => ['devoluciones', 'ver', String(fx.devId)], method: 'GET', path: () => `/v1/devoluciones/${fx.devId}`, status: 200, resource: () => real.dev, fields: ['monto'] },
-  { name: 'devoluciones listar', args: () => ['devoluciones', 'listar'], method: 'GET', path: () => '/v1/devoluciones', status: 200, resource: () => real.dev, list: true, fields: ['monto'] },
-  { name: 'liquidaciones', args: () => ['liquidaciones'], method: 'GET', path: () => '/v1/liquidaciones', status: 200, resource: () => real.liq, list: true, fields: ['bruto', 'te_cobramos', 'te_queda'] },
-  { name: 'cargos', args: () => ['cargos'], method: 'GET', path: () => '/v1/cargos', status: 200, resource: () => real.cargo, list: true, fields: ['porcentaje'], odd: ['3.25001', '-5.00', '1e3', ' 5.00'] },
+  {
+    name: 'cobro ver',
+    args: () => ['cobro', 'ver', String(fx.cobroId)],
+    method: 'GET',
+    path: () => `/v1/cobros/${fx.cobroId}`,
+    status: 200,
+    resource: () => real.cobro,
+    fields: ['monto', 'monto_cobrado'],
+  },
+  {
+    name: 'cobro listar',
+    args: () => ['cobro', 'listar'],
+    method: 'GET',
+    path: () => '/v1/cobros',
+    status: 200,
+    resource: () => real.cobro,
+    list: true,
+    fields: ['monto', 'monto_cobrado'],
+  },
+  {
+    name: 'transacciones ver',
+    args: () => ['transacciones', 'ver', String(fx.txId)],
+    method: 'GET',
+    path: () => `/v1/transacciones/${fx.txId}`,
+    status: 200,
+    resource: () => real.tx,
+    fields: ['monto', 'te_cobramos', 'te_queda'],
+  },
+  {
+    name: 'transacciones listar',
+    args: () => ['transacciones', 'listar'],
+    method: 'GET',
+    path: () => '/v1/transacciones',
+    status: 200,
+    resource: () => real.tx,
+    list: true,
+    fields: ['monto', 'te_cobramos', 'te_queda'],
+  },
+  {
+    name: 'devoluciones ver',
+    args: () => ['devoluciones', 'ver', String(fx.devId)],
+    method: 'GET',
+    path: () => `/v1/devoluciones/${fx.devId}`,
+    status: 200,
+    resource: () => real.dev,
+    fields: ['monto'],
+  },
+  {
+    name: 'devoluciones listar',
+    args: () => ['devoluciones', 'listar'],
+    method: 'GET',
+    path: () => '/v1/devoluciones',
+    status: 200,
+    resource: () => real.dev,
+    list: true,
+    fields: ['monto'],
+  },
+  {
+    name: 'liquidaciones',
+    args: () => ['liquidaciones'],
+    method: 'GET',
+    path: () => '/v1/liquidaciones',
+    status: 200,
+    resource: () => real.liq,
+    list: true,
+    fields: ['bruto', 'te_cobramos', 'te_queda'],
+  },
+  {
+    name: 'cargos',
+    args: () => ['cargos'],
+    method: 'GET',
+    path: () => '/v1/cargos',
+    status: 200,
+    resource: () => real.cargo,
+    list: true,
+    fields: ['porcentaje'],
+    odd: ['3.25001', '-5.00', '1e3', ' 5.00'],
+  },
   // devolver reads the request and its refunds before anything is sent: today an odd
   // amount there stops it with exit 1 ("error inesperado").
-  { name: 'devolver (reads the refunds)', args: () => ['devolver', String(fx.refundableId), '--monto', '0.01'], method: 'GET', path: () => '/v1/devoluciones', status: 200, resource: () => ({ ...real.dev, cobro_id: fx.refundableId }), list: true, fields: ['monto'] },
-  { name: 'devolver (reads the request)', args: () => ['devolver', String(fx.refundableId), '--monto', '0.01'], method: 'GET', path: () => `/v1/cobros/${fx.refundableId}`, status: 200, resource: () => ({ ...real.cobro, id: fx.refundableId }), fields: ['monto_cobrado'] },
-  { name: 'cobro crear', args: () => ['cobro', 'crear', '--concepto', 'Pedido raro', '--monto', '15.00'], method: 'POST', path: () => '/v1/cobros', status: 201, resource: () => real.cobro, fields: ['monto', 'monto_cobrado'], post: /^error: el cobro de 15\.00 puede haberse creado o no \(.+\); no lo repitas sin verificar$/ },
-  { name: 'sync', args: () => ['sync', String(fx.cobroId)], method: 'POST', path: () => `/v1/cobros/${fx.cobroId}/sync`, status: 200, resource: () => real.cobro, fields: ['monto', 'monto_cobrado'], post: /^error: la sincronización del cobro \d+ puede haberse hecho o no \(.+\)/ },
-  { name: 'devolver (the reply)', args: () => ['devolver', String(fx.refundableId), '--monto', '0.01'], method: 'POST', path: () => `/v1/cobros/${fx.refundableId}/devoluciones`, status: 201, resource: () => ({ ...real.dev, cobro_id: fx.refundableId }), fields: ['monto'], post: /^error: la devolución de 0\.01 del cobro \d+ puede haberse hecho o no \(.+\); no la repitas sin verificar$/ },
+  {
+    name: 'devolver (reads the refunds)',
+    args: () => ['devolver', String(fx.refundableId), '--monto', '0.01'],
+    method: 'GET',
+    path: () => '/v1/devoluciones',
+    status: 200,
+    resource: () => ({ ...real.dev, cobro_id: fx.refundableId }),
+    list: true,
+    fields: ['monto'],
+  },
+  {
+    name: 'devolver (reads the request)',
+    args: () => ['devolver', String(fx.refundableId), '--monto', '0.01'],
+    method: 'GET',
+    path: () => `/v1/cobros/${fx.refundableId}`,
+    status: 200,
+    resource: () => ({ ...real.cobro, id: fx.refundableId }),
+    fields: ['monto_cobrado'],
+  },
+  {
+    name: 'cobro crear',
+    args: () => ['cobro', 'crear', '--concepto', 'Pedido raro', '--monto', '15.00'],
+    method: 'POST',
+    path: () => '/v1/cobros',
+    status: 201,
+    resource: () => real.cobro,
+    fields: ['monto', 'monto_cobrado'],
+    post: /^error: el cobro de 15\.00 puede haberse creado o no \(.+\); no lo repitas sin verificar$/,
+  },
+  {
+    name: 'sync',
+    args: () => ['sync', String(fx.cobroId)],
+    method: 'POST',
+    path: () => `/v1/cobros/${fx.cobroId}/sync`,
+    status: 200,
+    resource: () => real.cobro,
+    fields: ['monto', 'monto_cobrado'],
+    post: /^error: la sincronización del cobro \d+ puede haberse hecho o no \(.+\)/,
+  },
+  {
+    name: 'devolver (the reply)',
+    args: () => ['devolver', String(fx.refundableId), '--monto', '0.01'],
+    method: 'POST',
+    path: () => `/v1/cobros/${fx.refundableId}/devoluciones`,
+    status: 201,
+    resource: () => ({ ...real.dev, cobro_id: fx.refundableId }),
+    fields: ['monto'],
+    post: /^error: la devolución de 0\.01 del cobro \d+ puede haberse hecho o no \(.+\); no la repitas sin verificar$/,
+  },
 ];
 
 async function runCase(c: Case, field: string, value: string) {
   const item = { ...c.resource(), [field]: value };
   await sb.clearFaults();
-  await sb.fault({ method: c.method, path: c.path(), count: 5, action: 'respond', status: c.status, body: { data: c.list ? [item] : item } });
+  await sb.fault({
+    method: c.method,
+    path: c.path(),
+    count: 5,
+    action: 'respond',
+    status: c.status,
+    body: { data: c.list ? [item] : item },
+  });
   const r = await svc(c.args(), { env: { ...sb.env, SVC_RETRY_BACKOFF_MS: '1' } });
   await sb.clearFaults();
   return r;
 }
 
-describe('odd amounts in a reply are not the service\'s JSON (exit 6), endpoint by endpoint', () => {
+describe("odd amounts in a reply are not the service's JSON (exit 6), endpoint by endpoint", () => {
   for (const c of CASES) {
     const odd = c.odd ?? ODD;
     it(`${c.name}: ${c.fields.join(', ')} × ${odd.map((v) => JSON.stringify(v)).join(' ')}`, async () => {
@@ -83,7 +204,9 @@ describe('odd amounts in a reply are not the service\'s JSON (exit 6), endpoint 
           expect(r.stdout, what).toBe('');
           const errs = lines(r.stderr).filter((l) => l.startsWith('error:'));
           expect(errs, what).toHaveLength(1);
-          expect(errs[0], what).toMatch(new RegExp(`no tiene la forma esperada del servicio \\(data(\\.0)?\\.${field}: `));
+          expect(errs[0], what).toMatch(
+            new RegExp(`no tiene la forma esperada del servicio \\(data(\\.0)?\\.${field}: `),
+          );
           if (c.post) {
             expect(errs[0], what).toMatch(c.post);
             expect(lines(r.stderr).at(-1), what).toMatch(/^→ para verificar: svc /);

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../src/api/errors.js';
-import { checkBaseUrl, Client, InsecureBaseUrlError, parseRetryAfter } from '../../src/api/client.js';
+import {
+  checkBaseUrl,
+  Client,
+  InsecureBaseUrlError,
+  parseRetryAfter,
+} from '../../src/api/client.js';
 import { tempDir } from '../helpers/cli.js';
 
 type Step = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -44,16 +49,40 @@ afterEach(async () => {
   await new Promise((r) => s.close(r));
 });
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Step => (_q, res) =>
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  (_q, res) =>
+    res
+      .writeHead(status, { 'content-type': 'application/json', ...headers })
+      .end(typeof body === 'string' ? body : JSON.stringify(body));
 
 const cobro = {
-  id: 1, codigo: 'C-1', concepto: 'x', monto: '10.00', monto_cobrado: '0.00', estado: 'PENDIENTE', url: 'https://x/pagar/C-1',
-  cvu: null, qr: null, referencia: null, medios: { tarjeta: true, qr: true, transferencia: true }, vencimiento: '2026-12-01 10:00:00',
-  success_url: null, error_url: null, created_at: '2026-11-22 10:00:00', updated_at: '2026-11-22 10:00:00',
+  id: 1,
+  codigo: 'C-1',
+  concepto: 'x',
+  monto: '10.00',
+  monto_cobrado: '0.00',
+  estado: 'PENDIENTE',
+  url: 'https://x/pagar/C-1',
+  cvu: null,
+  qr: null,
+  referencia: null,
+  medios: { tarjeta: true, qr: true, transferencia: true },
+  vencimiento: '2026-12-01 10:00:00',
+  success_url: null,
+  error_url: null,
+  created_at: '2026-11-22 10:00:00',
+  updated_at: '2026-11-22 10:00:00',
 };
 
-const client = (baseUrl: string, extra = {}) => new Client({ baseUrl, apiKey: 'svc_test_abcdefgh12345678', backoffMs: 1, timeoutMs: 2000, ...extra });
+const client = (baseUrl: string, extra = {}) =>
+  new Client({
+    baseUrl,
+    apiKey: 'svc_test_abcdefgh12345678',
+    backoffMs: 1,
+    timeoutMs: 2000,
+    ...extra,
+  });
 
 describe('client', () => {
   it('returns { http, data } with the body exactly as sent, and sends the headers', async () => {
@@ -77,59 +106,125 @@ describe('client', () => {
 
   it('retries a GET on 503 with Retry-After, 429 and 500, then succeeds', async () => {
     const ok = json(200, { data: cobro });
-    const base = await serve([json(503, '<html>busy</html>', { 'retry-after': '0' }), json(429, { error: 'rate', message: 'slow' }), ok]);
+    const base = await serve([
+      json(503, '<html>busy</html>', { 'retry-after': '0' }),
+      json(429, { error: 'rate', message: 'slow' }),
+      ok,
+    ]);
     const res = await client(base, { getAttempts: 3 }).verCobro(1);
     expect(res.data.data.id).toBe(1);
     expect(seen).toHaveLength(3);
   });
 
   it('gives up after its attempts and reports the last failure', async () => {
-    const base = await serve([json(500, { error: 'boom', message: 'internal' }), json(500, { error: 'boom', message: 'internal' })]);
-    const err = await client(base, { getAttempts: 2 }).cuenta().catch((e) => e);
+    const base = await serve([
+      json(500, { error: 'boom', message: 'internal' }),
+      json(500, { error: 'boom', message: 'internal' }),
+    ]);
+    const err = await client(base, { getAttempts: 2 })
+      .cuenta()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.http).toBe(500);
     expect(seen).toHaveLength(2);
   });
 
   it('does not wait for a Retry-After longer than its budget', async () => {
-    const base = await serve([json(503, { error: 'x', message: 'later' }, { 'retry-after': '3600' })]);
-    const err = await client(base).cuenta().catch((e) => e);
+    const base = await serve([
+      json(503, { error: 'x', message: 'later' }, { 'retry-after': '3600' }),
+    ]);
+    const err = await client(base)
+      .cuenta()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(seen).toHaveLength(1);
   });
 
   it('turns error bodies into ApiError with http, error and message', async () => {
     const base = await serve([json(404, { error: 'not_found', message: 'resource not found' })]);
-    const err = await client(base).verCobro(9).catch((e) => e);
+    const err = await client(base)
+      .verCobro(9)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect([err.http, err.error, err.message]).toEqual([404, 'not_found', 'resource not found']);
   });
 
   it.each([
-    ['an HTML 502 page', (_q: IncomingMessage, r: ServerResponse) => r.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad Gateway</body></html>'), 'not_json'],
-    ['a 200 that is not JSON', (_q: IncomingMessage, r: ServerResponse) => r.writeHead(200).end('ok'), 'not_json'],
-    ['an empty body', (_q: IncomingMessage, r: ServerResponse) => r.writeHead(200).end(), 'empty_body'],
+    [
+      'an HTML 502 page',
+      (_q: IncomingMessage, r: ServerResponse) =>
+        r
+          .writeHead(502, { 'content-type': 'text/html' })
+          .end('<html><body>Bad Gateway</body></html>'),
+      'not_json',
+    ],
+    [
+      'a 200 that is not JSON',
+      (_q: IncomingMessage, r: ServerResponse) => r.writeHead(200).end('ok'),
+      'not_json',
+    ],
+    [
+      'an empty body',
+      (_q: IncomingMessage, r: ServerResponse) => r.writeHead(200).end(),
+      'empty_body',
+    ],
     ['JSON of the wrong shape', json(200, { data: { id: 'one' } }), 'bad_shape'],
     ['a cut connection', (q: IncomingMessage) => q.socket.destroy(), 'connection_reset'],
   ])('a reply that is %s becomes a NetworkError', async (_name, step, failure) => {
     const base = await serve([step as Step]);
-    const err = await client(base, { getAttempts: 1 }).verCobro(1).catch((e) => e);
+    const err = await client(base, { getAttempts: 1 })
+      .verCobro(1)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.failure).toBe(failure);
   });
 
   it('bad_shape names a field sent null or as a number apart from one left out', async () => {
-    const cobro = { id: 1, codigo: 'K7QM3XW9PA', concepto: 'x', monto: '1.00', monto_cobrado: '0.00', estado: 'PENDIENTE', url: 'https://pagar.example/K7QM3XW9PA', cvu: null, qr: null, referencia: null, medios: { tarjeta: true, qr: true, transferencia: true }, vencimiento: null, success_url: null, error_url: null, created_at: '2026-11-26 10:00:00', updated_at: '2026-11-26 10:00:00' };
+    const cobro = {
+      id: 1,
+      codigo: 'K7QM3XW9PA',
+      concepto: 'x',
+      monto: '1.00',
+      monto_cobrado: '0.00',
+      estado: 'PENDIENTE',
+      url: 'https://pagar.example/K7QM3XW9PA',
+      cvu: null,
+      qr: null,
+      referencia: null,
+      medios: { tarjeta: true, qr: true, transferencia: true },
+      vencimiento: null,
+      success_url: null,
+      error_url: null,
+      created_at: '2026-11-26 10:00:00',
+      updated_at: '2026-11-26 10:00:00',
+    };
     const { created_at: _left, ...withoutCreated } = cobro;
-    const base = await serve([json(200, { data: { ...cobro, concepto: null } }), json(200, { data: { ...cobro, id: '1' } }), json(200, { data: withoutCreated })]);
+    const base = await serve([
+      json(200, { data: { ...cobro, concepto: null } }),
+      json(200, { data: { ...cobro, id: '1' } }),
+      json(200, { data: withoutCreated }),
+    ]);
     const messages = [];
-    for (let i = 0; i < 3; i++) messages.push(((await client(base, { getAttempts: 1 }).verCobro(1).catch((e) => e)) as Error).message);
-    expect(messages.map((m) => /\((data\.[^)]*\)?)\)$/.exec(m)?.[1])).toEqual(['data.concepto: se esperaba string', 'data.id: se esperaba number', 'data.created_at: falta (string)']);
+    for (let i = 0; i < 3; i++)
+      messages.push(
+        (
+          (await client(base, { getAttempts: 1 })
+            .verCobro(1)
+            .catch((e) => e)) as Error
+        ).message,
+      );
+    expect(messages.map((m) => /\((data\.[^)]*\)?)\)$/.exec(m)?.[1])).toEqual([
+      'data.concepto: se esperaba string',
+      'data.id: se esperaba number',
+      'data.created_at: falta (string)',
+    ]);
   });
 
   it('times out a slow reply', async () => {
     const base = await serve([(_q, res) => setTimeout(() => res.end('{}'), 3000)]);
-    const err = await client(base, { getAttempts: 1, timeoutMs: 200 }).cuenta().catch((e) => e);
+    const err = await client(base, { getAttempts: 1, timeoutMs: 200 })
+      .cuenta()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.failure).toBe('timeout');
   });
@@ -139,14 +234,20 @@ describe('client', () => {
     const s = server!;
     server = undefined;
     await new Promise((r) => s.close(r));
-    const err = await client(base, { getAttempts: 1 }).cuenta().catch((e) => e);
+    const err = await client(base, { getAttempts: 1 })
+      .cuenta()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect([err.failure, err.sent]).toEqual(['connection_refused', false]);
   });
 
   it('does not follow redirects (the key would go with them)', async () => {
-    const base = await serve([(_q, res) => res.writeHead(302, { location: 'http://127.0.0.1:1/steal' }).end()]);
-    const err = await client(base, { getAttempts: 1 }).cuenta().catch((e) => e);
+    const base = await serve([
+      (_q, res) => res.writeHead(302, { location: 'http://127.0.0.1:1/steal' }).end(),
+    ]);
+    const err = await client(base, { getAttempts: 1 })
+      .cuenta()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(seen).toHaveLength(1);
   });
@@ -155,28 +256,55 @@ describe('client', () => {
     const base = await serve([]);
     let connections = 0;
     server!.on('connection', () => connections++);
-    const err = await client(base.replace('http:', 'https:'), { getAttempts: 3 }).cuenta().catch((e) => e);
+    const err = await client(base.replace('http:', 'https:'), { getAttempts: 3 })
+      .cuenta()
+      .catch((e) => e);
     expect(connections).toBe(1);
     expect(err).toBeInstanceOf(NetworkError);
-    expect(err.message).toMatch(/^GET \/v1\/cuenta: no se pudo abrir https con 127\.0\.0\.1:\d+: no responde https: ¿la dirección es http:\/\/\?$/);
+    expect(err.message).toMatch(
+      /^GET \/v1\/cuenta: no se pudo abrir https con 127\.0\.0\.1:\d+: no responde https: ¿la dirección es http:\/\/\?$/,
+    );
     expect([err.failure, err.sent]).toEqual(['tls', false]);
     expect(seen).toEqual([]);
   });
 
   it('https with a certificate nobody vouches for: refused before anything is sent (the key never leaves)', async () => {
     const dir = tempDir('svc-tls-');
-    await execa('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+    await execa('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ]);
     let requests = 0;
-    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_q, res) => {
-      requests++;
-      res.end('{}');
-    });
+    const tls = createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_q, res) => {
+        requests++;
+        res.end('{}');
+      },
+    );
     await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
     try {
       const port = (tls.address() as AddressInfo).port;
-      const err = await client(`https://127.0.0.1:${port}`, { getAttempts: 1 }).cuenta().catch((e) => e);
+      const err = await client(`https://127.0.0.1:${port}`, { getAttempts: 1 })
+        .cuenta()
+        .catch((e) => e);
       expect(err).toBeInstanceOf(NetworkError);
-      expect(err.message).toMatch(/no se pudo abrir https con 127\.0\.0\.1:\d+: certificado rechazado \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/);
+      expect(err.message).toMatch(
+        /no se pudo abrir https con 127\.0\.0\.1:\d+: certificado rechazado \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/,
+      );
       expect([err.sent, requests]).toEqual([false, 0]);
     } finally {
       tls.closeAllConnections();
@@ -184,8 +312,11 @@ describe('client', () => {
     }
   });
 
-  it('a caller\'s own fetch is used instead of node:http, same answers and errors', async () => {
-    const base = await serve([json(200, { data: cobro }), json(404, { error: 'not_found', message: 'no existe' })]);
+  it("a caller's own fetch is used instead of node:http, same answers and errors", async () => {
+    const base = await serve([
+      json(200, { data: cobro }),
+      json(404, { error: 'not_found', message: 'no existe' }),
+    ]);
     const calls: string[] = [];
     const own: typeof fetch = (input, init) => {
       calls.push(`${init?.method} ${String(input)} redirect=${init?.redirect}`);
@@ -195,7 +326,10 @@ describe('client', () => {
     expect((await c.verCobro(1)).data).toEqual({ data: cobro });
     const err = await c.verCobro(2).catch((e) => e);
     expect([err instanceof ApiError, err.http, err.error]).toEqual([true, 404, 'not_found']);
-    expect(calls).toEqual([`GET ${base}/v1/cobros/1 redirect=manual`, `GET ${base}/v1/cobros/2 redirect=manual`]);
+    expect(calls).toEqual([
+      `GET ${base}/v1/cobros/1 redirect=manual`,
+      `GET ${base}/v1/cobros/2 redirect=manual`,
+    ]);
   });
 
   it('a connection closed in the middle of the answer is a cut, not a short body', async () => {
@@ -206,7 +340,9 @@ describe('client', () => {
         setTimeout(() => res.socket?.destroy(), 20);
       },
     ]);
-    const err = await client(base, { getAttempts: 1 }).cuenta().catch((e) => e);
+    const err = await client(base, { getAttempts: 1 })
+      .cuenta()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.failure).toBe('connection_reset');
   });
@@ -233,7 +369,10 @@ describe('client', () => {
 
   // 2 MiB of a valid body against a 1 MiB cap: declared (Content-Length) or streamed.
   const big = `{"data":{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}}`;
-  const declared: Step = (_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(big.length) }).end(big);
+  const declared: Step = (_q, res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-length': String(big.length) })
+      .end(big);
   const streamed: Step = (_q, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     for (let i = 0; i < big.length; i += 64 * 1024) res.write(big.slice(i, i + 64 * 1024));
@@ -242,18 +381,25 @@ describe('client', () => {
   it.each([
     ['declared with Content-Length', declared, /supera 1 MiB \(anuncia \d+ bytes\)/],
     ['streamed without a length', streamed, /supera 1 MiB, el máximo/],
-  ])('a reply over maxReplyBytes, %s, is too_large, sent, and a GET is not retried', async (_name, step, message) => {
-    // Once through node:http, once through a caller's fetch: one request each, no retry.
-    const base = await serve([step, step]);
-    for (const own of [undefined, fetch]) {
-      const c = client(base, { maxReplyBytes: 1024 * 1024, getAttempts: 3, ...(own ? { fetch: own } : {}) });
-      const err = await c.cuenta().catch((e) => e);
-      expect(err).toBeInstanceOf(NetworkError);
-      expect([err.failure, err.sent]).toEqual(['too_large', true]);
-      expect(err.message).toMatch(message);
-    }
-    expect(seen).toHaveLength(2);
-  });
+  ])(
+    'a reply over maxReplyBytes, %s, is too_large, sent, and a GET is not retried',
+    async (_name, step, message) => {
+      // Once through node:http, once through a caller's fetch: one request each, no retry.
+      const base = await serve([step, step]);
+      for (const own of [undefined, fetch]) {
+        const c = client(base, {
+          maxReplyBytes: 1024 * 1024,
+          getAttempts: 3,
+          ...(own ? { fetch: own } : {}),
+        });
+        const err = await c.cuenta().catch((e) => e);
+        expect(err).toBeInstanceOf(NetworkError);
+        expect([err.failure, err.sent]).toEqual(['too_large', true]);
+        expect(err.message).toMatch(message);
+      }
+      expect(seen).toHaveLength(2);
+    },
+  );
 
   it('the default cap is 256 MiB', async () => {
     const { DEFAULT_MAX_REPLY_BYTES } = await import('../../src/api/client.js');
@@ -282,7 +428,13 @@ describe('checkBaseUrl', () => {
     expect(checkBaseUrl('http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787');
     expect(checkBaseUrl('http://localhost:1')).toBe('http://localhost:1');
   });
-  it.each(['http://api.example.com', 'http://10.0.0.1', 'ftp://x', 'not a url', 'http://127.0.0.1.evil.com'])('refuses %s', (url) => {
+  it.each([
+    'http://api.example.com',
+    'http://10.0.0.1',
+    'ftp://x',
+    'not a url',
+    'http://127.0.0.1.evil.com',
+  ])('refuses %s', (url) => {
     expect(() => checkBaseUrl(url)).toThrow(InsecureBaseUrlError);
   });
 });
@@ -290,7 +442,9 @@ describe('checkBaseUrl', () => {
 describe('parseRetryAfter', () => {
   it('reads seconds and HTTP dates', () => {
     expect(parseRetryAfter('5')).toBe(5);
-    expect(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10);
+    expect(
+      parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1)),
+    ).toBe(10);
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });

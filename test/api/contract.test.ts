@@ -1,7 +1,13 @@
 // The endpoint table (src/api/contract.ts) is what the client calls, what the sandbox
 // routes and checks, and what the sandbox answers: each is held to it here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, pathMatches, requestSchema, type Endpoint, type EndpointName } from '../../src/api/contract.js';
+import {
+  API,
+  pathMatches,
+  requestSchema,
+  type Endpoint,
+  type EndpointName,
+} from '../../src/api/contract.js';
 import { Client } from '../../src/api/client.js';
 import { ROUTES } from '../../src/sandbox/router.js';
 import type { LogEntry } from '../../src/sandbox/faults.js';
@@ -12,12 +18,17 @@ const NAMES = Object.keys(API) as EndpointName[];
 describe('the endpoint table', () => {
   it('lists the thirteen endpoints of the interface, and the client has a method for each', () => {
     expect(NAMES).toHaveLength(13);
-    for (const name of NAMES) expect(typeof (Client.prototype as unknown as Record<string, unknown>)[name], name).toBe('function');
+    for (const name of NAMES)
+      expect(typeof (Client.prototype as unknown as Record<string, unknown>)[name], name).toBe(
+        'function',
+      );
   });
 
   it('is the sandbox /v1 routes: the same methods, paths, access and 400 codes, nothing more', () => {
     const v1 = ROUTES.filter((r) => r.parts[0] === 'v1');
-    expect(v1.map((r) => `${r.method} /${r.parts.join('/')}`)).toEqual(NAMES.map((n) => `${API[n].method} ${API[n].path.replaceAll('{id}', ':')}`));
+    expect(v1.map((r) => `${r.method} /${r.parts.join('/')}`)).toEqual(
+      NAMES.map((n) => `${API[n].method} ${API[n].path.replaceAll('{id}', ':')}`),
+    );
     for (const r of v1) {
       const e = API[r.endpoint!];
       expect(r.access, r.endpoint).toBe(e.access === 'public' ? 'public' : 'api');
@@ -31,7 +42,10 @@ describe('the client and the sandbox, both from the table', () => {
   const seen: LogEntry[] = [];
   const errors: unknown[] = [];
   beforeAll(async () => {
-    sb = await startSandbox({ onRequest: (entry) => seen.push(entry), onError: (err) => errors.push(err) });
+    sb = await startSandbox({
+      onRequest: (entry) => seen.push(entry),
+      onError: (err) => errors.push(err),
+    });
   });
   afterAll(() => sb.close());
 
@@ -72,7 +86,9 @@ describe('the client and the sandbox, both from the table', () => {
     const c = await sb.cobro();
     const { store } = sb.app.deps;
     const rec = store.cobros.get(store.merchantByKey(sb.apiKey)!.id, c.id)!;
-    store.commit([['cobro', { ...rec, wire: { ...rec.wire, monto_cobradoo: '0.00' } as typeof rec.wire }]]);
+    store.commit([
+      ['cobro', { ...rec, wire: { ...rec.wire, monto_cobradoo: '0.00' } as typeof rec.wire }],
+    ]);
     const r = await sb.raw('GET', `/v1/cobros/${c.id}`);
     expect(r.status).toBe(500);
     expect(r.body.error).toBe('internal_error');
@@ -125,8 +141,22 @@ describe('request bodies: the zod schema of the table and the sandbox readers ag
     const c = await sb.cobro();
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
     const bodies: [EndpointName, Record<string, unknown>][] = [
-      ['crearCobro', { concepto: 'A', monto: '1.00', vencimiento: null, referencia: null, success_url: null, error_url: null, tarjeta: false }],
-      ['crearCobro', { concepto: 'B', monto: '2.50', referencia: 'r-1', success_url: 'https://example.com/ok' }],
+      [
+        'crearCobro',
+        {
+          concepto: 'A',
+          monto: '1.00',
+          vencimiento: null,
+          referencia: null,
+          success_url: null,
+          error_url: null,
+          tarjeta: false,
+        },
+      ],
+      [
+        'crearCobro',
+        { concepto: 'B', monto: '2.50', referencia: 'r-1', success_url: 'https://example.com/ok' },
+      ],
       ['devolver', { monto: '1.00', transaccion_id: null }],
       ['syncCobro', {}],
     ];

@@ -27,20 +27,71 @@ export const READS: Cmd[] = [
   { name: 'salud', args: () => ['salud'], method: 'GET', path: () => '/v1/salud' },
   { name: 'cuenta', args: () => ['cuenta'], method: 'GET', path: () => '/v1/cuenta' },
   { name: 'cargos', args: () => ['cargos'], method: 'GET', path: () => '/v1/cargos' },
-  { name: 'cobro listar', args: () => ['cobro', 'listar'], method: 'GET', path: () => '/v1/cobros' },
-  { name: 'cobro ver', args: (fx) => ['cobro', 'ver', String(fx.cobroId)], method: 'GET', path: (fx) => `/v1/cobros/${fx.cobroId}` },
-  { name: 'transacciones listar', args: () => ['transacciones', 'listar'], method: 'GET', path: () => '/v1/transacciones' },
-  { name: 'transacciones ver', args: (fx) => ['transacciones', 'ver', String(fx.txId)], method: 'GET', path: (fx) => `/v1/transacciones/${fx.txId}` },
-  { name: 'devoluciones listar', args: () => ['devoluciones', 'listar'], method: 'GET', path: () => '/v1/devoluciones' },
-  { name: 'devoluciones ver', args: (fx) => ['devoluciones', 'ver', String(fx.devId)], method: 'GET', path: (fx) => `/v1/devoluciones/${fx.devId}` },
-  { name: 'liquidaciones', args: () => ['liquidaciones'], method: 'GET', path: () => '/v1/liquidaciones' },
+  {
+    name: 'cobro listar',
+    args: () => ['cobro', 'listar'],
+    method: 'GET',
+    path: () => '/v1/cobros',
+  },
+  {
+    name: 'cobro ver',
+    args: (fx) => ['cobro', 'ver', String(fx.cobroId)],
+    method: 'GET',
+    path: (fx) => `/v1/cobros/${fx.cobroId}`,
+  },
+  {
+    name: 'transacciones listar',
+    args: () => ['transacciones', 'listar'],
+    method: 'GET',
+    path: () => '/v1/transacciones',
+  },
+  {
+    name: 'transacciones ver',
+    args: (fx) => ['transacciones', 'ver', String(fx.txId)],
+    method: 'GET',
+    path: (fx) => `/v1/transacciones/${fx.txId}`,
+  },
+  {
+    name: 'devoluciones listar',
+    args: () => ['devoluciones', 'listar'],
+    method: 'GET',
+    path: () => '/v1/devoluciones',
+  },
+  {
+    name: 'devoluciones ver',
+    args: (fx) => ['devoluciones', 'ver', String(fx.devId)],
+    method: 'GET',
+    path: (fx) => `/v1/devoluciones/${fx.devId}`,
+  },
+  {
+    name: 'liquidaciones',
+    args: () => ['liquidaciones'],
+    method: 'GET',
+    path: () => '/v1/liquidaciones',
+  },
   // login checks the key with GET /v1/cuenta before saving anything.
-  { name: 'login', args: () => ['login', '--with-key-stdin'], method: 'GET', path: () => '/v1/cuenta', input: (sb) => `${sb.apiKey}\n` },
+  {
+    name: 'login',
+    args: () => ['login', '--with-key-stdin'],
+    method: 'GET',
+    path: () => '/v1/cuenta',
+    input: (sb) => `${sb.apiKey}\n`,
+  },
 ];
 
 export const WRITES: Cmd[] = [
-  { name: 'cobro crear', args: () => ['cobro', 'crear', '--concepto', 'Pedido 1042', '--monto', '15.00'], method: 'POST', path: () => '/v1/cobros' },
-  { name: 'sync', args: (fx) => ['sync', String(fx.cobroId)], method: 'POST', path: (fx) => `/v1/cobros/${fx.cobroId}/sync` },
+  {
+    name: 'cobro crear',
+    args: () => ['cobro', 'crear', '--concepto', 'Pedido 1042', '--monto', '15.00'],
+    method: 'POST',
+    path: () => '/v1/cobros',
+  },
+  {
+    name: 'sync',
+    args: (fx) => ['sync', String(fx.cobroId)],
+    method: 'POST',
+    path: (fx) => `/v1/cobros/${fx.cobroId}/sync`,
+  },
   {
     name: 'devolver',
     args: (fx) => ['devolver', String(fx.refundableId), '--monto', '0.01'],
@@ -74,7 +125,11 @@ export const FAULTS: Fault[] = [
   {
     key: '500',
     label: 'HTTP 500 con el JSON de error `{error, message}`',
-    fault: { action: 'respond', status: 500, body: { error: 'internal_error', message: 'algo se rompió' } },
+    fault: {
+      action: 'respond',
+      status: 500,
+      body: { error: 'internal_error', message: 'algo se rompió' },
+    },
     exit: 1,
     line: /^error: internal_error \(HTTP 500\): "algo se rompió"$/,
     getAttempts: GET_BUDGET,
@@ -83,7 +138,11 @@ export const FAULTS: Fault[] = [
   {
     key: '502-html',
     label: 'HTTP 502 con una página HTML (proxy/balanceador)',
-    fault: { action: 'respond', status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>' },
+    fault: {
+      action: 'respond',
+      status: 502,
+      body: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
+    },
     exit: 6,
     line: /HTTP 502 respondió una página HTML/,
     getAttempts: GET_BUDGET,
@@ -92,7 +151,12 @@ export const FAULTS: Fault[] = [
   {
     key: '503-retry-after',
     label: 'HTTP 503 con `Retry-After: 0` y JSON de error',
-    fault: { action: 'respond', status: 503, headers: { 'Retry-After': '0' }, body: { error: 'unavailable', message: 'en mantenimiento' } },
+    fault: {
+      action: 'respond',
+      status: 503,
+      headers: { 'Retry-After': '0' },
+      body: { error: 'unavailable', message: 'en mantenimiento' },
+    },
     exit: 1,
     line: /^error: unavailable \(HTTP 503\): "en mantenimiento"$/,
     getAttempts: GET_BUDGET,
@@ -101,7 +165,11 @@ export const FAULTS: Fault[] = [
   {
     key: '429',
     label: 'HTTP 429 con JSON de error',
-    fault: { action: 'respond', status: 429, body: { error: 'rate_limited', message: 'demasiados pedidos' } },
+    fault: {
+      action: 'respond',
+      status: 429,
+      body: { error: 'rate_limited', message: 'demasiados pedidos' },
+    },
     exit: 1,
     line: /^error: rate_limited \(HTTP 429\): "demasiados pedidos"$/,
     getAttempts: GET_BUDGET,
@@ -156,8 +224,8 @@ export const FAULTS: Fault[] = [
   },
 ];
 
-export const OUTCOME_UNKNOWN = /^error: la devolución de 0\.01 del cobro \d+ puede haberse hecho o no \(.+\); no la repitas sin verificar$/;
-
+export const OUTCOME_UNKNOWN =
+  /^error: la devolución de 0\.01 del cobro \d+ puede haberse hecho o no \(.+\); no la repitas sin verificar$/;
 
 /**
  * The faults also seen through the built binary (its exit code from the OS, its stderr
@@ -172,15 +240,27 @@ export const SPAWNED_FAULTS: readonly string[] = ['500', 'timeout'];
  * in-process through main(), unless `spawned`, for the first read and the first write,
  * which then run as the built binary.
  */
-export function runCmd(sb: InProcessSandbox, fx: Fixture, cmd: Cmd, env: Record<string, string> = {}, spawned = false): Promise<SvcResult> {
+export function runCmd(
+  sb: InProcessSandbox,
+  fx: Fixture,
+  cmd: Cmd,
+  env: Record<string, string> = {},
+  spawned = false,
+): Promise<SvcResult> {
   const fullEnv = { ...sb.env, ...BASE_ENV, ...env };
   const input = cmd.input?.(sb);
-  if (spawned && (cmd === READS[0] || cmd === WRITES[0])) return svcSpawned(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
+  if (spawned && (cmd === READS[0] || cmd === WRITES[0]))
+    return svcSpawned(cmd.args(fx), { env: fullEnv, ...(input !== undefined ? { input } : {}) });
   return svc(cmd.args(fx), { env: fullEnv, input: input ?? '' });
 }
 
 /** Arms the fault on the command's request, runs the command, counts the attempts it used up. */
-export async function runWithFault(sb: InProcessSandbox, fx: Fixture, cmd: Cmd, f: Fault): Promise<{ r: SvcResult; attempts: number }> {
+export async function runWithFault(
+  sb: InProcessSandbox,
+  fx: Fixture,
+  cmd: Cmd,
+  f: Fault,
+): Promise<{ r: SvcResult; attempts: number }> {
   const id = await sb.fault({ ...f.fault, method: cmd.method, path: cmd.path(fx), count: ARMED });
   const r = await runCmd(sb, fx, cmd, f.env, SPAWNED_FAULTS.includes(f.key));
   const left = (await sb.faultsLeft()).get(id) ?? 0;

@@ -30,7 +30,11 @@ describe('read commands under every injected fault', () => {
       // Commands that only wait out a delay all wait at once; the others take turns.
       const width = f.fault.action === 'delay' ? READS.length : CONCURRENCY;
       for (const round of rounds) {
-        await pool(round, width, async (cmd) => void results.set(cmd, await runWithFault(sb, fx, cmd, f)));
+        await pool(
+          round,
+          width,
+          async (cmd) => void results.set(cmd, await runWithFault(sb, fx, cmd, f)),
+        );
         await sb.clearFaults();
       }
       READS.forEach((cmd) => {
@@ -46,4 +50,3 @@ describe('read commands under every injected fault', () => {
     });
   }
 });
-

@@ -35,7 +35,12 @@ const count = (request: string) => hostile.seen.filter((s) => s === request).len
 beforeAll(async () => {
   sb = await startSandbox();
   hostile = await startHostile(sb.baseUrl);
-  env = { SVC_BASE_URL: hostile.baseUrl, SVC_API_KEY: sb.apiKey, SVC_RETRY_BACKOFF_MS: '1', ...CAP };
+  env = {
+    SVC_BASE_URL: hostile.baseUrl,
+    SVC_API_KEY: sb.apiKey,
+    SVC_RETRY_BACKOFF_MS: '1',
+    ...CAP,
+  };
   const id = await paid();
   cobro = (await sb.api('GET', `/v1/cobros/${id}`)).body.data;
   devolucion = (await sb.api('POST', `/v1/cobros/${id}/devoluciones`, { monto: '1.00' })).body.data;
@@ -56,8 +61,20 @@ describe('a reply larger than svc reads (SVC_MAX_REPLY_BYTES, default 256 MiB)',
       svc(['cobro', 'listar', '--json'], { env }),
     ]);
     hostile.clear();
-    expectOneErrorLine(list, 6, /^error: GET \/v1\/cobros: la respuesta de 127\.0\.0\.1:\d+ supera 1 MiB, el máximo que svc lee; no es una respuesta del servicio$/, 'listar, streamed');
-    expectOneErrorLine(one, 6, new RegExp(`^error: GET /v1/cobros/${id}: la respuesta de 127\\.0\\.0\\.1:\\d+ supera 1 MiB \\(anuncia 3 MiB\\), el máximo que svc lee; no es una respuesta del servicio$`), 'ver, announced');
+    expectOneErrorLine(
+      list,
+      6,
+      /^error: GET \/v1\/cobros: la respuesta de 127\.0\.0\.1:\d+ supera 1 MiB, el máximo que svc lee; no es una respuesta del servicio$/,
+      'listar, streamed',
+    );
+    expectOneErrorLine(
+      one,
+      6,
+      new RegExp(
+        `^error: GET /v1/cobros/${id}: la respuesta de 127\\.0\\.0\\.1:\\d+ supera 1 MiB \\(anuncia 3 MiB\\), el máximo que svc lee; no es una respuesta del servicio$`,
+      ),
+      'ver, announced',
+    );
     expect(json.exitCode, json.stderr).toBe(6);
     expect(JSON.parse(json.stderr)).toMatchObject({ error: 'too_large' });
     expect(count('GET /v1/cobros'), 'a reply too large does not heal by asking again').toBe(2);
@@ -69,21 +86,52 @@ describe('a refund POST answered with garbage or too much: "puede haberse hecho 
   const cases: [string, () => Answer][] = [
     ['a valid refund padded past the cap, streamed', () => bigItem(devolucion, 3 * MiB, false)],
     ['a valid refund padded past the cap, announced', () => bigItem(devolucion, 3 * MiB, true)],
-    ['a refund whose monto is "10.001"', () => ({ kind: 'respond', status: 201, body: JSON.stringify({ data: { ...devolucion, monto: '10.001' } }) })],
-    ['a refund whose monto is "-5.00"', () => ({ kind: 'respond', status: 201, body: JSON.stringify({ data: { ...devolucion, monto: '-5.00' } }) })],
+    [
+      'a refund whose monto is "10.001"',
+      () => ({
+        kind: 'respond',
+        status: 201,
+        body: JSON.stringify({ data: { ...devolucion, monto: '10.001' } }),
+      }),
+    ],
+    [
+      'a refund whose monto is "-5.00"',
+      () => ({
+        kind: 'respond',
+        status: 201,
+        body: JSON.stringify({ data: { ...devolucion, monto: '-5.00' } }),
+      }),
+    ],
     ['a body that is not JSON', () => ({ kind: 'respond', status: 201, body: '\u0000garbage{{{' })],
-    ['bytes that are not HTTP', () => ({ kind: 'not-http', bytes: 'SSH-2.0-OpenSSH_9.6\r\n\u0000\u0001\u0002' })],
+    [
+      'bytes that are not HTTP',
+      () => ({ kind: 'not-http', bytes: 'SSH-2.0-OpenSSH_9.6\r\n\u0000\u0001\u0002' }),
+    ],
   ];
   it(`${cases.map(([name]) => name).join('; ')}`, async () => {
     const ids = await Promise.all(cases.map(() => paid()));
-    cases.forEach(([, answer], i) => hostile.on('POST', `/v1/cobros/${ids[i]}/devoluciones`, answer()));
-    const results = await pool(cases, 3, (_c, i) => svc(['devolver', String(ids[i]), '--monto', '0.01'], { env }));
+    cases.forEach(([, answer], i) =>
+      hostile.on('POST', `/v1/cobros/${ids[i]}/devoluciones`, answer()),
+    );
+    const results = await pool(cases, 3, (_c, i) =>
+      svc(['devolver', String(ids[i]), '--monto', '0.01'], { env }),
+    );
     hostile.clear();
     cases.forEach(([name], i) => {
       const id = ids[i]!;
       const r = results[i]!;
-      expectOneErrorLine(r, 6, new RegExp(`^error: la devolución de 0\\.01 del cobro ${id} puede haberse hecho o no \\(.+\\); no la repitas sin verificar$`), name, { preamble: true });
-      expect(lines(r.stderr).at(-1), name).toBe(`→ para verificar: svc devoluciones listar --json | jq 'map(select(.cobro_id == ${id}))'  o  svc cobro ver ${id}`);
+      expectOneErrorLine(
+        r,
+        6,
+        new RegExp(
+          `^error: la devolución de 0\\.01 del cobro ${id} puede haberse hecho o no \\(.+\\); no la repitas sin verificar$`,
+        ),
+        name,
+        { preamble: true },
+      );
+      expect(lines(r.stderr).at(-1), name).toBe(
+        `→ para verificar: svc devoluciones listar --json | jq 'map(select(.cobro_id == ${id}))'  o  svc cobro ver ${id}`,
+      );
       expect(count(`POST /v1/cobros/${id}/devoluciones`), `${name}: POSTs seen`).toBe(1);
     });
   });
@@ -101,13 +149,36 @@ describe('every other POST whose reply is too large to read: the outcome is unkn
       svc(['api', 'POST', `/v1/cobros/${b}/sync`], { env }),
     ]);
     hostile.clear();
-    expectOneErrorLine(crear, 6, /^error: el cobro de 15\.00 puede haberse creado o no \(POST \/v1\/cobros: .*supera 1 MiB.*\); no lo repitas sin verificar$/, 'crear');
+    expectOneErrorLine(
+      crear,
+      6,
+      /^error: el cobro de 15\.00 puede haberse creado o no \(POST \/v1\/cobros: .*supera 1 MiB.*\); no lo repitas sin verificar$/,
+      'crear',
+    );
     expect(lines(crear.stderr).at(-1)).toBe("→ para verificar: svc cobro listar --q 'Pedido 77'");
-    expectOneErrorLine(sync, 6, new RegExp(`^error: la sincronización del cobro ${a} puede haberse hecho o no \\(.*supera 1 MiB.*\\)`), 'sync');
+    expectOneErrorLine(
+      sync,
+      6,
+      new RegExp(
+        `^error: la sincronización del cobro ${a} puede haberse hecho o no \\(.*supera 1 MiB.*\\)`,
+      ),
+      'sync',
+    );
     expect(lines(sync.stderr).at(-1)).toBe(`→ para verificar: svc cobro ver ${a}`);
-    expectOneErrorLine(api, 6, new RegExp(`^error: POST /v1/cobros/${b}/sync puede haberse hecho o no \\(.*supera 1 MiB.*\\); no lo repitas sin verificar$`), 'api');
+    expectOneErrorLine(
+      api,
+      6,
+      new RegExp(
+        `^error: POST /v1/cobros/${b}/sync puede haberse hecho o no \\(.*supera 1 MiB.*\\); no lo repitas sin verificar$`,
+      ),
+      'api',
+    );
     expect(lines(api.stderr).at(-1)).toBe(`→ para verificar: svc cobro ver ${b}`);
-    expect([count('POST /v1/cobros'), count(`POST /v1/cobros/${a}/sync`), count(`POST /v1/cobros/${b}/sync`)]).toEqual([1, 1, 1]);
+    expect([
+      count('POST /v1/cobros'),
+      count(`POST /v1/cobros/${a}/sync`),
+      count(`POST /v1/cobros/${b}/sync`),
+    ]).toEqual([1, 1, 1]);
   });
 });
 
@@ -124,28 +195,86 @@ describe('an address with a user and password (https://user:pass@host) is never 
     const port = await closedPort();
     const base = { SVC_API_KEY: sb.apiKey, SVC_RETRY_BACKOFF_MS: '1', SVC_CONFIG_DIR: dir };
     const runs: [string, string[], Record<string, string>, string?][] = [
-      ['login', ['login', '--with-key-stdin', '--base-url', url, '--debug'], { SVC_CONFIG_DIR: dir }, `${sb.apiKey}\n`],
-      ['login --json', ['login', '--with-key-stdin', '--base-url', url, '--json'], { SVC_CONFIG_DIR: tempDir('svc-config-') }, `${sb.apiKey}\n`],
+      [
+        'login',
+        ['login', '--with-key-stdin', '--base-url', url, '--debug'],
+        { SVC_CONFIG_DIR: dir },
+        `${sb.apiKey}\n`,
+      ],
+      [
+        'login --json',
+        ['login', '--with-key-stdin', '--base-url', url, '--json'],
+        { SVC_CONFIG_DIR: tempDir('svc-config-') },
+        `${sb.apiKey}\n`,
+      ],
       ['salud', ['salud', '--debug'], { ...base, SVC_BASE_URL: url }],
       ['cuenta', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: url }],
       ['cobro listar', ['cobro', 'listar', '--debug'], { ...base, SVC_BASE_URL: url }],
-      ['cobro crear', ['cobro', 'crear', '--concepto', 'x', '--monto', '1.00', '--debug'], { ...base, SVC_BASE_URL: url }],
-      ['devolver', ['devolver', String(id), '--monto', '0.01', '--debug'], { ...base, SVC_BASE_URL: url }],
+      [
+        'cobro crear',
+        ['cobro', 'crear', '--concepto', 'x', '--monto', '1.00', '--debug'],
+        { ...base, SVC_BASE_URL: url },
+      ],
+      [
+        'devolver',
+        ['devolver', String(id), '--monto', '0.01', '--debug'],
+        { ...base, SVC_BASE_URL: url },
+      ],
       ['api', ['api', 'GET', '/v1/cuenta', '--debug'], { ...base, SVC_BASE_URL: url }],
       ['--base-url', ['cuenta', '--debug', '--base-url', url], base],
-      ['connection refused', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: withSecret(`http://127.0.0.1:${port}`) }],
-      ['connection refused --json', ['cuenta', '--json'], { ...base, SVC_BASE_URL: withSecret(`http://127.0.0.1:${port}`) }],
-      ['an address that does not parse', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: withSecret('http://127.0.0.1:999999') }],
-      ['plain http off loopback', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: withSecret('http://svc.example') }],
-      ['no scheme', ['cuenta', '--debug'], { ...base, SVC_BASE_URL: `${USER}:${PASS}@svc.example` }],
+      [
+        'connection refused',
+        ['cuenta', '--debug'],
+        { ...base, SVC_BASE_URL: withSecret(`http://127.0.0.1:${port}`) },
+      ],
+      [
+        'connection refused --json',
+        ['cuenta', '--json'],
+        { ...base, SVC_BASE_URL: withSecret(`http://127.0.0.1:${port}`) },
+      ],
+      [
+        'an address that does not parse',
+        ['cuenta', '--debug'],
+        { ...base, SVC_BASE_URL: withSecret('http://127.0.0.1:999999') },
+      ],
+      [
+        'plain http off loopback',
+        ['cuenta', '--debug'],
+        { ...base, SVC_BASE_URL: withSecret('http://svc.example') },
+      ],
+      [
+        'no scheme',
+        ['cuenta', '--debug'],
+        { ...base, SVC_BASE_URL: `${USER}:${PASS}@svc.example` },
+      ],
       // A webhook target's address: the line per delivery, a refused connection, a non-2xx answer.
-      ['webhook trigger refused', ['webhook', 'trigger', 'payment.approved', '--forward-to', withSecret(`http://127.0.0.1:${port}/hook`)], { ...base, SVC_WEBHOOK_SECRET: WHSEC }],
-      ['webhook trigger 404', ['webhook', 'trigger', 'payment.approved', '--forward-to', `${url}/no-such-hook`], { ...base, SVC_WEBHOOK_SECRET: WHSEC }],
-      ['webhook trigger --json', ['webhook', 'trigger', 'payment.approved', '--forward-to', `${url}/no-such-hook`, '--json'], { ...base, SVC_WEBHOOK_SECRET: WHSEC }],
+      [
+        'webhook trigger refused',
+        [
+          'webhook',
+          'trigger',
+          'payment.approved',
+          '--forward-to',
+          withSecret(`http://127.0.0.1:${port}/hook`),
+        ],
+        { ...base, SVC_WEBHOOK_SECRET: WHSEC },
+      ],
+      [
+        'webhook trigger 404',
+        ['webhook', 'trigger', 'payment.approved', '--forward-to', `${url}/no-such-hook`],
+        { ...base, SVC_WEBHOOK_SECRET: WHSEC },
+      ],
+      [
+        'webhook trigger --json',
+        ['webhook', 'trigger', 'payment.approved', '--forward-to', `${url}/no-such-hook`, '--json'],
+        { ...base, SVC_WEBHOOK_SECRET: WHSEC },
+      ],
     ];
     // login first: perfil listar then shows the stored profile.
     const first = await svcSpawned(runs[0]![1], { env: runs[0]![2], input: runs[0]![3] });
-    const rest = await pool(runs.slice(1), 4, ([, args, e, input]) => svc(args, { env: e, ...(input ? { input } : {}) }));
+    const rest = await pool(runs.slice(1), 4, ([, args, e, input]) =>
+      svc(args, { env: e, ...(input ? { input } : {}) }),
+    );
     const perfil = await svc(['perfil', 'listar'], { env: { SVC_CONFIG_DIR: dir } });
     const perfilJson = await svc(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });
     const all: [string, { exitCode: number; stdout: string; stderr: string }][] = [
@@ -162,10 +291,14 @@ describe('an address with a user and password (https://user:pass@host) is never 
     }
     // The address is shown, with its userinfo hidden.
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(first.stderr).toContain(`--> GET ${sb.baseUrl.replace('http://', 'http://***@')}/v1/cuenta`);
+    expect(first.stderr).toContain(
+      `--> GET ${sb.baseUrl.replace('http://', 'http://***@')}/v1/cuenta`,
+    );
     expect(first.stderr).toContain(`· ${sb.baseUrl.replace('http://', 'http://***@')}`);
     expect(perfil.stdout).toContain(sb.baseUrl.replace('http://', 'http://***@'));
-    expect(JSON.parse(perfilJson.stdout)[0].base_url).toBe(sb.baseUrl.replace('http://', 'http://***@'));
+    expect(JSON.parse(perfilJson.stdout)[0].base_url).toBe(
+      sb.baseUrl.replace('http://', 'http://***@'),
+    );
     const salud = rest[1]!;
     expect(salud.stdout).toMatch(/^dirección\thttp:\/\/\*\*\*@127\.0\.0\.1:\d+$/m);
   });
@@ -174,20 +307,32 @@ describe('an address with a user and password (https://user:pass@host) is never 
 describe('a service error message of several KiB', () => {
   it('is shortened on the terminal, saying how many characters were cut; --json keeps it whole', async () => {
     const message = `el pedido no se pudo procesar: ${'detalle '.repeat(1250)}fin`;
-    hostile.on('GET', '/v1/cuenta', { kind: 'respond', status: 400, body: JSON.stringify({ error: 'bad_request', message }) });
-    const [text, json] = await Promise.all([svc(['cuenta'], { env }), svc(['cuenta', '--json'], { env })]);
+    hostile.on('GET', '/v1/cuenta', {
+      kind: 'respond',
+      status: 400,
+      body: JSON.stringify({ error: 'bad_request', message }),
+    });
+    const [text, json] = await Promise.all([
+      svc(['cuenta'], { env }),
+      svc(['cuenta', '--json'], { env }),
+    ]);
     hostile.clear();
     const line = expectOneErrorLineLong(text, 1);
     const whole = `error: bad_request (HTTP 400): "${message}"`;
     const cut = whole.length - 'error: '.length - 2000;
-    expect(line).toBe(`${whole.slice(0, 'error: '.length + 2000)}… (${cut} caracteres más; --json lo muestra entero)`);
+    expect(line).toBe(
+      `${whole.slice(0, 'error: '.length + 2000)}… (${cut} caracteres más; --json lo muestra entero)`,
+    );
     expect(json.exitCode).toBe(1);
     expect(JSON.parse(json.stderr)).toEqual({ error: 'bad_request', message });
   });
 });
 
 /** One error line, allowed to be long (the shortened one is up to 2,000 characters). */
-function expectOneErrorLineLong(r: { exitCode: number; stdout: string; stderr: string }, exit: number): string {
+function expectOneErrorLineLong(
+  r: { exitCode: number; stdout: string; stderr: string },
+  exit: number,
+): string {
   expectNoStack(r.stderr);
   expect(r.exitCode, r.stderr).toBe(exit);
   expect(r.stdout).toBe('');
@@ -201,18 +346,30 @@ describe('the last resort: an error nobody caught', () => {
   const script = (writes: string, fail: string) =>
     `const { run } = await import(${JSON.stringify(entry)}); await run(['--help'], ${writes}); ${fail};`;
   const node = (code: string, args: string[] = []) =>
-    execa('node', ['--input-type=module', '-e', code, ...args], { reject: false, env: { NO_COLOR: '1' } });
+    execa('node', ['--input-type=module', '-e', code, ...args], {
+      reject: false,
+      env: { NO_COLOR: '1' },
+    });
 
   it('an uncaught exception: one error line, exit 1, no stack, no password', async () => {
-    const r = await node(script('[]', "setTimeout(() => { throw new Error('boom en http://u:pwd-HIDDEN-1@h.example/x') }, 10)"));
+    const r = await node(
+      script(
+        '[]',
+        "setTimeout(() => { throw new Error('boom en http://u:pwd-HIDDEN-1@h.example/x') }, 10)",
+      ),
+    );
     expectNoStack(r.stderr);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stdout).toContain('svc');
-    expect(lines(r.stderr)).toEqual(['error: error inesperado: boom en http://***@h.example/x (corré con --debug para más detalle)']);
+    expect(lines(r.stderr)).toEqual([
+      'error: error inesperado: boom en http://***@h.example/x (corré con --debug para más detalle)',
+    ]);
   });
 
   it('an unhandled rejection after a refund POST was sent: exit 6, may or may not, the command to check', async () => {
-    const writes = JSON.stringify([{ method: 'POST', path: '/v1/cobros/7/devoluciones', sent: true }]);
+    const writes = JSON.stringify([
+      { method: 'POST', path: '/v1/cobros/7/devoluciones', sent: true },
+    ]);
     const r = await node(script(writes, "Promise.reject(new TypeError('x is not a function'))"));
     expectNoStack(r.stderr);
     expect(r.exitCode, r.stderr).toBe(6);

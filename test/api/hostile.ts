@@ -2,7 +2,13 @@
 // request as is, except those a rule takes over, which it answers badly: a body
 // larger than the client's cap (streamed, or announced with Content-Length),
 // bytes that are not HTTP, any status and body. It counts every request it sees.
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Answer =
@@ -23,7 +29,13 @@ export interface Hostile {
 
 /** A valid JSON body padded to `bytes`: `{"data":{...item,"pad":"xxx…"}}`. */
 export function bigItem(item: Record<string, unknown>, bytes: number, declare: boolean): Answer {
-  return { kind: 'big', bytes, head: `{"data":${JSON.stringify(item).slice(0, -1)},"pad":"`, tail: '"}}', declare };
+  return {
+    kind: 'big',
+    bytes,
+    head: `{"data":${JSON.stringify(item).slice(0, -1)},"pad":"`,
+    tail: '"}}',
+    declare,
+  };
 }
 
 /** A valid list body padded to `bytes` with copies of `item`: `{"data":[item,item,…]}`. */
@@ -35,7 +47,10 @@ export function bigList(item: Record<string, unknown>, bytes: number, declare: b
 }
 
 async function answerBig(res: ServerResponse, a: Extract<Answer, { kind: 'big' }>): Promise<void> {
-  res.writeHead(200, { 'content-type': 'application/json', ...(a.declare ? { 'content-length': String(a.bytes) } : {}) });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    ...(a.declare ? { 'content-length': String(a.bytes) } : {}),
+  });
   const padding = a.bytes - Buffer.byteLength(a.head) - Buffer.byteLength(a.tail);
   const chunk = 64 * 1024;
   const parts = function* () {
@@ -69,10 +84,19 @@ export async function startHostile(target: string): Promise<Hostile> {
     seen.push(`${req.method} ${req.url}`);
     const rule = rules.get(`${req.method} ${path}`);
     if (!rule) {
-      const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const out = request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       out.on('error', () => res.destroy());
       req.pipe(out);
       return;
@@ -80,7 +104,10 @@ export async function startHostile(target: string): Promise<Hostile> {
     req.resume();
     req.once('end', () => {
       if (rule.kind === 'big') void answerBig(res, rule).catch(() => res.destroy());
-      else if (rule.kind === 'respond') res.writeHead(rule.status, { 'content-type': 'application/json', ...rule.headers }).end(rule.body);
+      else if (rule.kind === 'respond')
+        res
+          .writeHead(rule.status, { 'content-type': 'application/json', ...rule.headers })
+          .end(rule.body);
       else req.socket.end(rule.bytes);
     });
   });

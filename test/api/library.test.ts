@@ -23,8 +23,18 @@ const missing = await client.verCobro(999999).catch((e) => e);
 const ok = verify({ secret: 's', timestamp: '1', signature: 'sha256=' + sign('s', '1', '{}'), body: '{}', toleranceSeconds: 0 }).ok;
 console.log(JSON.stringify({ http: created.http, monto: created.data.data.monto, missing: missing instanceof ApiError ? [missing.http, missing.error] : null, ok, cents: formatCents(parseAmount('0.1') + parseAmount('0.2')) }));
 `;
-    const r = await execa('node', ['--input-type=module', '-e', script], { cwd: ROOT, env: sb.env, reject: false });
+    const r = await execa('node', ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: sb.env,
+      reject: false,
+    });
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ http: 201, monto: '12.50', missing: [404, 'not_found'], ok: true, cents: '0.30' });
+    expect(JSON.parse(r.stdout)).toEqual({
+      http: 201,
+      monto: '12.50',
+      missing: [404, 'not_found'],
+      ok: true,
+      cents: '0.30',
+    });
   });
 });

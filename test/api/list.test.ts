@@ -18,7 +18,9 @@ function reference(text: string): Record<string, unknown> | undefined | 'invalid
     return 'invalid';
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  return Array.isArray((body as { data?: unknown }).data) ? (body as Record<string, unknown>) : undefined;
+  return Array.isArray((body as { data?: unknown }).data)
+    ? (body as Record<string, unknown>)
+    : undefined;
 }
 
 /** Both ways of reading a body agree with JSON.parse: parsed whole (short bodies) and scanned (long ones, forced here with a limit of 0). */
@@ -39,34 +41,60 @@ function agrees(text: string): void {
 
 const envelopes = fc.record(
   {
-    before: fc.dictionary(fc.string({ maxLength: 6 }).filter((k) => k !== 'data' && k !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+    before: fc.dictionary(
+      fc.string({ maxLength: 6 }).filter((k) => k !== 'data' && k !== '__proto__'),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 2 },
+    ),
     data: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 8 }),
-    after: fc.dictionary(fc.string({ maxLength: 6 }).filter((k) => k !== 'data' && k !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+    after: fc.dictionary(
+      fc.string({ maxLength: 6 }).filter((k) => k !== 'data' && k !== '__proto__'),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 2 },
+    ),
   },
   { noNullPrototype: true },
 );
 const indent = fc.constantFrom(undefined, 0, 1, 2, '\t', ' \n ');
 
-function text(e: { before: object; data: unknown[]; after: object }, space: string | number | undefined): string {
+function text(
+  e: { before: object; data: unknown[]; after: object },
+  space: string | number | undefined,
+): string {
   return JSON.stringify({ ...e.before, data: e.data, ...e.after }, null, space as string);
 }
 
 describe('scanList', () => {
   it('gives the items and envelope JSON.parse gives, at any indentation', () => {
-    fc.assert(fc.property(envelopes, indent, (e, space) => agrees(text(e, space))), { numRuns: 400 });
+    fc.assert(
+      fc.property(envelopes, indent, (e, space) => agrees(text(e, space))),
+      { numRuns: 400 },
+    );
   });
 
   it('agrees with JSON.parse on any JSON text (lists or not)', () => {
-    fc.assert(fc.property(fc.json({ maxDepth: 4 }), (t) => agrees(t)), { numRuns: 400 });
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 4 }), (t) => agrees(t)),
+      { numRuns: 400 },
+    );
   });
 
   it('agrees with JSON.parse on list bodies with one character deleted, inserted or replaced', () => {
-    const edits = fc.tuple(fc.constantFrom('delete', 'insert', 'replace'), fc.nat(), fc.constantFrom(...'{}[],:"\\ 0a-'.split('')));
+    const edits = fc.tuple(
+      fc.constantFrom('delete', 'insert', 'replace'),
+      fc.nat(),
+      fc.constantFrom(...'{}[],:"\\ 0a-'.split('')),
+    );
     fc.assert(
       fc.property(envelopes, indent, edits, (e, space, [kind, at, ch]) => {
         const t = text(e, space);
         const i = at % (t.length + 1);
-        const edited = kind === 'delete' ? t.slice(0, i) + t.slice(i + 1) : kind === 'insert' ? t.slice(0, i) + ch + t.slice(i) : t.slice(0, i) + ch + t.slice(i + 1);
+        const edited =
+          kind === 'delete'
+            ? t.slice(0, i) + t.slice(i + 1)
+            : kind === 'insert'
+              ? t.slice(0, i) + ch + t.slice(i)
+              : t.slice(0, i) + ch + t.slice(i + 1);
         agrees(edited);
       }),
       { numRuns: 2000 },
@@ -103,10 +131,20 @@ describe('scanList', () => {
     for (const wholeUpTo of [WHOLE_BODY_CHARS, 0]) {
       const seen: [unknown, number][] = [];
       scanList('{"data":[{"id":1},"b",[3]]}', (item, i) => seen.push([item, i]), wholeUpTo);
-      expect(seen).toStrictEqual([[{ id: 1 }, 0], ['b', 1], [[3], 2]]);
-      expect(() => scanList('{"data":[1,2]}', (item) => {
-        if (item === 2) throw new Error('wrong shape');
-      }, wholeUpTo)).toThrow('wrong shape');
+      expect(seen).toStrictEqual([
+        [{ id: 1 }, 0],
+        ['b', 1],
+        [[3], 2],
+      ]);
+      expect(() =>
+        scanList(
+          '{"data":[1,2]}',
+          (item) => {
+            if (item === 2) throw new Error('wrong shape');
+          },
+          wholeUpTo,
+        ),
+      ).toThrow('wrong shape');
     }
   });
 });
@@ -124,18 +162,26 @@ function captureIO(): { io: IO; output: () => string; writes: () => number } {
 describe('printJsonItems', () => {
   it('prints the bytes printJson prints for the whole array', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 12 }), async (items) => {
-        const whole = captureIO();
-        printJson(whole.io, items);
-        const streamed = captureIO();
-        await printJsonItems(streamed.io, scanList(JSON.stringify({ data: items }))!);
-        expect(streamed.output()).toBe(whole.output());
-      }),
+      fc.asyncProperty(
+        fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 12 }),
+        async (items) => {
+          const whole = captureIO();
+          printJson(whole.io, items);
+          const streamed = captureIO();
+          await printJsonItems(streamed.io, scanList(JSON.stringify({ data: items }))!);
+          expect(streamed.output()).toBe(whole.output());
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  const long = Array.from({ length: 10_000 }, (_, i) => ({ id: i + 1, concepto: `Seña N° ${i}\n"línea"`, monto: `${i}.50`, extra: null }));
+  const long = Array.from({ length: 10_000 }, (_, i) => ({
+    id: i + 1,
+    concepto: `Seña N° ${i}\n"línea"`,
+    monto: `${i}.50`,
+    extra: null,
+  }));
 
   it('writes a long list in chunks, still byte-identical', async () => {
     const whole = captureIO();

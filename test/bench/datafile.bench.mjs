@@ -6,7 +6,15 @@
 // compactar` on it, and a `svc sandbox` start on the compacted file. Prints figures;
 // asserts nothing about time.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,7 +41,11 @@ const call = async (method, path, body) => {
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
   return (await r.json()).data;
 };
-const c = await call('POST', '/v1/cobros', { concepto: 'Seña del pedido N° 1042, envío a domicilio (3 bultos)', monto: '1500.00', referencia: 'ref-1042' });
+const c = await call('POST', '/v1/cobros', {
+  concepto: 'Seña del pedido N° 1042, envío a domicilio (3 bultos)',
+  monto: '1500.00',
+  referencia: 'ref-1042',
+});
 await call('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '900.00', medio: 'credito' });
 await call('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '100.00', transaccion_id: 1 });
 await sb.close();
@@ -92,7 +104,9 @@ while (size < targetMb * 1024 * 1024) {
 }
 closeSync(fd);
 size = statSync(file).size;
-console.log(`data file: ${mb(size)}, ${requests.toLocaleString('en')} requests (${(templates.length * 2 * requests).toLocaleString('en')} lines), written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `data file: ${mb(size)}, ${requests.toLocaleString('en')} requests (${(templates.length * 2 * requests).toLocaleString('en')} lines), written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 /** Runs node with the peak-memory preload; resolves with wall ms, peak KB, stdout and stderr. */
 function run(args, { untilLine = false } = {}) {
@@ -132,11 +146,20 @@ const open = await run([
    s.close();`,
 ]);
 const replay = JSON.parse(open.out);
-console.log(`open (replay only, each line checked): ${(replay.replay_ms / 1000).toFixed(1)} s, ${replay.cobros.toLocaleString('en')} requests, peak RSS ${open.mb.toFixed(0)} MB`);
+console.log(
+  `open (replay only, each line checked): ${(replay.replay_ms / 1000).toFixed(1)} s, ${replay.cobros.toLocaleString('en')} requests, peak RSS ${open.mb.toFixed(0)} MB`,
+);
 
 const compact = await run([bin, 'sandbox', 'compactar', '--data', file]);
-console.log(`svc sandbox compactar: ${(compact.ms / 1000).toFixed(1)} s, peak RSS ${compact.mb.toFixed(0)} MB — ${compact.out.trim()}`);
+console.log(
+  `svc sandbox compactar: ${(compact.ms / 1000).toFixed(1)} s, peak RSS ${compact.mb.toFixed(0)} MB — ${compact.out.trim()}`,
+);
 
-const restart = await run([bin, 'sandbox', '--port', '0', '--json', '--data', file], { untilLine: true });
-console.log(`svc sandbox on the compacted file (${mb(statSync(file).size)}): ready in ${(restart.ms / 1000).toFixed(1)} s, peak RSS ${restart.mb.toFixed(0)} MB`);
-if (process.env.BENCH_KEEP) console.log(`kept ${dir}`); else rmSync(dir, { recursive: true, force: true });
+const restart = await run([bin, 'sandbox', '--port', '0', '--json', '--data', file], {
+  untilLine: true,
+});
+console.log(
+  `svc sandbox on the compacted file (${mb(statSync(file).size)}): ready in ${(restart.ms / 1000).toFixed(1)} s, peak RSS ${restart.mb.toFixed(0)} MB`,
+);
+if (process.env.BENCH_KEEP) console.log(`kept ${dir}`);
+else rmSync(dir, { recursive: true, force: true });

@@ -33,10 +33,14 @@ async function timeStart(n) {
   const file = join(dir, 'escenario.json');
   writeFileSync(file, JSON.stringify(scenario(n)));
   const started = performance.now();
-  const proc = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--escenario', file], {
-    env: { ...process.env, SVC_CONFIG_DIR: dir, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [BIN, 'sandbox', '--port', '0', '--json', '--escenario', file],
+    {
+      env: { ...process.env, SVC_CONFIG_DIR: dir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   proc.stderr.on('data', (d) => (err += d));
   await new Promise((resolve, reject) => {
@@ -50,8 +54,12 @@ async function timeStart(n) {
   return ms;
 }
 
-console.log(`svc sandbox --escenario: start-up with N requests applied through the sandbox's API (load average ${loadavg()[0].toFixed(1)})`);
+console.log(
+  `svc sandbox --escenario: start-up with N requests applied through the sandbox's API (load average ${loadavg()[0].toFixed(1)})`,
+);
 for (const n of SIZES) {
   const ms = await timeStart(n);
-  console.log(`  ${String(n).padStart(6)} requests: ${(ms / 1000).toFixed(2)} s to ready, ${(ms / n).toFixed(2)} ms per request (load ${loadavg()[0].toFixed(1)})`);
+  console.log(
+    `  ${String(n).padStart(6)} requests: ${(ms / 1000).toFixed(2)} s to ready, ${(ms / n).toFixed(2)} ms per request (load ${loadavg()[0].toFixed(1)})`,
+  );
 }

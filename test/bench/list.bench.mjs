@@ -16,9 +16,21 @@ const runs = Number(process.env.BENCH_RUNS ?? 7);
 const count = Number(process.env.BENCH_LIST ?? 10_000);
 const peak = fileURLToPath(new URL('../helpers/report-peak-rss.mjs', import.meta.url));
 
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-const info = await new Promise((resolve) => createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))));
-const env = { ...process.env, SVC_BASE_URL: info.base_url, SVC_API_KEY: info.api_key, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')), NO_COLOR: '1' };
+const sandbox = spawn(
+  process.execPath,
+  [bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0'],
+  { stdio: ['ignore', 'pipe', 'ignore'] },
+);
+const info = await new Promise((resolve) =>
+  createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))),
+);
+const env = {
+  ...process.env,
+  SVC_BASE_URL: info.base_url,
+  SVC_API_KEY: info.api_key,
+  SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
+  NO_COLOR: '1',
+};
 
 let next = 0;
 await Promise.all(
@@ -28,7 +40,11 @@ await Promise.all(
       const r = await fetch(`${info.base_url}/v1/cobros`, {
         method: 'POST',
         headers: { authorization: `Bearer ${info.api_key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ concepto: `Seña del pedido N° ${i}, envío a domicilio (${i % 7} bultos)`, monto: `${1 + (i % 9999)}.${String(i % 100).padStart(2, '0')}`, referencia: `ref-${i}` }),
+        body: JSON.stringify({
+          concepto: `Seña del pedido N° ${i}, envío a domicilio (${i % 7} bultos)`,
+          monto: `${1 + (i % 9999)}.${String(i % 100).padStart(2, '0')}`,
+          referencia: `ref-${i}`,
+        }),
       });
       if (r.status !== 201) throw new Error(await r.text());
       await r.arrayBuffer();
@@ -47,7 +63,10 @@ process.stdout.write(JSON.stringify((await r.json()).data, null, 2) + '\\n');\n`
 function once(args) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const p = spawn(process.execPath, ['--import', peak, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', peak, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let bytes = 0;
     let err = '';
     p.stdout.on('data', (d) => (bytes += d.length));
@@ -65,7 +84,12 @@ async function measure(args) {
   const all = [];
   for (let i = 0; i < runs; i++) all.push(await once(args));
   const mid = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { ms: mid(all.map((r) => r.ms)), kb: mid(all.map((r) => r.kb)), most: Math.max(...all.map((r) => r.kb)), bytes: all[0].bytes };
+  return {
+    ms: mid(all.map((r) => r.ms)),
+    kb: mid(all.map((r) => r.kb)),
+    most: Math.max(...all.map((r) => r.kb)),
+    bytes: all[0].bytes,
+  };
 }
 
 const b = await measure([bare]);
@@ -73,7 +97,12 @@ const s = await measure([bin, 'cobro', 'listar', '--json']);
 sandbox.kill('SIGTERM');
 
 console.log(`median of ${runs} runs, Node ${process.version}, ${count} requests, stdout a pipe`);
-const row = (name, r) => console.log(`${name.padEnd(26)} ${r.ms.toFixed(0).padStart(6)} ms  ${(r.kb / 1024).toFixed(1).padStart(6)} MB peak (most ${(r.most / 1024).toFixed(1)} MB)  ${r.bytes} bytes`);
+const row = (name, r) =>
+  console.log(
+    `${name.padEnd(26)} ${r.ms.toFixed(0).padStart(6)} ms  ${(r.kb / 1024).toFixed(1).padStart(6)} MB peak (most ${(r.most / 1024).toFixed(1)} MB)  ${r.bytes} bytes`,
+  );
 row('bare fetch script', b);
 row('svc cobro listar --json', s);
-console.log(`ratios svc / bare: time ${(s.ms / b.ms).toFixed(2)}×, peak memory ${(s.kb / b.kb).toFixed(2)}× (budget 150 MB)`);
+console.log(
+  `ratios svc / bare: time ${(s.ms / b.ms).toFixed(2)}×, peak memory ${(s.kb / b.kb).toFixed(2)}× (budget 150 MB)`,
+);

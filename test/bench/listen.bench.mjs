@@ -28,7 +28,19 @@
 // Asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { closeSync, constants as fsConstants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statfsSync,
+  writeSync,
+} from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -45,17 +57,35 @@ const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const SENDERS = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECRET = 'whsec_bench_only';
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'steady,floor,busy,burst').split(',').map((p) => p.trim()));
+const PARTS = new Set(
+  (process.env.BENCH_PARTS ?? 'steady,floor,busy,burst').split(',').map((p) => p.trim()),
+);
 
 // Where svc keeps its journal by default (src/config/store.ts dataDir), without SVC_DATA_DIR.
-const dataDir = process.env.XDG_DATA_HOME && isAbsolute(process.env.XDG_DATA_HOME) ? join(process.env.XDG_DATA_HOME, 'svc') : join(homedir(), '.local', 'share', 'svc');
+const dataDir =
+  process.env.XDG_DATA_HOME && isAbsolute(process.env.XDG_DATA_HOME)
+    ? join(process.env.XDG_DATA_HOME, 'svc')
+    : join(homedir(), '.local', 'share', 'svc');
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-listen-'));
 
-const FS_TYPES = { 0xef53: 'ext4', 0x01021994: 'tmpfs', 0x9123683e: 'btrfs', 0x58465342: 'xfs', 0x794c7630: 'overlayfs', 0x6969: 'nfs', 0x2fc12fc1: 'zfs', 0x65735546: 'fuse' };
+const FS_TYPES = {
+  0xef53: 'ext4',
+  0x01021994: 'tmpfs',
+  0x9123683e: 'btrfs',
+  0x58465342: 'xfs',
+  0x794c7630: 'overlayfs',
+  0x6969: 'nfs',
+  0x2fc12fc1: 'zfs',
+  0x65735546: 'fuse',
+};
 function fileSystem(dir) {
   try {
-    const df = spawnSync('df', ['-T', dir], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1)?.split(/\s+/);
+    const df = spawnSync('df', ['-T', dir], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')
+      .at(-1)
+      ?.split(/\s+/);
     if (df?.length >= 2) return `${df[1]} (${df[0]})`;
   } catch {
     // no df: the type from statfs
@@ -73,7 +103,10 @@ s.listen(0, '127.0.0.1', () => console.log(s.address().port));
 `;
 
 function spawnLine(args, env, match) {
-  const proc = spawn(process.execPath, args, { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, args, {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let err = '';
     const src = match ? proc.stderr : proc.stdout;
@@ -96,7 +129,14 @@ const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 function send(url, body, headers) {
   return new Promise((resolve) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { ...headers, 'content-length': body.length } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': body.length },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ at: performance.now(), status: res.statusCode }));
@@ -109,13 +149,26 @@ function send(url, body, headers) {
 
 function signed(i) {
   const body = Buffer.from(
-    JSON.stringify({ event: 'payment.approved', cobro_id: i, codigo: 'K7QM3XW9PA', estado: 'PAGADA', monto: '1500.00', monto_cobrado: '1500.00', transaccion_id: i }),
+    JSON.stringify({
+      event: 'payment.approved',
+      cobro_id: i,
+      codigo: 'K7QM3XW9PA',
+      estado: 'PAGADA',
+      monto: '1500.00',
+      monto_cobrado: '1500.00',
+      transaccion_id: i,
+    }),
   );
   const ts = String(Math.floor(Date.now() / 1000));
   const sig = createHmac('sha256', SECRET).update(`${ts}.`).update(body).digest('hex');
   return {
     body,
-    headers: { 'content-type': 'application/json', 'x-svc-event': 'payment.approved', 'x-svc-timestamp': ts, 'x-svc-signature': `sha256=${sig}` },
+    headers: {
+      'content-type': 'application/json',
+      'x-svc-event': 'payment.approved',
+      'x-svc-timestamp': ts,
+      'x-svc-signature': `sha256=${sig}`,
+    },
   };
 }
 
@@ -152,7 +205,10 @@ function journalDsync(pid, path) {
         continue;
       }
       if (target !== path) continue;
-      const flags = parseInt(/flags:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))[1], 8);
+      const flags = parseInt(
+        /flags:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))[1],
+        8,
+      );
       return (flags & 0o10000) !== 0 ? 'yes' : 'no (write + fdatasync)';
     }
   } catch {
@@ -196,7 +252,10 @@ async function steady(appUrl, listenUrl, listenerPid) {
         const scheduled = start + (i * 1000) / RATE;
         const warm = i < RATE * WARMUP_SECONDS;
         const { body, headers } = signed(i);
-        const pair = i % 2 ? [send(listenUrl, body, headers), send(appUrl, body, headers)].reverse() : [send(appUrl, body, headers), send(listenUrl, body, headers)];
+        const pair =
+          i % 2
+            ? [send(listenUrl, body, headers), send(appUrl, body, headers)].reverse()
+            : [send(appUrl, body, headers), send(listenUrl, body, headers)];
         pending.push(
           Promise.all(pair).then(([d, v]) => {
             if (v.status === 0) unanswered++;
@@ -259,13 +318,29 @@ async function burst(listenUrl, journalFile, listenerPid) {
   const after = (await health(listenUrl)).journal;
   const writes = after.syncs - before.syncs;
   const lines = after.lines - before.lines;
-  return { ok, errors, unanswered, elapsed, rate: ok / elapsed, writes, perWrite: lines / writes, dsync, cpuPerEvent: (used.user + used.sys - cpuBefore.user - cpuBefore.sys) / BURST };
+  return {
+    ok,
+    errors,
+    unanswered,
+    elapsed,
+    rate: ok / elapsed,
+    writes,
+    perWrite: lines / writes,
+    dsync,
+    cpuPerEvent: (used.user + used.sys - cpuBefore.user - cpuBefore.sys) / BURST,
+  };
 }
 
 /** The disk alone: RATE durable appends a second of a journal-sized line, each timed (ms). */
 async function diskFloor(file) {
-  const fd = openSync(file, fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_WRONLY | fsConstants.O_DSYNC, 0o600);
-  const line = Buffer.from(`${JSON.stringify({ ...signed(0).headers, body: signed(0).body.toString(), pad: 'x'.repeat(400) })}\n`);
+  const fd = openSync(
+    file,
+    fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_WRONLY | fsConstants.O_DSYNC,
+    0o600,
+  );
+  const line = Buffer.from(
+    `${JSON.stringify({ ...signed(0).headers, body: signed(0).body.toString(), pad: 'x'.repeat(400) })}\n`,
+  );
   const took = [];
   try {
     for (let i = 0; i < Math.min(RATE * 2, 1000); i++) {
@@ -292,7 +367,10 @@ async function floorRun(appUrl, run, does) {
   const floor = await spawnLine([FLOOR, appUrl.href, floorFile], { FLOOR_DOES: does });
   try {
     const loadFloor = load();
-    return { ...(await steady(appUrl, new URL(`http://127.0.0.1:${floor.value}/hook`), floor.proc.pid)), load: loadFloor };
+    return {
+      ...(await steady(appUrl, new URL(`http://127.0.0.1:${floor.value}/hook`), floor.proc.pid)),
+      load: loadFloor,
+    };
   } finally {
     floor.proc.kill('SIGINT');
     await new Promise((r) => floor.proc.once('exit', r));
@@ -304,9 +382,22 @@ async function oneRun(run) {
   const journal = join(dataDir, `webhooks.bench-${process.pid}-${run}.jsonl`);
   const app = await spawnLine(['-e', APP], {});
   const appUrl = new URL(`http://127.0.0.1:${app.value}/hook`);
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
   const listener = await spawnLine(
-    [...profile, BIN, 'webhook', 'listen', '--port', '0', '--forward-to', appUrl.href, '--journal', journal],
+    [
+      ...profile,
+      BIN,
+      'webhook',
+      'listen',
+      '--port',
+      '0',
+      '--forward-to',
+      appUrl.href,
+      '--journal',
+      journal,
+    ],
     { SVC_WEBHOOK_SECRET: SECRET, SVC_CONFIG_DIR: configDir, SVC_KEYRING: 'off' },
     /^Listo\. Esperando notificaciones en (\S+)/,
   );
@@ -345,17 +436,27 @@ async function oneRun(run) {
     await new Promise((r) => listener.proc.once('exit', r));
     app.proc.kill();
     const journaled = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
-    const expected = (PARTS.has('steady') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) + (PARTS.has('busy') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) + (PARTS.has('burst') ? BURST : 0);
+    const expected =
+      (PARTS.has('steady') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) +
+      (PARTS.has('busy') ? RATE * (SECONDS + WARMUP_SECONDS) : 0) +
+      (PARTS.has('burst') ? BURST : 0);
     // A send that got no answer at all (a connection reset under load) may never have
     // reached the listener: only those may be missing. An answered one never is.
-    const unanswered = (out.quiet?.unanswered ?? 0) + (out.busy?.unanswered ?? 0) + (out.burst?.unanswered ?? 0);
-    if (journaled !== expected) console.log(`  run ${run}: journaled ${journaled} lines of ${expected} sent; ${unanswered} sends got no answer`);
-    for (const f of [journal, `${journal}.1`, journal.replace(/\.jsonl$/, '.rechazados.jsonl')]) rmSync(f, { force: true });
+    const unanswered =
+      (out.quiet?.unanswered ?? 0) + (out.busy?.unanswered ?? 0) + (out.burst?.unanswered ?? 0);
+    if (journaled !== expected)
+      console.log(
+        `  run ${run}: journaled ${journaled} lines of ${expected} sent; ${unanswered} sends got no answer`,
+      );
+    for (const f of [journal, `${journal}.1`, journal.replace(/\.jsonl$/, '.rechazados.jsonl')])
+      rmSync(f, { force: true });
   }
 }
 
 const f = (ms) => `${ms.toFixed(2)} ms`;
-console.log(`svc webhook listen on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}`);
+console.log(
+  `svc webhook listen on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}`,
+);
 console.log(`  journal in ${dataDir} on ${fileSystem(dataDir)}`);
 const runs = [];
 for (let run = 1; run <= RUNS; run++) {
@@ -363,10 +464,17 @@ for (let run = 1; run <= RUNS; run++) {
   runs.push(r);
   const said = [];
   if (r.quiet) said.push(`steady p99 added ${f(r.quiet.added99)} (load ${r.quiet.load})`);
-  if (r.busy) said.push(`busy core p99 added ${f(r.busy.added99)} late ${r.busy.late} (load ${r.busy.load})`);
-  if (r.burst) said.push(`burst ${r.burst.rate.toFixed(0)} events/s, ${r.burst.perWrite.toFixed(1)} per durable write (load ${r.burst.load})`);
+  if (r.busy)
+    said.push(`busy core p99 added ${f(r.busy.added99)} late ${r.busy.late} (load ${r.busy.load})`);
+  if (r.burst)
+    said.push(
+      `burst ${r.burst.rate.toFixed(0)} events/s, ${r.burst.perWrite.toFixed(1)} per durable write (load ${r.burst.load})`,
+    );
   if (r.quiet) said.push(`CPU ${(r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms/event`);
-  if (r.floor) said.push(`floor: p99 added ${f(r.floor.added99)}, CPU ${(r.floor.cpuUser + r.floor.cpuSys).toFixed(3)} ms/event (load ${r.floor.load}); disk p99 ${f(r.disk.p99)}`);
+  if (r.floor)
+    said.push(
+      `floor: p99 added ${f(r.floor.added99)}, CPU ${(r.floor.cpuUser + r.floor.cpuSys).toFixed(3)} ms/event (load ${r.floor.load}); disk p99 ${f(r.disk.p99)}`,
+    );
   console.log(`  run ${run}: ${said.join(', ')}`);
 }
 const m = (get) => median(runs.map(get));
@@ -390,7 +498,9 @@ if (PARTS.has('burst')) {
   );
 }
 if (PARTS.has('steady')) {
-  const inBurst = PARTS.has('burst') ? `; in the burst ${m((r) => r.burst.cpuPerEvent).toFixed(3)} ms` : '';
+  const inBurst = PARTS.has('burst')
+    ? `; in the burst ${m((r) => r.burst.cpuPerEvent).toFixed(3)} ms`
+    : '';
   console.log(
     `  CPU per event (steady, after warm-up): ${m((r) => r.quiet.cpuUser + r.quiet.cpuSys).toFixed(3)} ms (user ${m((r) => r.quiet.cpuUser).toFixed(3)}, system ${m((r) => r.quiet.cpuSys).toFixed(3)}; aim ≤ 0.35)${inBurst}`,
   );
@@ -405,14 +515,24 @@ if (PARTS.has('floor')) {
       `  listener / floor: CPU ${(m((r) => r.quiet.cpuUser + r.quiet.cpuSys) / m((r) => r.floor.cpuUser + r.floor.cpuSys)).toFixed(2)}×, added p99 ${(m((r) => r.quiet.added99) / m((r) => r.floor.added99)).toFixed(2)}×`,
     );
   }
-  console.log(`  the disk alone: an O_DSYNC append of a journal line at ${RATE}/s takes p50 ${f(m((r) => r.disk.p50))}, p99 ${f(m((r) => r.disk.p99))} (no answer can be durable sooner)`);
+  console.log(
+    `  the disk alone: an O_DSYNC append of a journal line at ${RATE}/s takes p50 ${f(m((r) => r.disk.p50))}, p99 ${f(m((r) => r.disk.p99))} (no answer can be durable sooner)`,
+  );
 }
 if (PARTS.has('pieces')) {
-  console.log(`  what each piece costs Node alone (bare/listen-floor.cjs with FLOOR_DOES) at ${RATE}/s, CPU per event and added p99:`);
+  console.log(
+    `  what each piece costs Node alone (bare/listen-floor.cjs with FLOOR_DOES) at ${RATE}/s, CPU per event and added p99:`,
+  );
   for (const does of PIECES) {
     const cpuMs = m((r) => r.pieces[does].cpuUser + r.pieces[does].cpuSys);
-    console.log(`    ${pieceName(does).padEnd(28)} ${cpuMs.toFixed(3)} ms (user ${m((r) => r.pieces[does].cpuUser).toFixed(3)}, system ${m((r) => r.pieces[does].cpuSys).toFixed(3)}), p99 ${f(m((r) => r.pieces[does].added99))}; load ${m((r) => Number(r.pieces[does].load))}`);
+    console.log(
+      `    ${pieceName(does).padEnd(28)} ${cpuMs.toFixed(3)} ms (user ${m((r) => r.pieces[does].cpuUser).toFixed(3)}, system ${m((r) => r.pieces[does].cpuSys).toFixed(3)}), p99 ${f(m((r) => r.pieces[does].added99))}; load ${m((r) => Number(r.pieces[does].load))}`,
+    );
   }
 }
-console.log(`  listener CPU by thread (last run, ms): ${Object.entries(runs.at(-1).threads).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`);
+console.log(
+  `  listener CPU by thread (last run, ms): ${Object.entries(runs.at(-1).threads)
+    .map(([k, v]) => `${k} ${Math.round(v)}`)
+    .join(', ')}`,
+);
 rmSync(configDir, { recursive: true, force: true });

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv[2];
 let failed = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   console.log(`\n== ${file}`);
   const r = spawnSync(process.execPath, [dir + file], { stdio: 'inherit' });

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const BIN = process.env.SVC_BENCH_BIN ?? fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+const BIN =
+  process.env.SVC_BENCH_BIN ?? fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 const PEAK = fileURLToPath(new URL('../helpers/report-peak-rss.mjs', import.meta.url));
 const CONNECTIONS = 1000;
 const MiB = 1024 * 1024;
@@ -22,10 +23,14 @@ const BODY = Buffer.alloc(MiB, 0x20);
 
 async function startSandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const proc = spawn(process.execPath, ['--import', PEAK, BIN, 'sandbox', '--port', '0', '--json'], {
-    env: { ...process.env, SVC_CONFIG_DIR: dir, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', PEAK, BIN, 'sandbox', '--port', '0', '--json'],
+    {
+      env: { ...process.env, SVC_CONFIG_DIR: dir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += String(d)));
   const line = await new Promise((resolve, reject) => {
@@ -73,7 +78,9 @@ async function flood(port, key) {
       s.on('error', () => done('cut'));
       s.on('close', () => done('cut'));
       s.on('connect', () => {
-        s.write(`POST /v1/cobros HTTP/1.1\r\nHost: x\r\n${key ? `Authorization: Bearer ${key}\r\n` : ''}Content-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`);
+        s.write(
+          `POST /v1/cobros HTTP/1.1\r\nHost: x\r\n${key ? `Authorization: Bearer ${key}\r\n` : ''}Content-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`,
+        );
         s.write(BODY);
       });
     }

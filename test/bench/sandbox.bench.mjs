@@ -38,12 +38,22 @@ async function startSandbox(args) {
             method,
             path,
             agent,
-            headers: { authorization: `Bearer ${info.api_key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+            headers: {
+              authorization: `Bearer ${info.api_key}`,
+              ...(payload
+                ? {
+                    'content-type': 'application/json',
+                    'content-length': Buffer.byteLength(payload),
+                  }
+                : {}),
+            },
           },
           (res) => {
             const chunks = [];
             res.on('data', (c) => chunks.push(c));
-            res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }));
+            res.on('end', () =>
+              resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }),
+            );
           },
         );
         req.on('error', reject);
@@ -77,7 +87,8 @@ async function load(total, concurrency, makeCall) {
   return total / seconds;
 }
 
-const create = (sb) => () => sb.call('POST', '/v1/cobros', { concepto: 'bench', monto: '1500.00', referencia: 'bench' });
+const create = (sb) => () =>
+  sb.call('POST', '/v1/cobros', { concepto: 'bench', monto: '1500.00', referencia: 'bench' });
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 // 1. Reads with 10,000 requests in the store (in memory).
@@ -85,7 +96,9 @@ const fmt = (n) => Math.round(n).toLocaleString('en-US');
   const sb = await startSandbox(['--ready-delay', '0']);
   await load(10_000, 16, create(sb));
   await load(2_000, 32, (i) => sb.call('GET', `/v1/cobros/${1 + (i % 10_000)}`)); // warm-up
-  const rps = await load(20_000, 32, () => sb.call('GET', `/v1/cobros/${1 + Math.floor(Math.random() * 10_000)}`));
+  const rps = await load(20_000, 32, () =>
+    sb.call('GET', `/v1/cobros/${1 + Math.floor(Math.random() * 10_000)}`),
+  );
   console.log(`GET /v1/cobros/{id}, 10,000 stored: ${fmt(rps)} req/s`);
   await sb.stop();
 }
@@ -107,9 +120,15 @@ const fmt = (n) => Math.round(n).toLocaleString('en-US');
   const median = (r) => [...r].sort((a, b) => a - b)[Math.floor(r.length / 2)];
   const at1k = median(rounds.small);
   const at10k = median(rounds.large);
-  console.log(`persisted creates (--data, fsync per change), ~1,000 stored:  ${fmt(at1k)} /s   (rounds ${rounds.small.map(fmt).join(', ')})`);
-  console.log(`persisted creates (--data, fsync per change), ~10,000 stored: ${fmt(at10k)} /s   (rounds ${rounds.large.map(fmt).join(', ')})`);
-  console.log(`ratio 10,000 / 1,000: ${(at10k / at1k).toFixed(2)} (journals ${(statSync(join(dir, 'small.jsonl')).size / 1e6).toFixed(1)} MB and ${(statSync(join(dir, 'large.jsonl')).size / 1e6).toFixed(1)} MB)`);
+  console.log(
+    `persisted creates (--data, fsync per change), ~1,000 stored:  ${fmt(at1k)} /s   (rounds ${rounds.small.map(fmt).join(', ')})`,
+  );
+  console.log(
+    `persisted creates (--data, fsync per change), ~10,000 stored: ${fmt(at10k)} /s   (rounds ${rounds.large.map(fmt).join(', ')})`,
+  );
+  console.log(
+    `ratio 10,000 / 1,000: ${(at10k / at1k).toFixed(2)} (journals ${(statSync(join(dir, 'small.jsonl')).size / 1e6).toFixed(1)} MB and ${(statSync(join(dir, 'large.jsonl')).size / 1e6).toFixed(1)} MB)`,
+  );
   await small.stop();
   await large.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -21,8 +21,14 @@ const runs = Number(process.env.BENCH_RUNS ?? 15);
 const major = Number(process.versions.node.split('.')[0]);
 
 // --ready-delay 0: no request's cvu/qr is still being prepared while the runs are timed.
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-const info = await new Promise((resolve) => createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))));
+const sandbox = spawn(
+  process.execPath,
+  [bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0'],
+  { stdio: ['ignore', 'pipe', 'ignore'] },
+);
+const info = await new Promise((resolve) =>
+  createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))),
+);
 const env = {
   ...process.env,
   SVC_BASE_URL: info.base_url,
@@ -40,7 +46,10 @@ for (let i = 0; i < 100; i++) {
 
 function once(args, withPeak = false) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, withPeak ? ['--import', peak, ...args] : args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(process.execPath, withPeak ? ['--import', peak, ...args] : args, {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const kb = Number(/maxrss_kb=(\d+)/.exec(r.stderr.toString())?.[1] ?? NaN);
@@ -50,7 +59,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Alternating runs of a baseline and svc: their medians (ms) and the ratio. */
 function compare(baseArgs, svcArgs) {
-  once(baseArgs), once(svcArgs); // warm the compile cache and the page cache
+  (once(baseArgs), once(svcArgs)); // warm the compile cache and the page cache
   const base = [];
   const ours = [];
   for (let i = 0; i < runs; i++) {
@@ -77,12 +86,29 @@ const timeTarget = major >= 22 ? 1.3 : 1.5;
 row('svc --version', compare(node0, [bin, '--version']), 1.2);
 row('svc --help', compare(node0, [bin, '--help']), 1.2);
 row('svc cobro crear --help', compare(node0, [bin, 'cobro', 'crear', '--help']), 1.2);
-row('svc cobro ver 1 --json', compare(call('/v1/cobros/1'), [bin, 'cobro', 'ver', '1', '--json']), timeTarget);
-row('svc cobro listar --json (100)', compare(call('/v1/cobros'), [bin, 'cobro', 'listar', '--json']), timeTarget);
+row(
+  'svc cobro ver 1 --json',
+  compare(call('/v1/cobros/1'), [bin, 'cobro', 'ver', '1', '--json']),
+  timeTarget,
+);
+row(
+  'svc cobro listar --json (100)',
+  compare(call('/v1/cobros'), [bin, 'cobro', 'listar', '--json']),
+  timeTarget,
+);
 // For the record, not a target: the same script taking node:http as svc's bundle does
 // (process.getBuiltinModule), without the ES facade that loads Node's undici on 22+.
-row('  cobro ver, against get-builtin', compare([bareBuiltin, '/v1/cobros/1'], [bin, 'cobro', 'ver', '1', '--json']), null);
-row('  peak memory, cobro ver', compareMemory(call('/v1/cobros/1'), [bin, 'cobro', 'ver', '1', '--json']), 1.3, 'MiB');
+row(
+  '  cobro ver, against get-builtin',
+  compare([bareBuiltin, '/v1/cobros/1'], [bin, 'cobro', 'ver', '1', '--json']),
+  null,
+);
+row(
+  '  peak memory, cobro ver',
+  compareMemory(call('/v1/cobros/1'), [bin, 'cobro', 'ver', '1', '--json']),
+  1.3,
+  'MiB',
+);
 sandbox.kill('SIGTERM');
 
 console.log(`Node ${process.version}, median of ${runs} alternating runs, compile cache on`);
@@ -90,23 +116,37 @@ console.log(`${'call'.padEnd(32)} ${'baseline'.padStart(9)} ${'svc'.padStart(9)}
 for (const r of rows) {
   const f = (v) => (r.unit === 'MiB' ? (v / 1024).toFixed(1) : v.toFixed(1)).padStart(9);
   const ratio = r.ours / r.base;
-  const verdict = r.target === null ? '(for the record)' : `≤ ${r.target}× ${ratio <= r.target ? 'met' : 'NOT met'}`;
+  const verdict =
+    r.target === null
+      ? '(for the record)'
+      : `≤ ${r.target}× ${ratio <= r.target ? 'met' : 'NOT met'}`;
   console.log(`${r.name.padEnd(32)} ${f(r.base)} ${f(r.ours)}  ${ratio.toFixed(2)}×  ${verdict}`);
 }
-console.log('baselines: node -e 0 for --version/--help; test/bench/bare/get.mjs (node:http GET, prints data) for the calls;');
-console.log('get-builtin.mjs: the same GET with node:http from process.getBuiltinModule, as svc takes it');
+console.log(
+  'baselines: node -e 0 for --version/--help; test/bench/bare/get.mjs (node:http GET, prints data) for the calls;',
+);
+console.log(
+  'get-builtin.mjs: the same GET with node:http from process.getBuiltinModule, as svc takes it',
+);
 
 // Then the same on the Node majors users run, from the npm registry (npx caches them):
 // the ratios of each are printed by its own run. SVC_BENCH_OTHER_NODES=0 skips them.
 if (!process.env.SVC_BENCH_NODE_CHILD && process.env.SVC_BENCH_OTHER_NODES !== '0') {
   for (const other of [22, 24, 26]) {
-    const found = spawnSync('npx', ['-y', `node@${other}`, '-p', 'process.execPath'], { encoding: 'utf8' });
+    const found = spawnSync('npx', ['-y', `node@${other}`, '-p', 'process.execPath'], {
+      encoding: 'utf8',
+    });
     const node = found.status === 0 ? found.stdout.trim().split('\n').at(-1) : '';
     console.log('');
     if (!node) {
-      console.log(`Node ${other}: not available from the registry (${(found.stderr ?? '').trim().split('\n').at(-1)})`);
+      console.log(
+        `Node ${other}: not available from the registry (${(found.stderr ?? '').trim().split('\n').at(-1)})`,
+      );
       continue;
     }
-    spawnSync(node, [fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, SVC_BENCH_NODE_CHILD: '1' } });
+    spawnSync(node, [fileURLToPath(import.meta.url)], {
+      stdio: 'inherit',
+      env: { ...process.env, SVC_BENCH_NODE_CHILD: '1' },
+    });
   }
 }

@@ -10,21 +10,37 @@ describe('svc comandos', () => {
     const r = await svc(['comandos', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const tree = JSON.parse(r.stdout);
-    expect(tree.comandos.map((c: { nombre: string }) => c.nombre)).toEqual(commands.map((c) => c.name));
+    expect(tree.comandos.map((c: { nombre: string }) => c.nombre)).toEqual(
+      commands.map((c) => c.name),
+    );
     for (const c of tree.comandos) {
       const def = commands.find((d) => d.name === c.nombre)!;
-      expect(c.opciones.map((o: { flags: string }) => o.flags), c.nombre).toEqual((def.options ?? []).map((o) => o.flags));
+      expect(
+        c.opciones.map((o: { flags: string }) => o.flags),
+        c.nombre,
+      ).toEqual((def.options ?? []).map((o) => o.flags));
       expect(c.ejemplos.length, c.nombre).toBeGreaterThan(0);
       expect(c.uso.startsWith(`svc ${c.nombre}`)).toBe(true);
     }
     const byName = (n: string) => tree.comandos.find((c: { nombre: string }) => c.nombre === n);
-    expect(byName('cobro listar').opciones.find((o: { nombre: string }) => o.nombre === 'estado')).toMatchObject({ valor: 'estado', valores: expect.arrayContaining(['PAGADA']) });
-    expect(byName('cobro crear').opciones.find((o: { nombre: string }) => o.nombre === 'no-qr')).toMatchObject({ valor: null, default: true });
-    expect(byName('webhook ver').argumentos).toEqual([{ nombre: 'id', descripcion: expect.any(String), obligatorio: true }]);
-    expect(byName('webhook listen').opciones.find((o: { nombre: string }) => o.nombre === 'route').repetible).toBe(true);
+    expect(
+      byName('cobro listar').opciones.find((o: { nombre: string }) => o.nombre === 'estado'),
+    ).toMatchObject({ valor: 'estado', valores: expect.arrayContaining(['PAGADA']) });
+    expect(
+      byName('cobro crear').opciones.find((o: { nombre: string }) => o.nombre === 'no-qr'),
+    ).toMatchObject({ valor: null, default: true });
+    expect(byName('webhook ver').argumentos).toEqual([
+      { nombre: 'id', descripcion: expect.any(String), obligatorio: true },
+    ]);
+    expect(
+      byName('webhook listen').opciones.find((o: { nombre: string }) => o.nombre === 'route')
+        .repetible,
+    ).toBe(true);
     expect(byName('cobro listar').csv).toBe(true);
     expect(tree.opciones_globales.map((o: { nombre: string }) => o.nombre)).toContain('json');
-    expect(tree.codigos_de_salida.map((e: { codigo: number }) => e.codigo)).toEqual(Object.values(EXIT));
+    expect(tree.codigos_de_salida.map((e: { codigo: number }) => e.codigo)).toEqual(
+      Object.values(EXIT),
+    );
     for (const e of tree.codigos_de_salida) expect(e.significado, e.nombre).toMatch(/\S/);
   });
 

@@ -25,31 +25,52 @@ printf '%s\\n' "\${COMPREPLY[@]}"
 describe('completions', () => {
   // A matrix, in-process through main(); the built binary runs `completion bash` in
   // startup.test.ts and the refusal below.
-  it.each(Object.entries(FILES))('completions/%s is what `svc completion` generates (run `npm run completions`)', async (shell, file) => {
-    const r = await svc(['completion', shell]);
-    expect(r.exitCode).toBe(0);
-    expect(readFileSync(join(ROOT, 'completions', file), 'utf8')).toBe(r.stdout);
-  });
+  it.each(Object.entries(FILES))(
+    'completions/%s is what `svc completion` generates (run `npm run completions`)',
+    async (shell, file) => {
+      const r = await svc(['completion', shell]);
+      expect(r.exitCode).toBe(0);
+      expect(readFileSync(join(ROOT, 'completions', file), 'utf8')).toBe(r.stdout);
+    },
+  );
 
   it('bash: svc cob<TAB> → cobro', async () => {
     expect(await complete(['svc', 'cob'])).toEqual(['cobro']);
   });
 
   it('bash: svc cobro listar --estado P<TAB> → the P states', async () => {
-    expect((await complete(['svc', 'cobro', 'listar', '--estado', 'P'])).sort()).toEqual(['PAGADA', 'PAGADA_PARCIALMENTE', 'PENDIENTE']);
+    expect((await complete(['svc', 'cobro', 'listar', '--estado', 'P'])).sort()).toEqual([
+      'PAGADA',
+      'PAGADA_PARCIALMENTE',
+      'PENDIENTE',
+    ]);
   });
 
   it('bash: subcommands, options and other enums', async () => {
-    expect(await complete(['svc', 'cobro', ''])).toEqual(expect.arrayContaining(['crear', 'listar', 'ver', 'sync']));
+    expect(await complete(['svc', 'cobro', ''])).toEqual(
+      expect.arrayContaining(['crear', 'listar', 'ver', 'sync']),
+    );
     expect(await complete(['svc', 'transacciones', 'listar', '--medio', 'c'])).toEqual(['credito']);
-    expect(await complete(['svc', '--json', 'cobro', 'listar', '--li'])).toEqual(['--limit', '--live']);
-    expect(await complete(['svc', 'webhook', 'trigger', 'payment.ref'])).toEqual(['payment.refunded']);
+    expect(await complete(['svc', '--json', 'cobro', 'listar', '--li'])).toEqual([
+      '--limit',
+      '--live',
+    ]);
+    expect(await complete(['svc', 'webhook', 'trigger', 'payment.ref'])).toEqual([
+      'payment.refunded',
+    ]);
   });
 
   it('each script speaks Spanish in its comments: what it is and how to install it', () => {
     for (const file of ['svc.bash', '_svc', 'svc.fish']) {
-      const comments = readFileSync(join(ROOT, 'completions', file), 'utf8').split('\n').filter((l) => l.startsWith('# '));
-      expect(comments, file).toEqual([expect.stringMatching(/^# completado de (bash|zsh|fish) para svc: lo genera `svc completion \w+`; no lo edites\.$/), expect.stringMatching(/^# Instalación: svc completion \w+ > /)]);
+      const comments = readFileSync(join(ROOT, 'completions', file), 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('# '));
+      expect(comments, file).toEqual([
+        expect.stringMatching(
+          /^# completado de (bash|zsh|fish) para svc: lo genera `svc completion \w+`; no lo edites\.$/,
+        ),
+        expect.stringMatching(/^# Instalación: svc completion \w+ > /),
+      ]);
     }
   });
 

@@ -14,17 +14,33 @@ let sb: Sandbox;
 let cobro: { id: number; codigo: string };
 beforeAll(async () => {
   sb = await startSandbox();
-  cobro = (await sb.api('POST', '/v1/cobros', { concepto: 'Zapatillas', monto: '1500.00', referencia: 'pedido-1042' })).body.data;
-  await sb.api('POST', '/v1/cobros', { concepto: 'Medias', monto: '300.00', referencia: 'pedido-1043' });
+  cobro = (
+    await sb.api('POST', '/v1/cobros', {
+      concepto: 'Zapatillas',
+      monto: '1500.00',
+      referencia: 'pedido-1042',
+    })
+  ).body.data;
+  await sb.api('POST', '/v1/cobros', {
+    concepto: 'Medias',
+    monto: '300.00',
+    referencia: 'pedido-1043',
+  });
   expect((await sb.api('POST', `/_sandbox/cobros/${cobro.id}/pagar`, {})).status).toBe(200);
-  expect((await sb.api('POST', `/v1/cobros/${cobro.id}/devoluciones`, { monto: '100.00' })).status).toBe(201);
+  expect(
+    (await sb.api('POST', `/v1/cobros/${cobro.id}/devoluciones`, { monto: '100.00' })).status,
+  ).toBe(201);
 });
 afterAll(() => sb.stop());
 
 describe('lookups that forgive', () => {
   it('a code read out in groups, with blanks or dashes, in any case, is found', async () => {
     const c = cobro.codigo;
-    for (const typed of [`${c.slice(0, 4)} ${c.slice(4, 8)} ${c.slice(8)}`, `${c.slice(0, 4)}-${c.slice(4, 8)}-${c.slice(8)}`.toLowerCase(), c.toLowerCase()]) {
+    for (const typed of [
+      `${c.slice(0, 4)} ${c.slice(4, 8)} ${c.slice(8)}`,
+      `${c.slice(0, 4)}-${c.slice(4, 8)}-${c.slice(8)}`.toLowerCase(),
+      c.toLowerCase(),
+    ]) {
       const r = await svc(['cobro', 'ver', typed, '--json'], { env: sb.env });
       expect(r.exitCode, `${typed}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout).id).toBe(cobro.id);
@@ -35,10 +51,17 @@ describe('lookups that forgive', () => {
     for (const typed of ['Pedido 1042', 'PEDIDO_1042', 'pedido-104']) {
       const r = await svc(['cobro', 'ver', '--referencia', typed], { env: sb.env });
       expect(r.exitCode, `${typed}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^${cobro.id}\\t${cobro.codigo}\\tpedido-1042\\tDEVUELTA_PARCIALMENTE\\t1500\\.00$`, 'm'));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^${cobro.id}\\t${cobro.codigo}\\tpedido-1042\\tDEVUELTA_PARCIALMENTE\\t1500\\.00$`,
+          'm',
+        ),
+      );
       expect(r.stderr).toMatch(/^error: ningún cobro tiene exactamente la referencia/m);
     }
-    const json = await svc(['cobro', 'ver', '--referencia', 'Pedido 1042', '--json'], { env: sb.env });
+    const json = await svc(['cobro', 'ver', '--referencia', 'Pedido 1042', '--json'], {
+      env: sb.env,
+    });
     expect(json.exitCode).toBe(2);
     expect(JSON.parse(json.stderr).error).toBe('near_matches');
     // Nothing like it: not found, as before.
@@ -47,8 +70,13 @@ describe('lookups that forgive', () => {
   });
 
   it('transacciones listar and devoluciones listar take --referencia', async () => {
-    for (const [noun, n] of [['transacciones', 1], ['devoluciones', 1]] as const) {
-      const r = await svc([noun, 'listar', '--referencia', 'pedido-1042', '--json'], { env: sb.env });
+    for (const [noun, n] of [
+      ['transacciones', 1],
+      ['devoluciones', 1],
+    ] as const) {
+      const r = await svc([noun, 'listar', '--referencia', 'pedido-1042', '--json'], {
+        env: sb.env,
+      });
       expect(r.exitCode, r.stderr).toBe(0);
       const items = JSON.parse(r.stdout) as { cobro_id: number }[];
       expect(items).toHaveLength(n);
@@ -70,9 +98,25 @@ describe('lookups that forgive', () => {
   });
 
   it('webhook replay --last 3: the last three events, a repeated delivery counted once (its latest)', () => {
-    const body = (n: number) => JSON.stringify({ event: 'payment.approved', cobro_id: n, estado: 'PAGADA', monto: '1.00' });
-    const at = (id: string, n: number) => ({ ...journalEntryAs(id, { cobro_id: n }), body: body(n), body_encoding: 'utf8' as const });
-    const entries = [at('evt_a', 1), at('evt_b', 2), at('evt_c', 3), at('evt_d', 4), at('evt_d2', 4), at('evt_d3', 4)];
-    expect(select(entries, undefined, 3, false).map((e) => e.id)).toEqual(['evt_b', 'evt_c', 'evt_d3']);
+    const body = (n: number) =>
+      JSON.stringify({ event: 'payment.approved', cobro_id: n, estado: 'PAGADA', monto: '1.00' });
+    const at = (id: string, n: number) => ({
+      ...journalEntryAs(id, { cobro_id: n }),
+      body: body(n),
+      body_encoding: 'utf8' as const,
+    });
+    const entries = [
+      at('evt_a', 1),
+      at('evt_b', 2),
+      at('evt_c', 3),
+      at('evt_d', 4),
+      at('evt_d2', 4),
+      at('evt_d3', 4),
+    ];
+    expect(select(entries, undefined, 3, false).map((e) => e.id)).toEqual([
+      'evt_b',
+      'evt_c',
+      'evt_d3',
+    ]);
   });
 });

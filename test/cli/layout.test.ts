@@ -18,9 +18,12 @@ import { ROOT, svcSpawned } from '../helpers/cli.js';
 
 const SRC = join(ROOT, 'src');
 const files = (dir: string): string[] =>
-  readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 const read = (file: string) => readFileSync(join(SRC, file), 'utf8');
-const imports = (file: string) => [...read(file).matchAll(/^import (?!type ).*? from '([^']+)'/gm)].map((m) => m[1]!);
+const imports = (file: string) =>
+  [...read(file).matchAll(/^import (?!type ).*? from '([^']+)'/gm)].map((m) => m[1]!);
 
 describe('layout', () => {
   const nouns = readdirSync(join(SRC, 'cli/commands'));
@@ -28,11 +31,24 @@ describe('layout', () => {
   it('every noun folder has an index.ts that imports only metadata helpers, and names only its own files', () => {
     for (const noun of nouns) {
       const index = `cli/commands/${noun}/index.ts`;
-      expect(imports(index).every((m) => /^\.\.\/\.\.\/define\.js$|^\.\.\/\.\.\/\.\.\/(api\/enums|defaults)\.js$/.test(m)), index).toBe(true);
-      for (const [, target] of read(index).matchAll(/import\('([^']+)'\)/g)) expect(target, index).toMatch(/^\.\/[\w-]+\.js$/);
+      expect(
+        imports(index).every((m) =>
+          /^\.\.\/\.\.\/define\.js$|^\.\.\/\.\.\/\.\.\/(api\/enums|defaults)\.js$/.test(m),
+        ),
+        index,
+      ).toBe(true);
+      for (const [, target] of read(index).matchAll(/import\('([^']+)'\)/g))
+        expect(target, index).toMatch(/^\.\/[\w-]+\.js$/);
     }
     // Each command's name starts with the folder it lives in.
-    for (const def of commands) expect(nouns).toContain(def.name.split(' ')[0] === 'sync' ? 'cobro' : ['login', 'logout'].includes(def.name) ? 'perfil' : def.name.split(' ')[0]);
+    for (const def of commands)
+      expect(nouns).toContain(
+        def.name.split(' ')[0] === 'sync'
+          ? 'cobro'
+          : ['login', 'logout'].includes(def.name)
+            ? 'perfil'
+            : def.name.split(' ')[0],
+      );
   });
 
   it('verbs take typed options and return nothing: a non-zero exit is thrown', () => {
@@ -44,7 +60,11 @@ describe('layout', () => {
 
   it('no layer below the CLI imports it', () => {
     for (const dir of ['api', 'config', 'webhooks', 'sandbox', 'output']) {
-      for (const file of files(dir)) expect(imports(file).filter((m) => /\/cli\//.test(m)), file).toEqual([]);
+      for (const file of files(dir))
+        expect(
+          imports(file).filter((m) => /\/cli\//.test(m)),
+          file,
+        ).toEqual([]);
     }
   });
 

@@ -21,9 +21,13 @@ let sb: Sandbox;
 const cobros: Cobro[] = [];
 
 /** Runs a list in one format; returns the first column of each row shown (ids, or dates with --por-fecha). */
-async function rowsOf(args: string[], format: Format): Promise<{ keys: string[]; stderr: string; stdout: string }> {
+async function rowsOf(
+  args: string[],
+  format: Format,
+): Promise<{ keys: string[]; stderr: string; stdout: string }> {
   const extra = format === 'json' ? ['--json'] : format === 'csv' ? ['--csv'] : [];
-  const env = format === 'table' ? { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '250', SVC_PAGER: '' } : sb.env;
+  const env =
+    format === 'table' ? { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '250', SVC_PAGER: '' } : sb.env;
   const r = await svc([...args, ...extra], { env });
   expect(r.exitCode, `${args.join(' ')} (${format}): ${r.stderr}`).toBe(0);
   let keys: string[];
@@ -34,7 +38,10 @@ async function rowsOf(args: string[], format: Format): Promise<{ keys: string[];
     if (format === 'csv' || format === 'table') lines = lines.slice(1); // the header
     // On a terminal, the totals follow the table.
     if (format === 'table') lines = lines.filter((l) => !l.startsWith('total'));
-    keys = lines.map((l) => l.split(format === 'csv' ? ',' : format === 'piped' ? '\t' : /\s+/).filter(Boolean)[0]!);
+    keys = lines.map(
+      (l) =>
+        l.split(format === 'csv' ? ',' : format === 'piped' ? '\t' : /\s+/).filter(Boolean)[0]!,
+    );
   }
   return { keys, stderr: r.stderr, stdout: r.stdout };
 }
@@ -48,7 +55,8 @@ function totalsLine(format: Format, out: { stdout: string; stderr: string }): st
 beforeAll(async () => {
   sb = await startSandbox();
   const pay = async (monto: string, medio: string) => {
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: `Orden ${monto}`, monto })).body.data as Cobro;
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: `Orden ${monto}`, monto })).body
+      .data as Cobro;
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio })).status).toBe(200);
     cobros.push(c);
     return c;
@@ -56,13 +64,21 @@ beforeAll(async () => {
   // One settlement a day earlier than the other two.
   const a = await pay('100.00', 'qr');
   // A refund on the first day too, so every list spans two days.
-  expect((await sb.api('POST', `/v1/cobros/${a.id}/devoluciones`, { monto: '5.00' })).status).toBe(201);
+  expect((await sb.api('POST', `/v1/cobros/${a.id}/devoluciones`, { monto: '5.00' })).status).toBe(
+    201,
+  );
   expect((await sb.api('POST', '/_sandbox/reloj', { avanzar: '1d' })).status).toBe(200);
   const b = await pay('200.00', 'qr');
   const c = await pay('300.00', 'qr');
-  expect((await sb.api('POST', `/v1/cobros/${b.id}/devoluciones`, { monto: '10.00' })).status).toBe(201);
-  expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '20.00' })).status).toBe(201);
-  expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '30.00' })).status).toBe(201);
+  expect((await sb.api('POST', `/v1/cobros/${b.id}/devoluciones`, { monto: '10.00' })).status).toBe(
+    201,
+  );
+  expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '20.00' })).status).toBe(
+    201,
+  );
+  expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '30.00' })).status).toBe(
+    201,
+  );
 });
 afterAll(() => sb?.stop());
 
@@ -75,7 +91,10 @@ describe('every list is newest first, and --limit keeps the newest n in every fo
   ];
   for (const list of LISTS) {
     it(`${list.args.join(' ')}: newest first; --limit 2 the two newest; with --cobro, that request's newest`, async () => {
-      const all = (await sb.api('GET', list.path)).body.data as ({ id: number; cobro_id?: number } & Record<string, string>)[];
+      const all = (await sb.api('GET', list.path)).body.data as ({
+        id: number;
+        cobro_id?: number;
+      } & Record<string, string>)[];
       expect(all.length).toBeGreaterThanOrEqual(3);
       // Newest first by the id the service gave in creation order.
       const newest = [...all].sort((a, b) => b.id - a.id);
@@ -85,7 +104,10 @@ describe('every list is newest first, and --limit keeps the newest n in every fo
         const limited = await rowsOf([...list.args, '--limit', '2'], format);
         expect(limited.keys, format).toEqual(newest.slice(0, 2).map((x) => String(x.id)));
         if (format === 'json') expect(limited.stderr).toBe('');
-        else expect(limited.stderr, format).toMatch(new RegExp(`^mostrando 2 de ${all.length}\\b`, 'm'));
+        else
+          expect(limited.stderr, format).toMatch(
+            new RegExp(`^mostrando 2 de ${all.length}\\b`, 'm'),
+          );
         expect(newest[0]![list.date]! >= newest[newest.length - 1]![list.date]!).toBe(true);
         if (list.args[0] === 'cobro') continue;
         const c = cobros[2]!;
@@ -98,7 +120,10 @@ describe('every list is newest first, and --limit keeps the newest n in every fo
 
   it('cobro listar --estado with --limit: the newest of those the service filtered', async () => {
     for (const format of FORMATS) {
-      const r = await rowsOf(['cobro', 'listar', '--estado', 'DEVUELTA_PARCIALMENTE', '--limit', '1'], format);
+      const r = await rowsOf(
+        ['cobro', 'listar', '--estado', 'DEVUELTA_PARCIALMENTE', '--limit', '1'],
+        format,
+      );
       expect(r.keys, format).toEqual([String(cobros[2]!.id)]);
     }
   });
@@ -136,20 +161,37 @@ describe('--limit never cuts a total', () => {
       expect(r.keys, format).toEqual([last]);
       if (format === 'json') {
         expect(JSON.parse(r.stdout)).toEqual([
-          { fecha: last, liquidaciones: ofLast.length, bruto: dayBruto, te_cobramos: sum(ofLast.map((l) => l.te_cobramos)), te_queda: sum(ofLast.map((l) => l.te_queda)) },
+          {
+            fecha: last,
+            liquidaciones: ofLast.length,
+            bruto: dayBruto,
+            te_cobramos: sum(ofLast.map((l) => l.te_cobramos)),
+            te_queda: sum(ofLast.map((l) => l.te_queda)),
+          },
         ]);
         continue;
       }
       const row = r.stdout.split(/\r?\n/).find((l) => l.startsWith(last))!;
-      expect(row.split(format === 'csv' ? ',' : /\s+/).filter(Boolean).slice(1, 3), format).toEqual([String(ofLast.length), dayBruto]);
+      expect(
+        row
+          .split(format === 'csv' ? ',' : /\s+/)
+          .filter(Boolean)
+          .slice(1, 3),
+        format,
+      ).toEqual([String(ofLast.length), dayBruto]);
       expect(totalsLine(format, r), format).toMatch(/bruto 600\.00\b.*\(3 liquidaciones\)/);
-      expect(r.stderr, format).toMatch(new RegExp(`^mostrando 1 de ${days.length} fechas; los totales son de todas$`, 'm'));
+      expect(r.stderr, format).toMatch(
+        new RegExp(`^mostrando 1 de ${days.length} fechas; los totales son de todas$`, 'm'),
+      );
     }
   });
 
   it('liquidaciones --cobro with --limit: the totals are of that request, whole', async () => {
     for (const format of ['piped', 'table'] as const) {
-      const r = await rowsOf(['liquidaciones', '--cobro', String(cobros[1]!.id), '--limit', '1'], format);
+      const r = await rowsOf(
+        ['liquidaciones', '--cobro', String(cobros[1]!.id), '--limit', '1'],
+        format,
+      );
       expect(r.keys).toHaveLength(1);
       expect(totalsLine(format, r)).toMatch(/bruto 200\.00\b.*\(1 liquidación\)/);
       // Nothing was cut: no "mostrando".
@@ -161,7 +203,11 @@ describe('--limit never cuts a total', () => {
     const c = cobros[2]!;
     const r = await svc(['caso', String(c.id), '--json'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
-    const caso = JSON.parse(r.stdout) as { devoluciones: Devolucion[]; transacciones: Transaccion[]; liquidaciones: Liquidacion[] };
+    const caso = JSON.parse(r.stdout) as {
+      devoluciones: Devolucion[];
+      transacciones: Transaccion[];
+      liquidaciones: Liquidacion[];
+    };
     expect(caso.devoluciones.map((d) => d.monto).sort()).toEqual(['20.00', '30.00']);
     const text = await svc(['caso', String(c.id)], { env: sb.env });
     expect(text.stdout).toMatch(/total devuelto 50\.00; queda por devolver 250\.00/);
@@ -174,22 +220,39 @@ describe('--desde and --hasta: whole days of the service, on every list, and tot
     { args: ['transacciones', 'listar'], path: '/v1/transacciones', date: 'fecha' },
     { args: ['devoluciones', 'listar'], path: '/v1/devoluciones', date: 'created_at' },
     { args: ['liquidaciones'], path: '/v1/liquidaciones', date: 'fecha_estimada' },
-    { args: ['liquidaciones', '--por', 'operacion'], path: '/v1/liquidaciones', date: 'fecha_operacion' },
+    {
+      args: ['liquidaciones', '--por', 'operacion'],
+      path: '/v1/liquidaciones',
+      date: 'fecha_operacion',
+    },
   ];
   for (const list of LISTS) {
     it(`${list.args.join(' ')}: each bound keeps its days, in every format`, async () => {
-      const all = (await sb.api('GET', list.path)).body.data as ({ id: number } & Record<string, string>)[];
+      const all = (await sb.api('GET', list.path)).body.data as ({ id: number } & Record<
+        string,
+        string
+      >)[];
       const days = [...new Set(all.map((x) => x[list.date]!.slice(0, 10)))].sort();
       // The fixture moved the sandbox's clock a day between its payments: two days at least.
       expect(days.length, list.path).toBeGreaterThan(1);
       const [first, last] = [days[0]!, days[days.length - 1]!];
       const ids = (keep: (day: string) => boolean) =>
-        all.filter((x) => keep(x[list.date]!.slice(0, 10))).sort((a, b) => b.id - a.id).map((x) => String(x.id));
+        all
+          .filter((x) => keep(x[list.date]!.slice(0, 10)))
+          .sort((a, b) => b.id - a.id)
+          .map((x) => String(x.id));
       const dmy = (day: string) => day.split('-').reverse().join('/');
       for (const format of FORMATS) {
-        expect((await rowsOf([...list.args, '--desde', last], format)).keys, format).toEqual(ids((d) => d >= last));
-        expect((await rowsOf([...list.args, '--hasta', dmy(first)], format)).keys, format).toEqual(ids((d) => d <= first));
-        expect((await rowsOf([...list.args, '--desde', first, '--hasta', first], format)).keys, format).toEqual(ids((d) => d === first));
+        expect((await rowsOf([...list.args, '--desde', last], format)).keys, format).toEqual(
+          ids((d) => d >= last),
+        );
+        expect((await rowsOf([...list.args, '--hasta', dmy(first)], format)).keys, format).toEqual(
+          ids((d) => d <= first),
+        );
+        expect(
+          (await rowsOf([...list.args, '--desde', first, '--hasta', first], format)).keys,
+          format,
+        ).toEqual(ids((d) => d === first));
       }
     });
   }
@@ -203,15 +266,24 @@ describe('--desde and --hasta: whole days of the service, on every list, and tot
       const r = await rowsOf(['liquidaciones', '--desde', last], format);
       expect(totalsLine(format, r), format).toContain(`bruto ${sum(kept.map((l) => l.bruto))}`);
       expect(totalsLine(format, r), format).toContain(`(${kept.length} liquidaci`);
-      const days = await rowsOf(['liquidaciones', '--por-fecha', '--hasta', last, '--desde', last], format);
+      const days = await rowsOf(
+        ['liquidaciones', '--por-fecha', '--hasta', last, '--desde', last],
+        format,
+      );
       expect(days.keys, format).toEqual([last]);
     }
   });
 
   it.each([
     [['--desde', '31/02/2026'], /^error: --desde "31\/02\/2026" no es una fecha del calendario$/m],
-    [['--hasta', 'mañana'], /^error: --hasta "mañana" no es una fecha \(hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01\/11\/2026\)$/m],
-    [['--desde', '2026-11-10', '--hasta', '01/11/2026'], /^error: --desde 2026-11-10 es posterior a --hasta 2026-11-01: no queda ningún día$/m],
+    [
+      ['--hasta', 'mañana'],
+      /^error: --hasta "mañana" no es una fecha \(hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01\/11\/2026\)$/m,
+    ],
+    [
+      ['--desde', '2026-11-10', '--hasta', '01/11/2026'],
+      /^error: --desde 2026-11-10 es posterior a --hasta 2026-11-01: no queda ningún día$/m,
+    ],
   ])('%j: exit 2 with one line, before anything is read', async (flags, message) => {
     for (const args of [['cobro', 'listar'], ['liquidaciones']]) {
       const r = await svc([...args, ...flags], { env: sb.env });

@@ -5,7 +5,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
-import { addBusinessDays, businessDaysBetween, decimalMark, parseStatementDate, parseWrittenAmount, reconcile } from '../../src/extracto.js';
+import {
+  addBusinessDays,
+  businessDaysBetween,
+  decimalMark,
+  parseStatementDate,
+  parseWrittenAmount,
+  reconcile,
+} from '../../src/extracto.js';
 import { parseCsvText } from '../../src/cli/shared/csv.js';
 import { tempDir } from '../helpers/cli.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
@@ -26,7 +33,15 @@ describe('amounts, dates and business days as a bank writes them', () => {
     expect(parseWrittenAmount(text, mark)).toBe(cents);
   });
 
-  it.each([['1.23,45', ','], ['12,345', ','], ['1,2,3', ','], ['abc', '.'], ['', ','], ['1.2.3', '.'], ['1e3', '.']] as const)('%s with decimal %s is no amount', (text, mark) => {
+  it.each([
+    ['1.23,45', ','],
+    ['12,345', ','],
+    ['1,2,3', ','],
+    ['abc', '.'],
+    ['', ','],
+    ['1.2.3', '.'],
+    ['1e3', '.'],
+  ] as const)('%s with decimal %s is no amount', (text, mark) => {
     expect(parseWrittenAmount(text, mark)).toBeUndefined();
   });
 
@@ -40,14 +55,17 @@ describe('amounts, dates and business days as a bank writes them', () => {
   });
 
   it('dates: dd/mm/yyyy, dd-mm-yy, ISO with a time; impossible dates are none', () => {
-    expect(['25/11/2026', '25-11-26', '2026-11-25', '2026-11-25 10:00:00', '5/1/2026'].map(parseStatementDate)).toEqual([
-      '2026-11-25',
-      '2026-11-25',
-      '2026-11-25',
-      '2026-11-25',
-      '2026-01-05',
+    expect(
+      ['25/11/2026', '25-11-26', '2026-11-25', '2026-11-25 10:00:00', '5/1/2026'].map(
+        parseStatementDate,
+      ),
+    ).toEqual(['2026-11-25', '2026-11-25', '2026-11-25', '2026-11-25', '2026-01-05']);
+    expect(['31/02/2026', '11/25/2026', 'ayer', ''].map(parseStatementDate)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
-    expect(['31/02/2026', '11/25/2026', 'ayer', ''].map(parseStatementDate)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it('business days skip the weekend (2026-11-27 is a Friday)', () => {
@@ -59,7 +77,12 @@ describe('amounts, dates and business days as a bank writes them', () => {
 
   it('one credit serves one day: two days of the same amount need two credits', () => {
     const day = (fecha: string) => ({ fecha, cents: 1000n, liquidaciones: [1] });
-    const r = reconcile([day('2026-11-23'), day('2026-11-24')], [{ fecha: '2026-11-24', cents: 1000n, concepto: '', line: 2 }], { desde: '2026-11-20', hasta: '2026-11-27' }, 1);
+    const r = reconcile(
+      [day('2026-11-23'), day('2026-11-24')],
+      [{ fecha: '2026-11-24', cents: 1000n, concepto: '', line: 2 }],
+      { desde: '2026-11-20', hasta: '2026-11-27' },
+      1,
+    );
     expect(r.filas.map((f) => [f.fecha, f.estado])).toEqual([
       ['2026-11-23', 'tarde'],
       ['2026-11-24', 'falta'],
@@ -70,7 +93,9 @@ describe('amounts, dates and business days as a bank writes them', () => {
 
 describe('the CSV reader', () => {
   it('a BOM, CRLF, ";" detected, a quoted field with the separator and a newline; each row knows its line', () => {
-    const f = parseCsvText('\uFEFFFecha;Concepto;Crédito\r\n01/11/2026;"Pago; con\r\ndos líneas";1.000,00\r\n\r\n02/11/2026;Otro;5,00\r\n');
+    const f = parseCsvText(
+      '\uFEFFFecha;Concepto;Crédito\r\n01/11/2026;"Pago; con\r\ndos líneas";1.000,00\r\n\r\n02/11/2026;Otro;5,00\r\n',
+    );
     expect(f.separator).toBe(';');
     expect(f.header).toEqual(['Fecha', 'Concepto', 'Crédito']);
     expect(f.rows.map((r) => [r.line, r.cells.Concepto])).toEqual([
@@ -80,7 +105,9 @@ describe('the CSV reader', () => {
   });
 
   it('a row with another number of columns, or quotes left open: refused naming the line, nothing read', () => {
-    expect(() => parseCsvText('a,b\n1,2\n3\n', { what: 'el extracto', path: 'x.csv' })).toThrow('el extracto x.csv, línea 3: tiene otra cantidad de columnas que el encabezado; no se usó nada del archivo');
+    expect(() => parseCsvText('a,b\n1,2\n3\n', { what: 'el extracto', path: 'x.csv' })).toThrow(
+      'el extracto x.csv, línea 3: tiene otra cantidad de columnas que el encabezado; no se usó nada del archivo',
+    );
     expect(() => parseCsvText('a;b\n1;"2\n')).toThrow(/línea 2: abre comillas que no cierra/);
     expect(() => parseCsvText('a;a\n1;2\n')).toThrow(/la columna "a" está dos veces/);
   });
@@ -98,14 +125,23 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
   const nacion = (rows: [string, string, string][]) => {
     const dmy = (iso: string) => iso.split('-').reverse().join('/');
     const first = days[0]!.fecha;
-    const text = ['Fecha;Descripción;Débito;Crédito;Saldo', `${dmy(first)};Comisión mantenimiento;1.200,00;;0,00`, ...rows.map(([d, desc, amount]) => `${dmy(d)};${desc};;${toComma(amount)};0,00`)].join('\r\n');
+    const text = [
+      'Fecha;Descripción;Débito;Crédito;Saldo',
+      `${dmy(first)};Comisión mantenimiento;1.200,00;;0,00`,
+      ...rows.map(([d, desc, amount]) => `${dmy(d)};${desc};;${toComma(amount)};0,00`),
+    ].join('\r\n');
     const path = join(dir, `nacion-${Math.random().toString(36).slice(2)}.csv`);
     writeFileSync(path, Buffer.from(`${text}\r\n`, 'latin1'));
     return path;
   };
   /** The same as a spreadsheet of another bank writes it: "," separated, ISO dates, one signed amount column. */
   const galicia = (rows: [string, string, string][], extraLast?: string) => {
-    const lines = ['Date,Description,Amount', `${days[0]!.fecha},"Comisión, mantenimiento",-12.00`, ...rows.map(([d, desc, amount]) => `${d},"${desc}",${amount}`), ...(extraLast ? [`${extraLast},"Transferencia a proveedor, factura 12",-350.00`] : [])];
+    const lines = [
+      'Date,Description,Amount',
+      `${days[0]!.fecha},"Comisión, mantenimiento",-12.00`,
+      ...rows.map(([d, desc, amount]) => `${d},"${desc}",${amount}`),
+      ...(extraLast ? [`${extraLast},"Transferencia a proveedor, factura 12",-350.00`] : []),
+    ];
     const path = join(dir, `galicia-${Math.random().toString(36).slice(2)}.csv`);
     writeFileSync(path, `\uFEFF${lines.join('\n')}\n`);
     return path;
@@ -113,8 +149,14 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
 
   beforeAll(async () => {
     sb = await startSandbox();
-    for (const [monto, medio] of [['1500.00', 'qr'], ['2000.50', 'debito'], ['3000.00', 'credito'], ['800.00', 'transferencia']] as const) {
-      const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Para conciliar', monto })).body.data.id;
+    for (const [monto, medio] of [
+      ['1500.00', 'qr'],
+      ['2000.50', 'debito'],
+      ['3000.00', 'credito'],
+      ['800.00', 'transferencia'],
+    ] as const) {
+      const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Para conciliar', monto })).body
+        .data.id;
       expect((await sb.api('POST', `/_sandbox/cobros/${id}/pagar`, { medio })).status).toBe(200);
     }
     const all = (await sb.api('GET', '/v1/liquidaciones')).body.data as Liquidacion[];
@@ -126,19 +168,34 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
       d.ids.push(l.id);
       byDay.set(fecha, d);
     }
-    days = [...byDay.values()].sort((a, b) => (a.fecha < b.fecha ? -1 : 1)).map((d) => ({ fecha: d.fecha, te_queda: `${d.cents / 100n}.${String(d.cents % 100n).padStart(2, '0')}`, ids: d.ids.sort((a, b) => a - b) }));
+    days = [...byDay.values()]
+      .sort((a, b) => (a.fecha < b.fecha ? -1 : 1))
+      .map((d) => ({
+        fecha: d.fecha,
+        te_queda: `${d.cents / 100n}.${String(d.cents % 100n).padStart(2, '0')}`,
+        ids: d.ids.sort((a, b) => a - b),
+      }));
     expect(days.length).toBeGreaterThan(1);
   });
   afterAll(() => sb?.close());
 
-  const credited = () => days.map((d) => [d.fecha, `Acreditación liquidación ${d.fecha}`, d.te_queda] as [string, string, string]);
+  const credited = () =>
+    days.map(
+      (d) =>
+        [d.fecha, `Acreditación liquidación ${d.fecha}`, d.te_queda] as [string, string, string],
+    );
 
   it('a statement that matches exactly, in either bank format: every day coincide, exit 0', async () => {
     for (const path of [nacion(credited()), galicia(credited(), days.at(-1)!.fecha)]) {
       const r = await svc(['liquidaciones', 'conciliar', path, '--json'], { env: sb.env });
       expect(r.exitCode, r.stderr).toBe(0);
-      const out = JSON.parse(r.stdout) as { filas: { fecha: string; estado: string; esperado: string; liquidaciones: number[] }[]; coincide: boolean };
-      expect(out.filas.map((f) => [f.fecha, f.estado, f.esperado, f.liquidaciones])).toEqual(days.map((d) => [d.fecha, 'coincide', d.te_queda, d.ids]));
+      const out = JSON.parse(r.stdout) as {
+        filas: { fecha: string; estado: string; esperado: string; liquidaciones: number[] }[];
+        coincide: boolean;
+      };
+      expect(out.filas.map((f) => [f.fecha, f.estado, f.esperado, f.liquidaciones])).toEqual(
+        days.map((d) => [d.fecha, 'coincide', d.te_queda, d.ids]),
+      );
       expect(out.coincide).toBe(true);
     }
   });
@@ -150,8 +207,14 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
     const path = nacion(rows);
     const r = await svc(['liquidaciones', 'conciliar', path], { env: sb.env });
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toMatch(new RegExp(`${missing.fecha}\\tFALTA\\t${missing.te_queda.replace('.', '\\.')}\\t-\\tliquidaciones ${missing.ids.join(', ')}`));
-    expect(r.stderr).toContain(`error: el extracto no coincide con las liquidaciones estimadas: faltan ${missing.te_queda}, llegaron sin esperarse 0.00`);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `${missing.fecha}\\tFALTA\\t${missing.te_queda.replace('.', '\\.')}\\t-\\tliquidaciones ${missing.ids.join(', ')}`,
+      ),
+    );
+    expect(r.stderr).toContain(
+      `error: el extracto no coincide con las liquidaciones estimadas: faltan ${missing.te_queda}, llegaron sin esperarse 0.00`,
+    );
     const json = await svc(['--json', 'liquidaciones', 'conciliar', path], { env: sb.env });
     expect(JSON.parse(json.stderr.trim()).error).toBe('mismatch');
   });
@@ -159,39 +222,69 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
   it('a day late: with --tolerancia 1d it matched late; without, it is missing and the credit unexpected', async () => {
     const late = days[0]!;
     const next = addBusinessDays(late.fecha, 1);
-    const rows = credited().map(([d, desc, amount], i) => [i === 0 ? next : d, desc, amount] as [string, string, string]);
+    const rows = credited().map(
+      ([d, desc, amount], i) => [i === 0 ? next : d, desc, amount] as [string, string, string],
+    );
     const path = galicia(rows, days.at(-1)!.fecha);
-    const tolerant = await svc(['liquidaciones', 'conciliar', path, '--tolerancia', '1d', '--json'], { env: sb.env });
+    const tolerant = await svc(
+      ['liquidaciones', 'conciliar', path, '--tolerancia', '1d', '--json'],
+      { env: sb.env },
+    );
     expect(tolerant.exitCode, tolerant.stderr).toBe(0);
-    expect(JSON.parse(tolerant.stdout).filas[0]).toMatchObject({ fecha: late.fecha, estado: 'tarde', fecha_recibido: next, dias_habiles_tarde: 1 });
+    expect(JSON.parse(tolerant.stdout).filas[0]).toMatchObject({
+      fecha: late.fecha,
+      estado: 'tarde',
+      fecha_recibido: next,
+      dias_habiles_tarde: 1,
+    });
     const strict = await svc(['liquidaciones', 'conciliar', path, '--json'], { env: sb.env });
     expect(strict.exitCode).toBe(1);
-    const estados = (JSON.parse(strict.stdout).filas as { fecha: string; estado: string }[]).filter((f) => f.estado !== 'coincide').map((f) => [f.fecha, f.estado]);
-    expect(estados).toEqual([
-      [late.fecha, 'falta'],
-      [next, 'no_esperado'],
-    ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)));
+    const estados = (JSON.parse(strict.stdout).filas as { fecha: string; estado: string }[])
+      .filter((f) => f.estado !== 'coincide')
+      .map((f) => [f.fecha, f.estado]);
+    expect(estados).toEqual(
+      [
+        [late.fecha, 'falta'],
+        [next, 'no_esperado'],
+      ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+    );
   });
 
-  it('a credit nobody promised (a customer\'s transfer) is money received and not expected: exit 1, its line and concept shown', async () => {
+  it("a credit nobody promised (a customer's transfer) is money received and not expected: exit 1, its line and concept shown", async () => {
     const path = nacion([...credited(), [days[0]!.fecha, 'Transferencia de Juan Pérez', '123.45']]);
     const r = await svc(['liquidaciones', 'conciliar', path, '--csv'], { env: sb.env });
     expect(r.exitCode).toBe(1);
-    expect(r.stdout.split('\r\n')[0]).toBe('fecha,estado,esperado,recibido,fecha_recibido,dias_habiles_tarde,liquidaciones,linea,concepto');
-    expect(r.stdout).toContain(`${days[0]!.fecha},no_esperado,,123.45,${days[0]!.fecha},,[],${days.length + 3},Transferencia de Juan Pérez`);
+    expect(r.stdout.split('\r\n')[0]).toBe(
+      'fecha,estado,esperado,recibido,fecha_recibido,dias_habiles_tarde,liquidaciones,linea,concepto',
+    );
+    expect(r.stdout).toContain(
+      `${days[0]!.fecha},no_esperado,,123.45,${days[0]!.fecha},,[],${days.length + 3},Transferencia de Juan Pérez`,
+    );
   });
 
   it('a row that cannot be read stops everything, naming its line; an unknown column says which there are', async () => {
     const bad = join(dir, 'malo.csv');
     writeFileSync(bad, `Fecha;Crédito\n${days[0]!.fecha};100,00\nmañana;5,00\n`);
     const r = await svc(['liquidaciones', 'conciliar', bad], { env: sb.env });
-    expect([r.exitCode, r.stdout, r.stderr.split('\n')[0]]).toEqual([2, '', `error: el extracto ${bad}, línea 3: "mañana" no es una fecha (dd/mm/aaaa o aaaa-mm-dd); no se usó nada del archivo`]);
+    expect([r.exitCode, r.stdout, r.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      `error: el extracto ${bad}, línea 3: "mañana" no es una fecha (dd/mm/aaaa o aaaa-mm-dd); no se usó nada del archivo`,
+    ]);
     const cols = join(dir, 'columnas.csv');
     writeFileSync(cols, 'Día,Plata\n2026-11-02,1.00\n');
     const c = await svc(['liquidaciones', 'conciliar', cols], { env: sb.env });
     expect(c.exitCode).toBe(2);
-    expect(c.stderr).toContain('no tiene una columna de fecha que svc reconozca (columnas: Día, Plata)\n→ indicala con --columnas fecha=NOMBRE');
-    const mapped = await svc(['liquidaciones', 'conciliar', cols, '--columnas', 'fecha=Día,importe=Plata', '--json'], { env: sb.env });
-    expect(JSON.parse(mapped.stdout).filas.at(-1)).toMatchObject({ estado: 'no_esperado', recibido: '1.00' });
+    expect(c.stderr).toContain(
+      'no tiene una columna de fecha que svc reconozca (columnas: Día, Plata)\n→ indicala con --columnas fecha=NOMBRE',
+    );
+    const mapped = await svc(
+      ['liquidaciones', 'conciliar', cols, '--columnas', 'fecha=Día,importe=Plata', '--json'],
+      { env: sb.env },
+    );
+    expect(JSON.parse(mapped.stdout).filas.at(-1)).toMatchObject({
+      estado: 'no_esperado',
+      recibido: '1.00',
+    });
   });
 });

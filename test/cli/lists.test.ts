@@ -20,12 +20,17 @@ describe('--limit and --cobro on every list', () => {
   beforeAll(async () => {
     sb = await startSandbox();
     for (const monto of ['100.00', '200.00', '300.00']) {
-      const c = (await sb.api('POST', '/v1/cobros', { concepto: `Lista ${monto}`, monto })).body.data;
+      const c = (await sb.api('POST', '/v1/cobros', { concepto: `Lista ${monto}`, monto })).body
+        .data;
       ids.push(c.id);
       codes.push(c.codigo);
-      expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '50.00' })).status).toBe(200);
+      expect(
+        (await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '50.00' })).status,
+      ).toBe(200);
       expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {})).status).toBe(200);
-      expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10.00' })).status).toBe(201);
+      expect(
+        (await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10.00' })).status,
+      ).toBe(201);
     }
   });
   afterAll(() => sb.stop());
@@ -40,7 +45,9 @@ describe('--limit and --cobro on every list', () => {
       expect(byId).toEqual(all.filter((x) => x.cobro_id === ids[1]));
       expect(await json([...list, '--cobro', codes[1]!.toLowerCase()])).toEqual(byId);
       expect(await json([...list, '--limit', '2'])).toEqual(all.slice(0, 2));
-      expect(await json([...list, '--cobro', String(ids[2]), '--limit', '1'])).toEqual(all.filter((x) => x.cobro_id === ids[2]).slice(0, 1));
+      expect(await json([...list, '--cobro', String(ids[2]), '--limit', '1'])).toEqual(
+        all.filter((x) => x.cobro_id === ids[2]).slice(0, 1),
+      );
     });
   }
 
@@ -56,11 +63,17 @@ describe('--limit and --cobro on every list', () => {
     expect(missing.exitCode).toBe(5);
     expect(missing.stderr).toMatch(/^error: no hay ningún cobro con el código ZZZZZZZZZZ/);
     // Under --json it is named as the service names a 404.
-    const missingJson = await svc(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ', '--json'], { env: sb.env });
+    const missingJson = await svc(['devoluciones', 'listar', '--cobro', 'ZZZZZZZZZZ', '--json'], {
+      env: sb.env,
+    });
     expect(missingJson.exitCode).toBe(5);
     expect(JSON.parse(missingJson.stderr)).toMatchObject({ error: 'not_found' });
     // An id that does not exist is not "no refunds": exit 5 from every list that takes --cobro.
-    for (const list of [['devoluciones', 'listar'], ['transacciones', 'listar'], ['liquidaciones']]) {
+    for (const list of [
+      ['devoluciones', 'listar'],
+      ['transacciones', 'listar'],
+      ['liquidaciones'],
+    ]) {
       const r = await svc([...list, '--cobro', '999999'], { env: sb.env });
       expect(r.exitCode, `${list.join(' ')}: ${r.stderr}`).toBe(5);
       expect(r.stderr).toMatch(/^error: not_found \(HTTP 404\)/);
@@ -77,7 +90,10 @@ describe('--limit and --cobro on every list', () => {
     const none = { ...sb.env, SVC_API_KEY: sb.api_key_no_listo };
     for (const [args, words] of [
       [['cobro', 'listar'], 'no hay cobros todavía: `svc cobro crear` crea uno'],
-      [['transacciones', 'listar'], 'no hay transacciones todavía: aparecen cuando alguien paga un cobro'],
+      [
+        ['transacciones', 'listar'],
+        'no hay transacciones todavía: aparecen cuando alguien paga un cobro',
+      ],
       [['cobro', 'listar', '--estado', 'PAGADA'], 'no hay cobros con esos filtros'],
       [['transacciones', 'listar', '--medio', 'qr'], 'no hay transacciones con esos filtros'],
     ] as const) {
@@ -94,9 +110,15 @@ describe('--limit and --cobro on every list', () => {
 
 describe('answers to a mistyped flag', () => {
   it.each([
-    ['--api-key', /^error: --api-key no existe: la clave nunca va en la línea de comandos; usá SVC_API_KEY o `svc login`/],
+    [
+      '--api-key',
+      /^error: --api-key no existe: la clave nunca va en la línea de comandos; usá SVC_API_KEY o `svc login`/,
+    ],
     ['--key=svc_test_abc', /^error: --key no existe: la clave nunca va en la línea de comandos/],
-    ['--secret', /^error: --secret no existe: el secreto de firma nunca va en la línea de comandos; usá SVC_WEBHOOK_SECRET/],
+    [
+      '--secret',
+      /^error: --secret no existe: el secreto de firma nunca va en la línea de comandos; usá SVC_WEBHOOK_SECRET/,
+    ],
     ['--webhook-secret', /^error: --webhook-secret no existe: el secreto de firma/],
   ])('%s says where secrets come from, never echoing a value', async (flag, message) => {
     const r = await svc(['cobro', 'listar', flag, 'svc_test_valor_secreto']);
@@ -128,7 +150,10 @@ describe('cobro ver --mostrar-qr', () => {
       expect(r.stderr).toMatch(/[█▀▄]/);
       const after = (await sb.api('GET', `/v1/cobros/${c.id}`)).body.data;
       expect(after).toEqual(before);
-      const log = (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[];
+      const log = (await sb.api('GET', '/_sandbox/log')).body.data as {
+        method: string;
+        path: string;
+      }[];
       expect(log.filter((l) => l.method !== 'GET' && l.path.startsWith('/v1/'))).toHaveLength(1);
     } finally {
       await sb.stop();

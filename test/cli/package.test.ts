@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+};
 const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 
 /** The declared range: caret ranges joined by `||` (the only form used here). */
@@ -16,7 +18,11 @@ const ranges = pkg.engines.node.split('||').map((r) => {
 });
 
 function satisfies(version: string): boolean {
-  const [major, minor, patch] = version.replace(/^v/, '').split('.').map(Number) as [number, number, number];
+  const [major, minor, patch] = version.replace(/^v/, '').split('.').map(Number) as [
+    number,
+    number,
+    number,
+  ];
   return ranges.some(([M, m, p]) => major === M && (minor > m || (minor === m && patch >= p)));
 }
 
@@ -26,7 +32,10 @@ describe('declared Node versions', () => {
   });
 
   it(`include the Node running this suite (${process.version})`, () => {
-    expect(satisfies(process.version), `${process.version} is outside engines.node "${pkg.engines.node}"`).toBe(true);
+    expect(
+      satisfies(process.version),
+      `${process.version} is outside engines.node "${pkg.engines.node}"`,
+    ).toBe(true);
   });
 
   it('are exactly the majors CI runs the suite on', () => {

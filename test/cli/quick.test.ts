@@ -23,7 +23,10 @@ describe('quick answers', () => {
     expect(paths.length).toBeGreaterThan(60);
     expect(paths).toContainEqual(['cobro', 'ls']);
     for (const path of paths) {
-      const forms = [[...path, '--help'], [...path, '-h']];
+      const forms = [
+        [...path, '--help'],
+        [...path, '-h'],
+      ];
       if (path.length === 0) forms.push([], ['help']);
       if (path.length === 1) forms.push(['help', path[0]!]);
       for (const argv of forms) {
@@ -40,7 +43,14 @@ describe('quick answers', () => {
   });
 
   it('leaves to main anything but a plain help request', () => {
-    for (const argv of [['cobro', 'ver', '1'], ['--json', '--help'], ['cobro', '--help', 'ver'], ['help', 'cobro', 'ver'], ['nada', '--help'], ['--version', '--json']]) {
+    for (const argv of [
+      ['cobro', 'ver', '1'],
+      ['--json', '--help'],
+      ['cobro', '--help', 'ver'],
+      ['help', 'cobro', 'ver'],
+      ['nada', '--help'],
+      ['--version', '--json'],
+    ]) {
       expect(quickAnswer(argv, built, piped), argv.join(' ')).toBeUndefined();
     }
     expect(helpKey(['cobro', 'ver', '-h'])).toBe('cobro ver');
@@ -49,15 +59,25 @@ describe('quick answers', () => {
 
   it('a terminal narrower than 80 columns gets help wrapped by main; a wider one, the 80-column page', async () => {
     expect(quickAnswer(['--help'], built, { isTTY: true, columns: 60 })).toBeUndefined();
-    expect(quickAnswer(['--help'], built, { isTTY: true, columns: 200 })).toBe(quickAnswer(['--help'], built, piped));
+    expect(quickAnswer(['--help'], built, { isTTY: true, columns: 200 })).toBe(
+      quickAnswer(['--help'], built, piped),
+    );
     expect(quickAnswer(['--version'], built, { isTTY: true, columns: 60 })).toBe(`${VERSION}\n`);
   });
 
   it('main wraps help at the terminal, never wider than 80 columns', async () => {
     const page = async (columns: number) => {
       let out = '';
-      const stdout = Object.assign(new Writable({ write: (c, _e, done) => ((out += String(c)), done()) }), { isTTY: true, columns });
-      await main(['cobro', 'crear', '--help'], { stdout, stderr: new Writable({ write: (_c, _e, done) => done() }), stdin: process.stdin, env: {} });
+      const stdout = Object.assign(
+        new Writable({ write: (c, _e, done) => ((out += String(c)), done()) }),
+        { isTTY: true, columns },
+      );
+      await main(['cobro', 'crear', '--help'], {
+        stdout,
+        stderr: new Writable({ write: (_c, _e, done) => done() }),
+        stdin: process.stdin,
+        env: {},
+      });
       return out;
     };
     const wide = await page(200);
@@ -69,8 +89,16 @@ describe('quick answers', () => {
   it('every help page fits the terminal: 80 columns, and 60 for a narrow one (examples broken as a shell reads them)', async () => {
     const page = async (argv: string[], columns: number) => {
       let out = '';
-      const stdout = Object.assign(new Writable({ write: (c, _e, done) => ((out += String(c)), done()) }), { isTTY: true, columns });
-      await main(argv, { stdout, stderr: new Writable({ write: (_c, _e, done) => done() }), stdin: process.stdin, env: {} });
+      const stdout = Object.assign(
+        new Writable({ write: (c, _e, done) => ((out += String(c)), done()) }),
+        { isTTY: true, columns },
+      );
+      await main(argv, {
+        stdout,
+        stderr: new Writable({ write: (_c, _e, done) => done() }),
+        stdin: process.stdin,
+        env: {},
+      });
       return out;
     };
     const over: string[] = [];
@@ -79,13 +107,16 @@ describe('quick answers', () => {
         for (const line of (await page([...path, '--help'], columns)).split('\n')) {
           // Only a word wider than its room may run past the edge ("America/Argentina/Buenos_Aires)").
           const oneWord = !/ /.test(line.trim());
-          if (displayWidth(line) > columns && !oneWord) over.push(`${columns}: svc ${path.join(' ')} --help: ${line}`);
+          if (displayWidth(line) > columns && !oneWord)
+            over.push(`${columns}: svc ${path.join(' ')} --help: ${line}`);
         }
       }
     }
     expect(over).toEqual([]);
     // A long example goes on after a backslash, its option and value together.
-    expect(await page(['webhook', 'listen', '--help'], 60)).toContain('--forward-to http://localhost:3000/hooks \\\n    --route payment.refunded=http://localhost:4000/refunds');
+    expect(await page(['webhook', 'listen', '--help'], 60)).toContain(
+      '--forward-to http://localhost:3000/hooks \\\n    --route payment.refunded=http://localhost:4000/refunds',
+    );
   });
 
   it('help asked the other way round: help of a verb is its page; help of no command is that error, exit 2', async () => {
@@ -93,7 +124,11 @@ describe('quick answers', () => {
     expect(verb.exitCode).toBe(0);
     expect(verb.stdout).toBe((await svc(['cobro', 'crear', '--help'])).stdout);
     expect(verb.stdout).toMatch(/^Uso: svc cobro crear/);
-    for (const argv of [['help', 'nada'], ['nada', '--help'], ['nada', '-h']]) {
+    for (const argv of [
+      ['help', 'nada'],
+      ['nada', '--help'],
+      ['nada', '-h'],
+    ]) {
       const r = await svc(argv);
       expect(r.exitCode, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: comando desconocido 'nada'/);

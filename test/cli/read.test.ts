@@ -13,12 +13,27 @@ let otherId: number;
 beforeAll(async () => {
   // In this process, cvu and qr ready at once (no ready delay): a record that changes on its own between svc's read and the test's would race.
   sb = await startSandbox();
-  const created = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido 1042', monto: '1500.00', referencia: 'pedido-1042' });
+  const created = await sb.api('POST', '/v1/cobros', {
+    concepto: 'Pedido 1042',
+    monto: '1500.00',
+    referencia: 'pedido-1042',
+  });
   expect(created.status).toBe(201);
   cobroId = created.body.data.id;
-  expect((await sb.api('POST', `/_sandbox/cobros/${cobroId}/pagar`, { monto: '1000.00', medio: 'credito' })).status).toBe(200);
-  expect((await sb.api('POST', `/_sandbox/cobros/${cobroId}/pagar`, { medio: 'qr' })).status).toBe(200);
-  expect((await sb.api('POST', `/v1/cobros/${cobroId}/devoluciones`, { monto: '100.00' })).status).toBe(201);
+  expect(
+    (
+      await sb.api('POST', `/_sandbox/cobros/${cobroId}/pagar`, {
+        monto: '1000.00',
+        medio: 'credito',
+      })
+    ).status,
+  ).toBe(200);
+  expect((await sb.api('POST', `/_sandbox/cobros/${cobroId}/pagar`, { medio: 'qr' })).status).toBe(
+    200,
+  );
+  expect(
+    (await sb.api('POST', `/v1/cobros/${cobroId}/devoluciones`, { monto: '100.00' })).status,
+  ).toBe(201);
   const other = await sb.api('POST', '/v1/cobros', { concepto: 'Otro', monto: '10.50' });
   otherId = other.body.data.id;
 });
@@ -29,7 +44,8 @@ afterAll(async () => {
 /** A port nothing listens on: bound, then released. */
 
 // The matrices run in-process through main() (svc); the svcSpawned() calls below run the built binary.
-const run = (args: string[], env: Record<string, string> = {}) => svc(args, { env: { ...sb.env, ...env } });
+const run = (args: string[], env: Record<string, string> = {}) =>
+  svc(args, { env: { ...sb.env, ...env } });
 
 /** The CLI's --json output must be the service's data, exactly. */
 async function expectSameAsService(args: string[], path: string) {
@@ -37,7 +53,9 @@ async function expectSameAsService(args: string[], path: string) {
   expect(r.exitCode).toBe(0);
   expect(r.stderr).toBe('');
   const served = await sb.api('GET', path);
-  expect(JSON.stringify(JSON.parse(r.stdout))).toBe(JSON.stringify(served.body.data ?? served.body));
+  expect(JSON.stringify(JSON.parse(r.stdout))).toBe(
+    JSON.stringify(served.body.data ?? served.body),
+  );
   return JSON.parse(r.stdout);
 }
 
@@ -55,16 +73,39 @@ describe('read commands', () => {
     await expectSameAsService(['cargos'], '/v1/cargos');
     const cobros = await expectSameAsService(['cobro', 'listar'], '/v1/cobros');
     expect(cobros.map((c: { id: number }) => c.id)).toEqual([otherId, cobroId]);
-    const cobro = await expectSameAsService(['cobro', 'ver', String(cobroId)], `/v1/cobros/${cobroId}`);
+    const cobro = await expectSameAsService(
+      ['cobro', 'ver', String(cobroId)],
+      `/v1/cobros/${cobroId}`,
+    );
     expect(Object.keys(cobro)).toEqual([
-      'id', 'codigo', 'concepto', 'monto', 'monto_cobrado', 'estado', 'url', 'cvu', 'qr', 'referencia', 'medios',
-      'vencimiento', 'success_url', 'error_url', 'created_at', 'updated_at',
+      'id',
+      'codigo',
+      'concepto',
+      'monto',
+      'monto_cobrado',
+      'estado',
+      'url',
+      'cvu',
+      'qr',
+      'referencia',
+      'medios',
+      'vencimiento',
+      'success_url',
+      'error_url',
+      'created_at',
+      'updated_at',
     ]);
     const tx = await expectSameAsService(['transacciones', 'listar'], '/v1/transacciones');
     expect(tx).toHaveLength(2);
-    await expectSameAsService(['transacciones', 'ver', String(tx[0].id)], `/v1/transacciones/${tx[0].id}`);
+    await expectSameAsService(
+      ['transacciones', 'ver', String(tx[0].id)],
+      `/v1/transacciones/${tx[0].id}`,
+    );
     const devs = await expectSameAsService(['devoluciones', 'listar'], '/v1/devoluciones');
-    await expectSameAsService(['devoluciones', 'ver', String(devs[0].id)], `/v1/devoluciones/${devs[0].id}`);
+    await expectSameAsService(
+      ['devoluciones', 'ver', String(devs[0].id)],
+      `/v1/devoluciones/${devs[0].id}`,
+    );
     await expectSameAsService(['liquidaciones'], '/v1/liquidaciones');
   });
 
@@ -75,17 +116,27 @@ describe('read commands', () => {
   });
 
   it('filters: --estado, --q, --limit, --medio', async () => {
-    const paid = JSON.parse((await run(['cobro', 'listar', '--estado', 'DEVUELTA_PARCIALMENTE', '--json'])).stdout);
+    const paid = JSON.parse(
+      (await run(['cobro', 'listar', '--estado', 'DEVUELTA_PARCIALMENTE', '--json'])).stdout,
+    );
     expect(paid.map((c: { id: number }) => c.id)).toEqual([cobroId]);
     const q = JSON.parse((await run(['cobro', 'listar', '--q', 'pedido-1042', '--json'])).stdout);
     expect(q.map((c: { id: number }) => c.id)).toEqual([cobroId]);
     const limited = JSON.parse((await run(['cobro', 'listar', '--limit', '1', '--json'])).stdout);
     expect(limited).toHaveLength(1);
-    const qr = JSON.parse((await run(['transacciones', 'listar', '--medio', 'qr', '--json'])).stdout);
+    const qr = JSON.parse(
+      (await run(['transacciones', 'listar', '--medio', 'qr', '--json'])).stdout,
+    );
     expect(qr.map((t: { medio: string }) => t.medio)).toEqual(['qr']);
     // Values in any case: a person types them as they say them.
-    expect((await run(['transacciones', 'listar', '--medio', 'QR', '--json'])).stdout).toBe((await run(['transacciones', 'listar', '--medio', 'qr', '--json'])).stdout);
-    expect(JSON.parse((await run(['cobro', 'listar', '--estado', 'devuelta_parcialmente', '--json'])).stdout).map((c: { id: number }) => c.id)).toEqual([cobroId]);
+    expect((await run(['transacciones', 'listar', '--medio', 'QR', '--json'])).stdout).toBe(
+      (await run(['transacciones', 'listar', '--medio', 'qr', '--json'])).stdout,
+    );
+    expect(
+      JSON.parse(
+        (await run(['cobro', 'listar', '--estado', 'devuelta_parcialmente', '--json'])).stdout,
+      ).map((c: { id: number }) => c.id),
+    ).toEqual([cobroId]);
   });
 
   it('piped output is tab-separated rows without colour', async () => {
@@ -93,14 +144,25 @@ describe('read commands', () => {
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.trim().split('\n');
     expect(rows).toHaveLength(2);
-    expect(rows[1]!.split('\t').slice(0, 5)).toEqual([String(cobroId), expect.any(String), 'DEVUELTA_PARCIALMENTE', '1500.00', '1500.00']);
+    expect(rows[1]!.split('\t').slice(0, 5)).toEqual([
+      String(cobroId),
+      expect.any(String),
+      'DEVUELTA_PARCIALMENTE',
+      '1500.00',
+      '1500.00',
+    ]);
     expect(r.stdout).not.toMatch(/\u001b\[/);
   });
 
   it('liquidaciones prints exact totals', async () => {
-    const data = JSON.parse((await run(['liquidaciones', '--json'])).stdout) as { bruto: string; te_cobramos: string; te_queda: string }[];
+    const data = JSON.parse((await run(['liquidaciones', '--json'])).stdout) as {
+      bruto: string;
+      te_cobramos: string;
+      te_queda: string;
+    }[];
     const cents = (s: string) => BigInt(s.replace('.', ''));
-    const sum = (f: 'bruto' | 'te_cobramos' | 'te_queda') => data.reduce((a, r) => a + cents(r[f]), 0n);
+    const sum = (f: 'bruto' | 'te_cobramos' | 'te_queda') =>
+      data.reduce((a, r) => a + cents(r[f]), 0n);
     const fmt = (c: bigint) => `${c / 100n}.${(c % 100n).toString().padStart(2, '0')}`;
     const r = await run(['liquidaciones']);
     expect(r.stderr).toContain(`bruto ${fmt(sum('bruto'))}`);
@@ -109,7 +171,10 @@ describe('read commands', () => {
   });
 
   it.each([
-    [['cobro', 'listar', '--estado', 'pagadas'], /"pagadas" no es válido \(¿quisiste decir PAGADA\?\)/],
+    [
+      ['cobro', 'listar', '--estado', 'pagadas'],
+      /"pagadas" no es válido \(¿quisiste decir PAGADA\?\)/,
+    ],
     [['transacciones', 'listar', '--medio', 'credto'], /\(¿quisiste decir credito\?\)/],
     [['cobro', 'listar', '--limit', '0'], /--limit/],
     [['cobro', 'ver', 'abc'], /no es un id \(entero positivo\) ni un código de cobro/],
@@ -117,8 +182,14 @@ describe('read commands', () => {
     [['cobro', 'ver', '1.5'], /no es un id/],
     // A value svc does not know is sent as typed (the service may add one: open reading);
     // one a letter away from a known one is a typo, refused with the suggestion.
-    [['transacciones', 'listar', '--medio', 'credto'], /¿quisiste decir credito\?\); valores posibles: transferencia, qr, debito, credito, prepaga/],
-    [['transacciones', 'listar', '--estado', 'acreditad'], /¿quisiste decir ACREDITADO\?\); valores posibles: ACREDITADO, RECHAZADO/],
+    [
+      ['transacciones', 'listar', '--medio', 'credto'],
+      /¿quisiste decir credito\?\); valores posibles: transferencia, qr, debito, credito, prepaga/,
+    ],
+    [
+      ['transacciones', 'listar', '--estado', 'acreditad'],
+      /¿quisiste decir ACREDITADO\?\); valores posibles: ACREDITADO, RECHAZADO/,
+    ],
     [['cobro', 'ver'], /falta el cobro: su id, su código o --referencia/],
     [['cobro', 'listar', '--nope'], /opción desconocida/],
   ])('bad input %j is refused locally with exit 2', async (args, message) => {
@@ -145,15 +216,29 @@ describe('read commands', () => {
     }
     // Every hint names a command that helps with what was asked.
     const hints: [string[], number, string][] = [
-      [['devolver', String(cobroId), '--monto', '1', '--transaccion', '999999', '--yes'], 5, `→ revisá --transaccion; \`svc transacciones listar --cobro ${cobroId}\` muestra las del cobro`],
-      [['sandbox', 'reenviar', '999999'], 5, '→ revisá el número; `svc sandbox entregas` muestra cada evento con el suyo'],
+      [
+        ['devolver', String(cobroId), '--monto', '1', '--transaccion', '999999', '--yes'],
+        5,
+        `→ revisá --transaccion; \`svc transacciones listar --cobro ${cobroId}\` muestra las del cobro`,
+      ],
+      [
+        ['sandbox', 'reenviar', '999999'],
+        5,
+        '→ revisá el número; `svc sandbox entregas` muestra cada evento con el suyo',
+      ],
       [['sync'], 2, '→ ej. svc sync 42, svc sync K7QM3XW9PA'],
       [['caso'], 2, '→ ej. svc caso 42, svc caso K7QM3XW9PA'],
-      [['webhook', 'trigger', 'payment.created', '--sandbox'], 0, '→ repetí con --forward-to URL: el sandbox la guarda y se la entrega ahí (sin reiniciarlo)'],
+      [
+        ['webhook', 'trigger', 'payment.created', '--sandbox'],
+        0,
+        '→ repetí con --forward-to URL: el sandbox la guarda y se la entrega ahí (sin reiniciarlo)',
+      ],
     ];
     // On a terminal, the link is one to share only while the request can be paid.
     const terminal = { SVC_FORCE_TTY: '1', COLUMNS: '100', NO_COLOR: '1' };
-    expect((await run(['cobro', 'ver', String(otherId)], terminal)).stdout).toContain('link de pago (compartilo con quien paga):\n');
+    expect((await run(['cobro', 'ver', String(otherId)], terminal)).stdout).toContain(
+      'link de pago (compartilo con quien paga):\n',
+    );
     const refunded = await run(['cobro', 'ver', String(cobroId)], terminal);
     expect(refunded.stdout).toContain('link de pago:\n');
     expect(refunded.stdout).not.toContain('compartilo');
@@ -192,7 +277,13 @@ describe('read commands', () => {
 
   it('connection refused gives one line and exit 6', async () => {
     const closed = await closedPort();
-    const r = await svcSpawned(['cuenta'], { env: { SVC_BASE_URL: `http://127.0.0.1:${closed}`, SVC_API_KEY: sb.api_key, SVC_RETRY_BACKOFF_MS: '1' } });
+    const r = await svcSpawned(['cuenta'], {
+      env: {
+        SVC_BASE_URL: `http://127.0.0.1:${closed}`,
+        SVC_API_KEY: sb.api_key,
+        SVC_RETRY_BACKOFF_MS: '1',
+      },
+    });
     expect(r.exitCode).toBe(6);
     expect(r.stderr.trim().split('\n')[0]).toMatch(/conexión rechazada/);
     expectNoStack(r.stderr);

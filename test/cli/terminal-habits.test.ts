@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-
 describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
   it('cobro crear: a merchant that cannot collect is told before any question, exit 4', async () => {
     const r = await svcTty(['cobro', 'crear'], { ...sb.env, SVC_API_KEY: sb.api_key_no_listo }, []);
@@ -100,7 +99,10 @@ describe('webhook trigger without --forward-to', () => {
   afterAll(() => new Promise<void>((r) => app.close(() => r())));
 
   it('takes localhost:PORT/path without a scheme', async () => {
-    const r = await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', `localhost:${port}/webhooks`], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    const r = await svc(
+      ['webhook', 'trigger', 'payment.approved', '--forward-to', `localhost:${port}/webhooks`],
+      { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(got).toContain('POST /webhooks');
   });
@@ -117,16 +119,22 @@ describe('webhook trigger without --forward-to', () => {
       listener.listen(4242, '127.0.0.1', () => resolve(true));
     });
     if (!free) {
-      console.log('skipped: something already listens on 127.0.0.1:4242 (a running svc webhook listen?)');
+      console.log(
+        'skipped: something already listens on 127.0.0.1:4242 (a running svc webhook listen?)',
+      );
       t.skip();
       return;
     }
-    const sent = await svc(['webhook', 'trigger', 'payment.approved'], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    const sent = await svc(['webhook', 'trigger', 'payment.approved'], {
+      env: { SVC_WEBHOOK_SECRET: 'whsec_x' },
+    });
     await new Promise<void>((r) => listener.close(() => r()));
     expect(sent.exitCode, sent.stderr).toBe(0);
     expect(sent.stderr).toContain('al listener local http://127.0.0.1:4242/');
     expect(got).toContain('POST / (4242)');
-    const none = await svc(['webhook', 'trigger', 'payment.approved'], { env: { SVC_WEBHOOK_SECRET: 'whsec_x' } });
+    const none = await svc(['webhook', 'trigger', 'payment.approved'], {
+      env: { SVC_WEBHOOK_SECRET: 'whsec_x' },
+    });
     expect(none.exitCode).toBe(6);
     expect(none.stderr).toMatch(/¿está corriendo `svc webhook listen`\?/);
   });
@@ -153,7 +161,11 @@ describe('the spinner follows the environment svc is given', () => {
     const id = String(created.body.data.id);
     const frame = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] buscando el cobro/;
     const plain = /^- buscando el cobro \d+…$/m;
-    const at = (env: Record<string, string>) => svcAtTerminal(['cobro', 'ver', id], { ...sb.env, ...env }, [], 10_000, { cols: 80, rows: 24 });
+    const at = (env: Record<string, string>) =>
+      svcAtTerminal(['cobro', 'ver', id], { ...sb.env, ...env }, [], 10_000, {
+        cols: 80,
+        rows: 24,
+      });
     const animated = await at({});
     expect(animated.exitCode, animated.screen).toBe(0);
     expect(animated.screen).toMatch(frame);

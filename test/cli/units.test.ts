@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { isYes, sameAmount } from '../../src/cli/context.js';
 import type { Cobro, Devolucion, Transaccion } from '../../src/api/schemas.js';
 import { bodyFromFlags, shellQuote, textProblem } from '../../src/cli/commands/cobro/crear.js';
-import { checkCommands, parseRefundFlags, planRefund } from '../../src/cli/commands/devolver/devolver.js';
+import {
+  checkCommands,
+  parseRefundFlags,
+  planRefund,
+} from '../../src/cli/commands/devolver/devolver.js';
 import { exitCodeOf, parseFields } from '../../src/cli/commands/api/api.js';
 import { UsageError } from '../../src/errors.js';
 import { cobroPairs } from '../../src/output/cobro.js';
@@ -33,7 +37,14 @@ const cobro = (over: Partial<Cobro> = {}): Cobro => ({
   updated_at: '2026-06-15 12:00:00',
   ...over,
 });
-const dev = (monto: string, cobro_id = 42): Devolucion => ({ id: 1, cobro_id, monto, tipo: 'parcial', estado: 'DEVUELTA_PARCIALMENTE', created_at: '2026-06-15 12:00:00' });
+const dev = (monto: string, cobro_id = 42): Devolucion => ({
+  id: 1,
+  cobro_id,
+  monto,
+  tipo: 'parcial',
+  estado: 'DEVUELTA_PARCIALMENTE',
+  created_at: '2026-06-15 12:00:00',
+});
 const tx = (over: Partial<Transaccion> = {}): Transaccion => ({
   id: 7,
   cobro_id: 42,
@@ -111,11 +122,17 @@ describe('cobro crear flags', () => {
 });
 
 describe('answers at a prompt', () => {
-  it.each(['s', 'S', 'si', 'Sí', 'SÍ', 'y', 'yes', ' s '])('%j confirms', (a) => expect(isYes(a)).toBe(true));
-  it.each(['', 'n', 'no', 'sisi', 'ok', 'claro'])('%j declines', (a) => expect(isYes(a)).toBe(false));
+  it.each(['s', 'S', 'si', 'Sí', 'SÍ', 'y', 'yes', ' s '])('%j confirms', (a) =>
+    expect(isYes(a)).toBe(true),
+  );
+  it.each(['', 'n', 'no', 'sisi', 'ok', 'claro'])('%j declines', (a) =>
+    expect(isYes(a)).toBe(false),
+  );
   it('a typed amount is the same in any spelling the prompts read, and nothing else is', () => {
-    for (const t of ['4', '4.0', '4.00', ' 4.00 ', '4,00', '4,0', '$4', '$ 4,00']) expect(sameAmount(t, '4.00')).toBe(true);
-    for (const t of ['4.01', '40', '4,01', '4,001', '0', '', 'cuatro']) expect(sameAmount(t, '4.00')).toBe(false);
+    for (const t of ['4', '4.0', '4.00', ' 4.00 ', '4,00', '4,0', '$4', '$ 4,00'])
+      expect(sameAmount(t, '4.00')).toBe(true);
+    for (const t of ['4.01', '40', '4,01', '4,001', '0', '', 'cuatro'])
+      expect(sameAmount(t, '4.00')).toBe(false);
     for (const t of ['1.500,50', '1500,50', '1500.50']) expect(sameAmount(t, '1500.50')).toBe(true);
     expect(sameAmount('1.500.000', '1500000.00')).toBe(true);
     // 1.500 could be 1500.00 or 1.50: it confirms neither.
@@ -126,50 +143,126 @@ describe('answers at a prompt', () => {
 
 describe('devolver', () => {
   it('parses --monto | --total and --transaccion', () => {
-    expect(parseRefundFlags(['42'], { monto: '500' })).toEqual({ ref: { kind: 'id', id: 42 }, amount: 50000n, total: false, transaccion: undefined });
-    expect(parseRefundFlags(['42'], { total: true, transaccion: '7' })).toEqual({ ref: { kind: 'id', id: 42 }, amount: undefined, total: true, transaccion: 7 });
+    expect(parseRefundFlags(['42'], { monto: '500' })).toEqual({
+      ref: { kind: 'id', id: 42 },
+      amount: 50000n,
+      total: false,
+      transaccion: undefined,
+    });
+    expect(parseRefundFlags(['42'], { total: true, transaccion: '7' })).toEqual({
+      ref: { kind: 'id', id: 42 },
+      amount: undefined,
+      total: true,
+      transaccion: 7,
+    });
     expect(() => parseRefundFlags(['42'], {})).toThrow(/--monto <monto> o --total/);
     expect(() => parseRefundFlags(['42'], { monto: '1', total: true })).toThrow(/no los dos/);
-    expect(() => parseRefundFlags(['42'], { monto: '1.234' })).toThrow(/--monto: .*más de dos decimales/);
+    expect(() => parseRefundFlags(['42'], { monto: '1.234' })).toThrow(
+      /--monto: .*más de dos decimales/,
+    );
     expect(() => parseRefundFlags(['x'], { total: true })).toThrow(UsageError);
     // The code on the payer's receipt, in any case, or the merchant's exact reference.
-    expect(parseRefundFlags(['k7qm3xw9pa'], { total: true }).ref).toEqual({ kind: 'codigo', codigo: 'K7QM3XW9PA' });
-    expect(parseRefundFlags([], { total: true, referencia: 'pedido 7' }).ref).toEqual({ kind: 'referencia', referencia: 'pedido 7' });
-    expect(() => parseRefundFlags(['42'], { total: true, referencia: 'pedido 7' })).toThrow(/de una sola forma/);
+    expect(parseRefundFlags(['k7qm3xw9pa'], { total: true }).ref).toEqual({
+      kind: 'codigo',
+      codigo: 'K7QM3XW9PA',
+    });
+    expect(parseRefundFlags([], { total: true, referencia: 'pedido 7' }).ref).toEqual({
+      kind: 'referencia',
+      referencia: 'pedido 7',
+    });
+    expect(() => parseRefundFlags(['42'], { total: true, referencia: 'pedido 7' })).toThrow(
+      /de una sola forma/,
+    );
     expect(() => parseRefundFlags([], { total: true })).toThrow(/falta el cobro/);
     expect(() => parseRefundFlags(['K7QM3XW9P'], { total: true })).toThrow(/ni un código de cobro/);
-    expect(() => parseRefundFlags(['42'], { total: true, transaccion: '-1' })).toThrow(/--transaccion/);
+    expect(() => parseRefundFlags(['42'], { total: true, transaccion: '-1' })).toThrow(
+      /--transaccion/,
+    );
   });
 
   it('computes what is left exactly from the refunds of this cobro only', () => {
     const c = cobro({ monto_cobrado: '1000.10', estado: 'DEVUELTA_PARCIALMENTE' });
     const refunds = [dev('0.10'), dev('0.20'), dev('999.00', 43)];
     const plan = planRefund({ ref: { kind: 'id', id: 42 }, total: true }, c, refunds);
-    expect(plan).toEqual({ cobrado: 100010n, refunded: 30n, refunds: 2, left: 99980n, amount: 99980n });
-    expect(planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 99980n }, c, refunds).amount).toBe(99980n);
-    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 99981n }, c, refunds)).toThrow(/supera lo que queda por devolver del cobro 42: 999.80/);
+    expect(plan).toEqual({
+      cobrado: 100010n,
+      refunded: 30n,
+      refunds: 2,
+      left: 99980n,
+      amount: 99980n,
+    });
+    expect(
+      planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 99980n }, c, refunds).amount,
+    ).toBe(99980n);
+    expect(() =>
+      planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 99981n }, c, refunds),
+    ).toThrow(/supera lo que queda por devolver del cobro 42: 999.80/);
   });
 
-  it.each(['PENDIENTE', 'EN_PROCESO', 'CANCELADO', 'DEVUELTA'] as const)('refuses a cobro in %s', (estado) => {
-    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: true }, cobro({ estado }), [])).toThrow(new RegExp(`está ${estado}.*no admite devoluciones`));
-  });
+  it.each(['PENDIENTE', 'EN_PROCESO', 'CANCELADO', 'DEVUELTA'] as const)(
+    'refuses a cobro in %s',
+    (estado) => {
+      expect(() =>
+        planRefund({ ref: { kind: 'id', id: 42 }, total: true }, cobro({ estado }), []),
+      ).toThrow(new RegExp(`está ${estado}.*no admite devoluciones`));
+    },
+  );
 
   it('checks the transaction belongs to the cobro, is credited and covers the amount', () => {
     const c = cobro();
-    expect(planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100n, transaccion: 7 }, c, [], tx()).amount).toBe(100n);
-    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100n }, c, [], tx({ cobro_id: 43 }))).toThrow(/es del cobro 43, no del 42/);
-    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100n }, c, [], tx({ estado: 'RECHAZADO' }))).toThrow(/RECHAZADO/);
-    expect(() => planRefund({ ref: { kind: 'id', id: 42 }, total: false, amount: 100_000n }, c, [], tx({ monto: '500.00' }))).toThrow(/supera el monto de la transacción 7/);
+    expect(
+      planRefund(
+        { ref: { kind: 'id', id: 42 }, total: false, amount: 100n, transaccion: 7 },
+        c,
+        [],
+        tx(),
+      ).amount,
+    ).toBe(100n);
+    expect(() =>
+      planRefund(
+        { ref: { kind: 'id', id: 42 }, total: false, amount: 100n },
+        c,
+        [],
+        tx({ cobro_id: 43 }),
+      ),
+    ).toThrow(/es del cobro 43, no del 42/);
+    expect(() =>
+      planRefund(
+        { ref: { kind: 'id', id: 42 }, total: false, amount: 100n },
+        c,
+        [],
+        tx({ estado: 'RECHAZADO' }),
+      ),
+    ).toThrow(/RECHAZADO/);
+    expect(() =>
+      planRefund(
+        { ref: { kind: 'id', id: 42 }, total: false, amount: 100_000n },
+        c,
+        [],
+        tx({ monto: '500.00' }),
+      ),
+    ).toThrow(/supera el monto de la transacción 7/);
   });
 
   it('names the exact commands to check an unknown outcome', () => {
-    expect(checkCommands(42)).toBe(`svc devoluciones listar --json | jq 'map(select(.cobro_id == 42))'  o  svc cobro ver 42`);
+    expect(checkCommands(42)).toBe(
+      `svc devoluciones listar --json | jq 'map(select(.cobro_id == 42))'  o  svc cobro ver 42`,
+    );
   });
 });
 
 describe('api', () => {
   it('parses k=v as strings and k:=json as raw JSON', () => {
-    expect(parseFields(['concepto=Pedido = 1', 'monto=10.00', 'tarjeta:=false', 'transaccion_id:=7', 'x:=null', 'o:={"a":[1]}'])).toEqual({
+    expect(
+      parseFields([
+        'concepto=Pedido = 1',
+        'monto=10.00',
+        'tarjeta:=false',
+        'transaccion_id:=7',
+        'x:=null',
+        'o:={"a":[1]}',
+      ]),
+    ).toEqual({
       concepto: 'Pedido = 1',
       monto: '10.00',
       tarjeta: false,
@@ -196,7 +289,15 @@ describe('api', () => {
 describe('output', () => {
   it('puts the payer link first', () => {
     const pairs = cobroPairs(cobro({ referencia: 'r1' }), { short: true });
-    expect(pairs.map(([k]) => k)).toEqual(['url', 'id', 'codigo', 'estado', 'monto', 'vencimiento', 'referencia']);
+    expect(pairs.map(([k]) => k)).toEqual([
+      'url',
+      'id',
+      'codigo',
+      'estado',
+      'monto',
+      'vencimiento',
+      'referencia',
+    ]);
     expect(cobroPairs(cobro())[0]).toEqual(['url', 'https://pagar.example/ABC123']);
     expect(cobroPairs(cobro()).find(([k]) => k === 'qr')?.[1]).toBe('(todavía no)');
   });

@@ -32,7 +32,10 @@ describe('usage errors under --json', () => {
   it('the built binary too', async () => {
     const r = await svcSpawned(['cobro', 'listar', '--nope', '--json'], { env });
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stderr)).toEqual({ error: 'usage', message: "opción desconocida '--nope'" });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: 'usage',
+      message: "opción desconocida '--nope'",
+    });
   });
 });
 
@@ -42,11 +45,13 @@ describe('help', () => {
     for (const name of names) {
       const r = await svc([...(name ? name.split(' ') : []), '--help']);
       expect(r.exitCode, name).toBe(0);
-      expect(r.stdout, name).not.toMatch(/\[options\]|\[command\]|Usage:|Options:|Commands:|Arguments:|display help|output the version|show help for command/);
+      expect(r.stdout, name).not.toMatch(
+        /\[options\]|\[command\]|Usage:|Options:|Commands:|Arguments:|display help|output the version|show help for command/,
+      );
     }
   });
 
-  it('svc help <comando> is the command\'s help', async () => {
+  it("svc help <comando> is the command's help", async () => {
     const r = await svc(['help', 'cobro']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Uso: svc cobro \[opciones\] \[comando\]/);

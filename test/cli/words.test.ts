@@ -15,21 +15,44 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 describe('words', () => {
-  it.skipIf(!hasScript())('cargos on a terminal shows each fee as a percentage (0.80 %); piped, the service\'s number', async () => {
-    const r = await svcTty(['cargos'], sb.env, [], 30_000, { cols: 80, rows: 40 });
-    expect(r.exitCode, r.screen).toBe(0);
-    expect(r.screen).toMatch(/^transferencia +Transferencia bancaria +0\.80 %$/m);
-    const piped = await svc(['cargos'], { env: sb.env });
-    expect(piped.stdout).toMatch(/^transferencia\tTransferencia bancaria\t0\.8000$/m);
-    expect(['0.8000', '4.39', '1.2345', '2'].map(percent)).toEqual(['0.80 %', '4.39 %', '1.2345 %', '2.00 %']);
-  });
+  it.skipIf(!hasScript())(
+    "cargos on a terminal shows each fee as a percentage (0.80 %); piped, the service's number",
+    async () => {
+      const r = await svcTty(['cargos'], sb.env, [], 30_000, { cols: 80, rows: 40 });
+      expect(r.exitCode, r.screen).toBe(0);
+      expect(r.screen).toMatch(/^transferencia +Transferencia bancaria +0\.80 %$/m);
+      const piped = await svc(['cargos'], { env: sb.env });
+      expect(piped.stdout).toMatch(/^transferencia\tTransferencia bancaria\t0\.8000$/m);
+      expect(['0.8000', '4.39', '1.2345', '2'].map(percent)).toEqual([
+        '0.80 %',
+        '4.39 %',
+        '1.2345 %',
+        '2.00 %',
+      ]);
+    },
+  );
 
   it.each<[string[], RegExp]>([
-    [['sandbox', 'fallas', 'foo'], /^error: acción "foo" no es válida; valores posibles: agregar, listar, borrar$/m],
-    [['cobro', 'listar', '--estado', 'PAGADA_PARCIAL'], /\(¿quisiste decir PAGADA_PARCIALMENTE\?\)/],
-    [['webhook', 'listar'], /^error: svc webhook listar no existe \(¿quisiste decir svc webhook eventos\?\)$/m],
-    [['sandbox', 'pago', '1'], /^error: svc sandbox pago no existe \(¿quisiste decir svc sandbox pagar\?\)$/m],
-    [['caso', '--ref', 'pedido-1042'], /^error: opción desconocida '--ref' \(¿quisiste decir --referencia\?\)$/m],
+    [
+      ['sandbox', 'fallas', 'foo'],
+      /^error: acción "foo" no es válida; valores posibles: agregar, listar, borrar$/m,
+    ],
+    [
+      ['cobro', 'listar', '--estado', 'PAGADA_PARCIAL'],
+      /\(¿quisiste decir PAGADA_PARCIALMENTE\?\)/,
+    ],
+    [
+      ['webhook', 'listar'],
+      /^error: svc webhook listar no existe \(¿quisiste decir svc webhook eventos\?\)$/m,
+    ],
+    [
+      ['sandbox', 'pago', '1'],
+      /^error: svc sandbox pago no existe \(¿quisiste decir svc sandbox pagar\?\)$/m,
+    ],
+    [
+      ['caso', '--ref', 'pedido-1042'],
+      /^error: opción desconocida '--ref' \(¿quisiste decir --referencia\?\)$/m,
+    ],
   ])('%j: exit 2, %s', async (args, said) => {
     const r = await svc(args, { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(2);

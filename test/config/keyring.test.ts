@@ -11,14 +11,21 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, ROOT, svcSpawned, tempDir, type SvcResult } from '../helpers/cli.js';
 import { svcOf } from '../helpers/inproc.js';
-import { secretServiceMissing, startHangingBus, startSecretService, type SecretService, type SessionEnv } from '../helpers/keyring.js';
+import {
+  secretServiceMissing,
+  startHangingBus,
+  startSecretService,
+  type SecretService,
+  type SessionEnv,
+} from '../helpers/keyring.js';
 import { inSpanish, keyringTimeoutMs } from '../../src/config/keyring.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy, type LiveProxy } from '../helpers/live-proxy.js';
 
 const missing = secretServiceMissing();
 if (missing) {
-  if (process.env.SVC_REQUIRE_KEYRING_TEST === '1') throw new Error(`SVC_REQUIRE_KEYRING_TEST=1 but the keyring test cannot run: ${missing}`);
+  if (process.env.SVC_REQUIRE_KEYRING_TEST === '1')
+    throw new Error(`SVC_REQUIRE_KEYRING_TEST=1 but the keyring test cannot run: ${missing}`);
   console.log(`skipped: keyring tests ${missing}`);
 }
 
@@ -26,7 +33,9 @@ if (missing) {
 // compiled keyring module (dist/config/), which src/ under vitest has not. Each keyring
 // call still runs the real helper against the real bus. The bundled binary finding it
 // from dist/chunks/ is the first test's login, spawned.
-const builtMain = (await import(pathToFileURL(join(ROOT, 'dist', 'main.js')).href)) as typeof import('../../src/main.js');
+const builtMain = (await import(
+  pathToFileURL(join(ROOT, 'dist', 'main.js')).href
+)) as typeof import('../../src/main.js');
 const svcBuilt = svcOf(builtMain.main);
 
 let sb: Sandbox;
@@ -36,7 +45,11 @@ let hanging: Awaited<ReturnType<typeof startHangingBus>>;
 
 beforeAll(async () => {
   if (missing) return;
-  [sb, secrets, hanging] = await Promise.all([startSandbox(), startSecretService(), startHangingBus()]);
+  [sb, secrets, hanging] = await Promise.all([
+    startSandbox(),
+    startSecretService(),
+    startHangingBus(),
+  ]);
   proxy = await startLiveProxy(sb.base_url, sb.api_key);
 });
 afterAll(async () => {
@@ -50,14 +63,31 @@ afterAll(async () => {
  * bus gets 1 s, as the tests there want the timeout to fire (the 3 s default is
  * keyringTimeoutMs's own test below).
  */
-const run = (dir: string, session: SessionEnv, args: string[], input?: string, spawned = false): Promise<SvcResult> =>
+const run = (
+  dir: string,
+  session: SessionEnv,
+  args: string[],
+  input?: string,
+  spawned = false,
+): Promise<SvcResult> =>
   (spawned ? svcSpawned : svcBuilt)(args, {
-    env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: undefined, SVC_KEYRING_TIMEOUT: session === secrets?.env ? '20' : '1', ...session },
+    env: {
+      SVC_CONFIG_DIR: dir,
+      SVC_KEYRING: undefined,
+      SVC_KEYRING_TIMEOUT: session === secrets?.env ? '20' : '1',
+      ...session,
+    },
     ...(input !== undefined ? { input } : {}),
   });
 
 const login = (dir: string, session: SessionEnv, profile = 'default', spawned = false) =>
-  run(dir, session, ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile], `${LIVE_KEY}\n`, spawned);
+  run(
+    dir,
+    session,
+    ['login', '--with-key-stdin', '--base-url', proxy.baseUrl, '--profile', profile],
+    `${LIVE_KEY}\n`,
+    spawned,
+  );
 
 /**
  * A login whose key went to the keyring. The daemon may still be registering on the bus,
@@ -86,14 +116,22 @@ async function expectEntryGone(dir: string, profile: string): Promise<void> {
   expect(r.exitCode, r.stderr).toBe(3);
   expectNoStack(r.stderr);
   expect(r.stdout).toBe('');
-  expect(r.stderr).toContain(`la clave live del perfil "${profile}" ya no está en el llavero del sistema`);
+  expect(r.stderr).toContain(
+    `la clave live del perfil "${profile}" ya no está en el llavero del sistema`,
+  );
 }
 
-describe('the keyring library\'s reasons, in Spanish', () => {
-  it('says what failed in svc\'s words and keeps the library\'s detail; anything else passes as it is', () => {
-    expect(inSpanish("Couldn't access platform storage: AccessDenied")).toBe('el sistema no dio acceso al llavero (AccessDenied)');
-    expect(inSpanish('Platform secure storage failure: DBus error: no session')).toBe('falló el llavero del sistema (DBus error: no session)');
-    expect(inSpanish('No matching entry found in secure storage')).toBe('la entrada no está en el llavero');
+describe("the keyring library's reasons, in Spanish", () => {
+  it("says what failed in svc's words and keeps the library's detail; anything else passes as it is", () => {
+    expect(inSpanish("Couldn't access platform storage: AccessDenied")).toBe(
+      'el sistema no dio acceso al llavero (AccessDenied)',
+    );
+    expect(inSpanish('Platform secure storage failure: DBus error: no session')).toBe(
+      'falló el llavero del sistema (DBus error: no session)',
+    );
+    expect(inSpanish('No matching entry found in secure storage')).toBe(
+      'la entrada no está en el llavero',
+    );
     expect(inSpanish('el llavero no respondió en 3 s')).toBe('el llavero no respondió en 3 s');
   });
 
@@ -102,7 +140,8 @@ describe('the keyring library\'s reasons, in Spanish', () => {
     expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: '1' })).toBe(1000);
     expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: ' 10 ' })).toBe(10_000);
     expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: '60' })).toBe(60_000);
-    for (const wrong of ['', '0', '61', '1.5', '-5', 'diez', '100']) expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: wrong }), wrong).toBe(3000);
+    for (const wrong of ['', '0', '61', '1.5', '-5', 'diez', '100'])
+      expect(keyringTimeoutMs({ SVC_KEYRING_TIMEOUT: wrong }), wrong).toBe(3000);
   });
 });
 
@@ -112,10 +151,15 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     const r = await loginInKeyring(dir, 'default', true);
     expectNoStack(r.stderr);
     expect(r.stderr).toContain('sesión iniciada');
-    expect(r.stderr).toContain(`la clave live quedó en el llavero del sistema (servicio "svc"), no en ${join(dir, 'config.json')}`);
+    expect(r.stderr).toContain(
+      `la clave live quedó en el llavero del sistema (servicio "svc"), no en ${join(dir, 'config.json')}`,
+    );
     expect(r.stdout + r.stderr).not.toContain(LIVE_KEY);
     expect(configText(dir)).not.toContain(LIVE_KEY);
-    expect(JSON.parse(configText(dir)).profiles.default).toMatchObject({ live_key_in: 'keyring', base_url: proxy.baseUrl });
+    expect(JSON.parse(configText(dir)).profiles.default).toMatchObject({
+      live_key_in: 'keyring',
+      base_url: proxy.baseUrl,
+    });
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
 
     const cuenta = await run(dir, secrets.env, ['--live', 'cuenta', '--json']);
@@ -125,7 +169,10 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     expect(cuenta.stdout + cuenta.stderr).not.toContain(LIVE_KEY);
 
     const list = await run(dir, secrets.env, ['perfil', 'listar', '--json']);
-    expect(JSON.parse(list.stdout)[0]).toMatchObject({ name: 'default', live_key: 'en el llavero' });
+    expect(JSON.parse(list.stdout)[0]).toMatchObject({
+      name: 'default',
+      live_key: 'en el llavero',
+    });
 
     const out = await run(dir, secrets.env, ['logout', '--yes']);
     expect(out.exitCode, out.stderr).toBe(0);
@@ -159,7 +206,9 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expectNoStack(r.stderr);
     const notice = r.stderr.split('\n').filter((l) => l.includes('llavero'));
-    expect(notice).toEqual([`sin llavero del sistema (el llavero no respondió en 1 s): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`]);
+    expect(notice).toEqual([
+      `sin llavero del sistema (el llavero no respondió en 1 s): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`,
+    ]);
     expect(r.stdout + r.stderr).not.toContain(LIVE_KEY);
     const saved = JSON.parse(configText(dir)).profiles.default;
     expect(saved.live_key).toBe(LIVE_KEY);
@@ -178,7 +227,9 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
     expect(r.exitCode).toBe(3);
     expectNoStack(r.stderr);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('la clave live del perfil "default" está en el llavero del sistema, y el llavero falló: el llavero no respondió en 1 s');
+    expect(r.stderr).toContain(
+      'la clave live del perfil "default" está en el llavero del sistema, y el llavero falló: el llavero no respondió en 1 s',
+    );
   }, 60_000);
 
   it('SVC_KEYRING=off keeps live keys in the 0600 file and the notice names the setting', async () => {
@@ -188,13 +239,20 @@ describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
       input: `${LIVE_KEY}\n`,
     });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`sin llavero del sistema (desactivado con SVC_KEYRING=off): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`);
+    expect(r.stderr).toContain(
+      `sin llavero del sistema (desactivado con SVC_KEYRING=off): la clave live quedó en ${join(dir, 'config.json')} (permisos 0600)`,
+    );
     expect(JSON.parse(configText(dir)).profiles.default.live_key).toBe(LIVE_KEY);
   });
 
   it('test keys stay in the file and never touch the keyring', async () => {
     const dir = tempDir();
-    const r = await run(dir, hanging.env, ['login', '--with-key-stdin', '--base-url', sb.base_url], `${sb.api_key}\n`);
+    const r = await run(
+      dir,
+      hanging.env,
+      ['login', '--with-key-stdin', '--base-url', sb.base_url],
+      `${sb.api_key}\n`,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('llavero');
     expect(JSON.parse(configText(dir)).profiles.default.test_key).toBe(sb.api_key);

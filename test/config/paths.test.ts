@@ -6,7 +6,9 @@ import { configDir, dataDir } from '../../src/config/store.js';
 
 describe('configDir / dataDir', () => {
   it('SVC_CONFIG_DIR / SVC_DATA_DIR win and are made absolute, so messages and fixes work from any folder', () => {
-    expect(configDir({ SVC_CONFIG_DIR: 'rel/cfg', XDG_CONFIG_HOME: '/x' })).toBe(resolve('rel/cfg'));
+    expect(configDir({ SVC_CONFIG_DIR: 'rel/cfg', XDG_CONFIG_HOME: '/x' })).toBe(
+      resolve('rel/cfg'),
+    );
     expect(dataDir({ SVC_DATA_DIR: 'rel/data', XDG_DATA_HOME: '/x' })).toBe(resolve('rel/data'));
   });
 
@@ -15,7 +17,9 @@ describe('configDir / dataDir', () => {
     expect(dataDir({ XDG_DATA_HOME: '/xdg/data' })).toBe(join('/xdg/data', 'svc'));
     if (process.platform !== 'win32') {
       expect(configDir({ XDG_CONFIG_HOME: 'relative' })).toBe(join(homedir(), '.config', 'svc'));
-      expect(dataDir({ XDG_DATA_HOME: 'relative' })).toBe(join(homedir(), '.local', 'share', 'svc'));
+      expect(dataDir({ XDG_DATA_HOME: 'relative' })).toBe(
+        join(homedir(), '.local', 'share', 'svc'),
+      );
     }
   });
 });

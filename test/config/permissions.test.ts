@@ -1,7 +1,19 @@
 // Config folders and files that others could read, change or redirect are refused
 // by the built CLI with one line naming the path and the fix, exit 1, and nothing
 // is written anywhere (not the folder, not a link's target, not a lock file).
-import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
@@ -52,7 +64,14 @@ function goodConfig(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, 'config.json');
   // Compact JSON: any rewrite by svc (tab-indented) would show in the snapshot.
-  writeFileSync(file, JSON.stringify({ current: 'default', profiles: { default: { base_url: sb.base_url, test_key: sb.api_key } } }), { mode: 0o600 });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      current: 'default',
+      profiles: { default: { base_url: sb.base_url, test_key: sb.api_key } },
+    }),
+    { mode: 0o600 },
+  );
   return file;
 }
 
@@ -65,7 +84,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       goodConfig(dir);
       chmodSync(dir, 0o777);
-      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``), problem: 'folder_writable' };
+      return {
+        configDir: dir,
+        named: dir,
+        fix: new RegExp(`\`chmod 700 ${q(dir)}\``),
+        problem: 'folder_writable',
+      };
     },
   ],
   [
@@ -74,7 +98,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       goodConfig(dir);
       chmodSync(dir, 0o770);
-      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod 700 ${q(dir)}\``), problem: 'folder_writable' };
+      return {
+        configDir: dir,
+        named: dir,
+        fix: new RegExp(`\`chmod 700 ${q(dir)}\``),
+        problem: 'folder_writable',
+      };
     },
   ],
   [
@@ -83,7 +112,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chmodSync(file, 0o644);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``), problem: 'file_readable' };
+      return {
+        configDir: dir,
+        named: file,
+        fix: new RegExp(`\`chmod 600 ${q(file)}\``),
+        problem: 'file_readable',
+      };
     },
   ],
   [
@@ -92,7 +126,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chmodSync(file, 0o666);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``), problem: 'file_readable' };
+      return {
+        configDir: dir,
+        named: file,
+        fix: new RegExp(`\`chmod 600 ${q(file)}\``),
+        problem: 'file_readable',
+      };
     },
   ],
   [
@@ -101,7 +140,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chmodSync(file, 0o640);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chmod 600 ${q(file)}\``), problem: 'file_readable' };
+      return {
+        configDir: dir,
+        named: file,
+        fix: new RegExp(`\`chmod 600 ${q(file)}\``),
+        problem: 'file_readable',
+      };
     },
   ],
   [
@@ -112,7 +156,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       chmodSync(target, 0o1777);
       const link = join(root, 'svc');
       symlinkSync(target, link);
-      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``), problem: 'folder_writable' };
+      return {
+        configDir: link,
+        named: link,
+        fix: new RegExp(`\`rm ${q(link)}\``),
+        problem: 'folder_writable',
+      };
     },
   ],
   [
@@ -123,7 +172,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const elsewhere = goodConfig(join(root, 'elsewhere'));
       const file = join(dir, 'config.json');
       symlinkSync(elsewhere, file);
-      return { configDir: dir, named: file, fix: new RegExp(`\`rm ${q(file)}\``), problem: 'file_symlink' };
+      return {
+        configDir: dir,
+        named: file,
+        fix: new RegExp(`\`rm ${q(file)}\``),
+        problem: 'file_symlink',
+      };
     },
   ],
   [
@@ -135,7 +189,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       chownSync(target, NOBODY, NOBODY);
       const link = join(root, 'svc');
       symlinkSync(target, link);
-      return { configDir: link, named: link, fix: new RegExp(`\`rm ${q(link)}\``), problem: 'folder_not_yours' };
+      return {
+        configDir: link,
+        named: link,
+        fix: new RegExp(`\`rm ${q(link)}\``),
+        problem: 'folder_not_yours',
+      };
     },
     isRoot ? undefined : 'needs root to chown to 65534',
   ],
@@ -145,7 +204,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       goodConfig(dir);
       chownSync(dir, NOBODY, NOBODY);
-      return { configDir: dir, named: dir, fix: new RegExp(`\`chown -R 0 ${q(dir)}\``), problem: 'folder_not_yours' };
+      return {
+        configDir: dir,
+        named: dir,
+        fix: new RegExp(`\`chown -R 0 ${q(dir)}\``),
+        problem: 'folder_not_yours',
+      };
     },
     isRoot ? undefined : 'needs root to chown to 65534',
   ],
@@ -155,7 +219,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       chownSync(file, NOBODY, NOBODY);
-      return { configDir: dir, named: file, fix: new RegExp(`\`chown 0 ${q(file)}\``), problem: 'file_not_yours' };
+      return {
+        configDir: dir,
+        named: file,
+        fix: new RegExp(`\`chown 0 ${q(file)}\``),
+        problem: 'file_not_yours',
+      };
     },
     isRoot ? undefined : 'needs root to chown to 65534',
   ],
@@ -166,7 +235,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       const dir = join(root, 'svc');
       const file = goodConfig(dir);
       linkSync(file, join(root, 'copia.json'));
-      return { configDir: dir, named: file, fix: new RegExp(`2 nombres \\(enlaces duros\\).*\`find / -xdev -samefile ${q(file)}\``), problem: 'file_hard_links' };
+      return {
+        configDir: dir,
+        named: file,
+        fix: new RegExp(`2 nombres \\(enlaces duros\\).*\`find / -xdev -samefile ${q(file)}\``),
+        problem: 'file_hard_links',
+      };
     },
   ],
   [
@@ -178,7 +252,14 @@ const cases: [string, (root: string) => Setup, string?][] = [
       chmodSync(shared, 0o777);
       const dir = join(shared, 'svc');
       goodConfig(dir);
-      return { configDir: dir, named: dir, fix: new RegExp(`dentro de ${q(shared)}, que cualquier usuario puede cambiar \\(permisos 0777, sin sticky bit\\).*\`chmod o-w ${q(shared)}\``), problem: 'parent_writable' };
+      return {
+        configDir: dir,
+        named: dir,
+        fix: new RegExp(
+          `dentro de ${q(shared)}, que cualquier usuario puede cambiar \\(permisos 0777, sin sticky bit\\).*\`chmod o-w ${q(shared)}\``,
+        ),
+        problem: 'parent_writable',
+      };
     },
   ],
   [
@@ -188,7 +269,12 @@ const cases: [string, (root: string) => Setup, string?][] = [
       mkdirSync(shared);
       chmodSync(shared, 0o777);
       const dir = join(shared, 'nueva', 'svc');
-      return { configDir: dir, named: dir, fix: new RegExp(`\`chmod o-w ${q(shared)}\``), problem: 'parent_writable' };
+      return {
+        configDir: dir,
+        named: dir,
+        fix: new RegExp(`\`chmod o-w ${q(shared)}\``),
+        problem: 'parent_writable',
+      };
     },
   ],
 ];
@@ -206,7 +292,8 @@ describe('unsafe config folders and files are refused, nothing written', () => {
     const required = process.env.SVC_REQUIRE_ROOT_TEST === '1';
     if (skipReason && !required) console.log(`skipped: ${name}: ${skipReason}`);
     it.skipIf(Boolean(skipReason) && !required)(name, async () => {
-      if (skipReason) throw new Error(`SVC_REQUIRE_ROOT_TEST=1 but this case cannot run: ${skipReason}`);
+      if (skipReason)
+        throw new Error(`SVC_REQUIRE_ROOT_TEST=1 but this case cannot run: ${skipReason}`);
       const root = tempDir('svc-perm-');
       const s = setup(root);
       const before = snapshot(root);
@@ -257,7 +344,10 @@ describe('safe config folders are used as before', () => {
     const link = join(root, 'svc');
     symlinkSync(target, link);
     const env = { SVC_CONFIG_DIR: link };
-    const login = await svc(['login', '--with-key-stdin', '--base-url', sb.base_url], { env, input: `${sb.api_key}\n` });
+    const login = await svc(['login', '--with-key-stdin', '--base-url', sb.base_url], {
+      env,
+      input: `${sb.api_key}\n`,
+    });
     expect(login.exitCode, login.stderr).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(statSync(join(target, 'config.json')).mode & 0o777).toBe(0o600);
@@ -271,12 +361,31 @@ describe('safe config folders are used as before', () => {
     const root = tempDir('svc-perm-');
     const dir = join(root, 'a', 'b', 'svc');
     // A permissive umask in the person's shell must not loosen the folder or the file.
-    const r = await execa('sh', ['-c', 'umask 000 && exec node "$@"', 'sh', BIN, 'login', '--with-key-stdin', '--base-url', sb.base_url], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off', NO_COLOR: '1' },
-      extendEnv: false,
-      input: `${sb.api_key}\n`,
-      reject: false,
-    });
+    const r = await execa(
+      'sh',
+      [
+        '-c',
+        'umask 000 && exec node "$@"',
+        'sh',
+        BIN,
+        'login',
+        '--with-key-stdin',
+        '--base-url',
+        sb.base_url,
+      ],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          SVC_CONFIG_DIR: dir,
+          SVC_KEYRING: 'off',
+          NO_COLOR: '1',
+        },
+        extendEnv: false,
+        input: `${sb.api_key}\n`,
+        reject: false,
+      },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);

@@ -1,10 +1,25 @@
 // The primitives of src/config/private.ts in-process: writes never go through a
 // link, lock files are never created through one, and a planted FIFO cannot hang a read.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLockFile, folderProblem, PrivatePathError, readPrivateFile, shellPath, writePrivateFile } from '../../src/config/private.js';
+import {
+  createLockFile,
+  folderProblem,
+  PrivatePathError,
+  readPrivateFile,
+  shellPath,
+  writePrivateFile,
+} from '../../src/config/private.js';
 import { tempDir } from '../helpers/cli.js';
 
 const LABELS = { what: 'la carpeta', elsewhere: 'usá otra' };

@@ -5,7 +5,12 @@ import { keyMode, resolve } from '../../src/config/resolve.js';
 const file = {
   current: 'tienda',
   profiles: {
-    tienda: { base_url: 'https://perfil.example', test_key: 'svc_test_perfil0001', live_key: 'svc_live_perfil0001', webhook_secret: 'whsec_perfil' },
+    tienda: {
+      base_url: 'https://perfil.example',
+      test_key: 'svc_test_perfil0001',
+      live_key: 'svc_live_perfil0001',
+      webhook_secret: 'whsec_perfil',
+    },
     otra: { base_url: 'https://otra.example', test_key: 'svc_test_otra00001' },
   },
 };
@@ -21,7 +26,11 @@ describe('resolve', () => {
   });
 
   it('prefers the environment over the profile, and the flag over both', () => {
-    const env = { SVC_PROFILE: 'otra', SVC_BASE_URL: 'https://env.example', SVC_WEBHOOK_SECRET: 'env-secret' };
+    const env = {
+      SVC_PROFILE: 'otra',
+      SVC_BASE_URL: 'https://env.example',
+      SVC_WEBHOOK_SECRET: 'env-secret',
+    };
     const r = resolve({}, env, file);
     expect(r.profileName).toEqual({ value: 'otra', source: 'env' });
     expect(r.baseUrl).toEqual({ value: 'https://env.example', source: 'env' });
@@ -39,12 +48,36 @@ describe('resolve', () => {
   });
 
   it('a live key in the keyring is read only in live mode, and never over SVC_API_KEY or a key in the file', () => {
-    const kr = { profiles: { default: { base_url: 'https://k.example', test_key: 'svc_test_perfil0001', live_key_in: 'keyring' as const } } };
-    expect(resolve({ live: true }, {}, kr)).toMatchObject({ mode: 'live', apiKey: undefined, liveKeyInKeyring: true });
-    expect(resolve({}, {}, kr)).toMatchObject({ mode: 'test', liveKeyInKeyring: false, apiKey: { source: 'profile' } });
-    expect(resolve({ live: true }, { SVC_API_KEY: 'svc_live_fromenv0001' }, kr)).toMatchObject({ liveKeyInKeyring: false, apiKey: { source: 'env' } });
-    const both = { profiles: { default: { live_key: 'svc_live_perfil0001', live_key_in: 'keyring' as const } } };
-    expect(resolve({ live: true }, {}, both)).toMatchObject({ liveKeyInKeyring: false, apiKey: { value: 'svc_live_perfil0001' } });
+    const kr = {
+      profiles: {
+        default: {
+          base_url: 'https://k.example',
+          test_key: 'svc_test_perfil0001',
+          live_key_in: 'keyring' as const,
+        },
+      },
+    };
+    expect(resolve({ live: true }, {}, kr)).toMatchObject({
+      mode: 'live',
+      apiKey: undefined,
+      liveKeyInKeyring: true,
+    });
+    expect(resolve({}, {}, kr)).toMatchObject({
+      mode: 'test',
+      liveKeyInKeyring: false,
+      apiKey: { source: 'profile' },
+    });
+    expect(resolve({ live: true }, { SVC_API_KEY: 'svc_live_fromenv0001' }, kr)).toMatchObject({
+      liveKeyInKeyring: false,
+      apiKey: { source: 'env' },
+    });
+    const both = {
+      profiles: { default: { live_key: 'svc_live_perfil0001', live_key_in: 'keyring' as const } },
+    };
+    expect(resolve({ live: true }, {}, both)).toMatchObject({
+      liveKeyInKeyring: false,
+      apiKey: { value: 'svc_live_perfil0001' },
+    });
   });
 
   it('has no address and no key on a fresh machine (it never guesses)', () => {
@@ -59,7 +92,13 @@ describe('resolve', () => {
     expect(keyMode('svc_live_abcdefgh')).toBe('live');
     // A short body is the service's to refuse (401), not svc's: the prefix is all it judges.
     expect(keyMode('svc_test_short')).toBe('test');
-    for (const bad of ['sk_test_abcdefgh', 'svc_test_', 'svc_prod_abcdefgh', 'svc_test_abc def gh', '']) {
+    for (const bad of [
+      'sk_test_abcdefgh',
+      'svc_test_',
+      'svc_prod_abcdefgh',
+      'svc_test_abc def gh',
+      '',
+    ]) {
       expect(keyMode(bad)).toBeUndefined();
     }
   });

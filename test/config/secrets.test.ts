@@ -24,7 +24,10 @@ const MALFORMED_KEY = 'sk_live_abcdefghijklmnopqrstuvwxyz012345';
 
 const outputs: { what: string; text: string }[] = [];
 const record = (what: string, r: SvcResult): SvcResult => {
-  outputs.push({ what: `${what} (stdout)`, text: r.stdout }, { what: `${what} (stderr)`, text: r.stderr });
+  outputs.push(
+    { what: `${what} (stdout)`, text: r.stdout },
+    { what: `${what} (stderr)`, text: r.stderr },
+  );
   expectNoStack(r.stderr);
   return r;
 };
@@ -58,7 +61,11 @@ function secrets(): [string, string][] {
 }
 
 /** Env of a `svc` run that uses the shared config and data folders (the profile is the source of the key). */
-const env = (extra: Record<string, string> = {}) => ({ SVC_CONFIG_DIR: configDir, SVC_DATA_DIR: dataDir, ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  SVC_CONFIG_DIR: configDir,
+  SVC_DATA_DIR: dataDir,
+  ...extra,
+});
 
 function walk(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -86,10 +93,20 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
   it('login reads key and secret from stdin, stores them in config.json 0600 inside a 0700 folder, prints neither', async () => {
     const r = record(
       'login --with-key-stdin --webhook-secret-stdin --debug',
-      await svcSpawned(['login', '--with-key-stdin', '--webhook-secret-stdin', '--base-url', sb.base_url, '--debug'], {
-        env: env(),
-        input: `${sb.api_key}\n${sb.webhook_secret}\n`,
-      }),
+      await svcSpawned(
+        [
+          'login',
+          '--with-key-stdin',
+          '--webhook-secret-stdin',
+          '--base-url',
+          sb.base_url,
+          '--debug',
+        ],
+        {
+          env: env(),
+          input: `${sb.api_key}\n${sb.webhook_secret}\n`,
+        },
+      ),
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const file = join(configDir, 'config.json');
@@ -109,7 +126,10 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
       ['cuenta --json --debug', ['cuenta', '--json', '--debug']],
       ['cobro listar --debug', ['cobro', 'listar', '--debug']],
       ['cobro ver --debug', ['cobro', 'ver', id, '--debug']],
-      ['cobro crear --debug', ['cobro', 'crear', '--concepto', 'Pedido', '--monto', '12.50', '--debug']],
+      [
+        'cobro crear --debug',
+        ['cobro', 'crear', '--concepto', 'Pedido', '--monto', '12.50', '--debug'],
+      ],
       ['sync --debug', ['sync', id, '--debug']],
       ['api GET /v1/cuenta --debug', ['api', 'GET', '/v1/cuenta', '--debug']],
       ['perfil listar', ['perfil', 'listar']],
@@ -127,60 +147,132 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
   });
 
   it('errors do not echo a key: 404, 401 with a wrong key, a malformed key, a key from env with --debug', async () => {
-    const notFound = record('cobro ver 999999 --debug', await svc(['cobro', 'ver', '999999', '--debug'], { env: env() }));
+    const notFound = record(
+      'cobro ver 999999 --debug',
+      await svc(['cobro', 'ver', '999999', '--debug'], { env: env() }),
+    );
     expect(notFound.exitCode).toBe(5);
-    const wrong = record('cuenta with a wrong key --debug', await svc(['cuenta', '--debug'], { env: env({ SVC_API_KEY: WRONG_KEY }) }));
+    const wrong = record(
+      'cuenta with a wrong key --debug',
+      await svc(['cuenta', '--debug'], { env: env({ SVC_API_KEY: WRONG_KEY }) }),
+    );
     expect(wrong.exitCode).toBe(3);
-    const wrongJson = record('cuenta with a wrong key --json', await svc(['cuenta', '--json'], { env: env({ SVC_API_KEY: WRONG_KEY }) }));
+    const wrongJson = record(
+      'cuenta with a wrong key --json',
+      await svc(['cuenta', '--json'], { env: env({ SVC_API_KEY: WRONG_KEY }) }),
+    );
     expect(wrongJson.exitCode).toBe(3);
-    const malformed = record('cuenta with a malformed key', await svc(['cuenta'], { env: env({ SVC_API_KEY: MALFORMED_KEY }) }));
+    const malformed = record(
+      'cuenta with a malformed key',
+      await svc(['cuenta'], { env: env({ SVC_API_KEY: MALFORMED_KEY }) }),
+    );
     expect(malformed.exitCode).toBe(2);
     const login = record(
       'login with a malformed key',
-      await svc(['login', '--with-key-stdin', '--base-url', sb.base_url, '--profile', 'otro'], { env: env(), input: `${MALFORMED_KEY}\n` }),
+      await svc(['login', '--with-key-stdin', '--base-url', sb.base_url, '--profile', 'otro'], {
+        env: env(),
+        input: `${MALFORMED_KEY}\n`,
+      }),
     );
     expect(login.exitCode).toBe(2);
     const loginWrong = record(
       'login with a wrong key --debug',
-      await svc(['login', '--with-key-stdin', '--base-url', sb.base_url, '--profile', 'otro', '--debug'], { env: env(), input: `${WRONG_KEY}\n` }),
+      await svc(
+        ['login', '--with-key-stdin', '--base-url', sb.base_url, '--profile', 'otro', '--debug'],
+        { env: env(), input: `${WRONG_KEY}\n` },
+      ),
     );
     expect(loginWrong.exitCode).toBe(3);
   });
 
   it('webhook sign / verify / trigger / listen / eventos: the secret is used, never shown; argv and title of listen and sandbox are clean', async () => {
     const bodyFile = join(workDir, 'evento.json');
-    writeFileSync(bodyFile, JSON.stringify({ event: 'payment.approved', data: { id: 1, estado: 'PAGADA' } }));
-    const sign = record('webhook sign', await svc(['webhook', 'sign', '--body', bodyFile], { env: env() }));
+    writeFileSync(
+      bodyFile,
+      JSON.stringify({ event: 'payment.approved', data: { id: 1, estado: 'PAGADA' } }),
+    );
+    const sign = record(
+      'webhook sign',
+      await svc(['webhook', 'sign', '--body', bodyFile], { env: env() }),
+    );
     expect(sign.exitCode, sign.stderr).toBe(0);
     expect(sign.stdout).toMatch(/X-Svc-Signature: sha256=[0-9a-f]{64}/);
     const ts = /X-Svc-Timestamp: (\d+)/.exec(sign.stdout)?.[1] ?? '0';
     const badVerify = record(
       'webhook verify (bad signature) --debug',
-      await svc(['webhook', 'verify', '--timestamp', ts, '--signature', `sha256=${'0'.repeat(64)}`, '--body', bodyFile, '--debug'], { env: env() }),
+      await svc(
+        [
+          'webhook',
+          'verify',
+          '--timestamp',
+          ts,
+          '--signature',
+          `sha256=${'0'.repeat(64)}`,
+          '--body',
+          bodyFile,
+          '--debug',
+        ],
+        { env: env() },
+      ),
     );
     expect(badVerify.exitCode).toBe(7);
     const badVerifyEnv = record(
       'webhook verify --secret-from-env (bad signature)',
-      await svc(['webhook', 'verify', '--secret-from-env', '--timestamp', ts, '--signature', 'sha256=zz', '--body', bodyFile], {
-        env: env({ SVC_WEBHOOK_SECRET: sb.webhook_secret }),
-      }),
+      await svc(
+        [
+          'webhook',
+          'verify',
+          '--secret-from-env',
+          '--timestamp',
+          ts,
+          '--signature',
+          'sha256=zz',
+          '--body',
+          bodyFile,
+        ],
+        {
+          env: env({ SVC_WEBHOOK_SECRET: sb.webhook_secret }),
+        },
+      ),
     );
     expect(badVerifyEnv.exitCode).toBe(7);
 
     // A long-running listener, secret by env: its argv and title, then one event through it.
-    const listen = execa('node', [BIN, 'webhook', 'listen', '--port', '0', '--journal', journal, '--secret-from-env', '--json'], {
-      cwd: ROOT,
-      env: { ...env(), SVC_WEBHOOK_SECRET: sb.webhook_secret, NO_COLOR: '1', PATH: process.env.PATH },
-      extendEnv: false,
-      reject: false,
-      buffer: false,
-      stdin: 'ignore',
-    });
+    const listen = execa(
+      'node',
+      [
+        BIN,
+        'webhook',
+        'listen',
+        '--port',
+        '0',
+        '--journal',
+        journal,
+        '--secret-from-env',
+        '--json',
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...env(),
+          SVC_WEBHOOK_SECRET: sb.webhook_secret,
+          NO_COLOR: '1',
+          PATH: process.env.PATH,
+        },
+        extendEnv: false,
+        reject: false,
+        buffer: false,
+        stdin: 'ignore',
+      },
+    );
     let listenErr = '';
     let listenOut = '';
     listen.stdout!.on('data', (d) => (listenOut += String(d)));
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`listen did not start: ${listenErr}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`listen did not start: ${listenErr}`)),
+        20_000,
+      );
       listen.stderr!.on('data', (d) => {
         listenErr += String(d);
         const m = /Esperando notificaciones en (http:\/\/\S+)/.exec(listenErr);
@@ -196,7 +288,12 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
       for (const v of views) expectClean('a long-running process argv/title', v);
       expect(views.join('\n')).toMatch(/webhook listen|svc/); // the view is real
 
-      const trigger = record('webhook trigger', await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', url, '--debug'], { env: env() }));
+      const trigger = record(
+        'webhook trigger',
+        await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', url, '--debug'], {
+          env: env(),
+        }),
+      );
       expect(trigger.exitCode, trigger.stderr).toBe(0);
       // And one from the sandbox itself, signed with its secret.
       const hook = await sb.api('POST', '/_sandbox/webhook', { url });
@@ -204,19 +301,29 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
       const c = await sb.api('POST', '/v1/cobros', { concepto: 'notif', monto: '5.00' });
       await sb.api('POST', `/_sandbox/cobros/${c.body.data.id}/pagar`, {});
       const deadline = Date.now() + 15_000;
-      while (lines(listenOut).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (lines(listenOut).length < 2 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(lines(listenOut).length).toBeGreaterThanOrEqual(2);
     } finally {
       listen.kill('SIGTERM');
       await listen;
     }
-    outputs.push({ what: 'webhook listen (stdout)', text: listenOut }, { what: 'webhook listen (stderr)', text: listenErr });
+    outputs.push(
+      { what: 'webhook listen (stdout)', text: listenOut },
+      { what: 'webhook listen (stderr)', text: listenErr },
+    );
     expectNoStack(listenErr);
 
     expect(existsSync(journal)).toBe(true);
-    const eventos = record('webhook eventos', await svc(['webhook', 'eventos', '--journal', journal], { env: env() }));
+    const eventos = record(
+      'webhook eventos',
+      await svc(['webhook', 'eventos', '--journal', journal], { env: env() }),
+    );
     expect(eventos.exitCode, eventos.stderr).toBe(0);
-    const eventosJson = record('webhook eventos --json', await svc(['webhook', 'eventos', '--journal', journal, '--json'], { env: env() }));
+    const eventosJson = record(
+      'webhook eventos --json',
+      await svc(['webhook', 'eventos', '--journal', journal, '--json'], { env: env() }),
+    );
     expect(eventosJson.exitCode, eventosJson.stderr).toBe(0);
   });
 
@@ -229,7 +336,9 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
     const files = [...walk(configDir), ...walk(dataDir)];
     expect(files).toContain(journal);
     for (const f of files) {
-      const name = relative(configDir, f).startsWith('..') ? relative(dataDir, f) : relative(configDir, f);
+      const name = relative(configDir, f).startsWith('..')
+        ? relative(dataDir, f)
+        : relative(configDir, f);
       expectClean(`file name ${f}`, name);
       if (f === join(configDir, 'config.json') || statSync(f).isDirectory()) continue;
       expectClean(`file ${f}`, readFileSync(f, 'latin1'));
@@ -243,7 +352,10 @@ describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
     const names = ['uno', 'dos', 'tres', 'cuatro'];
     const rs = await Promise.all(
       names.map((p) =>
-        svc(['login', '--with-key-stdin', '--base-url', sb.base_url, '--profile', p], { env: { SVC_CONFIG_DIR: dir }, input: `${sb.api_key}\n` }),
+        svc(['login', '--with-key-stdin', '--base-url', sb.base_url, '--profile', p], {
+          env: { SVC_CONFIG_DIR: dir },
+          input: `${sb.api_key}\n`,
+        }),
       ),
     );
     rs.forEach((r, i) => expect(r.exitCode, `${names[i]}: ${r.stderr}`).toBe(0));

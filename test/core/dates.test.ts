@@ -22,7 +22,7 @@ describe('parseVencimiento', () => {
     expect(at('2026-06-15').iso).toBe('2026-06-15T23:59:59-03:00');
   });
 
-  it('reads day/month/year as written in Spanish, in the service\'s zone', () => {
+  it("reads day/month/year as written in Spanish, in the service's zone", () => {
     expect(at('24/12/2026').iso).toBe('2026-12-24T23:59:59-03:00');
     expect(at('24/12/2026 18:00').iso).toBe('2026-12-24T18:00:00-03:00');
     expect(at('5/1/2027 9:05').iso).toBe('2027-01-05T09:05:00-03:00');
@@ -33,7 +33,9 @@ describe('parseVencimiento', () => {
 
   it('refuses more than 365 days ahead, naming the limit (the service would refuse it)', () => {
     expect(at('+365d').iso).toBe('2027-06-15T12:00:00-03:00');
-    expect(() => at('+400d')).toThrow('"+400d" (2027-07-20 12:00:00-03:00) está a más de 365 días: el servicio acepta hasta 365 días desde ahora');
+    expect(() => at('+400d')).toThrow(
+      '"+400d" (2027-07-20 12:00:00-03:00) está a más de 365 días: el servicio acepta hasta 365 días desde ahora',
+    );
     expect(() => at('20/06/2027')).toThrow(/está a más de 365 días/);
   });
 
@@ -107,7 +109,8 @@ describe('toLocalIso', () => {
 });
 
 describe('parseDayBound (--desde / --hasta)', () => {
-  const day = (text: string, bound: 'desde' | 'hasta' = 'desde', now = NOW, timeZone = BA) => parseDayBound(text, bound, { now, timeZone });
+  const day = (text: string, bound: 'desde' | 'hasta' = 'desde', now = NOW, timeZone = BA) =>
+    parseDayBound(text, bound, { now, timeZone });
   it('reads relative days from the service zone’s today', () => {
     expect(day('hoy')).toBe('2026-06-15');
     expect(day('HOY', 'hasta')).toBe('2026-06-15');
@@ -138,7 +141,18 @@ describe('parseDayBound (--desde / --hasta)', () => {
     expect(day('1/11/2026')).toBe('2026-11-01');
     expect(day(' 29/02/2028 ')).toBe('2028-02-29');
   });
-  it.each(['', 'mañana', '2026-13-01', '31/04/2026', '29/02/2026', '2026-11-1', '+3d', '7', '-7d', '2026-11-01 10:00'])('refuses %j', (text) => {
+  it.each([
+    '',
+    'mañana',
+    '2026-13-01',
+    '31/04/2026',
+    '29/02/2026',
+    '2026-11-1',
+    '+3d',
+    '7',
+    '-7d',
+    '2026-11-01 10:00',
+  ])('refuses %j', (text) => {
     expect(() => day(text)).toThrow(DateError);
   });
 });

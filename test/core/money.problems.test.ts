@@ -3,7 +3,17 @@
 // a reason swapped for another (a comma called a syntax error, a huge amount called
 // "too many decimals") is a wrong message in three places. Percentages (fees) too.
 import { describe, expect, it } from 'vitest';
-import { AmountError, checkAmount, formatPercent, isAmount, minCents, parseAmount, parsePercent, parsePositiveAmount, percentOf } from '../../src/money.js';
+import {
+  AmountError,
+  checkAmount,
+  formatPercent,
+  isAmount,
+  minCents,
+  parseAmount,
+  parsePercent,
+  parsePositiveAmount,
+  percentOf,
+} from '../../src/money.js';
 
 describe('checkAmount: the first problem, exactly', () => {
   it.each([
@@ -59,7 +69,12 @@ describe('the words of each refusal', () => {
   };
   it.each([
     [1500, false, 'number', 'el monto debe ser un texto decimal como "1500.00", no un número JSON'],
-    [null, false, 'not_string', 'el monto debe ser un texto decimal como "1500.00", no un número JSON'],
+    [
+      null,
+      false,
+      'not_string',
+      'el monto debe ser un texto decimal como "1500.00", no un número JSON',
+    ],
     ['', false, 'empty', 'el monto está vacío'],
     ['1,5', false, 'comma', '"1,5" usa coma: el separador decimal es el punto (ej. 1500.50)'],
     ['-5', false, 'negative', '"-5" es negativo: el monto debe ser positivo'],
@@ -81,7 +96,8 @@ describe('isAmount', () => {
   it('is true only for a well-formed decimal string', () => {
     expect(isAmount('1500.50')).toBe(true);
     expect(isAmount('0')).toBe(true);
-    for (const bad of [1500, null, '1.234', '-5', '1,5', '', ' 5']) expect(isAmount(bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of [1500, null, '1.234', '-5', '1,5', '', ' 5'])
+      expect(isAmount(bad), JSON.stringify(bad)).toBe(false);
   });
 });
 
@@ -96,10 +112,13 @@ describe('percentages (fees)', () => {
     ['100', 1_000_000n],
     ['999.9999', 9_999_999n],
   ])('parses %s', (text, value) => expect(parsePercent(text)).toBe(value));
-  it.each(['', '3.', '.5', '3.12345', '1000', '03', '-1', '3,5', 'x3', '3x'])('refuses %j', (text) => {
-    expect(() => parsePercent(text)).toThrow(AmountError);
-    expect(() => parsePercent(text)).toThrow(`"${text}" no es un porcentaje válido`);
-  });
+  it.each(['', '3.', '.5', '3.12345', '1000', '03', '-1', '3,5', 'x3', '3x'])(
+    'refuses %j',
+    (text) => {
+      expect(() => parsePercent(text)).toThrow(AmountError);
+      expect(() => parsePercent(text)).toThrow(`"${text}" no es un porcentaje válido`);
+    },
+  );
   it('formats with four decimals', () => {
     expect(formatPercent(32_500n)).toBe('3.2500');
     expect(formatPercent(1n)).toBe('0.0001');

@@ -2,7 +2,16 @@
 // percentages, and no JavaScript number anywhere on the path.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AmountError, MAX_CENTS, formatCents, normalizeAmount, parseAmount, parsePositiveAmount, percentOf, sumAmounts } from '../../src/money.js';
+import {
+  AmountError,
+  MAX_CENTS,
+  formatCents,
+  normalizeAmount,
+  parseAmount,
+  parsePositiveAmount,
+  percentOf,
+  sumAmounts,
+} from '../../src/money.js';
 
 const cents = fc.bigInt({ min: 0n, max: MAX_CENTS });
 /** Every way a person may write an amount: "15", "15.5", "15.50". */
@@ -67,7 +76,9 @@ describe('money properties', () => {
   });
 
   it('percentOf rounds half-up, checked against an independent digit computation', () => {
-    const percent = fc.integer({ min: 0, max: 1_000_000 }).map((t) => `${Math.floor(t / 10_000)}.${String(t % 10_000).padStart(4, '0')}`);
+    const percent = fc
+      .integer({ min: 0, max: 1_000_000 })
+      .map((t) => `${Math.floor(t / 10_000)}.${String(t % 10_000).padStart(4, '0')}`);
     fc.assert(
       fc.property(cents, percent, (c, p) => {
         // exact value = c * p / 100 cents; p has 4 decimals -> scale by 10^6
@@ -86,7 +97,26 @@ describe('money properties', () => {
   });
 
   it('refuses what is not a positive decimal with at most two decimals', () => {
-    for (const bad of ['1e3', '-5', '1.234', '1,5', '', ' ', '0', '0.00', '+5', '.5', '5.', '01', 'NaN', 'Infinity', '0x10', '１２', '1 000', '1000000000.00']) {
+    for (const bad of [
+      '1e3',
+      '-5',
+      '1.234',
+      '1,5',
+      '',
+      ' ',
+      '0',
+      '0.00',
+      '+5',
+      '.5',
+      '5.',
+      '01',
+      'NaN',
+      'Infinity',
+      '0x10',
+      '１２',
+      '1 000',
+      '1000000000.00',
+    ]) {
       expect(() => parsePositiveAmount(bad), bad).toThrow(AmountError);
     }
     fc.assert(
@@ -102,7 +132,9 @@ describe('money properties', () => {
     const { readFile } = await import('node:fs/promises');
     const src = await readFile(new URL('../../src/money.ts', import.meta.url), 'utf8');
     const code = src.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
-    expect(code).not.toMatch(/\bparseFloat\s*\(|\bNumber\s*\(|\bparseInt\s*\(|\bMath\.|toFixed\s*\(/);
+    expect(code).not.toMatch(
+      /\bparseFloat\s*\(|\bNumber\s*\(|\bparseInt\s*\(|\bMath\.|toFixed\s*\(/,
+    );
     // and every amount-returning function hands back a bigint or a string
     expect(typeof parseAmount('1.5')).toBe('bigint');
     expect(typeof sumAmounts(['1.5'])).toBe('bigint');
@@ -112,9 +144,14 @@ describe('money properties', () => {
 
   it('the write commands keep amounts out of JS numbers too', async () => {
     const { readFile } = await import('node:fs/promises');
-    for (const file of ['src/cli/commands/devolver/devolver.ts', 'src/cli/commands/cobro/crear.ts']) {
+    for (const file of [
+      'src/cli/commands/devolver/devolver.ts',
+      'src/cli/commands/cobro/crear.ts',
+    ]) {
       const src = await readFile(new URL(`../../${file}`, import.meta.url), 'utf8');
-      expect(src, file).not.toMatch(/parseFloat|Number\(\s*(opts\.monto|monto|cobro\.|tx\.|d\.monto)/);
+      expect(src, file).not.toMatch(
+        /parseFloat|Number\(\s*(opts\.monto|monto|cobro\.|tx\.|d\.monto)/,
+      );
     }
   });
 });

@@ -1,6 +1,15 @@
 // Amount parsing and arithmetic: strict decimal strings, integer cents, half-up fees.
 import { describe, expect, it } from 'vitest';
-import { AmountError, formatCents, normalizeAmount, parseAmount, parsePositiveAmount, parseTypedAmount, percentOf, sumAmounts } from '../../src/money.js';
+import {
+  AmountError,
+  formatCents,
+  normalizeAmount,
+  parseAmount,
+  parsePositiveAmount,
+  parseTypedAmount,
+  percentOf,
+  sumAmounts,
+} from '../../src/money.js';
 
 describe('money', () => {
   it.each([
@@ -12,7 +21,23 @@ describe('money', () => {
     ['999999999999.99', 99999999999999n],
   ])('parses %s', (text, cents) => expect(parseAmount(text)).toBe(cents));
 
-  it.each(['1e3', '-5', '1.234', '1,5', '', ' ', '01', '+5', '1.', '.5', '0x10', 'NaN', 'Infinity', '1 000', '١٢'])('refuses %j', (text) => {
+  it.each([
+    '1e3',
+    '-5',
+    '1.234',
+    '1,5',
+    '',
+    ' ',
+    '01',
+    '+5',
+    '1.',
+    '.5',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '1 000',
+    '١٢',
+  ])('refuses %j', (text) => {
     expect(() => parseAmount(text)).toThrow(AmountError);
   });
 
@@ -46,7 +71,28 @@ describe('one amount rule for the CLI, the sandbox and the replies', () => {
   it('the sandbox accepts exactly what parsePositiveAmount accepts, with the same cents', async () => {
     const { amount, badWith } = await import('../../src/sandbox/handlers/validate.js');
     const bad = badWith('create_failed');
-    const samples = ['1', '0.01', '1500', '1500.5', '1500.50', '999999999.99', '99999999999.99', '0', '0.00', '-1', ' 1', '1 ', '1,5', '1.005', '1e3', '', '01', '1234567890123', '+1', '١٢'];
+    const samples = [
+      '1',
+      '0.01',
+      '1500',
+      '1500.5',
+      '1500.50',
+      '999999999.99',
+      '99999999999.99',
+      '0',
+      '0.00',
+      '-1',
+      ' 1',
+      '1 ',
+      '1,5',
+      '1.005',
+      '1e3',
+      '',
+      '01',
+      '1234567890123',
+      '+1',
+      '١٢',
+    ];
     for (const s of samples) {
       let cli: bigint | string;
       let sandbox: bigint | string;
@@ -84,7 +130,10 @@ describe('parseTypedAmount: an amount as a person types it (prompts, checkout, d
     expect(() => parseTypedAmount('2.345')).toThrow('"2.345" puede ser 2345.00 o 2.345');
   });
 
-  it.each(['', '0', '0,00', '-5', '1,2,3', '1.50,00', '12,345', 'abc', '1e3', '1,500.50'])('refuses %j', (typed) => {
-    expect(() => parseTypedAmount(typed)).toThrow(AmountError);
-  });
+  it.each(['', '0', '0,00', '-5', '1,2,3', '1.50,00', '12,345', 'abc', '1e3', '1,500.50'])(
+    'refuses %j',
+    (typed) => {
+      expect(() => parseTypedAmount(typed)).toThrow(AmountError);
+    },
+  );
 });

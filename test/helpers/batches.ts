@@ -10,7 +10,10 @@ import type { Sandbox } from './sandbox.js';
 export function requestsCsv(n: number, p: string): { path: string; refs: string[] } {
   const path = join(tempDir('svc-cobros-'), 'cobros.csv');
   const refs = Array.from({ length: n }, (_, i) => `${p}-${i + 1}`);
-  writeFileSync(path, `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`);
+  writeFileSync(
+    path,
+    `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`,
+  );
   return { path, refs };
 }
 
@@ -24,7 +27,12 @@ export function ledgerLines(ledger: string): string[] {
  * `ledger`; with `inFlight`, only once the last line is an intent (its POST sent, its
  * outcome not written). At 20 s it is killed wherever it is.
  */
-export async function killAtRandom(sb: Sandbox, argv: string[], ledger: string, opts: { maxLines?: number; inFlight?: boolean } = {}): Promise<void> {
+export async function killAtRandom(
+  sb: Sandbox,
+  argv: string[],
+  ledger: string,
+  opts: { maxLines?: number; inFlight?: boolean } = {},
+): Promise<void> {
   const child = execa('node', [BIN, ...argv], {
     cwd: ROOT,
     env: { ...process.env, ...sb.env, SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_KEYRING: 'off' },
@@ -34,21 +42,30 @@ export async function killAtRandom(sb: Sandbox, argv: string[], ledger: string, 
   const deadline = Date.now() + 20_000;
   const reached = () => {
     const lines = ledgerLines(ledger);
-    return lines.length >= target && (!opts.inFlight || lines[lines.length - 1]!.includes('"intento"'));
+    return (
+      lines.length >= target && (!opts.inFlight || lines[lines.length - 1]!.includes('"intento"'))
+    );
   };
-  while (child.exitCode === null && !reached() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+  while (child.exitCode === null && !reached() && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 2));
   child.kill('SIGKILL');
   await child;
 }
 
 /** `n` payment requests of `monto`, paid in full, each with a referencia of its own. */
-export async function paidCobros(sb: Sandbox, n: number, monto = '100.00'): Promise<{ id: number; codigo: string; referencia: string }[]> {
+export async function paidCobros(
+  sb: Sandbox,
+  n: number,
+  monto = '100.00',
+): Promise<{ id: number; codigo: string; referencia: string }[]> {
   const out = [];
   for (let i = 0; i < n; i++) {
     const referencia = `lote-${Date.now()}-${i}-${Math.random().toString(36).slice(2, 7)}`;
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Entrada', monto, referencia })).body.data as { id: number; codigo: string };
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Entrada', monto, referencia })).body
+      .data as { id: number; codigo: string };
     const paid = await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
-    if (paid.status !== 200) throw new Error(`the sandbox did not pay request ${c.id}: ${paid.status}`);
+    if (paid.status !== 200)
+      throw new Error(`the sandbox did not pay request ${c.id}: ${paid.status}`);
     out.push({ id: c.id, codigo: c.codigo, referencia });
   }
   return out;

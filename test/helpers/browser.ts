@@ -35,17 +35,30 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export interface Got {
   event: string | undefined;
   raw: string;
-  body: { event: string; cobro_id: number; estado: string; monto_cobrado: string; transaccion_id: number | null };
+  body: {
+    event: string;
+    cobro_id: number;
+    estado: string;
+    monto_cobrado: string;
+    transaccion_id: number | null;
+  };
   verified: boolean;
 }
 
 /** The merchant's endpoint on loopback (startReceiver of receiver.ts, checking every signature), its notifications as `got`. */
-export async function startReceiver(secret: string): Promise<{ url: string; readonly got: Got[]; close(): Promise<void> }> {
+export async function startReceiver(
+  secret: string,
+): Promise<{ url: string; readonly got: Got[]; close(): Promise<void> }> {
   const app = await startAppReceiver({ secret });
   return {
     url: `http://127.0.0.1:${app.port}/`,
     get got() {
-      return app.received.map((r) => ({ event: r.headers['x-svc-event'] as string | undefined, raw: r.text, body: JSON.parse(r.text), verified: r.verified === true }));
+      return app.received.map((r) => ({
+        event: r.headers['x-svc-event'] as string | undefined,
+        raw: r.text,
+        body: JSON.parse(r.text),
+        verified: r.verified === true,
+      }));
     },
     close: () => app.close(),
   };
@@ -61,10 +74,16 @@ const CONTROL_ROLES = 'button|textbox|radio|checkbox|combobox|spinbutton|searchb
  */
 export async function expectNamedControls(page: Page): Promise<string[]> {
   const snapshot = await page.locator('body').ariaSnapshot();
-  const controls = snapshot.split('\n').filter((line) => new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`).test(line));
-  const unnamed = controls.filter((line) => !new RegExp(`^\\s*- (${CONTROL_ROLES}) "[^"]+"`).test(line));
+  const controls = snapshot
+    .split('\n')
+    .filter((line) => new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`).test(line));
+  const unnamed = controls.filter(
+    (line) => !new RegExp(`^\\s*- (${CONTROL_ROLES}) "[^"]+"`).test(line),
+  );
   expect(unnamed, 'controls without an accessible name').toEqual([]);
-  const visible = await page.locator('input:visible, button:visible, select:visible, textarea:visible').count();
+  const visible = await page
+    .locator('input:visible, button:visible, select:visible, textarea:visible')
+    .count();
   const inTree = controls.filter((line) => !/^\s*- link\b/.test(line)).length;
   expect(inTree, snapshot).toBe(visible);
   return controls;
@@ -73,7 +92,9 @@ export async function expectNamedControls(page: Page): Promise<string[]> {
 /** No horizontal scroll at `width` px. */
 export async function expectFitsWidth(page: Page, width = 375): Promise<void> {
   // A string, so this Node-typed file needs no DOM types.
-  const scroll = (await page.evaluate('[document.documentElement.scrollWidth, document.body.scrollWidth]')) as number[];
+  const scroll = (await page.evaluate(
+    '[document.documentElement.scrollWidth, document.body.scrollWidth]',
+  )) as number[];
   expect(scroll[0], `horizontal scroll at ${width} px`).toBeLessThanOrEqual(width);
   expect(scroll[1]).toBeLessThanOrEqual(width);
 }
@@ -82,13 +103,18 @@ export async function expectFitsWidth(page: Page, width = 375): Promise<void> {
  * Console errors (a CSP violation is one), page errors and failed requests of a page,
  * pushed to `problems`; `expected` says which failed requests are not the sandbox's doing.
  */
-export function watch(page: Page, problems: string[], expected: (url: string) => boolean = () => false): void {
+export function watch(
+  page: Page,
+  problems: string[],
+  expected: (url: string) => boolean = () => false,
+): void {
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => {
-    if (!expected(r.url())) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+    if (!expected(r.url()))
+      problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
   });
 }
 
@@ -98,19 +124,31 @@ export function watch(page: Page, problems: string[], expected: (url: string) =>
  * own. Fails clearly when the browser is required and missing, or did not start.
  */
 export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
-  if (!HAVE_BROWSER) throw new Error(`SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium-headless-shell (or chromium)`);
+  if (!HAVE_BROWSER)
+    throw new Error(
+      `SVC_REQUIRE_BROWSER_TEST=1 and ${CHROMIUM} is missing: install it with apt-get install -y chromium-headless-shell (or chromium)`,
+    );
   const { chromium } = await import('playwright-core');
   const broker = inject('chromiumBroker');
   let browser: Browser;
   if (broker) {
     const r = await fetch(broker);
     const answer = (await r.json()) as { ws?: string; error?: string };
-    if (!answer.ws) throw new Error(answer.error ?? `the shared Chromium's broker answered ${r.status}`);
+    if (!answer.ws)
+      throw new Error(answer.error ?? `the shared Chromium's broker answered ${r.status}`);
     browser = await chromium.connect(answer.ws);
   } else {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
   }
-  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, locale: 'es-AR' });
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 1,
+    locale: 'es-AR',
+  });
   return { browser, context };
 }
 
@@ -119,7 +157,9 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
  * spawned one cost each file a second to start), whose notifications go to a receiver
  * that verifies them.
  */
-export async function sandboxNotifying(options: StartOptions = {}): Promise<{ sb: Sandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
+export async function sandboxNotifying(
+  options: StartOptions = {},
+): Promise<{ sb: Sandbox; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
   const sb = await startSandbox(options);
   const receiver = await startReceiver(sb.webhook_secret);
   const set = await sb.api('POST', '/_sandbox/webhook', { url: receiver.url });
@@ -128,7 +168,12 @@ export async function sandboxNotifying(options: StartOptions = {}): Promise<{ sb
 }
 
 /** Closes what launchBrowser and sandboxNotifying opened (any of them may be missing after a failed start). */
-export async function closeAll(o: { context?: BrowserContext; browser?: Browser; sb?: Sandbox; receiver?: { close(): Promise<void> } }): Promise<void> {
+export async function closeAll(o: {
+  context?: BrowserContext;
+  browser?: Browser;
+  sb?: Sandbox;
+  receiver?: { close(): Promise<void> };
+}): Promise<void> {
   await o.context?.close();
   await o.browser?.close();
   await o.sb?.stop();

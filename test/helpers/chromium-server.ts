@@ -18,7 +18,9 @@ import type { TestProject } from 'vitest/node';
  * browser files took 57 s of CPU with the full browser and 32 s with it, in a suite of
  * about 170 s. The full browser (package chromium) runs them where it is all there is.
  */
-export const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((bin) => existsSync(bin)) ?? '/usr/bin/chromium';
+export const CHROMIUM =
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((bin) => existsSync(bin)) ??
+  '/usr/bin/chromium';
 /**
  * Nothing a page asks for leaves loopback: every other host name resolves to nothing.
  * A route can refuse a page's requests, but not where a redirect leads (Playwright
@@ -48,16 +50,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let died: string | undefined;
   const launch = async (): Promise<BrowserServer> => {
     const { chromium } = await import('playwright-core');
-    const server = await chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    server.process().once('exit', (code, signal) => (died = `the shared Chromium exited during the run (${signal ?? `code ${code}`})`));
+    const server = await chromium.launchServer({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    server
+      .process()
+      .once(
+        'exit',
+        (code, signal) =>
+          (died = `the shared Chromium exited during the run (${signal ?? `code ${code}`})`),
+      );
     return server;
   };
   const broker = createServer((_req, res) => {
-    const answer = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const answer = (status: number, body: object) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     launched ??= launch();
     launched.then(
       (server) => (died ? answer(500, { error: died }) : answer(200, { ws: server.wsEndpoint() })),
-      (err: unknown) => answer(500, { error: `the shared Chromium did not start: ${err instanceof Error ? err.message : String(err)}` }),
+      (err: unknown) =>
+        answer(500, {
+          error: `the shared Chromium did not start: ${err instanceof Error ? err.message : String(err)}`,
+        }),
     );
   });
   await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));

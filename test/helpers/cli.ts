@@ -30,7 +30,10 @@ let unmade = 0;
  * nothing: made up front, they were 4,399 of the 4,924 entries a whole run left in its
  * folder (945 now), and removing them at its end took 0.82 s (0.14 s now).
  */
-export function ownFolders(env: Record<string, string | undefined> = {}): { SVC_CONFIG_DIR?: string; SVC_DATA_DIR?: string } {
+export function ownFolders(env: Record<string, string | undefined> = {}): {
+  SVC_CONFIG_DIR?: string;
+  SVC_DATA_DIR?: string;
+} {
   const unmadeDir = (prefix: string) => join(runFolder(), `${prefix}${process.pid}-${++unmade}`);
   return {
     ...('SVC_CONFIG_DIR' in env ? {} : { SVC_CONFIG_DIR: unmadeDir('svc-config-') }),
@@ -41,12 +44,17 @@ export function ownFolders(env: Record<string, string | undefined> = {}): { SVC_
 /** A config folder holding these profiles (the first is current), as svc login would leave it. */
 export function configWith(profiles: Record<string, Record<string, string>>): string {
   const dir = tempDir('svc-config-');
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: Object.keys(profiles)[0], profiles }), { mode: 0o600 });
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ current: Object.keys(profiles)[0], profiles }),
+    { mode: 0o600 },
+  );
   return dir;
 }
 
 /** The profiles a config folder holds now. */
-export const profilesIn = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles;
+export const profilesIn = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles;
 
 export interface SvcOptions {
   env?: Record<string, string | undefined>;
@@ -85,12 +93,24 @@ export async function svcSpawned(args: string[], options: SvcOptions = {}): Prom
     timeout: options.timeout ?? 60_000,
     cwd: options.cwd ?? ROOT,
     stripFinalNewline: false,
-    ...(options.input !== undefined ? { input: options.input } : options.inputFile ? { inputFile: options.inputFile } : { stdin: 'ignore' as const }),
+    ...(options.input !== undefined
+      ? { input: options.input }
+      : options.inputFile
+        ? { inputFile: options.inputFile }
+        : { stdin: 'ignore' as const }),
   };
   // Read as the three fields used: a cast to execa's Result made the typecheck work out
   // how its generic result types relate, the costliest comparison in the whole check.
-  const r: { exitCode?: number; stdout?: unknown; stderr?: unknown } = await execa('node', [BIN, ...args], opts);
-  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+  const r: { exitCode?: number; stdout?: unknown; stderr?: unknown } = await execa(
+    'node',
+    [BIN, ...args],
+    opts,
+  );
+  return {
+    exitCode: r.exitCode ?? -1,
+    stdout: String(r.stdout ?? ''),
+    stderr: String(r.stderr ?? ''),
+  };
 }
 
 /** Fails the test when a stack trace reached the user. */

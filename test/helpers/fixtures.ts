@@ -18,7 +18,10 @@ export interface Fixture {
 
 export async function fixture(sb: Sandbox): Promise<Fixture> {
   const create = async () => {
-    const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido de prueba', monto: '1000.00' });
+    const r = await sb.api('POST', '/v1/cobros', {
+      concepto: 'Pedido de prueba',
+      monto: '1000.00',
+    });
     if (r.status !== 201) throw new Error(r.text);
     const id = r.body.data.id as number;
     const p = await sb.api('POST', `/_sandbox/cobros/${id}/pagar`, {});
@@ -29,7 +32,10 @@ export async function fixture(sb: Sandbox): Promise<Fixture> {
   const refundableId = await create();
   const d = await sb.api('POST', `/v1/cobros/${cobroId}/devoluciones`, { monto: '1.00' });
   if (d.status !== 201) throw new Error(d.text);
-  const txs = (await sb.api('GET', '/v1/transacciones')).body.data as { id: number; cobro_id: number }[];
+  const txs = (await sb.api('GET', '/v1/transacciones')).body.data as {
+    id: number;
+    cobro_id: number;
+  }[];
   const tx = txs.find((t) => t.cobro_id === cobroId);
   if (!tx) throw new Error('no transaction');
   return { cobroId, txId: tx.id, devId: d.body.data.id, refundableId };
@@ -60,7 +66,11 @@ export async function closedPort(): Promise<number> {
 }
 
 /** Runs fn over items with at most n at once; results in input order. */
-export async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  n: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -83,7 +93,13 @@ export function lines(text: string): string[] {
  * before failing), optionally followed by one `→` suggestion, and nothing after.
  * Returns the error line.
  */
-export function expectOneErrorLine(r: SvcResult, exit: number, line: RegExp, what: string, opts: { preamble?: boolean } = {}): string {
+export function expectOneErrorLine(
+  r: SvcResult,
+  exit: number,
+  line: RegExp,
+  what: string,
+  opts: { preamble?: boolean } = {},
+): string {
   const ctx = `${what}\nexit ${r.exitCode}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
   expectNoStack(r.stderr);
   expect(r.exitCode, ctx).toBe(exit);

@@ -28,7 +28,10 @@ class Sink extends Writable {
   // As process.stdout and stderr: a prompt piping to the stream ends it when it is done,
   // and the command still writes after that.
   override end(...args: unknown[]): this {
-    const chunk = args.find((a) => typeof a === 'string' || Buffer.isBuffer(a)) as string | Buffer | undefined;
+    const chunk = args.find((a) => typeof a === 'string' || Buffer.isBuffer(a)) as
+      | string
+      | Buffer
+      | undefined;
     if (chunk !== undefined) this.write(chunk);
     (args.find((a) => typeof a === 'function') as (() => void) | undefined)?.();
     return this;
@@ -64,8 +67,10 @@ function asTerminal<T extends object>(stream: T, size: { cols: number; rows: num
     isTTY: true,
     columns: size.cols,
     rows: size.rows,
-    cursorTo: (x: number, y?: number | (() => void), done?: () => void) => readline.cursorTo(out, x, y as number, done),
-    moveCursor: (dx: number, dy: number, done?: () => void) => readline.moveCursor(out, dx, dy, done),
+    cursorTo: (x: number, y?: number | (() => void), done?: () => void) =>
+      readline.cursorTo(out, x, y as number, done),
+    moveCursor: (dx: number, dy: number, done?: () => void) =>
+      readline.moveCursor(out, dx, dy, done),
     clearLine: (dir: -1 | 0 | 1, done?: () => void) => readline.clearLine(out, dir, done),
     clearScreenDown: (done?: () => void) => readline.clearScreenDown(out, done),
     getWindowSize: () => [size.cols, size.rows],
@@ -116,7 +121,10 @@ async function runMain(
  * the two by the name it calls. `all` is stdout and stderr in the order written, as a
  * terminal shows them.
  */
-export function svc(args: string[], options: SvcOptions = {}): Promise<SvcResult & { all: string }> {
+export function svc(
+  args: string[],
+  options: SvcOptions = {},
+): Promise<SvcResult & { all: string }> {
   return svcOf(main)(args, options);
 }
 
@@ -140,7 +148,15 @@ export function svcOf(run: typeof main) {
  * `pipedOut` stdout a pipe. For the matrices of a prompt (sizes, answers); the pty proves
  * the wiring once.
  */
-export async function svcAtTerminal(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string, pipedOut = false): Promise<TtyResult> {
+export async function svcAtTerminal(
+  args: string[],
+  env: Record<string, string>,
+  steps: Step[],
+  timeoutMs = 30_000,
+  size = { cols: 120, rows: 40 },
+  pipedIn?: string,
+  pipedOut = false,
+): Promise<TtyResult> {
   const stdin = new PassThrough();
   // Typed after the write that showed the prompt returns, as a person types after seeing it.
   const answers = answerer(steps, (text) => setImmediate(() => stdin.write(text)));
@@ -169,7 +185,13 @@ export async function svcAtTerminal(args: string[], env: Record<string, string>,
  * without a pager: what a terminal shows (stdout and stderr in order). The layout
  * matrices use it; a real terminal (a pty, tty.ts) is for what only a process has.
  */
-export async function svcOnTerminal(args: string[], env: Record<string, string>, cols: number): Promise<{ exitCode: number; screen: string }> {
-  const r = await svc(args, { env: { ...env, SVC_FORCE_TTY: '1', SVC_PAGER: '', COLUMNS: String(cols), LINES: '40' } });
+export async function svcOnTerminal(
+  args: string[],
+  env: Record<string, string>,
+  cols: number,
+): Promise<{ exitCode: number; screen: string }> {
+  const r = await svc(args, {
+    env: { ...env, SVC_FORCE_TTY: '1', SVC_PAGER: '', COLUMNS: String(cols), LINES: '40' },
+  });
   return { exitCode: r.exitCode, screen: r.all };
 }

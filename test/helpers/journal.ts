@@ -33,7 +33,10 @@ export function journalEntryAs(id: string, fields: Partial<JournalEntry> = {}): 
   const cobro_id = fields.cobro_id ?? 7;
   const estado = fields.estado ?? 'PAGADA';
   return {
-    ...journalEntry(cobro_id ?? 7, Buffer.from(JSON.stringify({ event, cobro_id, estado, monto: '10.00' }))),
+    ...journalEntry(
+      cobro_id ?? 7,
+      Buffer.from(JSON.stringify({ event, cobro_id, estado, monto: '10.00' })),
+    ),
     id,
     received_at: '2026-11-25T17:11:52.225Z',
     headers: {},

@@ -25,7 +25,8 @@ const GNOME_KEYRING = '/usr/bin/gnome-keyring-daemon';
 /** Why a private Secret Service cannot run here, or undefined when it can. */
 export function secretServiceMissing(): string | undefined {
   if (process.platform !== 'linux') return `needs Linux (this is ${process.platform})`;
-  for (const bin of [DBUS, GNOME_KEYRING]) if (!existsSync(bin)) return `needs ${bin} (Debian packages dbus and gnome-keyring)`;
+  for (const bin of [DBUS, GNOME_KEYRING])
+    if (!existsSync(bin)) return `needs ${bin} (Debian packages dbus and gnome-keyring)`;
   return undefined;
 }
 
@@ -44,19 +45,31 @@ export async function startSecretService(): Promise<SecretService> {
   const address = `unix:path=${join(runtime, 'bus')}`;
   const base = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtime };
 
-  const bus = spawn(DBUS, ['--session', '--nofork', `--address=${address}`, '--print-address=1'], { env: base, stdio: ['ignore', 'pipe', 'ignore'] });
+  const bus = spawn(DBUS, ['--session', '--nofork', `--address=${address}`, '--print-address=1'], {
+    env: base,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     bus.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       if (out.includes('\n')) resolve();
     });
-    bus.once('exit', (code) => reject(new Error(`dbus-daemon exited (${code}) before printing its address`)));
+    bus.once('exit', (code) =>
+      reject(new Error(`dbus-daemon exited (${code}) before printing its address`)),
+    );
   });
 
-  const env: SessionEnv = { HOME: home, XDG_RUNTIME_DIR: runtime, DBUS_SESSION_BUS_ADDRESS: address };
+  const env: SessionEnv = {
+    HOME: home,
+    XDG_RUNTIME_DIR: runtime,
+    DBUS_SESSION_BUS_ADDRESS: address,
+  };
   // --unlock reads the login keyring's password on stdin and creates the keyring with it.
-  const daemon = spawn(GNOME_KEYRING, ['--foreground', '--unlock', '--components=secrets'], { env: { ...base, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+  const daemon = spawn(GNOME_KEYRING, ['--foreground', '--unlock', '--components=secrets'], {
+    env: { ...base, ...env },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   daemon.stdin!.end('svc-test-keyring-password');
   await secretsOnBus(env);
   return {
@@ -78,12 +91,20 @@ async function secretsOnBus(env: SessionEnv): Promise<void> {
     new Promise<boolean>((resolve) =>
       execFile(
         'dbus-send',
-        ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+        [
+          '--session',
+          '--print-reply',
+          '--dest=org.freedesktop.DBus',
+          '/org/freedesktop/DBus',
+          'org.freedesktop.DBus.NameHasOwner',
+          'string:org.freedesktop.secrets',
+        ],
         { env: { PATH: process.env.PATH, ...env }, timeout: 5000 },
         (err, stdout) => resolve(!err && stdout.includes('boolean true')),
       ),
     );
-  for (let i = 0; i < 100 && !(await ask()); i++) await new Promise((done) => setTimeout(done, 100));
+  for (let i = 0; i < 100 && !(await ask()); i++)
+    await new Promise((done) => setTimeout(done, 100));
 }
 
 /** A session bus that takes connections and never says a word. */
@@ -99,7 +120,11 @@ export async function startHangingBus(): Promise<{ env: SessionEnv; stop(): Prom
   });
   await new Promise<void>((resolve) => server.listen(path, resolve));
   return {
-    env: { HOME: tempDir('svc-keyring-home-'), XDG_RUNTIME_DIR: runtime, DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` },
+    env: {
+      HOME: tempDir('svc-keyring-home-'),
+      XDG_RUNTIME_DIR: runtime,
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}`,
+    },
     stop: () =>
       new Promise((resolve) => {
         for (const s of sockets) s.destroy();

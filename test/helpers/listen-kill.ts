@@ -10,7 +10,14 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from './cli.js';
-import { post, startListen, startReceiver, stopBoth, type ListenProc, type Receiver } from './receiver.js';
+import {
+  post,
+  startListen,
+  startReceiver,
+  stopBoth,
+  type ListenProc,
+  type Receiver,
+} from './receiver.js';
 
 // A test secret, only ever used in these tests.
 const SECRET = 'whsec_listen_kill_secret_0815';
@@ -30,15 +37,26 @@ export async function killRounds(rounds: number): Promise<void> {
     target = await startReceiver();
     for (let round = 0; round < rounds; round++) {
       // Half the rounds forward to an app, half only verify and keep: both answer 2xx.
-      const args = ['--secret-from-env', '--journal', journal, ...(round % 2 ? ['--forward-to', target.url] : [])];
+      const args = [
+        '--secret-from-env',
+        '--journal',
+        journal,
+        ...(round % 2 ? ['--forward-to', target.url] : []),
+      ];
       listen = await startListen(args, { SVC_WEBHOOK_SECRET: SECRET, SVC_KEYRING: 'off' });
       const proc = listen.proc;
       let ok = 0;
       let killed = false;
       const sends = Array.from({ length: BURST }, () => {
         const id = next++;
-        const bytes = Buffer.from(JSON.stringify({ ...sampleBody('payment.approved', { cobro_id: id }), ronda: round }));
-        return post(listen!.url, bytes, notificationHeaders(SECRET, 'payment.approved', bytes)).then(
+        const bytes = Buffer.from(
+          JSON.stringify({ ...sampleBody('payment.approved', { cobro_id: id }), ronda: round }),
+        );
+        return post(
+          listen!.url,
+          bytes,
+          notificationHeaders(SECRET, 'payment.approved', bytes),
+        ).then(
           (r) => {
             if (r.status >= 200 && r.status < 300) {
               acked.add(id);
@@ -68,7 +86,10 @@ export async function killRounds(rounds: number): Promise<void> {
       `${acked.size} answered 2xx, ${unanswered} without an answer, ${entries.length} journaled, ${skipped} torn lines, ${lost.length} answered 2xx but not journaled`,
   );
   expect(acked.size).toBeGreaterThanOrEqual(rounds * KILL_AFTER);
-  expect(lost.slice(0, 20), `${lost.length} events answered 2xx are missing from the journal`).toEqual([]);
+  expect(
+    lost.slice(0, 20),
+    `${lost.length} events answered 2xx are missing from the journal`,
+  ).toEqual([]);
   // A line torn by a kill is ended on the next start: at most one per kill, never glued to the next.
   expect(skipped).toBeLessThanOrEqual(rounds);
   for (const e of entries) expect(e.verification.valid).toBe(true);

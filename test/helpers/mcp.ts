@@ -40,7 +40,11 @@ class StreamTransport implements Transport {
   }
 }
 
-export async function startMcpInProcess(args: string[], env: Record<string, string>, options: ClientOptions = {}): Promise<InProcessMcp> {
+export async function startMcpInProcess(
+  args: string[],
+  env: Record<string, string>,
+  options: ClientOptions = {},
+): Promise<InProcessMcp> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let err = '';

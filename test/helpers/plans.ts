@@ -10,24 +10,48 @@ import { svc } from './inproc.js';
 import type { Sandbox } from './sandbox.js';
 
 /** A paid request of 1000.00 and a plan to refund `monto` of it, written in-process. */
-export async function planFor(sb: Sandbox, monto: string, motivo?: string): Promise<{ id: number; file: string }> {
-  const id = (await sb.api('POST', '/v1/cobros', { concepto: 'Plan concurrente', monto: '1000.00' })).body.data.id as number;
+export async function planFor(
+  sb: Sandbox,
+  monto: string,
+  motivo?: string,
+): Promise<{ id: number; file: string }> {
+  const id = (
+    await sb.api('POST', '/v1/cobros', { concepto: 'Plan concurrente', monto: '1000.00' })
+  ).body.data.id as number;
   expect((await sb.api('POST', `/_sandbox/cobros/${id}/pagar`, {})).status).toBe(200);
   const file = join(tempDir('svc-plan-'), 'plan.json');
-  const made = await svc(['devolver', String(id), '--monto', monto, '--plan', file, ...(motivo ? ['--motivo', motivo] : [])], { env: sb.env });
+  const made = await svc(
+    [
+      'devolver',
+      String(id),
+      '--monto',
+      monto,
+      '--plan',
+      file,
+      ...(motivo ? ['--motivo', motivo] : []),
+    ],
+    { env: sb.env },
+  );
   expect(made.exitCode, made.stderr).toBe(0);
   return { id, file };
 }
 
 export const refundsOf = async (sb: Sandbox, id: number) =>
-  ((await sb.api('GET', '/v1/devoluciones')).body.data as { id: number; cobro_id: number }[]).filter((d) => d.cobro_id === id);
+  (
+    (await sb.api('GET', '/v1/devoluciones')).body.data as { id: number; cobro_id: number }[]
+  ).filter((d) => d.cobro_id === id);
 
-const lastJson = (stderr: string) => JSON.parse(stderr.trim().split('\n').pop()!) as { error: string; message: string };
+const lastJson = (stderr: string) =>
+  JSON.parse(stderr.trim().split('\n').pop()!) as { error: string; message: string };
 
 /** `n` applies of one plan started at once: one refund, the plan names it, the others exit 2 naming it. */
 export async function applyAtOnce(sb: Sandbox, n: number): Promise<void> {
   const { id, file } = await planFor(sb, '150.00');
-  const runs = await Promise.all(Array.from({ length: n }, () => svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env })));
+  const runs = await Promise.all(
+    Array.from({ length: n }, () =>
+      svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env }),
+    ),
+  );
   const refunds = await refundsOf(sb, id);
   expect(refunds, runs.map((r) => r.stderr).join('\n')).toHaveLength(1);
   const made = refunds[0]!.id;
@@ -58,7 +82,8 @@ export async function killAndApplyAgain(sb: Sandbox): Promise<void> {
   child.kill('SIGKILL');
   await child;
   let last = await svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
-  if (last.exitCode === 0) last = await svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
+  if (last.exitCode === 0)
+    last = await svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env });
   const refunds = await refundsOf(sb, id);
   expect(refunds, last.stderr).toHaveLength(1);
   expect(last.exitCode, last.stderr).toBe(2);

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 
-export const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+export const sha256Source = (text: string) =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** The CSP as directive -> sources; a directive given twice (browsers obey the first) is an error. */
 export function cspDirectives(policy: string): Record<string, string[]> {
@@ -30,9 +31,20 @@ export function inlineParts(html: string): { style: string; script: string } {
 }
 
 /** Security headers a page must send exactly as given (absent ones as undefined). */
-export const SECURITY_HEADERS = ['content-security-policy', 'x-frame-options', 'referrer-policy', 'x-content-type-options', 'cache-control'] as const;
+export const SECURITY_HEADERS = [
+  'content-security-policy',
+  'x-frame-options',
+  'referrer-policy',
+  'x-content-type-options',
+  'cache-control',
+] as const;
 
-export function expectPolicy(where: string, headers: Headers, csp: Record<string, string[]>, others: Record<Exclude<(typeof SECURITY_HEADERS)[number], 'content-security-policy'>, string>): void {
+export function expectPolicy(
+  where: string,
+  headers: Headers,
+  csp: Record<string, string[]>,
+  others: Record<Exclude<(typeof SECURITY_HEADERS)[number], 'content-security-policy'>, string>,
+): void {
   const policy = headers.get('content-security-policy');
   expect(policy, `${where}: Content-Security-Policy`).not.toBeNull();
   expect(cspDirectives(policy!), `${where}: CSP directives`).toEqual(csp);

@@ -41,7 +41,9 @@ export interface Receiver {
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
 }
 
-export async function startReceiver(options: { port?: number; script?: number[]; secret?: string } = {}): Promise<Receiver> {
+export async function startReceiver(
+  options: { port?: number; script?: number[]; secret?: string } = {},
+): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const { secret } = options;
@@ -59,7 +61,10 @@ export async function startReceiver(options: { port?: number; script?: number[];
     waitFor(n, timeoutMs = 20_000) {
       if (received.length >= n) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the app got ${received.length} requests, expected ${n}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`the app got ${received.length} requests, expected ${n}`)),
+          timeoutMs,
+        );
         waiters.push({
           n,
           resolve: () => {
@@ -75,9 +80,21 @@ export async function startReceiver(options: { port?: number; script?: number[];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, text: body.toString('utf8'), at: Date.now() };
+      const r: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        text: body.toString('utf8'),
+        at: Date.now(),
+      };
       if (secret !== undefined) {
-        r.verified = verify({ secret, timestamp: String(req.headers['x-svc-timestamp'] ?? ''), signature: String(req.headers['x-svc-signature'] ?? ''), body }).ok;
+        r.verified = verify({
+          secret,
+          timestamp: String(req.headers['x-svc-timestamp'] ?? ''),
+          signature: String(req.headers['x-svc-signature'] ?? ''),
+          body,
+        }).ok;
       }
       received.push(r);
       for (const w of [...waiters]) {
@@ -87,7 +104,8 @@ export async function startReceiver(options: { port?: number; script?: number[];
         }
       }
       const scripted = target.script.shift();
-      const a: Answer = scripted === undefined ? target.answer(r) : scripted === 0 ? 'hang' : { status: scripted };
+      const a: Answer =
+        scripted === undefined ? target.answer(r) : scripted === 0 ? 'hang' : { status: scripted };
       if (a === 'hang') return;
       if (a === 'cut') {
         req.socket.destroy();
@@ -101,7 +119,9 @@ export async function startReceiver(options: { port?: number; script?: number[];
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve()),
+  );
   target.port = (server.address() as AddressInfo).port;
   target.url = `http://127.0.0.1:${target.port}/hook`;
   return target;
@@ -124,7 +144,13 @@ export function post(
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString(),
+          headers: res.headers,
+        }),
+      );
     });
     req.on('error', reject);
     if (options.chunked) {
@@ -139,7 +165,6 @@ export function post(
 }
 
 // --- the built CLI's listener as a process ------------------------------------------
-
 
 /** A running `svc webhook listen`: the built CLI as a process (startListen) or main() in this process (listenInProcess). */
 export interface Listening {
@@ -157,19 +182,32 @@ export interface ListenProc extends Listening {
 }
 
 /** A listener's stdout lines as they come, and a wait for the n-th (its stderr named when the wait fails). */
-function stdoutLines(stderr: () => string): { lines: string[]; add(line: string): void; waitLines: Listening['waitLines'] } {
+function stdoutLines(stderr: () => string): {
+  lines: string[];
+  add(line: string): void;
+  waitLines: Listening['waitLines'];
+} {
   const lines: string[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   return {
     lines,
     add(line) {
       lines.push(line);
-      for (const w of [...waiters]) if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+      for (const w of [...waiters])
+        if (lines.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
     },
     waitLines(n, timeoutMs = 20_000) {
       if (lines.length >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${stderr()}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `got ${lines.length} lines, expected ${n}:\n${lines.join('\n')}\n${stderr()}`,
+              ),
+            ),
+          timeoutMs,
+        );
         waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },
@@ -177,13 +215,19 @@ function stdoutLines(stderr: () => string): { lines: string[]; add(line: string)
 }
 
 /** After a test: the listener killed and the app closed, whichever were started. */
-export async function stopBoth(listen: Listening | undefined, target: Receiver | undefined): Promise<void> {
+export async function stopBoth(
+  listen: Listening | undefined,
+  target: Receiver | undefined,
+): Promise<void> {
   await listen?.stop('SIGKILL');
   await target?.close();
 }
 
 /** Runs `svc webhook listen --port 0 ...args` and waits for its "Listo" line. */
-export async function startListen(args: string[], env: Record<string, string>): Promise<ListenProc> {
+export async function startListen(
+  args: string[],
+  env: Record<string, string>,
+): Promise<ListenProc> {
   const options: Options = {
     cwd: ROOT,
     env: { ...ownFolders(env), NO_COLOR: '1', ...env },
@@ -229,7 +273,10 @@ export async function startListen(args: string[], env: Record<string, string>): 
  * Runs `svc webhook listen --port 0 ...args` through main() in this process, for what is
  * not about the process (its lines, its journal); stop() ends it as Ctrl-C would.
  */
-export async function listenInProcess(args: string[], env: Record<string, string>): Promise<Listening> {
+export async function listenInProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<Listening> {
   let partial = '';
   let err = '';
   const out = stdoutLines(() => err);

@@ -20,6 +20,7 @@ export async function load(url, context, next) {
 // (bin/code-cache.cjs), and every CommonJS file is still loaded through here.
 const load = Module.prototype.load;
 Module.prototype.load = function (filename) {
-  if (process.env.SVC_RECORD_LOADS) appendFileSync(process.env.SVC_RECORD_LOADS, `${pathToFileURL(filename).href}\n`);
+  if (process.env.SVC_RECORD_LOADS)
+    appendFileSync(process.env.SVC_RECORD_LOADS, `${pathToFileURL(filename).href}\n`);
   return load.call(this, filename);
 };

@@ -15,7 +15,11 @@ import { textSink } from './inproc.js';
 import * as z from 'zod/mini';
 import { API, pathMatches, strictReply } from '../../src/api/contract.js';
 import { Cobro, EventoBody, SandboxErrorBody } from '../../src/api/schemas.js';
-import { startSandbox as startInProcess, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import {
+  startSandbox as startInProcess,
+  type RunningSandbox,
+  type SandboxOptions,
+} from '../../src/sandbox/index.js';
 import { BIN, ROOT, tempDir } from './cli.js';
 
 type Shape = Parameters<typeof z.strictObject>[0];
@@ -25,15 +29,31 @@ const N = '[1-9][0-9]*';
 
 /** The schema of a 2xx reply, by method and path (query string left out); undefined for pages that are not the wire. */
 const REPLIES: [string, (path: string) => boolean, z.ZodMiniType][] = [
-  ...Object.values(API).map((e): [string, (path: string) => boolean, z.ZodMiniType] => [e.method, (path) => pathMatches(e, path), strictReply(e)]),
+  ...Object.values(API).map((e): [string, (path: string) => boolean, z.ZodMiniType] => [
+    e.method,
+    (path) => pathMatches(e, path),
+    strictReply(e),
+  ]),
   // The control plane's moves answer the payment request, and its events the bodies it sent.
-  ['POST', (path) => new RegExp(`^/_sandbox/cobros/${N}/(iniciar|pagar|rechazar|expirar)$`).test(path), data(strict(Cobro))],
+  [
+    'POST',
+    (path) => new RegExp(`^/_sandbox/cobros/${N}/(iniciar|pagar|rechazar|expirar)$`).test(path),
+    data(strict(Cobro)),
+  ],
   // A request made with the id and code a scenario carries (svc sandbox --escenario).
   ['POST', (path) => path === '/_sandbox/cobros', data(strict(Cobro))],
   [
     'GET',
     (path) => path === '/_sandbox/eventos',
-    data(z.array(z.strictObject({ id: z.int().check(z.positive()), fecha: z.string(), body: strict(EventoBody) }))),
+    data(
+      z.array(
+        z.strictObject({
+          id: z.int().check(z.positive()),
+          fecha: z.string(),
+          body: strict(EventoBody),
+        }),
+      ),
+    ),
   ],
 ];
 
@@ -43,17 +63,27 @@ const REPLIES: [string, (path: string) => boolean, z.ZodMiniType][] = [
  * HEAD and the control plane's own objects (entregas, log, fallas) are not the wire
  * and pass unchecked; so does a reply `faulted` by POST /_sandbox/fallas.
  */
-export function checkReply(method: string, path: string, status: number, body: unknown, text: string): void {
+export function checkReply(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  text: string,
+): void {
   if (method === 'HEAD' || status === 204) return;
   const route = path.split('?')[0]!;
   let schema: z.ZodMiniType | undefined;
-  if (status >= 200 && status < 300) schema = REPLIES.find(([m, matches]) => m === method && matches(route))?.[2];
-  else if (route.startsWith('/v1/') || route.startsWith('/_sandbox/')) schema = strict(SandboxErrorBody);
+  if (status >= 200 && status < 300)
+    schema = REPLIES.find(([m, matches]) => m === method && matches(route))?.[2];
+  else if (route.startsWith('/v1/') || route.startsWith('/_sandbox/'))
+    schema = strict(SandboxErrorBody);
   if (!schema) return;
   const r = schema.safeParse(body);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    throw new Error(`${method} ${path} -> ${status}: the reply is not the wire (${issue.path.join('.')}: ${issue.message}): ${text.slice(0, 300)}`);
+    throw new Error(
+      `${method} ${path} -> ${status}: the reply is not the wire (${issue.path.join('.')}: ${issue.message}): ${text.slice(0, 300)}`,
+    );
   }
 }
 
@@ -69,7 +99,15 @@ export interface Reply {
  * One HTTP call with an optional bearer key; the reply read whole and parsed as JSON
  * when it is JSON. The tests' one "fetch and parse" (the sandbox's api and raw use it).
  */
-export async function fetchJson(url: string, init: { method?: string; key?: string | null; body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+export async function fetchJson(
+  url: string,
+  init: {
+    method?: string;
+    key?: string | null;
+    body?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Reply> {
   const res = await fetch(url, {
     method: init.method ?? 'GET',
     headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...init.headers },
@@ -98,7 +136,11 @@ export interface Sandbox {
   /** Calls the sandbox with a JSON body and the ready merchant's key (another key, or null for none). */
   api(method: string, path: string, body?: unknown, key?: string | null): Promise<Reply>;
   /** Calls the sandbox with exactly this body and these headers. */
-  raw(method: string, path: string, init?: { body?: string; headers?: Record<string, string>; key?: string | null }): Promise<Reply>;
+  raw(
+    method: string,
+    path: string,
+    init?: { body?: string; headers?: Record<string, string>; key?: string | null },
+  ): Promise<Reply>;
   /** Creates a payment request with the ready merchant and returns its data. */
   cobro(body?: Record<string, unknown>): Promise<z.infer<typeof Cobro>>;
   /** Adds a fault (POST /_sandbox/fallas) and returns its id. */
@@ -136,14 +178,31 @@ export interface StartOptions extends SandboxOptions {
 }
 
 /** The calls every sandbox has, over HTTP at `base`. */
-function caller(base: string, key: string, checked: boolean): Omit<Sandbox, 'base_url' | 'api_key' | 'api_key_no_listo' | 'api_key_live' | 'webhook_secret' | 'env' | 'stop'> {
+function caller(
+  base: string,
+  key: string,
+  checked: boolean,
+): Omit<
+  Sandbox,
+  'base_url' | 'api_key' | 'api_key_no_listo' | 'api_key_live' | 'webhook_secret' | 'env' | 'stop'
+> {
   const raw: Sandbox['raw'] = async (method, path, init = {}) => {
-    const r = await fetchJson(base + path, { method, key: init.key === undefined ? key : init.key, body: init.body, headers: init.headers });
-    if (checked && (r.headers.get('content-type') ?? '').includes('json')) checkReply(method, path, r.status, r.body, r.text);
+    const r = await fetchJson(base + path, {
+      method,
+      key: init.key === undefined ? key : init.key,
+      body: init.body,
+      headers: init.headers,
+    });
+    if (checked && (r.headers.get('content-type') ?? '').includes('json'))
+      checkReply(method, path, r.status, r.body, r.text);
     return r;
   };
   const api: Sandbox['api'] = (method, path, body, k) =>
-    raw(method, path, { key: k, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { 'content-type': 'application/json' } });
+    raw(method, path, {
+      key: k,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    });
   const must = async (method: string, path: string, body?: unknown): Promise<any> => {
     const r = await api(method, path, body);
     if (r.status >= 300) throw new Error(`${method} ${path} -> ${r.status} ${r.text}`);
@@ -153,7 +212,11 @@ function caller(base: string, key: string, checked: boolean): Omit<Sandbox, 'bas
     api,
     raw,
     async cobro(body = {}) {
-      const r = await api('POST', '/v1/cobros', { concepto: 'Pedido de prueba', monto: '1000.00', ...body });
+      const r = await api('POST', '/v1/cobros', {
+        concepto: 'Pedido de prueba',
+        monto: '1000.00',
+        ...body,
+      });
       if (r.status !== 201) throw new Error(`create failed: ${r.text}`);
       return r.body.data;
     },
@@ -168,7 +231,11 @@ function caller(base: string, key: string, checked: boolean): Omit<Sandbox, 'bas
       await must('DELETE', '/_sandbox/fallas');
     },
     async apiLog() {
-      const all = (await must('GET', '/_sandbox/log')).data as { method: string; path: string; status: number | null }[];
+      const all = (await must('GET', '/_sandbox/log')).data as {
+        method: string;
+        path: string;
+        status: number | null;
+      }[];
       return all.filter((e) => e.path.startsWith('/v1/'));
     },
   };
@@ -185,12 +252,26 @@ export async function startSandbox(options?: StartOptions): Promise<InProcessSan
 export async function startSandbox(options: { spawned: string[] }): Promise<SpawnedSandbox>;
 /** `svc sandbox --port 0 --json ...argv` through main() in this process, once its ready line is out. */
 export async function startSandbox(options: { argv: string[] }): Promise<CommandSandbox>;
-export async function startSandbox(options: StartOptions | { spawned: string[] } | { argv: string[] } = {}): Promise<InProcessSandbox | SpawnedSandbox | CommandSandbox> {
+export async function startSandbox(
+  options: StartOptions | { spawned: string[] } | { argv: string[] } = {},
+): Promise<InProcessSandbox | SpawnedSandbox | CommandSandbox> {
   if ('spawned' in options) return spawn(options.spawned);
   if ('argv' in options) return command(options.argv);
   const { uncheckedReplies, ...sandboxOptions } = options;
-  const sb = await startInProcess({ port: 0, readyDelayMs: 0, retrySchedule: [30, 60], checkReplies: !uncheckedReplies, ...sandboxOptions });
-  const info = { base_url: sb.baseUrl, api_key: sb.apiKey, api_key_no_listo: sb.apiKeyNoListo, api_key_live: sb.apiKeyLive, webhook_secret: sb.webhookSecret };
+  const sb = await startInProcess({
+    port: 0,
+    readyDelayMs: 0,
+    retrySchedule: [30, 60],
+    checkReplies: !uncheckedReplies,
+    ...sandboxOptions,
+  });
+  const info = {
+    base_url: sb.baseUrl,
+    api_key: sb.apiKey,
+    api_key_no_listo: sb.apiKeyNoListo,
+    api_key_live: sb.apiKeyLive,
+    webhook_secret: sb.webhookSecret,
+  };
   return Object.assign(sb, info, caller(sb.baseUrl, sb.apiKey, !uncheckedReplies), {
     env: { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.apiKey, SVC_WEBHOOK_SECRET: sb.webhookSecret },
     stop: () => sb.close(),
@@ -198,7 +279,10 @@ export async function startSandbox(options: StartOptions | { spawned: string[] }
 }
 
 /** The JSON line `svc sandbox --json` prints once it is ready. */
-type ReadyLine = Omit<Sandbox, 'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop'> & { tz: string };
+type ReadyLine = Omit<
+  Sandbox,
+  'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop'
+> & { tz: string };
 
 async function spawn(args: string[]): Promise<SpawnedSandbox> {
   const options: Options = {
@@ -213,7 +297,10 @@ async function spawn(args: string[]): Promise<SpawnedSandbox> {
   proc.stderr?.on('data', (d) => (stderr += String(d)));
   const rl = createInterface({ input: proc.stdout! });
   const info = await new Promise<ReadyLine>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start in 20 s: ${stderr}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`sandbox did not start in 20 s: ${stderr}`)),
+      20_000,
+    );
     rl.once('line', (line) => {
       clearTimeout(timer);
       try {
@@ -234,7 +321,11 @@ async function spawn(args: string[]): Promise<SpawnedSandbox> {
     ...caller(info.base_url, info.api_key, true),
     proc,
     stderr: () => stderr,
-    env: { SVC_BASE_URL: info.base_url, SVC_API_KEY: info.api_key, SVC_WEBHOOK_SECRET: info.webhook_secret },
+    env: {
+      SVC_BASE_URL: info.base_url,
+      SVC_API_KEY: info.api_key,
+      SVC_WEBHOOK_SECRET: info.webhook_secret,
+    },
     async stop(signal = 'SIGTERM') {
       if (proc.exitCode === null && !proc.killed) proc.kill(signal);
       await proc;
@@ -254,7 +345,11 @@ async function command(args: string[]): Promise<CommandSandbox> {
     stderr: textSink((t) => (err += t)),
     stdin,
     signal: ctrlC.signal,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1', SVC_KEYRING: 'off' } as NodeJS.ProcessEnv,
+    env: {
+      SVC_CONFIG_DIR: tempDir('svc-config-'),
+      NO_COLOR: '1',
+      SVC_KEYRING: 'off',
+    } as NodeJS.ProcessEnv,
   });
   const line = await Promise.race([
     new Promise<string>((resolve) => {
@@ -270,7 +365,11 @@ async function command(args: string[]): Promise<CommandSandbox> {
     ...info,
     ...caller(info.base_url, info.api_key, true),
     stderr: () => err,
-    env: { SVC_BASE_URL: info.base_url, SVC_API_KEY: info.api_key, SVC_WEBHOOK_SECRET: info.webhook_secret },
+    env: {
+      SVC_BASE_URL: info.base_url,
+      SVC_API_KEY: info.api_key,
+      SVC_WEBHOOK_SECRET: info.webhook_secret,
+    },
     async stop() {
       ctrlC.abort();
       const code = await done;

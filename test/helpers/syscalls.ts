@@ -5,11 +5,22 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-export const STRACE_ARGS = ['-f', '-qq', '-y', '-s', '65536', '-e', 'trace=openat,read,readv,recvfrom,recvmsg,write,writev,pwrite64,pwritev,pwritev2,sendto,sendmsg,fdatasync,fsync,sync_file_range'];
+export const STRACE_ARGS = [
+  '-f',
+  '-qq',
+  '-y',
+  '-s',
+  '65536',
+  '-e',
+  'trace=openat,read,readv,recvfrom,recvmsg,write,writev,pwrite64,pwritev,pwritev2,sendto,sendmsg,fdatasync,fsync,sync_file_range',
+];
 
 export function hasStrace(): boolean {
   const ok = spawnSync('strace', ['-V']).status === 0;
-  if (!ok && process.env.SVC_REQUIRE_STRACE_TEST === '1') throw new Error('SVC_REQUIRE_STRACE_TEST=1 but strace is missing: install it with apt-get install -y strace');
+  if (!ok && process.env.SVC_REQUIRE_STRACE_TEST === '1')
+    throw new Error(
+      'SVC_REQUIRE_STRACE_TEST=1 but strace is missing: install it with apt-get install -y strace',
+    );
   return ok;
 }
 
@@ -47,7 +58,14 @@ export function readTrace(file: string): Call[] {
     const m = /^(\d+)\s+(\w+)\((.*)$/.exec(line);
     if (!m) return;
     const fdm = /^(\d+)<(.*?)>(?=, |\)| <unfinished)/.exec(m[3]!);
-    const c: Call = { name: m[2]!, fd: fdm ? Number(fdm[1]) : undefined, desc: fdm ? fdm[2]! : '', text: m[3]!, start: i, end: i };
+    const c: Call = {
+      name: m[2]!,
+      fd: fdm ? Number(fdm[1]) : undefined,
+      desc: fdm ? fdm[2]! : '',
+      text: m[3]!,
+      start: i,
+      end: i,
+    };
     if (c.name === 'openat') opened(c, line);
     calls.push(c);
     if (line.endsWith('<unfinished ...>')) open.set(m[1]!, c);
@@ -58,7 +76,7 @@ export function readTrace(file: string): Call[] {
 /** An openat's result: the descriptor and its path (`= 19</dir/file>`). */
 function opened(c: Call, line: string): void {
   const ret = /\)\s+= (\d+)<(.*)>\s*$/.exec(line);
-  if (ret) (c.fd = Number(ret[1])), (c.desc = ret[2]!);
+  if (ret) ((c.fd = Number(ret[1])), (c.desc = ret[2]!));
 }
 
 /** When each write to `path` was on disk: the line it returned (O_DSYNC) or that of the fdatasync/fsync after it; Infinity if never. */
@@ -66,12 +84,17 @@ export function durableWrites(calls: Call[], path: string): { call: Call; durabl
   const out: { call: Call; durableAt: number }[] = [];
   for (const [i, c] of calls.entries()) {
     if (!WRITES.has(c.name) || c.desc !== path) continue;
-    const opened = calls.slice(0, i).reverse().find((o) => o.name === 'openat' && o.fd === c.fd && o.desc === path);
+    const opened = calls
+      .slice(0, i)
+      .reverse()
+      .find((o) => o.name === 'openat' && o.fd === c.fd && o.desc === path);
     const syncOpen = opened !== undefined && /\bO_(D)?SYNC\b/.test(opened.text);
     const syncFlag = /\bRWF_(D)?SYNC\b/.test(c.text);
     let durableAt = syncOpen || syncFlag ? c.end : Infinity;
     if (durableAt === Infinity) {
-      const sync = calls.find((s) => SYNCS.has(s.name) && s.desc === path && s.fd === c.fd && s.start > c.end);
+      const sync = calls.find(
+        (s) => SYNCS.has(s.name) && s.desc === path && s.fd === c.fd && s.start > c.end,
+      );
       if (sync) durableAt = sync.end;
     }
     out.push({ call: c, durableAt });
@@ -80,10 +103,17 @@ export function durableWrites(calls: Call[], path: string): { call: Call; durabl
 }
 
 /** The first read from a TCP connection that holds `marker`, and the first write back on that connection after it. */
-export function exchange(calls: Call[], marker: string): { request: Call; answer: Call | undefined } | undefined {
-  const request = calls.find((c) => READS.has(c.name) && /^(socket|TCP)/.test(c.desc) && c.text.includes(marker));
+export function exchange(
+  calls: Call[],
+  marker: string,
+): { request: Call; answer: Call | undefined } | undefined {
+  const request = calls.find(
+    (c) => READS.has(c.name) && /^(socket|TCP)/.test(c.desc) && c.text.includes(marker),
+  );
   if (!request) return undefined;
-  const answer = calls.find((c) => WRITES.has(c.name) && c.desc === request.desc && c.start > request.end);
+  const answer = calls.find(
+    (c) => WRITES.has(c.name) && c.desc === request.desc && c.start > request.end,
+  );
   return { request, answer };
 }
 

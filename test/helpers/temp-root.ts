@@ -18,7 +18,8 @@ function mountsUnder(root: string): string[] {
   } catch {
     return [];
   }
-  const unescape = (path: string) => path.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+  const unescape = (path: string) =>
+    path.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
   return table
     .split('\n')
     .map((line) => unescape(line.split(' ')[1] ?? ''))
@@ -35,13 +36,17 @@ export default function setup(): () => void {
       try {
         execFileSync('umount', [mount], { stdio: 'pipe' });
       } catch (err) {
-        console.log(`the run's temporary folder: could not unmount ${mount} (${String(err).split('\n')[0]})`);
+        console.log(
+          `the run's temporary folder: could not unmount ${mount} (${String(err).split('\n')[0]})`,
+        );
       }
     }
     try {
       rmSync(root, { recursive: true, force: true, maxRetries: 3 });
     } catch (err) {
-      console.log(`the run's temporary folder ${root} was not removed: ${String(err).split('\n')[0]}`);
+      console.log(
+        `the run's temporary folder ${root} was not removed: ${String(err).split('\n')[0]}`,
+      );
     }
   };
 }

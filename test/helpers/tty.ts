@@ -14,7 +14,8 @@ export type Step = [waitFor: RegExp, type: string];
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** What a terminal shows of `s`: ANSI codes removed, \r\n as \n. */
-export const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n');
+export const strip = (s: string) =>
+  s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n');
 
 /**
  * Whether util-linux `script` is here to give the CLI a terminal. Where it is not, the
@@ -24,7 +25,9 @@ export const strip = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').r
 export function hasScript(): boolean {
   const ok = spawnSync('script', ['--version']).status === 0;
   if (!ok && process.env.SVC_REQUIRE_TERMINAL_TEST === '1') {
-    throw new Error('SVC_REQUIRE_TERMINAL_TEST=1 but `script` (util-linux) is missing: install it with apt-get install -y bsdutils');
+    throw new Error(
+      'SVC_REQUIRE_TERMINAL_TEST=1 but `script` (util-linux) is missing: install it with apt-get install -y bsdutils',
+    );
   }
   return ok;
 }
@@ -34,15 +37,32 @@ export function hasScript(): boolean {
  * terminal); `pipedOut`: its stdout goes through a pipe to the terminal (`svc … | cat`), its
  * exit code kept. What is not piped stays the terminal.
  */
-export async function svcTty(args: string[], env: Record<string, string>, steps: Step[], timeoutMs = 30_000, size = { cols: 120, rows: 40 }, pipedIn?: string, pipedOut = false): Promise<TtyResult> {
+export async function svcTty(
+  args: string[],
+  env: Record<string, string>,
+  steps: Step[],
+  timeoutMs = 30_000,
+  size = { cols: 120, rows: 40 },
+  pipedIn?: string,
+  pipedOut = false,
+): Promise<TtyResult> {
   const svcCmd = `node ${quote(BIN)} ${args.map(quote).join(' ')}`;
   const fed = pipedIn === undefined ? svcCmd : `printf '%s' ${quote(pipedIn)} | ${svcCmd}`;
   // Through `| cat` in bash, for PIPESTATUS: the exit code is svc's, not cat's (sh here has no pipefail).
-  const line = pipedOut ? `bash -c ${quote(`${fed} | cat; exit \${PIPESTATUS[${pipedIn === undefined ? 0 : 1}]}`)}` : fed;
+  const line = pipedOut
+    ? `bash -c ${quote(`${fed} | cat; exit \${PIPESTATUS[${pipedIn === undefined ? 0 : 1}]}`)}`
+    : fed;
   const cmd = `stty cols ${size.cols} rows ${size.rows}; ${pipedIn === undefined || pipedOut ? 'exec ' : ''}${line}`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1', ...ownFolders(env), ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TERM: 'xterm',
+      NO_COLOR: '1',
+      ...ownFolders(env),
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let raw = '';
@@ -74,7 +94,10 @@ export async function svcTty(args: string[], env: Record<string, string>, steps:
  * in-process terminal's, inproc.ts). `seen` takes the whole screen so far, ANSI removed;
  * `check` fails with the screen when a step's text never showed.
  */
-export function answerer(steps: Step[], type: (text: string) => void): { seen(screen: string): void; check(exitCode: number, screen: string): void } {
+export function answerer(
+  steps: Step[],
+  type: (text: string) => void,
+): { seen(screen: string): void; check(exitCode: number, screen: string): void } {
   let consumed = 0;
   let step = 0;
   return {
@@ -89,7 +112,8 @@ export function answerer(steps: Step[], type: (text: string) => void): { seen(sc
       }
     },
     check(exitCode, screen) {
-      if (step < steps.length) throw new Error(`prompt never shown: ${steps[step]![0]} (exit ${exitCode})\n${screen}`);
+      if (step < steps.length)
+        throw new Error(`prompt never shown: ${steps[step]![0]} (exit ${exitCode})\n${screen}`);
     },
   };
 }
@@ -100,4 +124,3 @@ export function screenLines(screen: string): string[] {
   // cursor move the strip removes: every frame at the start of the line goes.
   return screen.split('\n').map((l) => l.replace(/^(?:[\u2800-\u28ff] [^…]*…)+/, ''));
 }
-

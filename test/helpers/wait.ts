@@ -3,7 +3,12 @@
 // Never a measure of time: the bound only keeps a broken run from hanging.
 
 /** Asks `probe` every `every` ms until it gives a value (anything but undefined or false); fails after `ms`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000, every = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000,
+  every = 50,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();

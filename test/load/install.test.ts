@@ -11,19 +11,37 @@ import { ROOT, tempDir } from '../helpers/cli.js';
 describe('npm pack, then npm install -g of the packed file', () => {
   it('installs into an empty prefix and the installed svc runs demo', async () => {
     const dir = tempDir('svc-install-');
-    const npm = { cwd: ROOT, env: { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } };
+    const npm = {
+      cwd: ROOT,
+      env: {
+        npm_config_update_notifier: 'false',
+        npm_config_fund: 'false',
+        npm_config_audit: 'false',
+      },
+    };
     await execa('npm', ['pack', '--pack-destination', dir, '--silent'], npm);
     const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
     expect(tgz, 'npm pack wrote a .tgz').toBeDefined();
     const prefix = join(dir, 'prefix');
-    await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', join(dir, tgz!)], npm);
+    await execa(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--prefer-offline', join(dir, tgz!)],
+      npm,
+    );
 
     // Only the installed files: a fresh HOME, config and data folders, no path into this checkout.
     const home = tempDir('svc-home-');
     const r = await execa(join(prefix, 'bin', 'svc'), ['demo'], {
       cwd: home,
       // This Node first on PATH (the shebang is `env node`), nothing of the checkout.
-      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_DATA_DIR: join(home, 'data'), SVC_KEYRING: 'off', NO_COLOR: '1' },
+      env: {
+        PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+        HOME: home,
+        SVC_CONFIG_DIR: join(home, 'config'),
+        SVC_DATA_DIR: join(home, 'data'),
+        SVC_KEYRING: 'off',
+        NO_COLOR: '1',
+      },
       extendEnv: false,
       reject: false,
     });

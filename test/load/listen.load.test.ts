@@ -28,7 +28,14 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
-import { post, startListen, startReceiver, type ListenProc, type Receiver, stopBoth } from '../helpers/receiver.js';
+import {
+  post,
+  startListen,
+  startReceiver,
+  type ListenProc,
+  type Receiver,
+  stopBoth,
+} from '../helpers/receiver.js';
 import { pool } from '../helpers/fixtures.js';
 
 // A test secret, only ever used in this test.
@@ -37,7 +44,10 @@ const EVENTS = 2_000;
 const SENDERS = 50;
 const MAX_ATTEMPTS = 10;
 const FAILURE_RATE = 0.2;
-const SEED = Number.isSafeInteger(Number(process.env.SVC_LOAD_SEED)) && process.env.SVC_LOAD_SEED ? Number(process.env.SVC_LOAD_SEED) >>> 0 : 20_261_123;
+const SEED =
+  Number.isSafeInteger(Number(process.env.SVC_LOAD_SEED)) && process.env.SVC_LOAD_SEED
+    ? Number(process.env.SVC_LOAD_SEED) >>> 0
+    : 20_261_123;
 const ATTEMPT_HEADER = 'x-svc-test-attempt';
 
 type Failure = 500 | 503 | 'cut';
@@ -66,7 +76,8 @@ function plan(seed: number, i: number): Answer[] {
   return Array.from({ length: MAX_ATTEMPTS }, (_, a): Answer => {
     const fail = rnd() < FAILURE_RATE;
     const pick = rnd();
-    if (fail && a < MAX_ATTEMPTS - 1) return { ok: false, kind: pick < 1 / 3 ? 500 : pick < 2 / 3 ? 503 : 'cut' };
+    if (fail && a < MAX_ATTEMPTS - 1)
+      return { ok: false, kind: pick < 1 / 3 ? 500 : pick < 2 / 3 ? 503 : 'cut' };
     return { ok: true, status: pick < 0.8 ? 200 : pick < 0.9 ? 202 : 204 };
   });
 }
@@ -96,7 +107,13 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
     const plans = Array.from({ length: EVENTS }, (_, i) => plan(SEED, i));
     const bodies = Array.from({ length: EVENTS }, (_, i) => {
       const event = EVENTOS[i % EVENTOS.length]!;
-      const body = { ...sampleBody(event, { cobro_id: 10_000 + i, monto: `${1 + (i % 997)}.${String(i % 100).padStart(2, '0')}` }), entrega: `carga-${SEED}-${i}` };
+      const body = {
+        ...sampleBody(event, {
+          cobro_id: 10_000 + i,
+          monto: `${1 + (i % 997)}.${String(i % 100).padStart(2, '0')}`,
+        }),
+        entrega: `carga-${SEED}-${i}`,
+      };
       return { event, bytes: Buffer.from(JSON.stringify(body)) };
     });
     expect(new Set(bodies.map((b) => b.bytes.toString())).size).toBe(EVENTS);
@@ -120,14 +137,27 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
       else {
         const sig = r.headers['x-svc-signature'];
         const ct = r.headers['content-type'];
-        app.set(id, { event: i, answer, times: 1, body: r.body, signature: Array.isArray(sig) ? sig[0] : sig, contentType: Array.isArray(ct) ? ct[0] : ct });
+        app.set(id, {
+          event: i,
+          answer,
+          times: 1,
+          body: r.body,
+          signature: Array.isArray(sig) ? sig[0] : sig,
+          contentType: Array.isArray(ct) ? ct[0] : ct,
+        });
       }
-      if (!answer.ok) return answer.kind === 'cut' ? 'cut' : { status: answer.kind, body: `falla ${answer.kind}` };
+      if (!answer.ok)
+        return answer.kind === 'cut'
+          ? 'cut'
+          : { status: answer.kind, body: `falla ${answer.kind}` };
       return { status: answer.status, body: answer.status === 204 ? '' : 'ok' };
     };
 
     const journal = join(tempDir('svc-listen-load-'), 'webhooks.jsonl');
-    listen = await startListen(['--secret-from-env', '--forward-to', target.url, '--journal', journal, '--json'], { SVC_WEBHOOK_SECRET: SECRET, SVC_KEYRING: 'off' });
+    listen = await startListen(
+      ['--secret-from-env', '--forward-to', target.url, '--journal', journal, '--json'],
+      { SVC_WEBHOOK_SECRET: SECRET, SVC_KEYRING: 'off' },
+    );
 
     // The senders: the service's retry loop, 50 at a time.
     const sender = new Map<string, SenderSaw>();
@@ -141,7 +171,10 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
         const id = `${i}.${a}`;
         let saw: SenderSaw;
         try {
-          saw = { status: (await post(listen!.url, bytes, { ...headers, 'X-Svc-Test-Attempt': id })).status };
+          saw = {
+            status: (await post(listen!.url, bytes, { ...headers, 'X-Svc-Test-Attempt': id }))
+              .status,
+          };
         } catch (err) {
           saw = { error: (err as Error).message };
         }
@@ -170,8 +203,13 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
     // Nothing reached the app without an attempt id; no sender connection was dropped
     // (a failure must be answered, non-2xx, for the service to retry knowingly).
     expect(strays, 'requests at the app without a known attempt id').toEqual([]);
-    const dropped = [...sender].filter(([, s]) => 'error' in s).map(([id, s]) => `${id}: ${(s as { error: string }).error}`);
-    expect(dropped.slice(0, 20), `${dropped.length} attempts got no answer from the listener`).toEqual([]);
+    const dropped = [...sender]
+      .filter(([, s]) => 'error' in s)
+      .map(([id, s]) => `${id}: ${(s as { error: string }).error}`);
+    expect(
+      dropped.slice(0, 20),
+      `${dropped.length} attempts got no answer from the listener`,
+    ).toEqual([]);
 
     // 1. Every failure of the app was answered non-2xx: its status relayed, 502 for a cut.
     const wrongFailures: string[] = [];
@@ -179,9 +217,15 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
       if (s.answer.ok) continue;
       const saw = sender.get(id);
       const want = s.answer.kind === 'cut' ? 502 : s.answer.kind;
-      if (!saw || !('status' in saw) || saw.status !== want) wrongFailures.push(`${id}: app ${s.answer.kind}, sender got ${JSON.stringify(saw)}, expected ${want}`);
+      if (!saw || !('status' in saw) || saw.status !== want)
+        wrongFailures.push(
+          `${id}: app ${s.answer.kind}, sender got ${JSON.stringify(saw)}, expected ${want}`,
+        );
     }
-    expect(wrongFailures.slice(0, 20), `${wrongFailures.length} failures of the app not answered as such`).toEqual([]);
+    expect(
+      wrongFailures.slice(0, 20),
+      `${wrongFailures.length} failures of the app not answered as such`,
+    ).toEqual([]);
 
     // 2. Every 2xx the sender got is the app's 2xx to that very attempt; every other
     //    answer is a failure the app gave, or a 502 for an attempt it never saw.
@@ -190,12 +234,20 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
       if (!('status' in saw)) continue;
       const s = app.get(id);
       if (saw.status >= 200 && saw.status < 300) {
-        if (!s || !s.answer.ok || s.answer.status !== saw.status) wrongAnswers.push(`${id}: sender got ${saw.status}, app ${s ? JSON.stringify(s.answer) : 'never saw it'}`);
+        if (!s || !s.answer.ok || s.answer.status !== saw.status)
+          wrongAnswers.push(
+            `${id}: sender got ${saw.status}, app ${s ? JSON.stringify(s.answer) : 'never saw it'}`,
+          );
       } else if (!s ? saw.status !== 502 : s.answer.ok) {
-        wrongAnswers.push(`${id}: sender got ${saw.status}, app ${s ? JSON.stringify(s.answer) : 'never saw it'}`);
+        wrongAnswers.push(
+          `${id}: sender got ${saw.status}, app ${s ? JSON.stringify(s.answer) : 'never saw it'}`,
+        );
       }
     }
-    expect(wrongAnswers.slice(0, 20), `${wrongAnswers.length} answers the app did not give`).toEqual([]);
+    expect(
+      wrongAnswers.slice(0, 20),
+      `${wrongAnswers.length} answers the app did not give`,
+    ).toEqual([]);
 
     // 3. Every event reached the app with a 2xx exactly once, with the bytes and
     //    signature sent; no attempt reached it twice.
@@ -205,14 +257,24 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
     const wrongBytes: string[] = [];
     for (const [id, s] of app) {
       const sent = bodies[s.event]!.bytes;
-      if (!s.body.equals(sent)) wrongBytes.push(`${id}: ${s.body.length} bytes at the app, ${sent.length} sent`);
-      if (s.signature !== signed.get(s.event)?.['X-Svc-Signature'] || s.contentType !== 'application/json') {
+      if (!s.body.equals(sent))
+        wrongBytes.push(`${id}: ${s.body.length} bytes at the app, ${sent.length} sent`);
+      if (
+        s.signature !== signed.get(s.event)?.['X-Svc-Signature'] ||
+        s.contentType !== 'application/json'
+      ) {
         wrongBytes.push(`${id}: signature ${s.signature}, content-type ${s.contentType}`);
       }
       if (s.answer.ok) successes.set(s.event, [...(successes.get(s.event) ?? []), id]);
     }
     expect(wrongBytes.slice(0, 20), `${wrongBytes.length} attempts altered on the way`).toEqual([]);
-    const notOnce = bodies.flatMap((_, i) => ((successes.get(i)?.length ?? 0) === 1 ? [] : [`event ${i}: 2xx at the app ${successes.get(i)?.length ?? 0} times (${successes.get(i)?.join(', ') ?? ''})`]));
+    const notOnce = bodies.flatMap((_, i) =>
+      (successes.get(i)?.length ?? 0) === 1
+        ? []
+        : [
+            `event ${i}: 2xx at the app ${successes.get(i)?.length ?? 0} times (${successes.get(i)?.join(', ') ?? ''})`,
+          ],
+    );
     expect(notOnce.slice(0, 20), `${notOnce.length} events not delivered exactly once`).toEqual([]);
     expect(delivered.size).toBe(EVENTS);
     for (const [i, id] of delivered) expect(successes.get(i), `event ${i}`).toEqual([id]);
@@ -224,7 +286,10 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
     listen = undefined;
     expect(exitCode, stderr).toBe(0);
     expectNoStack(stderr);
-    expect(stderr.split('\n').filter((l) => l.startsWith('error:')), 'errors reported by the listener').toEqual([]);
+    expect(
+      stderr.split('\n').filter((l) => l.startsWith('error:')),
+      'errors reported by the listener',
+    ).toEqual([]);
     const stats = /(\d+) recibidas, (\d+) reenviadas, (\d+) fallidas/.exec(stderr);
     expect(stats, stderr).not.toBeNull();
     expect(stats!.slice(1).map(Number)).toEqual([attempts, EVENTS, attempts - EVENTS]);
@@ -252,23 +317,40 @@ describe('webhook listen under load, the app failing 20 % at random', () => {
           ? { outcome: 'unreachable', status: null, answered: 502 }
           : { outcome: 'target_error', status: s.answer.kind, answered: s.answer.kind };
       const got = { outcome: e.outcome, status: e.status, answered: e.answered };
-      if (JSON.stringify(got) !== JSON.stringify(want)) wrongEntries.push(`${id}: journal ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
-      if (!entryBody(e).equals(bodies[i]!.bytes)) wrongEntries.push(`${id}: journaled body is not the one sent`);
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        wrongEntries.push(
+          `${id}: journal ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
+        );
+      if (!entryBody(e).equals(bodies[i]!.bytes))
+        wrongEntries.push(`${id}: journaled body is not the one sent`);
       if (!e.verification.valid || e.target !== target.url || e.event !== bodies[i]!.event) {
-        wrongEntries.push(`${id}: verification ${JSON.stringify(e.verification)}, target ${e.target}, event ${e.event}`);
+        wrongEntries.push(
+          `${id}: verification ${JSON.stringify(e.verification)}, target ${e.target}, event ${e.event}`,
+        );
       }
     }
     expect(wrongEntries.slice(0, 20), `${wrongEntries.length} journal entries wrong`).toEqual([]);
     const unjournaled = [...sender.keys()].filter((id) => !byAttempt.has(id));
-    expect(unjournaled.slice(0, 20), `${unjournaled.length} attempts not in the journal`).toEqual([]);
-    const forwardedEvents = new Set(entries.filter((e) => e.outcome === 'forwarded').map((e) => e.headers[ATTEMPT_HEADER]!.split('.')[0]));
+    expect(unjournaled.slice(0, 20), `${unjournaled.length} attempts not in the journal`).toEqual(
+      [],
+    );
+    const forwardedEvents = new Set(
+      entries
+        .filter((e) => e.outcome === 'forwarded')
+        .map((e) => e.headers[ATTEMPT_HEADER]!.split('.')[0]),
+    );
     expect(forwardedEvents.size).toBe(EVENTS);
 
     const printed = listenLines.map((l) => JSON.parse(l) as JournalEntry);
     expect(printed).toHaveLength(attempts);
     expect(new Set(printed.map((p) => p.id))).toEqual(new Set(entries.map((e) => e.id)));
     const journaled = new Map(entries.map((e) => [e.id, e]));
-    const differ = printed.filter((p) => JSON.stringify(p) !== JSON.stringify(journaled.get(p.id))).map((p) => p.id);
-    expect(differ.slice(0, 20), `${differ.length} --json lines differ from their journal entry`).toEqual([]);
+    const differ = printed
+      .filter((p) => JSON.stringify(p) !== JSON.stringify(journaled.get(p.id)))
+      .map((p) => p.id);
+    expect(
+      differ.slice(0, 20),
+      `${differ.length} --json lines differ from their journal entry`,
+    ).toEqual([]);
   }, 180_000);
 });

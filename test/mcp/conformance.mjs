@@ -18,10 +18,16 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-conformance-'));
 
 /** Starts `svc <args>` and resolves with the first stdout match of `pattern` (30 s at most). */
 function start(args, env, pattern) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`svc ${args[0]} did not start: ${out}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`svc ${args[0]} did not start: ${out}`)),
+      30_000,
+    );
     const seen = (d) => {
       out += d;
       const m = pattern.exec(out);
@@ -36,23 +42,61 @@ function start(args, env, pattern) {
   });
 }
 
-const sandbox = await start(['sandbox', '--port', '0', '--ready-delay', '0'], {}, /SVC_BASE_URL=(\S+) \\\s+SVC_API_KEY=(\S+)/);
-const env = { SVC_BASE_URL: sandbox.m[1], SVC_API_KEY: sandbox.m[2], SVC_CONFIG_DIR: join(dir, 'config'), SVC_DATA_DIR: join(dir, 'data'), SVC_KEYRING: 'off' };
-const mcp = await start(['mcp', '--http', '0'], env, /escuchando en (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+const sandbox = await start(
+  ['sandbox', '--port', '0', '--ready-delay', '0'],
+  {},
+  /SVC_BASE_URL=(\S+) \\\s+SVC_API_KEY=(\S+)/,
+);
+const env = {
+  SVC_BASE_URL: sandbox.m[1],
+  SVC_API_KEY: sandbox.m[2],
+  SVC_CONFIG_DIR: join(dir, 'config'),
+  SVC_DATA_DIR: join(dir, 'data'),
+  SVC_KEYRING: 'off',
+};
+const mcp = await start(
+  ['mcp', '--http', '0'],
+  env,
+  /escuchando en (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+);
 const url = mcp.m[1];
 let failed = 0;
 try {
   for (const scenario of SCENARIOS) {
-    const r = spawnSync('npx', ['-y', '-p', 'node@22', '-p', SUITE, '--', 'conformance', 'server', '--url', url, '--scenario', scenario], { encoding: 'utf8', cwd: dir });
-    const checks = `${r.stdout}${r.stderr}`.split('\n').filter((l) => /\[[^\]]+\] .*(SUCCESS|FAILURE|WARNING)/.test(l)).map((l) => l.replace(/\u001b\[[0-9;]*m/g, '').replace(/^\S+\s+/, ''));
+    const r = spawnSync(
+      'npx',
+      [
+        '-y',
+        '-p',
+        'node@22',
+        '-p',
+        SUITE,
+        '--',
+        'conformance',
+        'server',
+        '--url',
+        url,
+        '--scenario',
+        scenario,
+      ],
+      { encoding: 'utf8', cwd: dir },
+    );
+    const checks = `${r.stdout}${r.stderr}`
+      .split('\n')
+      .filter((l) => /\[[^\]]+\] .*(SUCCESS|FAILURE|WARNING)/.test(l))
+      .map((l) => l.replace(/\u001b\[[0-9;]*m/g, '').replace(/^\S+\s+/, ''));
     const ok = checks.length > 0 && checks.every((l) => l.includes('SUCCESS'));
     if (!ok) failed++;
-    console.log(`${ok ? 'ok  ' : 'FAIL'} ${scenario}${checks.length ? '' : ` (no checks: exit ${r.status})`}`);
+    console.log(
+      `${ok ? 'ok  ' : 'FAIL'} ${scenario}${checks.length ? '' : ` (no checks: exit ${r.status})`}`,
+    );
     for (const l of checks) console.log(`       ${l}`);
   }
 } finally {
   mcp.child.kill();
   sandbox.child.kill();
 }
-console.log(`${SUITE} against svc mcp --http (Node ${process.version}): ${SCENARIOS.length - failed} of ${SCENARIOS.length} scenarios pass`);
+console.log(
+  `${SUITE} against svc mcp --http (Node ${process.version}): ${SCENARIOS.length - failed} of ${SCENARIOS.length} scenarios pass`,
+);
 process.exitCode = failed ? 1 : 0;

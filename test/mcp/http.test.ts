@@ -18,13 +18,23 @@ beforeAll(async () => {
   // A service that answers its health as the real one would: not a sandbox.
   service = createServer((req, res) => {
     res.writeHead(req.url === '/v1/salud' ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(req.url === '/v1/salud' ? JSON.stringify({ ok: true, name: 'svc-api', version: 'v1' }) : JSON.stringify({ error: 'not_found', message: 'resource not found' }));
+    res.end(
+      req.url === '/v1/salud'
+        ? JSON.stringify({ ok: true, name: 'svc-api', version: 'v1' })
+        : JSON.stringify({ error: 'not_found', message: 'resource not found' }),
+    );
   });
   await new Promise<void>((done) => service.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(service.address() as { port: number }).port}`;
   const options: Options = {
     cwd: ROOT,
-    env: { SVC_BASE_URL: base, SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef', SVC_CONFIG_DIR: tempDir(), SVC_DATA_DIR: tempDir(), SVC_KEYRING: 'off' },
+    env: {
+      SVC_BASE_URL: base,
+      SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef',
+      SVC_CONFIG_DIR: tempDir(),
+      SVC_DATA_DIR: tempDir(),
+      SVC_KEYRING: 'off',
+    },
     extendEnv: false,
     reject: false,
     buffer: false,
@@ -49,12 +59,32 @@ afterAll(async () => {
 
 /** A raw POST of initialize with the given Host and Origin headers (fetch cannot set Host). */
 function post(headers: Record<string, string>): Promise<number> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    },
+  });
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -67,7 +97,10 @@ describe('svc mcp --http', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('listar_cobros');
     expect(tools.filter((t) => t.name.startsWith('sandbox_'))).toEqual([]);
-    const r = (await client.callTool({ name: 'salud', arguments: {} })) as { content: { text: string }[]; structuredContent: unknown };
+    const r = (await client.callTool({ name: 'salud', arguments: {} })) as {
+      content: { text: string }[];
+      structuredContent: unknown;
+    };
     expect(r.content[0]!.text).toBe('el servicio responde: ok');
     expect(r.structuredContent).toEqual({ ok: true, name: 'svc-api', version: 'v1' });
     await client.close();

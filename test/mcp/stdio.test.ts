@@ -29,7 +29,11 @@ const registro = join(tempDir('svc-mcp-'), 'registro.jsonl');
 /** Every result the client got, for the checks over all of them. */
 const results: unknown[] = [];
 
-type Result = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<Result> {
   const r = (await client.callTool({ name, arguments: args })) as Result;
@@ -41,15 +45,33 @@ const text = (r: Result) => r.content.map((c) => c.text).join('\n');
 beforeAll(async () => {
   sb = await startSandbox();
   // A notification in the journal whose body carries a stranger's words.
-  listener = await startListener({ secret: sb.webhook_secret, port: 0, journal: join(data, 'webhooks.jsonl') });
-  const body = JSON.stringify({ ...sampleBody('payment.approved', { cobro_id: 1 }), nota: STRANGER });
-  const r = await fetch(listener.url, { method: 'POST', headers: notificationHeaders(sb.webhook_secret, 'payment.approved', body), body });
+  listener = await startListener({
+    secret: sb.webhook_secret,
+    port: 0,
+    journal: join(data, 'webhooks.jsonl'),
+  });
+  const body = JSON.stringify({
+    ...sampleBody('payment.approved', { cobro_id: 1 }),
+    nota: STRANGER,
+  });
+  const r = await fetch(listener.url, {
+    method: 'POST',
+    headers: notificationHeaders(sb.webhook_secret, 'payment.approved', body),
+    body,
+  });
   expect(r.status).toBe(200);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--registro', registro, '--planes', planes],
     cwd: ROOT,
-    env: { ...sb.env, PATH: process.env.PATH!, SVC_CONFIG_DIR: config, SVC_DATA_DIR: data, SVC_KEYRING: 'off', NO_COLOR: '1' },
+    env: {
+      ...sb.env,
+      PATH: process.env.PATH!,
+      SVC_CONFIG_DIR: config,
+      SVC_DATA_DIR: data,
+      SVC_KEYRING: 'off',
+      NO_COLOR: '1',
+    },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (d) => (stderr += String(d)));
@@ -96,66 +118,112 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
       expect(t.outputSchema?.type, t.name).toBe('object');
       expect(t.description, t.name).toMatch(/\S/);
       const a = t.annotations!;
-      expect([a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint], t.name).toEqual(ANNOTATIONS[t.name]);
+      expect(
+        [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint],
+        t.name,
+      ).toEqual(ANNOTATIONS[t.name]);
     }
     // The filters of the list commands are the tools' input: choices as enums, --limit as an integer.
     const listar = tools.find((t) => t.name === 'listar_cobros')!;
     expect((listar.inputSchema.properties as any).estado.enum).toContain('PAGADA');
     expect((listar.inputSchema.properties as any).limit.type).toBe('integer');
-    expect((tools.find((t) => t.name === 'crear_cobro')!.inputSchema.properties as any).tarjeta.type).toBe('boolean');
+    expect(
+      (tools.find((t) => t.name === 'crear_cobro')!.inputSchema.properties as any).tarjeta.type,
+    ).toBe('boolean');
   });
 
   it('creates, pays, finds, lists with totals and tells the whole case of a payment request', async () => {
-    const created = await call('crear_cobro', { concepto: 'Pedido 7', monto: '150.00', referencia: 'pedido-7' });
+    const created = await call('crear_cobro', {
+      concepto: 'Pedido 7',
+      monto: '150.00',
+      referencia: 'pedido-7',
+    });
     expect(created.isError, text(created)).toBeFalsy();
     const id = created.structuredContent!.id as number;
-    expect(text(created)).toMatch(new RegExp(`^cobro ${id} \\([A-Z0-9]{10}\\) creado por 150\\.00; link de pago: http://127\\.0\\.0\\.1:\\d+/pagar/`));
-    expect((await call('sandbox_pagar', { id: String(id) })).structuredContent!.estado).toBe('PAGADA');
+    expect(text(created)).toMatch(
+      new RegExp(
+        `^cobro ${id} \\([A-Z0-9]{10}\\) creado por 150\\.00; link de pago: http://127\\.0\\.0\\.1:\\d+/pagar/`,
+      ),
+    );
+    expect((await call('sandbox_pagar', { id: String(id) })).structuredContent!.estado).toBe(
+      'PAGADA',
+    );
     const second = await call('crear_cobro', { concepto: 'Pedido 8', monto: '20.50' });
     expect(second.isError).toBeFalsy();
 
     const byRef = await call('buscar_cobro', { referencia: 'pedido-7' });
     expect(byRef.structuredContent!.id).toBe(id);
-    const byCode = await call('buscar_cobro', { cobro: created.structuredContent!.codigo.toLowerCase() });
+    const byCode = await call('buscar_cobro', {
+      cobro: created.structuredContent!.codigo.toLowerCase(),
+    });
     expect(byCode.structuredContent!.id).toBe(id);
     expect(text(byCode)).toMatch(/: PAGADA, cobrado 150\.00 de 150\.00$/);
 
     const cobros = await call('listar_cobros', {});
-    expect(cobros.structuredContent).toMatchObject({ cantidad: 2, totales: { monto: '170.50', monto_cobrado: '150.00' } });
+    expect(cobros.structuredContent).toMatchObject({
+      cantidad: 2,
+      totales: { monto: '170.50', monto_cobrado: '150.00' },
+    });
     expect(text(cobros)).toBe('2 cobros; totales: monto 170.50, monto_cobrado 150.00');
     const pagados = await call('listar_cobros', { estado: 'PAGADA', limit: 5 });
     expect(pagados.structuredContent!.items.map((c: { id: number }) => c.id)).toEqual([id]);
-    expect((await call('listar_transacciones', {})).structuredContent).toMatchObject({ cantidad: 1, totales: { monto: '150.00' } });
+    expect((await call('listar_transacciones', {})).structuredContent).toMatchObject({
+      cantidad: 1,
+      totales: { monto: '150.00' },
+    });
     expect((await call('listar_liquidaciones', {})).structuredContent!.cantidad).toBe(1);
-    expect((await call('listar_devoluciones', {})).structuredContent).toMatchObject({ cantidad: 0, totales: { monto: '0.00' } });
+    expect((await call('listar_devoluciones', {})).structuredContent).toMatchObject({
+      cantidad: 0,
+      totales: { monto: '0.00' },
+    });
 
     const caso = await call('caso', { cobro: String(id) });
     expect(caso.structuredContent!.cobro.id).toBe(id);
     expect(text(caso)).toContain('1 transacción, 0 devoluciones, 1 liquidación');
-    for (const name of ['salud', 'cuenta', 'cargos']) expect((await call(name)).isError, name).toBeFalsy();
+    for (const name of ['salud', 'cuenta', 'cargos'])
+      expect((await call(name)).isError, name).toBeFalsy();
     expect((await call('sandbox_reloj', {})).structuredContent!.adelanto_ms).toBe(0);
     expect((await call('sandbox_fallas', { accion: 'listar' })).isError).toBeFalsy();
-    expect((await call('sandbox_expirar', { id: String(second.structuredContent!.id) })).structuredContent!.estado).toBe('CANCELADO');
+    expect(
+      (await call('sandbox_expirar', { id: String(second.structuredContent!.id) }))
+        .structuredContent!.estado,
+    ).toBe('CANCELADO');
     expect((await call('sandbox_rechazar', { id: String(id) })).isError).toBe(true);
   });
 
   it('preparar_devolucion writes a plan and sends nothing; a person applies it with svc devolver --aplicar', async () => {
     const { structuredContent: c } = await call('buscar_cobro', { referencia: 'pedido-7' });
-    const r = await call('preparar_devolucion', { cobro: String(c!.id), monto: '40', motivo: 'producto fallado' });
+    const r = await call('preparar_devolucion', {
+      cobro: String(c!.id),
+      monto: '40',
+      motivo: 'producto fallado',
+    });
     expect(r.isError, text(r)).toBeFalsy();
     const file = r.structuredContent!.archivo as string;
     expect(file.startsWith(planes)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(r.structuredContent!.plan).toMatchObject({ monto: '40.00', modo: 'test', aplicado: null, motivo: 'preparado por un asistente con svc mcp (svc-tests): producto fallado' });
-    expect(text(r)).toContain(`(nada se envió): lo aplica una persona con svc devolver --aplicar ${file}`);
+    expect(r.structuredContent!.plan).toMatchObject({
+      monto: '40.00',
+      modo: 'test',
+      aplicado: null,
+      motivo: 'preparado por un asistente con svc mcp (svc-tests): producto fallado',
+    });
+    expect(text(r)).toContain(
+      `(nada se envió): lo aplica una persona con svc devolver --aplicar ${file}`,
+    );
     // Nothing was refunded: the service has no refund.
     expect((await sb.api('GET', '/v1/devoluciones')).body.data).toEqual([]);
-    const applied = await svcSpawned(['devolver', '--aplicar', file, '--json'], { env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: data } });
+    const applied = await svcSpawned(['devolver', '--aplicar', file, '--json'], {
+      env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_DATA_DIR: data },
+    });
     expect(applied.exitCode, applied.stderr).toBe(0);
     expect((await sb.api('GET', '/v1/devoluciones')).body.data).toHaveLength(1);
     // No tool refunds: none takes --aplicar, and a plan the assistant names is never replaced.
     const { tools } = await client.listTools();
-    for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).not.toEqual(expect.arrayContaining([expect.stringMatching(/^(aplicar|plan|dry_run|yes)$/)]));
+    for (const t of tools)
+      expect(Object.keys(t.inputSchema.properties ?? {}), t.name).not.toEqual(
+        expect.arrayContaining([expect.stringMatching(/^(aplicar|plan|dry_run|yes)$/)]),
+      );
   });
 
   it('preparar_lote writes a plan of the rows that fit, names those left out, and sends nothing', async () => {
@@ -163,20 +231,34 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
     const before = (await sb.api('GET', '/v1/devoluciones')).body.data.length;
     const csv = join(tempDir('svc-mcp-lote-'), 'lote.csv');
     // pedido-7 (150.00, 40.00 refunded above): 10.00 fits; 500.00 does not; no request has referencia "nadie".
-    writeFileSync(csv, 'cobro;monto;motivo\r\npedido-7;10,00;talle\r\npedido-7;500;todo\r\nnadie;1;x\r\n');
+    writeFileSync(
+      csv,
+      'cobro;monto;motivo\r\npedido-7;10,00;talle\r\npedido-7;500;todo\r\nnadie;1;x\r\n',
+    );
     const r = await call('preparar_lote', { lote: csv, motivo: 'evento cancelado' });
     expect(r.isError, text(r)).toBeFalsy();
     const out = r.structuredContent!;
     expect(out).toMatchObject({ filas: 1, total: '10.00', afuera: [{ fila: 3 }, { fila: 4 }] });
     expect(out.afuera[0].why).toMatch(/supera lo que queda por devolver/);
     expect(out.archivo.startsWith(planes)).toBe(true);
-    expect(text(r)).toBe(`plan de 1 devoluciones por 10.00 escrito en ${out.archivo} (nada se envió); 2 filas quedaron afuera: lo aplica una persona con svc devolver --aplicar ${out.archivo}`);
+    expect(text(r)).toBe(
+      `plan de 1 devoluciones por 10.00 escrito en ${out.archivo} (nada se envió); 2 filas quedaron afuera: lo aplica una persona con svc devolver --aplicar ${out.archivo}`,
+    );
     const plan = JSON.parse(readFileSync(out.archivo, 'utf8'));
-    expect(plan).toMatchObject({ tipo: 'lote', total: '10.00', aplicado: null, motivo: 'preparado por un asistente con svc mcp (svc-tests): evento cancelado' });
-    expect(plan.filas.map((f: { cobro_id: number; monto: string }) => [f.cobro_id, f.monto])).toEqual([[c!.id, '10.00']]);
+    expect(plan).toMatchObject({
+      tipo: 'lote',
+      total: '10.00',
+      aplicado: null,
+      motivo: 'preparado por un asistente con svc mcp (svc-tests): evento cancelado',
+    });
+    expect(
+      plan.filas.map((f: { cobro_id: number; monto: string }) => [f.cobro_id, f.monto]),
+    ).toEqual([[c!.id, '10.00']]);
     expect((await sb.api('GET', '/v1/devoluciones')).body.data).toHaveLength(before);
     // The CSV is what the tool needs: without it, a schema error before svc runs.
-    const none = await client.callTool({ name: 'preparar_lote', arguments: {} }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    const none = await client
+      .callTool({ name: 'preparar_lote', arguments: {} })
+      .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
     expect(none.isError).toBe(true);
   });
 
@@ -186,7 +268,10 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
     expect(JSON.parse(text(missing))).toEqual({ error: 'not_found', message: expect.any(String) });
     const bad = await call('crear_cobro', { concepto: 'x', monto: '1,50' });
     expect(bad.isError).toBe(true);
-    expect(JSON.parse(text(bad))).toMatchObject({ error: 'usage', message: expect.stringContaining('--monto') });
+    expect(JSON.parse(text(bad))).toMatchObject({
+      error: 'usage',
+      message: expect.stringContaining('--monto'),
+    });
     // An argument that looks like a flag stays an argument.
     const flagLike = await call('buscar_cobro', { cobro: '--help' });
     expect(flagLike.isError).toBe(true);
@@ -210,8 +295,11 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
 
   it('no result, stderr line or audit line holds a key, a signing secret or a signature', async () => {
     const everything = [JSON.stringify(results), stderr, readFileSync(registro, 'utf8')].join('\n');
-    for (const secret of [sb.api_key, sb.webhook_secret, sb.api_key_live!]) expect(everything).not.toContain(secret);
-    expect(everything).not.toMatch(/svc_(test|live)_[0-9a-f]|whsec_[0-9a-f]|(sha256|v1)=[0-9a-f]{64}/);
+    for (const secret of [sb.api_key, sb.webhook_secret, sb.api_key_live!])
+      expect(everything).not.toContain(secret);
+    expect(everything).not.toMatch(
+      /svc_(test|live)_[0-9a-f]|whsec_[0-9a-f]|(sha256|v1)=[0-9a-f]{64}/,
+    );
     // The journal's signature header is there, hidden.
     expect(JSON.stringify(results)).toContain('"x-svc-signature":"[oculto]"');
   });
@@ -219,11 +307,26 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
   it('one stderr line per call, and one audit line per call in --registro', async () => {
     const lines = stderr.split('\n').filter((l) => l.startsWith('svc mcp: ') && l.includes('→'));
     expect(lines).toHaveLength(results.length);
-    expect(lines).toContain(lines.find((l) => /^svc mcp: buscar_cobro → error not_found \(\d+ ms\)$/.test(l)));
-    const audit = readFileSync(registro, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toContain(
+      lines.find((l) => /^svc mcp: buscar_cobro → error not_found \(\d+ ms\)$/.test(l)),
+    );
+    const audit = readFileSync(registro, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(audit).toHaveLength(results.length);
-    expect(audit.find((a) => a.herramienta === 'preparar_devolucion').argumentos).toEqual({ cobro: expect.any(String), monto: '40', motivo: 'producto fallado' });
-    expect(audit[0]).toEqual({ fecha: expect.any(String), herramienta: 'crear_cobro', argumentos: { concepto: 'Pedido 7', monto: '150.00', referencia: 'pedido-7' }, resultado: 'ok', ms: expect.any(Number) });
+    expect(audit.find((a) => a.herramienta === 'preparar_devolucion').argumentos).toEqual({
+      cobro: expect.any(String),
+      monto: '40',
+      motivo: 'producto fallado',
+    });
+    expect(audit[0]).toEqual({
+      fecha: expect.any(String),
+      herramienta: 'crear_cobro',
+      argumentos: { concepto: 'Pedido 7', monto: '150.00', referencia: 'pedido-7' },
+      resultado: 'ok',
+      ms: expect.any(Number),
+    });
     expect(existsSync(planes)).toBe(true);
   });
 });

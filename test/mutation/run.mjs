@@ -13,15 +13,45 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Where a silent change costs money or trust, and the tests that must see it. */
 export const MODULES = {
-  money: { mutate: ['src/money.ts'], tests: ['test/core/money.test.ts', 'test/core/money.property.test.ts', 'test/core/money.problems.test.ts'] },
+  money: {
+    mutate: ['src/money.ts'],
+    tests: [
+      'test/core/money.test.ts',
+      'test/core/money.property.test.ts',
+      'test/core/money.problems.test.ts',
+    ],
+  },
   signature: { mutate: ['src/webhooks/signature.ts'], tests: ['test/webhooks/signature.test.ts'] },
-  plan: { mutate: ['src/cli/commands/devolver/plan.ts'], tests: ['test/cli/devolver/plan.file.test.ts', 'test/cli/devolver/plan.test.ts'] },
-  journal: { mutate: ['src/webhooks/journal.ts'], tests: ['test/webhooks/journal.test.ts', 'test/webhooks/journal.entries.test.ts', 'test/webhooks/journal.failures.test.ts'] },
+  plan: {
+    mutate: ['src/cli/commands/devolver/plan.ts'],
+    tests: ['test/cli/devolver/plan.file.test.ts', 'test/cli/devolver/plan.test.ts'],
+  },
+  journal: {
+    mutate: ['src/webhooks/journal.ts'],
+    tests: [
+      'test/webhooks/journal.test.ts',
+      'test/webhooks/journal.entries.test.ts',
+      'test/webhooks/journal.failures.test.ts',
+    ],
+  },
   // The guard is the first part of text.ts (what may reach a terminal); the rest is column widths and wrapping.
-  guard: { mutate: ['src/text.ts:1-115'], tests: ['test/output/text.test.ts', 'test/output/guard.test.ts'] },
+  guard: {
+    mutate: ['src/text.ts:1-115'],
+    tests: ['test/output/text.test.ts', 'test/output/guard.test.ts'],
+  },
   // Batches: the ledger and rowOnce both batches share, and payment requests' batch (cobro crear --lote).
-  batch: { mutate: ['src/cli/shared/ledger.ts', 'src/cli/commands/cobro/lote.ts'], tests: ['test/cli/shared/ledger.test.ts', 'test/cli/cobro/lote.test.ts'] },
-  liquidaciones: { mutate: ['src/liquidaciones.ts', 'src/sandbox/fees.ts'], tests: ['test/cli/liquidaciones.test.ts', 'test/sandbox/state.test.ts', 'test/sandbox/fees.test.ts'] },
+  batch: {
+    mutate: ['src/cli/shared/ledger.ts', 'src/cli/commands/cobro/lote.ts'],
+    tests: ['test/cli/shared/ledger.test.ts', 'test/cli/cobro/lote.test.ts'],
+  },
+  liquidaciones: {
+    mutate: ['src/liquidaciones.ts', 'src/sandbox/fees.ts'],
+    tests: [
+      'test/cli/liquidaciones.test.ts',
+      'test/sandbox/state.test.ts',
+      'test/sandbox/fees.test.ts',
+    ],
+  },
 };
 
 const asked = process.argv.slice(2);
@@ -41,8 +71,20 @@ for (const name of names) {
   console.log(`mutation: ${name} (${mutate.join(', ')}) against ${tests.join(', ')}`);
   const run = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', 'stryker.config.mjs', '--mutate', mutate.join(','), '--concurrency', concurrency],
-    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, SVC_MUTATION_TESTS: tests.join(','), SVC_MUTATION_REPORT: report } },
+    [
+      join(ROOT, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
+      'run',
+      'stryker.config.mjs',
+      '--mutate',
+      mutate.join(','),
+      '--concurrency',
+      concurrency,
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, SVC_MUTATION_TESTS: tests.join(','), SVC_MUTATION_REPORT: report },
+    },
   );
   if (run.status !== 0) {
     failed = true;
@@ -63,7 +105,9 @@ for (const name of names) {
   const detected = count.killed + count.timeout;
   const valid = detected + count.survived + count.nocov;
   const score = valid === 0 ? 100 : (100 * detected) / valid;
-  scores.push(`${name}: ${score.toFixed(1)}% (${detected} of ${valid} mutants killed; ${count.survived} survived, ${count.nocov} without coverage)`);
+  scores.push(
+    `${name}: ${score.toFixed(1)}% (${detected} of ${valid} mutants killed; ${count.survived} survived, ${count.nocov} without coverage)`,
+  );
 }
 console.log('\nmutation scores:');
 for (const line of scores) console.log(`  ${line}`);

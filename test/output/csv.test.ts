@@ -19,12 +19,13 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(field), (field = '');
-    else if (ch === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else if (ch === ',') (row.push(field), (field = ''));
+    else if (ch === '\r' && text[i + 1] === '\n')
+      (row.push(field), rows.push(row), (row = []), (field = ''), i++);
     else field += ch;
   }
   expect(field + row.join('')).toBe('');
@@ -44,10 +45,21 @@ let unpaid: number;
 beforeAll(async () => {
   // Ready at once: a request whose cvu appeared between svc's read and the test's own would differ.
   sb = await startSandbox();
-  await sb.api('POST', '/v1/cobros', { concepto: 'Coma, "comillas" y\nsalto', monto: '10.50', referencia: 'r-1' });
-  const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Normal', monto: '99.99', qr: false })).body.data;
+  await sb.api('POST', '/v1/cobros', {
+    concepto: 'Coma, "comillas" y\nsalto',
+    monto: '10.50',
+    referencia: 'r-1',
+  });
+  const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Normal', monto: '99.99', qr: false }))
+    .body.data;
   await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'debito' });
-  unpaid = (await sb.api('POST', '/v1/cobros', { concepto: HYPERLINK, monto: '5.00', referencia: '@SUM(1+1)' })).body.data.id;
+  unpaid = (
+    await sb.api('POST', '/v1/cobros', {
+      concepto: HYPERLINK,
+      monto: '5.00',
+      referencia: '@SUM(1+1)',
+    })
+  ).body.data.id;
 });
 afterAll(() => sb?.stop());
 
@@ -61,19 +73,29 @@ describe('--csv', () => {
     expect(rows).toHaveLength(items.length);
     for (const [i, item] of items.entries()) {
       for (const [k, v] of Object.entries(item)) {
-        if (v !== null && typeof v === 'object') for (const [k2, v2] of Object.entries(v)) expect(rows[i]![header!.indexOf(`${k}.${k2}`)]).toBe(asText(v2));
+        if (v !== null && typeof v === 'object')
+          for (const [k2, v2] of Object.entries(v))
+            expect(rows[i]![header!.indexOf(`${k}.${k2}`)]).toBe(asText(v2));
         else expect(rows[i]![header!.indexOf(k)], k).toBe(asCell(v));
       }
     }
   });
 
-  it.each([['transacciones', 'listar'], ['devoluciones', 'listar'], ['liquidaciones']])('svc %s %s --csv parses back to the --json items', async (...args) => {
-    const cmd = args.filter(Boolean) as string[];
-    const csv = await svc([...cmd, '--csv'], { env: sb.env });
-    const json = JSON.parse((await svc([...cmd, '--json'], { env: sb.env })).stdout) as Record<string, unknown>[];
-    const [header, ...rows] = csv.stdout ? parseCsv(csv.stdout) : [[]];
-    expect(rows.map((r) => Object.fromEntries(r.map((v, i) => [header![i], v])))).toEqual(json.map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, asText(v)]))));
-  });
+  it.each([['transacciones', 'listar'], ['devoluciones', 'listar'], ['liquidaciones']])(
+    'svc %s %s --csv parses back to the --json items',
+    async (...args) => {
+      const cmd = args.filter(Boolean) as string[];
+      const csv = await svc([...cmd, '--csv'], { env: sb.env });
+      const json = JSON.parse((await svc([...cmd, '--json'], { env: sb.env })).stdout) as Record<
+        string,
+        unknown
+      >[];
+      const [header, ...rows] = csv.stdout ? parseCsv(csv.stdout) : [[]];
+      expect(rows.map((r) => Object.fromEntries(r.map((v, i) => [header![i], v])))).toEqual(
+        json.map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, asText(v)]))),
+      );
+    },
+  );
 
   it('with --json, or on a command that is not a list: exit 2', async () => {
     expect((await svc(['cobro', 'listar', '--csv', '--json'], { env: sb.env })).exitCode).toBe(2);
@@ -105,8 +127,14 @@ describe('--csv', () => {
     expect(empty.exitCode, empty.stderr).toBe(0);
     expect(parseCsv(empty.stdout)).toEqual([full]);
     const refunds = await svc(['devoluciones', 'listar', '--csv'], { env: sb.env });
-    expect(parseCsv(refunds.stdout)).toEqual([['id', 'cobro_id', 'monto', 'tipo', 'estado', 'created_at']]);
-    for (const cmd of [['transacciones', 'listar', '--medio', 'transferencia'], ['liquidaciones', '--cobro', String(unpaid)], ['liquidaciones', '--cobro', String(unpaid), '--por-fecha']]) {
+    expect(parseCsv(refunds.stdout)).toEqual([
+      ['id', 'cobro_id', 'monto', 'tipo', 'estado', 'created_at'],
+    ]);
+    for (const cmd of [
+      ['transacciones', 'listar', '--medio', 'transferencia'],
+      ['liquidaciones', '--cobro', String(unpaid)],
+      ['liquidaciones', '--cobro', String(unpaid), '--por-fecha'],
+    ]) {
       const r = await svc([...cmd, '--csv'], { env: sb.env });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(parseCsv(r.stdout), cmd.join(' ')).toHaveLength(1);
@@ -114,10 +142,45 @@ describe('--csv', () => {
   });
 
   describe('webhook eventos --csv', () => {
-    const FIELDS = ['id', 'received_at', 'source', 'replay_of', 'event', 'cobro_id', 'estado', 'monto', 'verification.valid', 'verification.reason', 'outcome', 'target', 'status', 'answered', 'latency_ms', 'error'];
+    const FIELDS = [
+      'id',
+      'received_at',
+      'source',
+      'replay_of',
+      'event',
+      'cobro_id',
+      'estado',
+      'monto',
+      'verification.valid',
+      'verification.reason',
+      'outcome',
+      'target',
+      'status',
+      'answered',
+      'latency_ms',
+      'error',
+    ];
     const entry = (id: string, extra: Record<string, unknown>) => ({
-      id, received_at: '2026-01-01T12:00:00.000Z', source: 'listen', method: 'POST', path: '/', headers: { 'x-svc-signature': 'sha256=00' }, body: '', body_encoding: 'utf8', bytes: 0,
-      event: 'payment.approved', cobro_id: 1, estado: 'PAGADA', monto: '10.00', verification: { valid: true }, outcome: 'received', target: null, status: null, answered: 200, latency_ms: null, ...extra,
+      id,
+      received_at: '2026-01-01T12:00:00.000Z',
+      source: 'listen',
+      method: 'POST',
+      path: '/',
+      headers: { 'x-svc-signature': 'sha256=00' },
+      body: '',
+      body_encoding: 'utf8',
+      bytes: 0,
+      event: 'payment.approved',
+      cobro_id: 1,
+      estado: 'PAGADA',
+      monto: '10.00',
+      verification: { valid: true },
+      outcome: 'received',
+      target: null,
+      status: null,
+      answered: 200,
+      latency_ms: null,
+      ...extra,
     });
     const journal = (...entries: object[]) => {
       const path = join(tempDir('svc-csv-j-'), 'webhooks.jsonl');
@@ -129,7 +192,14 @@ describe('--csv', () => {
       const path = journal(
         entry('evt_a', {}),
         // An unsigned stranger's post, kept with other headers and fields of its own.
-        entry('evt_b', { headers: { 'content-type': 'text/plain' }, verification: { valid: false, reason: 'sin_firma' }, outcome: 'rejected', answered: 401, event: '@SUM(1+1)', body_truncated: true }),
+        entry('evt_b', {
+          headers: { 'content-type': 'text/plain' },
+          verification: { valid: false, reason: 'sin_firma' },
+          outcome: 'rejected',
+          answered: 401,
+          event: '@SUM(1+1)',
+          body_truncated: true,
+        }),
       );
       const r = await svc(['webhook', 'eventos', '--journal', path, '--csv']);
       expect(r.exitCode, r.stderr).toBe(0);
@@ -137,7 +207,12 @@ describe('--csv', () => {
       expect(header).toEqual(FIELDS);
       expect(rows.map((x) => x.length)).toEqual([FIELDS.length, FIELDS.length]);
       // Newest first; the stranger's event neutralised for the spreadsheet.
-      expect(rows[0]!.slice(0, 1).concat(rows[0]![4]!, rows[0]![8]!, rows[0]![9]!)).toEqual(['evt_b', "'@SUM(1+1)", 'false', 'sin_firma']);
+      expect(rows[0]!.slice(0, 1).concat(rows[0]![4]!, rows[0]![8]!, rows[0]![9]!)).toEqual([
+        'evt_b',
+        "'@SUM(1+1)",
+        'false',
+        'sin_firma',
+      ]);
       const empty = await svc(['webhook', 'eventos', '--journal', journal(), '--csv']);
       expect(empty.exitCode, empty.stderr).toBe(0);
       expect(parseCsv(empty.stdout)).toEqual([FIELDS]);
@@ -145,8 +220,16 @@ describe('--csv', () => {
 
     it("on a terminal a stranger's escape sequences are shown escaped, as in the table; piped, the bytes are the data", async () => {
       const event = 'x\u001b[2J\u001b]0;pwned\u0007';
-      const path = journal(entry('evt_c', { event, verification: { valid: false, reason: 'sin_firma' }, outcome: 'rejected' }));
-      const tty = await svc(['webhook', 'eventos', '--journal', path, '--csv'], { env: { SVC_FORCE_TTY: '1' } });
+      const path = journal(
+        entry('evt_c', {
+          event,
+          verification: { valid: false, reason: 'sin_firma' },
+          outcome: 'rejected',
+        }),
+      );
+      const tty = await svc(['webhook', 'eventos', '--journal', path, '--csv'], {
+        env: { SVC_FORCE_TTY: '1' },
+      });
       expect(tty.exitCode, tty.stderr).toBe(0);
       expect(tty.stdout).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/);
       expect(parseCsv(tty.stdout)[1]![4]).toBe(String.raw`"x\u001b[2J\u001b]0;pwned\u0007"`);

@@ -14,7 +14,11 @@ import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
 import { displayWidth } from '../../src/text.js';
 
-const CONCEPTO = `Curso anual de cerámica gres y esmaltes, turno noche, ${'con materiales incluidos '.repeat(4)}`.slice(0, 150);
+const CONCEPTO =
+  `Curso anual de cerámica gres y esmaltes, turno noche, ${'con materiales incluidos '.repeat(4)}`.slice(
+    0,
+    150,
+  );
 const REFERENCIA = 'alumna-2026-000017-cuota-anual-completa';
 const HAVE_SCRIPT = hasScript();
 if (!HAVE_SCRIPT) console.log('skipped: the pty test needs util-linux `script`');
@@ -22,10 +26,46 @@ if (!HAVE_SCRIPT) console.log('skipped: the pty test needs util-linux `script`')
 /** A journal with one event whose name and state are the longest the service has. */
 async function startJournal(): Promise<string> {
   const path = join(tempDir(), 'webhooks.jsonl');
-  const body = JSON.stringify({ event: 'payment.partially_refunded', cobro_id: 1042, estado: 'DEVUELTA_PARCIALMENTE', monto: '99999.99' });
-  const entry = { id: 'evt_0123456789ab', received_at: new Date().toISOString(), source: 'listen', method: 'POST', path: '/', headers: {}, body, event: 'payment.partially_refunded', cobro_id: 1042, estado: 'DEVUELTA_PARCIALMENTE', monto: '99999.99', verification: { valid: true }, outcome: 'forwarded', target: 'http://127.0.0.1:3000/webhooks', status: 200, answered: 200, latency_ms: 12 };
+  const body = JSON.stringify({
+    event: 'payment.partially_refunded',
+    cobro_id: 1042,
+    estado: 'DEVUELTA_PARCIALMENTE',
+    monto: '99999.99',
+  });
+  const entry = {
+    id: 'evt_0123456789ab',
+    received_at: new Date().toISOString(),
+    source: 'listen',
+    method: 'POST',
+    path: '/',
+    headers: {},
+    body,
+    event: 'payment.partially_refunded',
+    cobro_id: 1042,
+    estado: 'DEVUELTA_PARCIALMENTE',
+    monto: '99999.99',
+    verification: { valid: true },
+    outcome: 'forwarded',
+    target: 'http://127.0.0.1:3000/webhooks',
+    status: 200,
+    answered: 200,
+    latency_ms: 12,
+  };
   // The second differs in every column: none is said once above the table instead.
-  const other = { ...entry, id: 'evt_ba9876543210', received_at: new Date(Date.now() + 60_000).toISOString(), event: 'payment.approved', cobro_id: 1043, estado: 'PAGADA', monto: '10.00', verification: { valid: false, reason: 'vencida' }, outcome: 'skipped', status: 401, answered: null, latency_ms: 3 };
+  const other = {
+    ...entry,
+    id: 'evt_ba9876543210',
+    received_at: new Date(Date.now() + 60_000).toISOString(),
+    event: 'payment.approved',
+    cobro_id: 1043,
+    estado: 'PAGADA',
+    monto: '10.00',
+    verification: { valid: false, reason: 'vencida' },
+    outcome: 'skipped',
+    status: 401,
+    answered: null,
+    latency_ms: 3,
+  };
   writeFileSync(path, `${JSON.stringify(entry)}\n${JSON.stringify(other)}\n`);
   return path;
 }
@@ -36,8 +76,15 @@ describe('tables that fit the terminal', () => {
   beforeAll(async () => {
     sb = await startSandbox();
     // Two concepts and references that differ at their ends: the columns stay (a column with one value for every row is said once above instead).
-    for (const [monto, end] of [['1500.00', ''], ['99999.99', '-b']] as const) {
-      const r = await sb.api('POST', '/v1/cobros', { concepto: CONCEPTO.slice(0, 150 - end.length) + end, monto, referencia: REFERENCIA + end });
+    for (const [monto, end] of [
+      ['1500.00', ''],
+      ['99999.99', '-b'],
+    ] as const) {
+      const r = await sb.api('POST', '/v1/cobros', {
+        concepto: CONCEPTO.slice(0, 150 - end.length) + end,
+        monto,
+        referencia: REFERENCIA + end,
+      });
       codes.push(r.body.data.codigo as string);
     }
     expect((await sb.api('POST', '/_sandbox/cobros/2/pagar', { monto: '10.00' })).status).toBe(200);
@@ -58,23 +105,30 @@ describe('tables that fit the terminal', () => {
       expect(r.screen).toContain('Curso anua');
       expect(r.screen).toContain('…');
       expect(r.screen).not.toContain(CONCEPTO);
-      if (cols === 60) expect(r.screen).toMatch(/sin lugar para .*REFERENCIA.* \(--json las trae\)/);
+      if (cols === 60)
+        expect(r.screen).toMatch(/sin lugar para .*REFERENCIA.* \(--json las trae\)/);
     });
   }
 
-  it.skipIf(!HAVE_SCRIPT)('on a real terminal (a pty of 60 columns, no COLUMNS) the table fits the width the terminal reports', async () => {
-    const r = await svcTty(['cobro', 'listar'], sb.env, [], 30_000, { cols: 60, rows: 40 });
-    expect(r.exitCode, r.screen).toBe(0);
-    const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
-    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
-    expect(lines.filter((l) => /^\s*(ID|\d+)\s/.test(l))).toHaveLength(3);
-    expect(r.screen).toMatch(/sin lugar para .*REFERENCIA.* \(--json las trae\)/);
-  });
+  it.skipIf(!HAVE_SCRIPT)(
+    'on a real terminal (a pty of 60 columns, no COLUMNS) the table fits the width the terminal reports',
+    async () => {
+      const r = await svcTty(['cobro', 'listar'], sb.env, [], 30_000, { cols: 60, rows: 40 });
+      expect(r.exitCode, r.screen).toBe(0);
+      const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
+      for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+      expect(lines.filter((l) => /^\s*(ID|\d+)\s/.test(l))).toHaveLength(3);
+      expect(r.screen).toMatch(/sin lugar para .*REFERENCIA.* \(--json las trae\)/);
+    },
+  );
 
   it('piped rows keep every field whole', async () => {
     const r = await svc(['cobro', 'listar'], { env: sb.env });
     expect(r.exitCode).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((row) => row[5])).toEqual([`${CONCEPTO.slice(0, 148)}-b`, CONCEPTO]);
     expect(rows.map((row) => row[6])).toEqual([`${REFERENCIA}-b`, REFERENCIA]);
   });
@@ -83,7 +137,13 @@ describe('tables that fit the terminal', () => {
     // A pager that marks each line it shows; LINES=2 makes three rows "long". The pager
     // writes to svc's own stdout: the built binary, once.
     // svc writes UTF-8 whatever the locale: less is told so (else "…" shows as <E2><80><A6>).
-    const terminal = { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '200', LINES: '2', PAGER: 'echo "charset=$LESSCHARSET"; sed "s/^/PAGINADO: /"' };
+    const terminal = {
+      ...sb.env,
+      SVC_FORCE_TTY: '1',
+      COLUMNS: '200',
+      LINES: '2',
+      PAGER: 'echo "charset=$LESSCHARSET"; sed "s/^/PAGINADO: /"',
+    };
     const paged = await svcSpawned(['cobro', 'listar'], { env: terminal });
     expect(paged.exitCode, paged.stderr).toBe(0);
     const [charset, ...lines] = paged.stdout.trim().split('\n');
@@ -96,7 +156,13 @@ describe('tables that fit the terminal', () => {
   it('--no-pager, SVC_PAGER=, a pipe and a list that fits the screen print without the pager', async () => {
     // A pager that would leave a file behind: none of these may start it.
     const marker = join(tempDir(), 'paginado');
-    const terminal = { ...sb.env, SVC_FORCE_TTY: '1', COLUMNS: '200', LINES: '2', PAGER: `cat > '${marker}'` };
+    const terminal = {
+      ...sb.env,
+      SVC_FORCE_TTY: '1',
+      COLUMNS: '200',
+      LINES: '2',
+      PAGER: `cat > '${marker}'`,
+    };
     const cases: [string, string[], Record<string, string>][] = [
       ['--no-pager', ['cobro', 'listar', '--no-pager'], terminal],
       ['SVC_PAGER=', ['cobro', 'listar'], { ...terminal, SVC_PAGER: '' }],
@@ -121,8 +187,13 @@ describe('tables that fit the terminal', () => {
     // The PARA ARREGLARLO column read down: a command goes on under itself.
     const header = lines.findIndex((l) => l.includes('PARA ARREGLARLO'));
     const at = lines[header]!.indexOf('PARA ARREGLARLO');
-    const column = lines.slice(header + 1).filter((l) => l.length > at && !/^error|^→/.test(l)).map((l) => l.slice(at).trim());
-    expect(column.join(' ')).toContain('svc webhook trigger payment.partially_paid --cobro 2 --forward-to URL_DE_TU_APP');
+    const column = lines
+      .slice(header + 1)
+      .filter((l) => l.length > at && !/^error|^→/.test(l))
+      .map((l) => l.slice(at).trim());
+    expect(column.join(' ')).toContain(
+      'svc webhook trigger payment.partially_paid --cobro 2 --forward-to URL_DE_TU_APP',
+    );
     expect(r.screen).toContain('PAGADA_PARCIALMENTE');
     expect(r.screen).not.toMatch(/svc webhook trigger[^\n]*…/);
   });
@@ -139,7 +210,8 @@ describe('tables that fit the terminal', () => {
     // What happened to each event stays: the signature, the result and the app's status.
     expect(rows[0]).toMatch(/^ID +EVENTO +COBRO +FIRMA +RESULTADO +STATUS$/);
     // The notes under the table too: broken at spaces, no line wider than the terminal.
-    for (const line of r.screen.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    for (const line of r.screen.split('\n'))
+      expect(displayWidth(line), line).toBeLessThanOrEqual(80);
   });
   it('cobro ver at 80 columns: a long concept goes on under itself, whole, broken at spaces', async () => {
     const r = await onTerminal(['cobro', 'ver', '1'], sb.env, 80);
@@ -149,7 +221,8 @@ describe('tables that fit the terminal', () => {
     const at = lines.findIndex((l) => l.startsWith('concepto '));
     const indent = lines[at]!.indexOf('Curso');
     const held = [lines[at]!.slice(indent)];
-    for (let i = at + 1; lines[i]!.startsWith(' '.repeat(indent)); i++) held.push(lines[i]!.slice(indent));
+    for (let i = at + 1; lines[i]!.startsWith(' '.repeat(indent)); i++)
+      held.push(lines[i]!.slice(indent));
     expect(held.length).toBeGreaterThan(1);
     expect(held.join(' ')).toBe(CONCEPTO.trim());
   });
@@ -162,13 +235,19 @@ describe('tables that fit the terminal', () => {
         const r = await onTerminal(args, sb.env, cols);
         expect(r.exitCode, r.screen).toBe(0);
         const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
-        for (const line of lines) expect(displayWidth(line), `${cols} ${args.join(' ')}: ${line}`).toBeLessThanOrEqual(cols);
-        expect(r.screen, `${cols} ${args.join(' ')}`).toMatch(/^ID .*(MONTO|BRUTO) +TE COBRAMOS +TE QUEDA/m);
+        for (const line of lines)
+          expect(displayWidth(line), `${cols} ${args.join(' ')}: ${line}`).toBeLessThanOrEqual(
+            cols,
+          );
+        expect(r.screen, `${cols} ${args.join(' ')}`).toMatch(
+          /^ID .*(MONTO|BRUTO) +TE COBRAMOS +TE QUEDA/m,
+        );
         expect(r.screen).not.toMatch(/sin lugar para .*TE (COBRAMOS|QUEDA)/);
         const header = lines.find((l) => l.startsWith('ID '))!;
         // Both rows share their state: said once, above the table, not as a column.
         const shared = args[0] === 'liquidaciones' ? 'ESTADO estimado' : 'ESTADO ACREDITADO';
-        if (!header.includes('ESTADO')) expect(lines.slice(0, lines.indexOf(header)).join('\n')).toContain(shared);
+        if (!header.includes('ESTADO'))
+          expect(lines.slice(0, lines.indexOf(header)).join('\n')).toContain(shared);
         if (cols === 80 && args[0] === 'liquidaciones') expect(header).not.toContain('ESTADO');
       }
     }
@@ -182,15 +261,22 @@ describe('tables that fit the terminal', () => {
 
   // Last: it adds a request the tests above do not expect.
   it('liquidaciones and devoluciones at 60 columns: rows and the totals line within the terminal', async () => {
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Seña', monto: '1000.00' })).body.data;
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).status).toBe(200);
-    expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '200.00' })).status).toBe(201);
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Seña', monto: '1000.00' })).body
+      .data;
+    expect(
+      (await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).status,
+    ).toBe(200);
+    expect(
+      (await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '200.00' })).status,
+    ).toBe(201);
     for (const args of [['liquidaciones'], ['devoluciones', 'listar']]) {
       const r = await onTerminal(args, sb.env, 60);
       expect(r.exitCode, r.screen).toBe(0);
       const lines = screenLines(r.screen).filter((l) => l.trim() !== '');
-      for (const line of lines) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(60);
-      if (args[0] === 'liquidaciones') expect(r.screen).toMatch(/^total {3}bruto \d+\.\d\d {3}te_cobramos .*\n\(\d+ liquidaci/m);
+      for (const line of lines)
+        expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(60);
+      if (args[0] === 'liquidaciones')
+        expect(r.screen).toMatch(/^total {3}bruto \d+\.\d\d {3}te_cobramos .*\n\(\d+ liquidaci/m);
       else expect(r.screen).toMatch(/200\.00 +DEVUELTA_PARCIALMENTE/);
     }
   });

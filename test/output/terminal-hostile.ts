@@ -20,7 +20,24 @@ export const RAW_UNSAFE = /(?![\n\t])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 export const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Free-text fields of the wire schemas and the sandbox's log and deliveries (the others are enums, amounts or dates the client checks). */
-const POISON = new Set(['codigo', 'concepto', 'referencia', 'url', 'cvu', 'qr', 'success_url', 'error_url', 'nombre', 'email', 'label', 'name', 'version', 'message', 'path', 'error']);
+const POISON = new Set([
+  'codigo',
+  'concepto',
+  'referencia',
+  'url',
+  'cvu',
+  'qr',
+  'success_url',
+  'error_url',
+  'nombre',
+  'email',
+  'label',
+  'name',
+  'version',
+  'message',
+  'path',
+  'error',
+]);
 
 function poison(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => poison(v));
@@ -44,22 +61,25 @@ export async function hostileProxy(target: string): Promise<Hostile> {
   const up = new URL(target);
   const sent = new Map<string, string>();
   const server: Server = createServer((req, res) => {
-    const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (c: Buffer) => chunks.push(c));
-      answer.on('end', () => {
-        let body = Buffer.concat(chunks).toString('utf8');
-        if (String(answer.headers['content-type'] ?? '').includes('json') && body) {
-          const path = (req.url ?? '').split('?')[0]!;
-          body = JSON.stringify(poison(JSON.parse(body)));
-          sent.set(path, body);
-        }
-        const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
-        delete headers['transfer-encoding'];
-        res.writeHead(answer.statusCode ?? 502, headers);
-        res.end(body);
-      });
-    });
+    const out = request(
+      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          let body = Buffer.concat(chunks).toString('utf8');
+          if (String(answer.headers['content-type'] ?? '').includes('json') && body) {
+            const path = (req.url ?? '').split('?')[0]!;
+            body = JSON.stringify(poison(JSON.parse(body)));
+            sent.set(path, body);
+          }
+          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
+          delete headers['transfer-encoding'];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(body);
+        });
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
@@ -74,4 +94,3 @@ export async function hostileProxy(target: string): Promise<Hostile> {
       }),
   };
 }
-

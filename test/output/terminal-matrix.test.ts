@@ -25,7 +25,14 @@ import { ownFolders, tempDir } from '../helpers/cli.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { closedPort, fixture, type Fixture } from '../helpers/fixtures.js';
 import { journalEntryAs } from '../helpers/journal.js';
-import { HOSTILE, HOSTILE_SHOWN, hostileProxy, RAW_UNSAFE, SGR, type Hostile } from './terminal-hostile.js';
+import {
+  HOSTILE,
+  HOSTILE_SHOWN,
+  hostileProxy,
+  RAW_UNSAFE,
+  SGR,
+  type Hostile,
+} from './terminal-hostile.js';
 
 interface Run {
   code: number;
@@ -95,9 +102,17 @@ async function hostileApp(): Promise<Server> {
 /** A journal whose every text field is hostile: what a stranger posts and an app answers, as the listener keeps it. */
 function hostileJournal(cobroId: number, dir: string): string {
   const file = join(dir, 'webhooks.jsonl');
-  const body = JSON.stringify({ event: HOSTILE, cobro_id: cobroId, estado: HOSTILE, monto: HOSTILE });
+  const body = JSON.stringify({
+    event: HOSTILE,
+    cobro_id: cobroId,
+    estado: HOSTILE,
+    monto: HOSTILE,
+  });
   // An app's answer as a hand-edited journal may hold it: names and values of headers, the body.
-  const answer = { headers: { 'content-type': HOSTILE, [HOSTILE]: 'x' }, ...encodeBody(Buffer.from(`\u001b[5;32m${HOSTILE}`)) };
+  const answer = {
+    headers: { 'content-type': HOSTILE, [HOSTILE]: 'x' },
+    ...encodeBody(Buffer.from(`\u001b[5;32m${HOSTILE}`)),
+  };
   const entries = [
     journalEntryAs('evt_hostil_1', {
       cobro_id: cobroId,
@@ -150,7 +165,10 @@ beforeAll(async () => {
   await sb.api('POST', '/_sandbox/webhook', { url: `http://127.0.0.1:${await closedPort()}/hook` });
   // Unpaid requests for the commands that pay, reject or expire one per run.
   pending = [];
-  for (let i = 0; i < 40; i++) pending.push((await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10.00' })).body.data.id);
+  for (let i = 0; i < 40; i++)
+    pending.push(
+      (await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10.00' })).body.data.id,
+    );
   await sb.api('POST', `/_sandbox/cobros/${pending.pop()!}/pagar`, {});
   proxy = await hostileProxy(sb.baseUrl);
   app = await hostileApp();
@@ -159,16 +177,36 @@ beforeAll(async () => {
   journal = hostileJournal(fx.cobroId, dir);
   // A bank statement whose unexpected credit carries the hostile concept (CSV-quoted).
   statement = join(dir, 'extracto.csv');
-  writeFileSync(statement, `Fecha,Descripción,Importe\n2026-11-26,"${HOSTILE.replace(/"/g, '""')}",123.45\n`);
+  writeFileSync(
+    statement,
+    `Fecha,Descripción,Importe\n2026-11-26,"${HOSTILE.replace(/"/g, '""')}",123.45\n`,
+  );
   // A notification with a good signature whose every text field is hostile.
-  const body = JSON.stringify({ event: HOSTILE, cobro_id: 1, codigo: HOSTILE, estado: HOSTILE, monto: HOSTILE });
+  const body = JSON.stringify({
+    event: HOSTILE,
+    cobro_id: 1,
+    codigo: HOSTILE,
+    estado: HOSTILE,
+    monto: HOSTILE,
+  });
   const timestamp = String(Math.floor(Date.now() / 1000));
-  signed = { body: join(dir, 'body.json'), timestamp, signature: signatureHeader(SECRET, timestamp, body) };
+  signed = {
+    body: join(dir, 'body.json'),
+    timestamp,
+    signature: signatureHeader(SECRET, timestamp, body),
+  };
   writeFileSync(signed.body, body);
   // A config file edited by hand: a hostile profile name and address.
   configDir = join(dir, 'config');
   mkdirSync(configDir, { mode: 0o700 });
-  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ current: HOSTILE, profiles: { [HOSTILE]: { base_url: `http://127.0.0.1:9/${HOSTILE}`, test_key: sb.apiKey } } }), { mode: 0o600 });
+  writeFileSync(
+    join(configDir, 'config.json'),
+    JSON.stringify({
+      current: HOSTILE,
+      profiles: { [HOSTILE]: { base_url: `http://127.0.0.1:9/${HOSTILE}`, test_key: sb.apiKey } },
+    }),
+    { mode: 0o600 },
+  );
   env = { SVC_BASE_URL: proxy.baseUrl, SVC_API_KEY: sb.apiKey, SVC_WEBHOOK_SECRET: SECRET };
 });
 afterAll(async () => {
@@ -180,7 +218,8 @@ afterAll(async () => {
 /** The next unpaid request (one per run of a command that changes it). */
 const next = () => {
   const id = pending.pop();
-  if (id === undefined) throw new Error('the matrix ran out of unpaid requests: add more in beforeAll');
+  if (id === undefined)
+    throw new Error('the matrix ran out of unpaid requests: add more in beforeAll');
   return String(id);
 };
 
@@ -220,18 +259,34 @@ const CASES: Record<string, Case> = {
   'transacciones ver': { argv: () => ['transacciones', 'ver', String(fx.txId)], piped: 'record' },
   // Refunds and settlements carry no free text: their tipo and estado are enums the client checks.
   'devoluciones listar': { argv: () => ['devoluciones', 'listar'], piped: 'table', none: true },
-  'devoluciones ver': { argv: () => ['devoluciones', 'ver', String(fx.devId)], piped: 'record', none: true },
+  'devoluciones ver': {
+    argv: () => ['devoluciones', 'ver', String(fx.devId)],
+    piped: 'record',
+    none: true,
+  },
   liquidaciones: { argv: () => ['liquidaciones'], piped: 'table', none: true },
   // The statement's concept (a file) on the unexpected credit's row; exit 1, mismatch.
-  'liquidaciones conciliar': { argv: () => ['liquidaciones', 'conciliar', statement], piped: 'table', exit: 1, shows: String.raw`línea 2: Pedido\u001b]0;pwned\u0007\u001b[2J\u001b[5;32mPAGADA` },
+  'liquidaciones conciliar': {
+    argv: () => ['liquidaciones', 'conciliar', statement],
+    piped: 'table',
+    exit: 1,
+    shows: String.raw`línea 2: Pedido\u001b]0;pwned\u0007\u001b[2J\u001b[5;32mPAGADA`,
+  },
   cuenta: { argv: () => ['cuenta'], piped: 'record' },
   salud: { argv: () => ['salud'], piped: 'record' },
   cargos: { argv: () => ['cargos'], piped: 'table' },
   sync: { argv: () => ['sync', String(fx.cobroId), '--yes'], piped: 'record' },
   'cobro sync': { argv: () => ['cobro', 'sync', String(fx.cobroId), '--yes'], piped: 'record' },
-  'cobro crear': { argv: () => ['cobro', 'crear', '--concepto', 'Pedido', '--monto', '10.00', '--yes'], piped: 'record' },
+  'cobro crear': {
+    argv: () => ['cobro', 'crear', '--concepto', 'Pedido', '--monto', '10.00', '--yes'],
+    piped: 'record',
+  },
   // The preview (cobro, concepto) is on stderr; the refund record on stdout.
-  devolver: { argv: () => ['devolver', String(fx.refundableId), '--monto', '1.00', '--yes'], piped: 'record', on: 'stderr' },
+  devolver: {
+    argv: () => ['devolver', String(fx.refundableId), '--monto', '1.00', '--yes'],
+    piped: 'record',
+    on: 'stderr',
+  },
   // The service's record and the journal's events of that request (one with a hostile answer).
   caso: { argv: () => ['caso', String(fx.cobroId), ...withJournal()], cut: true },
   'sandbox pagar': { argv: () => ['sandbox', 'pagar', next()], piped: 'record' },
@@ -239,32 +294,82 @@ const CASES: Record<string, Case> = {
   'sandbox expirar': { argv: () => ['sandbox', 'expirar', next()], none: true },
   // Paths of requests (the proxy rewrites them) and the deliveries' URLs and errors.
   'sandbox log': { argv: () => ['sandbox', 'log', '--limit', '5'], cut: true, jsonLines: true },
-  'sandbox entregas': { argv: () => ['sandbox', 'entregas', '--limit', '5'], cut: true, jsonLines: true },
+  'sandbox entregas': {
+    argv: () => ['sandbox', 'entregas', '--limit', '5'],
+    cut: true,
+    jsonLines: true,
+  },
   'sandbox escenario': { argv: () => ['sandbox', 'escenario', 'exportar'], jsonOnly: true },
   'sandbox iniciar': { argv: () => ['sandbox', 'iniciar', next()], piped: 'record' },
   // The event name and the URL the sandbox answers with.
   'sandbox reenviar': { argv: () => ['sandbox', 'reenviar', '1'], on: 'stderr', cut: true },
   // The route as the sandbox echoes it (a route no command here calls: the fault stays armed, unused).
-  'sandbox fallas': { argv: () => ['sandbox', 'fallas', 'agregar', '--ruta', '/v1/nada', '--tipo', '500'], on: 'stderr', cut: true },
+  'sandbox fallas': {
+    argv: () => ['sandbox', 'fallas', 'agregar', '--ruta', '/v1/nada', '--tipo', '500'],
+    on: 'stderr',
+    cut: true,
+  },
   'sandbox fallas (listar)': { argv: () => ['sandbox', 'fallas', 'listar'], cut: true },
   'sandbox reloj': { argv: () => ['sandbox', 'reloj'], none: true },
   // The notification URL the sandbox answers with.
   'sandbox webhook': { argv: () => ['sandbox', 'webhook'], on: 'stderr', cut: true },
   // A notification whose signature is good and whose fields are not.
-  'webhook verify': { argv: () => ['webhook', 'verify', '--body', signed.body, '--timestamp', signed.timestamp, '--signature', signed.signature], cut: true },
+  'webhook verify': {
+    argv: () => [
+      'webhook',
+      'verify',
+      '--body',
+      signed.body,
+      '--timestamp',
+      signed.timestamp,
+      '--signature',
+      signed.signature,
+    ],
+    cut: true,
+  },
   // The hostile app answers every case 500: statuses are all probar prints of it.
-  'webhook probar': { argv: () => ['webhook', 'probar', '--forward-to', appUrl], exit: 1, none: true },
+  'webhook probar': {
+    argv: () => ['webhook', 'probar', '--forward-to', appUrl],
+    exit: 1,
+    none: true,
+  },
   // A hand-edited config file: the profile's name and address.
-  'perfil listar': { argv: () => ['perfil', 'listar'], env: () => ({ SVC_CONFIG_DIR: configDir }), cut: true },
-  login: { argv: () => ['login', '--with-key-stdin'], input: () => `${sb.apiKey}\n`, on: 'stderr', cut: true },
+  'perfil listar': {
+    argv: () => ['perfil', 'listar'],
+    env: () => ({ SVC_CONFIG_DIR: configDir }),
+    cut: true,
+  },
+  login: {
+    argv: () => ['login', '--with-key-stdin'],
+    input: () => `${sb.apiKey}\n`,
+    on: 'stderr',
+    cut: true,
+  },
   api: { argv: () => ['api', 'GET', `/v1/cobros/${fx.cobroId}`], jsonOnly: true },
   // The journal: what a stranger posted and what the app answered.
   'webhook ver': { argv: () => ['webhook', 'ver', 'evt_hostil_1', ...withJournal()], cut: true },
-  'webhook eventos': { argv: () => ['webhook', 'eventos', ...withJournal()], piped: 'table', cut: true },
-  'webhook conciliar': { argv: () => ['webhook', 'conciliar', ...withJournal()], exit: 1, none: true, jsonLines: true },
+  'webhook eventos': {
+    argv: () => ['webhook', 'eventos', ...withJournal()],
+    piped: 'table',
+    cut: true,
+  },
+  'webhook conciliar': {
+    argv: () => ['webhook', 'conciliar', ...withJournal()],
+    exit: 1,
+    none: true,
+    jsonLines: true,
+  },
   // What the app answered: 500 with a hostile body.
-  'webhook trigger': { argv: () => ['webhook', 'trigger', 'payment.approved', '--forward-to', appUrl], exit: 1, none: true },
-  'webhook replay': { argv: () => ['webhook', 'replay', 'evt_hostil_3', '--forward-to', appUrl, ...withJournal()], exit: 1, cut: true },
+  'webhook trigger': {
+    argv: () => ['webhook', 'trigger', 'payment.approved', '--forward-to', appUrl],
+    exit: 1,
+    none: true,
+  },
+  'webhook replay': {
+    argv: () => ['webhook', 'replay', 'evt_hostil_3', '--forward-to', appUrl, ...withJournal()],
+    exit: 1,
+    cut: true,
+  },
 };
 
 /**
@@ -288,7 +393,8 @@ const OWN_TEXT: Record<string, string> = {
 
 /** Commands whose outside text is checked by another test (long-running, or not a terminal). */
 const ELSEWHERE: Record<string, string> = {
-  'webhook listen': 'test/output/terminal-spawn.test.ts "listen: …" (a long-running listener, spawned)',
+  'webhook listen':
+    'test/output/terminal-spawn.test.ts "listen: …" (a long-running listener, spawned)',
   mcp: 'JSON-RPC to an assistant, not a terminal: test/mcp/stdio.test.ts "a stranger’s text in the journal comes back only as data…"',
 };
 
@@ -299,30 +405,57 @@ function formatsOf(name: string): Format[] {
   const def = commands.find((c) => c.name === name);
   if (!def) return ['default'];
   const flags = (def.options ?? []).map((o) => o.flags);
-  return ['default', 'json', ...(def.csv ? (['csv'] as const) : []), ...(flags.some((f) => f.startsWith('--markdown')) ? (['markdown'] as const) : [])];
+  return [
+    'default',
+    'json',
+    ...(def.csv ? (['csv'] as const) : []),
+    ...(flags.some((f) => f.startsWith('--markdown')) ? (['markdown'] as const) : []),
+  ];
 }
 
-const FORMAT_FLAGS: Record<Format, string[]> = { default: [], json: ['--json'], csv: ['--csv'], markdown: ['--markdown'] };
+const FORMAT_FLAGS: Record<Format, string[]> = {
+  default: [],
+  json: ['--json'],
+  csv: ['--csv'],
+  markdown: ['--markdown'],
+};
 
 describe('the matrix is the command tree', () => {
   it('every command is run here, declared as printing only its own text, or named with the test that covers it', () => {
     const names = commands.map((c) => c.name);
     // A command may have variants in CASES: "sandbox fallas (listar)".
     const cased = new Set(Object.keys(CASES).map((k) => k.replace(/ \(.*\)$/, '')));
-    const placed = names.filter((n) => [cased.has(n), n in OWN_TEXT, n in ELSEWHERE].filter(Boolean).length === 1);
-    expect(names.filter((n) => !placed.includes(n)), 'commands in none of CASES, OWN_TEXT, ELSEWHERE (or in more than one)').toEqual([]);
+    const placed = names.filter(
+      (n) => [cased.has(n), n in OWN_TEXT, n in ELSEWHERE].filter(Boolean).length === 1,
+    );
+    expect(
+      names.filter((n) => !placed.includes(n)),
+      'commands in none of CASES, OWN_TEXT, ELSEWHERE (or in more than one)',
+    ).toEqual([]);
     const known = new Set(names);
-    expect([...cased, ...Object.keys(OWN_TEXT), ...Object.keys(ELSEWHERE)].filter((n) => !known.has(n)), 'names that are no command').toEqual([]);
+    expect(
+      [...cased, ...Object.keys(OWN_TEXT), ...Object.keys(ELSEWHERE)].filter((n) => !known.has(n)),
+      'names that are no command',
+    ).toEqual([]);
   });
 });
 
 function expectSafe(r: Run, label: string, mode: Mode): void {
-  for (const [name, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+  for (const [name, text] of [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ] as const) {
     // The hostile string's own SGR never passes; svc's colours are the only escapes left.
     expect(text.includes('\u001b[5;32m'), `${label} ${name}: hostile SGR`).toBe(false);
-    if (mode !== 'colour') expect(text.includes('\u001b'), `${label} ${name}: an escape without colour`).toBe(false);
+    if (mode !== 'colour')
+      expect(text.includes('\u001b'), `${label} ${name}: an escape without colour`).toBe(false);
     const m = RAW_UNSAFE.exec(text.replace(SGR, ''));
-    expect(m ? `U+${m[0].codePointAt(0)!.toString(16)} at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40))}` : null, `${label} ${name}`).toBeNull();
+    expect(
+      m
+        ? `U+${m[0].codePointAt(0)!.toString(16)} at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 40))}`
+        : null,
+      `${label} ${name}`,
+    ).toBeNull();
   }
 }
 
@@ -347,7 +480,9 @@ describe('every printing command shows a hostile service safely', () => {
           const argv = [...c.argv(), ...FORMAT_FLAGS[format]];
           const label = `svc ${argv.join(' ')} (${mode})`;
           const r = await run(argv, { ...env, ...c.env?.(), ...MODES[mode] }, c.input?.());
-          expect(r.code, `${label}\n${r.stderr}\n${r.stdout}`).toBe(format === 'json' ? (c.jsonExit ?? c.exit ?? 0) : (c.exit ?? 0));
+          expect(r.code, `${label}\n${r.stderr}\n${r.stdout}`).toBe(
+            format === 'json' ? (c.jsonExit ?? c.exit ?? 0) : (c.exit ?? 0),
+          );
           const json = format === 'json' || c.jsonOnly;
           if (mode === 'piped' && (json || format === 'csv')) {
             // Piped, --json and --csv are the data as sent (a spreadsheet's formulas aside): only stderr is for a person.
@@ -362,13 +497,23 @@ describe('every printing command shows a hostile service safely', () => {
             continue;
           }
           // CSV ends its rows with CRLF (RFC 4180); any other CR is a value's.
-          expectSafe(format === 'csv' ? { ...r, stdout: r.stdout.replace(/\r\n/g, '\n') } : r, label, mode);
+          expectSafe(
+            format === 'csv' ? { ...r, stdout: r.stdout.replace(/\r\n/g, '\n') } : r,
+            label,
+            mode,
+          );
           if (format !== 'default') continue;
           const where = (c.on === 'stderr' ? r.stderr : r.stdout).replace(SGR, '');
           if (c.error) {
             // One error line, the whole message visible: its line break became a space.
             expect(where, label).toContain(HOSTILE_SHOWN.replace(String.raw`\r\n\t`, ' '));
-            expect(where.trim().split('\n').filter((l) => l.startsWith('error:')), label).toHaveLength(1);
+            expect(
+              where
+                .trim()
+                .split('\n')
+                .filter((l) => l.startsWith('error:')),
+              label,
+            ).toHaveLength(1);
           } else if (c.shows) {
             expect(where, label).toContain(c.shows);
           } else if (c.cut) {
@@ -397,7 +542,13 @@ describe('every printing command shows a hostile service safely', () => {
       expectSafe(r, label, mode);
       const where = r.stderr.replace(SGR, '');
       expect(where, label).toContain(HOSTILE_SHOWN.replace(String.raw`\r\n\t`, ' '));
-      expect(where.trim().split('\n').filter((l) => l.startsWith('error:')), label).toHaveLength(1);
+      expect(
+        where
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('error:')),
+        label,
+      ).toHaveLength(1);
     }
   });
 });

@@ -1,12 +1,24 @@
 // The one terminal sanitizer (src/text.ts): what is unsafe, how it is shown, and that
 // the shown form can never be mistaken for data (a quoted value is a JSON string).
 import { describe, expect, it } from 'vitest';
-import { isUnsafe, notJson, oneLine, printable, shown, terminalGuard, wrapWords } from '../../src/text.js';
+import {
+  isUnsafe,
+  notJson,
+  oneLine,
+  printable,
+  shown,
+  terminalGuard,
+  wrapWords,
+} from '../../src/text.js';
 
 const UNSAFE: [string, string, string][] = [
   ['ESC (CSI clear screen)', 'a\u001b[2Jb', String.raw`"a\u001b[2Jb"`],
   ['OSC title with BEL', '\u001b]0;t\u0007', String.raw`"\u001b]0;t\u0007"`],
-  ['OSC 8 link with ST', '\u001b]8;;https://x/\u001b\\y', String.raw`"\u001b]8;;https://x/\u001b\\y"`],
+  [
+    'OSC 8 link with ST',
+    '\u001b]8;;https://x/\u001b\\y',
+    String.raw`"\u001b]8;;https://x/\u001b\\y"`,
+  ],
   ['DCS', '\u001bPq#0\u001b\\', String.raw`"\u001bPq#0\u001b\\"`],
   ['NUL', 'a\u0000', String.raw`"a\u0000"`],
   ['DEL', 'a\u007f', String.raw`"a\u007f"`],
@@ -14,7 +26,11 @@ const UNSAFE: [string, string, string][] = [
   ['C1 NEL', 'a\u0085b', String.raw`"a\u0085b"`],
   ['tab, CR, LF', 'a\tb\r\nc', String.raw`"a\tb\r\nc"`],
   ...['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'].map(
-    (ch): [string, string, string] => [`bidi U+${ch.charCodeAt(0).toString(16)}`, `x${ch}y`, `"x\\u${ch.charCodeAt(0).toString(16)}y"`],
+    (ch): [string, string, string] => [
+      `bidi U+${ch.charCodeAt(0).toString(16)}`,
+      `x${ch}y`,
+      `"x\\u${ch.charCodeAt(0).toString(16)}y"`,
+    ],
   ),
   ['LRM', 'a\u200eb', String.raw`"a\u200eb"`],
   ['ALM', 'a\u061cb', String.raw`"a\u061cb"`],
@@ -30,11 +46,14 @@ const UNSAFE: [string, string, string][] = [
 ];
 
 describe('shown', () => {
-  it.each(UNSAFE)('%s: quoted, escaped, and JSON.parse gives the value back', (_name, value, expected) => {
-    expect(isUnsafe(value)).toBe(true);
-    expect(shown(value)).toBe(expected);
-    expect(JSON.parse(shown(value))).toBe(value);
-  });
+  it.each(UNSAFE)(
+    '%s: quoted, escaped, and JSON.parse gives the value back',
+    (_name, value, expected) => {
+      expect(isUnsafe(value)).toBe(true);
+      expect(shown(value)).toBe(expected);
+      expect(JSON.parse(shown(value))).toBe(value);
+    },
+  );
 
   it.each([
     ['plain', 'Pedido 1042'],
@@ -76,7 +95,9 @@ describe('printable, oneLine, terminalGuard', () => {
 
   it('terminalGuard keeps SGR colours, line breaks and tabs; escapes every other unsafe character', () => {
     expect(terminalGuard('\u001b[1mok\u001b[22m\n\tx')).toBe('\u001b[1mok\u001b[22m\n\tx');
-    expect(terminalGuard('a\u001b]0;t\u0007\u001b[2J\u202e\r')).toBe(String.raw`a\u001b]0;t\u0007\u001b[2J\u202e\r`);
+    expect(terminalGuard('a\u001b]0;t\u0007\u001b[2J\u202e\r')).toBe(
+      String.raw`a\u001b]0;t\u0007\u001b[2J\u202e\r`,
+    );
     // Inside JSON text the escapes mean the same string.
     const json = JSON.stringify({ v: 'x\u202e\u0085y' });
     expect(JSON.parse(terminalGuard(json))).toEqual({ v: 'x\u202e\u0085y' });
@@ -85,12 +106,21 @@ describe('printable, oneLine, terminalGuard', () => {
 
 describe('wrapWords', () => {
   it('breaks prose at spaces within the width, a longer word alone, nothing lost', () => {
-    const note = 'sin lugar para FECHA, MONTO, FIRMA, RESULTADO, STATUS, LATENCIA (--json las trae)';
+    const note =
+      'sin lugar para FECHA, MONTO, FIRMA, RESULTADO, STATUS, LATENCIA (--json las trae)';
     const lines = wrapWords(note, 40);
-    expect(lines).toEqual(['sin lugar para FECHA, MONTO, FIRMA,', 'RESULTADO, STATUS, LATENCIA (--json las', 'trae)']);
+    expect(lines).toEqual([
+      'sin lugar para FECHA, MONTO, FIRMA,',
+      'RESULTADO, STATUS, LATENCIA (--json las',
+      'trae)',
+    ]);
     expect(lines.join(' ')).toBe(note);
     expect(wrapWords(note, Infinity)).toEqual([note]);
-    expect(wrapWords('a /una/ruta/muy/larga/que/no/entra b', 10)).toEqual(['a', '/una/ruta/muy/larga/que/no/entra', 'b']);
+    expect(wrapWords('a /una/ruta/muy/larga/que/no/entra b', 10)).toEqual([
+      'a',
+      '/una/ruta/muy/larga/que/no/entra',
+      'b',
+    ]);
     expect(wrapWords('cerámica ñandú', 8)).toEqual(['cerámica', 'ñandú']);
   });
 });
@@ -104,10 +134,9 @@ describe('notJson: why a file is not JSON, in Spanish', () => {
     }
     throw new Error('parsed');
   };
-  it('names the line and column of the first bad character, never JSON.parse\'s English', () => {
+  it("names the line and column of the first bad character, never JSON.parse's English", () => {
     expect(why('{bad')).toBe('no es JSON válido (línea 1, columna 2)');
     expect(why('{\n  "a": 1,\n  b\n}')).toBe('no es JSON válido (línea 3, columna 3)');
     expect(why('{"a":')).toBe('no es JSON válido (termina antes de tiempo)');
   });
 });
-

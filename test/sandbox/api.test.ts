@@ -3,7 +3,13 @@
 // the two merchants on every endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { COBRO_FIELDS, DEVOLUCION_FIELDS, LIQUIDACION_FIELDS, LOCAL, TRANSACCION_FIELDS } from './helpers.js';
+import {
+  COBRO_FIELDS,
+  DEVOLUCION_FIELDS,
+  LIQUIDACION_FIELDS,
+  LOCAL,
+  TRANSACCION_FIELDS,
+} from './helpers.js';
 
 let sb: InProcessSandbox;
 beforeAll(async () => {
@@ -32,7 +38,13 @@ describe('endpoints', () => {
   it('GET /v1/cargos: one per medio', async () => {
     const r = await sb.api('GET', '/v1/cargos');
     expect(r.status).toBe(200);
-    expect(r.body.data.map((c: any) => c.medio)).toEqual(['transferencia', 'qr', 'debito', 'credito', 'prepaga']);
+    expect(r.body.data.map((c: any) => c.medio)).toEqual([
+      'transferencia',
+      'qr',
+      'debito',
+      'credito',
+      'prepaga',
+    ]);
   });
 
   it('POST /v1/cobros: 201, all fields in order, defaults of the seed', async () => {
@@ -42,14 +54,25 @@ describe('endpoints', () => {
     const c = r.body.data;
     expect(Object.keys(r.body)).toEqual(['data']);
     expect(Object.keys(c)).toEqual(COBRO_FIELDS);
-    expect(c).toMatchObject({ concepto: 'Pedido 1042', monto: '1500.00', monto_cobrado: '0.00', estado: 'PENDIENTE', referencia: null, success_url: null, error_url: null });
+    expect(c).toMatchObject({
+      concepto: 'Pedido 1042',
+      monto: '1500.00',
+      monto_cobrado: '0.00',
+      estado: 'PENDIENTE',
+      referencia: null,
+      success_url: null,
+      error_url: null,
+    });
     expect(c.medios).toEqual({ tarjeta: true, qr: true, transferencia: true });
     expect(c.url).toBe(`${sb.baseUrl}/pagar/${c.codigo}`);
     expect(c.cvu).toMatch(/^\d{22}$/);
     expect(typeof c.qr).toBe('string');
     for (const f of ['vencimiento', 'created_at', 'updated_at']) expect(c[f]).toMatch(LOCAL);
     // Expiry 7 days after creation (local dates in the same zone: compare the day).
-    const days = (Date.parse(c.vencimiento.replace(' ', 'T') + 'Z') - Date.parse(c.created_at.replace(' ', 'T') + 'Z')) / 86_400_000;
+    const days =
+      (Date.parse(c.vencimiento.replace(' ', 'T') + 'Z') -
+        Date.parse(c.created_at.replace(' ', 'T') + 'Z')) /
+      86_400_000;
     expect(days).toBe(7);
     expect(Date.now() - before).toBeLessThan(60_000);
   });
@@ -77,7 +100,12 @@ describe('endpoints', () => {
       error_url: 'https://tienda.example/error',
     });
     expect(ok.status).toBe(201);
-    expect(ok.body.data).toMatchObject({ monto: '10.50', referencia: 'ref-77', success_url: 'https://tienda.example/ok', error_url: 'https://tienda.example/error' });
+    expect(ok.body.data).toMatchObject({
+      monto: '10.50',
+      referencia: 'ref-77',
+      success_url: 'https://tienda.example/ok',
+      error_url: 'https://tienda.example/error',
+    });
     expect(ok.body.data.medios).toEqual({ tarjeta: false, qr: true, transferencia: true });
   });
 
@@ -90,7 +118,8 @@ describe('endpoints', () => {
     const ids = all.body.data.map((c: any) => c.id);
     expect(ids).toEqual([...ids].sort((x: number, y: number) => y - x));
     for (const c of all.body.data) expect(Object.keys(c)).toEqual(COBRO_FIELDS);
-    const q = async (query: string) => (await sb.api('GET', `/v1/cobros?${query}`)).body.data.map((c: any) => c.id);
+    const q = async (query: string) =>
+      (await sb.api('GET', `/v1/cobros?${query}`)).body.data.map((c: any) => c.id);
     expect(await q('q=alfajor')).toEqual([a.id]);
     expect(await q('q=pedido-B2')).toEqual([b.id]);
     expect(await q(`q=${b.codigo}`)).toEqual([b.id]);
@@ -143,31 +172,71 @@ describe('endpoints', () => {
     const dev = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '50' });
     expect(dev.status).toBe(201);
     expect(Object.keys(dev.body.data)).toEqual(DEVOLUCION_FIELDS);
-    expect(dev.body.data).toMatchObject({ cobro_id: c.id, monto: '50.00', tipo: 'parcial', estado: 'DEVUELTA_PARCIALMENTE' });
+    expect(dev.body.data).toMatchObject({
+      cobro_id: c.id,
+      monto: '50.00',
+      tipo: 'parcial',
+      estado: 'DEVUELTA_PARCIALMENTE',
+    });
     const list = await sb.api('GET', '/v1/devoluciones');
     expect(list.body.data[0]).toEqual(dev.body.data);
-    expect((await sb.api('GET', `/v1/devoluciones/${dev.body.data.id}`)).body.data).toEqual(dev.body.data);
+    expect((await sb.api('GET', `/v1/devoluciones/${dev.body.data.id}`)).body.data).toEqual(
+      dev.body.data,
+    );
 
     const txs = await sb.api('GET', '/v1/transacciones');
     const tx = txs.body.data.find((t: any) => t.cobro_id === c.id);
     expect(Object.keys(tx)).toEqual(TRANSACCION_FIELDS);
-    expect(tx).toMatchObject({ medio: 'qr', monto: '200.00', te_cobramos: '1.98', te_queda: '198.02', estado: 'ACREDITADO' });
+    expect(tx).toMatchObject({
+      medio: 'qr',
+      monto: '200.00',
+      te_cobramos: '1.98',
+      te_queda: '198.02',
+      estado: 'ACREDITADO',
+    });
     expect((await sb.api('GET', `/v1/transacciones/${tx.id}`)).body.data).toEqual(tx);
-    expect((await sb.api('GET', '/v1/transacciones?medio=qr')).body.data.every((t: any) => t.medio === 'qr')).toBe(true);
-    expect((await sb.api('GET', '/v1/transacciones?medio=credito')).body.data.some((t: any) => t.id === tx.id)).toBe(false);
-    expect((await sb.api('GET', '/v1/transacciones?estado=ACREDITADO')).body.data.some((t: any) => t.id === tx.id)).toBe(true);
-    expect((await sb.api('GET', '/v1/transacciones?estado=RECHAZADO')).body.data.some((t: any) => t.id === tx.id)).toBe(false);
+    expect(
+      (await sb.api('GET', '/v1/transacciones?medio=qr')).body.data.every(
+        (t: any) => t.medio === 'qr',
+      ),
+    ).toBe(true);
+    expect(
+      (await sb.api('GET', '/v1/transacciones?medio=credito')).body.data.some(
+        (t: any) => t.id === tx.id,
+      ),
+    ).toBe(false);
+    expect(
+      (await sb.api('GET', '/v1/transacciones?estado=ACREDITADO')).body.data.some(
+        (t: any) => t.id === tx.id,
+      ),
+    ).toBe(true);
+    expect(
+      (await sb.api('GET', '/v1/transacciones?estado=RECHAZADO')).body.data.some(
+        (t: any) => t.id === tx.id,
+      ),
+    ).toBe(false);
 
     const liqs = await sb.api('GET', '/v1/liquidaciones');
     const liq = liqs.body.data.find((l: any) => l.transaccion_id === tx.id);
     expect(Object.keys(liq)).toEqual(LIQUIDACION_FIELDS);
-    expect(liq).toMatchObject({ cobro_id: c.id, bruto: '200.00', te_cobramos: '1.98', te_queda: '198.02', estado: 'estimado' });
+    expect(liq).toMatchObject({
+      cobro_id: c.id,
+      bruto: '200.00',
+      te_cobramos: '1.98',
+      te_queda: '198.02',
+      estado: 'estimado',
+    });
   });
 });
 
 describe('errors', () => {
   it('404 not_found: missing id is "no existe" on every id route', async () => {
-    for (const path of ['/v1/cobros/999999', '/v1/transacciones/999999', '/v1/devoluciones/999999', '/v1/cobros/abc']) {
+    for (const path of [
+      '/v1/cobros/999999',
+      '/v1/transacciones/999999',
+      '/v1/devoluciones/999999',
+      '/v1/cobros/abc',
+    ]) {
       const r = await sb.api('GET', path);
       expect(r.status, path).toBe(404);
       expect(r.body).toEqual({ error: 'not_found', message: 'no existe' });
@@ -200,7 +269,10 @@ describe('errors', () => {
       [{ authorization: 'Basic abc' }, /header Authorization mal formado/],
       [{ authorization: 'Bearer nope' }, /clave mal formada/],
       [{ authorization: 'Bearer svc_test_00000000000000000000000000000000' }, /clave desconocida/],
-      [{ authorization: 'Bearer svc_live_00000000000000000000000000000000' }, /toma claves test \(svc_test_…\) y su propia clave live de ensayo/],
+      [
+        { authorization: 'Bearer svc_live_00000000000000000000000000000000' },
+        /toma claves test \(svc_test_…\) y su propia clave live de ensayo/,
+      ],
     ];
     for (const [headers, message] of cases) {
       for (const path of ['/v1/cuenta', '/v1/cobros', '/_sandbox/entregas']) {
@@ -230,14 +302,46 @@ describe('errors', () => {
     ['monto missing', { concepto: 'x' }, /^monto: /],
     ['concepto missing', { monto: '1' }, /^concepto: falta/],
     ['concepto empty', { concepto: '  ', monto: '1' }, /^concepto: no puede estar vacío/],
-    ['concepto too long', { concepto: 'x'.repeat(201), monto: '1' }, /^concepto: como mucho 200 caracteres/],
-    ['referencia too long', { concepto: 'x', monto: '1', referencia: 'r'.repeat(101) }, /^referencia: como mucho 100/],
-    ['http success_url', { concepto: 'x', monto: '1', success_url: 'http://tienda.example/ok' }, /^success_url: debe ser una URL https/],
-    ['bad error_url', { concepto: 'x', monto: '1', error_url: 'no es url' }, /^error_url: debe ser una URL https/],
-    ['vencimiento without offset', { concepto: 'x', monto: '1', vencimiento: '2099-01-01T00:00:00' }, /^vencimiento: .*ISO 8601/],
-    ['vencimiento not a date', { concepto: 'x', monto: '1', vencimiento: 'mañana' }, /^vencimiento: /],
-    ['vencimiento in the past', { concepto: 'x', monto: '1', vencimiento: '2020-01-01T00:00:00-03:00' }, /^vencimiento: .*ya pasó/],
-    ['no medio enabled', { concepto: 'x', monto: '1', tarjeta: false, qr: false, transferencia: false }, /ningún medio de pago habilitado/],
+    [
+      'concepto too long',
+      { concepto: 'x'.repeat(201), monto: '1' },
+      /^concepto: como mucho 200 caracteres/,
+    ],
+    [
+      'referencia too long',
+      { concepto: 'x', monto: '1', referencia: 'r'.repeat(101) },
+      /^referencia: como mucho 100/,
+    ],
+    [
+      'http success_url',
+      { concepto: 'x', monto: '1', success_url: 'http://tienda.example/ok' },
+      /^success_url: debe ser una URL https/,
+    ],
+    [
+      'bad error_url',
+      { concepto: 'x', monto: '1', error_url: 'no es url' },
+      /^error_url: debe ser una URL https/,
+    ],
+    [
+      'vencimiento without offset',
+      { concepto: 'x', monto: '1', vencimiento: '2099-01-01T00:00:00' },
+      /^vencimiento: .*ISO 8601/,
+    ],
+    [
+      'vencimiento not a date',
+      { concepto: 'x', monto: '1', vencimiento: 'mañana' },
+      /^vencimiento: /,
+    ],
+    [
+      'vencimiento in the past',
+      { concepto: 'x', monto: '1', vencimiento: '2020-01-01T00:00:00-03:00' },
+      /^vencimiento: .*ya pasó/,
+    ],
+    [
+      'no medio enabled',
+      { concepto: 'x', monto: '1', tarjeta: false, qr: false, transferencia: false },
+      /ningún medio de pago habilitado/,
+    ],
     ['medio not boolean', { concepto: 'x', monto: '1', qr: 'no' }, /^qr: debe ser true o false/],
     ['body an array', [], /^body: debe ser un objeto JSON/],
   ];
@@ -256,11 +360,17 @@ describe('errors', () => {
       [`/v1/cobros/${c.id}/sync`, 'sync_failed'],
       [`/v1/cobros/${c.id}/devoluciones`, 'refund_failed'],
     ]) {
-      const bad = await sb.raw('POST', path!, { body: '{"monto": "1"', headers: { 'content-type': 'application/json' } });
+      const bad = await sb.raw('POST', path!, {
+        body: '{"monto": "1"',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toBe(code);
       expect(bad.body.message).toMatch(/^body: no es JSON válido/);
-      const type = await sb.raw('POST', path!, { body: 'monto=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const type = await sb.raw('POST', path!, {
+        body: 'monto=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(type.status).toBe(400);
       expect(type.body.error).toBe(code);
       expect(type.body.message).toMatch(/el Content-Type debe ser application\/json/);
@@ -272,7 +382,9 @@ describe('errors', () => {
 
   it('400 refund_failed: state, amounts, transaccion_id', async () => {
     const pending = await sb.cobro({ monto: '100' });
-    const notCredited = await sb.api('POST', `/v1/cobros/${pending.id}/devoluciones`, { monto: '1' });
+    const notCredited = await sb.api('POST', `/v1/cobros/${pending.id}/devoluciones`, {
+      monto: '1',
+    });
     expect(notCredited.status).toBe(400);
     expect(notCredited.body).toMatchObject({ error: 'refund_failed' });
     expect(notCredited.body.message).toMatch(/PENDIENTE no admite devolución/);
@@ -307,8 +419,11 @@ describe('isolation of the two merchants', () => {
   it('another merchant’s ids are 404 exactly as a missing one, on every endpoint', async () => {
     const c = await sb.cobro({ monto: '300', referencia: 'aislado-1' });
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '100' });
-    const tx = (await sb.api('GET', '/v1/transacciones')).body.data.find((t: any) => t.cobro_id === c.id);
-    const dev = (await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10' })).body.data;
+    const tx = (await sb.api('GET', '/v1/transacciones')).body.data.find(
+      (t: any) => t.cobro_id === c.id,
+    );
+    const dev = (await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10' })).body
+      .data;
     const other = sb.apiKeyNoListo;
     const missing = { error: 'not_found', message: 'no existe' };
 
@@ -327,15 +442,27 @@ describe('isolation of the two merchants', () => {
       expect(r.status, path).toBe(404);
       expect(r.body).toEqual(missing);
     }
-    for (const path of ['/v1/cobros', `/v1/cobros?q=aislado-1`, '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones', '/_sandbox/entregas', '/_sandbox/eventos']) {
+    for (const path of [
+      '/v1/cobros',
+      `/v1/cobros?q=aislado-1`,
+      '/v1/transacciones',
+      '/v1/devoluciones',
+      '/v1/liquidaciones',
+      '/_sandbox/entregas',
+      '/_sandbox/eventos',
+    ]) {
       const r = await sb.api('GET', path, undefined, other);
       expect(r.status, path).toBe(200);
       expect(r.body.data, path).toEqual([]);
     }
     // The other merchant's own data is the same for both kinds of request.
-    expect((await sb.api('GET', '/v1/cargos', undefined, other)).body).toEqual((await sb.api('GET', '/v1/cargos')).body);
+    expect((await sb.api('GET', '/v1/cargos', undefined, other)).body).toEqual(
+      (await sb.api('GET', '/v1/cargos')).body,
+    );
     expect((await sb.api('GET', '/v1/cuenta', undefined, other)).body.data.id).toBe(2);
     // And the owner still sees everything unchanged.
-    expect((await sb.api('GET', `/v1/cobros/${c.id}`)).body.data.estado).toBe('DEVUELTA_PARCIALMENTE');
+    expect((await sb.api('GET', `/v1/cobros/${c.id}`)).body.data.estado).toBe(
+      'DEVUELTA_PARCIALMENTE',
+    );
   });
 });

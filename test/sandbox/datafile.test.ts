@@ -7,7 +7,18 @@
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
-import { appendFileSync, existsSync, linkSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  linkSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
@@ -18,7 +29,11 @@ import { eventually } from './helpers.js';
 import { readLines, type JournalFs } from '../../src/sandbox/journal.js';
 import { Store } from '../../src/sandbox/store.js';
 
-const enospc = (call: string) => Object.assign(new Error(`ENOSPC: no space left on device, ${call}`), { code: 'ENOSPC', syscall: call });
+const enospc = (call: string) =>
+  Object.assign(new Error(`ENOSPC: no space left on device, ${call}`), {
+    code: 'ENOSPC',
+    syscall: call,
+  });
 
 /** node:fs with a full disk on cue: the chosen write puts half its bytes down, then fails. */
 function faultyFs() {
@@ -63,7 +78,12 @@ describe('--data on a full disk (#19.1)', () => {
       f.failWrite();
       const r = await sb.api('POST', '/v1/cobros', { concepto: 'no entra', monto: '5.00' });
       expect(r.status).toBe(503);
-      expect(r.body).toEqual({ error: 'unavailable', message: expect.stringMatching(/^el sandbox no pudo escribir su archivo de datos \(ENOSPC: no space left on device\); no se cambió nada/) });
+      expect(r.body).toEqual({
+        error: 'unavailable',
+        message: expect.stringMatching(
+          /^el sandbox no pudo escribir su archivo de datos \(ENOSPC: no space left on device\); no se cambió nada/,
+        ),
+      });
       expect(readFileSync(file)).toEqual(before);
       expect(ids(await sb.api('GET', '/v1/cobros'))).toEqual([1]);
       // A payment that cannot be written leaves the request as it was.
@@ -121,12 +141,19 @@ describe('--data on a full disk (#19.1)', () => {
 
   it('on a real full filesystem (tmpfs): 503 while full, the file stays whole, every acknowledged write survives a restart', async (ctx) => {
     const dir = tempDir('svc-tmpfs-');
-    const mounted = await execa('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', dir], { reject: false });
+    const mounted = await execa('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', dir], {
+      reject: false,
+    });
     if (mounted.exitCode !== 0) {
-      const why = `mount -t tmpfs was refused (${String(mounted.stderr || mounted.message).trim().split('\n')[0] ?? ''})`;
+      const why = `mount -t tmpfs was refused (${
+        String(mounted.stderr || mounted.message)
+          .trim()
+          .split('\n')[0] ?? ''
+      })`;
       // CI runs as root and must run it (SVC_REQUIRE_TMPFS_TEST=1); elsewhere a visible
       // skip, never a pass: the injected ENOSPC tests above are all that ran.
-      if (process.env.SVC_REQUIRE_TMPFS_TEST === '1') throw new Error(`SVC_REQUIRE_TMPFS_TEST=1 but ${why}`);
+      if (process.env.SVC_REQUIRE_TMPFS_TEST === '1')
+        throw new Error(`SVC_REQUIRE_TMPFS_TEST=1 but ${why}`);
       ctx.skip(`not run: ${why}`);
     }
     try {
@@ -135,10 +162,13 @@ describe('--data on a full disk (#19.1)', () => {
       const acknowledged: number[] = [];
       let refused = 0;
       try {
-        for (let i = 0; i < 3; i++) acknowledged.push((await sb.api('POST', '/v1/cobros', { concepto: 'antes', monto: '1.00' })).body.data.id);
+        for (let i = 0; i < 3; i++)
+          acknowledged.push(
+            (await sb.api('POST', '/v1/cobros', { concepto: 'antes', monto: '1.00' })).body.data.id,
+          );
         // Fill the filesystem, down to the last byte.
         const filler = nodeFs.openSync(join(dir, 'filler'), 'w');
-        for (let size = 64 * 1024; size >= 1; ) {
+        for (let size = 64 * 1024; size >= 1;) {
           try {
             nodeFs.writeSync(filler, Buffer.alloc(size, 120));
           } catch {
@@ -147,11 +177,17 @@ describe('--data on a full disk (#19.1)', () => {
         }
         nodeFs.closeSync(filler);
         for (let i = 0; i < 200 && refused < 3; i++) {
-          const r = await sb.api('POST', '/v1/cobros', { concepto: 'con el disco lleno', monto: '1.00' });
+          const r = await sb.api('POST', '/v1/cobros', {
+            concepto: 'con el disco lleno',
+            monto: '1.00',
+          });
           if (r.status === 201) acknowledged.push(r.body.data.id);
           else {
             expect(r.status).toBe(503);
-            expect(r.body).toEqual({ error: 'unavailable', message: expect.stringContaining('ENOSPC') });
+            expect(r.body).toEqual({
+              error: 'unavailable',
+              message: expect.stringContaining('ENOSPC'),
+            });
             refused++;
           }
         }
@@ -168,7 +204,9 @@ describe('--data on a full disk (#19.1)', () => {
       }
       const again = await startSandbox({ dataFile: file });
       try {
-        expect(ids(await again.api('GET', '/v1/cobros')).sort((a: number, b: number) => a - b)).toEqual(acknowledged);
+        expect(
+          ids(await again.api('GET', '/v1/cobros')).sort((a: number, b: number) => a - b),
+        ).toEqual(acknowledged);
       } finally {
         await again.stop();
       }
@@ -186,10 +224,16 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
     const hard = join(dir, 'hard.jsonl');
     const first = await startSandbox({ spawned: ['--data', file] });
     try {
-      expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
+      expect(
+        (await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status,
+      ).toBe(201);
       symlinkSync(file, viaLink);
       const before = readFileSync(file, 'utf8');
-      await expect(startSandbox({ dataFile: viaLink })).rejects.toThrow(new RegExp(`^${esc(viaLink)} \\(${esc(realpathSync(file))}\\) ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\)`));
+      await expect(startSandbox({ dataFile: viaLink })).rejects.toThrow(
+        new RegExp(
+          `^${esc(viaLink)} \\(${esc(realpathSync(file))}\\) ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\)`,
+        ),
+      );
       const r = await svc(['sandbox', '--port', '0', '--data', viaLink]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
@@ -197,9 +241,13 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
       expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
 
       linkSync(file, hard);
-      await expect(startSandbox({ dataFile: hard })).rejects.toThrow(/tiene 2 nombres \(enlaces duros\)/);
+      await expect(startSandbox({ dataFile: hard })).rejects.toThrow(
+        /tiene 2 nombres \(enlaces duros\)/,
+      );
       expect(readFileSync(file, 'utf8')).toBe(before);
-      expect((await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id).toBe(2);
+      expect(
+        (await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id,
+      ).toBe(2);
     } finally {
       await first.stop();
     }
@@ -228,54 +276,80 @@ const noBindMount = ((): string | null => {
     execFileSync('umount', [b], { stdio: 'pipe' });
     return null;
   } catch (err) {
-    return `mount --bind is not allowed here (${String((err as { stderr?: Buffer }).stderr ?? err).trim().slice(0, 120)})`;
+    return `mount --bind is not allowed here (${String((err as { stderr?: Buffer }).stderr ?? err)
+      .trim()
+      .slice(0, 120)})`;
   }
 })();
 if (noBindMount) console.log(`skipped: "a bind-mounted data file…" (#29.7): ${noBindMount}`);
 
 describe('one data file, one sandbox, whatever the path (#29.7)', () => {
-  it.skipIf(noBindMount !== null)('a bind-mounted data file cannot be opened by a second sandbox through its other path; the first goes on', async () => {
-    const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const mounted = join(tempDir('svc-sb-'), 'state.jsonl');
-    const first = await startSandbox({ spawned: ['--data', file] });
-    writeFileSync(mounted, '');
-    execFileSync('mount', ['--bind', file, mounted]);
-    try {
-      expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
-      const before = readFileSync(file, 'utf8');
-      expect(readFileSync(mounted, 'utf8')).toBe(before);
-      await expect(startSandbox({ dataFile: mounted })).rejects.toThrow(new RegExp(`^${esc(mounted)} ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\).*otra ruta`));
-      const r = await svc(['sandbox', '--port', '0', '--data', mounted]);
-      expect(r.exitCode).toBe(1);
-      expectNoStack(r.stderr);
-      expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
-      expect(readFileSync(file, 'utf8')).toBe(before);
-      expect((await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id).toBe(2);
-    } finally {
-      await first.stop();
-    }
-    // Once free, the other path opens it: the same file.
-    try {
-      const again = await startSandbox({ dataFile: mounted });
+  it.skipIf(noBindMount !== null)(
+    'a bind-mounted data file cannot be opened by a second sandbox through its other path; the first goes on',
+    async () => {
+      const file = join(tempDir('svc-sb-'), 'state.jsonl');
+      const mounted = join(tempDir('svc-sb-'), 'state.jsonl');
+      const first = await startSandbox({ spawned: ['--data', file] });
+      writeFileSync(mounted, '');
+      execFileSync('mount', ['--bind', file, mounted]);
       try {
-        expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
+        expect(
+          (await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status,
+        ).toBe(201);
+        const before = readFileSync(file, 'utf8');
+        expect(readFileSync(mounted, 'utf8')).toBe(before);
+        await expect(startSandbox({ dataFile: mounted })).rejects.toThrow(
+          new RegExp(
+            `^${esc(mounted)} ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\).*otra ruta`,
+          ),
+        );
+        const r = await svc(['sandbox', '--port', '0', '--data', mounted]);
+        expect(r.exitCode).toBe(1);
+        expectNoStack(r.stderr);
+        expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
+        expect(readFileSync(file, 'utf8')).toBe(before);
+        expect(
+          (await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id,
+        ).toBe(2);
       } finally {
-        await again.close();
+        await first.stop();
       }
-    } finally {
-      execFileSync('umount', [mounted]);
-    }
-  });
+      // Once free, the other path opens it: the same file.
+      try {
+        const again = await startSandbox({ dataFile: mounted });
+        try {
+          expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
+        } finally {
+          await again.close();
+        }
+      } finally {
+        execFileSync('umount', [mounted]);
+      }
+    },
+  );
 });
 
 describe('a large file: streamed replay and compaction (#19.3)', () => {
   it('readLines hands out lines read a chunk at a time, across chunk boundaries and multi-byte characters', () => {
     const dir = tempDir('svc-sb-');
     const file = join(dir, 'lines.txt');
-    const lines = ['a', '', 'ñandú '.repeat(300_000), 'x'.repeat(1024 * 1024 - 1), '€'.repeat(400_001), 'fin'];
+    const lines = [
+      'a',
+      '',
+      'ñandú '.repeat(300_000),
+      'x'.repeat(1024 * 1024 - 1),
+      '€'.repeat(400_001),
+      'fin',
+    ];
     writeFileSync(file, lines.join('\n') + '\ncola sin salto');
     let largest = 0;
-    const fs = { ...nodeFs, readSync: (fd: number, b: Uint8Array, o: number, l: number, p: number | null) => ((largest = Math.max(largest, l)), nodeFs.readSync(fd, b, o, l, p)) } as JournalFs;
+    const fs = {
+      ...nodeFs,
+      readSync: (fd: number, b: Uint8Array, o: number, l: number, p: number | null) => (
+        (largest = Math.max(largest, l)),
+        nodeFs.readSync(fd, b, o, l, p)
+      ),
+    } as JournalFs;
     const fd = nodeFs.openSync(file, 'r');
     const got = [...readLines(fs, fd)];
     nodeFs.closeSync(fd);
@@ -293,11 +367,21 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     await a.close();
     const op = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!).c[0];
     let lines = '';
-    for (let id = 2; id <= 6000; id++) lines += JSON.stringify({ c: [[op[0], { ...op[1], wire: { ...op[1].wire, id, codigo: `C${id}` } }]] }) + '\n';
+    for (let id = 2; id <= 6000; id++)
+      lines +=
+        JSON.stringify({
+          c: [[op[0], { ...op[1], wire: { ...op[1].wire, id, codigo: `C${id}` } }]],
+        }) + '\n';
     appendFileSync(file, lines);
     expect(statSync(file).size).toBeGreaterThan(3 * 1024 * 1024);
     const reads: number[] = [];
-    const fs = { ...nodeFs, readSync: (fd: number, b: Uint8Array, o: number, l: number, p: number | null) => (reads.push(l), nodeFs.readSync(fd, b, o, l, p)) } as JournalFs;
+    const fs = {
+      ...nodeFs,
+      readSync: (fd: number, b: Uint8Array, o: number, l: number, p: number | null) => (
+        reads.push(l),
+        nodeFs.readSync(fd, b, o, l, p)
+      ),
+    } as JournalFs;
     const store = Store.open(file, { fs });
     try {
       expect(store.cobros.size).toBe(6000);
@@ -318,7 +402,11 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
       const r = await svcSpawned(['sandbox', 'compactar', '--data', busyFile]);
       expect(r.exitCode).toBe(1);
       expectNoStack(r.stderr);
-      expect(r.stderr).toMatch(new RegExp(`ya lo usa otro svc sandbox \\(pid ${process.pid}\\); detenelo antes de compactar`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `ya lo usa otro svc sandbox \\(pid ${process.pid}\\); detenelo antes de compactar`,
+        ),
+      );
       expect(readFileSync(busyFile)).toEqual(before);
     } finally {
       await busy.close();
@@ -327,9 +415,16 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const app = await startReceiver();
     try {
-      const a = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const a = await startSandbox({
+        dataFile: file,
+        webhookUrl: app.url,
+        retrySchedule: [60_000],
+      });
       const first = await a.cobro({ monto: '100.00' });
-      await a.api('POST', `/_sandbox/cobros/${first.id}/pagar`, { monto: '60.00', medio: 'debito' });
+      await a.api('POST', `/_sandbox/cobros/${first.id}/pagar`, {
+        monto: '60.00',
+        medio: 'debito',
+      });
       await a.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '10.00' });
       for (let i = 0; i < 20; i++) {
         const c = await a.cobro({ concepto: `vence ${i}` });
@@ -340,7 +435,14 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
       app.script.push(500); // the last event is still owed when the sandbox stops
       const owed = await a.cobro({ concepto: 'debe llegar' });
       await app.waitFor(44);
-      const paths = ['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones', '/_sandbox/eventos', '/_sandbox/webhook'];
+      const paths = [
+        '/v1/cobros',
+        '/v1/transacciones',
+        '/v1/devoluciones',
+        '/v1/liquidaciones',
+        '/_sandbox/eventos',
+        '/_sandbox/webhook',
+      ];
       const snapshot = await Promise.all(paths.map((p) => a.api('GET', p)));
       await a.close();
 
@@ -352,11 +454,23 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
       expect(statSync(file).size).toBeLessThan(sizeBefore * 0.7);
       expect(readdirSync(join(file, '..')).filter((n) => n.includes('compactando'))).toEqual([]);
       const j = await svc(['--json', 'sandbox', 'compactar', '--data', file]);
-      expect(JSON.parse(j.stdout)).toEqual({ archivo: file, bytes_antes: expect.any(Number), bytes_despues: expect.any(Number) });
+      expect(JSON.parse(j.stdout)).toEqual({
+        archivo: file,
+        bytes_antes: expect.any(Number),
+        bytes_despues: expect.any(Number),
+      });
 
-      const b = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const b = await startSandbox({
+        dataFile: file,
+        webhookUrl: app.url,
+        retrySchedule: [60_000],
+      });
       try {
-        expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([a.apiKey, a.apiKeyNoListo, a.webhookSecret]);
+        expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([
+          a.apiKey,
+          a.apiKeyNoListo,
+          a.webhookSecret,
+        ]);
         const again = await Promise.all(paths.map((p) => b.api('GET', p)));
         const relinked = (x: any) => JSON.parse(JSON.stringify(x).replaceAll(a.baseUrl, b.baseUrl));
         expect(again.map((x) => x.body)).toEqual(snapshot.map((x) => relinked(x.body)));
@@ -366,7 +480,10 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
         expect(JSON.parse(repeated!.text).cobro_id).toBe(owed.id);
         await eventually(() => b.app.deps.store.pendingEvents.size === 0);
         expect((await b.cobro()).id).toBe(owed.id + 1);
-        expect((await b.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '50.01' })).body.message).toMatch(/queda por devolver \(50\.00\)/);
+        expect(
+          (await b.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '50.01' })).body
+            .message,
+        ).toMatch(/queda por devolver \(50\.00\)/);
       } finally {
         await b.close();
       }
@@ -380,20 +497,39 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
     const a = await startSandbox({ dataFile: file });
     const c = await a.cobro();
     // 200 settings of the webhook, each superseding the last: sent 20 at a time, the last one (none) alone.
-    for (let i = 0; i < 199; i += 20) await Promise.all(Array.from({ length: Math.min(20, 199 - i) }, (_, k) => a.api('POST', '/_sandbox/webhook', { url: (i + k) % 2 ? null : 'https://hooks.example/x' })));
+    for (let i = 0; i < 199; i += 20)
+      await Promise.all(
+        Array.from({ length: Math.min(20, 199 - i) }, (_, k) =>
+          a.api('POST', '/_sandbox/webhook', {
+            url: (i + k) % 2 ? null : 'https://hooks.example/x',
+          }),
+        ),
+      );
     await a.api('POST', '/_sandbox/webhook', { url: null });
     await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
     const snapshot = (await a.api('GET', `/v1/cobros/${c.id}`)).body;
     await a.close();
     const sizeBefore = statSync(file).size;
     const notices: string[] = [];
-    const b = await startSandbox({ dataFile: file, compactAtBytes: 1000, onNotice: (t) => notices.push(t) });
+    const b = await startSandbox({
+      dataFile: file,
+      compactAtBytes: 1000,
+      onNotice: (t) => notices.push(t),
+    });
     try {
-      expect(notices).toEqual([expect.stringMatching(new RegExp(`^${esc(file)} compactado al iniciar: [0-9.]+ MB → [0-9.]+ MB`))]);
+      expect(notices).toEqual([
+        expect.stringMatching(
+          new RegExp(`^${esc(file)} compactado al iniciar: [0-9.]+ MB → [0-9.]+ MB`),
+        ),
+      ]);
       expect(statSync(file).size).toBeLessThan(sizeBefore / 2);
-      expect((await b.api('GET', `/v1/cobros/${c.id}`)).body).toEqual(JSON.parse(JSON.stringify(snapshot).replaceAll(a.baseUrl, b.baseUrl)));
+      expect((await b.api('GET', `/v1/cobros/${c.id}`)).body).toEqual(
+        JSON.parse(JSON.stringify(snapshot).replaceAll(a.baseUrl, b.baseUrl)),
+      );
       expect((await b.api('GET', '/_sandbox/webhook')).body.data.url).toBe(null);
-      expect((await b.api('GET', '/_sandbox/eventos')).body.data.map((e: any) => e.body.event)).toEqual(['payment.created', 'payment.approved']);
+      expect(
+        (await b.api('GET', '/_sandbox/eventos')).body.data.map((e: any) => e.body.event),
+      ).toEqual(['payment.created', 'payment.approved']);
       expect((await b.cobro()).id).toBe(2);
     } finally {
       await b.close();
@@ -435,7 +571,10 @@ describe('a damaged tail (#19.4)', () => {
     const b = await startSandbox({ dataFile: file, onNotice: (t) => notices.push(t) });
     try {
       expect(notices).toEqual([]);
-      expect((await b.api('GET', '/v1/cobros')).body.data.map((x: any) => x.concepto)).toEqual(['la última', 'Pedido de prueba']);
+      expect((await b.api('GET', '/v1/cobros')).body.data.map((x: any) => x.concepto)).toEqual([
+        'la última',
+        'Pedido de prueba',
+      ]);
       expect(readFileSync(file, 'utf8').endsWith('}\n')).toBe(true);
       expect((await b.cobro()).id).toBe(3);
     } finally {
@@ -475,44 +614,149 @@ describe('a damaged tail (#19.4)', () => {
 
 describe('every record checked on replay (#19.5)', () => {
   const cases: [string, (base: { cobro: any }) => unknown, RegExp][] = [
-    ['an incomplete request', () => ({ c: [['cobro', { merchant: 1, wire: { id: 999999, codigo: 'ZZZZ' } }]] }), /registro cobro incompleto o inválido \(wire\.concepto/],
-    ['a request of a merchant that does not exist', ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 4, wire: { ...cobro.wire, id: 2, codigo: 'OTRO' } }]] }), /de un comercio que no existe \(comercio 4\)/],
-    ['a negative amount', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, monto: '-5.00' } }]] }), /wire\.monto/],
-    ['a request moved to another merchant', ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 2 }]] }), /cobro 1 cambia de comercio/],
-    ['a new request reusing a code', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, id: 2 } }]] }), /cobro 2 repite el codigo del cobro 1/],
-    ['a request whose code changes', ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, codigo: 'NUEVO' } }]] }), /cobro 1 cambia de codigo/],
+    [
+      'an incomplete request',
+      () => ({ c: [['cobro', { merchant: 1, wire: { id: 999999, codigo: 'ZZZZ' } }]] }),
+      /registro cobro incompleto o inválido \(wire\.concepto/,
+    ],
+    [
+      'a request of a merchant that does not exist',
+      ({ cobro }) => ({
+        c: [['cobro', { ...cobro, merchant: 4, wire: { ...cobro.wire, id: 2, codigo: 'OTRO' } }]],
+      }),
+      /de un comercio que no existe \(comercio 4\)/,
+    ],
+    [
+      'a negative amount',
+      ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, monto: '-5.00' } }]] }),
+      /wire\.monto/,
+    ],
+    [
+      'a request moved to another merchant',
+      ({ cobro }) => ({ c: [['cobro', { ...cobro, merchant: 2 }]] }),
+      /cobro 1 cambia de comercio/,
+    ],
+    [
+      'a new request reusing a code',
+      ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, id: 2 } }]] }),
+      /cobro 2 repite el codigo del cobro 1/,
+    ],
+    [
+      'a request whose code changes',
+      ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, codigo: 'NUEVO' } }]] }),
+      /cobro 1 cambia de codigo/,
+    ],
     [
       'a new request whose id does not follow the last',
-      ({ cobro }) => ({ c: [['cobro', { ...cobro, wire: { ...cobro.wire, id: 5, codigo: 'CINCO' } }], ['cobro', { ...cobro, wire: { ...cobro.wire, id: 3, codigo: 'TRES' } }]] }),
+      ({ cobro }) => ({
+        c: [
+          ['cobro', { ...cobro, wire: { ...cobro.wire, id: 5, codigo: 'CINCO' } }],
+          ['cobro', { ...cobro, wire: { ...cobro.wire, id: 3, codigo: 'TRES' } }],
+        ],
+      }),
       /cobro 3 nuevo con un id que no sigue a los anteriores \(último 5\)/,
     ],
     [
       'a transaction of a request that does not exist',
-      () => ({ c: [['transaccion', { merchant: 1, devuelto: '0.00', wire: { id: 1, cobro_id: 42, medio: 'qr', monto: '1.00', te_cobramos: '0.01', te_queda: '0.99', estado: 'ACREDITADO', codigo: 'OP-0000000001', fecha: '2025-01-01 10:00:00', acreditacion: '2025-01-01 10:00:00' } }]] }),
+      () => ({
+        c: [
+          [
+            'transaccion',
+            {
+              merchant: 1,
+              devuelto: '0.00',
+              wire: {
+                id: 1,
+                cobro_id: 42,
+                medio: 'qr',
+                monto: '1.00',
+                te_cobramos: '0.01',
+                te_queda: '0.99',
+                estado: 'ACREDITADO',
+                codigo: 'OP-0000000001',
+                fecha: '2025-01-01 10:00:00',
+                acreditacion: '2025-01-01 10:00:00',
+              },
+            },
+          ],
+        ],
+      }),
       /transaccion 1 apunta a un cobro que no existe \(42\)/,
     ],
-    ['an unknown record', () => ({ c: [['pago', { merchant: 1 }]] }), /registro de tipo desconocido \("pago"\)/],
+    [
+      'an unknown record',
+      () => ({ c: [['pago', { merchant: 1 }]] }),
+      /registro de tipo desconocido \("pago"\)/,
+    ],
     [
       'a refund larger than what was collected',
-      ({ cobro }) => ({ c: [['devolucion', { merchant: 1, wire: { id: 1, cobro_id: cobro.wire.id, monto: '5.00', tipo: 'parcial', estado: 'DEVUELTA_PARCIALMENTE', created_at: '2025-01-01 10:00:00' } }]] }),
+      ({ cobro }) => ({
+        c: [
+          [
+            'devolucion',
+            {
+              merchant: 1,
+              wire: {
+                id: 1,
+                cobro_id: cobro.wire.id,
+                monto: '5.00',
+                tipo: 'parcial',
+                estado: 'DEVUELTA_PARCIALMENTE',
+                created_at: '2025-01-01 10:00:00',
+              },
+            },
+          ],
+        ],
+      }),
       /devolucion 1: monto 5\.00 mayor que lo cobrado del cobro 1 \(0\.00\)/,
     ],
-    ['an event of a request that does not exist', ({ cobro }) => ({ c: [], e: [{ seq: 2, merchant: 1, at: 0, body: { event: 'payment.created', cobro_id: 7, codigo: cobro.wire.codigo, estado: 'PENDIENTE', monto: '1.00', monto_cobrado: '0.00', transaccion_id: null } }] }), /evento 2 de un cobro que no existe \(7\)/],
-    ['a settlement of an event never emitted', () => ({ s: [99] }), /entrega cerrada de un evento que no existe \(99\)/],
+    [
+      'an event of a request that does not exist',
+      ({ cobro }) => ({
+        c: [],
+        e: [
+          {
+            seq: 2,
+            merchant: 1,
+            at: 0,
+            body: {
+              event: 'payment.created',
+              cobro_id: 7,
+              codigo: cobro.wire.codigo,
+              estado: 'PENDIENTE',
+              monto: '1.00',
+              monto_cobrado: '0.00',
+              transaccion_id: null,
+            },
+          },
+        ],
+      }),
+      /evento 2 de un cobro que no existe \(7\)/,
+    ],
+    [
+      'a settlement of an event never emitted',
+      () => ({ s: [99] }),
+      /entrega cerrada de un evento que no existe \(99\)/,
+    ],
   ];
 
-  it.each(cases)('%s stops the start with the file and line; the file is untouched', async (_name, line, why) => {
-    const file = join(tempDir('svc-sb-'), 'state.jsonl');
-    const a = await startSandbox({ dataFile: file });
-    await a.cobro();
-    await a.close();
-    const cobro = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!).c[0][1];
-    appendFileSync(file, JSON.stringify(line({ cobro })) + '\n');
-    const before = readFileSync(file);
-    await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 3: .*${why.source}`));
-    expect(readFileSync(file)).toEqual(before);
-    expect(existsSync(`${file}.lock`)).toBe(false);
-  });
+  it.each(cases)(
+    '%s stops the start with the file and line; the file is untouched',
+    async (_name, line, why) => {
+      const file = join(tempDir('svc-sb-'), 'state.jsonl');
+      const a = await startSandbox({ dataFile: file });
+      await a.cobro();
+      await a.close();
+      const cobro = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!).c[0][1];
+      appendFileSync(file, JSON.stringify(line({ cobro })) + '\n');
+      const before = readFileSync(file);
+      await expect(startSandbox({ dataFile: file })).rejects.toThrow(
+        new RegExp(`^${esc(file)}, línea 3: .*${why.source}`),
+      );
+      expect(readFileSync(file)).toEqual(before);
+      expect(existsSync(`${file}.lock`)).toBe(false);
+    },
+  );
 
   it('a record with a key written twice (hand-edited) stops the start naming file, line and key; the CLI says it in one line, exit 1', async () => {
     // JSON.parse would keep the last "monto" and the sandbox would start from a value nobody sees in the file.
@@ -525,12 +769,18 @@ describe('every record checked on replay (#19.5)', () => {
     lines[1] = lines[1]!.replace(/"monto":"([\d.]+)",/, '"monto":"$1","monto":"999999.00",');
     writeFileSync(file, lines.join('\n'));
     const before = readFileSync(file);
-    await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`^${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces en el mismo registro\\. El archivo de datos está dañado y no se modificó`));
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(
+      new RegExp(
+        `^${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces en el mismo registro\\. El archivo de datos está dañado y no se modificó`,
+      ),
+    );
     const r = await svc(['sandbox', '--port', '0', '--data', file]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expectNoStack(r.stderr);
-    expect(r.stderr).toMatch(new RegExp(`^error: ${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^error: ${esc(file)}, línea 2: c\\[0\\]\\[1\\]\\.wire\\.monto aparece dos veces`),
+    );
     expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
     expect(readFileSync(file)).toEqual(before);
     expect(existsSync(`${file}.lock`)).toBe(false);
@@ -546,7 +796,11 @@ describe('every record checked on replay (#19.5)', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expectNoStack(r.stderr);
-    expect(r.stderr).toMatch(new RegExp(`^error: ${esc(file)}, línea 2: registro cobro incompleto o inválido .*El archivo de datos está dañado y no se modificó`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: ${esc(file)}, línea 2: registro cobro incompleto o inválido .*El archivo de datos está dañado y no se modificó`,
+      ),
+    );
     expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
     expect(readFileSync(file)).toEqual(before);
   });

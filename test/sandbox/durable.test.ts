@@ -35,7 +35,12 @@ function spyFs() {
     },
     writeSync(fd: number, buf: Uint8Array, off: number, len: number) {
       const n = nodeFs.writeSync(fd, buf, off, len);
-      log.push({ op: 'write', fd, path: at(fd), text: Buffer.from(buf.subarray(off, off + n)).toString('utf8') });
+      log.push({
+        op: 'write',
+        fd,
+        path: at(fd),
+        text: Buffer.from(buf.subarray(off, off + n)).toString('utf8'),
+      });
       return n;
     },
     fdatasyncSync(fd: number) {
@@ -88,7 +93,8 @@ describe('the data file is written durably', () => {
     try {
       const check = (marker: string) => {
         spy.log.push({ op: 'answer', marker });
-        if (durableAt(spy.log, file, marker, spy.log.length - 1) < 0) problems.push(`${marker}: answered before a durable write of its line`);
+        if (durableAt(spy.log, file, marker, spy.log.length - 1) < 0)
+          problems.push(`${marker}: answered before a durable write of its line`);
       };
       for (let i = 0; i < 5; i++) {
         const concepto = `durable-${i}-fin`;
@@ -110,7 +116,10 @@ describe('the data file is written durably', () => {
     const dir = tempDir('svc-durable-');
     const file = join(dir, 'state.jsonl');
     const sb = await startSandbox({ dataFile: file });
-    for (let i = 0; i < 3; i++) expect((await sb.api('POST', '/v1/cobros', { concepto: `antes-${i}`, monto: '1.00' })).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await sb.api('POST', '/v1/cobros', { concepto: `antes-${i}`, monto: '1.00' })).status,
+      ).toBe(201);
     await sb.close();
 
     const spy = spyFs();
@@ -122,14 +131,23 @@ describe('the data file is written durably', () => {
     const rename = log.findIndex((o) => o.op === 'rename' && o.to === real);
     expect(rename, `a rename over ${real}: ${JSON.stringify(log)}`).toBeGreaterThanOrEqual(0);
     const temp = (log[rename] as { from: string }).from;
-    expect(dirname(temp), 'the new file is made in the same folder (rename is atomic there)').toBe(dirname(real));
+    expect(dirname(temp), 'the new file is made in the same folder (rename is atomic there)').toBe(
+      dirname(real),
+    );
     const tempWrites = log.flatMap((o, i) => (o.op === 'write' && o.path === temp ? [i] : []));
     expect(tempWrites.length, 'the state written to the new file').toBeGreaterThan(0);
-    const tempSync = log.findIndex((o, i) => o.op === 'sync' && o.path === temp && i > Math.max(...tempWrites));
+    const tempSync = log.findIndex(
+      (o, i) => o.op === 'sync' && o.path === temp && i > Math.max(...tempWrites),
+    );
     expect(tempSync, 'the new file synced after its last write').toBeGreaterThan(0);
     expect(tempSync, 'and before the rename').toBeLessThan(rename);
-    const dirSync = log.findIndex((o, i) => o.op === 'sync' && o.path === dirname(real) && i > rename);
-    expect(dirSync, 'the folder fsynced after the rename, so the rename survives a crash').toBeGreaterThan(rename);
+    const dirSync = log.findIndex(
+      (o, i) => o.op === 'sync' && o.path === dirname(real) && i > rename,
+    );
+    expect(
+      dirSync,
+      'the folder fsynced after the rename, so the rename survives a crash',
+    ).toBeGreaterThan(rename);
     // Appends go on in the new file, durably.
     const reopened = log.findIndex((o, i) => o.op === 'open' && o.path === real && i > rename);
     expect(reopened, 'the data file opened again for appending').toBeGreaterThan(rename);

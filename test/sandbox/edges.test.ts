@@ -70,43 +70,76 @@ const FORBIDDEN: [string, string][] = [
 ];
 
 describe('text fields refuse C0, C1 and bidi controls', () => {
-  it.each(FORBIDDEN)('POST /v1/cobros refuses %s in concepto, referencia, success_url, error_url', async (_name, ch) => {
-    const fields: [string, string][] = [
-      ['concepto', `Pedido ${ch}1042`],
-      ['referencia', `ref${ch}77`],
-      ['success_url', `https://tienda.example/ok${ch}`],
-      ['error_url', `https://tienda.example/${ch}err`],
-    ];
-    for (const [field, value] of fields) {
-      const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10', [field]: value });
-      expect(r.status, `${field} ${JSON.stringify(value)}`).toBe(400);
-      expect(r.body).toEqual({ error: 'create_failed', message: `${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)` });
-    }
-  });
+  it.each(FORBIDDEN)(
+    'POST /v1/cobros refuses %s in concepto, referencia, success_url, error_url',
+    async (_name, ch) => {
+      const fields: [string, string][] = [
+        ['concepto', `Pedido ${ch}1042`],
+        ['referencia', `ref${ch}77`],
+        ['success_url', `https://tienda.example/ok${ch}`],
+        ['error_url', `https://tienda.example/${ch}err`],
+      ];
+      for (const [field, value] of fields) {
+        const r = await sb.api('POST', '/v1/cobros', {
+          concepto: 'Pedido',
+          monto: '10',
+          [field]: value,
+        });
+        expect(r.status, `${field} ${JSON.stringify(value)}`).toBe(400);
+        expect(r.body).toEqual({
+          error: 'create_failed',
+          message: `${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)`,
+        });
+      }
+    },
+  );
 
   it('POST /_sandbox/webhook refuses them in url', async () => {
     for (const [, ch] of FORBIDDEN) {
       const r = await sb.api('POST', '/_sandbox/webhook', { url: `https://hooks.example/${ch}x` });
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^url: no puede tener caracteres de control/) });
+      expect(r.body).toMatchObject({
+        error: 'bad_request',
+        message: expect.stringMatching(/^url: no puede tener caracteres de control/),
+      });
     }
     expect((await sb.api('GET', '/_sandbox/webhook')).body.data.url).toBeNull();
   });
 
   it('POST /_sandbox/fallas refuses them in path, and header values Node could not send', async () => {
     for (const [, ch] of FORBIDDEN) {
-      const r = await sb.api('POST', '/_sandbox/fallas', { path: `/v1/cobros${ch}`, action: 'cut' });
+      const r = await sb.api('POST', '/_sandbox/fallas', {
+        path: `/v1/cobros${ch}`,
+        action: 'cut',
+      });
       expect(r.status).toBe(400);
       expect(r.body.message).toMatch(/^path: no puede tener caracteres de control/);
     }
     for (const value of ['pesos €', 'a\u0085b', 'a\u202eb', 'a\u0000b', 'a\nb']) {
-      const r = await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'respond', headers: { 'X-Raro': value } });
+      const r = await sb.api('POST', '/_sandbox/fallas', {
+        path: '/v1/cuenta',
+        action: 'respond',
+        headers: { 'X-Raro': value },
+      });
       expect(r.status, JSON.stringify(value)).toBe(400);
-      expect(r.body).toEqual({ error: 'bad_request', message: 'headers: "X-Raro" no es un header válido (un nombre de letras, dígitos y "-", un valor de ASCII imprimible)' });
+      expect(r.body).toEqual({
+        error: 'bad_request',
+        message:
+          'headers: "X-Raro" no es un header válido (un nombre de letras, dígitos y "-", un valor de ASCII imprimible)',
+      });
     }
     expect((await sb.api('GET', '/_sandbox/fallas')).body.data).toEqual([]);
     // What is accepted is sent as is.
-    expect((await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'respond', status: 503, headers: { 'Retry-After': '1' } })).status).toBe(201);
+    expect(
+      (
+        await sb.api('POST', '/_sandbox/fallas', {
+          path: '/v1/cuenta',
+          action: 'respond',
+          status: 503,
+          headers: { 'Retry-After': '1' },
+        })
+      ).status,
+    ).toBe(201);
     const r = await sb.api('GET', '/v1/cuenta');
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('1');
@@ -121,17 +154,80 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
 
   it('bytes that are not UTF-8, a charset other than UTF-8 and unpaired surrogates are refused with 400 naming the field; nothing stored (#29.6)', async () => {
     const post = (path: string, body: Buffer, type = 'application/json') =>
-      fetch(sb.baseUrl + path, { method: 'POST', headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: string; message: string } }));
+      fetch(sb.baseUrl + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': type },
+        body,
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { error: string; message: string },
+      }));
     const cases: [string, Buffer, string, string][] = [
       // Latin-1 "café" in concepto; an overlong "/" in referencia; a CESU-8 surrogate in concepto; a byte cut from a 2-byte sequence.
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"caf'), Buffer.from([0xe9]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: no es UTF-8 válido'],
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"ok \ufffd","monto":"1.00","referencia":"a'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), 'create_failed', 'referencia: no es UTF-8 válido'],
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"concepto":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","monto":"1.00"}')]), 'create_failed', 'concepto: no es UTF-8 válido'],
-      ['/v1/cobros', Buffer.concat([Buffer.from('{"monto":"1.00","concepto":"x'), Buffer.from([0xc3]), Buffer.from('"}')]), 'create_failed', 'concepto: no es UTF-8 válido'],
-      ['/v1/cobros', Buffer.from('{"concepto":"a\\ud800b","monto":"1.00"}'), 'create_failed', 'concepto: tiene un surrogate sin par'],
-      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","referencia":"\\udc00"}'), 'create_failed', 'referencia: tiene un surrogate sin par'],
-      ['/v1/cobros', Buffer.from('{"concepto":"ok","monto":"1.00","success_url":"https://x/\\ud83d"}'), 'create_failed', 'success_url: tiene un surrogate sin par'],
-      ['/_sandbox/webhook', Buffer.from('{"url":"http://127.0.0.1/\\udfff"}'), 'bad_request', 'url: tiene un surrogate sin par'],
+      [
+        '/v1/cobros',
+        Buffer.concat([
+          Buffer.from('{"concepto":"caf'),
+          Buffer.from([0xe9]),
+          Buffer.from('","monto":"1.00"}'),
+        ]),
+        'create_failed',
+        'concepto: no es UTF-8 válido',
+      ],
+      [
+        '/v1/cobros',
+        Buffer.concat([
+          Buffer.from('{"concepto":"ok \ufffd","monto":"1.00","referencia":"a'),
+          Buffer.from([0xc0, 0xaf]),
+          Buffer.from('"}'),
+        ]),
+        'create_failed',
+        'referencia: no es UTF-8 válido',
+      ],
+      [
+        '/v1/cobros',
+        Buffer.concat([
+          Buffer.from('{"concepto":"x'),
+          Buffer.from([0xed, 0xa0, 0x80]),
+          Buffer.from('","monto":"1.00"}'),
+        ]),
+        'create_failed',
+        'concepto: no es UTF-8 válido',
+      ],
+      [
+        '/v1/cobros',
+        Buffer.concat([
+          Buffer.from('{"monto":"1.00","concepto":"x'),
+          Buffer.from([0xc3]),
+          Buffer.from('"}'),
+        ]),
+        'create_failed',
+        'concepto: no es UTF-8 válido',
+      ],
+      [
+        '/v1/cobros',
+        Buffer.from('{"concepto":"a\\ud800b","monto":"1.00"}'),
+        'create_failed',
+        'concepto: tiene un surrogate sin par',
+      ],
+      [
+        '/v1/cobros',
+        Buffer.from('{"concepto":"ok","monto":"1.00","referencia":"\\udc00"}'),
+        'create_failed',
+        'referencia: tiene un surrogate sin par',
+      ],
+      [
+        '/v1/cobros',
+        Buffer.from('{"concepto":"ok","monto":"1.00","success_url":"https://x/\\ud83d"}'),
+        'create_failed',
+        'success_url: tiene un surrogate sin par',
+      ],
+      [
+        '/_sandbox/webhook',
+        Buffer.from('{"url":"http://127.0.0.1/\\udfff"}'),
+        'bad_request',
+        'url: tiene un surrogate sin par',
+      ],
     ];
     const before = ((await sb.api('GET', '/v1/cobros')).body.data as unknown[]).length;
     for (const [path, body, code, message] of cases) {
@@ -140,19 +236,45 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
       expect(r.body.error).toBe(code);
       expect(r.body.message.startsWith(message), r.body.message).toBe(true);
     }
-    for (const type of ['application/json; charset=latin1', 'application/json; charset="iso-8859-1"', 'application/json;charset=utf-16']) {
-      const r = await post('/v1/cobros', Buffer.from('{"concepto":"caf\u00e9","monto":"1.00"}', 'latin1'), type);
+    for (const type of [
+      'application/json; charset=latin1',
+      'application/json; charset="iso-8859-1"',
+      'application/json;charset=utf-16',
+    ]) {
+      const r = await post(
+        '/v1/cobros',
+        Buffer.from('{"concepto":"caf\u00e9","monto":"1.00"}', 'latin1'),
+        type,
+      );
       expect(r.status, type).toBe(400);
-      expect(r.body).toMatchObject({ error: 'create_failed', message: expect.stringMatching(/^body: el charset debe ser utf-8, llegó "/) });
+      expect(r.body).toMatchObject({
+        error: 'create_failed',
+        message: expect.stringMatching(/^body: el charset debe ser utf-8, llegó "/),
+      });
     }
     // UTF-8 declared (any spelling), a paired surrogate escape and U+FFFD itself are text.
-    for (const type of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json;charset=utf8']) {
-      expect((await post('/v1/cobros', Buffer.from('{"concepto":"caf\u00e9 \\ud83d\\ude00 \ufffd","monto":"1.00"}'), type)).status, type).toBe(201);
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json; charset="UTF-8"',
+      'application/json;charset=utf8',
+    ]) {
+      expect(
+        (
+          await post(
+            '/v1/cobros',
+            Buffer.from('{"concepto":"caf\u00e9 \\ud83d\\ude00 \ufffd","monto":"1.00"}'),
+            type,
+          )
+        ).status,
+        type,
+      ).toBe(201);
     }
     // Only the three accepted ones were stored.
     const after = (await sb.api('GET', '/v1/cobros')).body.data as { concepto: string }[];
     expect(after.length - before).toBe(3);
-    expect(after.slice(0, 3).map((c) => c.concepto)).toEqual(Array(3).fill('caf\u00e9 \ud83d\ude00 \ufffd'));
+    expect(after.slice(0, 3).map((c) => c.concepto)).toEqual(
+      Array(3).fill('caf\u00e9 \ud83d\ude00 \ufffd'),
+    );
   });
 
   it('the CLI refuses locally exactly what the sandbox refuses', () => {
@@ -184,17 +306,31 @@ describe('text fields refuse C0, C1 and bidi controls', () => {
         } catch {
           sandboxRefuses = true;
         }
-        expect(textProblem(s, max) !== undefined, `${field} ${JSON.stringify(s)}`).toBe(sandboxRefuses);
+        expect(textProblem(s, max) !== undefined, `${field} ${JSON.stringify(s)}`).toBe(
+          sandboxRefuses,
+        );
       }
     }
   });
 
   it('svc cobro crear refuses a bidi override locally: exit 2, nothing sent', async () => {
-    const posts = async () => ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === '/v1/cobros').length;
+    const posts = async () =>
+      (
+        (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]
+      ).filter((e) => e.method === 'POST' && e.path === '/v1/cobros').length;
     const before = await posts();
     const env = { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.apiKey };
     for (const flag of ['--concepto', '--referencia']) {
-      const args = ['cobro', 'crear', '--concepto', 'Pedido', '--monto', '10', flag, 'factura\u202egnp.exe'];
+      const args = [
+        'cobro',
+        'crear',
+        '--concepto',
+        'Pedido',
+        '--monto',
+        '10',
+        flag,
+        'factura\u202egnp.exe',
+      ];
       const r = await svcSpawned(args, { env });
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
@@ -214,7 +350,11 @@ describe('blank values are refused, never turned into null', () => {
     ['error_url', '', /^error_url: debe ser una URL https, llegó ""$/],
     ['success_url', '  ', /^success_url: debe ser una URL https/],
   ])('%s %j: 400 create_failed', async (field, value, message) => {
-    const r = await sb.api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '10', [field]: value });
+    const r = await sb.api('POST', '/v1/cobros', {
+      concepto: 'Pedido',
+      monto: '10',
+      [field]: value,
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('create_failed');
     expect(r.body.message).toMatch(message);
@@ -240,7 +380,10 @@ describe('routes', () => {
     ] as const) {
       const r = await sb.api(m, p, m === 'POST' ? {} : undefined);
       expect(r.status, `${m} ${p}`).toBe(404);
-      expect(r.body, `${m} ${p}`).toEqual({ error: 'not_found', message: 'no existe ese endpoint' });
+      expect(r.body, `${m} ${p}`).toEqual({
+        error: 'not_found',
+        message: 'no existe ese endpoint',
+      });
     }
   });
 
@@ -267,9 +410,14 @@ describe('routes', () => {
     ];
     const skip = new Set(['date', 'connection', 'keep-alive']);
     for (const [path, key] of paths) {
-      const get = await fetch(sb.baseUrl + path, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+      const get = await fetch(sb.baseUrl + path, {
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+      });
       const getBody = Buffer.from(await get.arrayBuffer());
-      const head = await fetch(sb.baseUrl + path, { method: 'HEAD', headers: key ? { authorization: `Bearer ${key}` } : {} });
+      const head = await fetch(sb.baseUrl + path, {
+        method: 'HEAD',
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+      });
       expect(await head.text(), path).toBe('');
       expect(head.status, path).toBe(get.status);
       const headers = (h: Headers) => [...h].filter(([k]) => !skip.has(k));
@@ -277,7 +425,11 @@ describe('routes', () => {
       expect(Number(head.headers.get('content-length')), path).toBe(getBody.length);
       expect(getBody.length, path).toBeGreaterThan(0);
     }
-    const log = (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string; status: number | null }[];
+    const log = (await sb.api('GET', '/_sandbox/log')).body.data as {
+      method: string;
+      path: string;
+      status: number | null;
+    }[];
     expect(log.find((e) => e.method === 'HEAD' && e.path === '/v1/cuenta')?.status).toBe(200);
   });
 });
@@ -296,7 +448,9 @@ describe('bodies', () => {
         const [status, ...rest] = r.text.split('\r\n');
         expect(status, `${path} ${size}: ${r.text}`).toBe('HTTP/1.1 413 Payload Too Large');
         expect(rest).toContain('Connection: close');
-        const body = JSON.parse(Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'));
+        const body = JSON.parse(
+          Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'),
+        );
         expect(body).toEqual({ error: code, message: 'body: más de 1048576 bytes' });
         expect(r.closedByServer).toBe(true);
       }
@@ -319,18 +473,29 @@ describe('bodies', () => {
     // The answer may come before the upload ends and the socket be closed under the sender.
     if (!(big instanceof Error)) {
       expect(big.status).toBe(413);
-      expect(await big.json()).toEqual({ error: 'create_failed', message: 'body: más de 1048576 bytes' });
+      expect(await big.json()).toEqual({
+        error: 'create_failed',
+        message: 'body: más de 1048576 bytes',
+      });
     }
     const exact = JSON.stringify({ concepto: 'x', monto: '1', pad: 'p'.repeat(1024 * 1024 - 40) });
     const padded = exact + ' '.repeat(1024 * 1024 - Buffer.byteLength(exact));
     expect(Buffer.byteLength(padded)).toBe(1024 * 1024);
-    const r = await sb.raw('POST', '/v1/cobros', { body: padded, headers: { 'content-type': 'application/json' } });
+    const r = await sb.raw('POST', '/v1/cobros', {
+      body: padded,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(201);
   });
 
   it('a request without a known key is answered 401 from its headers; its body is never read (#29.5)', async () => {
     const MiB = 1024 * 1024;
-    for (const auth of ['', 'Authorization: Basic x\r\n', 'Authorization: Bearer svc_test_00000000000000000000000000000000\r\n', 'Authorization: Bearer svc_live_nope\r\n']) {
+    for (const auth of [
+      '',
+      'Authorization: Basic x\r\n',
+      'Authorization: Bearer svc_test_00000000000000000000000000000000\r\n',
+      'Authorization: Bearer svc_live_nope\r\n',
+    ]) {
       for (const path of ['/v1/cobros', '/_sandbox/fallas']) {
         // Only the headers of a 1 MiB body are sent: an answer proves the body was not waited for.
         const head = `POST ${path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`;
@@ -338,7 +503,11 @@ describe('bodies', () => {
         const [status, ...rest] = r.text.split('\r\n');
         expect(status, `${path} ${auth}: ${r.text}`).toBe('HTTP/1.1 401 Unauthorized');
         expect(rest).toContain('Connection: close');
-        expect(JSON.parse(Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')).error).toBe('unauthorized');
+        expect(
+          JSON.parse(
+            Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'),
+          ).error,
+        ).toBe('unauthorized');
         expect(r.closedByServer).toBe(true);
       }
     }
@@ -348,7 +517,10 @@ describe('bodies', () => {
   it('bodies held at once share a budget: past it 503 with Retry-After before reading; small bodies still get in; a left request gives its share back (#29.5)', async () => {
     const MiB = 1024 * 1024;
     // 4 MiB: large bodies may hold three quarters of it, three bodies of 1 MiB.
-    const small = await startSandbox({ maxBodiesBytes: 4 * MiB, onError: (err) => errors.push(err) });
+    const small = await startSandbox({
+      maxBodiesBytes: 4 * MiB,
+      onError: (err) => errors.push(err),
+    });
     const holders: Socket[] = [];
     try {
       const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${small.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${MiB}\r\n\r\n`;
@@ -364,15 +536,28 @@ describe('bodies', () => {
       expect(status, r.text).toBe('HTTP/1.1 503 Service Unavailable');
       expect(rest).toContain('Retry-After: 1');
       expect(rest).toContain('Connection: close');
-      expect(JSON.parse(Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')).error).toBe('unavailable');
+      expect(
+        JSON.parse(
+          Buffer.from(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8'),
+        ).error,
+      ).toBe('unavailable');
       expect(r.closedByServer).toBe(true);
       // A request of the usual size uses the quarter large bodies may not.
-      expect((await small.api('POST', '/v1/cobros', { concepto: 'Entra igual', monto: '5.00' })).status).toBe(201);
+      expect(
+        (await small.api('POST', '/v1/cobros', { concepto: 'Entra igual', monto: '5.00' })).status,
+      ).toBe(201);
       for (const s of holders) s.destroy();
       await eventually(() => small.app.inflight() === 0);
       const exact = JSON.stringify({ concepto: 'x', monto: '1', pad: 'p'.repeat(MiB - 40) });
       const padded = exact + ' '.repeat(MiB - Buffer.byteLength(exact));
-      expect((await small.raw('POST', '/v1/cobros', { body: padded, headers: { 'content-type': 'application/json' } })).status).toBe(201);
+      expect(
+        (
+          await small.raw('POST', '/v1/cobros', {
+            body: padded,
+            headers: { 'content-type': 'application/json' },
+          })
+        ).status,
+      ).toBe(201);
     } finally {
       for (const s of holders) s.destroy();
       await small.close();
@@ -381,12 +566,22 @@ describe('bodies', () => {
   });
 
   it('a request that does not arrive whole within the request timeout is cut (#29.5)', async () => {
-    const quick = await startSandbox({ requestTimeoutMs: 1000, onError: (err) => errors.push(err) });
+    const quick = await startSandbox({
+      requestTimeoutMs: 1000,
+      onError: (err) => errors.push(err),
+    });
     try {
       const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${quick.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
-      const r = await rawExchange(head, { body: Buffer.from('{"concepto": "lento'), port: Number(new URL(quick.baseUrl).port), waitMs: 20_000 });
+      const r = await rawExchange(head, {
+        body: Buffer.from('{"concepto": "lento'),
+        port: Number(new URL(quick.baseUrl).port),
+        waitMs: 20_000,
+      });
       expect(r.closedByServer, r.text).toBe(true);
-      expect(await quick.api('GET', '/v1/cobros?q=lento')).toMatchObject({ status: 200, body: { data: [] } });
+      expect(await quick.api('GET', '/v1/cobros?q=lento')).toMatchObject({
+        status: 200,
+        body: { data: [] },
+      });
     } finally {
       await quick.close();
     }
@@ -397,9 +592,16 @@ describe('bodies', () => {
     const path = '/v1/cobros';
     const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sb.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
     const before = (await sb.api('GET', '/_sandbox/log')).body.data.length as number;
-    await rawExchange(head, { body: Buffer.from('{"concepto": "Pedido a medias", "mon'), destroyAfterWrite: true });
+    await rawExchange(head, {
+      body: Buffer.from('{"concepto": "Pedido a medias", "mon'),
+      destroyAfterWrite: true,
+    });
     const entry = await eventually(async () => {
-      const log = (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string; status: number | null }[];
+      const log = (await sb.api('GET', '/_sandbox/log')).body.data as {
+        method: string;
+        path: string;
+        status: number | null;
+      }[];
       return log.slice(before).find((e) => e.method === 'POST' && e.path === path);
     });
     expect(entry.status).toBeNull();
@@ -425,7 +627,11 @@ describe('bodies', () => {
       // The key is checked before the body is read: only a known merchant's request gets as far as a cut.
       const key = await eventually(() => /SVC_API_KEY=(\S+)/.exec(stdout)?.[1], 20_000);
       const head = `POST /v1/cobros HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
-      await rawExchange(head, { body: Buffer.from('{"concepto": "a med'), destroyAfterWrite: true, port: Number(new URL(base).port) });
+      await rawExchange(head, {
+        body: Buffer.from('{"concepto": "a med'),
+        destroyAfterWrite: true,
+        port: Number(new URL(base).port),
+      });
       await eventually(() => /POST\s+\/v1\/cobros\s+cortada/.test(stderr), 10_000);
     } finally {
       proc.kill('SIGTERM');

@@ -11,14 +11,27 @@ const DAY = 86_400_000;
 
 describe('the fee table', () => {
   it('is exactly the published one: labels, percentages, credit and settlement delays in days', () => {
-    expect(FEES.map((f) => [f.medio, f.label, f.porcentaje, f.creditDelayMs / DAY, f.settlementDelayMs / DAY, f.switch])).toEqual([
+    expect(
+      FEES.map((f) => [
+        f.medio,
+        f.label,
+        f.porcentaje,
+        f.creditDelayMs / DAY,
+        f.settlementDelayMs / DAY,
+        f.switch,
+      ]),
+    ).toEqual([
       ['transferencia', 'Transferencia bancaria', '0.8000', 0, 1, 'transferencia'],
       ['qr', 'Código QR', '0.9900', 0, 1, 'qr'],
       ['debito', 'Tarjeta de débito', '1.9900', 1, 2, 'tarjeta'],
       ['credito', 'Tarjeta de crédito', '4.3900', 2, 10, 'tarjeta'],
       ['prepaga', 'Tarjeta prepaga', '2.9900', 1, 3, 'tarjeta'],
     ]);
-    expect(cargos()[3]).toEqual({ medio: 'credito', label: 'Tarjeta de crédito', porcentaje: '4.3900' });
+    expect(cargos()[3]).toEqual({
+      medio: 'credito',
+      label: 'Tarjeta de crédito',
+      porcentaje: '4.3900',
+    });
   });
   it('has no row for a method it does not know', () => {
     expect(() => feeOf('cheque' as never)).toThrow('no fee for cheque');
@@ -27,7 +40,15 @@ describe('the fee table', () => {
 
 describe('porFecha orders days earliest first, whatever order they come in', () => {
   const liq = (fecha_estimada: string): Liquidacion => ({
-    id: 1, transaccion_id: 1, cobro_id: 1, bruto: '1.00', te_cobramos: '0.01', te_queda: '0.99', fecha_operacion: '2026-11-01 10:00:00', fecha_estimada, estado: 'estimado',
+    id: 1,
+    transaccion_id: 1,
+    cobro_id: 1,
+    bruto: '1.00',
+    te_cobramos: '0.01',
+    te_queda: '0.99',
+    fecha_operacion: '2026-11-01 10:00:00',
+    fecha_estimada,
+    estado: 'estimado',
   });
   it.each([
     [['2026-11-05', '2026-11-03', '2026-11-04', '2026-11-01']],

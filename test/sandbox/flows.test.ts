@@ -41,8 +41,13 @@ describe('transitions and events', () => {
   it('created -> pending -> partially_paid -> approved -> partially_refunded -> refunded', async () => {
     const { sb, rx } = await setup();
     const c = await sb.cobro({ monto: '100.00' });
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/iniciar`)).body.data.estado).toBe('EN_PROCESO');
-    const p1 = await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '40', medio: 'credito' });
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/iniciar`)).body.data.estado).toBe(
+      'EN_PROCESO',
+    );
+    const p1 = await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {
+      monto: '40',
+      medio: 'credito',
+    });
     expect(p1.body.data).toMatchObject({ estado: 'PAGADA_PARCIALMENTE', monto_cobrado: '40.00' });
     const p2 = await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {});
     expect(p2.body.data).toMatchObject({ estado: 'PAGADA', monto_cobrado: '100.00' });
@@ -50,7 +55,10 @@ describe('transitions and events', () => {
     expect(r1.body.data).toMatchObject({ tipo: 'parcial', estado: 'DEVUELTA_PARCIALMENTE' });
     const r2 = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '70' });
     expect(r2.body.data).toMatchObject({ tipo: 'total', estado: 'DEVUELTA' });
-    expect((await sb.api('GET', `/v1/cobros/${c.id}`)).body.data).toMatchObject({ estado: 'DEVUELTA', monto_cobrado: '100.00' });
+    expect((await sb.api('GET', `/v1/cobros/${c.id}`)).body.data).toMatchObject({
+      estado: 'DEVUELTA',
+      monto_cobrado: '100.00',
+    });
     const again = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '0.01' });
     expect(again.body).toMatchObject({ error: 'refund_failed' });
 
@@ -70,9 +78,14 @@ describe('transitions and events', () => {
     expect(bodies[2].transaccion_id).toBe(txs.find((t: any) => t.monto === '40.00').id);
     expect(bodies[3].transaccion_id).toBe(txs.find((t: any) => t.monto === '60.00').id);
     expect(bodies[4].transaccion_id).toBeNull();
-    for (const b of bodies) expect(b).toMatchObject({ cobro_id: c.id, codigo: c.codigo, monto: '100.00' });
+    for (const b of bodies)
+      expect(b).toMatchObject({ cobro_id: c.id, codigo: c.codigo, monto: '100.00' });
     // Fees of the credit-card transaction: 4.3900 % of 40.00 = 1.756 -> 1.76.
-    expect(txs.find((t: any) => t.monto === '40.00')).toMatchObject({ medio: 'credito', te_cobramos: '1.76', te_queda: '38.24' });
+    expect(txs.find((t: any) => t.monto === '40.00')).toMatchObject({
+      medio: 'credito',
+      te_cobramos: '1.76',
+      te_queda: '38.24',
+    });
     expect((await sb.api('GET', '/v1/liquidaciones')).body.data).toHaveLength(2);
   });
 
@@ -82,10 +95,21 @@ describe('transitions and events', () => {
     const r = await sb.api('POST', `/_sandbox/cobros/${c.id}/rechazar`, { medio: 'debito' });
     expect(r.body.data.estado).toBe('CANCELADO');
     const tx = (await sb.api('GET', '/v1/transacciones?estado=RECHAZADO')).body.data[0];
-    expect(tx).toMatchObject({ cobro_id: c.id, medio: 'debito', monto: '75.50', te_cobramos: '0.00', te_queda: '0.00', estado: 'RECHAZADO' });
+    expect(tx).toMatchObject({
+      cobro_id: c.id,
+      medio: 'debito',
+      monto: '75.50',
+      te_cobramos: '0.00',
+      te_queda: '0.00',
+      estado: 'RECHAZADO',
+    });
     expect((await sb.api('GET', '/v1/liquidaciones')).body.data).toEqual([]);
     await rx.waitFor(2);
-    expect(events(rx)[1]).toMatchObject({ event: 'payment.rejected', estado: 'CANCELADO', transaccion_id: tx.id });
+    expect(events(rx)[1]).toMatchObject({
+      event: 'payment.rejected',
+      estado: 'CANCELADO',
+      transaccion_id: tx.id,
+    });
     const refund = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '1' });
     expect(refund.body.error).toBe('refund_failed');
   });
@@ -93,9 +117,15 @@ describe('transitions and events', () => {
   it('expirar: CANCELADO, payment.rejected without transaction', async () => {
     const { sb, rx } = await setup();
     const c = await sb.cobro();
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/expirar`)).body.data.estado).toBe('CANCELADO');
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/expirar`)).body.data.estado).toBe(
+      'CANCELADO',
+    );
     await rx.waitFor(2);
-    expect(events(rx)[1]).toMatchObject({ event: 'payment.rejected', estado: 'CANCELADO', transaccion_id: null });
+    expect(events(rx)[1]).toMatchObject({
+      event: 'payment.rejected',
+      estado: 'CANCELADO',
+      transaccion_id: null,
+    });
   });
 
   it('a request past its vencimiento becomes CANCELADO by itself, with its event', async () => {
@@ -103,7 +133,11 @@ describe('transitions and events', () => {
     const venc = new Date(Date.now() + 1500).toISOString();
     const c = await sb.cobro({ vencimiento: venc });
     await rx.waitFor(2, 20_000);
-    expect(events(rx)[1]).toMatchObject({ event: 'payment.rejected', cobro_id: c.id, estado: 'CANCELADO' });
+    expect(events(rx)[1]).toMatchObject({
+      event: 'payment.rejected',
+      cobro_id: c.id,
+      estado: 'CANCELADO',
+    });
     expect((await sb.api('GET', `/v1/cobros/${c.id}`)).body.data.estado).toBe('CANCELADO');
     const pay = await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`);
     expect(pay.body).toMatchObject({ error: 'invalid_state' });
@@ -112,8 +146,12 @@ describe('transitions and events', () => {
   it('payer simulation refuses what the state machine refuses', async () => {
     const { sb } = await setup();
     const c = await sb.cobro({ monto: '10', tarjeta: false });
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '10.01' })).body.message).toMatch(/es más de lo que falta pagar/);
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).body.message).toMatch(/no acepta credito/);
+    expect(
+      (await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '10.01' })).body.message,
+    ).toMatch(/es más de lo que falta pagar/);
+    expect(
+      (await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).body.message,
+    ).toMatch(/no acepta credito/);
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: 5 })).status).toBe(400);
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`);
     for (const a of ['iniciar', 'rechazar', 'expirar', 'pagar']) {
@@ -130,14 +168,34 @@ describe('transitions and events', () => {
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '70' });
     const [t70, t30] = (await sb.api('GET', '/v1/transacciones')).body.data;
     expect(t30.monto).toBe('30.00');
-    const over = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '30.01', transaccion_id: t30.id });
+    const over = await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, {
+      monto: '30.01',
+      transaccion_id: t30.id,
+    });
     expect(over.body).toMatchObject({ error: 'refund_failed' });
     expect(over.body.message).toMatch(/^transaccion_id: .*queda de la transacción \(30\.00\)/);
-    expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '30', transaccion_id: t30.id })).status).toBe(201);
-    expect((await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '0.01', transaccion_id: t30.id })).status).toBe(400);
+    expect(
+      (
+        await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, {
+          monto: '30',
+          transaccion_id: t30.id,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, {
+          monto: '0.01',
+          transaccion_id: t30.id,
+        })
+      ).status,
+    ).toBe(400);
     const other = await sb.cobro({ monto: '5' });
     await sb.api('POST', `/_sandbox/cobros/${other.id}/pagar`);
-    const foreign = await sb.api('POST', `/v1/cobros/${other.id}/devoluciones`, { monto: '1', transaccion_id: t70.id });
+    const foreign = await sb.api('POST', `/v1/cobros/${other.id}/devoluciones`, {
+      monto: '1',
+      transaccion_id: t70.id,
+    });
     expect(foreign.body.message).toMatch(/no es de este cobro/);
   });
 });
@@ -150,7 +208,13 @@ describe('delivery', () => {
     await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`);
     await rx.waitFor(5);
     // Same created event three times (500, 503, 200), then the others in order.
-    expect(events(rx).map((e) => e.event)).toEqual(['payment.created', 'payment.created', 'payment.created', 'payment.pending', 'payment.approved']);
+    expect(events(rx).map((e) => e.event)).toEqual([
+      'payment.created',
+      'payment.created',
+      'payment.created',
+      'payment.pending',
+      'payment.approved',
+    ]);
     // Each attempt is signed with its own timestamp over the same body.
     for (const r of rx.received) expectSigned(sb.webhookSecret, r);
     const entregas = await eventually(async () => {
@@ -175,7 +239,12 @@ describe('delivery', () => {
     const c = await sb.cobro();
     await sb.api('POST', `/_sandbox/cobros/${c.id}/expirar`);
     await rx.waitFor(4);
-    expect(events(rx).map((e) => e.event)).toEqual(['payment.created', 'payment.created', 'payment.created', 'payment.rejected']);
+    expect(events(rx).map((e) => e.event)).toEqual([
+      'payment.created',
+      'payment.created',
+      'payment.created',
+      'payment.rejected',
+    ]);
     const list = await eventually(async () => {
       const l = (await sb.api('GET', '/_sandbox/entregas')).body.data;
       return l.length === 4 && l;
@@ -197,14 +266,23 @@ describe('delivery', () => {
   it('POST /_sandbox/webhook sets the URL (https or loopback http only)', async () => {
     rx = await startReceiver();
     sb = await startSandbox();
-    expect((await sb.api('POST', '/_sandbox/webhook', { url: 'http://example.com/hook' })).status).toBe(400);
-    expect((await sb.api('POST', '/_sandbox/webhook', { url: 'ftp://127.0.0.1/x' })).status).toBe(400);
+    expect(
+      (await sb.api('POST', '/_sandbox/webhook', { url: 'http://example.com/hook' })).status,
+    ).toBe(400);
+    expect((await sb.api('POST', '/_sandbox/webhook', { url: 'ftp://127.0.0.1/x' })).status).toBe(
+      400,
+    );
     const set = await sb.api('POST', '/_sandbox/webhook', { url: rx.url });
     expect(set.body.data).toEqual({ url: rx.url });
     const c = await sb.cobro();
     await rx.waitFor(1);
-    expect(expectSigned(sb.webhookSecret, rx.received[0]!)).toMatchObject({ event: 'payment.created', cobro_id: c.id });
+    expect(expectSigned(sb.webhookSecret, rx.received[0]!)).toMatchObject({
+      event: 'payment.created',
+      cobro_id: c.id,
+    });
     // The other merchant has its own URL: nothing of merchant 1 goes there, and its lists are its own.
-    expect((await sb.api('GET', '/_sandbox/webhook', undefined, sb.apiKeyNoListo)).body.data.url).toBeNull();
+    expect(
+      (await sb.api('GET', '/_sandbox/webhook', undefined, sb.apiKeyNoListo)).body.data.url,
+    ).toBeNull();
   });
 });

@@ -23,13 +23,25 @@ describe('--data', () => {
     await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '60', medio: 'debito' });
     await a.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10' });
     await a.api('POST', '/_sandbox/webhook', { url: 'https://hooks.example/x' });
-    const snapshot = await Promise.all(['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) => a.api('GET', p)));
+    const snapshot = await Promise.all(
+      ['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) =>
+        a.api('GET', p),
+      ),
+    );
     await a.close();
 
     const b = await startSandbox({ dataFile: file });
     try {
-      expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([a.apiKey, a.apiKeyNoListo, a.webhookSecret]);
-      const again = await Promise.all(['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) => b.api('GET', p)));
+      expect([b.apiKey, b.apiKeyNoListo, b.webhookSecret]).toEqual([
+        a.apiKey,
+        a.apiKeyNoListo,
+        a.webhookSecret,
+      ]);
+      const again = await Promise.all(
+        ['/v1/cobros', '/v1/transacciones', '/v1/devoluciones', '/v1/liquidaciones'].map((p) =>
+          b.api('GET', p),
+        ),
+      );
       // The payer link follows the sandbox to its new port; everything else is as it was.
       expect(b.baseUrl).not.toBe(a.baseUrl);
       const link = again[0]!.body.data[0].url as string;
@@ -37,7 +49,9 @@ describe('--data', () => {
       expect((await fetch(link)).status).toBe(200);
       snapshot[0]!.body.data[0].url = link;
       expect(again.map((r) => r.body)).toEqual(snapshot.map((r) => r.body));
-      expect((await b.api('GET', '/_sandbox/webhook')).body.data.url).toBe('https://hooks.example/x');
+      expect((await b.api('GET', '/_sandbox/webhook')).body.data.url).toBe(
+        'https://hooks.example/x',
+      );
       const next = await b.cobro();
       expect(next.id).toBe(c.id + 1);
       // Refund rules still see what was refunded before the restart.
@@ -56,7 +70,11 @@ describe('--data', () => {
     const before = (await a.api('GET', '/v1/transacciones')).body;
     await a.close();
     const today = readFileSync(file, 'utf8');
-    const legacy = today.replace(/"(merchant|wire|seq|at)":/g, (_, k: string) => `"${({ merchant: 'm', wire: 'd', seq: 'n', at: 't' } as Record<string, string>)[k]}":`);
+    const legacy = today.replace(
+      /"(merchant|wire|seq|at)":/g,
+      (_, k: string) =>
+        `"${({ merchant: 'm', wire: 'd', seq: 'n', at: 't' } as Record<string, string>)[k]}":`,
+    );
     expect(legacy).not.toBe(today);
     expect(legacy).not.toMatch(/"(merchant|wire|seq)":/);
     writeFileSync(file, legacy);
@@ -101,7 +119,9 @@ describe('--data', () => {
     lines[1] = lines[1]!.slice(0, 20) + '#' + lines[1]!.slice(21);
     const corrupt = lines.join('\n');
     writeFileSync(file, corrupt);
-    await expect(startSandbox({ dataFile: file })).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, línea 2`));
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(
+      new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, línea 2`),
+    );
     expect(readFileSync(file, 'utf8')).toBe(corrupt);
 
     // The built CLI's exit and one line for a damaged file: datafile.test.ts.
@@ -124,21 +144,32 @@ describe('--data', () => {
     const file = join(tempDir('svc-sb-'), 'state.jsonl');
     const first = await startSandbox({ spawned: ['--data', file] });
     try {
-      expect((await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status).toBe(201);
+      expect(
+        (await first.api('POST', '/v1/cobros', { concepto: 'uno', monto: '1.00' })).status,
+      ).toBe(201);
       const before = readFileSync(file, 'utf8');
       const r = await svcSpawned(['sandbox', '--port', '0', '--data', file]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
       expectNoStack(r.stderr);
-      expect(r.stderr.trim().split('\n')[0]).toMatch(new RegExp(`^error: .*state\\.jsonl ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\); detenelo o usá otro --data`));
+      expect(r.stderr.trim().split('\n')[0]).toMatch(
+        new RegExp(
+          `^error: .*state\\.jsonl ya lo usa otro svc sandbox \\(pid ${first.proc.pid}\\); detenelo o usá otro --data`,
+        ),
+      );
       await expect(startSandbox({ dataFile: file })).rejects.toThrow(`(pid ${first.proc.pid})`);
       // A script gets the same refusal as JSON on stderr.
       const j = await svc(['sandbox', '--port', '0', '--json', '--data', file]);
       expect(j.exitCode).toBe(1);
       expect(j.stdout).toBe('');
-      expect(JSON.parse(j.stderr)).toEqual({ error: 'config', message: expect.stringContaining(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`) });
+      expect(JSON.parse(j.stderr)).toEqual({
+        error: 'config',
+        message: expect.stringContaining(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`),
+      });
       expect(readFileSync(file, 'utf8')).toBe(before);
-      expect((await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id).toBe(2);
+      expect(
+        (await first.api('POST', '/v1/cobros', { concepto: 'dos', monto: '2.00' })).body.data.id,
+      ).toBe(2);
     } finally {
       await first.stop();
     }
@@ -146,7 +177,9 @@ describe('--data', () => {
     const second = await startSandbox({ dataFile: file });
     try {
       expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`);
-      expect((await second.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id)).toEqual([2, 1]);
+      expect((await second.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id)).toEqual([
+        2, 1,
+      ]);
     } finally {
       await second.close();
     }
@@ -168,7 +201,9 @@ describe('--data', () => {
       await b.close();
     }
     writeFileSync(`${file}.lock`, '');
-    await expect(startSandbox({ dataFile: file })).rejects.toThrow(/ya lo usa otro svc sandbox; detenelo/);
+    await expect(startSandbox({ dataFile: file })).rejects.toThrow(
+      /ya lo usa otro svc sandbox; detenelo/,
+    );
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe('');
   });
 
@@ -177,18 +212,35 @@ describe('--data', () => {
     const app = await startReceiver({ script: [500] });
     try {
       // One failed attempt, the retry a minute away: the sandbox stops before it.
-      const a = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const a = await startSandbox({
+        dataFile: file,
+        webhookUrl: app.url,
+        retrySchedule: [60_000],
+      });
       const c = await a.cobro({ concepto: 'debe llegar', monto: '10.00' });
       await app.waitFor(1);
       const before = (await a.api('GET', '/_sandbox/eventos')).body.data;
-      expect(before.map((e: any) => [e.body.event, e.body.cobro_id])).toEqual([['payment.created', c.id]]);
+      expect(before.map((e: any) => [e.body.event, e.body.cobro_id])).toEqual([
+        ['payment.created', c.id],
+      ]);
       await a.close();
 
-      const b = await startSandbox({ dataFile: file, webhookUrl: app.url, retrySchedule: [60_000] });
+      const b = await startSandbox({
+        dataFile: file,
+        webhookUrl: app.url,
+        retrySchedule: [60_000],
+      });
       try {
         const [first, again] = await app.waitFor(2);
         expect(again!.text).toBe(first!.text);
-        expect(verify({ secret: b.webhookSecret, timestamp: String(again!.headers['x-svc-timestamp']), signature: String(again!.headers['x-svc-signature']), body: again!.body }).ok).toBe(true);
+        expect(
+          verify({
+            secret: b.webhookSecret,
+            timestamp: String(again!.headers['x-svc-timestamp']),
+            signature: String(again!.headers['x-svc-signature']),
+            body: again!.body,
+          }).ok,
+        ).toBe(true);
         // The event keeps its number and date across the restart.
         expect((await b.api('GET', '/_sandbox/eventos')).body.data).toEqual(before);
         await eventually(() => b.app.deps.store.pendingEvents.size === 0);
@@ -239,7 +291,10 @@ describe('--data', () => {
     await vi
       .waitFor(
         () => {
-          if (acknowledged.length < 50) throw new Error(`${acknowledged.length} of 50 writes answered 201 within 30 s: the sandbox stopped answering before the kill`);
+          if (acknowledged.length < 50)
+            throw new Error(
+              `${acknowledged.length} of 50 writes answered 201 within 30 s: the sandbox stopped answering before the kill`,
+            );
         },
         { timeout: 30_000, interval: 5 },
       )
@@ -258,7 +313,8 @@ describe('--data', () => {
     try {
       expect(again.api_key).toBe(sb.api_key);
       const ids = new Set((await again.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id));
-      for (const id of acknowledged) expect(ids.has(id), `cobro ${id} was answered 201 but is gone`).toBe(true);
+      for (const id of acknowledged)
+        expect(ids.has(id), `cobro ${id} was answered 201 but is gone`).toBe(true);
       const c = await again.api('POST', '/v1/cobros', { concepto: 'después', monto: '2' });
       expect(c.status).toBe(201);
     } finally {
@@ -268,10 +324,17 @@ describe('--data', () => {
 
   it('SIGTERM finishes in-flight requests and exits 0', async () => {
     const sb = await startSandbox({ spawned: [] });
-    await sb.api('POST', '/_sandbox/fallas', { path: '/v1/cuenta', action: 'delay', delay_ms: 3_000 });
+    await sb.api('POST', '/_sandbox/fallas', {
+      path: '/v1/cuenta',
+      action: 'delay',
+      delay_ms: 3_000,
+    });
     const pending = sb.api('GET', '/v1/cuenta');
     // In flight once the sandbox has taken the fault for it.
-    await eventually(async () => (await sb.api('GET', '/_sandbox/fallas')).body.data.length === 0, 15_000);
+    await eventually(
+      async () => (await sb.api('GET', '/_sandbox/fallas')).body.data.length === 0,
+      15_000,
+    );
     sb.proc.kill('SIGTERM');
     const r = await pending;
     expect(r.status).toBe(200);

@@ -24,7 +24,10 @@ describe('exportScenario: a closed request keeps its vencimiento while it is ahe
     ['one second past', '2026-11-25 22:59:59', false],
     ['past midnight, ahead', '2026-11-26 00:30:00', true],
   ])('%s', (_what, vencimiento, kept) => {
-    const s = exportScenario([{ ensayo: false, cobros: [paid(1, vencimiento)], transacciones: [], devoluciones: [] }], '2026-11-25 23:00:00');
+    const s = exportScenario(
+      [{ ensayo: false, cobros: [paid(1, vencimiento)], transacciones: [], devoluciones: [] }],
+      '2026-11-25 23:00:00',
+    );
     expect(s.cobros).toHaveLength(1);
     expect(s.cobros[0]!.vencimiento).toBe(kept ? vencimiento : undefined);
   });

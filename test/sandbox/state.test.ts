@@ -6,7 +6,8 @@ import * as state from '../../src/sandbox/state.js';
 import { FEES, allowedMedios, cargos, split } from '../../src/sandbox/fees.js';
 import { createClock, parseIsoWithOffset } from '../../src/sandbox/time.js';
 
-const others = (allowed: readonly EstadoCobro[]) => ESTADOS_COBRO.filter((e) => !allowed.includes(e));
+const others = (allowed: readonly EstadoCobro[]) =>
+  ESTADOS_COBRO.filter((e) => !allowed.includes(e));
 
 describe('state machine', () => {
   it('creation is PENDIENTE with payment.created', () => {
@@ -15,20 +16,35 @@ describe('state machine', () => {
 
   it('start: PENDIENTE -> EN_PROCESO (payment.pending); refused elsewhere', () => {
     expect(state.start('PENDIENTE')).toEqual({ estado: 'EN_PROCESO', event: 'payment.pending' });
-    for (const e of others(['PENDIENTE'])) expect(() => state.start(e)).toThrow(state.TransitionError);
+    for (const e of others(['PENDIENTE']))
+      expect(() => state.start(e)).toThrow(state.TransitionError);
   });
 
   it('pay in full -> PAGADA (payment.approved), in part -> PAGADA_PARCIALMENTE (payment.partially_paid)', () => {
     for (const from of ['PENDIENTE', 'EN_PROCESO', 'PAGADA_PARCIALMENTE'] as const) {
-      expect(state.pay({ estado: from, monto: 1000n, cobrado: 0n, amount: 1000n })).toMatchObject({ estado: 'PAGADA', event: 'payment.approved', cobrado: 1000n });
-      expect(state.pay({ estado: from, monto: 1000n, cobrado: 0n, amount: 1n })).toMatchObject({ estado: 'PAGADA_PARCIALMENTE', event: 'payment.partially_paid' });
+      expect(state.pay({ estado: from, monto: 1000n, cobrado: 0n, amount: 1000n })).toMatchObject({
+        estado: 'PAGADA',
+        event: 'payment.approved',
+        cobrado: 1000n,
+      });
+      expect(state.pay({ estado: from, monto: 1000n, cobrado: 0n, amount: 1n })).toMatchObject({
+        estado: 'PAGADA_PARCIALMENTE',
+        event: 'payment.partially_paid',
+      });
     }
-    expect(state.pay({ estado: 'PAGADA_PARCIALMENTE', monto: 1000n, cobrado: 600n, amount: 400n })).toMatchObject({ estado: 'PAGADA', cobrado: 1000n });
-    for (const e of others(state.PAYABLE)) expect(() => state.pay({ estado: e, monto: 1000n, cobrado: 0n, amount: 1n })).toThrow(state.TransitionError);
+    expect(
+      state.pay({ estado: 'PAGADA_PARCIALMENTE', monto: 1000n, cobrado: 600n, amount: 400n }),
+    ).toMatchObject({ estado: 'PAGADA', cobrado: 1000n });
+    for (const e of others(state.PAYABLE))
+      expect(() => state.pay({ estado: e, monto: 1000n, cobrado: 0n, amount: 1n })).toThrow(
+        state.TransitionError,
+      );
   });
 
   it('paying more than what is left is refused', () => {
-    expect(() => state.pay({ estado: 'PAGADA_PARCIALMENTE', monto: 1000n, cobrado: 600n, amount: 401n })).toThrow(/es más de lo que falta pagar \(4\.00\)/);
+    expect(() =>
+      state.pay({ estado: 'PAGADA_PARCIALMENTE', monto: 1000n, cobrado: 600n, amount: 401n }),
+    ).toThrow(/es más de lo que falta pagar \(4\.00\)/);
   });
 
   it('reject and expire: PENDIENTE/EN_PROCESO -> CANCELADO (payment.rejected)', () => {
@@ -51,55 +67,111 @@ describe('state machine', () => {
 
   it('refund: allowed states, DEVUELTA when nothing is left, else DEVUELTA_PARCIALMENTE', () => {
     for (const from of state.REFUNDABLE) {
-      expect(state.refund({ estado: from, cobrado: 1000n, devuelto: 0n, amount: 1000n })).toMatchObject({
+      expect(
+        state.refund({ estado: from, cobrado: 1000n, devuelto: 0n, amount: 1000n }),
+      ).toMatchObject({
         estado: 'DEVUELTA',
         event: 'payment.refunded',
         tipo: 'total',
       });
-      expect(state.refund({ estado: from, cobrado: 1000n, devuelto: 0n, amount: 999n })).toMatchObject({
+      expect(
+        state.refund({ estado: from, cobrado: 1000n, devuelto: 0n, amount: 999n }),
+      ).toMatchObject({
         estado: 'DEVUELTA_PARCIALMENTE',
         event: 'payment.partially_refunded',
         tipo: 'parcial',
         devuelto: 999n,
       });
     }
-    for (const e of others(state.REFUNDABLE)) expect(() => state.refund({ estado: e, cobrado: 1000n, devuelto: 0n, amount: 1n })).toThrow(/no admite devolución/);
+    for (const e of others(state.REFUNDABLE))
+      expect(() => state.refund({ estado: e, cobrado: 1000n, devuelto: 0n, amount: 1n })).toThrow(
+        /no admite devolución/,
+      );
   });
 
   it('refund never exceeds collected minus refunded, nor what is left of the transaction', () => {
-    expect(() => state.refund({ estado: 'DEVUELTA_PARCIALMENTE', cobrado: 1000n, devuelto: 900n, amount: 101n })).toThrow(/queda por devolver \(1\.00\)/);
+    expect(() =>
+      state.refund({
+        estado: 'DEVUELTA_PARCIALMENTE',
+        cobrado: 1000n,
+        devuelto: 900n,
+        amount: 101n,
+      }),
+    ).toThrow(/queda por devolver \(1\.00\)/);
     const tx = { monto: 300n, devuelto: 200n, estado: 'ACREDITADO', sameCobro: true };
-    expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 101n, transaccion: tx })).toThrow(/queda de la transacción/);
-    expect(state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 100n, transaccion: tx }).estado).toBe('DEVUELTA_PARCIALMENTE');
-    expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 1n, transaccion: { ...tx, sameCobro: false } })).toThrow(/no es de este cobro/);
-    expect(() => state.refund({ estado: 'PAGADA', cobrado: 1000n, devuelto: 0n, amount: 1n, transaccion: { ...tx, estado: 'RECHAZADO' } })).toThrow(/ACREDITADO/);
+    expect(() =>
+      state.refund({
+        estado: 'PAGADA',
+        cobrado: 1000n,
+        devuelto: 0n,
+        amount: 101n,
+        transaccion: tx,
+      }),
+    ).toThrow(/queda de la transacción/);
+    expect(
+      state.refund({
+        estado: 'PAGADA',
+        cobrado: 1000n,
+        devuelto: 0n,
+        amount: 100n,
+        transaccion: tx,
+      }).estado,
+    ).toBe('DEVUELTA_PARCIALMENTE');
+    expect(() =>
+      state.refund({
+        estado: 'PAGADA',
+        cobrado: 1000n,
+        devuelto: 0n,
+        amount: 1n,
+        transaccion: { ...tx, sameCobro: false },
+      }),
+    ).toThrow(/no es de este cobro/);
+    expect(() =>
+      state.refund({
+        estado: 'PAGADA',
+        cobrado: 1000n,
+        devuelto: 0n,
+        amount: 1n,
+        transaccion: { ...tx, estado: 'RECHAZADO' },
+      }),
+    ).toThrow(/ACREDITADO/);
   });
 
   it('property: a sequence of refunds never refunds more than collected', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10_000_000n }), fc.array(fc.bigInt({ min: 1n, max: 5_000_000n }), { maxLength: 20 }), (cobrado, amounts) => {
-        let estado: EstadoCobro = 'PAGADA';
-        let devuelto = 0n;
-        for (const amount of amounts) {
-          try {
-            const r = state.refund({ estado, cobrado, devuelto, amount });
-            estado = r.estado;
-            devuelto = r.devuelto;
-          } catch (err) {
-            if (!(err instanceof state.TransitionError)) throw err;
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10_000_000n }),
+        fc.array(fc.bigInt({ min: 1n, max: 5_000_000n }), { maxLength: 20 }),
+        (cobrado, amounts) => {
+          let estado: EstadoCobro = 'PAGADA';
+          let devuelto = 0n;
+          for (const amount of amounts) {
+            try {
+              const r = state.refund({ estado, cobrado, devuelto, amount });
+              estado = r.estado;
+              devuelto = r.devuelto;
+            } catch (err) {
+              if (!(err instanceof state.TransitionError)) throw err;
+            }
+            if (devuelto > cobrado) return false;
+            if ((estado === 'DEVUELTA') !== (devuelto === cobrado)) return false;
           }
-          if (devuelto > cobrado) return false;
-          if ((estado === 'DEVUELTA') !== (devuelto === cobrado)) return false;
-        }
-        return true;
-      }),
+          return true;
+        },
+      ),
     );
   });
 });
 
 describe('fees', () => {
   it('one row per medio with four-decimal percentages', () => {
-    expect(cargos().map((c) => c.medio)).toEqual(['transferencia', 'qr', 'debito', 'credito', 'prepaga']);
+    expect(cargos().map((c) => c.medio)).toEqual([
+      'transferencia',
+      'qr',
+      'debito',
+      'credito',
+      'prepaga',
+    ]);
     for (const c of cargos()) expect(c.porcentaje).toMatch(/^\d+\.\d{4}$/);
     expect(Object.keys(cargos()[0]!)).toEqual(['medio', 'label', 'porcentaje']);
   });
@@ -115,17 +187,28 @@ describe('fees', () => {
 
   it('property: te_cobramos + te_queda = monto, exactly', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 99_999_999_999n }), fc.constantFrom(...FEES.map((f) => f.medio)), (cents, medio) => {
-        const { te_cobramos, te_queda } = split(cents, medio);
-        const toCents = (s: string) => BigInt(s.replace('.', ''));
-        return toCents(te_cobramos) + toCents(te_queda) === cents;
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: 99_999_999_999n }),
+        fc.constantFrom(...FEES.map((f) => f.medio)),
+        (cents, medio) => {
+          const { te_cobramos, te_queda } = split(cents, medio);
+          const toCents = (s: string) => BigInt(s.replace('.', ''));
+          return toCents(te_cobramos) + toCents(te_queda) === cents;
+        },
+      ),
     );
   });
 
   it('tarjeta allows debito, credito and prepaga', () => {
-    expect(allowedMedios({ tarjeta: true, qr: false, transferencia: false })).toEqual(['debito', 'credito', 'prepaga']);
-    expect(allowedMedios({ tarjeta: false, qr: true, transferencia: true })).toEqual(['transferencia', 'qr']);
+    expect(allowedMedios({ tarjeta: true, qr: false, transferencia: false })).toEqual([
+      'debito',
+      'credito',
+      'prepaga',
+    ]);
+    expect(allowedMedios({ tarjeta: false, qr: true, transferencia: true })).toEqual([
+      'transferencia',
+      'qr',
+    ]);
   });
 });
 
@@ -140,8 +223,17 @@ describe('time', () => {
   it('ISO 8601 with offset only', () => {
     expect(parseIsoWithOffset('2030-01-31T23:59:00-03:00')).toBe(Date.UTC(2030, 1, 1, 2, 59));
     expect(parseIsoWithOffset('2030-01-31T23:59:00Z')).toBe(Date.UTC(2030, 0, 31, 23, 59));
-    expect(parseIsoWithOffset('2030-01-31T23:59:00.123+0000')).toBe(Date.UTC(2030, 0, 31, 23, 59, 0, 123));
-    for (const bad of ['2030-01-31T23:59:00', '2030-01-31', '2030-02-30T10:00:00Z', '31/01/2030', '2030-01-31 23:59:00-03:00', 'mañana']) {
+    expect(parseIsoWithOffset('2030-01-31T23:59:00.123+0000')).toBe(
+      Date.UTC(2030, 0, 31, 23, 59, 0, 123),
+    );
+    for (const bad of [
+      '2030-01-31T23:59:00',
+      '2030-01-31',
+      '2030-02-30T10:00:00Z',
+      '31/01/2030',
+      '2030-01-31 23:59:00-03:00',
+      'mañana',
+    ]) {
       expect(parseIsoWithOffset(bad)).toBeUndefined();
     }
   });

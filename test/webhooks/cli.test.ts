@@ -13,7 +13,15 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders, signatureHeader } from '../../src/webhooks/signature.js';
 import { closedPort } from '../helpers/fixtures.js';
-import { listenInProcess, post, startListen, startReceiver, type Listening, type Receiver, stopBoth } from '../helpers/receiver.js';
+import {
+  listenInProcess,
+  post,
+  startListen,
+  startReceiver,
+  type Listening,
+  type Receiver,
+  stopBoth,
+} from '../helpers/receiver.js';
 
 // A test secret, only ever used in these tests.
 const SECRET = 'whsec_cli_test_secret_0123';
@@ -53,28 +61,71 @@ describe('webhook sign and verify', () => {
     ]);
     noSecret(s);
     const sig = lines[3]!.split(': ')[1]!;
-    const v1 = await svc(['webhook', 'verify', '--timestamp', ts, '--signature', sig], { env, input: body });
+    const v1 = await svc(['webhook', 'verify', '--timestamp', ts, '--signature', sig], {
+      env,
+      input: body,
+    });
     expect(v1.exitCode).toBe(0);
     expect(v1.stdout).toMatch(/firma válida.*payment\.approved.*cobro 42.*PAGADA.*1500\.00/);
-    const v2 = await svc(['webhook', 'verify', '--timestamp', ts, '--signature', sig, '--body', file(body), '--secret-from-env'], { env });
+    const v2 = await svc(
+      [
+        'webhook',
+        'verify',
+        '--timestamp',
+        ts,
+        '--signature',
+        sig,
+        '--body',
+        file(body),
+        '--secret-from-env',
+      ],
+      { env },
+    );
     expect(v2.exitCode).toBe(0);
     noSecret(v2);
   });
 
   it('sign --json is one object with the four headers', async () => {
-    const s = await svc(['webhook', 'sign', '--json', '--timestamp', '1718000000', '--body', file(body)], { env });
+    const s = await svc(
+      ['webhook', 'sign', '--json', '--timestamp', '1718000000', '--body', file(body)],
+      { env },
+    );
     expect(s.exitCode).toBe(0);
-    expect(JSON.parse(s.stdout)).toEqual(notificationHeaders(SECRET, 'payment.approved', body, 1718000000));
+    expect(JSON.parse(s.stdout)).toEqual(
+      notificationHeaders(SECRET, 'payment.approved', body, 1718000000),
+    );
   });
 
   it('signatures agree with openssl for ASCII, UTF-8, empty and 1 MiB bodies', async () => {
-    const bodies = [Buffer.from(body), Buffer.from('{"event":"payment.created","concepto":"Café ñandú 🎉"}'), Buffer.alloc(0), Buffer.alloc(1024 * 1024, 'z')];
+    const bodies = [
+      Buffer.from(body),
+      Buffer.from('{"event":"payment.created","concepto":"Café ñandú 🎉"}'),
+      Buffer.alloc(0),
+      Buffer.alloc(1024 * 1024, 'z'),
+    ];
     for (const b of bodies) {
       const ts = String(now());
       const hex = String(
-        (await execa('openssl', ['dgst', '-sha256', '-hmac', SECRET, '-r'], { input: Buffer.concat([Buffer.from(`${ts}.`), b]) })).stdout,
+        (
+          await execa('openssl', ['dgst', '-sha256', '-hmac', SECRET, '-r'], {
+            input: Buffer.concat([Buffer.from(`${ts}.`), b]),
+          })
+        ).stdout,
       ).split(' ')[0];
-      const v = await svc(['webhook', 'verify', '--timestamp', ts, '--signature', `sha256=${hex}`, '--body', file(b), '--json'], { env });
+      const v = await svc(
+        [
+          'webhook',
+          'verify',
+          '--timestamp',
+          ts,
+          '--signature',
+          `sha256=${hex}`,
+          '--body',
+          file(b),
+          '--json',
+        ],
+        { env },
+      );
       expect(v.exitCode, v.stderr).toBe(0);
       expect(JSON.parse(v.stdout)).toMatchObject({ valid: true, bytes: b.length });
     }
@@ -88,8 +139,24 @@ describe('webhook sign and verify', () => {
       [['--timestamp', '', '--signature', good], 'missing_timestamp'],
       [['--timestamp', ts, '--signature', 'md5=abc'], 'malformed_signature'],
       [['--timestamp', 'ayer', '--signature', good], 'timestamp_not_integer'],
-      [['--timestamp', String(Number(ts) - 1000), '--signature', signatureHeader(SECRET, Number(ts) - 1000, body)], 'timestamp_too_old'],
-      [['--timestamp', String(Number(ts) + 1000), '--signature', signatureHeader(SECRET, Number(ts) + 1000, body)], 'timestamp_in_future'],
+      [
+        [
+          '--timestamp',
+          String(Number(ts) - 1000),
+          '--signature',
+          signatureHeader(SECRET, Number(ts) - 1000, body),
+        ],
+        'timestamp_too_old',
+      ],
+      [
+        [
+          '--timestamp',
+          String(Number(ts) + 1000),
+          '--signature',
+          signatureHeader(SECRET, Number(ts) + 1000, body),
+        ],
+        'timestamp_in_future',
+      ],
       [['--timestamp', ts, '--signature', signatureHeader('otro', ts, body)], 'signature_mismatch'],
     ];
     for (const [flags, reason] of cases) {
@@ -104,7 +171,19 @@ describe('webhook sign and verify', () => {
     }
     // --tolerance 0 accepts the old one.
     const oldTs = String(Number(ts) - 100_000);
-    const old = await svc(['webhook', 'verify', '--tolerance', '0', '--timestamp', oldTs, '--signature', signatureHeader(SECRET, oldTs, body)], { env, input: body });
+    const old = await svc(
+      [
+        'webhook',
+        'verify',
+        '--tolerance',
+        '0',
+        '--timestamp',
+        oldTs,
+        '--signature',
+        signatureHeader(SECRET, oldTs, body),
+      ],
+      { env, input: body },
+    );
     expect(old.exitCode).toBe(0);
   });
 
@@ -115,18 +194,41 @@ describe('webhook sign and verify', () => {
     expect(r1.exitCode, r1.stderr).toBe(0);
     expect(r1.stdout).toContain('cobro 42');
     const lf = `X-Svc-Timestamp: ${ts}\nX-Svc-Signature: ${signatureHeader(SECRET, ts, body)}\n\n${body}`;
-    expect((await svc(['webhook', 'verify', '--request', file(lf, 'req.txt')], { env })).exitCode).toBe(0);
+    expect(
+      (await svc(['webhook', 'verify', '--request', file(lf, 'req.txt')], { env })).exitCode,
+    ).toBe(0);
     const bin = Buffer.from([0xff, 0xfe, 0x00, 0x80, 0x0a, 0x0d]);
-    const dump = Buffer.concat([Buffer.from(`X-Svc-Timestamp: ${ts}\r\nX-Svc-Signature: ${signatureHeader(SECRET, ts, bin)}\r\n\r\n`), bin]);
-    const r3 = await svc(['webhook', 'verify', '--request', file(dump, 'bin.txt'), '--json'], { env });
+    const dump = Buffer.concat([
+      Buffer.from(
+        `X-Svc-Timestamp: ${ts}\r\nX-Svc-Signature: ${signatureHeader(SECRET, ts, bin)}\r\n\r\n`,
+      ),
+      bin,
+    ]);
+    const r3 = await svc(['webhook', 'verify', '--request', file(dump, 'bin.txt'), '--json'], {
+      env,
+    });
     expect(r3.exitCode, r3.stderr).toBe(0);
     expect(JSON.parse(r3.stdout)).toMatchObject({ valid: true, event: null, bytes: 6 });
-    const tampered = Buffer.concat([Buffer.from(`X-Svc-Timestamp: ${ts}\r\nX-Svc-Signature: ${signatureHeader(SECRET, ts, bin)}\r\n\r\n`), bin, Buffer.from([0x01])]);
+    const tampered = Buffer.concat([
+      Buffer.from(
+        `X-Svc-Timestamp: ${ts}\r\nX-Svc-Signature: ${signatureHeader(SECRET, ts, bin)}\r\n\r\n`,
+      ),
+      bin,
+      Buffer.from([0x01]),
+    ]);
     const r4 = await svc(['webhook', 'verify', '--request', file(tampered, 'bin2.txt')], { env });
     expect(r4.exitCode).toBe(7);
     expect(r4.stderr).toContain('signature_mismatch');
     expectNoStack(r4.stderr);
-    const noHeader = await svc(['webhook', 'verify', '--request', file(`Content-Type: application/json\n\n${body}`, 'nh.txt')], { env });
+    const noHeader = await svc(
+      [
+        'webhook',
+        'verify',
+        '--request',
+        file(`Content-Type: application/json\n\n${body}`, 'nh.txt'),
+      ],
+      { env },
+    );
     expect(noHeader.exitCode).toBe(7);
     expect(noHeader.stderr).toContain('missing_signature');
   });
@@ -136,7 +238,10 @@ describe('webhook sign and verify', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('SVC_WEBHOOK_SECRET');
     expectNoStack(r.stderr);
-    const f = await svc(['webhook', 'verify', '--secret-from-env', '--timestamp', '1', '--signature', 'sha256=00'], { input: body });
+    const f = await svc(
+      ['webhook', 'verify', '--secret-from-env', '--timestamp', '1', '--signature', 'sha256=00'],
+      { input: body },
+    );
     expect(f.exitCode).toBe(2);
     expect(f.stderr).toContain('SVC_WEBHOOK_SECRET');
     const flag = await svc(['webhook', 'verify', '--secret', 'x'], { env, input: body });
@@ -146,7 +251,16 @@ describe('webhook sign and verify', () => {
   it('usage errors are exit 2 with one line', async () => {
     for (const args of [
       ['webhook', 'verify'],
-      ['webhook', 'verify', '--timestamp', '1', '--signature', 'sha256=00', '--body', '/nonexistent/file'],
+      [
+        'webhook',
+        'verify',
+        '--timestamp',
+        '1',
+        '--signature',
+        'sha256=00',
+        '--body',
+        '/nonexistent/file',
+      ],
       ['webhook', 'verify', '--tolerance', '-1', '--timestamp', '1', '--signature', 'x'],
       ['webhook', 'sign', '--timestamp', 'hoy'],
       ['webhook', 'listen', '--events', 'payment.paid'],
@@ -155,7 +269,15 @@ describe('webhook sign and verify', () => {
       ['webhook', 'listen', '-H', 'sin-dos-puntos'],
       ['webhook', 'trigger', 'payment.paid', '--forward-to', 'http://127.0.0.1:9/'],
       ['webhook', 'trigger', 'payment.approved', '--forward-to', 'ftp://127.0.0.1:9/'],
-      ['webhook', 'trigger', 'payment.approved', '--forward-to', 'http://127.0.0.1:9/', '--monto', '12,50'],
+      [
+        'webhook',
+        'trigger',
+        'payment.approved',
+        '--forward-to',
+        'http://127.0.0.1:9/',
+        '--monto',
+        '12,50',
+      ],
       ['webhook', 'replay'],
     ]) {
       const r = await svc(args, { env, input: '' });
@@ -175,24 +297,55 @@ describe('webhook trigger', () => {
 
   it('POSTs a realistic signed body for each event; prints the status', async () => {
     target = await startReceiver();
-    const r = await svc(['webhook', 'trigger', 'payment.partially_paid', '--forward-to', target.url, '--monto', '2000', '--set', 'transaccion_id=99', '--set', 'extra:={"a":1}'], { env });
+    const r = await svc(
+      [
+        'webhook',
+        'trigger',
+        'payment.partially_paid',
+        '--forward-to',
+        target.url,
+        '--monto',
+        '2000',
+        '--set',
+        'transaccion_id=99',
+        '--set',
+        'extra:={"a":1}',
+      ],
+      { env },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('200');
     noSecret(r);
     const got = target.received[0]!;
     const b = JSON.parse(got.body.toString());
-    expect(b).toMatchObject({ event: 'payment.partially_paid', estado: 'PAGADA_PARCIALMENTE', monto: '2000.00', monto_cobrado: '1000.00', transaccion_id: 99, extra: { a: 1 } });
+    expect(b).toMatchObject({
+      event: 'payment.partially_paid',
+      estado: 'PAGADA_PARCIALMENTE',
+      monto: '2000.00',
+      monto_cobrado: '1000.00',
+      transaccion_id: 99,
+      extra: { a: 1 },
+    });
     expect(got.headers['x-svc-event']).toBe('payment.partially_paid');
-    expect(got.headers['x-svc-signature']).toBe(signatureHeader(SECRET, String(got.headers['x-svc-timestamp']), got.body));
+    expect(got.headers['x-svc-signature']).toBe(
+      signatureHeader(SECRET, String(got.headers['x-svc-timestamp']), got.body),
+    );
   });
 
   it('a listener whose app is down: its reason shown as words, not as escaped JSON', async () => {
-    const listen = await listenInProcess(['--forward-to', `http://127.0.0.1:${await closedPort()}/`], env);
+    const listen = await listenInProcess(
+      ['--forward-to', `http://127.0.0.1:${await closedPort()}/`],
+      env,
+    );
     try {
-      const r = await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', listen.url], { env });
+      const r = await svc(['webhook', 'trigger', 'payment.approved', '--forward-to', listen.url], {
+        env,
+      });
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toContain('502');
-      expect(r.stdout).toContain('«no se pudo entregar a la app: conexión rechazada (¿la app está corriendo en ese puerto?)»');
+      expect(r.stdout).toContain(
+        '«no se pudo entregar a la app: conexión rechazada (¿la app está corriendo en ese puerto?)»',
+      );
       expect(r.stdout).not.toContain('\\"');
       expect(r.stdout).not.toContain('timeout');
     } finally {
@@ -203,13 +356,27 @@ describe('webhook trigger', () => {
   it('exit 1 when the target answers non-2xx, 6 when it is unreachable', async () => {
     target = await startReceiver();
     target.answer = () => ({ status: 422, body: 'evento desconocido' });
-    const r = await svc(['webhook', 'trigger', 'payment.rejected', '--forward-to', target.url, '--estado', 'CANCELADO'], { env });
+    const r = await svc(
+      [
+        'webhook',
+        'trigger',
+        'payment.rejected',
+        '--forward-to',
+        target.url,
+        '--estado',
+        'CANCELADO',
+      ],
+      { env },
+    );
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('422');
     expect(r.stdout).toContain('evento desconocido');
     const url = target.url;
     await target.close();
-    const down = await svc(['webhook', 'trigger', 'payment.rejected', '--forward-to', url, '--json'], { env });
+    const down = await svc(
+      ['webhook', 'trigger', 'payment.rejected', '--forward-to', url, '--json'],
+      { env },
+    );
     expect(down.exitCode).toBe(6);
     expect(JSON.parse(down.stdout)).toMatchObject({ status: null, ok: false });
     expectNoStack(down.stderr);
@@ -232,7 +399,9 @@ describe('webhook listen (process), eventos, replay', () => {
     expect(listen.stderr()).toMatch(/cloudflared tunnel --url http:\/\/127\.0\.0\.1:\d+/);
     expect(listen.stderr()).toMatch(/ngrok http \d+/);
     // A running sandbox is pointed at the listener as it runs, not restarted (new keys without --data).
-    expect(listen.stderr()).toContain(`(con el sandbox no hace falta: svc sandbox webhook ${listen.url}, sin reiniciarlo)`);
+    expect(listen.stderr()).toContain(
+      `(con el sandbox no hace falta: svc sandbox webhook ${listen.url}, sin reiniciarlo)`,
+    );
     expect(listen.stderr()).not.toContain('--webhook-url');
     expect(listen.stderr()).toContain('127.0.0.1');
     expect(listen.stderr()).not.toContain(SECRET);
@@ -242,7 +411,9 @@ describe('webhook listen (process), eventos, replay', () => {
     expect(r.status).toBe(200);
     await listen.waitLines(1);
     // The time as the service writes its dates: YYYY-MM-DD HH:MM:SS, in its zone.
-    expect(listen.lines[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +payment\.approved\s+cobro 5\s+PAGADA\s+321\.00\s+--> 200/);
+    expect(listen.lines[0]).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +payment\.approved\s+cobro 5\s+PAGADA\s+321\.00\s+--> 200/,
+    );
 
     target.answer = () => ({ status: 200, delayMs: 800 });
     const pending = post(listen.url, body, notificationHeaders(SECRET, 'payment.approved', body));
@@ -260,7 +431,10 @@ describe('webhook listen (process), eventos, replay', () => {
 
   it('--json: one JSON object per event on stdout, nothing else', async () => {
     target = await startReceiver();
-    listen = await listenInProcess(['--forward-to', target.url, '--json', '--events', 'payment.approved'], env);
+    listen = await listenInProcess(
+      ['--forward-to', target.url, '--json', '--events', 'payment.approved'],
+      env,
+    );
     const a = JSON.stringify(sampleBody('payment.approved'));
     const b = JSON.stringify(sampleBody('payment.created'));
     await post(listen.url, a, notificationHeaders(SECRET, 'payment.approved', a));
@@ -269,7 +443,11 @@ describe('webhook listen (process), eventos, replay', () => {
     await listen.waitLines(3);
     const objs = listen.lines.map((l) => JSON.parse(l));
     expect(objs.map((o) => o.outcome)).toEqual(['forwarded', 'skipped', 'rejected']);
-    expect(objs[0]).toMatchObject({ event: 'payment.approved', status: 200, verification: { valid: true } });
+    expect(objs[0]).toMatchObject({
+      event: 'payment.approved',
+      status: 200,
+      verification: { valid: true },
+    });
     expect(target.received).toHaveLength(1);
   });
 
@@ -287,27 +465,51 @@ describe('webhook listen (process), eventos, replay', () => {
 
     const list = await svc(['webhook', 'eventos', '--journal', journal]);
     expect(list.exitCode).toBe(0);
-    const rows = list.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     // Newest first, as every list.
     expect(rows.map((r) => r[2])).toEqual(['payment.approved', 'payment.created']);
     expect(rows[0]![6]).toBe('válida');
-    const json = JSON.parse((await svc(['webhook', 'eventos', '--journal', journal, '--json'])).stdout);
+    const json = JSON.parse(
+      (await svc(['webhook', 'eventos', '--journal', journal, '--json'])).stdout,
+    );
     expect(json).toHaveLength(2);
 
     const second = target.received[1]!;
-    const replay = await svc(['webhook', 'replay', json[0].id.slice(0, 10), '--journal', journal], { env });
+    const replay = await svc(['webhook', 'replay', json[0].id.slice(0, 10), '--journal', journal], {
+      env,
+    });
     expect(replay.exitCode, replay.stderr).toBe(0);
     const again = target.received[2]!;
     expect(again.body.equals(second.body)).toBe(true);
     expect(again.headers['x-svc-signature']).toBe(second.headers['x-svc-signature']);
     expect(again.headers['x-svc-timestamp']).toBe(second.headers['x-svc-timestamp']);
 
-    const resigned = await svc(['webhook', 'replay', '--last', '1', '--resign', '--journal', journal, '--forward-to', target.url], { env });
+    const resigned = await svc(
+      [
+        'webhook',
+        'replay',
+        '--last',
+        '1',
+        '--resign',
+        '--journal',
+        journal,
+        '--forward-to',
+        target.url,
+      ],
+      { env },
+    );
     expect(resigned.exitCode).toBe(0);
     const fresh = target.received[3]!;
     expect(fresh.body.equals(second.body)).toBe(true);
-    expect(fresh.headers['x-svc-signature']).toBe(signatureHeader(SECRET, String(fresh.headers['x-svc-timestamp']), fresh.body));
-    expect(Number(fresh.headers['x-svc-timestamp'])).toBeGreaterThan(Number(second.headers['x-svc-timestamp']));
+    expect(fresh.headers['x-svc-signature']).toBe(
+      signatureHeader(SECRET, String(fresh.headers['x-svc-timestamp']), fresh.body),
+    );
+    expect(Number(fresh.headers['x-svc-timestamp'])).toBeGreaterThan(
+      Number(second.headers['x-svc-timestamp']),
+    );
 
     const all = await svc(['webhook', 'replay', '--all', '--journal', journal], { env });
     expect(all.exitCode).toBe(0);

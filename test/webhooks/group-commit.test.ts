@@ -15,7 +15,8 @@ import { journalEntry } from '../helpers/journal.js';
 import { post } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_group_commit_test';
-const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs') & Record<string, unknown>;
+const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs') &
+  Record<string, unknown>;
 
 const entry = journalEntry;
 
@@ -27,7 +28,14 @@ afterEach(async () => {
 /** Counts the synchronous writes and syncs made on `path`'s descriptors from now on (node:fs, ESM imports included). */
 function countSyncWrites(path: string): { calls: string[] } {
   const seen = { calls: [] as string[] };
-  for (const name of ['writeSync', 'writevSync', 'fsyncSync', 'fdatasyncSync', 'appendFileSync', 'writeFileSync']) {
+  for (const name of [
+    'writeSync',
+    'writevSync',
+    'fsyncSync',
+    'fdatasyncSync',
+    'appendFileSync',
+    'writeFileSync',
+  ]) {
     const real = fs[name] as (...args: unknown[]) => unknown;
     fs[name] = (...args: unknown[]) => {
       const fd = args[0];
@@ -64,22 +72,33 @@ describe('journal group commit', () => {
     await j.close();
   });
 
-  it.skipIf(process.platform !== 'linux')('100 events at once through the listener: no synchronous write of the journal, fewer durable writes than events', async () => {
-    const journal = join(tempDir('svc-group-'), 'webhooks.jsonl');
-    const listener: Listener = await startListener({ secret: SECRET, port: 0, journal });
-    undo.push(() => void listener.close());
-    const writes = countSyncWrites(journal);
-    const statuses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => {
-        const body = Buffer.from(JSON.stringify(sampleBody('payment.approved', { cobro_id: i + 1 })));
-        return post(listener.url, body, notificationHeaders(SECRET, 'payment.approved', body)).then((r) => r.status);
-      }),
-    );
-    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
-    expect(writes.calls, 'synchronous writes of the journal while answering').toEqual([]);
-    const health = JSON.parse((await fetch(listener.url).then((r) => r.text())) || '{}') as { journal: { lines: number; syncs: number } };
-    expect(health.journal.lines).toBe(100);
-    expect(health.journal.syncs).toBeLessThan(100);
-    await listener.close();
-  });
+  it.skipIf(process.platform !== 'linux')(
+    '100 events at once through the listener: no synchronous write of the journal, fewer durable writes than events',
+    async () => {
+      const journal = join(tempDir('svc-group-'), 'webhooks.jsonl');
+      const listener: Listener = await startListener({ secret: SECRET, port: 0, journal });
+      undo.push(() => void listener.close());
+      const writes = countSyncWrites(journal);
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const body = Buffer.from(
+            JSON.stringify(sampleBody('payment.approved', { cobro_id: i + 1 })),
+          );
+          return post(
+            listener.url,
+            body,
+            notificationHeaders(SECRET, 'payment.approved', body),
+          ).then((r) => r.status);
+        }),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+      expect(writes.calls, 'synchronous writes of the journal while answering').toEqual([]);
+      const health = JSON.parse((await fetch(listener.url).then((r) => r.text())) || '{}') as {
+        journal: { lines: number; syncs: number };
+      };
+      expect(health.journal.lines).toBe(100);
+      expect(health.journal.syncs).toBeLessThan(100);
+      await listener.close();
+    },
+  );
 });

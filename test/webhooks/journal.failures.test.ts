@@ -2,16 +2,45 @@
 // fails, a folder where the file cannot be rotated, a line torn by a crash before it
 // was opened; and what a reader is told about the lines it skips. In this process: the
 // file handle's write and datasync are made to fail, as the OS would.
-import { appendFileSync, mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry, journalEntryAs } from '../helpers/journal.js';
-import { BATCH_MAX_CHARS, defaultJournalPath, encodePrefix, entryProblem, eventEntry, encodeBody, Journal, JOURNAL_MAX_BYTES, keptHeaders, MAX_PROBLEMS, newEntryId, readJournal, REJECTED_BODY_KEEP, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
+import {
+  BATCH_MAX_CHARS,
+  defaultJournalPath,
+  encodePrefix,
+  entryProblem,
+  eventEntry,
+  encodeBody,
+  Journal,
+  JOURNAL_MAX_BYTES,
+  keptHeaders,
+  MAX_PROBLEMS,
+  newEntryId,
+  readJournal,
+  REJECTED_BODY_KEEP,
+  rejectedPath,
+  rotatedPath,
+  type JournalEntry,
+} from '../../src/webhooks/journal.js';
 
 /** Entries of one size, the same each time for one `i` (100…999, in the body and cobro_id). */
-const entry = (i: number): JournalEntry => ({ ...journalEntry(i), id: `evt_000000000${i}`, received_at: '2026-11-25T17:11:52.225Z' });
+const entry = (i: number): JournalEntry => ({
+  ...journalEntry(i),
+  id: `evt_000000000${i}`,
+  received_at: '2026-11-25T17:11:52.225Z',
+});
 const lineOf = (e: JournalEntry) => `${JSON.stringify(e)}\n`;
 const ONE = Buffer.byteLength(lineOf(entry(100)));
 const cobros = (path: string) => readJournal(path).entries.map((e) => e.cobro_id);
@@ -37,29 +66,51 @@ async function openWithoutDsync(path: string): Promise<Journal> {
   }
 }
 
-const diskFull = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+const diskFull = () =>
+  Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 
 describe('journal: when the disk fails', () => {
   it('a write cut short by a full disk rejects its entry; the next entry starts on a new line, so only the torn line is lost', async () => {
     const path = journalIn();
     const j = await Journal.open(path);
     await j.append(entry(101));
-    const write = FH.write as (this: FileHandle, data: Buffer, at: number, length: number) => Promise<unknown>;
-    vi.spyOn(FH, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown, at?: unknown, length?: unknown) {
+    const write = FH.write as (
+      this: FileHandle,
+      data: Buffer,
+      at: number,
+      length: number,
+    ) => Promise<unknown>;
+    vi.spyOn(FH, 'write').mockImplementationOnce(async function (
+      this: FileHandle,
+      data: unknown,
+      at?: unknown,
+      length?: unknown,
+    ) {
       await write.call(this, data as Buffer, at as number, Math.floor((length as number) / 2));
       throw diskFull();
     });
-    await expect(j.append(entry(102))).rejects.toThrow(`no se pudo escribir el journal ${path}: ENOSPC: no space left on device, write`);
+    await expect(j.append(entry(102))).rejects.toThrow(
+      `no se pudo escribir el journal ${path}: ENOSPC: no space left on device, write`,
+    );
     await j.append(entry(103));
     await j.append(entry(104));
     await j.close();
     const lines = readFileSync(path, 'utf8').split('\n');
-    expect(lines).toEqual([lineOf(entry(101)).trim(), expect.any(String), expect.any(String), expect.any(String), '']);
+    expect(lines).toEqual([
+      lineOf(entry(101)).trim(),
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+      '',
+    ]);
     expect(lineOf(entry(102)).startsWith(lines[1]!)).toBe(true);
     expect(lines[1]!.length).toBe(Math.floor(ONE / 2));
     expect(JSON.parse(lines[2]!).cobro_id).toBe(103);
     expect(JSON.parse(lines[3]!).cobro_id).toBe(104);
-    expect(readJournal(path)).toMatchObject({ skipped: 1, problems: [{ file: path, line: 2, why: 'no es JSON (¿una línea cortada?)' }] });
+    expect(readJournal(path)).toMatchObject({
+      skipped: 1,
+      problems: [{ file: path, line: 2, why: 'no es JSON (¿una línea cortada?)' }],
+    });
     expect(cobros(path)).toEqual([101, 103, 104]);
     // Lines and durable writes count what reached the disk whole.
     expect(j.stats()).toEqual({ lines: 3, syncs: 3 });
@@ -85,8 +136,12 @@ describe('journal: when the disk fails', () => {
     expect(datasync).toHaveBeenCalledTimes(1);
     await j.append(entry(101));
     expect(datasync).toHaveBeenCalledTimes(2);
-    datasync.mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
-    await expect(j.append(entry(102))).rejects.toThrow(`no se pudo escribir el journal ${path}: EIO: i/o error, fdatasync`);
+    datasync.mockRejectedValueOnce(
+      Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }),
+    );
+    await expect(j.append(entry(102))).rejects.toThrow(
+      `no se pudo escribir el journal ${path}: EIO: i/o error, fdatasync`,
+    );
     await j.append(entry(103));
     await j.close();
     expect(datasync).toHaveBeenCalledTimes(4);
@@ -124,7 +179,9 @@ describe('journal: when the disk fails', () => {
     await j.append(entry(101));
     await j.append(entry(102));
     await j.close();
-    expect(readFileSync(rotatedPath(path), 'utf8')).toBe(`${lineOf(entry(100))}${torn}\n${lineOf(entry(101))}`);
+    expect(readFileSync(rotatedPath(path), 'utf8')).toBe(
+      `${lineOf(entry(100))}${torn}\n${lineOf(entry(101))}`,
+    );
     expect(readFileSync(path, 'utf8')).toBe(lineOf(entry(102)));
   });
 
@@ -138,7 +195,9 @@ describe('journal: when the disk fails', () => {
   it('a journal that cannot be opened says which and why', async () => {
     const dir = tempDir('svc-journal-');
     writeFileSync(join(dir, 'archivo'), '');
-    await expect(Journal.open(join(dir, 'archivo', 'webhooks.jsonl'))).rejects.toThrow(/^no se pudo abrir el journal .*archivo\/webhooks\.jsonl: EEXIST/);
+    await expect(Journal.open(join(dir, 'archivo', 'webhooks.jsonl'))).rejects.toThrow(
+      /^no se pudo abrir el journal .*archivo\/webhooks\.jsonl: EEXIST/,
+    );
   });
 });
 
@@ -178,22 +237,42 @@ describe('readJournal: what a reader is told about the lines it skips', () => {
     expect(r.skipped).toBe(MAX_PROBLEMS + 2);
     expect(r.problems.map((p) => p.line)).toEqual([1, 2, 3, 4, 5]);
     mkdirSync(rotatedPath(path));
-    expect(() => readJournal(path)).toThrow(new RegExp(`^no se pudo leer el journal ${rotatedPath(path).replace(/[.]/g, '\\.')}: EISDIR`));
+    expect(() => readJournal(path)).toThrow(
+      new RegExp(`^no se pudo leer el journal ${rotatedPath(path).replace(/[.]/g, '\\.')}: EISDIR`),
+    );
   });
 
   it('a rejected request and an event of the same millisecond: the event first', async () => {
     const path = journalIn();
     const at = '2026-01-01T00:00:01.000Z';
     appendFileSync(path, lineOf({ ...entry(101), received_at: at }));
-    appendFileSync(rejectedPath(path), lineOf({ ...entry(103), received_at: '2026-01-01T00:00:00.500Z', verification: { valid: false } }));
-    appendFileSync(rejectedPath(path), lineOf({ ...entry(102), received_at: at, verification: { valid: false, reason: 'missing_signature' } }));
+    appendFileSync(
+      rejectedPath(path),
+      lineOf({
+        ...entry(103),
+        received_at: '2026-01-01T00:00:00.500Z',
+        verification: { valid: false },
+      }),
+    );
+    appendFileSync(
+      rejectedPath(path),
+      lineOf({
+        ...entry(102),
+        received_at: at,
+        verification: { valid: false, reason: 'missing_signature' },
+      }),
+    );
     appendFileSync(path, lineOf({ ...entry(104), received_at: '2026-01-01T00:00:02.000Z' }));
     expect(cobros(path)).toEqual([103, 101, 102, 104]);
   });
 });
 
 describe('entryProblem: each field a command reads, of its type', () => {
-  const good = journalEntryAs('evt_000000000001', { replay_of: 'evt_000000000000', error: 'ECONNREFUSED', response_start: 'x' });
+  const good = journalEntryAs('evt_000000000001', {
+    replay_of: 'evt_000000000000',
+    error: 'ECONNREFUSED',
+    response_start: 'x',
+  });
   const with_ = (fields: Record<string, unknown>) => ({ ...good, ...fields });
   const without = (key: string) => {
     const e: Record<string, unknown> = { ...good };
@@ -203,9 +282,41 @@ describe('entryProblem: each field a command reads, of its type', () => {
 
   it('an entry as svc writes it, with or without its optional fields, null where null is allowed, is one', () => {
     expect(entryProblem(good)).toBeUndefined();
-    for (const key of ['body_encoding', 'status', 'answered', 'latency_ms', 'target', 'replay_of', 'error', 'response_start', 'method', 'path']) expect(entryProblem(without(key)), key).toBeUndefined();
-    expect(entryProblem(with_({ event: null, estado: null, monto: null, cobro_id: null, status: null, target: null, replay_of: null, body_encoding: 'base64' }))).toBeUndefined();
-    expect(entryProblem(with_({ source: 'replay', verification: { valid: false, reason: 'bad_signature', message: 'no coincide' } }))).toBeUndefined();
+    for (const key of [
+      'body_encoding',
+      'status',
+      'answered',
+      'latency_ms',
+      'target',
+      'replay_of',
+      'error',
+      'response_start',
+      'method',
+      'path',
+    ])
+      expect(entryProblem(without(key)), key).toBeUndefined();
+    expect(
+      entryProblem(
+        with_({
+          event: null,
+          estado: null,
+          monto: null,
+          cobro_id: null,
+          status: null,
+          target: null,
+          replay_of: null,
+          body_encoding: 'base64',
+        }),
+      ),
+    ).toBeUndefined();
+    expect(
+      entryProblem(
+        with_({
+          source: 'replay',
+          verification: { valid: false, reason: 'bad_signature', message: 'no coincide' },
+        }),
+      ),
+    ).toBeUndefined();
     expect(entryProblem(with_({ source: 'trigger', headers: {} }))).toBeUndefined();
   });
 
@@ -231,12 +342,28 @@ describe('entryProblem: each field a command reads, of its type', () => {
     ['cobro_id 7.5', with_({ cobro_id: 7.5 }), 'cobro_id no es un entero ni null'],
     ['no verification', without('verification'), 'falta verification'],
     ['verification null', with_({ verification: null }), 'falta verification'],
-    ['verification.valid as text', with_({ verification: { valid: 'true' } }), 'falta verification'],
-    ['verification.reason a number', with_({ verification: { valid: false, reason: 401 } }), 'verification.reason no es texto'],
-    ['verification.message a number', with_({ verification: { valid: false, message: 401 } }), 'verification.reason no es texto'],
+    [
+      'verification.valid as text',
+      with_({ verification: { valid: 'true' } }),
+      'falta verification',
+    ],
+    [
+      'verification.reason a number',
+      with_({ verification: { valid: false, reason: 401 } }),
+      'verification.reason no es texto',
+    ],
+    [
+      'verification.message a number',
+      with_({ verification: { valid: false, message: 401 } }),
+      'verification.reason no es texto',
+    ],
     ['no outcome', without('outcome'), 'falta outcome'],
     ['status as text', with_({ status: '200' }), 'status no es un número ni null'],
-    ['answered infinite', with_({ answered: Number.POSITIVE_INFINITY }), 'answered no es un número ni null'],
+    [
+      'answered infinite',
+      with_({ answered: Number.POSITIVE_INFINITY }),
+      'answered no es un número ni null',
+    ],
     ['latency_ms as text', with_({ latency_ms: '3' }), 'latency_ms no es un número ni null'],
     ['target a number', with_({ target: 80 }), 'target no es texto'],
     ['replay_of a number', with_({ replay_of: 1 }), 'replay_of no es texto'],
@@ -286,9 +413,16 @@ describe('journal sizes and names', () => {
 
   it('a rejected body keeps its first 256 bytes; a header without a value is left out', () => {
     const body = Buffer.from('a'.repeat(300));
-    expect(encodePrefix(body)).toEqual({ body: 'a'.repeat(REJECTED_BODY_KEEP), body_encoding: 'utf8', bytes: 300, body_truncated: true });
+    expect(encodePrefix(body)).toEqual({
+      body: 'a'.repeat(REJECTED_BODY_KEEP),
+      body_encoding: 'utf8',
+      bytes: 300,
+      body_truncated: true,
+    });
     expect(REJECTED_BODY_KEEP).toBe(256);
-    expect(keptHeaders({ 'content-type': undefined, 'x-svc-event': 'cobro.pagado' })).toStrictEqual({ 'x-svc-event': 'cobro.pagado' });
+    expect(keptHeaders({ 'content-type': undefined, 'x-svc-event': 'cobro.pagado' })).toStrictEqual(
+      { 'x-svc-event': 'cobro.pagado' },
+    );
   });
 });
 
@@ -328,8 +462,18 @@ describe('journal writes, batch by batch', () => {
   it('a write the OS takes only part of is continued until the whole batch is on disk', async () => {
     const path = journalIn();
     const j = await Journal.open(path);
-    const write = FH.write as (this: FileHandle, data: Buffer, at: number, length: number) => Promise<{ bytesWritten: number }>;
-    const partly = async function (this: FileHandle, data: unknown, at?: unknown, length?: unknown) {
+    const write = FH.write as (
+      this: FileHandle,
+      data: Buffer,
+      at: number,
+      length: number,
+    ) => Promise<{ bytesWritten: number }>;
+    const partly = async function (
+      this: FileHandle,
+      data: unknown,
+      at?: unknown,
+      length?: unknown,
+    ) {
       return write.call(this, data as Buffer, at as number, Math.floor((length as number) / 3));
     };
     vi.spyOn(FH, 'write').mockImplementationOnce(partly as never);
@@ -346,14 +490,25 @@ describe('what an entry keeps of the app’s answer', () => {
   const kept = encodeBody(Buffer.from('{}'));
 
   it('an app that could not be reached: its error, no answer kept', () => {
-    const e = eventEntry(arrival, kept, summary, 'unreachable', 502, 'http://127.0.0.1:1/', { ok: false, status: null, latencyMs: 5, error: 'ECONNREFUSED' });
+    const e = eventEntry(arrival, kept, summary, 'unreachable', 502, 'http://127.0.0.1:1/', {
+      ok: false,
+      status: null,
+      latencyMs: 5,
+      error: 'ECONNREFUSED',
+    });
     expect(e).toMatchObject({ status: null, latency_ms: 5, error: 'ECONNREFUSED' });
     expect(e).not.toHaveProperty('response_start');
     expect(e).not.toHaveProperty('response');
   });
 
   it('a failed answer of up to 300 bytes is kept whole on its line; a longer one is cut with …', () => {
-    const at = (body: string) => eventEntry(arrival, kept, summary, 'target_error', 500, null, { ok: false, status: 500, latencyMs: 1, response: Buffer.from(body) }).response_start;
+    const at = (body: string) =>
+      eventEntry(arrival, kept, summary, 'target_error', 500, null, {
+        ok: false,
+        status: 500,
+        latencyMs: 1,
+        response: Buffer.from(body),
+      }).response_start;
     expect(at('fallo')).toBe('fallo');
     expect(at('z'.repeat(300))).toBe('z'.repeat(300));
     expect(at('z'.repeat(301))).toBe(`${'z'.repeat(300)}…`);
@@ -363,12 +518,27 @@ describe('what an entry keeps of the app’s answer', () => {
 describe('a rejected body cut at its first bytes', () => {
   it('a character cut in the middle is dropped whole (up to 3 bytes of a 4-byte one)', () => {
     const body = Buffer.from('a🎉b');
-    expect(encodePrefix(body, body.length, 4)).toEqual({ body: 'a', body_encoding: 'utf8', bytes: 6, body_truncated: true });
-    expect(encodePrefix(body, body.length, 3)).toEqual({ body: 'a', body_encoding: 'utf8', bytes: 6, body_truncated: true });
+    expect(encodePrefix(body, body.length, 4)).toEqual({
+      body: 'a',
+      body_encoding: 'utf8',
+      bytes: 6,
+      body_truncated: true,
+    });
+    expect(encodePrefix(body, body.length, 3)).toEqual({
+      body: 'a',
+      body_encoding: 'utf8',
+      bytes: 6,
+      body_truncated: true,
+    });
   });
 
   it('bytes that are not UTF-8 stay base64, however much is dropped', () => {
     const bin = Buffer.from([0xff, 0xfe, 0xfd, 0xfc, 0xfb, 0xfa]);
-    expect(encodePrefix(bin, 6, 5)).toEqual({ body: bin.subarray(0, 5).toString('base64'), body_encoding: 'base64', bytes: 6, body_truncated: true });
+    expect(encodePrefix(bin, 6, 5)).toEqual({
+      body: bin.subarray(0, 5).toString('base64'),
+      body_encoding: 'base64',
+      bytes: 6,
+      body_truncated: true,
+    });
   });
 });

@@ -5,7 +5,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry } from '../helpers/journal.js';
-import { encodeBody, encodePrefix, entryBody, Journal, keptHeaders, newEntryId, readJournal, rejectedPath, rotatedPath, type JournalEntry } from '../../src/webhooks/journal.js';
+import {
+  encodeBody,
+  encodePrefix,
+  entryBody,
+  Journal,
+  keptHeaders,
+  newEntryId,
+  readJournal,
+  rejectedPath,
+  rotatedPath,
+  type JournalEntry,
+} from '../../src/webhooks/journal.js';
 
 const entry = journalEntry;
 
@@ -30,7 +41,9 @@ describe('journal', () => {
     const again = await Journal.open(path, { maxBytes: 10 * one });
     for (let i = 125; i < 131; i++) await again.append(entry(i));
     await again.close();
-    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(Array.from({ length: 11 }, (_, i) => 120 + i));
+    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(
+      Array.from({ length: 11 }, (_, i) => 120 + i),
+    );
   });
 
   it('appends queued together are split at the size: no generation is ever past it', async () => {
@@ -42,7 +55,9 @@ describe('journal', () => {
     await j.close();
     expect(statSync(rotatedPath(path)).size).toBe(10 * one);
     expect(statSync(path).size).toBe(7 * one);
-    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(Array.from({ length: 17 }, (_, i) => 100 + i));
+    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(
+      Array.from({ length: 17 }, (_, i) => 100 + i),
+    );
   });
 
   it('500 concurrent appends: every one on disk, in its own line, file mode 0600', async () => {
@@ -52,7 +67,9 @@ describe('journal', () => {
     await j.close();
     const { entries, skipped } = readJournal(path);
     expect(skipped).toBe(0);
-    expect(entries.map((e) => e.cobro_id).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 500 }, (_, i) => i));
+    expect(entries.map((e) => e.cobro_id).sort((a, b) => a! - b!)).toEqual(
+      Array.from({ length: 500 }, (_, i) => i),
+    );
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
     await expect(j.append(entry(1))).rejects.toThrow(/cerrado/);
   });
@@ -81,8 +98,18 @@ describe('journal', () => {
 
   it('keeps only Content-Type and X-Svc-* headers', () => {
     expect(
-      keptHeaders({ 'Content-Type': 'application/json', 'X-Svc-Event': 'payment.created', authorization: 'Bearer x', cookie: 'a=b', 'x-svc-signature': ['a', 'b'] }),
-    ).toEqual({ 'content-type': 'application/json', 'x-svc-event': 'payment.created', 'x-svc-signature': 'a, b' });
+      keptHeaders({
+        'Content-Type': 'application/json',
+        'X-Svc-Event': 'payment.created',
+        authorization: 'Bearer x',
+        cookie: 'a=b',
+        'x-svc-signature': ['a', 'b'],
+      }),
+    ).toEqual({
+      'content-type': 'application/json',
+      'x-svc-event': 'payment.created',
+      'x-svc-signature': 'a, b',
+    });
   });
 
   it('a line torn by a crash is ended when the journal opens again: the next entry stays whole', async () => {
@@ -102,7 +129,11 @@ describe('journal', () => {
   it('rejected requests live in their own file and are read back merged by arrival', async () => {
     const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
     expect(rejectedPath(path)).toBe(path.replace(/webhooks\.jsonl$/, 'webhooks.rechazados.jsonl'));
-    const at = (i: number, t: string, valid: boolean): JournalEntry => ({ ...entry(i), received_at: t, verification: valid ? { valid } : { valid, reason: 'missing_signature' } });
+    const at = (i: number, t: string, valid: boolean): JournalEntry => ({
+      ...entry(i),
+      received_at: t,
+      verification: valid ? { valid } : { valid, reason: 'missing_signature' },
+    });
     const main = await Journal.open(path);
     const other = await Journal.open(rejectedPath(path));
     await main.append(at(1, '2026-01-01T00:00:01.000Z', true));
@@ -121,7 +152,15 @@ describe('journal', () => {
     expect(Buffer.byteLength(kept.body)).toBeLessThanOrEqual(256);
     expect(text.toString().startsWith(kept.body)).toBe(true);
     const bin = Buffer.from([0xff, 0x00, 0xfe]);
-    expect(encodePrefix(bin)).toEqual({ body: bin.toString('base64'), body_encoding: 'base64', bytes: 3 });
-    expect(encodePrefix(Buffer.from('{}'))).toEqual({ body: '{}', body_encoding: 'utf8', bytes: 2 });
+    expect(encodePrefix(bin)).toEqual({
+      body: bin.toString('base64'),
+      body_encoding: 'base64',
+      bytes: 3,
+    });
+    expect(encodePrefix(Buffer.from('{}'))).toEqual({
+      body: '{}',
+      body_encoding: 'utf8',
+      bytes: 2,
+    });
   });
 });

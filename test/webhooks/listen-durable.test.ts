@@ -13,12 +13,20 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
 import { post } from '../helpers/receiver.js';
-import { durableWrites, exchange, hasStrace, readTrace, STRACE_ARGS, tracedPid } from '../helpers/syscalls.js';
+import {
+  durableWrites,
+  exchange,
+  hasStrace,
+  readTrace,
+  STRACE_ARGS,
+  tracedPid,
+} from '../helpers/syscalls.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_durable_secret_4711';
 const HAVE_STRACE = process.platform === 'linux' && hasStrace();
-if (!HAVE_STRACE) console.log('skipped: the durable-write test of webhook listen needs strace (Linux)');
+if (!HAVE_STRACE)
+  console.log('skipped: the durable-write test of webhook listen needs strace (Linux)');
 
 describe.skipIf(!HAVE_STRACE)('webhook listen writes durably before it answers (strace)', () => {
   it('every event answered 2xx was written to the journal durably before its answer; every rejected request durably to its file', async () => {
@@ -26,26 +34,60 @@ describe.skipIf(!HAVE_STRACE)('webhook listen writes durably before it answers (
     const journal = join(dir, 'webhooks.jsonl');
     const trace = join(dir, 'strace.txt');
     mkdirSync(join(dir, 'cfg'));
-    const proc = execa('strace', ['-o', trace, ...STRACE_ARGS, 'node', BIN, 'webhook', 'listen', '--port', '0', '--secret-from-env', '--journal', journal], {
-      cwd: ROOT,
-      env: { SVC_CONFIG_DIR: join(dir, 'cfg'), SVC_DATA_DIR: join(dir, 'data'), NO_COLOR: '1', SVC_KEYRING: 'off', SVC_WEBHOOK_SECRET: SECRET, PATH: process.env.PATH },
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
+    const proc = execa(
+      'strace',
+      [
+        '-o',
+        trace,
+        ...STRACE_ARGS,
+        'node',
+        BIN,
+        'webhook',
+        'listen',
+        '--port',
+        '0',
+        '--secret-from-env',
+        '--journal',
+        journal,
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          SVC_CONFIG_DIR: join(dir, 'cfg'),
+          SVC_DATA_DIR: join(dir, 'data'),
+          NO_COLOR: '1',
+          SVC_KEYRING: 'off',
+          SVC_WEBHOOK_SECRET: SECRET,
+          PATH: process.env.PATH,
+        },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+      },
+    );
     let err = '';
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`listen did not start within 30 s under strace: ${err}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`listen did not start within 30 s under strace: ${err}`)),
+        30_000,
+      );
       proc.stderr!.on('data', (d) => {
         err += String(d);
         const m = /^Listo\. Esperando notificaciones en (\S+)/m.exec(err);
         if (m) (clearTimeout(timer), resolve(m[1]!));
       });
-      proc.once('exit', (code) => (clearTimeout(timer), reject(new Error(`listen exited with ${code}: ${err}`))));
+      proc.once(
+        'exit',
+        (code) => (clearTimeout(timer), reject(new Error(`listen exited with ${code}: ${err}`))),
+      );
     });
     const send = (marca: string, forged: boolean) => {
       const bytes = Buffer.from(JSON.stringify({ ...sampleBody('payment.approved'), marca }));
-      const headers = notificationHeaders(forged ? 'whsec_not_the_secret' : SECRET, 'payment.approved', bytes);
+      const headers = notificationHeaders(
+        forged ? 'whsec_not_the_secret' : SECRET,
+        'payment.approved',
+        bytes,
+      );
       return post(url, bytes, headers);
     };
     const answered: string[] = [];
@@ -96,7 +138,9 @@ describe.skipIf(!HAVE_STRACE)('webhook listen writes durably before it answers (
       const w = writes.find((x) => x.call.text.includes(marca));
       if (!w) late.push(`${marca}: never written to ${journal}`);
       else if (!(w.durableAt < ex!.answer!.start)) {
-        late.push(`${marca}: answered (trace line ${ex!.answer!.start + 1}) before its journal write was durable (${w.durableAt === Infinity ? 'never' : `line ${w.durableAt + 1}`})`);
+        late.push(
+          `${marca}: answered (trace line ${ex!.answer!.start + 1}) before its journal write was durable (${w.durableAt === Infinity ? 'never' : `line ${w.durableAt + 1}`})`,
+        );
       }
     }
     expect(late, 'events answered 2xx before their journal line was durable').toEqual([]);
@@ -107,7 +151,10 @@ describe.skipIf(!HAVE_STRACE)('webhook listen writes durably before it answers (
     for (const marca of rejected) {
       const w = kept.find((x) => x.call.text.includes(marca));
       expect(w, `${marca}: written to ${rejectedFile}`).toBeDefined();
-      expect(w!.durableAt, `${marca}: its line in the rejected-requests file is written durably`).not.toBe(Infinity);
+      expect(
+        w!.durableAt,
+        `${marca}: its line in the rejected-requests file is written durably`,
+      ).not.toBe(Infinity);
     }
   }, 120_000);
 });

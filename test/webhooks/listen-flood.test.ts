@@ -14,7 +14,14 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { readJournal } from '../../src/webhooks/journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
-import { post, startListen, startReceiver, type ListenProc, type Receiver, stopBoth } from '../helpers/receiver.js';
+import {
+  post,
+  startListen,
+  startReceiver,
+  type ListenProc,
+  type Receiver,
+  stopBoth,
+} from '../helpers/receiver.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_flood_secret_1312';
@@ -49,7 +56,9 @@ function declareOnly(url: string, length: number): Promise<string> {
     const socket = connect(Number(u.port), u.hostname);
     let got = '';
     socket.on('connect', () =>
-      socket.write(`POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`),
+      socket.write(
+        `POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+      ),
     );
     socket.on('data', (d) => {
       got += d.toString('latin1');
@@ -66,15 +75,20 @@ function declareOnly(url: string, length: number): Promise<string> {
 describe('webhook listen under a flood of forged 1 MiB bodies', () => {
   it(`${UNSIGNED} unsigned + ${FORGED} badly signed 1 MiB POSTs at once beside ${VALID} signed events: RSS under ${RSS_LIMIT_MIB} MiB, every event journaled`, async (ctx) => {
     if (process.platform !== 'linux') {
-      console.log('[flood] skipped: peak RSS is read from /proc/<pid>/status, which only Linux has');
+      console.log(
+        '[flood] skipped: peak RSS is read from /proc/<pid>/status, which only Linux has',
+      );
       ctx.skip();
     }
     target = await startReceiver();
     const journal = join(tempDir('svc-listen-flood-'), 'webhooks.jsonl');
-    listen = await startListen(['--secret-from-env', '--forward-to', target.url, '--journal', journal, '--json'], {
-      SVC_WEBHOOK_SECRET: SECRET,
-      SVC_KEYRING: 'off',
-    });
+    listen = await startListen(
+      ['--secret-from-env', '--forward-to', target.url, '--journal', journal, '--json'],
+      {
+        SVC_WEBHOOK_SECRET: SECRET,
+        SVC_KEYRING: 'off',
+      },
+    );
     const pid = listen.proc.pid!;
     const before = peakRssKiB(pid)!;
     // Sampled as it goes too: a listener that dies of the flood takes its /proc entry along.
@@ -82,21 +96,37 @@ describe('webhook listen under a flood of forged 1 MiB bodies', () => {
     const sampler = setInterval(() => (peak = Math.max(peak, peakRssKiB(pid) ?? 0)), 50);
 
     const junk = Buffer.alloc(1024 * 1024, 0x01);
-    const forgedHeaders = () => notificationHeaders('whsec_not_the_secret', 'payment.approved', junk);
+    const forgedHeaders = () =>
+      notificationHeaders('whsec_not_the_secret', 'payment.approved', junk);
     const statuses = new Map<string, number>();
     const count = (key: string) => statuses.set(key, (statuses.get(key) ?? 0) + 1);
     const flood = [
-      ...Array.from({ length: UNSIGNED }, () => post(listen!.url, junk, { 'content-type': 'application/json' })),
+      ...Array.from({ length: UNSIGNED }, () =>
+        post(listen!.url, junk, { 'content-type': 'application/json' }),
+      ),
       ...Array.from({ length: FORGED }, () => post(listen!.url, junk, forgedHeaders())),
-    ].map((p) => p.then((r) => count(String(r.status)), () => count('cut')));
-    const declared = Array.from({ length: DECLARED }, () => declareOnly(listen!.url, 100 * 1024 * 1024));
+    ].map((p) =>
+      p.then(
+        (r) => count(String(r.status)),
+        () => count('cut'),
+      ),
+    );
+    const declared = Array.from({ length: DECLARED }, () =>
+      declareOnly(listen!.url, 100 * 1024 * 1024),
+    );
 
     // The service's retry loop, for each signed event, during the flood.
     const acked = new Map<number, number>();
     const valid = Array.from({ length: VALID }, async (_, i) => {
-      const bytes = Buffer.from(JSON.stringify(sampleBody('payment.approved', { cobro_id: 50_000 + i })));
+      const bytes = Buffer.from(
+        JSON.stringify(sampleBody('payment.approved', { cobro_id: 50_000 + i })),
+      );
       for (let a = 1; a <= MAX_ATTEMPTS; a++) {
-        const r = await post(listen!.url, bytes, notificationHeaders(SECRET, 'payment.approved', bytes)).catch(() => undefined);
+        const r = await post(
+          listen!.url,
+          bytes,
+          notificationHeaders(SECRET, 'payment.approved', bytes),
+        ).catch(() => undefined);
         if (r && r.status >= 200 && r.status < 300) {
           acked.set(50_000 + i, a);
           return;
@@ -126,11 +156,17 @@ describe('webhook listen under a flood of forged 1 MiB bodies', () => {
     expect(exitCode, stderr).toBe(0);
     expectNoStack(stderr);
     expect(stderr).not.toMatch(/Invalid string length|no se pudo escribir el journal/);
-    expect(declaredLines.filter((l) => !l.startsWith('HTTP/1.1 413')), 'answers to a declared 100 MiB body').toEqual([]);
+    expect(
+      declaredLines.filter((l) => !l.startsWith('HTTP/1.1 413')),
+      'answers to a declared 100 MiB body',
+    ).toEqual([]);
     expect(acked.size).toBe(VALID);
     const missing = [...acked.keys()].filter((id) => !journaled.has(id));
     expect(missing, 'signed events answered 2xx but not journaled').toEqual([]);
-    expect((statuses.get('200') ?? 0) + (statuses.get('202') ?? 0), 'forged requests answered 2xx').toBe(0);
+    expect(
+      (statuses.get('200') ?? 0) + (statuses.get('202') ?? 0),
+      'forged requests answered 2xx',
+    ).toBe(0);
     expect(peak / 1024, 'peak RSS of the listener, MiB').toBeLessThan(RSS_LIMIT_MIB);
     expect(disk).toBeLessThan(8 * 1024 * 1024);
   }, 120_000);

@@ -31,17 +31,31 @@ describe('rejected requests and the journal', () => {
     open.push(target);
     const dir = tempDir('svc-listen-rejected-');
     const journal = join(dir, 'webhooks.jsonl');
-    const listener: Listener = await startListener({ secret: SECRET, port: 0, forwardTo: target.url, journal });
+    const listener: Listener = await startListener({
+      secret: SECRET,
+      port: 0,
+      forwardTo: target.url,
+      journal,
+    });
     open.push(listener);
 
     const good = Buffer.from(JSON.stringify(sampleBody('payment.approved', { cobro_id: 4242 })));
-    expect((await post(listener.url, good, notificationHeaders(SECRET, 'payment.approved', good))).status).toBe(200);
+    expect(
+      (await post(listener.url, good, notificationHeaders(SECRET, 'payment.approved', good)))
+        .status,
+    ).toBe(200);
 
     const junk = Buffer.alloc(MIB, 0x01);
     const now = Math.floor(Date.now() / 1000);
     const kinds: [string, Record<string, string>][] = [
-      ['missing_signature', { 'content-type': 'application/json', 'x-svc-event': 'payment.approved' }],
-      ['signature_mismatch', notificationHeaders('whsec_someone_else', 'payment.approved', junk, now)],
+      [
+        'missing_signature',
+        { 'content-type': 'application/json', 'x-svc-event': 'payment.approved' },
+      ],
+      [
+        'signature_mismatch',
+        notificationHeaders('whsec_someone_else', 'payment.approved', junk, now),
+      ],
       ['timestamp_too_old', notificationHeaders(SECRET, 'payment.approved', junk, now - 3600)],
     ];
     for (const [reason, headers] of kinds) {
@@ -79,13 +93,24 @@ describe('rejected requests and the journal', () => {
     let disk = 0;
     for (const f of files) {
       disk += statSync(join(dir, f)).size;
-      for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) expect(Buffer.byteLength(line), f).toBeLessThanOrEqual(LINE_MAX);
+      for (const line of readFileSync(join(dir, f), 'utf8').split('\n'))
+        expect(Buffer.byteLength(line), f).toBeLessThanOrEqual(LINE_MAX);
     }
-    console.log(`[rejected] ${rejected.length} rejected requests of up to 1 MiB: journal folder ${files.join(', ')}: ${disk} bytes on disk`);
+    console.log(
+      `[rejected] ${rejected.length} rejected requests of up to 1 MiB: journal folder ${files.join(', ')}: ${disk} bytes on disk`,
+    );
     expect(disk).toBeLessThan((3 * EACH + 2) * LINE_MAX);
 
     // Only the start of such a body is kept: replaying it is refused, in one line.
-    const replay = await svcSpawned(['webhook', 'replay', rejected[0]!.id, '--journal', journal, '--forward-to', target.url]);
+    const replay = await svcSpawned([
+      'webhook',
+      'replay',
+      rejected[0]!.id,
+      '--journal',
+      journal,
+      '--forward-to',
+      target.url,
+    ]);
     expect(replay.exitCode).toBe(2);
     expect(replay.stderr).toMatch(/solo se guardó el comienzo de su cuerpo: no se puede reenviar/);
     expectNoStack(replay.stderr);
@@ -96,22 +121,37 @@ describe('rejected requests and the journal', () => {
     const dir = tempDir('svc-listen-rejected-');
     const journal = join(dir, 'webhooks.jsonl');
     const max = 64 * 1024;
-    const listener = await startListener({ secret: SECRET, port: 0, journal, rejectedMaxBytes: max });
+    const listener = await startListener({
+      secret: SECRET,
+      port: 0,
+      journal,
+      rejectedMaxBytes: max,
+    });
     open.push(listener);
     const good = Buffer.from(JSON.stringify(sampleBody('payment.approved', { cobro_id: 7 })));
-    expect((await post(listener.url, good, notificationHeaders(SECRET, 'payment.approved', good))).status).toBe(200);
+    expect(
+      (await post(listener.url, good, notificationHeaders(SECRET, 'payment.approved', good)))
+        .status,
+    ).toBe(200);
     const junk = Buffer.alloc(4096, 0x01);
-    for (let i = 0; i < 200; i++) expect((await post(listener.url, junk, { 'x-svc-event': `n${i}` })).status).toBe(401);
+    for (let i = 0; i < 200; i++)
+      expect((await post(listener.url, junk, { 'x-svc-event': `n${i}` })).status).toBe(401);
     await listener.close();
     const rejected = rejectedPath(journal);
     const sizes = [rejected, rotatedPath(rejected)].map((f) => statSync(f).size);
     // Rotated before a write would pass the size, however many lines wait together.
     for (const size of sizes) expect(size).toBeLessThanOrEqual(max);
-    expect(readdirSync(dir).sort()).toEqual(['webhooks.jsonl', 'webhooks.rechazados.jsonl', 'webhooks.rechazados.jsonl.1']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'webhooks.jsonl',
+      'webhooks.rechazados.jsonl',
+      'webhooks.rechazados.jsonl.1',
+    ]);
     const { entries } = readJournal(journal);
     expect(entries.filter((e) => e.verification.valid).map((e) => e.cobro_id)).toEqual([7]);
     // The newest rejected ones are the ones kept, oldest first.
-    const names = entries.filter((e) => !e.verification.valid).map((e) => Number(e.event!.slice(1)));
+    const names = entries
+      .filter((e) => !e.verification.valid)
+      .map((e) => Number(e.event!.slice(1)));
     expect(names.at(-1)).toBe(199);
     expect(names).toEqual([...names].sort((a, b) => a - b));
   });

@@ -8,7 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal } from '../../src/webhooks/journal.js';
-import { startListener, type Listener, type ListenOptions, type ListenRecord } from '../../src/webhooks/listen.js';
+import {
+  startListener,
+  type Listener,
+  type ListenOptions,
+  type ListenRecord,
+} from '../../src/webhooks/listen.js';
 import { notificationHeaders, verify } from '../../src/webhooks/signature.js';
 import { post, startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -18,7 +23,9 @@ afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
 
-async function setup(options: Partial<ListenOptions> = {}): Promise<{ target: Receiver; listener: Listener; events: ListenRecord[]; journal: string }> {
+async function setup(
+  options: Partial<ListenOptions> = {},
+): Promise<{ target: Receiver; listener: Listener; events: ListenRecord[]; journal: string }> {
   const target = await startReceiver();
   open.push(target);
   const journal = join(tempDir('svc-listen-'), 'webhooks.jsonl');
@@ -35,7 +42,10 @@ async function setup(options: Partial<ListenOptions> = {}): Promise<{ target: Re
   return { target, listener, events, journal };
 }
 
-function signed(event = 'payment.approved', body: Buffer | string = JSON.stringify(sampleBody(event as 'payment.approved'))) {
+function signed(
+  event = 'payment.approved',
+  body: Buffer | string = JSON.stringify(sampleBody(event as 'payment.approved')),
+) {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   return { body: bytes, headers: notificationHeaders(SECRET, event, bytes) };
 }
@@ -43,8 +53,15 @@ function signed(event = 'payment.approved', body: Buffer | string = JSON.stringi
 describe('listener', () => {
   it('forwards the exact bytes and every X-Svc-* header; the target re-verifies them', async () => {
     const { target, listener, events, journal } = await setup();
-    const { body, headers } = signed('payment.approved', '{"event":"payment.approved",  "cobro_id":7,"monto":"10.50","estado":"PAGADA"}\n');
-    const r = await post(listener.url, body, { ...headers, 'X-Svc-Delivery': 'd-1', Authorization: 'Bearer not-forwarded' });
+    const { body, headers } = signed(
+      'payment.approved',
+      '{"event":"payment.approved",  "cobro_id":7,"monto":"10.50","estado":"PAGADA"}\n',
+    );
+    const r = await post(listener.url, body, {
+      ...headers,
+      'X-Svc-Delivery': 'd-1',
+      Authorization: 'Bearer not-forwarded',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toBe('ok');
     expect(target.received).toHaveLength(1);
@@ -56,9 +73,22 @@ describe('listener', () => {
     expect(got.headers['x-svc-signature']).toBe(headers['X-Svc-Signature']);
     expect(got.headers['x-svc-delivery']).toBe('d-1');
     expect(got.headers.authorization).toBeUndefined();
-    const check = verify({ secret: SECRET, timestamp: String(got.headers['x-svc-timestamp']), signature: String(got.headers['x-svc-signature']), body: got.body });
+    const check = verify({
+      secret: SECRET,
+      timestamp: String(got.headers['x-svc-timestamp']),
+      signature: String(got.headers['x-svc-signature']),
+      body: got.body,
+    });
     expect(check.ok).toBe(true);
-    expect(events[0]).toMatchObject({ event: 'payment.approved', cobro_id: 7, estado: 'PAGADA', monto: '10.50', outcome: 'forwarded', status: 200, answered: 200 });
+    expect(events[0]).toMatchObject({
+      event: 'payment.approved',
+      cobro_id: 7,
+      estado: 'PAGADA',
+      monto: '10.50',
+      outcome: 'forwarded',
+      status: 200,
+      answered: 200,
+    });
     await listener.close();
     const { entries } = readJournal(journal);
     expect(entries).toHaveLength(1);
@@ -90,13 +120,22 @@ describe('listener', () => {
     const r2 = await post(listener.url, body, { 'content-type': 'application/json' });
     expect(r2.status).toBe(401);
     expect(JSON.parse(r2.body).reason).toBe('missing_signature');
-    const old = notificationHeaders(SECRET, 'payment.approved', body, Math.floor(Date.now() / 1000) - 3600);
+    const old = notificationHeaders(
+      SECRET,
+      'payment.approved',
+      body,
+      Math.floor(Date.now() / 1000) - 3600,
+    );
     const r3 = await post(listener.url, body, old);
     expect(JSON.parse(r3.body).reason).toBe('timestamp_too_old');
     expect(target.received).toHaveLength(0);
     expect(events.map((e) => e.outcome)).toEqual(['rejected', 'rejected', 'rejected']);
     await listener.close();
-    expect(readJournal(journal).entries.map((e) => e.verification.reason)).toEqual(['signature_mismatch', 'missing_signature', 'timestamp_too_old']);
+    expect(readJournal(journal).entries.map((e) => e.verification.reason)).toEqual([
+      'signature_mismatch',
+      'missing_signature',
+      'timestamp_too_old',
+    ]);
   });
 
   it('413 above 1 MiB, by Content-Length or counted while streaming; never forwarded', async () => {
@@ -105,7 +144,9 @@ describe('listener', () => {
     const headers = notificationHeaders(SECRET, 'payment.approved', big);
     const r1 = await post(listener.url, big, headers);
     expect(r1.status).toBe(413);
-    const r2 = await post(listener.url, Buffer.alloc(3 * 1024 * 1024, 'b'), headers, { chunked: true }).catch((err: Error) => err);
+    const r2 = await post(listener.url, Buffer.alloc(3 * 1024 * 1024, 'b'), headers, {
+      chunked: true,
+    }).catch((err: Error) => err);
     // Streaming: the answer comes before the upload ends; the socket may be closed under the sender.
     if (!(r2 instanceof Error)) expect(r2.status).toBe(413);
     // Exactly 1 MiB is accepted.
@@ -181,12 +222,17 @@ describe('listener', () => {
     const { target, listener, journal } = await setup();
     target.answer = () => ({ status: 200, delayMs: 20 });
     const sends = Array.from({ length: 200 }, (_, i) => {
-      const { body, headers } = signed('payment.approved', JSON.stringify({ ...sampleBody('payment.approved'), cobro_id: i + 1 }));
+      const { body, headers } = signed(
+        'payment.approved',
+        JSON.stringify({ ...sampleBody('payment.approved'), cobro_id: i + 1 }),
+      );
       return post(listener.url, body, headers);
     });
     const results = await Promise.all(sends);
     expect(results.every((r) => r.status === 200)).toBe(true);
-    const ids = target.received.map((r) => JSON.parse(r.body.toString()).cobro_id as number).sort((a, b) => a - b);
+    const ids = target.received
+      .map((r) => JSON.parse(r.body.toString()).cobro_id as number)
+      .sort((a, b) => a - b);
     expect(ids).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     await listener.close();
     const { entries, skipped } = readJournal(journal);
@@ -213,8 +259,15 @@ describe('listener', () => {
     expect(listener.url.endsWith('/webhooks')).toBe(true);
     const health = await fetch(listener.url);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ ok: true, name: 'svc webhook listen', path: '/webhooks' });
-    const other = await fetch(listener.url.replace('/webhooks', '/otra'), { method: 'POST', body: '{}' });
+    expect(await health.json()).toMatchObject({
+      ok: true,
+      name: 'svc webhook listen',
+      path: '/webhooks',
+    });
+    const other = await fetch(listener.url.replace('/webhooks', '/otra'), {
+      method: 'POST',
+      body: '{}',
+    });
     expect(other.status).toBe(404);
   });
 

@@ -22,7 +22,11 @@ afterEach(async () => {
 });
 
 /** The suite's bounded wait (helpers/wait.ts), with this file's 30 s bound. */
-const until = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> => waitFor(what, probe, ms);
+const until = <T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 30_000,
+): Promise<T> => waitFor(what, probe, ms);
 
 interface Setup {
   sandbox: Sandbox;
@@ -64,17 +68,30 @@ describe('sandbox -> listen -> app', () => {
     const id = await crear(sandbox);
     expect((await sandbox.api('POST', `/_sandbox/cobros/${id}/pagar`, {})).status).toBe(200);
     await target.waitFor(2);
-    const entries = await until('two journal entries', () => journaled(journal).length >= 2 && journaled(journal));
+    const entries = await until(
+      'two journal entries',
+      () => journaled(journal).length >= 2 && journaled(journal),
+    );
     const events = target.received.map((r) => JSON.parse(r.body.toString()));
     expect(events.map((e) => e.event)).toEqual(['payment.created', 'payment.approved']);
-    expect(events[1]).toMatchObject({ cobro_id: id, estado: 'PAGADA', monto: '1500.00', monto_cobrado: '1500.00' });
+    expect(events[1]).toMatchObject({
+      cobro_id: id,
+      estado: 'PAGADA',
+      monto: '1500.00',
+      monto_cobrado: '1500.00',
+    });
     for (const [i, got] of target.received.entries()) {
       const e = entries[i]!;
       expect(e.outcome).toBe('forwarded');
       // What the app got is what the listener received from the sandbox.
       expect(got.body.toString('utf8')).toBe(e.body);
       for (const [name, value] of Object.entries(e.headers)) expect(got.headers[name]).toBe(value);
-      expect(Object.keys(e.headers).sort()).toEqual(['content-type', 'x-svc-event', 'x-svc-signature', 'x-svc-timestamp']);
+      expect(Object.keys(e.headers).sort()).toEqual([
+        'content-type',
+        'x-svc-event',
+        'x-svc-signature',
+        'x-svc-timestamp',
+      ]);
       const check = verify({
         secret: sandbox.webhook_secret,
         timestamp: String(got.headers['x-svc-timestamp']),
@@ -85,7 +102,9 @@ describe('sandbox -> listen -> app', () => {
     }
     // The sandbox records a delivery after the listener's answer reaches it, so it is awaited.
     const entregas = await until('two deliveries recorded', async () => {
-      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number }[];
+      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as {
+        status: number;
+      }[];
       return list.length >= 2 && list;
     });
     expect(entregas.map((e) => e.status)).toEqual([200, 200]);
@@ -93,38 +112,63 @@ describe('sandbox -> listen -> app', () => {
 
   it('after reloj avanzar 8d every delivery is accepted by listen and by a strict receiver; reiniciar returns to the real time (#24.3)', async () => {
     const { sandbox, target, journal } = await setup();
-    const before = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Antes', monto: '10.00' })).body.data;
+    const before = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Antes', monto: '10.00' }))
+      .body.data;
     await target.waitFor(1);
     const moved = await svc(['sandbox', 'reloj', 'avanzar', '8d', '--json'], { env: sandbox.env });
     expect(moved.exitCode, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout).vencidos).toEqual([before.id]);
     const id = await crear(sandbox);
-    expect((await sandbox.api('POST', `/_sandbox/cobros/${id}/pagar`, { monto: '500.00' })).status).toBe(200);
-    expect((await sandbox.api('POST', `/v1/cobros/${id}/devoluciones`, { monto: '100.00' })).status).toBe(201);
+    expect(
+      (await sandbox.api('POST', `/_sandbox/cobros/${id}/pagar`, { monto: '500.00' })).status,
+    ).toBe(200);
+    expect(
+      (await sandbox.api('POST', `/v1/cobros/${id}/devoluciones`, { monto: '100.00' })).status,
+    ).toBe(201);
     // Antes: created, rejected (expired by the move); the new one: created, approved, refunded.
     await target.waitFor(5);
     const entregas = await until('five deliveries recorded', async () => {
-      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number; ok: boolean }[];
+      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as {
+        status: number;
+        ok: boolean;
+      }[];
       return list.length >= 5 && list;
     });
     expect(entregas.map((e) => e.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(journaled(journal).map((e) => e.outcome)).toEqual(['forwarded', 'forwarded', 'forwarded', 'forwarded', 'forwarded']);
+    expect(journaled(journal).map((e) => e.outcome)).toEqual([
+      'forwarded',
+      'forwarded',
+      'forwarded',
+      'forwarded',
+      'forwarded',
+    ]);
     for (const got of target.received) {
       // A strict receiver: the seed's 300 s either way, by this machine's clock.
-      const check = verify({ secret: sandbox.webhook_secret, timestamp: String(got.headers['x-svc-timestamp']), signature: String(got.headers['x-svc-signature']), body: got.body, toleranceSeconds: 300 });
+      const check = verify({
+        secret: sandbox.webhook_secret,
+        timestamp: String(got.headers['x-svc-timestamp']),
+        signature: String(got.headers['x-svc-signature']),
+        body: got.body,
+        toleranceSeconds: 300,
+      });
       expect(check).toEqual({ ok: true });
     }
     // Dates in the records follow the sandbox's clock.
     const cobro = (await sandbox.api('GET', `/v1/cobros/${id}`)).body.data;
     const ms = (local: string) => Date.parse(local.replace(' ', 'T') + 'Z');
-    expect(ms(cobro.created_at) - ms(before.created_at)).toBeGreaterThanOrEqual(8 * 24 * 3600 * 1000);
+    expect(ms(cobro.created_at) - ms(before.created_at)).toBeGreaterThanOrEqual(
+      8 * 24 * 3600 * 1000,
+    );
 
     const back = await svc(['sandbox', 'reloj', 'reiniciar', '--json'], { env: sandbox.env });
     expect(back.exitCode, back.stderr).toBe(0);
     expect(JSON.parse(back.stdout).adelanto_ms).toBe(0);
     // What happened on the moved clock stays; what is written now is on the real time again.
-    expect((await sandbox.api('GET', `/v1/cobros/${id}`)).body.data.created_at).toBe(cobro.created_at);
-    const after = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Después', monto: '1.00' })).body.data;
+    expect((await sandbox.api('GET', `/v1/cobros/${id}`)).body.data.created_at).toBe(
+      cobro.created_at,
+    );
+    const after = (await sandbox.api('POST', '/v1/cobros', { concepto: 'Después', monto: '1.00' }))
+      .body.data;
     expect(Math.abs(ms(after.created_at) - ms(before.created_at))).toBeLessThan(3600 * 1000);
   });
 
@@ -133,12 +177,17 @@ describe('sandbox -> listen -> app', () => {
     const port = target.port;
     await target.close();
     const id = await crear(sandbox);
-    const failed = await until('a 502 in the journal', () => journaled(journal).find((e) => e.cobro_id === id && e.outcome === 'unreachable'));
+    const failed = await until('a 502 in the journal', () =>
+      journaled(journal).find((e) => e.cobro_id === id && e.outcome === 'unreachable'),
+    );
     expect(failed.answered).toBe(502);
     const back = await startReceiver({ port });
     stops.push(() => back.close());
     await back.waitFor(1);
-    expect(JSON.parse(back.received[0]!.body.toString())).toMatchObject({ event: 'payment.created', cobro_id: id });
+    expect(JSON.parse(back.received[0]!.body.toString())).toMatchObject({
+      event: 'payment.created',
+      cobro_id: id,
+    });
     const entries = await until('the forwarded retry', () => {
       const mine = journaled(journal).filter((e) => e.cobro_id === id);
       return mine.some((e) => e.outcome === 'forwarded') && mine;
@@ -149,7 +198,10 @@ describe('sandbox -> listen -> app', () => {
     // The sandbox records its attempt once the listener answers it, which is after the
     // app got the event and the journal line is on disk: wait for that record.
     const entregas = await until('the successful attempt in the sandbox', async () => {
-      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number; ok: boolean }[];
+      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as {
+        status: number;
+        ok: boolean;
+      }[];
       return list.at(-1)?.ok === true && list;
     });
     expect(entregas[0]!.status).toBe(502);
@@ -158,10 +210,14 @@ describe('sandbox -> listen -> app', () => {
   it('a wrong secret: 401, never forwarded, the sandbox sees 401', async () => {
     const { sandbox, target, journal } = await setup({ listenSecret: 'whsec_not_the_sandbox_one' });
     await crear(sandbox);
-    const entry = await until('a rejected entry', () => journaled(journal).find((e) => e.outcome === 'rejected'));
+    const entry = await until('a rejected entry', () =>
+      journaled(journal).find((e) => e.outcome === 'rejected'),
+    );
     expect(entry.verification).toMatchObject({ valid: false, reason: 'signature_mismatch' });
     const entregas = await until('the 401 delivery', async () => {
-      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as { status: number }[];
+      const list = (await sandbox.api('GET', '/_sandbox/entregas')).body.data as {
+        status: number;
+      }[];
       return list.length > 0 && list;
     });
     expect(entregas[0]!.status).toBe(401);
@@ -170,7 +226,9 @@ describe('sandbox -> listen -> app', () => {
 
   it('200 events in a burst: all forwarded, none lost', async () => {
     const { sandbox, target, journal } = await setup();
-    const ids = await Promise.all(Array.from({ length: 200 }, (_, i) => crear(sandbox, `${i + 1}.00`)));
+    const ids = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => crear(sandbox, `${i + 1}.00`)),
+    );
     // Delivery is at least once: on a loaded machine the sandbox may give up waiting for an
     // answer and send an event again, and the listener forwards what it is sent. What must
     // hold is that every event arrives, unchanged, and that a second copy is a whole copy.
@@ -179,7 +237,11 @@ describe('sandbox -> listen -> app', () => {
     const got = [...distinct()].map((b) => JSON.parse(b).cobro_id as number).sort((a, b) => a - b);
     expect(got).toEqual([...ids].sort((a, b) => a - b));
     const forwarded = await until('200 journal entries', () => {
-      const bodies = new Set(journaled(journal).filter((e) => e.outcome === 'forwarded').map((e) => e.body));
+      const bodies = new Set(
+        journaled(journal)
+          .filter((e) => e.outcome === 'forwarded')
+          .map((e) => e.body),
+      );
       return bodies.size >= 200 && bodies;
     });
     expect(forwarded).toEqual(distinct());
@@ -187,7 +249,9 @@ describe('sandbox -> listen -> app', () => {
 
   it('trigger --sandbox drives the real change; the sandbox notifies through the listener', async () => {
     const { sandbox, target } = await setup();
-    const r = await svc(['webhook', 'trigger', 'payment.partially_refunded', '--sandbox'], { env: sandbox.env });
+    const r = await svc(['webhook', 'trigger', 'payment.partially_refunded', '--sandbox'], {
+      env: sandbox.env,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/payment\.partially_refunded \(cobro \d+\) --> .* 200/);
     await target.waitFor(3);
@@ -202,7 +266,19 @@ describe('sandbox -> listen -> app', () => {
     // --cobro with a key: the sample body takes the real codigo and monto.
     const id = last.cobro_id as number;
     const codigo = (await sandbox.api('GET', `/v1/cobros/${id}`)).body.data.codigo;
-    const real = await svc(['webhook', 'trigger', 'payment.approved', '--cobro', String(id), '--forward-to', target.url, '--json'], { env: sandbox.env });
+    const real = await svc(
+      [
+        'webhook',
+        'trigger',
+        'payment.approved',
+        '--cobro',
+        String(id),
+        '--forward-to',
+        target.url,
+        '--json',
+      ],
+      { env: sandbox.env },
+    );
     expect(real.exitCode, real.stderr).toBe(0);
     expect(JSON.parse(real.stdout).body).toMatchObject({ cobro_id: id, codigo, monto: '1500.00' });
   });

@@ -13,7 +13,14 @@ import { sampleBody } from '../../src/webhooks/events.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
-import { post, startListen, startReceiver, stopBoth, type ListenProc, type Receiver } from '../helpers/receiver.js';
+import {
+  post,
+  startListen,
+  startReceiver,
+  stopBoth,
+  type ListenProc,
+  type Receiver,
+} from '../helpers/receiver.js';
 
 const SECRET = 'whsec_target_credentials_01';
 const HIDDEN = ['hunter2', 'bob:', 'token=T', 'T&'];
@@ -31,7 +38,8 @@ function get(url: string): Promise<string> {
 }
 
 function expectHidden(text: string, what: string): void {
-  for (const secret of HIDDEN) expect(text.includes(secret), `${what} shows ${secret}:\n${text}`).toBe(false);
+  for (const secret of HIDDEN)
+    expect(text.includes(secret), `${what} shows ${secret}:\n${text}`).toBe(false);
 }
 
 describe('maskTarget', () => {
@@ -59,7 +67,11 @@ describe('a target with credentials', () => {
     journal = join(tempDir('svc-cred-'), 'webhooks.jsonl');
     listen = await startListen(['--forward-to', full, '--journal', journal], env());
     const body = JSON.stringify(sampleBody('payment.approved'));
-    const r = await post(listen.url, body, notificationHeaders(SECRET, 'payment.approved', Buffer.from(body)));
+    const r = await post(
+      listen.url,
+      body,
+      notificationHeaders(SECRET, 'payment.approved', Buffer.from(body)),
+    );
     expect(r.status).toBe(200);
     await listen.waitLines(1);
   });
@@ -69,7 +81,9 @@ describe('a target with credentials', () => {
 
   it('reach the app, and only the app', async () => {
     expect(app.received[0]!.url).toBe('/h?token=T&x=1');
-    expect(app.received[0]!.headers.authorization).toBe(`Basic ${Buffer.from('bob:hunter2').toString('base64')}`);
+    expect(app.received[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('bob:hunter2').toString('base64')}`,
+    );
     expectHidden(listen.stderr() + listen.lines.join('\n'), 'the listener');
   });
 
@@ -83,7 +97,13 @@ describe('a target with credentials', () => {
     expectHidden(text, 'the journal');
     expect(text).toContain('"target":"http://***@127.0.0.1:');
     const id = (JSON.parse(text.split('\n')[0]!) as { id: string }).id;
-    for (const argv of [['webhook', 'ver', id], ['webhook', 'ver', id, '--json'], ['webhook', 'eventos', '--json'], ['webhook', 'eventos', '--csv'], ['webhook', 'eventos']]) {
+    for (const argv of [
+      ['webhook', 'ver', id],
+      ['webhook', 'ver', id, '--json'],
+      ['webhook', 'eventos', '--json'],
+      ['webhook', 'eventos', '--csv'],
+      ['webhook', 'eventos'],
+    ]) {
       const r = await svc([...argv, '--journal', journal]);
       expect(r.exitCode, r.stderr).toBe(0);
       expectHidden(r.stdout + r.stderr, argv.join(' '));
@@ -92,9 +112,16 @@ describe('a target with credentials', () => {
 
   it('an older journal that kept the target whole is shown masked too', async () => {
     const old = join(tempDir('svc-cred-'), 'webhooks.jsonl');
-    const line = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!) as Record<string, unknown>;
+    const line = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!) as Record<
+      string,
+      unknown
+    >;
     writeFileSync(old, `${JSON.stringify({ ...line, target: full })}\n`);
-    for (const argv of [['webhook', 'ver', String(line.id), '--json'], ['webhook', 'eventos', '--json'], ['webhook', 'eventos', '--csv']]) {
+    for (const argv of [
+      ['webhook', 'ver', String(line.id), '--json'],
+      ['webhook', 'eventos', '--json'],
+      ['webhook', 'eventos', '--csv'],
+    ]) {
       const r = await svc([...argv, '--journal', old]);
       expect(r.exitCode, r.stderr).toBe(0);
       expectHidden(r.stdout, argv.join(' '));
@@ -105,17 +132,30 @@ describe('a target with credentials', () => {
     const id = (JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!) as { id: string }).id;
     const refused = await svc(['webhook', 'replay', id, '--journal', journal]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toMatch(/guardada sin sus credenciales: indicá la dirección completa con --forward-to/);
+    expect(refused.stderr).toMatch(
+      /guardada sin sus credenciales: indicá la dirección completa con --forward-to/,
+    );
     expect(refused.stderr).toContain(`http://***@127.0.0.1:${app.port}/h?token=***&x=***`);
     expect(app.received).toHaveLength(1);
 
     for (const json of [[], ['--json']]) {
-      const r = await svc(['webhook', 'replay', id, '--forward-to', full, '--journal', journal, ...json]);
+      const r = await svc([
+        'webhook',
+        'replay',
+        id,
+        '--forward-to',
+        full,
+        '--journal',
+        journal,
+        ...json,
+      ]);
       expect(r.exitCode, r.stderr).toBe(0);
       expectHidden(r.stdout + r.stderr, `replay ${json.join(' ')}`);
     }
     expect(app.received).toHaveLength(3);
-    expect(app.received[2]!.headers.authorization).toBe(`Basic ${Buffer.from('bob:hunter2').toString('base64')}`);
+    expect(app.received[2]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('bob:hunter2').toString('base64')}`,
+    );
     expectHidden(readFileSync(journal, 'utf8'), 'the journal after replays');
   });
 });

@@ -5,7 +5,11 @@ import { AmountError, formatCents, isAmount, parseTypedAmount, type Cents } from
 import { prompt, promptStreams, type Context } from '../context.js';
 
 /** `check` adds the command's own limit (what is left to refund): a reason, or undefined when it fits. */
-export async function askAmount(ctx: Context, message: string, check?: (cents: Cents) => string | undefined): Promise<Cents> {
+export async function askAmount(
+  ctx: Context,
+  message: string,
+  check?: (cents: Cents) => string | undefined,
+): Promise<Cents> {
   const { input } = await import('@inquirer/prompts');
   const problem = (typed: string): string | undefined => {
     try {
@@ -16,7 +20,11 @@ export async function askAmount(ctx: Context, message: string, check?: (cents: C
       throw err;
     }
   };
-  const typed = (await prompt(() => input({ message, validate: (v) => problem(v) ?? true }, promptStreams(ctx.io)))).trim();
+  const typed = (
+    await prompt(() =>
+      input({ message, validate: (v) => problem(v) ?? true }, promptStreams(ctx.io)),
+    )
+  ).trim();
   const cents = parseTypedAmount(typed);
   if (!isAmount(typed)) ctx.io.err(ctx.io.c.dim(`${typed} → ${formatCents(cents)}`));
   return cents;

@@ -50,7 +50,8 @@ const SEPARATORS = { ',': ',', ';': ';', tab: '\t', '\t': '\t', '\\t': '\t' } as
 export function parseSeparator(value: unknown): Separator | undefined {
   if (value === undefined) return undefined;
   const sep = (SEPARATORS as Record<string, Separator>)[String(value)];
-  if (!sep) throw new UsageError(`--separador "${printable(String(value))}" no es válido: usá , ; o tab`);
+  if (!sep)
+    throw new UsageError(`--separador "${printable(String(value))}" no es válido: usá , ; o tab`);
   return sep;
 }
 
@@ -84,32 +85,49 @@ export function readCsvFile(path: string, options: CsvOptions = {}): CsvFile {
     const st = statSync(path);
     if (st.isDirectory()) throw new UsageError(`${name}: es una carpeta`);
     if (!st.isFile()) throw new UsageError(`${name}: no es un archivo`);
-    if (st.size > MAX_CSV_BYTES) throw new UsageError(`${name}: ${st.size} bytes, más de lo que svc lee (16 MiB)`);
+    if (st.size > MAX_CSV_BYTES)
+      throw new UsageError(`${name}: ${st.size} bytes, más de lo que svc lee (16 MiB)`);
     bytes = readFileSync(path);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${name}: ${code === 'ENOENT' ? 'no existe' : code === 'EACCES' ? 'sin permiso de lectura' : (err as Error).message}`);
+    throw new UsageError(
+      `${name}: ${code === 'ENOENT' ? 'no existe' : code === 'EACCES' ? 'sin permiso de lectura' : (err as Error).message}`,
+    );
   }
   const decoded = decodeText(bytes);
   if (decoded.encoding !== 'utf-8' && options.encoding !== 'auto') {
     const loose = bytes.toString('utf8');
     const line = loose.slice(0, loose.indexOf('\uFFFD')).split('\n').length;
-    throw new UsageError(`${name}, línea ${line}: no es UTF-8; no se usó nada del archivo`, 'guardalo como "CSV UTF-8" desde la planilla');
+    throw new UsageError(
+      `${name}, línea ${line}: no es UTF-8; no se usó nada del archivo`,
+      'guardalo como "CSV UTF-8" desde la planilla',
+    );
   }
   return parseCsvText(decoded.text, { ...options, path, decoded: decoded.encoding });
 }
 
 /** Parses CSV text (see readCsvFile); `path` only names the file in messages. */
-export function parseCsvText(text: string, options: CsvOptions & { path?: string; decoded?: CsvFile['encoding'] } = {}): CsvFile {
+export function parseCsvText(
+  text: string,
+  options: CsvOptions & { path?: string; decoded?: CsvFile['encoding'] } = {},
+): CsvFile {
   const name = `${options.what ?? 'el archivo'}${options.path ? ` ${printable(options.path)}` : ''}`;
   // One line ending (files pasted together mix CRLF and LF): lines are then counted exactly.
   const body = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  if (body.trim() === '') throw new UsageError(`${name} está vacío (se espera un encabezado y una fila por línea)`);
+  if (body.trim() === '')
+    throw new UsageError(`${name} está vacío (se espera un encabezado y una fila por línea)`);
   const separator = options.separator ?? detectSeparator(body);
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(body, { delimiter: separator, record_delimiter: '\n', info: true, skip_empty_lines: true, relax_column_count: false, trim: true }) as never;
+    records = parse(body, {
+      delimiter: separator,
+      record_delimiter: '\n',
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      trim: true,
+    }) as never;
   } catch (err) {
     const e = err as { lines?: number; code?: string; message: string };
     const why =
@@ -117,19 +135,28 @@ export function parseCsvText(text: string, options: CsvOptions & { path?: string
         ? 'tiene otra cantidad de columnas que el encabezado'
         : e.code === 'CSV_QUOTE_NOT_CLOSED'
           ? 'abre comillas que no cierra'
-          : e.code === 'CSV_INVALID_CLOSING_QUOTE' || e.code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE'
+          : e.code === 'CSV_INVALID_CLOSING_QUOTE' ||
+              e.code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE'
             ? 'tiene comillas mal cerradas'
             : 'no se puede leer como CSV';
-    throw new UsageError(`${name}, línea ${e.lines ?? '?'}: ${why}; no se usó nada del archivo`, separator === ';' ? undefined : 'si el separador es otro, indicalo con --separador ";"');
+    throw new UsageError(
+      `${name}, línea ${e.lines ?? '?'}: ${why}; no se usó nada del archivo`,
+      separator === ';' ? undefined : 'si el separador es otro, indicalo con --separador ";"',
+    );
   }
   const [head, ...rest] = records;
-  if (!head) throw new UsageError(`${name} está vacío (se espera un encabezado y una fila por línea)`);
+  if (!head)
+    throw new UsageError(`${name} está vacío (se espera un encabezado y una fila por línea)`);
   const header = head.record.map((h) => h.trim());
   const seen = new Set<string>();
   for (const h of header) {
-    if (h === '') throw new UsageError(`${name}, línea 1: el encabezado tiene una columna sin nombre`);
+    if (h === '')
+      throw new UsageError(`${name}, línea 1: el encabezado tiene una columna sin nombre`);
     const key = fold(h);
-    if (seen.has(key)) throw new UsageError(`${name}, línea 1: la columna "${printable(h)}" está dos veces en el encabezado`);
+    if (seen.has(key))
+      throw new UsageError(
+        `${name}, línea 1: la columna "${printable(h)}" está dos veces en el encabezado`,
+      );
     seen.add(key);
   }
   const rows = rest.map(({ record, info }) => ({
@@ -151,17 +178,27 @@ export function cellAmount(text: string, orElse = ''): Cents {
     return parseTypedAmount(text);
   } catch (err) {
     if (!(err instanceof AmountError)) throw err;
-    throw new UsageError(err.problem === 'empty' ? `monto vacío${orElse}` : `monto ${err.message}${orElse}`);
+    throw new UsageError(
+      err.problem === 'empty' ? `monto vacío${orElse}` : `monto ${err.message}${orElse}`,
+    );
   }
 }
 
 /** A header name as compared: case and accents ignored, so `Día` is `dia`. */
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
 }
 
 /** The header's name for a column: the one `--columnas` gives, else the first candidate present (case and accents ignored). */
-export function findColumn(file: CsvFile, candidates: readonly string[], given?: string): string | undefined {
+export function findColumn(
+  file: CsvFile,
+  candidates: readonly string[],
+  given?: string,
+): string | undefined {
   if (given !== undefined) return file.header.find((h) => fold(h) === fold(given));
   for (const c of candidates) {
     const found = file.header.find((h) => fold(h) === fold(c));
@@ -175,15 +212,26 @@ export function findColumn(file: CsvFile, candidates: readonly string[], given?:
  * that lacks a required column or has one svc does not know (a typo would otherwise drop
  * what the person meant, such as a `motivo`).
  */
-export function batchColumns<C extends string>(file: CsvFile, what: string, known: readonly C[], required: readonly C[]): Partial<Record<C, string>> {
+export function batchColumns<C extends string>(
+  file: CsvFile,
+  what: string,
+  known: readonly C[],
+  required: readonly C[],
+): Partial<Record<C, string>> {
   const names: Partial<Record<C, string>> = {};
   for (const c of known) {
     const h = findColumn(file, [c]);
     if (h !== undefined) names[c] = h;
   }
   const missing = required.filter((c) => names[c] === undefined);
-  if (missing.length) throw new UsageError(`${what}, línea 1: faltan las columnas ${missing.join(', ')} (columnas: ${known.join(', ')})`);
+  if (missing.length)
+    throw new UsageError(
+      `${what}, línea 1: faltan las columnas ${missing.join(', ')} (columnas: ${known.join(', ')})`,
+    );
   const unknown = file.header.filter((h) => !known.some((c) => fold(c) === fold(h)));
-  if (unknown.length) throw new UsageError(`${what}, línea 1: columnas que svc no conoce: ${unknown.map((u) => `"${printable(u)}"`).join(', ')} (columnas: ${known.join(', ')})`);
+  if (unknown.length)
+    throw new UsageError(
+      `${what}, línea 1: columnas que svc no conoce: ${unknown.map((u) => `"${printable(u)}"`).join(', ')} (columnas: ${known.join(', ')})`,
+    );
   return names;
 }

@@ -11,7 +11,16 @@
 // the stale lock is removed only if it is still the one judged stale, so a live
 // lock taken in between is never removed. A lock from another machine (a shared
 // folder) cannot be judged: svc waits, then names it so a person can decide.
-import { closeSync, constants, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  linkSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { CliError, EXIT } from '../../errors.js';
 import { printable } from '../../text.js';
@@ -78,10 +87,14 @@ function parseHolder(text: string | undefined): LockHolder | undefined {
 /** Creates `path` with `text` only if it does not exist; false when it does. Never through a link. */
 function createWhole(path: string, text: string): boolean {
   const tmp = `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW,
+    0o600,
+  );
   try {
     const bytes = Buffer.from(text);
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
   } finally {
     closeSync(fd);
   }
@@ -104,7 +117,11 @@ function takeOver(path: string, seen: string): boolean {
   const toma = `${path}.toma`;
   let fd: number;
   try {
-    fd = openSync(toma, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+    fd = openSync(
+      toma,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW,
+      0o600,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     try {
@@ -133,7 +150,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function lockFile(file: string, options: LockOptions): Promise<FileLock> {
   const path = `${file}.lock`;
   const host = hostname();
-  const mine = JSON.stringify({ pid: process.pid, host, desde: new Date().toISOString() } satisfies LockHolder);
+  const mine = JSON.stringify({
+    pid: process.pid,
+    host,
+    desde: new Date().toISOString(),
+  } satisfies LockHolder);
   const started = Date.now();
   const maxWait = options.maxWaitMs ?? 120_000;
   let waited = false;
@@ -160,8 +181,13 @@ export async function lockFile(file: string, options: LockOptions): Promise<File
       options.onWait?.(holder);
     }
     if (Date.now() - started > maxWait) {
-      const who = holder ? `el proceso ${holder.pid} en ${printable(holder.host)}, desde ${printable(String(holder.desde))}` : 'otro proceso';
-      throw new LockBusy(`${options.what} lo está aplicando ${who}: no se aplicó nada`, `si ese proceso ya no existe, borrá ${path} y volvé a intentarlo`);
+      const who = holder
+        ? `el proceso ${holder.pid} en ${printable(holder.host)}, desde ${printable(String(holder.desde))}`
+        : 'otro proceso';
+      throw new LockBusy(
+        `${options.what} lo está aplicando ${who}: no se aplicó nada`,
+        `si ese proceso ya no existe, borrá ${path} y volvé a intentarlo`,
+      );
     }
     // Jitter: several waiters do not wake in step.
     await sleep(20 + Math.floor(Math.random() * 30));

@@ -11,24 +11,39 @@ import { count, printable, shown } from '../../text.js';
 import type { Context } from '../context.js';
 
 /** `orReferencia`: the text as typed, tried as a reference when no request has it as its code (`svc caso pedido-1042`). */
-export type CobroRef = { kind: 'id'; id: number } | { kind: 'codigo'; codigo: string; orReferencia?: string } | { kind: 'referencia'; referencia: string };
+export type CobroRef =
+  | { kind: 'id'; id: number }
+  | { kind: 'codigo'; codigo: string; orReferencia?: string }
+  | { kind: 'referencia'; referencia: string };
 
 /** How the request was named, checked before any request is made. */
-export function parseCobroRef(arg: string | undefined, referencia: unknown, command = 'svc cobro ver'): CobroRef {
+export function parseCobroRef(
+  arg: string | undefined,
+  referencia: unknown,
+  command = 'svc cobro ver',
+): CobroRef {
   if (referencia !== undefined) {
-    if (arg !== undefined) throw new UsageError('nombrá el cobro de una sola forma: <id|código> o --referencia <texto>, no los dos');
+    if (arg !== undefined)
+      throw new UsageError(
+        'nombrá el cobro de una sola forma: <id|código> o --referencia <texto>, no los dos',
+      );
     const text = String(referencia);
     if (!text.trim()) throw new UsageError('--referencia vacía');
     return { kind: 'referencia', referencia: text };
   }
   const s = (arg ?? '').trim();
-  if (!s) throw new UsageError('falta el cobro: su id, su código o --referencia <texto>', `ej. ${command} 42, ${command} K7QM3XW9PA`);
+  if (!s)
+    throw new UsageError(
+      'falta el cobro: su id, su código o --referencia <texto>',
+      `ej. ${command} 42, ${command} K7QM3XW9PA`,
+    );
   if (/^[1-9][0-9]{0,14}$/.test(s)) return { kind: 'id', id: Number(s) };
   // A code read out over the phone comes in groups: "T97F 5DUH MA", "t97f-5duh-ma".
   const code = s.replace(/[\s-]+/g, '');
   // `svc caso <referencia>`: what a support agent has at hand is often the merchant's own reference.
   const caso = command === 'svc caso';
-  if (/^[A-Za-z0-9]{10}$/.test(code) && /^[A-Za-z0-9][A-Za-z0-9\s-]*$/.test(s)) return { kind: 'codigo', codigo: code.toUpperCase(), ...(caso ? { orReferencia: s } : {}) };
+  if (/^[A-Za-z0-9]{10}$/.test(code) && /^[A-Za-z0-9][A-Za-z0-9\s-]*$/.test(s))
+    return { kind: 'codigo', codigo: code.toUpperCase(), ...(caso ? { orReferencia: s } : {}) };
   if (caso) return { kind: 'referencia', referencia: s };
   throw new UsageError(
     `"${printable(s)}" no es un id (entero positivo) ni un código de cobro (10 letras y números)`,
@@ -50,7 +65,11 @@ export class AmbiguousCobroError extends CliError {
     message: string,
     readonly matches: Cobro[],
   ) {
-    super(message, { exit: EXIT.usage, code: 'ambiguous', hint: `elegí uno por su id: ${matches.map((c) => c.id).join(', ')}` });
+    super(message, {
+      exit: EXIT.usage,
+      code: 'ambiguous',
+      hint: `elegí uno por su id: ${matches.map((c) => c.id).join(', ')}`,
+    });
   }
 }
 
@@ -61,7 +80,11 @@ export class NearCobroError extends CliError {
     message: string,
     readonly near: Cobro[],
   ) {
-    super(message, { exit: EXIT.usage, code: 'near_matches', hint: `¿era alguno de estos? elegí uno por su id: ${near.map((c) => c.id).join(', ')}` });
+    super(message, {
+      exit: EXIT.usage,
+      code: 'near_matches',
+      hint: `¿era alguno de estos? elegí uno por su id: ${near.map((c) => c.id).join(', ')}`,
+    });
   }
 }
 
@@ -75,12 +98,20 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
   const list = (await client.listarCobros({ q })).data.data;
   const matches: Cobro[] = [];
   for (const c of list) {
-    if (ref.kind === 'codigo' ? c.codigo.toUpperCase() === ref.codigo : c.referencia === ref.referencia) matches.push(c);
+    if (
+      ref.kind === 'codigo'
+        ? c.codigo.toUpperCase() === ref.codigo
+        : c.referencia === ref.referencia
+    )
+      matches.push(c);
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0 && ref.kind === 'codigo' && ref.orReferencia !== undefined) {
     // No such code: the text as a reference; nothing there either, the code's own "not found".
-    const asReference = await findCobro(client, { kind: 'referencia', referencia: ref.orReferencia }).catch((err: unknown) => {
+    const asReference = await findCobro(client, {
+      kind: 'referencia',
+      referencia: ref.orReferencia,
+    }).catch((err: unknown) => {
       if (err instanceof CliError && err.code === 'not_found') return undefined;
       throw err;
     });
@@ -88,19 +119,45 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
   }
   if (matches.length === 0 && ref.kind === 'referencia') {
     const typed = loose(ref.referencia);
-    const isNear = (c: Cobro) => c.referencia !== null && (loose(c.referencia).includes(typed) || typed.includes(loose(c.referencia)));
+    const isNear = (c: Cobro) =>
+      c.referencia !== null &&
+      (loose(c.referencia).includes(typed) || typed.includes(loose(c.referencia)));
     let near = typed === '' ? [] : list.filter(isNear);
     // "pedido 1042" for "pedido-1042": the service's search is by substring, so look again by the longest run of letters and digits.
-    const run = (ref.referencia.match(/[\p{L}\p{N}]+/gu) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
-    if (near.length === 0 && typed !== '' && run.length >= 3 && run !== ref.referencia) near = (await client.listarCobros({ q: run })).data.data.filter(isNear);
-    if (near.length) throw new NearCobroError(`ningún cobro tiene exactamente la referencia "${printable(ref.referencia)}"; ${near.length === 1 ? 'uno tiene una parecida' : `${near.length} tienen una parecida`}`, near);
+    const run = (ref.referencia.match(/[\p{L}\p{N}]+/gu) ?? []).reduce(
+      (a, b) => (b.length > a.length ? b : a),
+      '',
+    );
+    if (near.length === 0 && typed !== '' && run.length >= 3 && run !== ref.referencia)
+      near = (await client.listarCobros({ q: run })).data.data.filter(isNear);
+    if (near.length)
+      throw new NearCobroError(
+        `ningún cobro tiene exactamente la referencia "${printable(ref.referencia)}"; ${near.length === 1 ? 'uno tiene una parecida' : `${near.length} tienen una parecida`}`,
+        near,
+      );
   }
   if (matches.length === 0) {
-    const what = ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`;
-    const found = list.length === 0 ? 'sin resultados' : `${count(list.length, 'resultado', 'resultados')}, ninguno exacto`;
-    throw new CliError(`no hay ningún cobro con ${what} (búsqueda: GET /v1/cobros?q=${encodeURIComponent(q)}, ${found})`, { exit: EXIT.notFound, code: 'not_found', hint: 'svc cobro listar --q <texto> busca dentro del código, el concepto y la referencia' });
+    const what =
+      ref.kind === 'codigo'
+        ? `el código ${ref.codigo}`
+        : `la referencia "${printable(ref.referencia)}"`;
+    const found =
+      list.length === 0
+        ? 'sin resultados'
+        : `${count(list.length, 'resultado', 'resultados')}, ninguno exacto`;
+    throw new CliError(
+      `no hay ningún cobro con ${what} (búsqueda: GET /v1/cobros?q=${encodeURIComponent(q)}, ${found})`,
+      {
+        exit: EXIT.notFound,
+        code: 'not_found',
+        hint: 'svc cobro listar --q <texto> busca dentro del código, el concepto y la referencia',
+      },
+    );
   }
-  throw new AmbiguousCobroError(`${matches.length} cobros tienen ${ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`}`, matches);
+  throw new AmbiguousCobroError(
+    `${matches.length} cobros tienen ${ref.kind === 'codigo' ? `el código ${ref.codigo}` : `la referencia "${printable(ref.referencia)}"`}`,
+    matches,
+  );
 }
 
 /**
@@ -119,10 +176,16 @@ export async function cobroNamed(ctx: Context, client: Client, ref: CobroRef): P
 /** Lists the matches of an ambiguous name on stderr (not under --json); returns the error to throw. */
 export function sayMatches(ctx: Context, err: unknown): unknown {
   if (err instanceof AmbiguousCobroError && !ctx.globals.json) {
-    for (const c of err.matches) ctx.io.err(`${c.id}\t${shown(c.codigo, 20)}\t${c.estado}\t${shown(c.monto, 20)}\t${shown(c.concepto, 60)}`);
+    for (const c of err.matches)
+      ctx.io.err(
+        `${c.id}\t${shown(c.codigo, 20)}\t${c.estado}\t${shown(c.monto, 20)}\t${shown(c.concepto, 60)}`,
+      );
   }
   if (err instanceof NearCobroError && !ctx.globals.json) {
-    for (const c of err.near) ctx.io.err(`${c.id}\t${shown(c.codigo, 20)}\t${shown(c.referencia ?? '-', 60)}\t${c.estado}\t${shown(c.monto, 20)}`);
+    for (const c of err.near)
+      ctx.io.err(
+        `${c.id}\t${shown(c.codigo, 20)}\t${shown(c.referencia ?? '-', 60)}\t${c.estado}\t${shown(c.monto, 20)}`,
+      );
   }
   return err;
 }

@@ -44,17 +44,23 @@ export class Ledger<O extends LedgerOutcome> {
       if (typeof e !== 'object' || e === null) continue;
       if ('archivo' in e) meta ??= e;
       else if (typeof e.fila === 'number' && 'intento' in e) this.intents.add(e.fila);
-      else if (typeof e.fila === 'number' && isOutcome(e)) this.outcomes.set(e.fila, e as unknown as O);
+      else if (typeof e.fila === 'number' && isOutcome(e))
+        this.outcomes.set(e.fila, e as unknown as O);
     }
     this.meta = meta;
-    this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+    this.fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
     // A line cut by a kill is closed, so the next one starts clean.
     if (text && !text.endsWith('\n')) this.append('');
   }
 
   private append(line: string): void {
     const bytes = Buffer.from(`${line}\n`);
-    for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    for (let off = 0; off < bytes.length;)
+      off += writeSync(this.fd, bytes, off, bytes.length - off);
     fsyncSync(this.fd);
   }
 
@@ -79,7 +85,11 @@ export class Ledger<O extends LedgerOutcome> {
 }
 
 /** Runs `work` over `items`, `paralelo` at a time, in order of start. */
-export async function eachInTurn<T>(items: T[], paralelo: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachInTurn<T>(
+  items: T[],
+  paralelo: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++]!);
@@ -91,7 +101,11 @@ export async function eachInTurn<T>(items: T[], paralelo: number, work: (item: T
  * On a terminal: one line rewritten in place with rows, amount and time left; elsewhere
  * nothing (rows are reported one per line). Call with undefined at the end.
  */
-export function makeProgress(ctx: Context, rows: number, total: bigint): (done: { monto: string; counted: boolean } | undefined) => void {
+export function makeProgress(
+  ctx: Context,
+  rows: number,
+  total: bigint,
+): (done: { monto: string; counted: boolean } | undefined) => void {
   if (!ctx.io.stderrTTY || ctx.globals.json) return () => {};
   const started = Date.now();
   let n = 0;
@@ -107,7 +121,9 @@ export function makeProgress(ctx: Context, rows: number, total: bigint): (done: 
     const left = Math.round((perRow * (rows - n)) / 1000);
     const width = 20;
     const filled = Math.round((n / rows) * width);
-    ctx.io.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${n}/${rows} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s `);
+    ctx.io.stderr.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${n}/${rows} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s `,
+    );
   };
 }
 
@@ -124,7 +140,11 @@ export type RowTry<O> = { outcome: O } | { unknown: string };
 export async function rowOnce<O extends LedgerOutcome>(
   ledger: Ledger<O>,
   fila: number,
-  steps: { find(round: number): Promise<O | undefined>; send(): Promise<O>; refused(err: { error?: string; message: string }): O },
+  steps: {
+    find(round: number): Promise<O | undefined>;
+    send(): Promise<O>;
+    refused(err: { error?: string; message: string }): O;
+  },
 ): Promise<RowTry<O>> {
   for (let round = 0; round < 3; round++) {
     if (ledger.intents.has(fila)) {
@@ -157,4 +177,5 @@ export async function rowOnce<O extends LedgerOutcome>(
 }
 
 /** A refusal as the ledger keeps it: the service's error name and message. */
-export const refusalText = (e: { error?: string; message: string }) => `${e.error ?? 'error'}: ${e.message}`;
+export const refusalText = (e: { error?: string; message: string }) =>
+  `${e.error ?? 'error'}: ${e.message}`;

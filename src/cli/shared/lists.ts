@@ -18,7 +18,10 @@ export interface ListFilter {
 }
 
 /** --desde and --hasta as days of the service's zone; exit 2 for a date svc cannot read or a range that ends before it starts. */
-export async function dateRange(ctx: Context, opts: { desde?: string; hasta?: string }): Promise<{ desde?: string; hasta?: string }> {
+export async function dateRange(
+  ctx: Context,
+  opts: { desde?: string; hasta?: string },
+): Promise<{ desde?: string; hasta?: string }> {
   if (opts.desde === undefined && opts.hasta === undefined) return {};
   const timeZone = await ctx.zone();
   const read = (bound: 'desde' | 'hasta') => {
@@ -33,7 +36,9 @@ export async function dateRange(ctx: Context, opts: { desde?: string; hasta?: st
   };
   const range = { desde: read('desde'), hasta: read('hasta') };
   if (range.desde !== undefined && range.hasta !== undefined && range.desde > range.hasta) {
-    throw new UsageError(`--desde ${range.desde} es posterior a --hasta ${range.hasta}: no queda ningún día`);
+    throw new UsageError(
+      `--desde ${range.desde} es posterior a --hasta ${range.hasta}: no queda ningún día`,
+    );
   }
   return range;
 }
@@ -42,7 +47,11 @@ export async function dateRange(ctx: Context, opts: { desde?: string; hasta?: st
  * Checks --limit and --cobro; the request is looked up before the list is read (a code
  * by one search, an id by one read), so one that does not exist is exit 5, not an empty list.
  */
-export async function listFilter(ctx: Context, client: Client, opts: { limit?: string; cobro?: string; referencia?: string; desde?: string; hasta?: string }): Promise<ListFilter> {
+export async function listFilter(
+  ctx: Context,
+  client: Client,
+  opts: { limit?: string; cobro?: string; referencia?: string; desde?: string; hasta?: string },
+): Promise<ListFilter> {
   const limit = parseLimit(opts.limit);
   const range = await dateRange(ctx, opts);
   if (opts.cobro === undefined && opts.referencia === undefined) return { limit, ...range };
@@ -58,13 +67,22 @@ export async function listFilter(ctx: Context, client: Client, opts: { limit?: s
  * what is shown, never what is counted. `dateOf` is the date the days are of (created_at,
  * or a settlement's fecha_estimada): its first ten characters are its local day.
  */
-export function applyFilter<T extends object>(items: Iterable<T>, filter: ListFilter, dateOf: (item: T) => string): { rows: T[]; matched: T[] } {
+export function applyFilter<T extends object>(
+  items: Iterable<T>,
+  filter: ListFilter,
+  dateOf: (item: T) => string,
+): { rows: T[]; matched: T[] } {
   const matched: T[] = [];
   for (const item of items) {
-    if (filter.cobroId !== undefined && (item as { cobro_id?: number }).cobro_id !== filter.cobroId) continue;
+    if (filter.cobroId !== undefined && (item as { cobro_id?: number }).cobro_id !== filter.cobroId)
+      continue;
     if (filter.desde !== undefined || filter.hasta !== undefined) {
       const day = String(dateOf(item)).slice(0, 10);
-      if ((filter.desde !== undefined && day < filter.desde) || (filter.hasta !== undefined && day > filter.hasta)) continue;
+      if (
+        (filter.desde !== undefined && day < filter.desde) ||
+        (filter.hasta !== undefined && day > filter.hasta)
+      )
+        continue;
     }
     matched.push(item);
   }

@@ -10,10 +10,19 @@ import type { Context } from '../context.js';
 const WAIT_MS = 15_000;
 const STEP_MS = 750;
 
-export async function showQr(ctx: Context, client: Client, cobro: Cobro, waitMs = WAIT_MS): Promise<Cobro> {
+export async function showQr(
+  ctx: Context,
+  client: Client,
+  cobro: Cobro,
+  waitMs = WAIT_MS,
+): Promise<Cobro> {
   const { io } = ctx;
   if (!cobro.medios.qr) {
-    io.err(io.c.yellow(`el cobro ${cobro.id} no acepta pagos con QR (se creó con --no-qr): no hay QR para mostrar`));
+    io.err(
+      io.c.yellow(
+        `el cobro ${cobro.id} no acepta pagos con QR (se creó con --no-qr): no hay QR para mostrar`,
+      ),
+    );
     return cobro;
   }
   let current = cobro;
@@ -21,7 +30,11 @@ export async function showQr(ctx: Context, client: Client, cobro: Cobro, waitMs 
     current = await ctx.spin('esperando el QR del cobro…', async () => {
       const deadline = Date.now() + waitMs;
       let c = current;
-      while (c.qr === null && ['PENDIENTE', 'EN_PROCESO'].includes(c.estado) && Date.now() < deadline) {
+      while (
+        c.qr === null &&
+        ['PENDIENTE', 'EN_PROCESO'].includes(c.estado) &&
+        Date.now() < deadline
+      ) {
         await new Promise((r) => setTimeout(r, STEP_MS));
         c = (await client.verCobro(c.id)).data.data;
       }
@@ -29,7 +42,11 @@ export async function showQr(ctx: Context, client: Client, cobro: Cobro, waitMs 
     });
   }
   if (current.qr === null) {
-    io.err(io.c.yellow(`el QR del cobro ${cobro.id} todavía no está listo; probá en un rato con \`svc cobro ver ${cobro.id} --mostrar-qr\``));
+    io.err(
+      io.c.yellow(
+        `el QR del cobro ${cobro.id} todavía no está listo; probá en un rato con \`svc cobro ver ${cobro.id} --mostrar-qr\``,
+      ),
+    );
     return current;
   }
   const toStdout = io.stdoutTTY && !ctx.globals.json;

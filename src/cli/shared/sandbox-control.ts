@@ -89,7 +89,9 @@ export class SandboxControl {
   }
 
   /** Sends event `n` (GET /_sandbox/eventos numbers them) again to the notification URL; the attempts follow. */
-  async reenviar(n: number): Promise<{ evento_id: number; event: string; cobro_id: number; url: string }> {
+  async reenviar(
+    n: number,
+  ): Promise<{ evento_id: number; event: string; cobro_id: number; url: string }> {
     return this.post(`/_sandbox/eventos/${n}/reenviar`, {});
   }
 
@@ -124,7 +126,8 @@ export class SandboxControl {
           const data: string[] = [];
           for (const line of message.split('\n')) {
             if (line.startsWith('event:')) event = line.slice(6).trim();
-            else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+            else if (line.startsWith('data:'))
+              data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
           }
           if (event === kind && data.length) yield JSON.parse(data.join('\n')) as T;
         }
@@ -142,7 +145,11 @@ export class SandboxControl {
 
   /** Removes every fault; how many there were. */
   async clearFallas(): Promise<number> {
-    return ((await this.client.request({ method: 'DELETE', path: '/_sandbox/fallas' })).data as { data: { borradas: number } }).data.borradas;
+    return (
+      (await this.client.request({ method: 'DELETE', path: '/_sandbox/fallas' })).data as {
+        data: { borradas: number };
+      }
+    ).data.borradas;
   }
 
   /** The merchants of the sandbox and their keys (GET /_sandbox/claves). */
@@ -171,7 +178,9 @@ export class SandboxControl {
       await this.client.request({ method: 'GET', path: '/_sandbox/webhook' });
     } catch (err) {
       if (err instanceof ApiError && err.http === 404) {
-        throw new UsageError(`${this.client.baseUrl} no es un svc sandbox (no tiene /_sandbox/): ${flag} solo funciona contra \`svc sandbox\``);
+        throw new UsageError(
+          `${this.client.baseUrl} no es un svc sandbox (no tiene /_sandbox/): ${flag} solo funciona contra \`svc sandbox\``,
+        );
       }
       throw err;
     }

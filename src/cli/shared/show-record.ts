@@ -18,7 +18,9 @@ export async function showRecord<T extends Record<string, unknown>>(
 ): Promise<void> {
   const id = parseId(rawId);
   const client = await ctx.client();
-  const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () => withNotFoundHint(fetch(client, id), `revisá el id; \`${list}\` las muestra`));
+  const { data } = await ctx.spin(`leyendo ${what} ${id}…`, () =>
+    withNotFoundHint(fetch(client, id), `revisá el id; \`${list}\` las muestra`),
+  );
   if (ctx.globals.json) return printJson(ctx.io, data.data);
   printRecord(ctx.io, pairsOf(data.data, open));
 }
@@ -26,7 +28,8 @@ export async function showRecord<T extends Record<string, unknown>>(
 /** A 404 of `pending` carries `hint` (the list where such ids are found) instead of the one about cobros. */
 export function withNotFoundHint<T>(pending: Promise<T>, hint: string): Promise<T> {
   return pending.catch((err: unknown) => {
-    if (err instanceof NotFoundError && err.http === 404 && !err.suggestion) throw new NotFoundError(err.http, err.error, err.message, err.body, hint);
+    if (err instanceof NotFoundError && err.http === 404 && !err.suggestion)
+      throw new NotFoundError(err.http, err.error, err.message, err.body, hint);
     throw err;
   });
 }

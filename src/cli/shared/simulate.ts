@@ -15,14 +15,21 @@ const DOING: Record<PayerAction, string> = {
   expirar: 'venciendo',
 };
 
-export async function simulate(ctx: Context, action: PayerAction, args: string[], opts: OptionsOf<typeof pagarOptions> = {}): Promise<void> {
+export async function simulate(
+  ctx: Context,
+  action: PayerAction,
+  args: string[],
+  opts: OptionsOf<typeof pagarOptions> = {},
+): Promise<void> {
   const id = parseId(args[0], 'id del cobro');
   const body: PayerBody = {};
   if (opts.monto !== undefined) body.monto = montoText(opts.monto);
   const medio = parseChoice(opts.medio, MEDIOS, '--medio');
   if (medio) body.medio = medio;
   const control = new SandboxControl(await ctx.client({ banner: false }));
-  const cobro = await ctx.spin(`${DOING[action]} el cobro ${id}…`, () => control.act(id, action, body));
+  const cobro = await ctx.spin(`${DOING[action]} el cobro ${id}…`, () =>
+    control.act(id, action, body),
+  );
   if (ctx.globals.json) return printJson(ctx.io, cobro);
   printRecord(ctx.io, [
     ['id', String(cobro.id)],

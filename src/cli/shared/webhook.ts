@@ -16,7 +16,10 @@ import { maskTarget } from '../../api/address.js';
  * The signing secret: SVC_WEBHOOK_SECRET with --secret-from-env; otherwise the
  * resolved one (SVC_WEBHOOK_SECRET, then the profile). Never from a flag's value.
  */
-export async function resolveSecret(ctx: Context, opts: { secretFromEnv?: boolean }): Promise<string> {
+export async function resolveSecret(
+  ctx: Context,
+  opts: { secretFromEnv?: boolean },
+): Promise<string> {
   if (opts.secretFromEnv === true) {
     const secret = ctx.env.SVC_WEBHOOK_SECRET;
     if (!secret) {
@@ -31,14 +34,23 @@ export async function resolveSecret(ctx: Context, opts: { secretFromEnv?: boolea
   if (r.webhookSecret) return r.webhookSecret.value;
   const { CredentialError, checkProfileExists } = await import('../../config/credentials.js');
   checkProfileExists(r);
-  throw new CredentialError(`no hay secreto de firma de notificaciones (perfil "${r.profileName.value}")`, 'no_secret');
+  throw new CredentialError(
+    `no hay secreto de firma de notificaciones (perfil "${r.profileName.value}")`,
+    'no_secret',
+  );
 }
 
 /** Raw bytes from --body FILE, or from stdin (--body - or no --body). */
-export async function readBody(ctx: Context, file: string | undefined, what = 'el cuerpo'): Promise<Buffer> {
+export async function readBody(
+  ctx: Context,
+  file: string | undefined,
+  what = 'el cuerpo',
+): Promise<Buffer> {
   if (file !== undefined && file !== '-') return readFileArg(file, '--body');
   if (ctx.io.stdin.isTTY && ctx.env.SVC_FORCE_TTY !== '1') {
-    throw new UsageError(`falta ${what}: pasalo con --body ARCHIVO o por la entrada estándar (… | svc webhook …)`);
+    throw new UsageError(
+      `falta ${what}: pasalo con --body ARCHIVO o por la entrada estándar (… | svc webhook …)`,
+    );
   }
   return readAll(ctx.io.stdin);
 }
@@ -49,17 +61,31 @@ export function readFileArg(file: string, flag: string): Buffer {
     return readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no existe' : code === 'EISDIR' ? 'es una carpeta' : code === 'EACCES' ? 'sin permiso de lectura' : (err as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'no existe'
+        : code === 'EISDIR'
+          ? 'es una carpeta'
+          : code === 'EACCES'
+            ? 'sin permiso de lectura'
+            : (err as Error).message;
     throw new UsageError(`${flag} "${printable(file)}": ${why}`);
   }
 }
 
 /** --journal FILE, else <data dir>/webhooks.jsonl. */
-export async function journalPath(ctx: Context, opts: { journal?: string }, reading = false): Promise<string> {
+export async function journalPath(
+  ctx: Context,
+  opts: { journal?: string },
+  reading = false,
+): Promise<string> {
   if (opts.journal !== undefined) {
     const path = parseFilePath(opts.journal, '--journal');
     // A journal named to be read must be there: a mistyped name is not "no events yet".
-    if (reading && !existsSync(path)) throw new UsageError(`--journal ${printable(path)}: no existe (lo escribe svc webhook listen; sin --journal se usa el de la carpeta de datos)`);
+    if (reading && !existsSync(path))
+      throw new UsageError(
+        `--journal ${printable(path)}: no existe (lo escribe svc webhook listen; sin --journal se usa el de la carpeta de datos)`,
+      );
     return path;
   }
   const { defaultJournalPath } = await import('../../webhooks/journal.js');
@@ -82,9 +108,19 @@ export async function readJournalAt(ctx: Context, path: string): Promise<Journal
     throw err;
   }
   const { io } = ctx;
-  for (const p of read.problems) io.err(io.c.yellow(`aviso: ${p.file} línea ${p.line}: no es una entrada del journal (${p.why}); se omitió`));
+  for (const p of read.problems)
+    io.err(
+      io.c.yellow(
+        `aviso: ${p.file} línea ${p.line}: no es una entrada del journal (${p.why}); se omitió`,
+      ),
+    );
   const more = read.skipped - read.problems.length;
-  if (more > 0) io.err(io.c.yellow(`aviso: y ${count(more, 'línea más', 'líneas más')} del journal que no se pudieron leer`));
+  if (more > 0)
+    io.err(
+      io.c.yellow(
+        `aviso: y ${count(more, 'línea más', 'líneas más')} del journal que no se pudieron leer`,
+      ),
+    );
   return read;
 }
 
@@ -145,7 +181,7 @@ export function eventLine(io: IO, e: JournalEntry, zone: string, short = false):
     field(e.monto, 24).padStart(short ? 10 : 12),
   ];
   // Short lines say what happened without what the banner already said (the target,
-// --events, no --forward-to); why an app could not be reached is kept whole.
+  // --events, no --forward-to); why an app could not be reached is kept whole.
   let tail: string;
   switch (e.outcome) {
     case 'rejected':
@@ -168,7 +204,8 @@ export function eventLine(io: IO, e: JournalEntry, zone: string, short = false):
       const paint = statusColor(e.status, c);
       tail = `--> ${paint(field(e.status, 20))} ${c.dim(`${formatMs(e.latency_ms)}`)}`;
       // The app's reply as the app wrote it (its line breaks as blanks), escaped only if the terminal would act on it.
-      if (e.outcome === 'target_error' && typeof e.response_start === 'string' && e.response_start) tail += `  ${c.dim(`«${shown(e.response_start.replace(/\s*[\r\n]+\s*/g, ' ').trim(), 120)}»`)}`;
+      if (e.outcome === 'target_error' && typeof e.response_start === 'string' && e.response_start)
+        tail += `  ${c.dim(`«${shown(e.response_start.replace(/\s*[\r\n]+\s*/g, ' ').trim(), 120)}»`)}`;
     }
   }
   const replay = e.source === 'replay' ? c.cyan(`replay ${field(e.replay_of, 40, '')} `) : '';

@@ -18,11 +18,22 @@ import * as state from '../state.js';
 import type { CobroRec } from '../store.js';
 import type { ApiRequest, Reply } from '../types.js';
 import { parseTyped, pesos } from './format.js';
-import { PAGE_HEADERS, checkoutPage, notFoundPage, receiptPage, type CheckoutView } from './page.js';
+import {
+  PAGE_HEADERS,
+  checkoutPage,
+  notFoundPage,
+  receiptPage,
+  type CheckoutView,
+} from './page.js';
 
 const HTML = 'text/html; charset=utf-8';
 
-const html = (status: number, body: string): Reply => ({ status, body, contentType: HTML, headers: PAGE_HEADERS });
+const html = (status: number, body: string): Reply => ({
+  status,
+  body,
+  contentType: HTML,
+  headers: PAGE_HEADERS,
+});
 
 const seeOther = (location: string): Reply => ({
   status: 303,
@@ -42,7 +53,11 @@ function sendable(location: string): string {
   try {
     return new URL(location).href;
   } catch {
-    return location.replace(/[^\x21-\x7e]/gu, (c) => [...Buffer.from(c, 'utf8')].map((x) => `%${x.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+    return location.replace(/[^\x21-\x7e]/gu, (c) =>
+      [...Buffer.from(c, 'utf8')]
+        .map((x) => `%${x.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join(''),
+    );
   }
 }
 
@@ -106,7 +121,12 @@ export const recibo: ControlHandler = (deps, req) => {
   const lines = [];
   for (const t of deps.store.transacciones.newestFirst(rec.merchant)) {
     if (t.wire.cobro_id !== rec.wire.id || t.wire.estado !== 'ACREDITADO') continue;
-    lines.unshift({ codigo: t.wire.codigo, medio: feeOf(t.wire.medio).label, monto: parseAmount(t.wire.monto), fecha: t.wire.fecha });
+    lines.unshift({
+      codigo: t.wire.codigo,
+      medio: feeOf(t.wire.medio).label,
+      monto: parseAmount(t.wire.monto),
+      fecha: t.wire.fecha,
+    });
   }
   return html(200, receiptPage(view(deps, rec), lines));
 };
@@ -117,7 +137,13 @@ function form(req: ApiRequest): URLSearchParams {
 }
 
 /** Runs a control-plane move as the request's merchant would through /_sandbox/cobros/{id}/…. */
-function asMerchant(deps: ControlDeps, req: ApiRequest, rec: CobroRec, move: ControlHandler, body: Record<string, string>): void {
+function asMerchant(
+  deps: ControlDeps,
+  req: ApiRequest,
+  rec: CobroRec,
+  move: ControlHandler,
+  body: Record<string, string>,
+): void {
   move(deps, {
     merchant: deps.store.merchant(rec.merchant),
     params: [String(rec.wire.id)],
@@ -128,7 +154,13 @@ function asMerchant(deps: ControlDeps, req: ApiRequest, rec: CobroRec, move: Con
 }
 
 /** The page again with what went wrong, keeping what the payer typed. */
-function failed(deps: ControlDeps, req: ApiRequest, status: number, error: string, typed: CheckoutView['typed']): Reply {
+function failed(
+  deps: ControlDeps,
+  req: ApiRequest,
+  status: number,
+  error: string,
+  typed: CheckoutView['typed'],
+): Reply {
   const rec = lookup(deps, req)!;
   return html(status, checkoutPage(view(deps, rec, { error, typed })));
 }
@@ -139,7 +171,8 @@ function refusal(err: unknown, rec: CobroRec): string {
     return `Este cobro ya no admite esta operación (estado: ${rec.wire.estado}). Recargá la página para ver cómo quedó.`;
   }
   // The service's own words quoted, as svc quotes them: what the API said, not a sentence of the page's.
-  if (err instanceof SandboxError) return `No se pudo completar. El servicio respondió: «${err.message}».`;
+  if (err instanceof SandboxError)
+    return `No se pudo completar. El servicio respondió: «${err.message}».`;
   throw err;
 }
 
@@ -165,7 +198,8 @@ export const pagar: ControlHandler = (deps, req) => {
   if (modo === 'parcial') {
     let cents: Cents;
     try {
-      if (!typed.monto.trim()) throw new AmountError('Escribí el monto que querés pagar, o tocá «Pagar el total».');
+      if (!typed.monto.trim())
+        throw new AmountError('Escribí el monto que querés pagar, o tocá «Pagar el total».');
       cents = parseTyped(typed.monto);
     } catch (err) {
       if (!(err instanceof AmountError)) throw err;
@@ -173,7 +207,13 @@ export const pagar: ControlHandler = (deps, req) => {
     }
     const left = parseAmount(rec.wire.monto) - parseAmount(rec.wire.monto_cobrado);
     if (state.PAYABLE.includes(rec.wire.estado) && cents > left) {
-      return failed(deps, req, 400, `El monto ${pesos(cents)} supera lo que queda por pagar (${pesos(left)}).`, typed);
+      return failed(
+        deps,
+        req,
+        400,
+        `El monto ${pesos(cents)} supera lo que queda por pagar (${pesos(left)}).`,
+        typed,
+      );
     }
     body.monto = formatCents(cents);
   } else if (modo !== 'total') {
@@ -182,12 +222,20 @@ export const pagar: ControlHandler = (deps, req) => {
   try {
     asMerchant(deps, req, rec, control.pagar, body);
   } catch (err) {
-    return failed(deps, req, err instanceof SandboxError && err.code === 'invalid_state' ? 409 : 400, refusal(err, rec), typed);
+    return failed(
+      deps,
+      req,
+      err instanceof SandboxError && err.code === 'invalid_state' ? 409 : 400,
+      refusal(err, rec),
+      typed,
+    );
   }
   const now = deps.store.codigos.get(rec.wire.codigo)!;
   if (now.wire.estado === 'PAGADA') return seeOther(now.wire.success_url ?? `${base(now)}/recibo`);
   const tx = deps.store.transacciones.newestFirst(rec.merchant).next().value;
-  return seeOther(`${base(now)}${tx && tx.wire.cobro_id === now.wire.id ? `?tx=${tx.wire.id}` : ''}`);
+  return seeOther(
+    `${base(now)}${tx && tx.wire.cobro_id === now.wire.id ? `?tx=${tx.wire.id}` : ''}`,
+  );
 };
 
 export const rechazar: ControlHandler = (deps, req) => {

@@ -61,7 +61,8 @@ footer{max-width:30rem;margin:0 auto;padding:0 1rem 2rem;color:#4b5563;font-size
 const SCRIPT = `document.querySelectorAll('[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){var i=document.getElementById(b.getAttribute('data-copy'));i.select();var done=function(){b.textContent='CVU copiado'};if(navigator.clipboard){navigator.clipboard.writeText(i.value).then(done,function(){document.execCommand('copy');done()})}else{document.execCommand('copy');done()}})})`;
 
 /** A CSP source for an inline script or style: its SHA-256 (the checkout page and the dashboard). */
-export const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+export const hash = (text: string) =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** Headers of every payer page: nothing loads from elsewhere, nothing is cached. */
 export const PAGE_HEADERS: Record<string, string> = {
@@ -86,7 +87,8 @@ const ESTADOS: Record<EstadoCobro, string> = {
 /** Why a request that takes no payment takes none, in the payer's words. */
 const CLOSED: Partial<Record<EstadoCobro, string>> = {
   PAGADA: 'Este cobro ya está pagado. No hace falta que vuelvas a pagar.',
-  CANCELADO: 'Este cobro fue cancelado: se rechazó el pago o venció. Si todavía tenés que pagar, pedile al comercio un link nuevo.',
+  CANCELADO:
+    'Este cobro fue cancelado: se rechazó el pago o venció. Si todavía tenés que pagar, pedile al comercio un link nuevo.',
   DEVUELTA: 'Este cobro se pagó y el comercio devolvió el dinero.',
   DEVUELTA_PARCIALMENTE: 'Este cobro se pagó y el comercio devolvió una parte del dinero.',
 };
@@ -153,26 +155,30 @@ function when(local: string): string {
 export function checkoutPage(v: CheckoutView): string {
   const left = v.monto - v.cobrado;
   const rows = [
-    v.canPay ? row('A pagar', esc(pesos(left)), 'total') : row('Monto', esc(pesos(v.monto)), 'total'),
+    v.canPay
+      ? row('A pagar', esc(pesos(left)), 'total')
+      : row('Monto', esc(pesos(v.monto)), 'total'),
     v.cobrado > 0n ? row('Ya pagado', `${esc(pesos(v.cobrado))} de ${esc(pesos(v.monto))}`) : '',
     v.vencimiento && v.canPay ? row('Vence', when(v.vencimiento)) : '',
     row('Estado', esc(estadoLabel(v.estado))),
   ].join('');
-  let html =
-    `<div class="card"><p class="comercio">${esc(v.comercio)} te cobra</p><h1>${esc(v.concepto)}</h1><dl>${rows}</dl></div>`;
+  let html = `<div class="card"><p class="comercio">${esc(v.comercio)} te cobra</p><h1>${esc(v.concepto)}</h1><dl>${rows}</dl></div>`;
   if (v.notice) html += `<p class="msg ok" role="status">${esc(v.notice)}</p>`;
   if (v.error) html += `<p class="msg err" role="alert" id="error">${esc(v.error)}</p>`;
   if (!v.canPay) {
     const why = CLOSED[v.estado] ?? `Este cobro no admite pagos (${estadoLabel(v.estado)}).`;
     html += `<p class="msg state" role="status">${esc(why)}</p>`;
-    if (v.estado !== 'CANCELADO' && v.cobrado > 0n) html += `<p><a href="${base(v.codigo)}/recibo">Ver el comprobante</a></p>`;
+    if (v.estado !== 'CANCELADO' && v.cobrado > 0n)
+      html += `<p><a href="${base(v.codigo)}/recibo">Ver el comprobante</a></p>`;
     return layout(v.concepto, html);
   }
   if (v.medios.length === 0) {
     html += `<p class="msg state" role="status">Este cobro no acepta ningún medio de pago.</p>`;
     return layout(v.concepto, html);
   }
-  const chosen = v.medios.some((m) => m.medio === v.typed?.medio) ? v.typed!.medio : v.medios[0]!.medio;
+  const chosen = v.medios.some((m) => m.medio === v.typed?.medio)
+    ? v.typed!.medio
+    : v.medios[0]!.medio;
   const radios = v.medios
     .map(
       (m) =>

@@ -19,7 +19,11 @@ export const crear: Handler = (deps, req) => crearCon(deps, req);
  * Creates a payment request; `fixed` gives it an id and code of its own (a scenario
  * exported from another sandbox, POST /_sandbox/cobros) instead of the next ones.
  */
-export function crearCon(deps: Deps, req: ApiRequest, fixed?: { id: number; codigo: string }): Reply {
+export function crearCon(
+  deps: Deps,
+  req: ApiRequest,
+  fixed?: { id: number; codigo: string },
+): Reply {
   if (!req.merchant.puede_cobrar) {
     throw new SandboxError(
       403,
@@ -34,7 +38,9 @@ export function crearCon(deps: Deps, req: ApiRequest, fixed?: { id: number; codi
   const vencMs = b.vencimiento ?? now + DEFAULT_EXPIRY_MS;
   const medios = { tarjeta: b.tarjeta, qr: b.qr, transferencia: b.transferencia };
   if (!medios.tarjeta && !medios.qr && !medios.transferencia) {
-    throw bad('tarjeta, qr, transferencia: ningún medio de pago habilitado; al menos uno debe ser true');
+    throw bad(
+      'tarjeta, qr, transferencia: ningún medio de pago habilitado; al menos uno debe ser true',
+    );
   }
 
   const { store, clock } = deps;
@@ -97,7 +103,8 @@ export const listar: Handler = (deps, req) => {
   return ok(out);
 };
 
-export const ver: Handler = (deps, req) => ok(findCobro(deps, req.merchant.id, req.params[0], req.now).wire);
+export const ver: Handler = (deps, req) =>
+  ok(findCobro(deps, req.merchant.id, req.params[0], req.now).wire);
 
 export const sync: Handler = (deps, req) => {
   let rec = findCobro(deps, req.merchant.id, req.params[0], req.now);

@@ -31,17 +31,35 @@ export const crear: Handler = (deps, req) => {
       },
     });
   } catch (err) {
-    if (err instanceof state.TransitionError) throw bad(txId !== null && /transacci[oó]n/.test(err.message) ? `transaccion_id: ${err.message}` : err.message);
+    if (err instanceof state.TransitionError)
+      throw bad(
+        txId !== null && /transacci[oó]n/.test(err.message)
+          ? `transaccion_id: ${err.message}`
+          : err.message,
+      );
     throw err;
   }
   const local = clock.local(req.now);
-  const next = withWire(rec, { estado: move.estado }, local, { devuelto: formatCents(move.devuelto) });
+  const next = withWire(rec, { estado: move.estado }, local, {
+    devuelto: formatCents(move.devuelto),
+  });
   const dev: DevolucionRec = {
     merchant: rec.merchant,
-    wire: { id: store.nextId('devoluciones'), cobro_id: rec.wire.id, monto: formatCents(monto), tipo: move.tipo, estado: move.estado, created_at: local },
+    wire: {
+      id: store.nextId('devoluciones'),
+      cobro_id: rec.wire.id,
+      monto: formatCents(monto),
+      tipo: move.tipo,
+      estado: move.estado,
+      created_at: local,
+    },
   };
-  const ops: Op[] = [['cobro', next], ['devolucion', dev]];
-  if (tx) ops.push(['transaccion', { ...tx, devuelto: formatCents(parseAmount(tx.devuelto) + monto) }]);
+  const ops: Op[] = [
+    ['cobro', next],
+    ['devolucion', dev],
+  ];
+  if (tx)
+    ops.push(['transaccion', { ...tx, devuelto: formatCents(parseAmount(tx.devuelto) + monto) }]);
   store.commit(ops, [eventOf(next, move.event, txId)]);
   return ok(dev.wire, 201);
 };

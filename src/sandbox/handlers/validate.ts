@@ -6,13 +6,23 @@ import type { Field, Fields, RequestBody } from '../../api/contract.js';
 import { MAX_CENTS, checkAmount, formatCents, type Cents } from '../../money.js';
 import { SandboxError } from '../errors.js';
 import { parseIsoWithOffset } from '../time.js';
-import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA, MAX_URL, MAX_VENCIMIENTO_DAYS, isLoopbackHost } from '../../rules.js';
+import {
+  CONTROL_CHARS,
+  MAX_CONCEPTO,
+  MAX_REFERENCIA,
+  MAX_URL,
+  MAX_VENCIMIENTO_DAYS,
+  isLoopbackHost,
+} from '../../rules.js';
 import { printable } from '../../text.js';
 
 export { MAX_CONCEPTO, MAX_REFERENCIA, MAX_URL, MAX_VENCIMIENTO_DAYS };
 
 export type Bad = (message: string) => SandboxError;
-export const badWith = (code: string): Bad => (message) => new SandboxError(400, code, message);
+export const badWith =
+  (code: string): Bad =>
+  (message) =>
+    new SandboxError(400, code, message);
 
 const DAY = 86_400_000;
 
@@ -33,11 +43,17 @@ export type Body<F extends Fields> = { -readonly [K in keyof F]: Read<F[K]> };
  * (the first bad field is the one reported). `fecha` is a millisecond time (its rule
  * needs `now`). A body the endpoint may leave out reads as no fields when absent.
  */
-export function readBody<F extends Fields>(request: RequestBody<F>, body: unknown, bad: Bad, now: number): Body<F> {
+export function readBody<F extends Fields>(
+  request: RequestBody<F>,
+  body: unknown,
+  bad: Bad,
+  now: number,
+): Body<F> {
   if (body === undefined && request.optional) return {} as Body<F>;
   const b = object(body, bad);
   const out: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(request.fields)) out[name] = readField(f, b[name], name, bad, now);
+  for (const [name, f] of Object.entries(request.fields))
+    out[name] = readField(f, b[name], name, bad, now);
   return out as Body<F>;
 }
 
@@ -61,17 +77,25 @@ function readField(f: Field, value: unknown, name: string, bad: Bad, now: number
 /** An ISO 8601 date-time with offset, in the future and at most MAX_VENCIMIENTO_DAYS ahead; null when absent. */
 export function dateTime(value: unknown, field: string, bad: Bad, now: number): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw bad(`${field}: debe ser una fecha y hora ISO 8601 con zona, como "2030-01-31T23:59:00-03:00"`);
+  if (typeof value !== 'string')
+    throw bad(
+      `${field}: debe ser una fecha y hora ISO 8601 con zona, como "2030-01-31T23:59:00-03:00"`,
+    );
   const ms = parseIsoWithOffset(value);
-  if (ms === undefined) throw bad(`${field}: "${clip(value)}" no es una fecha y hora ISO 8601 con zona, como "2030-01-31T23:59:00-03:00"`);
+  if (ms === undefined)
+    throw bad(
+      `${field}: "${clip(value)}" no es una fecha y hora ISO 8601 con zona, como "2030-01-31T23:59:00-03:00"`,
+    );
   if (ms <= now) throw bad(`${field}: "${clip(value)}" ya pasó`);
-  if (ms > now + MAX_VENCIMIENTO_DAYS * DAY) throw bad(`${field}: como mucho ${MAX_VENCIMIENTO_DAYS} días adelante`);
+  if (ms > now + MAX_VENCIMIENTO_DAYS * DAY)
+    throw bad(`${field}: como mucho ${MAX_VENCIMIENTO_DAYS} días adelante`);
   return ms;
 }
 
 /** The body must be a JSON object (already parsed by app.ts). */
 export function object(body: unknown, bad: Bad): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('body: debe ser un objeto JSON');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw bad('body: debe ser un objeto JSON');
   return body as Record<string, unknown>;
 }
 
@@ -99,8 +123,20 @@ export function amount(value: unknown, field: string, bad: Bad): Cents {
 }
 
 export function text(value: unknown, field: string, max: number, bad: Bad, required: true): string;
-export function text(value: unknown, field: string, max: number, bad: Bad, required?: false): string | null;
-export function text(value: unknown, field: string, max: number, bad: Bad, required = false): string | null {
+export function text(
+  value: unknown,
+  field: string,
+  max: number,
+  bad: Bad,
+  required?: false,
+): string | null;
+export function text(
+  value: unknown,
+  field: string,
+  max: number,
+  bad: Bad,
+  required = false,
+): string | null {
   if (value === undefined || value === null) {
     if (required) throw bad(`${field}: falta (es obligatorio)`);
     return null;
@@ -108,9 +144,18 @@ export function text(value: unknown, field: string, max: number, bad: Bad, requi
   if (typeof value !== 'string') throw bad(`${field}: debe ser texto`);
   // A blank optional value is refused, not turned into null: the client sent
   // something and would otherwise read back a different value without a word.
-  if (value.trim() === '') throw bad(required ? `${field}: no puede estar vacío` : `${field}: no puede estar en blanco; omitilo o mandá null`);
-  if ([...value].length > max) throw bad(`${field}: como mucho ${max} caracteres (llegaron ${[...value].length})`);
-  if (CONTROL_CHARS.test(value)) throw bad(`${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)`);
+  if (value.trim() === '')
+    throw bad(
+      required
+        ? `${field}: no puede estar vacío`
+        : `${field}: no puede estar en blanco; omitilo o mandá null`,
+    );
+  if ([...value].length > max)
+    throw bad(`${field}: como mucho ${max} caracteres (llegaron ${[...value].length})`);
+  if (CONTROL_CHARS.test(value))
+    throw bad(
+      `${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)`,
+    );
   return value;
 }
 
@@ -126,7 +171,8 @@ export function bool(value: unknown, field: string, bad: Bad, fallback: boolean)
  * one value; null when absent. An empty string is not https, so it is refused.
  */
 export function httpsUrl(value: unknown, field: string, bad: Bad): string | null {
-  if (typeof value === 'string' && value.trim() === '') throw bad(`${field}: debe ser una URL https, llegó "${clip(value)}"`);
+  if (typeof value === 'string' && value.trim() === '')
+    throw bad(`${field}: debe ser una URL https, llegó "${clip(value)}"`);
   const s = text(value, field, MAX_URL, bad);
   if (s === null) return null;
   let url: URL | undefined;
@@ -135,15 +181,23 @@ export function httpsUrl(value: unknown, field: string, bad: Bad): string | null
   } catch {
     url = undefined;
   }
-  if (!url || url.protocol !== 'https:' || !url.hostname) throw bad(`${field}: debe ser una URL https, llegó "${clip(s)}"`);
-  if (url.href.length > MAX_URL) throw bad(`${field}: como mucho ${MAX_URL} caracteres con el percent-encoding (llegaron ${url.href.length})`);
+  if (!url || url.protocol !== 'https:' || !url.hostname)
+    throw bad(`${field}: debe ser una URL https, llegó "${clip(s)}"`);
+  if (url.href.length > MAX_URL)
+    throw bad(
+      `${field}: como mucho ${MAX_URL} caracteres con el percent-encoding (llegaron ${url.href.length})`,
+    );
   return url.href;
 }
 
 /** Notification URL: https, or http on loopback only (for a local receiver). */
 export function webhookUrl(value: unknown, field: string, bad: Bad): string {
-  if (typeof value !== 'string' || value === '') throw bad(`${field}: falta, una URL https (o http en 127.0.0.1/localhost)`);
-  if (CONTROL_CHARS.test(value)) throw bad(`${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)`);
+  if (typeof value !== 'string' || value === '')
+    throw bad(`${field}: falta, una URL https (o http en 127.0.0.1/localhost)`);
+  if (CONTROL_CHARS.test(value))
+    throw bad(
+      `${field}: no puede tener caracteres de control (C0, C1 ni controles bidireccionales)`,
+    );
   if (value.length > MAX_URL) throw bad(`${field}: como mucho ${MAX_URL} caracteres`);
   let url: URL | undefined;
   try {
@@ -160,7 +214,8 @@ export function webhookUrl(value: unknown, field: string, bad: Bad): string {
 /** A positive integer id in a body, or null/absent. */
 export function optionalId(value: unknown, field: string, bad: Bad): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw bad(`${field}: debe ser un entero positivo o null`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    throw bad(`${field}: debe ser un entero positivo o null`);
   return value;
 }
 

@@ -269,7 +269,6 @@ ${msgs()}
 </div>
 </main>`;
 
-
 /**
  * Headers of the dashboard: only its own hashed style and script run, it fetches
  * only from this origin, submits nowhere, and no other page may frame it.

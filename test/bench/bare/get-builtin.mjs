@@ -8,5 +8,9 @@ const url = new URL(process.argv[2], process.env.SVC_BASE_URL);
 request(url, { headers: { authorization: `Bearer ${process.env.SVC_API_KEY}` } }, (res) => {
   const chunks = [];
   res.on('data', (c) => chunks.push(c));
-  res.on('end', () => process.stdout.write(`${JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')).data, null, 2)}\n`));
+  res.on('end', () =>
+    process.stdout.write(
+      `${JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')).data, null, 2)}\n`,
+    ),
+  );
 }).end();

@@ -40,7 +40,15 @@ function forward(body, headers, done) {
   if (!does.has('forward')) return done(200);
   let status = 0;
   agent.dispatch(
-    { origin: app.origin, path: app.pathname, method: 'POST', headers, body, headersTimeout: 10_000, bodyTimeout: 10_000 },
+    {
+      origin: app.origin,
+      path: app.pathname,
+      method: 'POST',
+      headers,
+      body,
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    },
     {
       onRequestStart() {},
       onResponseStart(_c, s) {
@@ -61,13 +69,17 @@ const server = http.createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const body = Buffer.concat(chunks);
-    forward(body, { 'content-type': req.headers['content-type'] ?? 'application/json' }, (status) => {
-      const line = `${JSON.stringify({ received_at: new Date().toISOString(), body: body.toString('utf8'), status })}\n`;
-      append(line, () => {
-        res.writeHead(status, { 'content-length': 0 });
-        res.end();
-      });
-    });
+    forward(
+      body,
+      { 'content-type': req.headers['content-type'] ?? 'application/json' },
+      (status) => {
+        const line = `${JSON.stringify({ received_at: new Date().toISOString(), body: body.toString('utf8'), status })}\n`;
+        append(line, () => {
+          res.writeHead(status, { 'content-length': 0 });
+          res.end();
+        });
+      },
+    );
   });
 });
 open(process.argv[3], C.O_APPEND | C.O_CREAT | C.O_WRONLY | C.O_DSYNC, 0o600, (err, f) => {

@@ -17,7 +17,9 @@ afterAll(async () => {
 });
 
 const posts = async (path: string) =>
-  ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === path).length;
+  ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter(
+    (e) => e.method === 'POST' && e.path === path,
+  ).length;
 
 describe('svc api', () => {
   it('GET prints the whole body as received, pretty, exit 0', async () => {
@@ -34,12 +36,32 @@ describe('svc api', () => {
   });
 
   it('POST with --field builds a JSON body (k=v strings, k:=json raw)', async () => {
-    const r = await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=Desde api', '-f', 'monto=12.30', '--field', 'tarjeta:=false'], { env: sb.env });
+    const r = await svc(
+      [
+        'api',
+        'POST',
+        '/v1/cobros',
+        '-f',
+        'concepto=Desde api',
+        '-f',
+        'monto=12.30',
+        '--field',
+        'tarjeta:=false',
+      ],
+      { env: sb.env },
+    );
     expect(r.exitCode).toBe(0);
     const c = JSON.parse(r.stdout).data;
-    expect(c).toMatchObject({ concepto: 'Desde api', monto: '12.30', medios: { tarjeta: false, qr: true, transferencia: true } });
+    expect(c).toMatchObject({
+      concepto: 'Desde api',
+      monto: '12.30',
+      medios: { tarjeta: false, qr: true, transferencia: true },
+    });
     // GET fields become the query
-    const q = await svc(['api', 'GET', '/v1/cobros', '-f', 'q=Desde api', '-f', 'estado=PENDIENTE'], { env: sb.env });
+    const q = await svc(
+      ['api', 'GET', '/v1/cobros', '-f', 'q=Desde api', '-f', 'estado=PENDIENTE'],
+      { env: sb.env },
+    );
     expect(q.exitCode).toBe(0);
     expect(JSON.parse(q.stdout).data.map((x: { id: number }) => x.id)).toEqual([c.id]);
   });
@@ -51,16 +73,26 @@ describe('svc api', () => {
     const a = await svc(['api', 'POST', '/v1/cobros', '--input', file], { env: sb.env });
     expect(a.exitCode).toBe(0);
     expect(JSON.parse(a.stdout).data.concepto).toBe('Desde archivo');
-    const b = await svc(['api', 'POST', '/v1/cobros', '--input', '-'], { env: sb.env, input: '{"concepto":"Desde stdin","monto":"6.00"}' });
+    const b = await svc(['api', 'POST', '/v1/cobros', '--input', '-'], {
+      env: sb.env,
+      input: '{"concepto":"Desde stdin","monto":"6.00"}',
+    });
     expect(b.exitCode).toBe(0);
     expect(JSON.parse(b.stdout).data.concepto).toBe('Desde stdin');
     // --no-input (global) and --input (of api) do not clash
-    const c = await svc(['api', 'POST', '/v1/cobros', '--no-input', '--input', file], { env: sb.env });
+    const c = await svc(['api', 'POST', '/v1/cobros', '--no-input', '--input', file], {
+      env: sb.env,
+    });
     expect(c.exitCode).toBe(0);
-    const bad = await svc(['api', 'POST', '/v1/cobros', '--input', '-'], { env: sb.env, input: 'not json' });
+    const bad = await svc(['api', 'POST', '/v1/cobros', '--input', '-'], {
+      env: sb.env,
+      input: 'not json',
+    });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/no es JSON válido/);
-    const missing = await svc(['api', 'POST', '/v1/cobros', '--input', join(dir, 'nope.json')], { env: sb.env });
+    const missing = await svc(['api', 'POST', '/v1/cobros', '--input', join(dir, 'nope.json')], {
+      env: sb.env,
+    });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/no existe/);
   });
@@ -71,20 +103,35 @@ describe('svc api', () => {
     expect(JSON.parse(notFound.stdout)).toHaveProperty('error', 'not_found');
     const noRoute = await svc(['api', 'GET', '/v1/nada'], { env: sb.env });
     expect(noRoute.exitCode).toBe(5);
-    const refused = await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=X', '-f', 'monto=-5'], { env: sb.env });
+    const refused = await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=X', '-f', 'monto=-5'], {
+      env: sb.env,
+    });
     expect(refused.exitCode).toBe(1);
     expect(JSON.parse(refused.stdout)).toHaveProperty('error', 'create_failed');
-    const unauthorized = await svc(['api', 'GET', '/v1/cuenta'], { env: { ...sb.env, SVC_API_KEY: 'svc_test_doesnotexist0000' } });
+    const unauthorized = await svc(['api', 'GET', '/v1/cuenta'], {
+      env: { ...sb.env, SVC_API_KEY: 'svc_test_doesnotexist0000' },
+    });
     expect(unauthorized.exitCode).toBe(3);
     expect(JSON.parse(unauthorized.stdout)).toHaveProperty('error', 'unauthorized');
-    const notReady = await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=X', '-f', 'monto=1'], { env: { ...sb.env, SVC_API_KEY: sb.api_key_no_listo } });
+    const notReady = await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=X', '-f', 'monto=1'], {
+      env: { ...sb.env, SVC_API_KEY: sb.api_key_no_listo },
+    });
     expect(notReady.exitCode).toBe(4);
     for (const r of [notFound, refused, unauthorized, notReady]) expectNoStack(r.stderr);
   });
 
   it('a reply that is not JSON is printed raw, exit 6', async () => {
-    await sb.api('POST', '/_sandbox/fallas', { method: 'GET', path: '/v1/cuenta', action: 'respond', status: 502, body: '<html>bad gateway</html>', count: 3 });
-    const r = await svc(['api', 'GET', '/v1/cuenta'], { env: { ...sb.env, SVC_RETRY_BACKOFF_MS: '1' } });
+    await sb.api('POST', '/_sandbox/fallas', {
+      method: 'GET',
+      path: '/v1/cuenta',
+      action: 'respond',
+      status: 502,
+      body: '<html>bad gateway</html>',
+      count: 3,
+    });
+    const r = await svc(['api', 'GET', '/v1/cuenta'], {
+      env: { ...sb.env, SVC_RETRY_BACKOFF_MS: '1' },
+    });
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('<html>bad gateway</html>\n');
     expect(r.stderr).toMatch(/no es JSON/);
@@ -98,7 +145,10 @@ describe('svc api', () => {
     expect(p.exitCode).toBe(2);
     expect(p.stderr).toMatch(/tiene que empezar con \//);
     expect((await svc(['api', 'GET', '//evil.example/x'], { env })).exitCode).toBe(2);
-    const both = await svc(['api', 'POST', '/v1/cobros', '-f', 'a=1', '--input', '-'], { env, input: '{}' });
+    const both = await svc(['api', 'POST', '/v1/cobros', '-f', 'a=1', '--input', '-'], {
+      env,
+      input: '{}',
+    });
     expect(both.exitCode).toBe(2);
     expect((await svc(['api', 'POST', '/v1/cobros', '-f', 'sin-igual'], { env })).exitCode).toBe(2);
   });
@@ -106,7 +156,9 @@ describe('svc api', () => {
   it('live mode: a non-GET needs --yes without a terminal; GET does not', async () => {
     const live = { ...sb.env, SVC_API_KEY: 'svc_live_0123456789abcdef0123456789abcdef' };
     const before = await posts('/v1/cobros');
-    const r = await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=X', '-f', 'monto=1'], { env: live });
+    const r = await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=X', '-f', 'monto=1'], {
+      env: live,
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/MODO LIVE/);
     expect(r.stderr).toMatch(/POST \/v1\/cobros necesita --yes/);
@@ -117,9 +169,24 @@ describe('svc api', () => {
   });
 
   it('a POST is never retried, even on a 503', async () => {
-    const id = JSON.parse((await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=R', '-f', 'monto=1'], { env: sb.env })).stdout).data.id;
-    await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: `/v1/cobros/${id}/sync`, action: 'respond', status: 503, body: { error: 'unavailable', message: 'try later' }, count: 5 });
-    const r = await svc(['api', 'POST', `/v1/cobros/${id}/sync`], { env: { ...sb.env, SVC_RETRY_BACKOFF_MS: '1' } });
+    const id = JSON.parse(
+      (
+        await svc(['api', 'POST', '/v1/cobros', '-f', 'concepto=R', '-f', 'monto=1'], {
+          env: sb.env,
+        })
+      ).stdout,
+    ).data.id;
+    await sb.api('POST', '/_sandbox/fallas', {
+      method: 'POST',
+      path: `/v1/cobros/${id}/sync`,
+      action: 'respond',
+      status: 503,
+      body: { error: 'unavailable', message: 'try later' },
+      count: 5,
+    });
+    const r = await svc(['api', 'POST', `/v1/cobros/${id}/sync`], {
+      env: { ...sb.env, SVC_RETRY_BACKOFF_MS: '1' },
+    });
     expect(r.exitCode).toBe(1);
     expect(await posts(`/v1/cobros/${id}/sync`)).toBe(1);
     await sb.api('DELETE', '/_sandbox/fallas');

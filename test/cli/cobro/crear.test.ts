@@ -15,8 +15,12 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-const cobros = async () => (await sb.api('GET', '/v1/cobros')).body.data as { id: number; concepto: string }[];
-const postCount = async () => ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((e) => e.method === 'POST' && e.path === '/v1/cobros').length;
+const cobros = async () =>
+  (await sb.api('GET', '/v1/cobros')).body.data as { id: number; concepto: string }[];
+const postCount = async () =>
+  ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter(
+    (e) => e.method === 'POST' && e.path === '/v1/cobros',
+  ).length;
 
 describe('svc cobro crear', () => {
   it('creates with every flag and sends exactly what was asked', async () => {
@@ -24,13 +28,20 @@ describe('svc cobro crear', () => {
     const day = new Date(Date.now() + 30 * 86_400_000 - 3 * 3_600_000).toISOString().slice(0, 10);
     const r = await svcSpawned(
       [
-        'cobro', 'crear',
-        '--concepto', 'Pedido 1042',
-        '--monto', '1500.5',
-        '--vencimiento', `${day} 18:00`,
-        '--referencia', 'ped-1042',
-        '--success-url', 'https://tienda.example/ok',
-        '--error-url', 'https://tienda.example/error',
+        'cobro',
+        'crear',
+        '--concepto',
+        'Pedido 1042',
+        '--monto',
+        '1500.5',
+        '--vencimiento',
+        `${day} 18:00`,
+        '--referencia',
+        'ped-1042',
+        '--success-url',
+        'https://tienda.example/ok',
+        '--error-url',
+        'https://tienda.example/error',
         '--no-tarjeta',
         '--no-transferencia',
         '--json',
@@ -59,9 +70,14 @@ describe('svc cobro crear', () => {
   });
 
   it('piped: key<TAB>value lines, url first', async () => {
-    const r = await svc(['cobro', 'create', '--concepto', 'Piped', '--monto', '10'], { env: sb.env });
+    const r = await svc(['cobro', 'create', '--concepto', 'Piped', '--monto', '10'], {
+      env: sb.env,
+    });
     expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(lines[0]![0]).toBe('url');
     expect(lines[0]![1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/pagar\/\w+$/);
     const rec = Object.fromEntries(lines);
@@ -71,12 +87,17 @@ describe('svc cobro crear', () => {
   });
 
   it('relative expiry: +3d is three days after now on the server clock', async () => {
-    const r = await svc(['cobro', 'crear', '--concepto', 'Rel', '--monto', '1', '--vencimiento', '+3d', '--json'], { env: sb.env });
+    const r = await svc(
+      ['cobro', 'crear', '--concepto', 'Rel', '--monto', '1', '--vencimiento', '+3d', '--json'],
+      { env: sb.env },
+    );
     expect(r.exitCode).toBe(0);
     const c = JSON.parse(r.stdout);
     const toMs = (local: string) => Date.parse(local.replace(' ', 'T') + 'Z');
     // compared on the server's own local clock, whatever its zone: exactly 3 days (± a few seconds)
-    expect(Math.abs(toMs(c.vencimiento) - toMs(c.created_at) - 3 * 86_400_000)).toBeLessThan(60_000);
+    expect(Math.abs(toMs(c.vencimiento) - toMs(c.created_at) - 3 * 86_400_000)).toBeLessThan(
+      60_000,
+    );
   });
 
   const refusals: [string, string[], RegExp][] = [
@@ -86,37 +107,61 @@ describe('svc cobro crear', () => {
     ['comma decimal', ['--monto', '1,5'], /usa coma/],
     ['empty amount', ['--monto', ''], /el monto está vacío/],
     ['zero amount', ['--monto', '0'], /es cero/],
-    ['http success url', ['--success-url', 'http://tienda.example/ok'], /--success-url "http:\/\/tienda.example\/ok" no es una URL https/],
-    ['http error url', ['--error-url', 'http://tienda.example/err'], /--error-url .* no es una URL https/],
+    [
+      'http success url',
+      ['--success-url', 'http://tienda.example/ok'],
+      /--success-url "http:\/\/tienda.example\/ok" no es una URL https/,
+    ],
+    [
+      'http error url',
+      ['--error-url', 'http://tienda.example/err'],
+      /--error-url .* no es una URL https/,
+    ],
     ['past date', ['--vencimiento', '2020-01-01'], /--vencimiento "2020-01-01" ya pasó/],
     ['garbage date', ['--vencimiento', 'el martes'], /--vencimiento "el martes" no es una fecha/],
     ['impossible date', ['--vencimiento', '2099-02-30'], /no es una fecha del calendario/],
     ['no medios', ['--no-tarjeta', '--no-qr', '--no-transferencia'], /ningún medio de pago/],
-    ['long concepto', ['--concepto', 'x'.repeat(201)], /--concepto tiene 201 caracteres \(máximo 200\)/],
+    [
+      'long concepto',
+      ['--concepto', 'x'.repeat(201)],
+      /--concepto tiene 201 caracteres \(máximo 200\)/,
+    ],
     ['control chars', ['--concepto', 'Pedido\u001b[2J'], /--concepto tiene caracteres de control/],
     ['long referencia', ['--referencia', 'r'.repeat(101)], /--referencia tiene 101 caracteres/],
   ];
 
   it('the hint on how to write an amount comes only with an amount written wrong, not with zero or a negative one', async () => {
-    for (const [monto, hinted] of [['1.234', true], ['1e3', true], ['0', false], ['-5', false]] as const) {
+    for (const [monto, hinted] of [
+      ['1.234', true],
+      ['1e3', true],
+      ['0', false],
+      ['-5', false],
+    ] as const) {
       const r = await svc(['cobro', 'crear', '--concepto', 'X', '--monto', monto], { env: sb.env });
       expect(r.exitCode).toBe(2);
       expect(r.stderr.includes('→ usá punto decimal'), `${monto}: ${r.stderr}`).toBe(hinted);
     }
   });
 
-  it.each(refusals)('refuses %s locally with exit 2 and creates nothing', async (_name, flags, message) => {
-    const before = await postCount();
-    const base = flags.includes('--concepto') ? ['--monto', '10'] : flags.includes('--monto') ? ['--concepto', 'X'] : ['--concepto', 'X', '--monto', '10'];
-    const r = await svc(['cobro', 'crear', ...base, ...flags], { env: sb.env });
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
-    expectNoStack(r.stderr);
-    // no request reached the service
-    expect(await postCount()).toBe(before);
-  });
+  it.each(refusals)(
+    'refuses %s locally with exit 2 and creates nothing',
+    async (_name, flags, message) => {
+      const before = await postCount();
+      const base = flags.includes('--concepto')
+        ? ['--monto', '10']
+        : flags.includes('--monto')
+          ? ['--concepto', 'X']
+          : ['--concepto', 'X', '--monto', '10'];
+      const r = await svc(['cobro', 'crear', ...base, ...flags], { env: sb.env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+      expectNoStack(r.stderr);
+      // no request reached the service
+      expect(await postCount()).toBe(before);
+    },
+  );
 
   it('without a terminal, a missing required flag is a usage error naming it; nothing is created', async () => {
     const before = (await cobros()).length;
@@ -134,7 +179,9 @@ describe('svc cobro crear', () => {
   });
 
   it('--json errors from the service go to stderr as the service body', async () => {
-    const r = await svc(['cobro', 'crear', '--concepto', 'X', '--monto', '10', '--json'], { env: { ...sb.env, SVC_API_KEY: sb.api_key_no_listo } });
+    const r = await svc(['cobro', 'crear', '--concepto', 'X', '--monto', '10', '--json'], {
+      env: { ...sb.env, SVC_API_KEY: sb.api_key_no_listo },
+    });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr).error).toBe('comercio_no_listo');
@@ -149,15 +196,24 @@ describe('svc cobro crear', () => {
     expect(r.stderr).toMatch(/necesita --yes/);
     expect(await postCount()).toBe(before);
     // with --yes the request goes out (and the sandbox refuses live keys: 401 -> exit 3)
-    const y = await svc(['cobro', 'crear', '--concepto', 'X', '--monto', '10', '--yes'], { env: live });
+    const y = await svc(['cobro', 'crear', '--concepto', 'X', '--monto', '10', '--yes'], {
+      env: live,
+    });
     expect(y.stderr).toMatch(/MODO LIVE/);
     expect(y.exitCode).toBe(3);
   });
 
   it('a connection cut after the POST: outcome unknown, exit 6, how to check; sent once', async () => {
     const before = await postCount();
-    await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut_after' });
-    const r = await svc(['cobro', 'crear', '--concepto', 'Corte', '--monto', '7', '--referencia', 'corte 1'], { env: sb.env });
+    await sb.api('POST', '/_sandbox/fallas', {
+      method: 'POST',
+      path: '/v1/cobros',
+      action: 'cut_after',
+    });
+    const r = await svc(
+      ['cobro', 'crear', '--concepto', 'Corte', '--monto', '7', '--referencia', 'corte 1'],
+      { env: sb.env },
+    );
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/el cobro de 7\.00 puede haberse creado o no/);
@@ -169,13 +225,18 @@ describe('svc cobro crear', () => {
   });
 
   it('--mostrar-qr waits for the QR payload and draws it', async () => {
-    const r = await svc(['cobro', 'crear', '--concepto', 'QR', '--monto', '5', '--mostrar-qr'], { env: sb.env });
+    const r = await svc(['cobro', 'crear', '--concepto', 'QR', '--monto', '5', '--mostrar-qr'], {
+      env: sb.env,
+    });
     expect(r.exitCode).toBe(0);
     // piped: data on stdout, drawing on stderr
     expect(r.stdout.split('\n')[0]).toMatch(/^url\t/);
     expect(r.stderr).toMatch(/[█▀▄]{10,}/);
     expect(r.stderr).toMatch(/QR del cobro \w+/);
-    const noQr = await svc(['cobro', 'crear', '--concepto', 'QR', '--monto', '5', '--no-qr', '--mostrar-qr'], { env: sb.env });
+    const noQr = await svc(
+      ['cobro', 'crear', '--concepto', 'QR', '--monto', '5', '--no-qr', '--mostrar-qr'],
+      { env: sb.env },
+    );
     expect(noQr.exitCode).toBe(0);
     expect(noQr.stderr).toMatch(/no acepta pagos con QR/);
   });
@@ -191,7 +252,9 @@ describe.skipIf(!hasScript())('svc cobro crear on a terminal (pseudo-terminal vi
       [/Monto/, '12.50\r'],
     ]);
     expect(r.exitCode).toBe(0);
-    expect(r.screen).toMatch(/link de pago \(compartilo con quien paga\):\n(http:\/\/127\.0\.0\.1:\d+\/pagar\/\w+)\n/);
+    expect(r.screen).toMatch(
+      /link de pago \(compartilo con quien paga\):\n(http:\/\/127\.0\.0\.1:\d+\/pagar\/\w+)\n/,
+    );
     expect(r.screen).toMatch(/monto\s+12\.50/);
     const list = await cobros();
     expect(list.length).toBe(before + 1);
@@ -216,7 +279,9 @@ describe.skipIf(!hasScript())('svc cobro crear on a terminal (pseudo-terminal vi
   it('live key on a terminal: banner, then a confirmation; answering no creates nothing', async () => {
     const before = await postCount();
     const live = { ...sb.env, SVC_API_KEY: 'svc_live_0123456789abcdef0123456789abcdef' };
-    const r = await svcTty(['cobro', 'crear', '--concepto', 'X', '--monto', '10'], live, [[/MODO LIVE: ¿crear un cobro de 10\.00/, 'n\r']]);
+    const r = await svcTty(['cobro', 'crear', '--concepto', 'X', '--monto', '10'], live, [
+      [/MODO LIVE: ¿crear un cobro de 10\.00/, 'n\r'],
+    ]);
     expect(r.screen).toMatch(/MODO LIVE/);
     expect(r.exitCode).toBe(8);
     expect(await postCount()).toBe(before);

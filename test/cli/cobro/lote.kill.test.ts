@@ -15,7 +15,8 @@ const perReferencia = (refs: string[]) => requestsPer(sb, refs);
 let batch = 0;
 
 /** `n` rows with referencias of their own on the shared sandbox. */
-const csvOf = (n: number) => requestsCsv(n, `cuota-k${++batch}-${Math.random().toString(36).slice(2, 7)}`);
+const csvOf = (n: number) =>
+  requestsCsv(n, `cuota-k${++batch}-${Math.random().toString(36).slice(2, 7)}`);
 
 describe('svc cobro crear --lote, killed and run twice at once', () => {
   // One trial here (npm test), killed once with each --paralelo; test/load/batches.load.test.ts
@@ -23,18 +24,39 @@ describe('svc cobro crear --lote, killed and run twice at once', () => {
   it('SIGKILL with a POST in flight, then resume: every row created exactly once (10 rows, killed twice: --paralelo 1, then 2)', async () => {
     // Each POST takes 150 ms at the sandbox, which then creates the request whether or not
     // svc is still there to read the reply: a kill lands between the intent and its outcome.
-    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 150, count: 1000 })).status).toBe(201);
+    expect(
+      (
+        await sb.api('POST', '/_sandbox/fallas', {
+          method: 'POST',
+          path: '/v1/cobros',
+          action: 'delay',
+          delay_ms: 150,
+          count: 1000,
+        })
+      ).status,
+    ).toBe(201);
     const { path, refs } = csvOf(10);
     const ledger = `${path}.registro.jsonl`;
     for (let k = 0; k < 2; k++) {
-      await killAtRandom(sb, ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + k)], ledger, { inFlight: true });
+      await killAtRandom(
+        sb,
+        ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + k)],
+        ledger,
+        { inFlight: true },
+      );
     }
     // Whatever the sandbox still had in hand when svc died is done by now.
     await new Promise((r) => setTimeout(r, 200));
     const resumed = await svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expectNoStack(resumed.stderr);
-    expect(resumed.stdout.trim().split('\n').map((l) => JSON.parse(l).estado).every((e) => e === 'creado' || e === 'ya_creado')).toBe(true);
+    expect(
+      resumed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).estado)
+        .every((e) => e === 'creado' || e === 'ya_creado'),
+    ).toBe(true);
     expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
     await sb.api('DELETE', '/_sandbox/fallas');
   }, 180_000);
@@ -42,12 +64,29 @@ describe('svc cobro crear --lote, killed and run twice at once', () => {
   it('two runs at once: each row once; the second waits and finds them made', async () => {
     const { path, refs } = csvOf(6);
     // 100 ms a POST: the first run is still going when the second starts.
-    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'delay', delay_ms: 100, count: 1000 })).status).toBe(201);
-    const runs = await Promise.all([0, 1].map(() => svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env })));
+    expect(
+      (
+        await sb.api('POST', '/_sandbox/fallas', {
+          method: 'POST',
+          path: '/v1/cobros',
+          action: 'delay',
+          delay_ms: 100,
+          count: 1000,
+        })
+      ).status,
+    ).toBe(201);
+    const runs = await Promise.all(
+      [0, 1].map(() => svcSpawned(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env })),
+    );
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(runs.map((x) => x.exitCode)).toEqual([0, 0]);
     expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
-    const estados = runs.map((x) => x.stdout.trim().split('\n').map((l) => JSON.parse(l).estado as string));
+    const estados = runs.map((x) =>
+      x.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).estado as string),
+    );
     expect(estados.map((e) => e.every((s) => s === 'creado')).sort()).toEqual([false, true]);
   });
 });

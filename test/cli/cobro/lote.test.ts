@@ -52,10 +52,14 @@ describe('svc cobro crear --lote', () => {
         `"Materiales ""arte""";800.00;${p}-3;+3d;tarjeta\r\n`,
     );
     const resultado = join(dir, 'links.csv');
-    const r = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], { env: sb.env });
+    const r = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], {
+      env: sb.env,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^3 cobros creados, 0 rechazados; resultado en /m);
-    const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
+    const made = (await all())
+      .filter((c) => c.referencia?.startsWith(`${p}-`))
+      .sort((a, b) => a.id - b.id);
     expect(made.map((c) => [c.referencia, c.concepto, c.monto])).toEqual([
       [`${p}-1`, 'Cuota diciembre; sala verde', '1500.50'],
       [`${p}-2`, 'Cuota diciembre', '1500.00'],
@@ -68,14 +72,24 @@ describe('svc cobro crear --lote', () => {
       { tarjeta: true, qr: false, transferencia: false },
     ]);
     // Piped: one row per line with its link, ready to send.
-    for (const c of made) expect(r.stdout).toContain(`${c.referencia}\t${c.monto}\tcreado\t${c.codigo}\t${c.url}`);
+    for (const c of made)
+      expect(r.stdout).toContain(`${c.referencia}\t${c.monto}\tcreado\t${c.codigo}\t${c.url}`);
     const links = readFileSync(resultado, 'utf8').split('\r\n');
     expect(links[0]).toBe('fila,referencia,monto,estado,cobro_id,codigo,url,error');
-    expect(links.slice(1, 4)).toEqual(made.map((c, i) => `${i + 2},${c.referencia},${c.monto},creado,${c.id},${c.codigo},${c.url},`));
+    expect(links.slice(1, 4)).toEqual(
+      made.map(
+        (c, i) => `${i + 2},${c.referencia},${c.monto},creado,${c.id},${c.codigo},${c.url},`,
+      ),
+    );
 
     const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['ya_creado', 'ya_creado', 'ya_creado']);
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).estado),
+    ).toEqual(['ya_creado', 'ya_creado', 'ya_creado']);
     expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1]);
   });
 
@@ -83,10 +97,15 @@ describe('svc cobro crear --lote', () => {
     const p = prefix();
     const dir = tempDir('svc-cobros-');
     const path = join(dir, 'libreoffice.csv');
-    writeFileSync(path, `concepto,monto,referencia\nInscripción,"1500,50",${p}-1\n"Cuota, marzo","800,00",${p}-2\nMatrícula,"$ 1.250,75",${p}-3\n`);
+    writeFileSync(
+      path,
+      `concepto,monto,referencia\nInscripción,"1500,50",${p}-1\n"Cuota, marzo","800,00",${p}-2\nMatrícula,"$ 1.250,75",${p}-3\n`,
+    );
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
-    const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
+    const made = (await all())
+      .filter((c) => c.referencia?.startsWith(`${p}-`))
+      .sort((a, b) => a.id - b.id);
     expect(made.map((c) => [c.concepto, c.monto])).toEqual([
       ['Inscripción', '1500.50'],
       ['Cuota, marzo', '800.00'],
@@ -95,13 +114,43 @@ describe('svc cobro crear --lote', () => {
   });
 
   it.each([
-    ['no referencia column', (p: string) => `concepto,monto\nCuota,10,${p}\n`.replace(`,${p}`, ''), /línea 1: faltan las columnas referencia/],
-    ['a referencia twice', (p: string) => `concepto,monto,referencia\nCuota,10,${p}\nCuota,10,${p}\n`, /línea 3: la referencia "[^"]+" ya está en la línea 2/],
-    ['an amount that is not one', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,1.500,50,${p}-b\n`, /línea 3: tiene otra cantidad de columnas/],
-    ['a zero amount', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,0,${p}-b\n`, /línea 3: monto "0" es cero: el monto debe ser mayor que 0/],
-    ['a medio svc does not know', (p: string) => `concepto,monto,referencia,medios\nCuota,10,${p}-a,\nCuota,10,${p}-b,efectivo\n`, /línea 3: medios: "efectivo" no es un medio/],
-    ['an empty concepto', (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\n,10,${p}-b\n`, /línea 3: concepto está vacío/],
-    ['a past vencimiento', (p: string) => `concepto,monto,referencia,vencimiento\nCuota,10,${p}-a,\nCuota,10,${p}-b,01/01/2020\n`, /línea 3: vencimiento /],
+    [
+      'no referencia column',
+      (p: string) => `concepto,monto\nCuota,10,${p}\n`.replace(`,${p}`, ''),
+      /línea 1: faltan las columnas referencia/,
+    ],
+    [
+      'a referencia twice',
+      (p: string) => `concepto,monto,referencia\nCuota,10,${p}\nCuota,10,${p}\n`,
+      /línea 3: la referencia "[^"]+" ya está en la línea 2/,
+    ],
+    [
+      'an amount that is not one',
+      (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,1.500,50,${p}-b\n`,
+      /línea 3: tiene otra cantidad de columnas/,
+    ],
+    [
+      'a zero amount',
+      (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\nCuota,0,${p}-b\n`,
+      /línea 3: monto "0" es cero: el monto debe ser mayor que 0/,
+    ],
+    [
+      'a medio svc does not know',
+      (p: string) =>
+        `concepto,monto,referencia,medios\nCuota,10,${p}-a,\nCuota,10,${p}-b,efectivo\n`,
+      /línea 3: medios: "efectivo" no es un medio/,
+    ],
+    [
+      'an empty concepto',
+      (p: string) => `concepto,monto,referencia\nCuota,10,${p}-a\n,10,${p}-b\n`,
+      /línea 3: concepto está vacío/,
+    ],
+    [
+      'a past vencimiento',
+      (p: string) =>
+        `concepto,monto,referencia,vencimiento\nCuota,10,${p}-a,\nCuota,10,${p}-b,01/01/2020\n`,
+      /línea 3: vencimiento /,
+    ],
   ])('%s: exit 2 naming the line, nothing created', async (_name, content, message) => {
     const p = prefix();
     const dir = tempDir('svc-cobros-');
@@ -117,14 +166,27 @@ describe('svc cobro crear --lote', () => {
   it('a referencia the service already holds: exit 2 naming it, nothing created', async () => {
     const { path, refs } = csvOf(3);
     const ids: number[] = [];
-    for (const monto of ['5.00', '6.00']) ids.push((await sb.api('POST', '/v1/cobros', { concepto: 'Otro', monto, referencia: refs[1] })).body.data.id);
+    for (const monto of ['5.00', '6.00'])
+      ids.push(
+        (await sb.api('POST', '/v1/cobros', { concepto: 'Otro', monto, referencia: refs[1] })).body
+          .data.id,
+      );
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode).toBe(2);
     const lines = r.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^línea 3: ya hay un cobro con la referencia "${refs[1]}" \\(id (${ids[0]}, ${ids[1]}|${ids[1]}, ${ids[0]})\\)$`));
-    expect(JSON.parse(lines.at(-1)!)).toEqual({ error: 'referencia_taken', message: `1 referencia ya existe en el servicio: no se creó ningún cobro de ${path}` });
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^línea 3: ya hay un cobro con la referencia "${refs[1]}" \\(id (${ids[0]}, ${ids[1]}|${ids[1]}, ${ids[0]})\\)$`,
+      ),
+    );
+    expect(JSON.parse(lines.at(-1)!)).toEqual({
+      error: 'referencia_taken',
+      message: `1 referencia ya existe en el servicio: no se creó ningún cobro de ${path}`,
+    });
     const plain = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
-    expect(plain.stderr.trim().split('\n').at(-1)).toBe('→ cada cobro del lote necesita una referencia nueva (ej. 2026-12-familia-12)');
+    expect(plain.stderr.trim().split('\n').at(-1)).toBe(
+      '→ cada cobro del lote necesita una referencia nueva (ej. 2026-12-familia-12)',
+    );
     expect(await perReferencia(refs)).toEqual([0, 2, 0]);
   });
 
@@ -133,7 +195,10 @@ describe('svc cobro crear --lote', () => {
     const a = await svc(['cobro', 'crear', '--lote', path, '--monto', '10'], { env: sb.env });
     expect(a.exitCode).toBe(2);
     expect(a.stderr).toMatch(/--lote toma cada cobro de su fila/);
-    const b = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '10', '--resultado', 'r.csv'], { env: sb.env });
+    const b = await svc(
+      ['cobro', 'crear', '--concepto', 'x', '--monto', '10', '--resultado', 'r.csv'],
+      { env: sb.env },
+    );
     expect(b.exitCode).toBe(2);
     expect(b.stderr).toMatch(/--resultado va con --lote/);
   });
@@ -141,7 +206,10 @@ describe('svc cobro crear --lote', () => {
   it('a file edited after its run began is refused: its lines would name other rows', async () => {
     const { path, refs } = csvOf(2);
     expect((await svc(['cobro', 'crear', '--lote', path], { env: sb.env })).exitCode).toBe(0);
-    writeFileSync(path, `concepto,monto,referencia\nCuota,10.00,${refs[1]}\nCuota,10.00,${refs[0]}-otra\n`);
+    writeFileSync(
+      path,
+      `concepto,monto,referencia\nCuota,10.00,${refs[1]}\nCuota,10.00,${refs[0]}-otra\n`,
+    );
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toEqual({
@@ -164,16 +232,32 @@ describe('svc cobro crear --lote', () => {
     expect(r.stderr).not.toContain('\x1b');
     const hint = r.stderr.split('\n').find((l) => l.startsWith('→'))!;
     // The path alone is quoted and escaped, whole (it is what to delete), as in the error line; the sentence is not.
-    expect(hint).toMatch(/^→ las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá "\/.*lotes\\u001b\[2J\\u001b\[31m\/cuotas\.csv\.registro\.jsonl"$/);
+    expect(hint).toMatch(
+      /^→ las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá "\/.*lotes\\u001b\[2J\\u001b\[31m\/cuotas\.csv\.registro\.jsonl"$/,
+    );
   });
 
   it('connections cut after the service processed some POSTs: each row once, found by its referencia', async () => {
     const { path, refs } = csvOf(8);
-    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut_after', count: 3 })).status).toBe(201);
+    expect(
+      (
+        await sb.api('POST', '/_sandbox/fallas', {
+          method: 'POST',
+          path: '/v1/cobros',
+          action: 'cut_after',
+          count: 3,
+        })
+      ).status,
+    ).toBe(201);
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(refs.map(() => 'creado'));
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).estado),
+    ).toEqual(refs.map(() => 'creado'));
     expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
   });
   it('medios named with spaces, +, | or / in any case; success_url and error_url per row; the table when piped', async () => {
@@ -193,7 +277,9 @@ describe('svc cobro crear --lote', () => {
     // Four at a time is the most --paralelo takes.
     const r = await svc(['cobro', 'crear', '--lote', path, '--paralelo', '4'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
-    const made = (await all()).filter((c) => c.referencia?.startsWith(`${p}-`)).sort((a, b) => a.id - b.id);
+    const made = (await all())
+      .filter((c) => c.referencia?.startsWith(`${p}-`))
+      .sort((a, b) => a.id - b.id);
     expect(made.map((c) => c.medios)).toEqual([
       { tarjeta: false, qr: true, transferencia: true },
       { tarjeta: true, qr: true, transferencia: false },
@@ -208,34 +294,90 @@ describe('svc cobro crear --lote', () => {
       ...Array.from({ length: 5 }, () => [null, null]),
     ]);
     // Piped, the table's rows: line, referencia, amount, state, code, link.
-    expect(r.stdout.trim().split('\n')).toEqual(made.map((c, i) => `${i + 2}\t${c.referencia}\t10.00\tcreado\t${c.codigo}\t${c.url}`));
+    expect(r.stdout.trim().split('\n')).toEqual(
+      made.map((c, i) => `${i + 2}\t${c.referencia}\t10.00\tcreado\t${c.codigo}\t${c.url}`),
+    );
     expect(r.stderr).toMatch(/^6 cobros creados, 0 rechazados$/m);
     expect(r.stderr).not.toContain('ya estaba');
     // Run again without --json: it says which rows it skips, and sends nothing.
     const again = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`6 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
+    expect(again.stderr).toContain(
+      `6 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`,
+    );
     expect(again.stderr).toMatch(/^6 cobros creados, 0 rechazados$/m);
-    expect(again.stdout.trim().split('\n').map((l) => l.split('\t')[3])).toEqual(Array.from({ length: 6 }, () => 'ya_creado'));
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[3]),
+    ).toEqual(Array.from({ length: 6 }, () => 'ya_creado'));
     expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it.each([
-    ['--paralelo over 4', 'concepto,monto,referencia\nCuota,10,R\n', ['--paralelo', '5'], /^error: --paralelo: hasta 4 a la vez \(el servicio no es para ráfagas\)$/],
-    ['--paralelo 0', 'concepto,monto,referencia\nCuota,10,R\n', ['--paralelo', '0'], /^error: --paralelo/],
-    ['a header and no rows', 'concepto,monto,referencia\n', [], /^error: --lote .*x\.csv: no tiene filas$/],
-    ['medios that leave none', 'concepto,monto,referencia,medios\nCuota,10,R, + \n', [], /^línea 2: medios: ninguno; dejá al menos uno$/],
-    ['a success_url that is not https', 'concepto,monto,referencia,success_url\nCuota,10,R,http://tienda.example/ok\n', [], /^línea 2: success_url "http:\/\/tienda\.example\/ok" /],
-    ['an error_url that is not https', 'concepto,monto,referencia,error_url\nCuota,10,R,http://tienda.example/mal\n', [], /^línea 2: error_url "http:\/\/tienda\.example\/mal" /],
-    ['an amount in words', 'concepto,monto,referencia\nCuota,diez,R\n', [], /^línea 2: monto "diez" no es un monto decimal válido \(ej\. 1500 o 1500\.50\)$/],
-    ['an amount that reads two ways', 'concepto,monto,referencia\nCuota,1.200,R\n', [], /^línea 2: monto "1\.200" puede ser 1200\.00 o 1\.20: escribí uno de los dos así$/],
-    ['a vencimiento that is not a date', 'concepto,monto,referencia,vencimiento\nCuota,10,R,pronto\n', [], /^línea 2: vencimiento /],
+    [
+      '--paralelo over 4',
+      'concepto,monto,referencia\nCuota,10,R\n',
+      ['--paralelo', '5'],
+      /^error: --paralelo: hasta 4 a la vez \(el servicio no es para ráfagas\)$/,
+    ],
+    [
+      '--paralelo 0',
+      'concepto,monto,referencia\nCuota,10,R\n',
+      ['--paralelo', '0'],
+      /^error: --paralelo/,
+    ],
+    [
+      'a header and no rows',
+      'concepto,monto,referencia\n',
+      [],
+      /^error: --lote .*x\.csv: no tiene filas$/,
+    ],
+    [
+      'medios that leave none',
+      'concepto,monto,referencia,medios\nCuota,10,R, + \n',
+      [],
+      /^línea 2: medios: ninguno; dejá al menos uno$/,
+    ],
+    [
+      'a success_url that is not https',
+      'concepto,monto,referencia,success_url\nCuota,10,R,http://tienda.example/ok\n',
+      [],
+      /^línea 2: success_url "http:\/\/tienda\.example\/ok" /,
+    ],
+    [
+      'an error_url that is not https',
+      'concepto,monto,referencia,error_url\nCuota,10,R,http://tienda.example/mal\n',
+      [],
+      /^línea 2: error_url "http:\/\/tienda\.example\/mal" /,
+    ],
+    [
+      'an amount in words',
+      'concepto,monto,referencia\nCuota,diez,R\n',
+      [],
+      /^línea 2: monto "diez" no es un monto decimal válido \(ej\. 1500 o 1500\.50\)$/,
+    ],
+    [
+      'an amount that reads two ways',
+      'concepto,monto,referencia\nCuota,1.200,R\n',
+      [],
+      /^línea 2: monto "1\.200" puede ser 1200\.00 o 1\.20: escribí uno de los dos así$/,
+    ],
+    [
+      'a vencimiento that is not a date',
+      'concepto,monto,referencia,vencimiento\nCuota,10,R,pronto\n',
+      [],
+      /^línea 2: vencimiento /,
+    ],
   ])('%s: exit 2 before anything is sent', async (_name, content, flags, line) => {
     const dir = tempDir('svc-cobros-');
     const p = prefix();
     writeFileSync(join(dir, 'x.csv'), content.replace(/,R([,\n])/, `,${p}$1`));
     const before = (await all()).length;
-    const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv'), ...flags], { env: sb.env });
+    const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv'), ...flags], {
+      env: sb.env,
+    });
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr.split('\n')).toContainEqual(expect.stringMatching(line));
     expectNoStack(r.stderr);
@@ -245,12 +387,23 @@ describe('svc cobro crear --lote', () => {
   it('two bad rows: each named on its own line, then one line naming both; nothing created', async () => {
     const dir = tempDir('svc-cobros-');
     const p = prefix();
-    writeFileSync(join(dir, 'x.csv'), `concepto,monto,referencia\nCuota,10,${p}-1\nCuota,0,${p}-2\nCuota,10,${p}-3\n,10,${p}-4\n`);
-    const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv'), '--json'], { env: sb.env });
+    writeFileSync(
+      join(dir, 'x.csv'),
+      `concepto,monto,referencia\nCuota,10,${p}-1\nCuota,0,${p}-2\nCuota,10,${p}-3\n,10,${p}-4\n`,
+    );
+    const r = await svc(['cobro', 'crear', '--lote', join(dir, 'x.csv'), '--json'], {
+      env: sb.env,
+    });
     expect(r.exitCode).toBe(2);
     const lines = r.stderr.trim().split('\n');
-    expect(lines.slice(0, 2)).toEqual(['línea 3: monto "0" es cero: el monto debe ser mayor que 0', 'línea 5: concepto está vacío']);
-    expect(JSON.parse(lines[2]!)).toEqual({ error: 'rows_invalid', message: `2 filas no se pueden crear (línea 3, línea 5): no se creó ningún cobro de ${join(dir, 'x.csv')}` });
+    expect(lines.slice(0, 2)).toEqual([
+      'línea 3: monto "0" es cero: el monto debe ser mayor que 0',
+      'línea 5: concepto está vacío',
+    ]);
+    expect(JSON.parse(lines[2]!)).toEqual({
+      error: 'rows_invalid',
+      message: `2 filas no se pueden crear (línea 3, línea 5): no se creó ningún cobro de ${join(dir, 'x.csv')}`,
+    });
     expect(await perReferencia([1, 2, 3, 4].map((i) => `${p}-${i}`))).toEqual([0, 0, 0, 0]);
     // One bad row (a referencia left empty), without --json: its line, the count, and what to do.
     writeFileSync(join(dir, 'y.csv'), `concepto,monto,referencia\nCuota,10,${p}-1\nCuota,10,\n`);
@@ -266,50 +419,115 @@ describe('svc cobro crear --lote', () => {
   it('a row the service refuses: the others are created, exit 1 naming its line, and the result file says why', async () => {
     const { path, refs } = csvOf(3);
     const why = { error: 'monto_invalido', message: 'el monto supera, "por ahora", el máximo' };
-    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'respond', status: 422, body: why, count: 1 })).status).toBe(201);
+    expect(
+      (
+        await sb.api('POST', '/_sandbox/fallas', {
+          method: 'POST',
+          path: '/v1/cobros',
+          action: 'respond',
+          status: 422,
+          body: why,
+          count: 1,
+        })
+      ).status,
+    ).toBe(201);
     const resultado = join(tempDir('svc-cobros-'), 'resultado.csv');
-    const r = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], { env: sb.env });
+    const r = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], {
+      env: sb.env,
+    });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/^2 cobros creados, 1 rechazados; resultado en .*resultado\.csv$/m);
     expect(r.stderr.trim().split('\n').at(-1)).toBe('error: el servicio rechazó 1 fila: línea 2');
-    expect(r.stdout).toContain(`2\t${refs[0]}\t10.00\trechazado\t\tmonto_invalido: el monto supera, "por ahora", el máximo`);
+    expect(r.stdout).toContain(
+      `2\t${refs[0]}\t10.00\trechazado\t\tmonto_invalido: el monto supera, "por ahora", el máximo`,
+    );
     const rows = readFileSync(resultado, 'utf8').split('\r\n');
-    expect(rows[1]).toBe(`2,${refs[0]},10.00,rechazado,,,,"monto_invalido: el monto supera, ""por ahora"", el máximo"`);
+    expect(rows[1]).toBe(
+      `2,${refs[0]},10.00,rechazado,,,,"monto_invalido: el monto supera, ""por ahora"", el máximo"`,
+    );
     expect(rows[2]).toMatch(new RegExp(`^3,${refs[1]},10\\.00,creado,\\d+,`));
     expect(await perReferencia(refs)).toEqual([0, 1, 1]);
     // The refusal is the row's outcome: a second run does not send it again.
     const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(again.exitCode).toBe(1);
-    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).estado)).toEqual(['rechazado', 'ya_creado', 'ya_creado']);
-    expect(JSON.parse(again.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: 'rows_refused' });
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).estado),
+    ).toEqual(['rechazado', 'ya_creado', 'ya_creado']);
+    expect(JSON.parse(again.stderr.trim().split('\n').at(-1)!)).toMatchObject({
+      error: 'rows_refused',
+    });
     expect(await perReferencia(refs)).toEqual([0, 1, 1]);
   });
 
   it('a row whose POST never reaches the service three times: exit 6 naming its line; the next run creates it once', async () => {
     const { path, refs } = csvOf(3);
-    expect((await sb.api('POST', '/_sandbox/fallas', { method: 'POST', path: '/v1/cobros', action: 'cut', count: 3 })).status).toBe(201);
+    expect(
+      (
+        await sb.api('POST', '/_sandbox/fallas', {
+          method: 'POST',
+          path: '/v1/cobros',
+          action: 'cut',
+          count: 3,
+        })
+      ).status,
+    ).toBe(201);
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(6);
     // --json: one line per row as it is done, and on stderr only the error.
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toMatchObject([
       { fila: 2, estado: 'incierto', error: 'sin respuesta del servicio' },
       { fila: 3, estado: 'creado' },
       { fila: 4, estado: 'creado' },
     ]);
-    expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
-      { error: 'outcome_unknown', message: '1 fila quedó sin saber si se creó (línea 2): corré el mismo comando de nuevo, que primero las busca por su referencia' },
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      {
+        error: 'outcome_unknown',
+        message:
+          '1 fila quedó sin saber si se creó (línea 2): corré el mismo comando de nuevo, que primero las busca por su referencia',
+      },
     ]);
     expect(await perReferencia(refs)).toEqual([0, 1, 1]);
     const resultado = join(tempDir('svc-cobros-'), 'resultado.csv');
-    const again = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], { env: sb.env });
+    const again = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], {
+      env: sb.env,
+    });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`2 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`);
+    expect(again.stderr).toContain(
+      `2 filas ya estaban creadas (registro ${path}.registro.jsonl): se saltean`,
+    );
     expect(again.stderr).toMatch(/^3 cobros creados, 0 rechazados; resultado en /m);
     // The table and the result file are in line order.
-    expect(again.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 4).join(','))).toEqual([`2,${refs[0]},10.00,creado`, `3,${refs[1]},10.00,ya_creado`, `4,${refs[2]},10.00,ya_creado`]);
-    expect(readFileSync(resultado, 'utf8').split('\r\n').slice(1, 4).map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t').slice(0, 4).join(',')),
+    ).toEqual([
+      `2,${refs[0]},10.00,creado`,
+      `3,${refs[1]},10.00,ya_creado`,
+      `4,${refs[2]},10.00,ya_creado`,
+    ]);
+    expect(
+      readFileSync(resultado, 'utf8')
+        .split('\r\n')
+        .slice(1, 4)
+        .map((l) => l.split(',').slice(0, 4).join(',')),
+    ).toEqual([
       `2,${refs[0]},10.00,creado`,
       `3,${refs[1]},10.00,ya_creado`,
       `4,${refs[2]},10.00,ya_creado`,
@@ -321,10 +539,15 @@ describe('svc cobro crear --lote', () => {
     const key = sb.api_key_live!;
     const live = { ...sb.env, SVC_API_KEY: key };
     const { path, refs } = csvOf(1);
-    const liveRequests = async () => ((await sb.api('GET', '/v1/cobros', undefined, key)).body.data as Listed[]).filter((c) => refs.includes(c.referencia ?? '')).length;
+    const liveRequests = async () =>
+      ((await sb.api('GET', '/v1/cobros', undefined, key)).body.data as Listed[]).filter((c) =>
+        refs.includes(c.referencia ?? ''),
+      ).length;
     const r = await svc(['cobro', 'crear', '--lote', path], { env: live });
     expect(r.exitCode, r.stderr).toBe(2);
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: modo live .*: crear los cobros de \/.*cobros\.csv necesita --yes para confirmar$/);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+      /^error: modo live .*: crear los cobros de \/.*cobros\.csv necesita --yes para confirmar$/,
+    );
     expect(await liveRequests()).toBe(0);
     const yes = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
     expect(yes.exitCode, yes.stderr).toBe(0);
@@ -335,11 +558,21 @@ describe('svc cobro crear --lote', () => {
     const { path, refs } = csvOf(2);
     const digest = `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
     // As a run killed right after the service made row 2's request leaves its ledger.
-    writeFileSync(`${path}.registro.jsonl`, `${JSON.stringify({ archivo: true, digest, lote: path })}\n${JSON.stringify({ fila: 2, intento: '2026-11-25T10:00:00.000Z' })}\n`);
-    const made = (await sb.api('POST', '/v1/cobros', { concepto: 'Cuota', monto: '10.00', referencia: refs[0] })).body.data as Listed;
+    writeFileSync(
+      `${path}.registro.jsonl`,
+      `${JSON.stringify({ archivo: true, digest, lote: path })}\n${JSON.stringify({ fila: 2, intento: '2026-11-25T10:00:00.000Z' })}\n`,
+    );
+    const made = (
+      await sb.api('POST', '/v1/cobros', { concepto: 'Cuota', monto: '10.00', referencia: refs[0] })
+    ).body.data as Listed;
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toMatchObject([
       { fila: 2, estado: 'creado', cobro_id: made.id },
       { fila: 3, estado: 'creado' },
     ]);

@@ -22,9 +22,12 @@ afterAll(() => sb?.stop());
 describe('devolver --aplicar: exactly once', () => {
   // One trial each of 2 and 4 here (npm test); test/load/plan-concurrent.load.test.ts runs
   // ten each of 2, 4 and 8, on every Node in CI (.ci/run).
-  it.each([2, 4])('%i applies at once: one refund, the plan names it, the others refuse naming it', async (n) => {
-    await applyAtOnce(sb, n);
-  });
+  it.each([2, 4])(
+    '%i applies at once: one refund, the plan names it, the others refuse naming it',
+    async (n) => {
+      await applyAtOnce(sb, n);
+    },
+  );
 
   it('SIGKILL at a random point of an apply, then apply again until it refuses: one refund, named, the stale lock taken over', async () => {
     await killAndApplyAgain(sb);
@@ -33,16 +36,28 @@ describe('devolver --aplicar: exactly once', () => {
   it('waits while a live process holds the plan, and takes over a lock whose process is gone', async () => {
     const { id, file } = await planFor(sb, '20.00');
     // A lock held by a live process (this test's): the apply waits and says so.
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), desde: new Date().toISOString() }));
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), desde: new Date().toISOString() }),
+    );
     const child = svcSpawned(['devolver', '--aplicar', file, '--yes'], { env: sb.env });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await refundsOf(sb, id)).toHaveLength(0);
     // Its holder dies (a pid that no longer runs): the waiting apply takes over and applies.
     const dead = await execa('node', ['-e', 'process.stdout.write(String(process.pid))']);
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: Number(dead.stdout), host: hostname(), desde: new Date().toISOString() }));
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({
+        pid: Number(dead.stdout),
+        host: hostname(),
+        desde: new Date().toISOString(),
+      }),
+    );
     const r = await child;
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/otro proceso \(pid \d+\) está aplicando el plan .*esperando a que termine/);
+    expect(r.stderr).toMatch(
+      /otro proceso \(pid \d+\) está aplicando el plan .*esperando a que termine/,
+    );
     expect(await refundsOf(sb, id)).toHaveLength(1);
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
@@ -51,7 +66,11 @@ describe('devolver --aplicar: exactly once', () => {
     const { file } = await planFor(sb, '30.00', 'producto fallado, ticket 881');
     const plan = JSON.parse(readFileSync(file, 'utf8'));
     const me = userInfo().username;
-    expect(plan).toMatchObject({ version: 2, preparado_por: me, motivo: 'producto fallado, ticket 881' });
+    expect(plan).toMatchObject({
+      version: 2,
+      preparado_por: me,
+      motivo: 'producto fallado, ticket 881',
+    });
     const r = await svc(['devolver', '--aplicar', file, '--yes'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`preparado por +${me}\\n`));

@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 const login = (dir: string, input: string, extra: string[] = []) =>
-  svc(['login', '--with-key-stdin', '--base-url', sb.base_url, ...extra], { env: { SVC_CONFIG_DIR: dir }, input });
+  svc(['login', '--with-key-stdin', '--base-url', sb.base_url, ...extra], {
+    env: { SVC_CONFIG_DIR: dir },
+    input,
+  });
 
 describe('login and profiles', () => {
   it('stores a validated key in a 0600 file inside a 0700 folder and never prints it', async () => {
@@ -41,12 +44,20 @@ describe('login and profiles', () => {
     const list = await svc(['perfil', 'listar', '--json'], { env: { SVC_CONFIG_DIR: dir } });
     expect(list.exitCode).toBe(0);
     expect(list.stdout).not.toContain(sb.api_key);
-    expect(JSON.parse(list.stdout)[0]).toMatchObject({ name: 'default', current: true, test_key: `svc_test_…${sb.api_key.slice(-4)}` });
+    expect(JSON.parse(list.stdout)[0]).toMatchObject({
+      name: 'default',
+      current: true,
+      test_key: `svc_test_…${sb.api_key.slice(-4)}`,
+    });
   });
 
   it('stores the signing secret read from stdin after the key', async () => {
     const dir = tempDir();
-    const r = await login(dir, `${sb.api_key}\n${sb.webhook_secret}\n`, ['--webhook-secret-stdin', '--profile', 'tienda']);
+    const r = await login(dir, `${sb.api_key}\n${sb.webhook_secret}\n`, [
+      '--webhook-secret-stdin',
+      '--profile',
+      'tienda',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).not.toContain(sb.webhook_secret);
     const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
@@ -76,7 +87,9 @@ describe('login and profiles', () => {
   });
 
   it('refuses plain http to a host that is not loopback (exit 2)', async () => {
-    const r = await svc(['login', '--with-key-stdin', '--base-url', 'http://api.example.com'], { input: `${sb.api_key}\n` });
+    const r = await svc(['login', '--with-key-stdin', '--base-url', 'http://api.example.com'], {
+      input: `${sb.api_key}\n`,
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/http sin cifrar/);
   });
@@ -103,7 +116,11 @@ describe('login and profiles', () => {
     expect(after.exitCode).toBe(3);
     expect(after.stderr).toContain('no hay clave');
     expect((await svc(['perfil', 'borrar', 'a', '--yes'], { env })).exitCode).toBe(0);
-    expect(JSON.parse((await svc(['perfil', 'listar', '--json'], { env })).stdout).map((p: { name: string }) => p.name)).toEqual(['b']);
+    expect(
+      JSON.parse((await svc(['perfil', 'listar', '--json'], { env })).stdout).map(
+        (p: { name: string }) => p.name,
+      ),
+    ).toEqual(['b']);
   });
 
   it('a corrupt config file gives one clear line naming the file (exit 1) and is left untouched', async () => {
@@ -120,7 +137,9 @@ describe('login and profiles', () => {
 
   it('four logins at once leave a valid file holding all four profiles', async () => {
     const dir = tempDir();
-    const results = await Promise.all(['p1', 'p2', 'p3', 'p4'].map((p) => login(dir, `${sb.api_key}\n`, ['--profile', p])));
+    const results = await Promise.all(
+      ['p1', 'p2', 'p3', 'p4'].map((p) => login(dir, `${sb.api_key}\n`, ['--profile', p])),
+    );
     expect(results.map((r) => r.exitCode)).toEqual([0, 0, 0, 0]);
     const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(Object.keys(saved.profiles).sort()).toEqual(['p1', 'p2', 'p3', 'p4']);

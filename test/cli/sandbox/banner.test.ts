@@ -9,7 +9,12 @@ import { displayWidth } from '../../../src/text.js';
 /** The banner's lines on stdout, up to the last example command. */
 async function banner(args: string[]): Promise<string[]> {
   const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH, NO_COLOR: '1', SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-') },
+    env: {
+      PATH: process.env.PATH,
+      NO_COLOR: '1',
+      SVC_CONFIG_DIR: tempDir('svc-config-'),
+      SVC_DATA_DIR: tempDir('svc-data-'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -33,7 +38,11 @@ describe('svc sandbox, for a person', () => {
     const to = lines.findIndex((l, i) => i >= from && !l.endsWith('\\'));
     const command = lines.slice(from, to + 1).join('\n');
     const key = /svc_test_[0-9a-f]+/.exec(lines.find((l) => l.includes('clave test (listo)'))!)![0];
-    const got = execFileSync('sh', ['-c', `${command}\nprintf '%s|%s|%s' "$SVC_API_KEY" "$SVC_TZ" "$SVC_BASE_URL"`], { encoding: 'utf8' });
+    const got = execFileSync(
+      'sh',
+      ['-c', `${command}\nprintf '%s|%s|%s' "$SVC_API_KEY" "$SVC_TZ" "$SVC_BASE_URL"`],
+      { encoding: 'utf8' },
+    );
     const [apiKey, tz, base] = got.split('|');
     expect(apiKey).toBe(key);
     expect(tz).toBe('Asia/Tokyo');
@@ -49,14 +58,21 @@ describe('svc sandbox on a busy port', () => {
     const port = (held.address() as { port: number }).port;
     try {
       const { svc } = await import('../../helpers/inproc.js');
-      const r = await svc(['sandbox', '--port', String(port)], { env: { SVC_DATA_DIR: tempDir('svc-data-') } });
+      const r = await svc(['sandbox', '--port', String(port)], {
+        env: { SVC_DATA_DIR: tempDir('svc-data-') },
+      });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toBe(
         `error: el puerto ${port} de 127.0.0.1 ya está en uso (otro sandbox, u otro programa)\n→ elegí otro con --port ${port + 1}, o --port 0 para uno libre (el puerto elegido se muestra al arrancar)\n`,
       );
-      const json = await svc(['sandbox', '--port', String(port), '--json'], { env: { SVC_DATA_DIR: tempDir('svc-data-') } });
+      const json = await svc(['sandbox', '--port', String(port), '--json'], {
+        env: { SVC_DATA_DIR: tempDir('svc-data-') },
+      });
       expect(json.exitCode).toBe(1);
-      expect(JSON.parse(json.stderr)).toMatchObject({ error: 'config', message: expect.stringContaining(`el puerto ${port}`) });
+      expect(JSON.parse(json.stderr)).toMatchObject({
+        error: 'config',
+        message: expect.stringContaining(`el puerto ${port}`),
+      });
     } finally {
       held.close();
     }

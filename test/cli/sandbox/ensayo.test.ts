@@ -23,29 +23,54 @@ describe('the rehearsal merchant', () => {
     const me = await sb.api('GET', '/v1/cuenta', undefined, sb.api_key_live!);
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: 3, puede_cobrar: true });
-    expect((await sb.api('GET', '/v1/cuenta', undefined, 'svc_live_0123456789abcdef0123456789abcdef')).status).toBe(401);
+    expect(
+      (await sb.api('GET', '/v1/cuenta', undefined, 'svc_live_0123456789abcdef0123456789abcdef'))
+        .status,
+    ).toBe(401);
   });
 
   it('live guards as in production: the banner, and a refund without a terminal needs --yes', async () => {
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Ensayo', monto: '10.00' }, sb.api_key_live!)).body.data;
-    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {}, sb.api_key_live!)).status).toBe(200);
+    const c = (
+      await sb.api('POST', '/v1/cobros', { concepto: 'Ensayo', monto: '10.00' }, sb.api_key_live!)
+    ).body.data;
+    expect(
+      (await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {}, sb.api_key_live!)).status,
+    ).toBe(200);
     const refused = await svcSpawned(['devolver', String(c.id), '--monto', '1'], { env: live });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/MODO LIVE/);
     expect(refused.stderr).toMatch(/modo live sin terminal: .*necesita --yes/);
-    const refunds = async () => ((await sb.api('GET', '/v1/devoluciones', undefined, sb.api_key_live!)).body.data as unknown[]).length;
+    const refunds = async () =>
+      (
+        (await sb.api('GET', '/v1/devoluciones', undefined, sb.api_key_live!)).body
+          .data as unknown[]
+      ).length;
     expect(await refunds()).toBe(0);
-    const done = await svc(['devolver', c.codigo, '--monto', '1', '--yes', '--json'], { env: live });
+    const done = await svc(['devolver', c.codigo, '--monto', '1', '--yes', '--json'], {
+      env: live,
+    });
     expect(done.exitCode, done.stderr).toBe(0);
     expect(done.stderr).toMatch(/MODO LIVE/);
     expect(await refunds()).toBe(1);
     // The test merchant does not see the rehearsal merchant's requests.
-    expect(((await sb.api('GET', '/v1/cobros')).body.data as { id: number }[]).some((x) => x.id === c.id)).toBe(false);
+    expect(
+      ((await sb.api('GET', '/v1/cobros')).body.data as { id: number }[]).some(
+        (x) => x.id === c.id,
+      ),
+    ).toBe(false);
   });
 
   it('the sandbox’s own controls print no MODO LIVE banner: they act on a sandbox, where no money is real', async () => {
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Ensayo', monto: '10.00' }, sb.api_key_live!)).body.data;
-    for (const args of [['sandbox', 'pagar', String(c.id)], ['sandbox', 'reloj'], ['sandbox', 'log', '--limit', '1'], ['sandbox', 'fallas', 'listar'], ['sandbox', 'webhook']]) {
+    const c = (
+      await sb.api('POST', '/v1/cobros', { concepto: 'Ensayo', monto: '10.00' }, sb.api_key_live!)
+    ).body.data;
+    for (const args of [
+      ['sandbox', 'pagar', String(c.id)],
+      ['sandbox', 'reloj'],
+      ['sandbox', 'log', '--limit', '1'],
+      ['sandbox', 'fallas', 'listar'],
+      ['sandbox', 'webhook'],
+    ]) {
       const r = await svc(args, { env: live });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stderr, args.join(' ')).not.toMatch(/MODO LIVE|dinero real/);
@@ -56,19 +81,29 @@ describe('the rehearsal merchant', () => {
 
   it('the sandbox log marks its requests as rehearsal', async () => {
     const r = await svc(['sandbox', 'log', '--json', '--ruta', '/v1/cuenta'], { env: live });
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.some((l) => l.comercio === 3 && l.ensayo === true)).toBe(true);
     expect(lines.filter((l) => l.comercio !== 3).every((l) => l.ensayo === undefined)).toBe(true);
     const text = await svc(['sandbox', 'log', '--ruta', '/v1/cuenta'], { env: live });
     expect(text.stdout).toMatch(/comercio 3 \(ensayo live\)/);
   });
 
-  it('svc login stores it as the profile\'s live key; --live then uses it', async () => {
+  it("svc login stores it as the profile's live key; --live then uses it", async () => {
     const dir = tempDir('svc-ensayo-');
-    const login = await svc(['login', '--with-key-stdin', '--base-url', sb.base_url], { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off' }, input: `${sb.api_key_live}\n` });
+    const login = await svc(['login', '--with-key-stdin', '--base-url', sb.base_url], {
+      env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off' },
+      input: `${sb.api_key_live}\n`,
+    });
     expect(login.exitCode, login.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.live_key).toBe(sb.api_key_live);
-    const cuenta = await svc(['--live', 'cuenta', '--json'], { env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off' } });
+    expect(
+      JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.live_key,
+    ).toBe(sb.api_key_live);
+    const cuenta = await svc(['--live', 'cuenta', '--json'], {
+      env: { SVC_CONFIG_DIR: dir, SVC_KEYRING: 'off' },
+    });
     expect(cuenta.exitCode, cuenta.stderr).toBe(0);
     expect(JSON.parse(cuenta.stdout).id).toBe(3);
     expect(cuenta.stderr).toMatch(/MODO LIVE/);

@@ -21,7 +21,15 @@ const write = (name: string, value: unknown) => {
 const scenario = {
   cobros: [
     { concepto: 'Pagado', monto: '1500.00', referencia: 'p-1', pagos: [{ medio: 'qr' }] },
-    { concepto: 'Parcial y devuelto', monto: '1000.00', pagos: [{ medio: 'debito', monto: '400.00' }, { medio: 'credito', monto: '100.00' }], devoluciones: [{ monto: '50.00', transaccion: 1 }] },
+    {
+      concepto: 'Parcial y devuelto',
+      monto: '1000.00',
+      pagos: [
+        { medio: 'debito', monto: '400.00' },
+        { medio: 'credito', monto: '100.00' },
+      ],
+      devoluciones: [{ monto: '50.00', transaccion: 1 }],
+    },
     { concepto: 'Rechazado', monto: '20.00', rechazar: true },
     { concepto: 'Abierto', monto: '40.00', vencimiento: '+3d', tarjeta: false },
   ],
@@ -32,11 +40,35 @@ const scenario = {
  * the expiry of a request already closed, which a scenario does not carry).
  */
 async function lists(sb: Sandbox) {
-  const open = (x: Record<string, unknown>) => x.estado === 'PENDIENTE' || x.estado === 'EN_PROCESO';
+  const open = (x: Record<string, unknown>) =>
+    x.estado === 'PENDIENTE' || x.estado === 'EN_PROCESO';
   const strip = (x: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(x).filter(([k]) => !['codigo', 'url', 'cvu', 'qr', 'created_at', 'updated_at', 'fecha', 'acreditacion', 'fecha_operacion', 'fecha_estimada'].includes(k) && (k !== 'vencimiento' || open(x))));
-  const get = async (p: string) => ((await sb.api('GET', p)).body.data as Record<string, unknown>[]).map(strip);
-  return { cobros: await get('/v1/cobros'), transacciones: await get('/v1/transacciones'), devoluciones: await get('/v1/devoluciones'), liquidaciones: await get('/v1/liquidaciones') };
+    Object.fromEntries(
+      Object.entries(x).filter(
+        ([k]) =>
+          ![
+            'codigo',
+            'url',
+            'cvu',
+            'qr',
+            'created_at',
+            'updated_at',
+            'fecha',
+            'acreditacion',
+            'fecha_operacion',
+            'fecha_estimada',
+          ].includes(k) &&
+          (k !== 'vencimiento' || open(x)),
+      ),
+    );
+  const get = async (p: string) =>
+    ((await sb.api('GET', p)).body.data as Record<string, unknown>[]).map(strip);
+  return {
+    cobros: await get('/v1/cobros'),
+    transacciones: await get('/v1/transacciones'),
+    devoluciones: await get('/v1/devoluciones'),
+    liquidaciones: await get('/v1/liquidaciones'),
+  };
 }
 
 let sb: Sandbox;
@@ -47,7 +79,12 @@ afterAll(() => sb?.stop());
 
 describe('svc sandbox --escenario', () => {
   it('starts with exactly those requests, transactions, refunds and events', async () => {
-    const cobros = (await sb.api('GET', '/v1/cobros')).body.data as { id: number; estado: string; monto_cobrado: string; medios: { tarjeta: boolean } }[];
+    const cobros = (await sb.api('GET', '/v1/cobros')).body.data as {
+      id: number;
+      estado: string;
+      monto_cobrado: string;
+      medios: { tarjeta: boolean };
+    }[];
     expect(cobros.map((c) => [c.id, c.estado, c.monto_cobrado])).toEqual([
       [4, 'PENDIENTE', '0.00'],
       [3, 'CANCELADO', '0.00'],
@@ -55,7 +92,12 @@ describe('svc sandbox --escenario', () => {
       [1, 'PAGADA', '1500.00'],
     ]);
     expect(cobros[0]!.medios.tarjeta).toBe(false);
-    const txs = (await sb.api('GET', '/v1/transacciones')).body.data as { cobro_id: number; medio: string; monto: string; estado: string }[];
+    const txs = (await sb.api('GET', '/v1/transacciones')).body.data as {
+      cobro_id: number;
+      medio: string;
+      monto: string;
+      estado: string;
+    }[];
     expect(txs.map((t) => [t.cobro_id, t.medio, t.monto, t.estado]).reverse()).toEqual([
       [1, 'qr', '1500.00', 'ACREDITADO'],
       [2, 'debito', '400.00', 'ACREDITADO'],
@@ -64,7 +106,11 @@ describe('svc sandbox --escenario', () => {
     ]);
     const refunds = (await sb.api('GET', '/v1/devoluciones')).body.data;
     expect(refunds).toMatchObject([{ cobro_id: 2, monto: '50.00', tipo: 'parcial' }]);
-    const events = ((await sb.api('GET', '/_sandbox/eventos')).body.data as { body: { event: string; cobro_id: number } }[]).map((e) => [e.body.cobro_id, e.body.event]);
+    const events = (
+      (await sb.api('GET', '/_sandbox/eventos')).body.data as {
+        body: { event: string; cobro_id: number };
+      }[]
+    ).map((e) => [e.body.cobro_id, e.body.event]);
     expect(events).toEqual([
       [1, 'payment.created'],
       [1, 'payment.approved'],
@@ -81,7 +127,9 @@ describe('svc sandbox --escenario', () => {
   it('escenario exportar, then a sandbox started from the export: the same lists', async () => {
     const exported = await svc(['sandbox', 'escenario', 'exportar'], { env: sb.env });
     expect(exported.exitCode, exported.stderr).toBe(0);
-    const again = await startSandbox({ argv: ['--escenario', write('exportado.json', exported.stdout)] });
+    const again = await startSandbox({
+      argv: ['--escenario', write('exportado.json', exported.stdout)],
+    });
     try {
       expect(await lists(again)).toEqual(await lists(sb));
     } finally {
@@ -89,13 +137,30 @@ describe('svc sandbox --escenario', () => {
     }
   });
 
-  it('export, restart, import: the same `svc cobro listar`, ids and codes included, and the live rehearsal merchant\'s requests too', async () => {
+  it("export, restart, import: the same `svc cobro listar`, ids and codes included, and the live rehearsal merchant's requests too", async () => {
     const live = { ...sb.env, SVC_API_KEY: sb.api_key_live! };
     // Ids interleaved between the two merchants: 5 rehearsal, 6 test, 7 rehearsal.
     for (const [env, args] of [
-      [live, ['--live', '--yes', 'cobro', 'crear', '--concepto', 'Ensayo abierto', '--monto', '70.00', '--referencia', 'e-1']],
+      [
+        live,
+        [
+          '--live',
+          '--yes',
+          'cobro',
+          'crear',
+          '--concepto',
+          'Ensayo abierto',
+          '--monto',
+          '70.00',
+          '--referencia',
+          'e-1',
+        ],
+      ],
       [sb.env, ['cobro', 'crear', '--concepto', 'Test pagado', '--monto', '15.00']],
-      [live, ['--live', '--yes', 'cobro', 'crear', '--concepto', 'Ensayo pagado', '--monto', '90.00']],
+      [
+        live,
+        ['--live', '--yes', 'cobro', 'crear', '--concepto', 'Ensayo pagado', '--monto', '90.00'],
+      ],
       [sb.env, ['sandbox', 'pagar', '6']],
       [live, ['--live', 'sandbox', 'pagar', '7', '--medio', 'debito']],
       [live, ['--live', '--yes', 'devolver', '7', '--monto', '10.00']],
@@ -105,22 +170,42 @@ describe('svc sandbox --escenario', () => {
     }
     const listing = async (box: Sandbox) => [
       await svc(['cobro', 'listar'], { env: box.env }),
-      await svc(['--live', 'cobro', 'listar'], { env: { ...box.env, SVC_API_KEY: box.api_key_live! } }),
-      await svc(['--live', 'devoluciones', 'listar', '--json'], { env: { ...box.env, SVC_API_KEY: box.api_key_live! } }),
+      await svc(['--live', 'cobro', 'listar'], {
+        env: { ...box.env, SVC_API_KEY: box.api_key_live! },
+      }),
+      await svc(['--live', 'devoluciones', 'listar', '--json'], {
+        env: { ...box.env, SVC_API_KEY: box.api_key_live! },
+      }),
     ];
     const exported = await svc(['sandbox', 'escenario', 'exportar'], { env: sb.env });
     expect(exported.exitCode, exported.stderr).toBe(0);
     const before = await listing(sb);
-    expect(before[0]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['6', '4', '3', '2', '1']);
-    expect(before[1]!.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['7', '5']);
-    const again = await startSandbox({ argv: ['--escenario', write('con-ids.json', exported.stdout)] });
+    expect(
+      before[0]!.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['6', '4', '3', '2', '1']);
+    expect(
+      before[1]!.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['7', '5']);
+    const again = await startSandbox({
+      argv: ['--escenario', write('con-ids.json', exported.stdout)],
+    });
     try {
       const after = await listing(again);
       for (const r of after) expect(r.exitCode, r.stderr).toBe(0);
       // Piped rows whole: id, code, state, amounts, concepto, referencia, expiry.
       expect(after[0]!.stdout).toBe(before[0]!.stdout);
       expect(after[1]!.stdout).toBe(before[1]!.stdout);
-      const refunds = (r: { stdout: string }) => (JSON.parse(r.stdout) as { cobro_id: number; monto: string }[]).map((d) => [d.cobro_id, d.monto]);
+      const refunds = (r: { stdout: string }) =>
+        (JSON.parse(r.stdout) as { cobro_id: number; monto: string }[]).map((d) => [
+          d.cobro_id,
+          d.monto,
+        ]);
       expect(refunds(after[2]!)).toEqual(refunds(before[2]!));
       expect(refunds(after[2]!)).toEqual([[7, '10.00']]);
     } finally {
@@ -129,19 +214,26 @@ describe('svc sandbox --escenario', () => {
   });
 
   it("the scenario's own requests are not printed as log lines; requests after the banner are", async () => {
-    const proc = execa('node', [BIN, 'sandbox', '--port', '0', '--escenario', write('log.json', scenario)], {
-      cwd: ROOT,
-      env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1' },
-      reject: false,
-      buffer: false,
-      stdin: 'ignore',
-    });
+    const proc = execa(
+      'node',
+      [BIN, 'sandbox', '--port', '0', '--escenario', write('log.json', scenario)],
+      {
+        cwd: ROOT,
+        env: { SVC_CONFIG_DIR: tempDir('svc-config-'), NO_COLOR: '1' },
+        reject: false,
+        buffer: false,
+        stdin: 'ignore',
+      },
+    );
     let out = '';
     let err = '';
     proc.stdout!.on('data', (d) => (out += String(d)));
     const until = (what: () => boolean, label: string) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${label} not seen in 20 s:\n${err}`)), 20_000);
+        const timer = setTimeout(
+          () => reject(new Error(`${label} not seen in 20 s:\n${err}`)),
+          20_000,
+        );
         const check = () => {
           if (!what()) return;
           clearTimeout(timer);
@@ -160,8 +252,13 @@ describe('svc sandbox --escenario', () => {
       expect(err).not.toMatch(/\/v1\/|\/_sandbox\//);
       const base = /escuchando en (\S+)/.exec(out)![1]!;
       const key = /clave test \(listo\)\s+(\S+)/.exec(out)![1]!;
-      expect((await fetch(`${base}/v1/cobros`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      await until(() => /GET\s+\/v1\/cobros\s+200/.test(err), 'the log line of a request after the banner');
+      expect(
+        (await fetch(`${base}/v1/cobros`, { headers: { authorization: `Bearer ${key}` } })).status,
+      ).toBe(200);
+      await until(
+        () => /GET\s+\/v1\/cobros\s+200/.test(err),
+        'the log line of a request after the banner',
+      );
     } finally {
       proc.kill('SIGINT');
       await proc;
@@ -170,24 +267,119 @@ describe('svc sandbox --escenario', () => {
 
   it.each([
     ['not JSON', '{', /--escenario .*: no es JSON válido \(línea 1, columna 2\)$/m],
-    ['a bad medio', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'efectivo' }] }] }, /cobros\[0\]\.pagos\[0\]\.medio: no es "transferencia"/],
-    ['a bad amount', { cobros: [{ concepto: 'x', monto: '1.00' }, { concepto: 'y', monto: '1.00', pagos: [{ medio: 'qr', monto: '1,5' }] }] }, /cobros\[1\]\.pagos\[0\]\.monto: un monto decimal/],
+    [
+      'a bad medio',
+      { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'efectivo' }] }] },
+      /cobros\[0\]\.pagos\[0\]\.medio: no es "transferencia"/,
+    ],
+    [
+      'a bad amount',
+      {
+        cobros: [
+          { concepto: 'x', monto: '1.00' },
+          { concepto: 'y', monto: '1.00', pagos: [{ medio: 'qr', monto: '1,5' }] },
+        ],
+      },
+      /cobros\[1\]\.pagos\[0\]\.monto: un monto decimal/,
+    ],
     // JSON.parse would keep the last "monto" without a word; the file must say one thing.
-    ['a key written twice', '{"cobros": [\n  {"concepto": "x",\n   "monto": "1.00",\n   "monto": "900.00"}\n]}', /^error: --escenario .*: cobros\[0\]\.monto aparece dos veces \(líneas 3 y 4\)$/m],
-    ['a key written twice on one line, deep', '{"cobros":[{"concepto":"x","monto":"1.00","pagos":[{"medio":"qr","medio":"debito"}]}]}', /: cobros\[0\]\.pagos\[0\]\.medio aparece dos veces \(línea 1\)$/m],
-    ['the same key spelled with an escape', '{"cobros":[],"cobro\\u0073":[]}', /: cobros aparece dos veces/],
-    ['an unknown field', { cobros: [{ concepto: 'x', monto: '1.00', pagado: true }] }, /cobros\[0\]: campo desconocido: pagado/],
+    [
+      'a key written twice',
+      '{"cobros": [\n  {"concepto": "x",\n   "monto": "1.00",\n   "monto": "900.00"}\n]}',
+      /^error: --escenario .*: cobros\[0\]\.monto aparece dos veces \(líneas 3 y 4\)$/m,
+    ],
+    [
+      'a key written twice on one line, deep',
+      '{"cobros":[{"concepto":"x","monto":"1.00","pagos":[{"medio":"qr","medio":"debito"}]}]}',
+      /: cobros\[0\]\.pagos\[0\]\.medio aparece dos veces \(línea 1\)$/m,
+    ],
+    [
+      'the same key spelled with an escape',
+      '{"cobros":[],"cobro\\u0073":[]}',
+      /: cobros aparece dos veces/,
+    ],
+    [
+      'an unknown field',
+      { cobros: [{ concepto: 'x', monto: '1.00', pagado: true }] },
+      /cobros\[0\]: campo desconocido: pagado/,
+    ],
     // A field of the wrong type is not a missing one.
-    ['an amount as a JSON number', { cobros: [{ concepto: 'x', monto: 10 }] }, /cobros\[0\]\.monto: se esperaba string$/m],
-    ['a concepto left out', { cobros: [{ monto: '1.00' }] }, /cobros\[0\]\.concepto: falta \(string\)$/m],
-    ['a refund of a payment that is not there', { cobros: [{ concepto: 'x', monto: '1.00', pagos: [{ medio: 'qr' }], devoluciones: [{ monto: '1.00', transaccion: 1 }] }] }, /cobros\[0\]\.devoluciones\[0\]\.transaccion: no hay pagos\[1\]/],
-    ['an id without its codigo', { cobros: [{ id: 3, concepto: 'x', monto: '1.00' }] }, /cobros\[0\]: id y codigo van juntos/],
-    ['ids out of order', { cobros: [{ id: 3, codigo: 'AAAAAAAAAA', concepto: 'x', monto: '1.00' }, { id: 2, codigo: 'BBBBBBBBBB', concepto: 'y', monto: '1.00' }] }, /cobros\[1\]\.id: 2 no sigue al anterior \(3\)/],
-    ['a code the sandbox never makes', { cobros: [{ id: 1, codigo: 'abc', concepto: 'x', monto: '1.00' }] }, /cobros\[0\]: el sandbox lo rechazó \(HTTP 400: codigo: diez letras y dígitos/],
-    ['a code twice', { cobros: [{ id: 1, codigo: 'AAAAAAAAAA', concepto: 'x', monto: '1.00' }, { id: 2, codigo: 'AAAAAAAAAA', concepto: 'y', monto: '1.00' }] }, /cobros\[1\]: el sandbox lo rechazó \(HTTP 400: codigo: "AAAAAAAAAA" ya es de otro cobro/],
-    ['a step the sandbox refuses', { cobros: [{ concepto: 'x', monto: '10.00', pagos: [{ medio: 'qr', monto: '5.00' }], devoluciones: [{ monto: '6.00' }] }] }, /cobros\[0\]\.devoluciones\[0\]: el sandbox lo rechazó \(HTTP 400/],
+    [
+      'an amount as a JSON number',
+      { cobros: [{ concepto: 'x', monto: 10 }] },
+      /cobros\[0\]\.monto: se esperaba string$/m,
+    ],
+    [
+      'a concepto left out',
+      { cobros: [{ monto: '1.00' }] },
+      /cobros\[0\]\.concepto: falta \(string\)$/m,
+    ],
+    [
+      'a refund of a payment that is not there',
+      {
+        cobros: [
+          {
+            concepto: 'x',
+            monto: '1.00',
+            pagos: [{ medio: 'qr' }],
+            devoluciones: [{ monto: '1.00', transaccion: 1 }],
+          },
+        ],
+      },
+      /cobros\[0\]\.devoluciones\[0\]\.transaccion: no hay pagos\[1\]/,
+    ],
+    [
+      'an id without its codigo',
+      { cobros: [{ id: 3, concepto: 'x', monto: '1.00' }] },
+      /cobros\[0\]: id y codigo van juntos/,
+    ],
+    [
+      'ids out of order',
+      {
+        cobros: [
+          { id: 3, codigo: 'AAAAAAAAAA', concepto: 'x', monto: '1.00' },
+          { id: 2, codigo: 'BBBBBBBBBB', concepto: 'y', monto: '1.00' },
+        ],
+      },
+      /cobros\[1\]\.id: 2 no sigue al anterior \(3\)/,
+    ],
+    [
+      'a code the sandbox never makes',
+      { cobros: [{ id: 1, codigo: 'abc', concepto: 'x', monto: '1.00' }] },
+      /cobros\[0\]: el sandbox lo rechazó \(HTTP 400: codigo: diez letras y dígitos/,
+    ],
+    [
+      'a code twice',
+      {
+        cobros: [
+          { id: 1, codigo: 'AAAAAAAAAA', concepto: 'x', monto: '1.00' },
+          { id: 2, codigo: 'AAAAAAAAAA', concepto: 'y', monto: '1.00' },
+        ],
+      },
+      /cobros\[1\]: el sandbox lo rechazó \(HTTP 400: codigo: "AAAAAAAAAA" ya es de otro cobro/,
+    ],
+    [
+      'a step the sandbox refuses',
+      {
+        cobros: [
+          {
+            concepto: 'x',
+            monto: '10.00',
+            pagos: [{ medio: 'qr', monto: '5.00' }],
+            devoluciones: [{ monto: '6.00' }],
+          },
+        ],
+      },
+      /cobros\[0\]\.devoluciones\[0\]: el sandbox lo rechazó \(HTTP 400/,
+    ],
   ])('%s: exit 2 naming where', async (name, value, message) => {
-    const r = await svc(['sandbox', '--port', '0', '--escenario', write(`${name.replace(/\W/g, '-')}.json`, value)]);
+    const r = await svc([
+      'sandbox',
+      '--port',
+      '0',
+      '--escenario',
+      write(`${name.replace(/\W/g, '-')}.json`, value),
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
   });

@@ -32,16 +32,32 @@ function follow(args: string[], env: Record<string, string>) {
     stderr,
     stdin,
     signal: ctrlC.signal,
-    env: { SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_DATA_DIR: tempDir('svc-data-'), NO_COLOR: '1', SVC_KEYRING: 'off', ...env } as NodeJS.ProcessEnv,
+    env: {
+      SVC_CONFIG_DIR: tempDir('svc-config-'),
+      SVC_DATA_DIR: tempDir('svc-data-'),
+      NO_COLOR: '1',
+      SVC_KEYRING: 'off',
+      ...env,
+    } as NodeJS.ProcessEnv,
   });
   /** Waits (at most 20 s, checking every 20 ms) for stdout to show `what`. */
   const until = async (what: RegExp, label: string) => {
-    for (const deadline = Date.now() + 20_000; !what.test(stdout.text); ) {
-      if (Date.now() > deadline) throw new Error(`${label} not printed within 20 s; stdout:\n${stdout.text}\nstderr:\n${stderr.text}`);
+    for (const deadline = Date.now() + 20_000; !what.test(stdout.text);) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `${label} not printed within 20 s; stdout:\n${stdout.text}\nstderr:\n${stderr.text}`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  return { stdout, stderr, ctrlC, done, until, listeners: () => getEventListeners(ctrlC.signal, 'abort').length };
+  return {
+    stdout,
+    stderr,
+    ctrlC,
+    done,
+    until,
+    listeners: () => getEventListeners(ctrlC.signal, 'abort').length,
+  };
 }
 
 const warnings: string[] = [];
@@ -64,18 +80,29 @@ describe('--follow reads the sandbox stream', () => {
     const atFirst = f.listeners();
     for (let i = 1; i <= 15; i++) {
       await sb.api('GET', `/v1/cobros/777${String(i).padStart(2, '0')}`);
-      await f.until(new RegExp(`"path":"/v1/cobros/777${String(i).padStart(2, '0')}"`), `request ${i}`);
+      await f.until(
+        new RegExp(`"path":"/v1/cobros/777${String(i).padStart(2, '0')}"`),
+        `request ${i}`,
+      );
     }
     expect(f.listeners(), 'abort listeners on the Ctrl-C signal after 15 more lines').toBe(atFirst);
     f.ctrlC.abort();
     expect(await f.done).toBe(0);
     expect(f.stderr.text).toBe('');
     // Each request printed once, in order.
-    const paths = f.stdout.text.trim().split('\n').map((l) => JSON.parse(l).path as string).filter((p) => p.startsWith('/v1/cobros/777'));
-    expect(paths).toEqual(Array.from({ length: 16 }, (_, i) => `/v1/cobros/777${String(i).padStart(2, '0')}`));
+    const paths = f.stdout.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).path as string)
+      .filter((p) => p.startsWith('/v1/cobros/777'));
+    expect(paths).toEqual(
+      Array.from({ length: 16 }, (_, i) => `/v1/cobros/777${String(i).padStart(2, '0')}`),
+    );
     // What the follow asked the sandbox: the listing once, never again.
     // (The stream's own line is logged once it closes, which may be after this read.)
-    const asked = ((await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]).filter((l) => l.path === '/_sandbox/log');
+    const asked = (
+      (await sb.api('GET', '/_sandbox/log')).body.data as { method: string; path: string }[]
+    ).filter((l) => l.path === '/_sandbox/log');
     expect(asked.map((l) => `${l.method} ${l.path}`)).toEqual(['GET /_sandbox/log']);
     expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
@@ -87,14 +114,22 @@ describe('--follow reads the sandbox stream', () => {
       const f = follow(['sandbox', 'entregas', '--follow', '--json'], sb.env);
       const ids: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const id = (await sb.api('POST', '/v1/cobros', { concepto: `Seguido ${i}`, monto: '10.00' })).body.data.id as number;
+        const id = (
+          await sb.api('POST', '/v1/cobros', { concepto: `Seguido ${i}`, monto: '10.00' })
+        ).body.data.id as number;
         ids.push(id);
         await f.until(new RegExp(`"cobro_id":${id},`), `the attempt for request ${id}`);
       }
       f.ctrlC.abort();
       expect(await f.done).toBe(0);
-      const attempts = f.stdout.text.trim().split('\n').map((l) => JSON.parse(l) as { cobro_id: number; event: string; status: number });
-      for (const id of ids) expect(attempts.filter((a) => a.cobro_id === id)).toMatchObject([{ event: 'payment.created', status: 200 }]);
+      const attempts = f.stdout.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { cobro_id: number; event: string; status: number });
+      for (const id of ids)
+        expect(attempts.filter((a) => a.cobro_id === id)).toMatchObject([
+          { event: 'payment.created', status: 200 },
+        ]);
     } finally {
       await sb.api('POST', '/_sandbox/webhook', { url: null });
       await app.close();

@@ -12,7 +12,10 @@ import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 let sb: Sandbox;
 let app: Receiver;
-const events = () => app.received.map((r) => JSON.parse(r.body.toString('utf8')) as { event: string; cobro_id: number });
+const events = () =>
+  app.received.map(
+    (r) => JSON.parse(r.body.toString('utf8')) as { event: string; cobro_id: number },
+  );
 const day = 24 * 3600 * 1000;
 
 beforeAll(async () => {
@@ -36,11 +39,18 @@ describe('svc sandbox reloj', () => {
     expect(r.adelanto_ms).toBe(8 * day);
     expect((await sb.api('GET', `/v1/cobros/${c.id}`)).body.data.estado).toBe('CANCELADO');
     await app.waitFor(2);
-    expect(events().filter((e) => e.cobro_id === c.id).map((e) => e.event)).toEqual(['payment.created', 'payment.rejected']);
+    expect(
+      events()
+        .filter((e) => e.cobro_id === c.id)
+        .map((e) => e.event),
+    ).toEqual(['payment.created', 'payment.rejected']);
 
     // Dates written now are on the moved clock.
-    const later = (await sb.api('POST', '/v1/cobros', { concepto: 'Después', monto: '1.00' })).body.data;
-    expect(Date.parse(later.created_at.replace(' ', 'T')) - Date.parse(c.created_at.replace(' ', 'T'))).toBeGreaterThanOrEqual(8 * day);
+    const later = (await sb.api('POST', '/v1/cobros', { concepto: 'Después', monto: '1.00' })).body
+      .data;
+    expect(
+      Date.parse(later.created_at.replace(' ', 'T')) - Date.parse(c.created_at.replace(' ', 'T')),
+    ).toBeGreaterThanOrEqual(8 * day);
     await app.waitFor(3);
     // Moving on again does not expire or send it a second time.
     const again = await svc(['sandbox', 'reloj', 'avanzar', '1d'], { env: sb.env });
@@ -51,13 +61,18 @@ describe('svc sandbox reloj', () => {
   it('a notification the app refused is retried when the clock passes its retry', async () => {
     const n = app.received.length;
     app.answer = () => ({ status: 500, body: 'no' });
-    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Reintento', monto: '2.00' })).body.data;
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'Reintento', monto: '2.00' })).body
+      .data;
     await app.waitFor(n + 1);
     app.answer = () => ({ status: 200, body: 'ok' });
     const r = await svc(['sandbox', 'reloj', 'avanzar', '61m', '--json'], { env: sb.env });
     expect(JSON.parse(r.stdout).reintentos).toBe(1);
     await app.waitFor(n + 2);
-    expect(events().slice(n).map((e) => [e.event, e.cobro_id])).toEqual([
+    expect(
+      events()
+        .slice(n)
+        .map((e) => [e.event, e.cobro_id]),
+    ).toEqual([
       ['payment.created', c.id],
       ['payment.created', c.id],
     ]);
@@ -67,7 +82,13 @@ describe('svc sandbox reloj', () => {
     const r = await svc(['sandbox', 'reloj'], { env: sb.env });
     expect(r.stdout).toMatch(/^ahora\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/m);
     expect(r.stdout).toMatch(/^reloj\t9 d 1 h 1 min adelantado$/m);
-    for (const bad of [['avanzar'], ['avanzar', '8 dias'], ['avanzar', '0m'], ['atrasar', '1d'], ['reiniciar', '1d']]) {
+    for (const bad of [
+      ['avanzar'],
+      ['avanzar', '8 dias'],
+      ['avanzar', '0m'],
+      ['atrasar', '1d'],
+      ['reiniciar', '1d'],
+    ]) {
       expect((await svc(['sandbox', 'reloj', ...bad], { env: sb.env })).exitCode).toBe(2);
     }
   });
@@ -93,7 +114,9 @@ describe('the clock with --data', () => {
     // The journal holds 2d, back to 0, then 1d: the replay takes all three.
     const c = await startSandbox({ argv: ['--data', file] });
     try {
-      expect(JSON.parse((await svc(['sandbox', 'reloj', '--json'], { env: c.env })).stdout).adelanto_ms).toBe(day);
+      expect(
+        JSON.parse((await svc(['sandbox', 'reloj', '--json'], { env: c.env })).stdout).adelanto_ms,
+      ).toBe(day);
     } finally {
       await c.stop();
     }

@@ -25,7 +25,8 @@ beforeAll(async () => {
   // Another service on this machine: its health check names no sandbox, it refuses every key.
   stranger = createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
-    if (req.url === '/v1/salud') return void res.end(JSON.stringify({ ok: true, name: 'otro', version: 'v1' }));
+    if (req.url === '/v1/salud')
+      return void res.end(JSON.stringify({ ok: true, name: 'otro', version: 'v1' }));
     res.statusCode = 401;
     res.end(JSON.stringify({ error: 'unauthorized', message: 'unknown API key' }));
   });
@@ -44,27 +45,72 @@ describe('a key of a sandbox that was restarted', () => {
   });
 
   it.each([
-    ['SVC_API_KEY, test', () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: before.api_key }), [], 'SVC_API_KEY', '→ corré `export SVC_API_KEY=svc_test_…` con la clave test que imprimió `svc sandbox` al arrancar; con `svc sandbox --data ARCHIVO` las claves sobreviven a un reinicio'],
-    ['SVC_API_KEY, live rehearsal', () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: before.api_key_live! }), ['--live'], 'SVC_API_KEY', '→ corré `export SVC_API_KEY=svc_live_…` con la clave live de ensayo que imprimió `svc sandbox` al arrancar; con `svc sandbox --data ARCHIVO` las claves sobreviven a un reinicio'],
-    ['a profile', () => ({ SVC_CONFIG_DIR: configWith({ tienda: { base_url: after.base_url, test_key: before.api_key } }) }), [], 'el perfil "tienda"', () => `→ corré \`svc login --base-url ${after.base_url} --profile tienda\` y pegá la clave test que imprimió \`svc sandbox\` al arrancar; con \`svc sandbox --data ARCHIVO\` las claves sobreviven a un reinicio`],
-    ['the default profile', () => ({ SVC_CONFIG_DIR: configWith({ default: { base_url: after.base_url, test_key: before.api_key } }) }), [], 'el perfil "default"', () => `→ corré \`svc login --base-url ${after.base_url}\` y pegá la clave test que imprimió \`svc sandbox\` al arrancar; con \`svc sandbox --data ARCHIVO\` las claves sobreviven a un reinicio`],
-  ])('%s: says the sandbox has new keys and the line that fixes it, exit 3', async (_name, env, flags, where, hint) => {
-    const r = await svc([...flags, 'cuenta'], { env: env() });
-    expect(r.exitCode).toBe(3);
-    const lines = r.stderr.split('\n').filter((l) => l && !l.includes('MODO LIVE'));
-    expect(lines).toEqual([
-      `error: el sandbox de ${after.base_url} no conoce la clave de ${where}: se reinició sin --data y tiene claves nuevas`,
-      typeof hint === 'function' ? hint() : hint,
-    ]);
-    expect(r.stdout).toBe('');
-    const json = await svc(['--json', ...flags, 'cuenta'], { env: env() });
-    expect(json.exitCode).toBe(3);
-    expect(JSON.parse(json.stderr.trim().split('\n').pop()!)).toEqual({ error: 'sandbox_new_keys', message: lines[0]!.slice('error: '.length) });
-  });
+    [
+      'SVC_API_KEY, test',
+      () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: before.api_key }),
+      [],
+      'SVC_API_KEY',
+      '→ corré `export SVC_API_KEY=svc_test_…` con la clave test que imprimió `svc sandbox` al arrancar; con `svc sandbox --data ARCHIVO` las claves sobreviven a un reinicio',
+    ],
+    [
+      'SVC_API_KEY, live rehearsal',
+      () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: before.api_key_live! }),
+      ['--live'],
+      'SVC_API_KEY',
+      '→ corré `export SVC_API_KEY=svc_live_…` con la clave live de ensayo que imprimió `svc sandbox` al arrancar; con `svc sandbox --data ARCHIVO` las claves sobreviven a un reinicio',
+    ],
+    [
+      'a profile',
+      () => ({
+        SVC_CONFIG_DIR: configWith({
+          tienda: { base_url: after.base_url, test_key: before.api_key },
+        }),
+      }),
+      [],
+      'el perfil "tienda"',
+      () =>
+        `→ corré \`svc login --base-url ${after.base_url} --profile tienda\` y pegá la clave test que imprimió \`svc sandbox\` al arrancar; con \`svc sandbox --data ARCHIVO\` las claves sobreviven a un reinicio`,
+    ],
+    [
+      'the default profile',
+      () => ({
+        SVC_CONFIG_DIR: configWith({
+          default: { base_url: after.base_url, test_key: before.api_key },
+        }),
+      }),
+      [],
+      'el perfil "default"',
+      () =>
+        `→ corré \`svc login --base-url ${after.base_url}\` y pegá la clave test que imprimió \`svc sandbox\` al arrancar; con \`svc sandbox --data ARCHIVO\` las claves sobreviven a un reinicio`,
+    ],
+  ])(
+    '%s: says the sandbox has new keys and the line that fixes it, exit 3',
+    async (_name, env, flags, where, hint) => {
+      const r = await svc([...flags, 'cuenta'], { env: env() });
+      expect(r.exitCode).toBe(3);
+      const lines = r.stderr.split('\n').filter((l) => l && !l.includes('MODO LIVE'));
+      expect(lines).toEqual([
+        `error: el sandbox de ${after.base_url} no conoce la clave de ${where}: se reinició sin --data y tiene claves nuevas`,
+        typeof hint === 'function' ? hint() : hint,
+      ]);
+      expect(r.stdout).toBe('');
+      const json = await svc(['--json', ...flags, 'cuenta'], { env: env() });
+      expect(json.exitCode).toBe(3);
+      expect(JSON.parse(json.stderr.trim().split('\n').pop()!)).toEqual({
+        error: 'sandbox_new_keys',
+        message: lines[0]!.slice('error: '.length),
+      });
+    },
+  );
 
   it("the sandbox's own commands say it too", async () => {
-    const r = await svc(['sandbox', 'reloj'], { env: { SVC_BASE_URL: after.base_url, SVC_API_KEY: before.api_key } });
-    expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([3, `error: el sandbox de ${after.base_url} no conoce la clave de SVC_API_KEY: se reinició sin --data y tiene claves nuevas`]);
+    const r = await svc(['sandbox', 'reloj'], {
+      env: { SVC_BASE_URL: after.base_url, SVC_API_KEY: before.api_key },
+    });
+    expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([
+      3,
+      `error: el sandbox de ${after.base_url} no conoce la clave de SVC_API_KEY: se reinició sin --data y tiene claves nuevas`,
+    ]);
   });
 
   it('the new key works', async () => {
@@ -75,9 +121,18 @@ describe('a key of a sandbox that was restarted', () => {
 
 describe('what stays plain unauthorized', () => {
   it.each([
-    ['a key a sandbox never makes', () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: 'svc_test_con-guion' })],
-    ['a key of another shape than a sandbox makes (32 hex)', () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: 'svc_test_notarealkey000000' })],
-    ['a service that is not a sandbox', () => ({ SVC_BASE_URL: strangerUrl, SVC_API_KEY: before.api_key })],
+    [
+      'a key a sandbox never makes',
+      () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: 'svc_test_con-guion' }),
+    ],
+    [
+      'a key of another shape than a sandbox makes (32 hex)',
+      () => ({ SVC_BASE_URL: after.base_url, SVC_API_KEY: 'svc_test_notarealkey000000' }),
+    ],
+    [
+      'a service that is not a sandbox',
+      () => ({ SVC_BASE_URL: strangerUrl, SVC_API_KEY: before.api_key }),
+    ],
   ])('%s', async (_name, env) => {
     const r = await svc(['cuenta'], { env: env() });
     expect(r.exitCode).toBe(3);

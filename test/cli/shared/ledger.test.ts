@@ -2,12 +2,25 @@
 // rowOnce, which does one row exactly once with it: in this process, with the
 // service's part played by functions, so each path (sent, refused, lost reply found,
 // lost reply not found, a service that cannot be asked) is seen on its own.
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, NetworkError } from '../../../src/api/errors.js';
 import type { Context } from '../../../src/cli/context.js';
-import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../../src/cli/shared/ledger.js';
+import {
+  eachInTurn,
+  Ledger,
+  makeProgress,
+  refusalText,
+  rowOnce,
+} from '../../../src/cli/shared/ledger.js';
 import { tempDir } from '../../helpers/cli.js';
 
 interface Done {
@@ -39,7 +52,10 @@ describe('Ledger', () => {
     const lines = linesOf(path);
     expect(lines[0]).toEqual({ archivo: true, digest: 'sha256:ab', lote: 'lote.csv' });
     expect(lines[1]).toEqual({ fila: 2, intento: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-    expect(lines.slice(2)).toEqual([{ fila: 2, estado: 'hecho', id: 71 }, { fila: 3, intento: expect.any(String) }]);
+    expect(lines.slice(2)).toEqual([
+      { fila: 2, estado: 'hecho', id: 71 },
+      { fila: 3, intento: expect.any(String) },
+    ]);
 
     const again = open(path);
     expect(again.meta).toEqual({ archivo: true, digest: 'sha256:ab', lote: 'lote.csv' });
@@ -94,7 +110,9 @@ describe('Ledger', () => {
     const l = open(path);
     l.intent(2);
     l.close();
-    expect(readFileSync(path, 'utf8')).toMatch(/^\{"fila":1,"intento":"x"\}\n\{"fila":2,"intento":"[^"]+"\}\n$/);
+    expect(readFileSync(path, 'utf8')).toMatch(
+      /^\{"fila":1,"intento":"x"\}\n\{"fila":2,"intento":"[^"]+"\}\n$/,
+    );
   });
 
   it('a ledger that cannot be read is an error, and a link in its place is not followed', () => {
@@ -114,7 +132,14 @@ describe('rowOnce: one row, exactly once', () => {
   const steps = (s: Partial<Parameters<typeof rowOnce<Done>>[2]> = {}) => ({
     find: vi.fn(s.find ?? (async () => undefined)),
     send: vi.fn(s.send ?? (async () => ({ fila: 2, estado: 'hecho' as const, id: 71 }))),
-    refused: vi.fn(s.refused ?? ((e: { error?: string; message: string }) => ({ fila: 2, estado: 'rechazado' as const, error: refusalText(e) }))),
+    refused: vi.fn(
+      s.refused ??
+        ((e: { error?: string; message: string }) => ({
+          fila: 2,
+          estado: 'rechazado' as const,
+          error: refusalText(e),
+        })),
+    ),
   });
 
   it('a row not tried before: its intent, the POST, its outcome; nothing looked for', async () => {
@@ -125,7 +150,10 @@ describe('rowOnce: one row, exactly once', () => {
     l.close();
     expect(s.find).not.toHaveBeenCalled();
     expect(s.send).toHaveBeenCalledTimes(1);
-    expect(linesOf(path)).toEqual([{ fila: 2, intento: expect.any(String) }, { fila: 2, estado: 'hecho', id: 71 }]);
+    expect(linesOf(path)).toEqual([
+      { fila: 2, intento: expect.any(String) },
+      { fila: 2, estado: 'hecho', id: 71 },
+    ]);
   });
 
   it('a row whose intent a run before left: found on the service, it is not sent again', async () => {
@@ -149,30 +177,54 @@ describe('rowOnce: one row, exactly once', () => {
     expect(await rowOnce(l, 2, s)).toEqual({ outcome: { fila: 2, estado: 'hecho', id: 71 } });
     l.close();
     expect(s.send).toHaveBeenCalledTimes(1);
-    expect(linesOf(path).map((e) => ('intento' in e ? 'intento' : e.estado))).toEqual(['intento', 'intento', 'hecho']);
+    expect(linesOf(path).map((e) => ('intento' in e ? 'intento' : e.estado))).toEqual([
+      'intento',
+      'intento',
+      'hecho',
+    ]);
   });
 
   it('a refusal is the row’s outcome: recorded, not tried again', async () => {
     const path = ledgerIn();
     const l = open(path);
     const s = steps({ send: async () => Promise.reject(refusedBy()) });
-    expect(await rowOnce(l, 2, s)).toEqual({ outcome: { fila: 2, estado: 'rechazado', error: 'monto_invalido: el monto supera lo cobrado' } });
+    expect(await rowOnce(l, 2, s)).toEqual({
+      outcome: {
+        fila: 2,
+        estado: 'rechazado',
+        error: 'monto_invalido: el monto supera lo cobrado',
+      },
+    });
     l.close();
     expect(s.send).toHaveBeenCalledTimes(1);
-    expect(s.refused).toHaveBeenCalledWith(expect.objectContaining({ error: 'monto_invalido', message: 'el monto supera lo cobrado' }));
-    expect(linesOf(path).at(-1)).toEqual({ fila: 2, estado: 'rechazado', error: 'monto_invalido: el monto supera lo cobrado' });
+    expect(s.refused).toHaveBeenCalledWith(
+      expect.objectContaining({ error: 'monto_invalido', message: 'el monto supera lo cobrado' }),
+    );
+    expect(linesOf(path).at(-1)).toEqual({
+      fila: 2,
+      estado: 'rechazado',
+      error: 'monto_invalido: el monto supera lo cobrado',
+    });
   });
 
   it('a request that surely never left is a refusal too', async () => {
     const l = open(ledgerIn());
-    const s = steps({ send: async () => Promise.reject(new NetworkError('connection_refused', 'conexión rechazada', false)) });
-    expect(await rowOnce(l, 2, s)).toEqual({ outcome: { fila: 2, estado: 'rechazado', error: 'error: conexión rechazada' } });
+    const s = steps({
+      send: async () =>
+        Promise.reject(new NetworkError('connection_refused', 'conexión rechazada', false)),
+    });
+    expect(await rowOnce(l, 2, s)).toEqual({
+      outcome: { fila: 2, estado: 'rechazado', error: 'error: conexión rechazada' },
+    });
     l.close();
   });
 
   it('a reply lost on the way: looked for before sending again, and found', async () => {
     const l = open(ledgerIn());
-    const s = steps({ send: async () => Promise.reject(lost()), find: async (round) => (round === 1 ? { fila: 2, estado: 'hecho', id: 72 } : undefined) });
+    const s = steps({
+      send: async () => Promise.reject(lost()),
+      find: async (round) => (round === 1 ? { fila: 2, estado: 'hecho', id: 72 } : undefined),
+    });
     expect(await rowOnce(l, 2, s)).toEqual({ outcome: { fila: 2, estado: 'hecho', id: 72 } });
     l.close();
     expect(s.send).toHaveBeenCalledTimes(1);
@@ -195,7 +247,9 @@ describe('rowOnce: one row, exactly once', () => {
     const l = open(ledgerIn());
     l.intent(2);
     const s = steps({ find: async () => Promise.reject(new Error('ECONNRESET')) });
-    expect(await rowOnce(l, 2, s)).toEqual({ unknown: 'no se pudo revisar el servicio: ECONNRESET' });
+    expect(await rowOnce(l, 2, s)).toEqual({
+      unknown: 'no se pudo revisar el servicio: ECONNRESET',
+    });
     l.close();
     expect(s.send).not.toHaveBeenCalled();
   });
@@ -234,7 +288,10 @@ describe('makeProgress', () => {
   afterEach(() => vi.useRealTimers());
   const ctxWith = (tty: boolean, json = false) => {
     let text = '';
-    const ctx = { io: { stderrTTY: tty, stderr: { write: (s: string) => void (text += s) } }, globals: { json } } as unknown as Context;
+    const ctx = {
+      io: { stderrTTY: tty, stderr: { write: (s: string) => void (text += s) } },
+      globals: { json },
+    } as unknown as Context;
     return { ctx, text: () => text };
   };
 
@@ -248,7 +305,9 @@ describe('makeProgress', () => {
     vi.advanceTimersByTime(2000);
     progress({ monto: '15.50', counted: false });
     progress({ monto: '15.50', counted: true });
-    expect(text().split('\r').at(-1)).toBe('[###############.....] 3/4 filas · 25.50 de 40.00 · quedan ~1 s ');
+    expect(text().split('\r').at(-1)).toBe(
+      '[###############.....] 3/4 filas · 25.50 de 40.00 · quedan ~1 s ',
+    );
     progress(undefined);
     expect(text().endsWith(' \n')).toBe(true);
   });

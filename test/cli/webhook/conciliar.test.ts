@@ -30,7 +30,12 @@ beforeAll(async () => {
   sb = await startSandbox({ retrySchedule: [3_600_000] });
   app = await startReceiver();
   journal = join(tempDir('svc-conciliar-'), 'webhooks.jsonl');
-  listener = await startListener({ secret: sb.webhook_secret, port: 0, journal, forwardTo: app.url });
+  listener = await startListener({
+    secret: sb.webhook_secret,
+    port: 0,
+    journal,
+    forwardTo: app.url,
+  });
   expect((await sb.api('POST', '/_sandbox/webhook', { url: listener.url })).status).toBe(200);
   env = { ...sb.env, SVC_DATA_DIR: join(journal, '..') };
 });
@@ -57,8 +62,19 @@ describe('svc webhook conciliar', () => {
 
     const differ = await svc(['webhook', 'conciliar', '--json', '--forward-to', app.url], { env });
     expect(differ.exitCode).toBe(1);
-    expect(differ.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
-      { cobro_id: b.id, codigo: b.codigo, app: null, servicio: 'PAGADA', arreglo: `svc webhook trigger payment.approved --cobro ${b.id} --forward-to ${app.url}` },
+    expect(
+      differ.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      {
+        cobro_id: b.id,
+        codigo: b.codigo,
+        app: null,
+        servicio: 'PAGADA',
+        arreglo: `svc webhook trigger payment.approved --cobro ${b.id} --forward-to ${app.url}`,
+      },
     ]);
     expect(differ.stderr).toMatch(/1 de 2 cobros no coinciden/);
   });
@@ -73,8 +89,13 @@ describe('svc webhook conciliar', () => {
     app.answer = () => ({ status: 200, body: 'ok' });
     const r = await svc(['webhook', 'conciliar'], { env });
     expect(r.exitCode).toBe(1);
-    const row = r.stdout.trim().split('\n').find((l) => l.startsWith(`${c.id}\t`))!;
-    expect(row).toMatch(new RegExp(`^${c.id}\\t${c.codigo}\\tPENDIENTE\\tPAGADA\\tsvc webhook replay evt_[0-9a-f]+$`));
+    const row = r.stdout
+      .trim()
+      .split('\n')
+      .find((l) => l.startsWith(`${c.id}\t`))!;
+    expect(row).toMatch(
+      new RegExp(`^${c.id}\\t${c.codigo}\\tPENDIENTE\\tPAGADA\\tsvc webhook replay evt_[0-9a-f]+$`),
+    );
 
     // Replaying it, as the row says, brings the app up to date.
     const replay = row.split('\t')[4]!.split(' ').slice(1);
@@ -94,9 +115,26 @@ describe('svc webhook conciliar', () => {
 
   it('reconcile: the last accepted event per request decides; rejected and unverified entries tell nothing', () => {
     const cobro = { id: 1, codigo: 'K7QM3XW9PA', estado: 'PAGADA' } as never;
-    const entry = (estado: string, outcome: string, valid = true, at = '2026-01-01T00:00:00.000Z') =>
-      ({ id: `evt_${estado}`, cobro_id: 1, estado, outcome, verification: { valid }, received_at: at }) as never;
-    expect(reconcile([cobro], [entry('PENDIENTE', 'forwarded'), entry('PAGADA', 'forwarded')])).toEqual([]);
-    expect(reconcile([cobro], [entry('PAGADA', 'forwarded', false)])[0]).toMatchObject({ app: null, arreglo: 'svc webhook trigger payment.approved --cobro 1 --forward-to URL_DE_TU_APP' });
+    const entry = (
+      estado: string,
+      outcome: string,
+      valid = true,
+      at = '2026-01-01T00:00:00.000Z',
+    ) =>
+      ({
+        id: `evt_${estado}`,
+        cobro_id: 1,
+        estado,
+        outcome,
+        verification: { valid },
+        received_at: at,
+      }) as never;
+    expect(
+      reconcile([cobro], [entry('PENDIENTE', 'forwarded'), entry('PAGADA', 'forwarded')]),
+    ).toEqual([]);
+    expect(reconcile([cobro], [entry('PAGADA', 'forwarded', false)])[0]).toMatchObject({
+      app: null,
+      arreglo: 'svc webhook trigger payment.approved --cobro 1 --forward-to URL_DE_TU_APP',
+    });
   });
 });

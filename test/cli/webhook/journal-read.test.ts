@@ -19,11 +19,17 @@ const entry = (id: string, cobro_id: number) => journalEntry(id, { cobro_id, est
 
 beforeAll(async () => {
   sb = await startSandbox();
-  cobroId = (await sb.api('POST', '/v1/cobros', { concepto: 'Journal', monto: '10.00' })).body.data.id;
+  cobroId = (await sb.api('POST', '/v1/cobros', { concepto: 'Journal', monto: '10.00' })).body.data
+    .id;
   const dir = tempDir('svc-journal-read-');
   journal = join(dir, 'webhooks.jsonl');
   const { verification: _, ...withoutVerification } = entry('evt_bad000000001', cobroId);
-  writeFileSync(journal, [entry('evt_good00000001', cobroId), withoutVerification, '{"cortada'].map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n') + '\n');
+  writeFileSync(
+    journal,
+    [entry('evt_good00000001', cobroId), withoutVerification, '{"cortada']
+      .map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))
+      .join('\n') + '\n',
+  );
   env = { ...sb.env, SVC_DATA_DIR: dir };
 });
 afterAll(() => sb?.stop());
@@ -35,15 +41,26 @@ describe('journal entries are checked when read', () => {
     [['caso', 'COBRO'], 0],
     // The app was never told (outcome received): a difference, exit 1, not a crash.
     [['webhook', 'conciliar'], 1],
-  ])('%j: the bad lines skipped with a notice naming file and line; the rest shown', async (args, exit) => {
-    const r = await svc(args.map((a) => (a === 'COBRO' ? String(cobroId) : a)), { env });
-    expect(r.stderr).not.toMatch(/inesperado|Cannot read/);
-    expect(r.exitCode, r.stderr).toBe(exit);
-    expect(r.stderr).toContain(`aviso: ${journal} línea 2: no es una entrada del journal (falta verification); se omitió`);
-    expect(r.stderr).toContain(`aviso: ${journal} línea 3: no es una entrada del journal (no es JSON (¿una línea cortada?)); se omitió`);
-    if (args[0] !== 'webhook' || args[1] !== 'conciliar') expect(r.stdout).toContain('evt_good00000001'.slice(0, 8));
-    expect(r.stdout).not.toContain('evt_bad');
-  });
+  ])(
+    '%j: the bad lines skipped with a notice naming file and line; the rest shown',
+    async (args, exit) => {
+      const r = await svc(
+        args.map((a) => (a === 'COBRO' ? String(cobroId) : a)),
+        { env },
+      );
+      expect(r.stderr).not.toMatch(/inesperado|Cannot read/);
+      expect(r.exitCode, r.stderr).toBe(exit);
+      expect(r.stderr).toContain(
+        `aviso: ${journal} línea 2: no es una entrada del journal (falta verification); se omitió`,
+      );
+      expect(r.stderr).toContain(
+        `aviso: ${journal} línea 3: no es una entrada del journal (no es JSON (¿una línea cortada?)); se omitió`,
+      );
+      if (args[0] !== 'webhook' || args[1] !== 'conciliar')
+        expect(r.stdout).toContain('evt_good00000001'.slice(0, 8));
+      expect(r.stdout).not.toContain('evt_bad');
+    },
+  );
 
   it('webhook ver of a skipped line says it is not in the journal, no half record', async () => {
     const r = await svc(['webhook', 'ver', 'evt_bad000000001'], { env });

@@ -25,9 +25,16 @@ beforeAll(async () => {
   app = await startReceiver();
   journal = join(tempDir('svc-ver-'), 'webhooks.jsonl');
   listener = await startListener({ secret: SECRET, port: 0, journal, forwardTo: app.url });
-  app.answer = () => ({ status: 422, body: JSON.stringify({ error: 'pedido 1042 no existe en la app' }) });
+  app.answer = () => ({
+    status: 422,
+    body: JSON.stringify({ error: 'pedido 1042 no existe en la app' }),
+  });
   const body = JSON.stringify(sampleBody('payment.approved', { cobro_id: 77 }));
-  const r = await fetch(listener.url, { method: 'POST', headers: notificationHeaders(SECRET, 'payment.approved', body), body });
+  const r = await fetch(listener.url, {
+    method: 'POST',
+    headers: notificationHeaders(SECRET, 'payment.approved', body),
+    body,
+  });
   expect(r.status).toBe(422);
   id = readJournal(journal).entries.at(-1)!.id;
 });
@@ -47,16 +54,24 @@ describe('svc webhook ver', () => {
     expect(r.stdout).toContain('"error": "pedido 1042 no existe en la app"');
   });
 
-  it.skipIf(!hasScript())('at 60 columns the delivery line goes on under its time, broken between its parts', async () => {
-    const r = await svcTty(['webhook', 'ver', id], env(), [], 30_000, { cols: 60, rows: 80 });
-    expect(r.exitCode, r.screen).toBe(0);
-    const lines = r.screen.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('entregas a tu app'));
-    const delivery = lines.slice(at + 1, lines.findIndex((l, i) => i > at && /^ {6}\S+: /.test(l)));
-    expect(delivery.length).toBeGreaterThan(1);
-    for (const line of delivery) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
-    expect(delivery.map((l) => l.trim()).join(' ')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +listen +→ http:\/\/127\.0\.0\.1:\d+\/?\S* +422 +[\d.]+ ms$/);
-  });
+  it.skipIf(!hasScript())(
+    'at 60 columns the delivery line goes on under its time, broken between its parts',
+    async () => {
+      const r = await svcTty(['webhook', 'ver', id], env(), [], 30_000, { cols: 60, rows: 80 });
+      expect(r.exitCode, r.screen).toBe(0);
+      const lines = r.screen.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('entregas a tu app'));
+      const delivery = lines.slice(
+        at + 1,
+        lines.findIndex((l, i) => i > at && /^ {6}\S+: /.test(l)),
+      );
+      expect(delivery.length).toBeGreaterThan(1);
+      for (const line of delivery) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+      expect(delivery.map((l) => l.trim()).join(' ')).toMatch(
+        /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +listen +→ http:\/\/127\.0\.0\.1:\d+\/?\S* +422 +[\d.]+ ms$/,
+      );
+    },
+  );
 
   it('--json: the entry and every attempt, a replay included, with the answer’s headers', async () => {
     app.answer = () => ({ status: 200, body: 'ok' });
@@ -64,17 +79,29 @@ describe('svc webhook ver', () => {
     const r = await svc(['webhook', 'ver', id, '--json'], { env: env() });
     const v = JSON.parse(r.stdout);
     expect(v.id).toBe(id);
-    expect(v.intentos.map((a: { source: string; status: number }) => [a.source, a.status])).toEqual([
-      ['listen', 422],
-      ['replay', 200],
-    ]);
-    expect(v.intentos[0].respuesta).toMatchObject({ body: '{"error":"pedido 1042 no existe en la app"}', body_encoding: 'utf8' });
+    expect(v.intentos.map((a: { source: string; status: number }) => [a.source, a.status])).toEqual(
+      [
+        ['listen', 422],
+        ['replay', 200],
+      ],
+    );
+    expect(v.intentos[0].respuesta).toMatchObject({
+      body: '{"error":"pedido 1042 no existe en la app"}',
+      body_encoding: 'utf8',
+    });
     expect(Object.keys(v.intentos[0].respuesta.headers)).toContain('content-type');
     expect(v.intentos[1].respuesta.body).toBe('ok');
   });
 
-  it('the journal keeps an answer\'s headers but never a cookie or a credential', () => {
-    expect(keptResponseHeaders({ 'Content-Type': 'application/json', 'Set-Cookie': ['s=1', 't=2'], authorization: 'Bearer x', 'X-Request-Id': 'r-1' })).toEqual({
+  it("the journal keeps an answer's headers but never a cookie or a credential", () => {
+    expect(
+      keptResponseHeaders({
+        'Content-Type': 'application/json',
+        'Set-Cookie': ['s=1', 't=2'],
+        authorization: 'Bearer x',
+        'X-Request-Id': 'r-1',
+      }),
+    ).toEqual({
       'content-type': 'application/json',
       'x-request-id': 'r-1',
     });

@@ -5,7 +5,19 @@
 // control has an accessible name and nothing scrolls sideways at 375 px.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, screenshot, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import {
+  closeAll,
+  expectFitsWidth,
+  expectNamedControls,
+  HAVE_BROWSER,
+  launchBrowser,
+  REQUIRED,
+  sandboxNotifying,
+  screenshot,
+  type startReceiver,
+  waitFor,
+  watch,
+} from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 
@@ -29,9 +41,16 @@ function watchPage(page: Page): { problems: string[] } {
  * not on this machine, and the route cannot answer a redirect's target (see
  * CHROMIUM_ARGS), so the page then lands on the shop or on Chromium's error page.
  */
-async function submitRedirects(page: Page, button: string, action: string, location: string): Promise<void> {
+async function submitRedirects(
+  page: Page,
+  button: string,
+  action: string,
+  location: string,
+): Promise<void> {
   const [res, followed] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith(`/${action}`)),
+    page.waitForResponse(
+      (r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith(`/${action}`),
+    ),
     page.waitForRequest(location),
     page.getByRole('button', { name: button }).click(),
   ]);
@@ -39,7 +58,9 @@ async function submitRedirects(page: Page, button: string, action: string, locat
   expect(res.headers()['location']).toBe(location);
   expect(followed.redirectedFrom()?.url()).toBe(res.url());
   await followed.response();
-  await page.waitForURL((url) => url.href === location || url.protocol === 'chrome-error:', { waitUntil: 'commit' });
+  await page.waitForURL((url) => url.href === location || url.protocol === 'chrome-error:', {
+    waitUntil: 'commit',
+  });
 }
 
 /**
@@ -89,7 +110,12 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     // refuse anything else that would leave loopback.
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith(SHOP)) return route.fulfill({ status: 200, contentType: 'text/html', body: `<title>tienda</title><p>${url}</p>` });
+      if (url.startsWith(SHOP))
+        return route.fulfill({
+          status: 200,
+          contentType: 'text/html',
+          body: `<title>tienda</title><p>${url}</p>`,
+        });
       if (url.startsWith(sb.base_url)) return route.continue();
       return route.abort();
     });
@@ -99,7 +125,16 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
 
   it('pays part, then the rest: PAGADA, signed partially_paid then approved, redirect to success_url', async () => {
     const concepto = 'Pedido <b id="inyectado">1042</b> & "cía"';
-    const c = await crear(sb, ['--concepto', concepto, '--monto', '1500.00', '--success-url', `${SHOP}/gracias`, '--error-url', `${SHOP}/error`]);
+    const c = await crear(sb, [
+      '--concepto',
+      concepto,
+      '--monto',
+      '1500.00',
+      '--success-url',
+      `${SHOP}/gracias`,
+      '--error-url',
+      `${SHOP}/error`,
+    ]);
     expect(c.url).toBe(`${sb.base_url}/pagar/${c.codigo}`);
     const page = await context.newPage();
     const watched = watchPage(page);
@@ -114,11 +149,23 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     expect(body).toContain('$\u00a01.500,00');
     expect(body).toContain('Vence');
     // The three kinds of method: card types as options, the QR drawn, the CVU to copy.
-    for (const name of ['Tarjeta de débito', 'Tarjeta de crédito', 'Código QR', 'Transferencia bancaria']) {
+    for (const name of [
+      'Tarjeta de débito',
+      'Tarjeta de crédito',
+      'Código QR',
+      'Transferencia bancaria',
+    ]) {
       expect(await page.getByRole('radio', { name }).count(), name).toBe(1);
     }
-    expect(await page.getByRole('img', { name: /Código QR para pagar/ }).locator('path').count()).toBe(1);
-    expect(await page.getByRole('textbox', { name: 'CVU para transferir' }).inputValue()).toBe(c.cvu);
+    expect(
+      await page
+        .getByRole('img', { name: /Código QR para pagar/ })
+        .locator('path')
+        .count(),
+    ).toBe(1);
+    expect(await page.getByRole('textbox', { name: 'CVU para transferir' }).inputValue()).toBe(
+      c.cvu,
+    );
     expect(await page.getByRole('button', { name: 'Copiar CVU' }).isVisible()).toBe(true);
     const controls = await expectNamedControls(page);
     expect(controls.length).toBe(12);
@@ -128,8 +175,12 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     // An amount above what is owed is refused on the page, nothing changes.
     await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('5000');
     await page.getByRole('button', { name: 'Pagar este monto' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('supera lo que queda por pagar');
-    expect(await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).inputValue()).toBe('5000');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('supera lo que queda por pagar');
+    expect(await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).inputValue()).toBe(
+      '5000',
+    );
     // The refusal is a 400 page, which Chromium reports; nothing else went wrong so far.
     expect(watched.problems).toEqual([expect.stringContaining('status of 400')]);
     watched.problems.length = 0;
@@ -141,7 +192,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).fill('600,00');
     await page.getByRole('button', { name: 'Pagar este monto' }).click();
     await page.waitForURL(/\?tx=\d+$/);
-    expect(await page.getByRole('status').first().textContent()).toContain('Quedan $\u00a0900,00 por pagar');
+    expect(await page.getByRole('status').first().textContent()).toContain(
+      'Quedan $\u00a0900,00 por pagar',
+    );
     // "Ya pagado $ 600,00 de $ 1.500,00" at 375 px: each amount whole on its line.
     expect(await page.locator('main').textContent()).toContain('$\u00a0600,00 de $\u00a01.500,00');
     expect(await page.evaluate(BROKEN_AMOUNTS)).toEqual([]);
@@ -166,7 +219,10 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     expect(names.indexOf('payment.partially_paid')).toBeLessThan(names.indexOf('payment.approved'));
     const partial = events.find((g) => g.event === 'payment.partially_paid')!.body;
     expect(partial).toMatchObject({ estado: 'PAGADA_PARCIALMENTE', monto_cobrado: '600.00' });
-    expect(events.find((g) => g.event === 'payment.approved')!.body).toMatchObject({ estado: 'PAGADA', monto_cobrado: '1500.00' });
+    expect(events.find((g) => g.event === 'payment.approved')!.body).toMatchObject({
+      estado: 'PAGADA',
+      monto_cobrado: '1500.00',
+    });
 
     // The link now shows the state instead of the buttons, and a receipt.
     await page.goto(c.url);
@@ -184,7 +240,17 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
   });
 
   it('rejecting sends the payer to error_url and cancels the request', async () => {
-    const c = await crear(sb, ['--concepto', 'Seña', '--monto', '2000', '--no-qr', '--success-url', `${SHOP}/gracias`, '--error-url', `${SHOP}/error`]);
+    const c = await crear(sb, [
+      '--concepto',
+      'Seña',
+      '--monto',
+      '2000',
+      '--no-qr',
+      '--success-url',
+      `${SHOP}/gracias`,
+      '--error-url',
+      `${SHOP}/error`,
+    ]);
     const page = await context.newPage();
     const watched = watchPage(page);
     await page.goto(c.url);
@@ -209,7 +275,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => 
     const page = await context.newPage();
     const res = await page.goto(`${sb.base_url}/pagar/NO%3Cb%3EEXISTE`);
     expect(res?.status()).toBe(404);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No encontramos este cobro');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'No encontramos este cobro',
+    );
     expect(await page.locator('main').textContent()).toContain('NO<b>EXISTE');
     expect(await page.getByRole('note').textContent()).toContain('SANDBOX');
     await expectFitsWidth(page);

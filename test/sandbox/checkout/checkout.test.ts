@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmountError, TYPED_AMOUNT_HINT } from '../../../src/money.js';
 import { esc, fecha, parseTyped, pesos } from '../../../src/sandbox/checkout/format.js';
-import { checkoutPage, notFoundPage, receiptPage, type CheckoutView } from '../../../src/sandbox/checkout/page.js';
+import {
+  checkoutPage,
+  notFoundPage,
+  receiptPage,
+  type CheckoutView,
+} from '../../../src/sandbox/checkout/page.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js';
 
@@ -21,13 +26,26 @@ describe('format', () => {
     expect(parseTyped('1.500,5')).toBe(150050n);
     expect(parseTyped('1500.50')).toBe(150050n);
     expect(parseTyped(' $ 12 ')).toBe(1200n);
-    for (const bad of ['', '0', '0,00', '-5', '1,2,3', '1.50,00', '12,345', 'abc', '1e3', '1.500']) {
+    for (const bad of [
+      '',
+      '0',
+      '0,00',
+      '-5',
+      '1,2,3',
+      '1.50,00',
+      '12,345',
+      'abc',
+      '1e3',
+      '1.500',
+    ]) {
       expect(() => parseTyped(bad), bad).toThrow(AmountError);
     }
   });
 
   it('escapes markup and quotes, and formats dates', () => {
-    expect(esc(`<a href="x" title='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
+    expect(esc(`<a href="x" title='y'>&</a>`)).toBe(
+      '&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;',
+    );
     expect(fecha('2026-12-24 18:05:00')).toBe('24/12/2026 18:05');
   });
 });
@@ -57,7 +75,11 @@ describe('page', () => {
   };
 
   it('escapes every interpolated value', () => {
-    const pages = [checkoutPage(view), receiptPage(view, [{ codigo: evil, medio: evil, monto: 1n, fecha: evil }]), notFoundPage(evil)];
+    const pages = [
+      checkoutPage(view),
+      receiptPage(view, [{ codigo: evil, medio: evil, monto: 1n, fecha: evil }]),
+      notFoundPage(evil),
+    ];
     for (const html of pages) {
       // Only the page's own script tag, and no attribute broken out of.
       expect(html.match(/<script/g)).toHaveLength(1);
@@ -70,11 +92,23 @@ describe('page', () => {
 
   it('shows the state instead of the buttons when no payment is admitted', () => {
     for (const estado of ['PAGADA', 'CANCELADO', 'DEVUELTA', 'DEVUELTA_PARCIALMENTE'] as const) {
-      const html = checkoutPage({ ...view, estado, canPay: false, canCancel: false, error: undefined, notice: undefined });
+      const html = checkoutPage({
+        ...view,
+        estado,
+        canPay: false,
+        canCancel: false,
+        error: undefined,
+        notice: undefined,
+      });
       expect(html, estado).not.toContain('<button type="submit"');
       expect(html, estado).toContain('class="msg state"');
     }
-    const partly = checkoutPage({ ...view, estado: 'PAGADA_PARCIALMENTE', cobrado: 50000n, canCancel: false });
+    const partly = checkoutPage({
+      ...view,
+      estado: 'PAGADA_PARCIALMENTE',
+      cobrado: 50000n,
+      canCancel: false,
+    });
     expect(partly).toContain('Pagar el total ($\u00a01.000,00)');
     expect(partly).not.toContain('rechazar');
   });
@@ -91,8 +125,13 @@ describe('routes', () => {
     return (await res.json()) as { data: any };
   };
   const post = (path: string, form: Record<string, string>) =>
-    fetch(sb.baseUrl + path, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' });
-  const crear = async (extra: Record<string, unknown> = {}) => (await api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '100.00', ...extra })).data;
+    fetch(sb.baseUrl + path, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      redirect: 'manual',
+    });
+  const crear = async (extra: Record<string, unknown> = {}) =>
+    (await api('POST', '/v1/cobros', { concepto: 'Pedido', monto: '100.00', ...extra })).data;
 
   beforeAll(async () => {
     sb = await startSandbox({ readyDelayMs: 0 });
@@ -122,7 +161,12 @@ describe('routes', () => {
         'base-uri': ["'none'"],
         'frame-ancestors': ["'none'"],
       },
-      { 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
+      {
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      },
     );
     const missing = await fetch(`${sb.baseUrl}/pagar/NOEXISTE`);
     expect(missing.status).toBe(404);
@@ -132,7 +176,11 @@ describe('routes', () => {
 
   it('pays without success_url: receipt; events match the control plane', async () => {
     const c = await crear();
-    const part = await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '40', medio: 'transferencia' });
+    const part = await post(`/pagar/${c.codigo}/pagar`, {
+      modo: 'parcial',
+      monto: '40',
+      medio: 'transferencia',
+    });
     expect(part.status).toBe(303);
     expect(part.headers.get('location')).toMatch(new RegExp(`^/pagar/${c.codigo}\\?tx=\\d+$`));
     const rest = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total', medio: 'debito' });
@@ -140,14 +188,20 @@ describe('routes', () => {
     expect(rest.headers.get('location')).toBe(`/pagar/${c.codigo}/recibo`);
     const after = (await api('GET', `/v1/cobros/${c.id}`)).data;
     expect(after).toMatchObject({ estado: 'PAGADA', monto_cobrado: '100.00' });
-    const txs = (await api('GET', '/v1/transacciones')).data.filter((t: any) => t.cobro_id === c.id);
+    const txs = (await api('GET', '/v1/transacciones')).data.filter(
+      (t: any) => t.cobro_id === c.id,
+    );
     expect(txs.map((t: any) => [t.medio, t.monto]).sort()).toEqual([
       ['debito', '60.00'],
       ['transferencia', '40.00'],
     ]);
-    const liqs = (await api('GET', '/v1/liquidaciones')).data.filter((l: any) => l.cobro_id === c.id);
+    const liqs = (await api('GET', '/v1/liquidaciones')).data.filter(
+      (l: any) => l.cobro_id === c.id,
+    );
     expect(liqs).toHaveLength(2);
-    const events = (await api('GET', '/_sandbox/eventos')).data.filter((e: any) => e.body.cobro_id === c.id);
+    const events = (await api('GET', '/_sandbox/eventos')).data.filter(
+      (e: any) => e.body.cobro_id === c.id,
+    );
     expect(events.map((e: any) => [e.body.event, e.body.monto_cobrado])).toEqual([
       ['payment.created', '0.00'],
       ['payment.partially_paid', '40.00'],
@@ -181,7 +235,9 @@ describe('routes', () => {
     const text = await over.text();
     expect(text).toContain('supera lo que queda por pagar ($\u00a0100,00)');
     expect(text).toContain('value="100,01"');
-    expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '' })).status).toBe(400);
+    expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '' })).status).toBe(
+      400,
+    );
     // Read as svc's prompts and the dashboard read it (money.ts): 1.500 reads two ways and is refused naming both.
     const ambiguous = await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '1.500' });
     expect(ambiguous.status).toBe(400);
@@ -191,7 +247,10 @@ describe('routes', () => {
     expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'otro' })).status).toBe(400);
     const qr = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total', medio: 'qr' });
     expect(qr.status).toBe(400);
-    expect((await api('GET', `/v1/cobros/${c.id}`)).data).toMatchObject({ estado: 'PENDIENTE', monto_cobrado: '0.00' });
+    expect((await api('GET', `/v1/cobros/${c.id}`)).data).toMatchObject({
+      estado: 'PENDIENTE',
+      monto_cobrado: '0.00',
+    });
   });
 
   it('expires and rejects through the control plane, back to the page or error_url', async () => {
@@ -205,7 +264,9 @@ describe('routes', () => {
     const b = await crear({ error_url: 'https://tienda.example/error' });
     const rej = await post(`/pagar/${b.codigo}/rechazar`, { medio: 'credito' });
     expect(rej.headers.get('location')).toBe('https://tienda.example/error');
-    const tx = (await api('GET', '/v1/transacciones?estado=RECHAZADO')).data.find((t: any) => t.cobro_id === b.id);
+    const tx = (await api('GET', '/v1/transacciones?estado=RECHAZADO')).data.find(
+      (t: any) => t.cobro_id === b.id,
+    );
     expect(tx).toMatchObject({ medio: 'credito', estado: 'RECHAZADO', monto: '100.00' });
     expect((await post(`/pagar/${b.codigo}/rechazar`, {})).status).toBe(409);
   });
@@ -219,7 +280,10 @@ describe('routes', () => {
     expect(c.error_url).toBe(new URL(err).href);
     expect(c.success_url).toBe('https://a.example/%E2%82%AC?pedido=%C3%B1#fin%20%C3%A9');
     expect(c.error_url).toBe('https://a.example/error/%E2%80%A8l%C3%ADnea');
-    expect((await api('GET', `/v1/cobros/${c.id}`)).data).toMatchObject({ success_url: c.success_url, error_url: c.error_url });
+    expect((await api('GET', `/v1/cobros/${c.id}`)).data).toMatchObject({
+      success_url: c.success_url,
+      error_url: c.error_url,
+    });
     const paid = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total', medio: 'debito' });
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toBe(c.success_url);

@@ -9,7 +9,17 @@
 // SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAll, expectFitsWidth, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, screenshot, type startReceiver, watch } from '../../helpers/browser.js';
+import {
+  closeAll,
+  expectFitsWidth,
+  HAVE_BROWSER,
+  launchBrowser,
+  REQUIRED,
+  sandboxNotifying,
+  screenshot,
+  type startReceiver,
+  watch,
+} from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 import { parseTypedAmount } from '../../../src/money.js';
 
@@ -79,15 +89,30 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
     ({ browser, context } = await launchBrowser());
     const ids: number[] = [];
     for (let i = 1; i <= REQUESTS; i++) {
-      const r = await sb.api('POST', '/v1/cobros', { concepto: `Pedido ${i} de la semana, dos unidades`, monto: '2000.00', referencia: `ref-${i}` });
+      const r = await sb.api('POST', '/v1/cobros', {
+        concepto: `Pedido ${i} de la semana, dos unidades`,
+        monto: '2000.00',
+        referencia: `ref-${i}`,
+      });
       expect(r.status, r.text).toBe(201);
       ids.push(r.body.data.id);
     }
     // The longest badges: one partly refunded, one partly paid.
     const [last, before] = [ids[REQUESTS - 1], ids[REQUESTS - 2]];
-    expect((await sb.api('POST', `/_sandbox/cobros/${last}/pagar`, { medio: 'transferencia' })).status).toBe(200);
-    expect((await sb.api('POST', `/v1/cobros/${last}/devoluciones`, { monto: '500.00' })).status).toBe(201);
-    expect((await sb.api('POST', `/_sandbox/cobros/${before}/pagar`, { medio: 'transferencia', monto: '500.00' })).status).toBe(200);
+    expect(
+      (await sb.api('POST', `/_sandbox/cobros/${last}/pagar`, { medio: 'transferencia' })).status,
+    ).toBe(200);
+    expect(
+      (await sb.api('POST', `/v1/cobros/${last}/devoluciones`, { monto: '500.00' })).status,
+    ).toBe(201);
+    expect(
+      (
+        await sb.api('POST', `/_sandbox/cobros/${before}/pagar`, {
+          medio: 'transferencia',
+          monto: '500.00',
+        })
+      ).status,
+    ).toBe(200);
   }, 60_000);
 
   afterAll(() => closeAll({ context, browser, sb, receiver }));
@@ -107,16 +132,24 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
     // in the API's notation, as they say it, before it is sent.
     await page.locator('#crear-concepto').fill('Seña en pesos');
     await page.locator('#crear-monto').fill('1.500,50');
-    await expect.poll(() => page.locator('#crear-monto-lectura').textContent()).toBe('1.500,50 → 1500.50');
+    await expect
+      .poll(() => page.locator('#crear-monto-lectura').textContent())
+      .toBe('1.500,50 → 1500.50');
     await page.getByRole('button', { name: 'Crear cobro' }).click();
-    await expect.poll(() => page.locator('#detalle-aviso').textContent()).toMatch(/^Cobro \d+ creado \(\w+\): 1500\.50, PENDIENTE\.$/);
+    await expect
+      .poll(() => page.locator('#detalle-aviso').textContent())
+      .toMatch(/^Cobro \d+ creado \(\w+\): 1500\.50, PENDIENTE\.$/);
     const [nuevo] = (await sb.api('GET', '/v1/cobros')).body.data;
     expect(nuevo).toMatchObject({ concepto: 'Seña en pesos', monto: '1500.50' });
     expect(await page.locator('#crear-monto-lectura').textContent()).toBe('');
 
     await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
-    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('DEVUELTA_PARCIALMENTE');
-    await expect.poll(async () => (await page.locator('#t-notif').textContent()) ?? '').toContain('payment.partially_refunded');
+    await expect
+      .poll(() => page.locator('#detalle-datos').textContent())
+      .toContain('DEVUELTA_PARCIALMENTE');
+    await expect
+      .poll(async () => (await page.locator('#t-notif').textContent()) ?? '')
+      .toContain('payment.partially_refunded');
 
     for (const [width, height] of [
       [1280, 800],
@@ -131,7 +164,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
       expect(await page.locator('#lista-cobros > li').count()).toBeLessThanOrEqual(20);
       expect(await page.locator('#t-notif > tr, #t-notif > li').count()).toBeLessThanOrEqual(20);
       const notif = await box(page, '#notificaciones');
-      expect(notif.bottom - notif.top, `the notifications at ${width} px`).toBeLessThan(2.5 * height);
+      expect(notif.bottom - notif.top, `the notifications at ${width} px`).toBeLessThan(
+        2.5 * height,
+      );
 
       // Every section one click away, from the bottom of the page too: the bar stays on screen.
       await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
@@ -145,18 +180,26 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
         const target = (await link.getAttribute('href'))!;
         await link.click();
         // Its heading on screen, below the bar (the last one cannot scroll higher than the page's end).
-        await expect.poll(async () => (await box(page, target)).top, { message: `${target} at ${width} px` }).toBeLessThan(height - 80);
-        expect((await box(page, target)).top, `${target} at ${width} px`).toBeGreaterThanOrEqual(bar!.height - 1);
+        await expect
+          .poll(async () => (await box(page, target)).top, { message: `${target} at ${width} px` })
+          .toBeLessThan(height - 80);
+        expect((await box(page, target)).top, `${target} at ${width} px`).toBeGreaterThanOrEqual(
+          bar!.height - 1,
+        );
       }
 
       // The next page of requests, then back.
       await page.getByRole('link', { name: 'Cobros' }).click();
       await page.getByRole('button', { name: 'Cobros más viejos' }).click();
-      await expect.poll(() => page.locator('#cobros-pagina').textContent()).toBe(`16–30 de ${REQUESTS + 1}`);
+      await expect
+        .poll(() => page.locator('#cobros-pagina').textContent())
+        .toBe(`16–30 de ${REQUESTS + 1}`);
       expect(await page.locator('#lista-cobros').textContent()).toContain('Pedido 2 de la semana');
       expect(await page.evaluate(PROBLEMS), `at ${width} px, second page`).toEqual([]);
       await page.getByRole('button', { name: 'Cobros más nuevos' }).click();
-      await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(`Pedido ${REQUESTS} de la semana`);
+      await expect
+        .poll(() => page.locator('#lista-cobros').textContent())
+        .toContain(`Pedido ${REQUESTS} de la semana`);
 
       // A refusal is shown beside the form that was sent, where the person is looking.
       for (const [form, fill, button] of [
@@ -169,11 +212,14 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', 
         await page.getByRole('button', { name: button }).click();
         // Its zone's alert (the previous form's may still show until this answer arrives), then the only one.
         const alert = page.locator(`[data-zona]:has(${form}) [role=alert]`);
-        await expect.poll(() => alert.textContent(), { message: `${form}'s error at ${width} px` }).not.toBe('');
+        await expect
+          .poll(() => alert.textContent(), { message: `${form}'s error at ${width} px` })
+          .not.toBe('');
         expect(await page.getByRole('alert').filter({ hasText: /\S/ }).count()).toBe(1);
         // 1.500 reads two ways: refused before sending, naming both, in svc's words.
         if (form === '#form-crear') expect(await alert.textContent()).toBe(refusalOf('1.500'));
-        if (form === '#form-crear') expect(refusalOf('1.500')).toContain('puede ser 1500.00 o 1.50');
+        if (form === '#form-crear')
+          expect(refusalOf('1.500')).toContain('puede ser 1500.00 o 1.50');
         const f = await box(page, form);
         const a = (await alert.boundingBox())!;
         expect(a.y, `${form}'s error at ${width} px`).toBeGreaterThanOrEqual(f.top);

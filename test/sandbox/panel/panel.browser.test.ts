@@ -9,7 +9,19 @@
 // test-artifacts/ when SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAll, expectFitsWidth, expectNamedControls, HAVE_BROWSER, launchBrowser, REQUIRED, sandboxNotifying, screenshot, type startReceiver, waitFor, watch } from '../../helpers/browser.js';
+import {
+  closeAll,
+  expectFitsWidth,
+  expectNamedControls,
+  HAVE_BROWSER,
+  launchBrowser,
+  REQUIRED,
+  sandboxNotifying,
+  screenshot,
+  type startReceiver,
+  waitFor,
+  watch,
+} from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 
@@ -94,20 +106,40 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await expect.poll(() => page.locator('#detalle-aviso').textContent()).toContain('creado');
     const [c] = (await json(sb, ['cobro', 'listar'])) as any[];
     expect(c).toMatchObject({ concepto, referencia, monto: '1500.00', estado: 'PENDIENTE' });
-    expect(await page.locator('#detalle-aviso').textContent()).toContain(`Cobro ${c.id} creado (${c.codigo})`);
+    expect(await page.locator('#detalle-aviso').textContent()).toContain(
+      `Cobro ${c.id} creado (${c.codigo})`,
+    );
     // The list and the detail are fetched, then the notice shows in the detail, where the page took the person.
-    await expect.poll(() => page.getByRole('heading', { level: 2, name: `Cobro ${c.id} · ${c.codigo}` }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page.getByRole('heading', { level: 2, name: `Cobro ${c.id} · ${c.codigo}` }).isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain(concepto);
     await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(concepto);
     expect(await page.locator('#detalle-datos').textContent()).toContain(referencia);
     expect(await page.locator('#lista-cobros').textContent()).toContain(referencia);
-    expect(await page.locator('#inyectado, #ref-inyectada, main img, main b, main i').count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Abrir la página de pago' }).getAttribute('href')).toBe(c.url);
+    expect(await page.locator('#inyectado, #ref-inyectada, main img, main b, main i').count()).toBe(
+      0,
+    );
+    expect(
+      await page.getByRole('link', { name: 'Abrir la página de pago' }).getAttribute('href'),
+    ).toBe(c.url);
 
     await deliveriesShown(sb, page);
     const controls = await expectNamedControls(page);
-    for (const name of ['Pagar', 'Rechazar pago', 'Vencer cobro', 'Adelantar el reloj', 'Agregar falla', 'Mostrar claves y secreto']) {
-      expect(controls.some((l) => l.includes(`button "${name}"`)), name).toBe(true);
+    for (const name of [
+      'Pagar',
+      'Rechazar pago',
+      'Vencer cobro',
+      'Adelantar el reloj',
+      'Agregar falla',
+      'Mostrar claves y secreto',
+    ]) {
+      expect(
+        controls.some((l) => l.includes(`button "${name}"`)),
+        name,
+      ).toBe(true);
     }
     await expectFitsWidth(page);
     await screenshot(page, 'panel-375');
@@ -123,22 +155,47 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await payer.close();
 
     // The dashboard shows it by itself: the state, the event, the delivery.
-    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('PAGADA_PARCIALMENTE');
-    await expect.poll(() => page.locator('#t-ev').textContent()).toContain('payment.partially_paid');
-    await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain('cobrado 600.00');
-    await expect.poll(() => page.locator('#t-notif').textContent()).toContain('payment.partially_paid');
-    await expect.poll(() => page.locator('#log').textContent()).toContain(`POST /pagar/${c.codigo}/pagar`);
+    await expect
+      .poll(() => page.locator('#detalle-datos').textContent())
+      .toContain('PAGADA_PARCIALMENTE');
+    await expect
+      .poll(() => page.locator('#t-ev').textContent())
+      .toContain('payment.partially_paid');
+    await expect
+      .poll(() => page.locator('#lista-cobros').textContent())
+      .toContain('cobrado 600.00');
+    await expect
+      .poll(() => page.locator('#t-notif').textContent())
+      .toContain('payment.partially_paid');
+    await expect
+      .poll(() => page.locator('#log').textContent())
+      .toContain(`POST /pagar/${c.codigo}/pagar`);
     expect(await page.evaluate('window.sinRecargar')).toBe(true);
-    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({ estado: 'PAGADA_PARCIALMENTE', monto_cobrado: '600.00' });
-    const events = (await sb.api('GET', '/_sandbox/eventos')).body.data.filter((e: any) => e.body.cobro_id === c.id);
-    expect(events.map((e: any) => e.body.event)).toEqual(['payment.created', 'payment.partially_paid']);
+    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({
+      estado: 'PAGADA_PARCIALMENTE',
+      monto_cobrado: '600.00',
+    });
+    const events = (await sb.api('GET', '/_sandbox/eventos')).body.data.filter(
+      (e: any) => e.body.cobro_id === c.id,
+    );
+    expect(events.map((e: any) => e.body.event)).toEqual([
+      'payment.created',
+      'payment.partially_paid',
+    ]);
 
     // Resend the partial payment's notification: the receiver gets the same body again.
-    const partial = await waitFor('the partial payment delivered', () => receiver.got.find((g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid'));
-    await page.getByRole('button', { name: /^Reenviar el evento \d+ \(payment\.partially_paid/ }).first().click();
+    const partial = await waitFor('the partial payment delivered', () =>
+      receiver.got.find((g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid'),
+    );
+    await page
+      .getByRole('button', { name: /^Reenviar el evento \d+ \(payment\.partially_paid/ })
+      .first()
+      .click();
     await expect.poll(() => page.locator('#notif-aviso').textContent()).toContain('reenviado');
     const twice = await waitFor('the resend', () => {
-      const got = receiver.got.filter((g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid');
+      const got = receiver.got.filter(
+        (g) => g.body.cobro_id === c.id && g.event === 'payment.partially_paid',
+      );
       return got.length === 2 ? got : undefined;
     });
     expect(twice.every((g) => g.verified)).toBe(true);
@@ -148,31 +205,51 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     // Refund: what does not fit is refused on the page (nothing sent), then a confirmed part.
     await page.getByRole('textbox', { name: 'Monto a devolver' }).fill('700');
     await page.getByRole('button', { name: 'Revisar devolución' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('supera lo que queda por devolver');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('supera lo que queda por devolver');
     expect(await json(sb, ['devoluciones', 'listar'])).toEqual([]);
     await page.getByRole('textbox', { name: 'Monto a devolver' }).fill('200.5');
     await page.getByRole('button', { name: 'Revisar devolución' }).click();
-    await expect.poll(() => page.locator('#devolver-pregunta').textContent()).toContain(`¿Devolver 200.50 del cobro ${c.id}`);
+    await expect
+      .poll(() => page.locator('#devolver-pregunta').textContent())
+      .toContain(`¿Devolver 200.50 del cobro ${c.id}`);
     await page.getByRole('button', { name: 'Confirmar devolución' }).click();
-    await expect.poll(() => page.locator('#devolver-aviso').textContent()).toContain('devuelto 200.50');
-    await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('DEVUELTA_PARCIALMENTE');
-    await expect.poll(() => page.locator('#t-ev').textContent()).toContain('payment.partially_refunded');
+    await expect
+      .poll(() => page.locator('#devolver-aviso').textContent())
+      .toContain('devuelto 200.50');
+    await expect
+      .poll(() => page.locator('#detalle-datos').textContent())
+      .toContain('DEVUELTA_PARCIALMENTE');
+    await expect
+      .poll(() => page.locator('#t-ev').textContent())
+      .toContain('payment.partially_refunded');
     const refunds = (await json(sb, ['devoluciones', 'listar'])) as any[];
-    expect(refunds.map((d) => [d.cobro_id, d.monto, d.estado])).toEqual([[c.id, '200.50', 'DEVUELTA_PARCIALMENTE']]);
-    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({ estado: 'DEVUELTA_PARCIALMENTE' });
+    expect(refunds.map((d) => [d.cobro_id, d.monto, d.estado])).toEqual([
+      [c.id, '200.50', 'DEVUELTA_PARCIALMENTE'],
+    ]);
+    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({
+      estado: 'DEVUELTA_PARCIALMENTE',
+    });
 
     // Another request, made with svc, appears by itself; the clock moved on 8 days expires it.
     const otra = await json(sb, ['cobro', 'crear', '--concepto', 'Seña', '--monto', '2000']);
     await expect.poll(() => page.locator('#lista-cobros').textContent()).toContain(otra.codigo);
     await page.getByRole('combobox', { name: 'Adelantar' }).selectOption('8d');
     await page.getByRole('button', { name: 'Adelantar el reloj' }).click();
-    await expect.poll(() => page.locator('#reloj-aviso').textContent()).toContain(`Vencieron los cobros ${otra.id}`);
-    expect(await json(sb, ['cobro', 'ver', String(otra.id)])).toMatchObject({ estado: 'CANCELADO' });
+    await expect
+      .poll(() => page.locator('#reloj-aviso').textContent())
+      .toContain(`Vencieron los cobros ${otra.id}`);
+    expect(await json(sb, ['cobro', 'ver', String(otra.id)])).toMatchObject({
+      estado: 'CANCELADO',
+    });
     await page.getByRole('button', { name: new RegExp(otra.codigo) }).click();
     await expect.poll(() => page.locator('#detalle-datos').textContent()).toContain('CANCELADO');
     await expect.poll(() => page.locator('#t-ev').textContent()).toContain('payment.rejected');
     // A partly paid request does not expire.
-    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({ estado: 'DEVUELTA_PARCIALMENTE' });
+    expect(await json(sb, ['cobro', 'ver', String(c.id)])).toMatchObject({
+      estado: 'DEVUELTA_PARCIALMENTE',
+    });
     // Filtering by state, as `q` and `estado` do on the API.
     await page.getByRole('combobox', { name: 'Estado' }).selectOption('CANCELADO');
     await expect.poll(() => page.locator('#cobros-n').textContent()).toBe('1 cobro');
@@ -189,8 +266,12 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     // The keys and the secret: not on the page until asked.
     expect(await page.content()).not.toContain(sb.webhook_secret);
     await page.getByRole('button', { name: 'Mostrar claves y secreto' }).click();
-    expect(await page.getByRole('textbox', { name: 'Secreto de notificaciones' }).inputValue()).toBe(sb.webhook_secret);
-    expect(await page.getByRole('button', { name: 'Copiar secreto de notificaciones' }).isVisible()).toBe(true);
+    expect(
+      await page.getByRole('textbox', { name: 'Secreto de notificaciones' }).inputValue(),
+    ).toBe(sb.webhook_secret);
+    expect(
+      await page.getByRole('button', { name: 'Copiar secreto de notificaciones' }).isVisible(),
+    ).toBe(true);
     await expectNamedControls(page);
     await page.getByRole('button', { name: 'Ocultar claves y secreto' }).click();
     expect(await page.content()).not.toContain(sb.webhook_secret);
@@ -204,7 +285,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
 
     expect(await page.evaluate('window.sinRecargar')).toBe(true);
     // After every live update, still text and nothing else.
-    expect(await page.locator('#inyectado, #ref-inyectada, main img, main b, main i').count()).toBe(0);
+    expect(await page.locator('#inyectado, #ref-inyectada, main img, main b, main i').count()).toBe(
+      0,
+    );
     expect(problems).toEqual([]);
     expect(leftLoopback).toEqual([]);
     await page.close();
@@ -229,9 +312,15 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
       if (held++ > 0) return route.continue();
       const response = await route.fetch();
       const before = await buttons();
-      const [last] = ((await sb.api('GET', '/_sandbox/entregas')).body.data as { evento_id: number }[]).slice(-1);
-      expect((await sb.api('POST', `/_sandbox/eventos/${last!.evento_id}/reenviar`, {})).status).toBe(202);
-      await waitFor('the resend shown live', async () => ((await buttons()) > before ? true : undefined));
+      const [last] = (
+        (await sb.api('GET', '/_sandbox/entregas')).body.data as { evento_id: number }[]
+      ).slice(-1);
+      expect(
+        (await sb.api('POST', `/_sandbox/eventos/${last!.evento_id}/reenviar`, {})).status,
+      ).toBe(202);
+      await waitFor('the resend shown live', async () =>
+        (await buttons()) > before ? true : undefined,
+      );
       await route.fulfill({ response });
       stale();
     });
@@ -250,7 +339,9 @@ describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => 
     await page.goto(`${sb.base_url}/_sandbox/panel`);
     await page.getByRole('textbox', { name: 'Clave de API de test' }).fill('svc_test_noexiste');
     await page.getByRole('button', { name: 'Conectar' }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('no aceptó la clave');
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toContain('no aceptó la clave');
     expect(await page.getByRole('button', { name: 'Crear cobro' }).isVisible()).toBe(false);
     expect(await page.evaluate("sessionStorage.getItem('svc-panel-clave')")).toBeNull();
     await expectNamedControls(page);

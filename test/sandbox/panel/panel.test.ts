@@ -86,12 +86,16 @@ describe('the dashboard over HTTP', () => {
   const call = async (method: string, path: string, body?: unknown, key = sb.apiKey) => {
     const res = await fetch(sb.baseUrl + path, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   };
-  const crear = async (extra: Record<string, unknown> = {}) => (await call('POST', '/v1/cobros', { concepto: 'Pedido', monto: '100.00', ...extra })).body.data;
+  const crear = async (extra: Record<string, unknown> = {}) =>
+    (await call('POST', '/v1/cobros', { concepto: 'Pedido', monto: '100.00', ...extra })).body.data;
 
   beforeAll(async () => {
     sb = await startSandbox({ readyDelayMs: 0 });
@@ -121,7 +125,12 @@ describe('the dashboard over HTTP', () => {
           'base-uri': ["'none'"],
           'frame-ancestors': ["'none'"],
         },
-        { 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
+        {
+          'x-frame-options': 'DENY',
+          'referrer-policy': 'no-referrer',
+          'x-content-type-options': 'nosniff',
+          'cache-control': 'no-store',
+        },
       );
       expect(html).toContain('<div class="banner" role="note"><strong>SANDBOX</strong>');
       // One script, the hashed one, and the data it reads (JSON, which no browser runs);
@@ -139,7 +148,16 @@ describe('the dashboard over HTTP', () => {
   });
 
   it('the script shows what the sandbox says as text, never as HTML', () => {
-    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function', 'setAttribute(\'on', 'srcdoc']) {
+    for (const sink of [
+      'innerHTML',
+      'outerHTML',
+      'insertAdjacentHTML',
+      'document.write',
+      'eval(',
+      'new Function',
+      "setAttribute('on",
+      'srcdoc',
+    ]) {
       expect(SCRIPT, sink).not.toContain(sink);
     }
     // The key is read from and kept in this tab's sessionStorage only.
@@ -160,16 +178,28 @@ describe('the dashboard over HTTP', () => {
     try {
       // As if it listened on every interface (tests bind 127.0.0.1 only).
       wide.app.setBaseUrl(wide.baseUrl.replace('127.0.0.1', '0.0.0.0'));
-      for (const path of ['/', '/_sandbox/panel']) expect((await fetch(wide.baseUrl + path)).status, path).toBe(404);
+      for (const path of ['/', '/_sandbox/panel'])
+        expect((await fetch(wide.baseUrl + path)).status, path).toBe(404);
     } finally {
       await wide.close();
     }
   });
 
   it('a fault on every path leaves the page and its own calls alone', async () => {
-    expect((await call('POST', '/_sandbox/fallas', { path: '/*', count: 3, action: 'respond', status: 500 })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/_sandbox/fallas', {
+          path: '/*',
+          count: 3,
+          action: 'respond',
+          status: 500,
+        })
+      ).status,
+    ).toBe(201);
     expect((await fetch(sb.baseUrl + '/')).status).toBe(200);
-    const marked = await fetch(sb.baseUrl + '/v1/cobros', { headers: { authorization: `Bearer ${sb.apiKey}`, 'x-svc-panel': '1' } });
+    const marked = await fetch(sb.baseUrl + '/v1/cobros', {
+      headers: { authorization: `Bearer ${sb.apiKey}`, 'x-svc-panel': '1' },
+    });
     expect(marked.status).toBe(200);
     expect((await call('GET', '/v1/cobros')).status).toBe(500);
     expect((await call('DELETE', '/_sandbox/fallas')).body.data.borradas).toBe(1);
@@ -177,11 +207,27 @@ describe('the dashboard over HTTP', () => {
 
   it('one request whole, settlement totals by date, and the keys only with a key', async () => {
     const c = await crear({ concepto: 'Pedido <b>1</b>', monto: '100.00' });
-    expect((await call('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '40.00', medio: 'transferencia' })).status).toBe(200);
-    expect((await call('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'qr' })).status).toBe(200);
-    expect((await call('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '25.50' })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `/_sandbox/cobros/${c.id}/pagar`, {
+          monto: '40.00',
+          medio: 'transferencia',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'qr' })).status).toBe(
+      200,
+    );
+    expect((await call('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '25.50' })).status).toBe(
+      201,
+    );
     const d = (await call('GET', `/_sandbox/cobros/${c.id}`)).body.data;
-    expect(d.cobro).toMatchObject({ id: c.id, concepto: 'Pedido <b>1</b>', estado: 'DEVUELTA_PARCIALMENTE', monto_cobrado: '100.00' });
+    expect(d.cobro).toMatchObject({
+      id: c.id,
+      concepto: 'Pedido <b>1</b>',
+      estado: 'DEVUELTA_PARCIALMENTE',
+      monto_cobrado: '100.00',
+    });
     expect(d.queda_por_devolver).toBe('74.50');
     expect(d.transacciones.map((t: any) => [t.medio, t.monto])).toEqual([
       ['qr', '60.00'],
@@ -189,13 +235,22 @@ describe('the dashboard over HTTP', () => {
     ]);
     expect(d.devoluciones.map((x: any) => x.monto)).toEqual(['25.50']);
     expect(d.liquidaciones).toHaveLength(2);
-    expect(d.eventos.map((e: any) => e.body.event)).toEqual(['payment.partially_refunded', 'payment.approved', 'payment.partially_paid', 'payment.created']);
+    expect(d.eventos.map((e: any) => e.body.event)).toEqual([
+      'payment.partially_refunded',
+      'payment.approved',
+      'payment.partially_paid',
+      'payment.created',
+    ]);
     expect(d.entregas).toEqual([]);
     expect((await call('GET', '/_sandbox/cobros/999999')).status).toBe(404);
-    expect((await call('GET', `/_sandbox/cobros/${c.id}`, undefined, sb.apiKeyNoListo)).status).toBe(404);
+    expect(
+      (await call('GET', `/_sandbox/cobros/${c.id}`, undefined, sb.apiKeyNoListo)).status,
+    ).toBe(404);
 
     const open = await crear();
-    expect((await call('GET', `/_sandbox/cobros/${open.id}`)).body.data.queda_por_devolver).toBe('0.00');
+    expect((await call('GET', `/_sandbox/cobros/${open.id}`)).body.data.queda_por_devolver).toBe(
+      '0.00',
+    );
 
     // Totals by the day the money is expected: the sum of the list, by date.
     const liqs = (await call('GET', '/v1/liquidaciones')).body.data as any[];
@@ -204,7 +259,8 @@ describe('the dashboard over HTTP', () => {
     for (const t of totals) {
       const day = liqs.filter((l) => l.fecha_estimada.startsWith(t.fecha));
       const sum = (k: string) => day.reduce((s, l) => s + BigInt(l[k].replace('.', '')), 0n);
-      for (const k of ['bruto', 'te_queda', 'te_cobramos']) expect(BigInt(t[k].replace('.', '')), k).toBe(sum(k));
+      for (const k of ['bruto', 'te_queda', 'te_cobramos'])
+        expect(BigInt(t[k].replace('.', '')), k).toBe(sum(k));
     }
     expect(totals.map((t) => t.fecha)).toEqual([...totals.map((t) => t.fecha)].sort());
 
@@ -222,21 +278,41 @@ describe('the dashboard over HTTP', () => {
   it('the stream sends an event when a request is created, and its log line; only with a key', async () => {
     expect((await fetch(sb.baseUrl + '/_sandbox/stream')).status).toBe(401);
     const ctl = new AbortController();
-    const res = await fetch(sb.baseUrl + '/_sandbox/stream', { headers: { authorization: `Bearer ${sb.apiKey}` }, signal: ctl.signal });
+    const res = await fetch(sb.baseUrl + '/_sandbox/stream', {
+      headers: { authorization: `Bearer ${sb.apiKey}` },
+      signal: ctl.signal,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
     // Another merchant's request is not this stream's event.
-    const other = await call('POST', '/v1/cobros', { concepto: 'Otro', monto: '1.00' }, sb.apiKeyLive!);
+    const other = await call(
+      'POST',
+      '/v1/cobros',
+      { concepto: 'Otro', monto: '1.00' },
+      sb.apiKeyLive!,
+    );
     expect(other.status).toBe(201);
     const c = await crear({ concepto: 'En vivo' });
-    const got = await readEvents(res, (evs) => evs.some((e) => e.event === 'evento' && e.data.body.cobro_id === c.id) && evs.some((e) => e.event === 'log' && e.data.path === '/v1/cobros' && e.data.comercio === 1));
+    const got = await readEvents(
+      res,
+      (evs) =>
+        evs.some((e) => e.event === 'evento' && e.data.body.cobro_id === c.id) &&
+        evs.some((e) => e.event === 'log' && e.data.path === '/v1/cobros' && e.data.comercio === 1),
+    );
     const created = got.filter((e) => e.event === 'evento');
     expect(created.map((e) => e.data.body.cobro_id)).toEqual([c.id]);
-    expect(created[0]!.data.body).toMatchObject({ event: 'payment.created', codigo: c.codigo, estado: 'PENDIENTE', monto: '100.00' });
+    expect(created[0]!.data.body).toMatchObject({
+      event: 'payment.created',
+      codigo: c.codigo,
+      estado: 'PENDIENTE',
+      monto: '100.00',
+    });
     const events = (await call('GET', '/_sandbox/eventos')).body.data as any[];
     expect(events.find((e) => e.body.cobro_id === c.id)).toEqual(created[0]!.data);
-    const line = got.find((e) => e.event === 'log' && e.data.path === '/v1/cobros' && e.data.comercio === 1)!.data;
+    const line = got.find(
+      (e) => e.event === 'log' && e.data.path === '/v1/cobros' && e.data.comercio === 1,
+    )!.data;
     expect(line).toMatchObject({ method: 'POST', status: 201 });
     expect(JSON.stringify(got)).not.toContain(sb.apiKey);
     ctl.abort();
@@ -244,41 +320,82 @@ describe('the dashboard over HTTP', () => {
 
   it('resends a notification: new attempts of the same event, marked, streamed; refused without a URL', async () => {
     const c0 = await crear();
-    const first = (await call('GET', '/_sandbox/eventos')).body.data.find((e: any) => e.body.cobro_id === c0.id);
+    const first = (await call('GET', '/_sandbox/eventos')).body.data.find(
+      (e: any) => e.body.cobro_id === c0.id,
+    );
     const none = await call('POST', `/_sandbox/eventos/${first.id}/reenviar`, {});
     expect(none.status).toBe(400);
-    expect(none.body.message).toBe('no hay URL de notificaciones: definila con svc sandbox webhook URL (o POST /_sandbox/webhook {"url"})');
+    expect(none.body.message).toBe(
+      'no hay URL de notificaciones: definila con svc sandbox webhook URL (o POST /_sandbox/webhook {"url"})',
+    );
 
     const receiver = await startReceiver();
     try {
       expect((await call('POST', '/_sandbox/webhook', { url: receiver.url })).status).toBe(200);
       const ctl = new AbortController();
-      const res = await fetch(sb.baseUrl + '/_sandbox/stream', { headers: { authorization: `Bearer ${sb.apiKey}` }, signal: ctl.signal });
-      const c = await crear({ concepto: 'Para reenviar' });
-      const attempts = () => call('GET', '/_sandbox/entregas').then((r) => (r.body.data as any[]).filter((e) => e.cobro_id === c.id));
-      const [sent] = await until('the delivery of the new request in /_sandbox/entregas', async () => {
-        const a = await attempts();
-        return a.length ? a : undefined;
+      const res = await fetch(sb.baseUrl + '/_sandbox/stream', {
+        headers: { authorization: `Bearer ${sb.apiKey}` },
+        signal: ctl.signal,
       });
-      expect(sent).toMatchObject({ event: 'payment.created', ok: true, status: 200, reenvio: false });
+      const c = await crear({ concepto: 'Para reenviar' });
+      const attempts = () =>
+        call('GET', '/_sandbox/entregas').then((r) =>
+          (r.body.data as any[]).filter((e) => e.cobro_id === c.id),
+        );
+      const [sent] = await until(
+        'the delivery of the new request in /_sandbox/entregas',
+        async () => {
+          const a = await attempts();
+          return a.length ? a : undefined;
+        },
+      );
+      expect(sent).toMatchObject({
+        event: 'payment.created',
+        ok: true,
+        status: 200,
+        reenvio: false,
+      });
       const again = await call('POST', `/_sandbox/eventos/${sent.evento_id}/reenviar`, {});
       expect(again.status).toBe(202);
-      expect(again.body.data).toMatchObject({ evento_id: sent.evento_id, event: 'payment.created', cobro_id: c.id, url: receiver.url });
-      const all = await until('the resent notification as a second attempt in /_sandbox/entregas', async () => {
-        const a = await attempts();
-        return a.length === 2 ? a : undefined;
+      expect(again.body.data).toMatchObject({
+        evento_id: sent.evento_id,
+        event: 'payment.created',
+        cobro_id: c.id,
+        url: receiver.url,
       });
-      expect(all[1]).toMatchObject({ evento_id: sent.evento_id, event: 'payment.created', intento: 1, ok: true, reenvio: true });
+      const all = await until(
+        'the resent notification as a second attempt in /_sandbox/entregas',
+        async () => {
+          const a = await attempts();
+          return a.length === 2 ? a : undefined;
+        },
+      );
+      expect(all[1]).toMatchObject({
+        evento_id: sent.evento_id,
+        event: 'payment.created',
+        intento: 1,
+        ok: true,
+        reenvio: true,
+      });
       const mine = receiver.bodies.filter((b) => JSON.parse(b).cobro_id === c.id);
       expect(mine).toHaveLength(2);
       expect(mine[1]).toBe(mine[0]);
       // No new event: the request's events are the one it had.
       expect((await call('GET', `/_sandbox/cobros/${c.id}`)).body.data.eventos).toHaveLength(1);
-      const streamed = await readEvents(res, (evs) => evs.filter((e) => e.event === 'entrega' && e.data.cobro_id === c.id).length === 2);
-      expect(streamed.filter((e) => e.event === 'entrega').map((e) => e.data.reenvio)).toEqual([false, true]);
+      const streamed = await readEvents(
+        res,
+        (evs) => evs.filter((e) => e.event === 'entrega' && e.data.cobro_id === c.id).length === 2,
+      );
+      expect(streamed.filter((e) => e.event === 'entrega').map((e) => e.data.reenvio)).toEqual([
+        false,
+        true,
+      ]);
       ctl.abort();
       expect((await call('POST', '/_sandbox/eventos/999999/reenviar', {})).status).toBe(404);
-      expect((await call('POST', `/_sandbox/eventos/${sent.evento_id}/reenviar`, {}, sb.apiKeyLive!)).status).toBe(404);
+      expect(
+        (await call('POST', `/_sandbox/eventos/${sent.evento_id}/reenviar`, {}, sb.apiKeyLive!))
+          .status,
+      ).toBe(404);
     } finally {
       await call('POST', '/_sandbox/webhook', { url: null });
       await new Promise((r) => receiver.server.close(r));
@@ -288,9 +405,15 @@ describe('the dashboard over HTTP', () => {
   it('the cap of live streams is per merchant: the not-ready key holding all of its own leaves the main dashboard its stream', async () => {
     const own = await startSandbox({ readyDelayMs: 0 });
     const ctl = new AbortController();
-    const open = (key: string) => fetch(own.baseUrl + '/_sandbox/stream', { headers: { authorization: `Bearer ${key}` }, signal: ctl.signal });
+    const open = (key: string) =>
+      fetch(own.baseUrl + '/_sandbox/stream', {
+        headers: { authorization: `Bearer ${key}` },
+        signal: ctl.signal,
+      });
     try {
-      const held = await Promise.all(Array.from({ length: MAX_STREAMS }, () => open(own.apiKeyNoListo)));
+      const held = await Promise.all(
+        Array.from({ length: MAX_STREAMS }, () => open(own.apiKeyNoListo)),
+      );
       expect(held.map((r) => r.status)).toEqual(Array(MAX_STREAMS).fill(200));
       const readers = held.map((r) => r.body!.getReader());
       for (const r of readers) await r.read();
@@ -308,11 +431,15 @@ describe('the dashboard over HTTP', () => {
       expect(created.status).toBe(201);
       const id = ((await created.json()) as { data: { id: number } }).data.id;
       const evs = await readEvents(main, (e) => e.some((x) => x.event === 'evento'));
-      expect(evs.find((x) => x.event === 'evento')!.data.body).toMatchObject({ event: 'payment.created', cobro_id: id });
+      expect(evs.find((x) => x.event === 'evento')!.data.body).toMatchObject({
+        event: 'payment.created',
+        cobro_id: id,
+      });
       expect(own.app.deps.hub.size).toBe(MAX_STREAMS + 1);
       // A closed tab gives its place back to its merchant.
       await readers[0]!.cancel();
-      for (let i = 0; i < 200 && own.app.deps.hub.size > MAX_STREAMS; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && own.app.deps.hub.size > MAX_STREAMS; i++)
+        await new Promise((r) => setTimeout(r, 10));
       expect((await open(own.apiKeyNoListo)).status).toBe(200);
     } finally {
       ctl.abort();
@@ -322,7 +449,9 @@ describe('the dashboard over HTTP', () => {
 
   it('a stopping sandbox ends the open streams', async () => {
     const own = await startSandbox({ readyDelayMs: 0 });
-    const res = await fetch(own.baseUrl + '/_sandbox/stream', { headers: { authorization: `Bearer ${own.apiKey}` } });
+    const res = await fetch(own.baseUrl + '/_sandbox/stream', {
+      headers: { authorization: `Bearer ${own.apiKey}` },
+    });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     await reader.read();

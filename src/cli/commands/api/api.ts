@@ -19,7 +19,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Exit code of an HTTP answer: the class the client would have thrown for it (api/errors.ts). */
 export function exitCodeOf(status: number, body: unknown): number {
   if (status >= 200 && status < 300) return EXIT.ok;
-  const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  const error =
+    typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
   return serviceError(status, typeof error === 'string' ? error : '', '', body).exitCode;
 }
 
@@ -36,43 +37,65 @@ export function parseFields(fields: string[]): Record<string, unknown> {
       try {
         out[raw[1]!] = JSON.parse(raw[2]!);
       } catch {
-        throw new UsageError(`--field ${printable(f)}: lo que sigue a := no es JSON (ej. tarjeta:=false, transaccion_id:=7)`);
+        throw new UsageError(
+          `--field ${printable(f)}: lo que sigue a := no es JSON (ej. tarjeta:=false, transaccion_id:=7)`,
+        );
       }
     } else if (plain) {
       out[plain[1]!] = plain[2]!;
     } else {
-      throw new UsageError(`--field "${printable(f)}" no tiene la forma clave=valor (o clave:=json)`);
+      throw new UsageError(
+        `--field "${printable(f)}" no tiene la forma clave=valor (o clave:=json)`,
+      );
     }
   }
   return out;
 }
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof apiOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof apiOptions>,
+): Promise<void> {
   const { io } = ctx;
   // `svc api /v1/cuenta` is a GET; `svc api POST /v1/…` and `-X POST` say the method.
   const [first, second] = args;
   const given = second !== undefined ? first : undefined;
-  if (given !== undefined && opts.method !== undefined && given.toUpperCase() !== opts.method.toUpperCase()) {
-    throw new UsageError(`dos métodos: ${printable(given)} y -X ${printable(opts.method)}; decí uno`);
+  if (
+    given !== undefined &&
+    opts.method !== undefined &&
+    given.toUpperCase() !== opts.method.toUpperCase()
+  ) {
+    throw new UsageError(
+      `dos métodos: ${printable(given)} y -X ${printable(opts.method)}; decí uno`,
+    );
   }
   const method = (opts.method ?? given ?? 'GET').toUpperCase();
   if (!(METHODS as readonly string[]).includes(method)) {
-    throw new UsageError(`método "${printable(opts.method ?? given ?? '')}" no válido; usá ${METHODS.join(', ')}`);
+    throw new UsageError(
+      `método "${printable(opts.method ?? given ?? '')}" no válido; usá ${METHODS.join(', ')}`,
+    );
   }
   const path = second ?? first ?? '';
   if (second === undefined && (METHODS as readonly string[]).includes(path.toUpperCase())) {
-    throw new UsageError(`falta la ruta después de ${path.toUpperCase()} (ej. svc api ${path.toUpperCase()} /v1/cobros)`);
+    throw new UsageError(
+      `falta la ruta después de ${path.toUpperCase()} (ej. svc api ${path.toUpperCase()} /v1/cobros)`,
+    );
   }
   if (path === '') throw new UsageError('falta la ruta (ej. svc api /v1/cuenta)');
   if (!path.startsWith('/') || path.startsWith('//') || /[\s\u0000-\u001f\u007f]/.test(path)) {
-    throw new UsageError(`la ruta "${printable(path)}" tiene que empezar con / y no tener espacios (ej. /v1/cobros/42)`);
+    throw new UsageError(
+      `la ruta "${printable(path)}" tiene que empezar con / y no tener espacios (ej. /v1/cobros/42)`,
+    );
   }
   const fields = parseFields(opts.field ?? []);
   const inputFile = opts.input;
   const hasFields = Object.keys(fields).length > 0;
-  if (inputFile !== undefined && hasFields) throw new UsageError('usá --field o --input, no los dos');
+  if (inputFile !== undefined && hasFields)
+    throw new UsageError('usá --field o --input, no los dos');
   const queryMethod = method === 'GET' || method === 'DELETE';
-  if (inputFile !== undefined && queryMethod) throw new UsageError(`${method} no lleva cuerpo: usá --field para parámetros de consulta`);
+  if (inputFile !== undefined && queryMethod)
+    throw new UsageError(`${method} no lleva cuerpo: usá --field para parámetros de consulta`);
 
   let body: string | undefined;
   let query: Record<string, string> | undefined;
@@ -82,10 +105,14 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof a
     try {
       JSON.parse(body);
     } catch {
-      throw new UsageError(`el cuerpo de ${inputFile === '-' ? 'stdin' : printable(inputFile)} no es JSON válido`);
+      throw new UsageError(
+        `el cuerpo de ${inputFile === '-' ? 'stdin' : printable(inputFile)} no es JSON válido`,
+      );
     }
   } else if (hasFields && queryMethod) {
-    query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    query = Object.fromEntries(
+      Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
   } else if (hasFields) {
     body = JSON.stringify(fields);
   } else if (method !== 'GET' && method !== 'DELETE') {
@@ -108,11 +135,19 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof a
     if (err instanceof NetworkError && err.raw !== undefined) {
       // Not JSON: seeing it is the point of `svc api`. Piped, it goes out byte for
       // byte (as --json does); on a terminal each line is shown safely.
-      if (io.stdoutTTY) io.out(err.raw.split('\n').map((line) => shown(line.replace(/\r$/, ''))).join('\n'));
+      if (io.stdoutTTY)
+        io.out(
+          err.raw
+            .split('\n')
+            .map((line) => shown(line.replace(/\r$/, '')))
+            .join('\n'),
+        );
       else io.outRaw(err.raw);
       io.err(io.c.red(`HTTP ${err.http ?? '?'}: la respuesta no es JSON`));
       if (unknown) {
-        io.err(`${method} ${printable(path)} puede haberse hecho o no: no lo repitas sin verificar`);
+        io.err(
+          `${method} ${printable(path)} puede haberse hecho o no: no lo repitas sin verificar`,
+        );
         io.err(`→ para verificar: ${check}`);
       }
       throw new Reported(EXIT.network);
@@ -130,7 +165,9 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof a
   const code = exitCodeOf(res.http, res.data);
   if (code !== EXIT.ok) {
     const e = res.data as { error?: unknown };
-    io.err(io.c.red(`HTTP ${res.http}${typeof e?.error === 'string' ? ` ${shown(e.error, 80)}` : ''}`));
+    io.err(
+      io.c.red(`HTTP ${res.http}${typeof e?.error === 'string' ? ` ${shown(e.error, 80)}` : ''}`),
+    );
     throw new Reported(code);
   }
 }
@@ -140,6 +177,8 @@ async function readBodyFile(file: string): Promise<Buffer> {
     return await readFile(file);
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw new UsageError(`no se pudo leer ${printable(file)}${code === 'ENOENT' ? ': no existe' : code ? ` (${code})` : ''}`);
+    throw new UsageError(
+      `no se pudo leer ${printable(file)}${code === 'ENOENT' ? ': no existe' : code ? ` (${code})` : ''}`,
+    );
   }
 }

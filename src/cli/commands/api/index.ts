@@ -8,18 +8,33 @@ export const apiOptions = defineOptions([
       'campo del cuerpo JSON (valor como texto); clave:=json para un valor JSON crudo (número, true, null, objeto); en GET y DELETE van como parámetros de consulta',
     repeatable: true,
   },
-  { flags: '--input <archivo>', description: 'cuerpo JSON desde un archivo, o - para leerlo de stdin' },
-  { flags: '-X, --method <método>', description: 'el método, si preferís decirlo así (como gh api -X)' },
+  {
+    flags: '--input <archivo>',
+    description: 'cuerpo JSON desde un archivo, o - para leerlo de stdin',
+  },
+  {
+    flags: '-X, --method <método>',
+    description: 'el método, si preferís decirlo así (como gh api -X)',
+  },
 ]);
 
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'api',
-    summary: 'pedido directo al servicio (como gh api): imprime el cuerpo entero; el código de salida sale del estado HTTP',
+    summary:
+      'pedido directo al servicio (como gh api): imprime el cuerpo entero; el código de salida sale del estado HTTP',
     usage: '[opciones] [MÉTODO] <ruta>',
     args: [
-      { name: 'MÉTODO', description: 'GET (si no lo decís), POST, PUT, PATCH o DELETE', required: false },
-      { name: 'ruta', description: 'ruta que empieza con /, ej. /v1/cobros/42 (puede llevar ?consulta)', required: false },
+      {
+        name: 'MÉTODO',
+        description: 'GET (si no lo decís), POST, PUT, PATCH o DELETE',
+        required: false,
+      },
+      {
+        name: 'ruta',
+        description: 'ruta que empieza con /, ej. /v1/cobros/42 (puede llevar ?consulta)',
+        required: false,
+      },
     ],
     options: apiOptions,
     examples: [

@@ -14,7 +14,11 @@ export async function run(ctx: Context): Promise<void> {
       { header: 'MEDIO', value: (r) => openText(r.medio, OPEN_FIELDS.cargo.medio) },
       { header: 'NOMBRE', value: (r) => r.label },
       // On a terminal as a person reads a fee (0.80 %); piped, the service's number as sent.
-      { header: 'PORCENTAJE', value: (r) => (ctx.io.stdoutTTY ? percent(String(r.porcentaje)) : `${r.porcentaje}`), align: 'right' },
+      {
+        header: 'PORCENTAJE',
+        value: (r) => (ctx.io.stdoutTTY ? percent(String(r.porcentaje)) : `${r.porcentaje}`),
+        align: 'right',
+      },
     ],
     data.data,
   );

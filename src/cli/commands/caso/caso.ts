@@ -9,8 +9,19 @@ import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/s
 import { serviceTime } from '../../../dates.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
-import { colorState, printJson, printRecord, printTable, type Column } from '../../../output/format.js';
-import { devolucionColumns, liquidacionColumns, transaccionColumns, withoutCobro } from '../../../output/resources.js';
+import {
+  colorState,
+  printJson,
+  printRecord,
+  printTable,
+  type Column,
+} from '../../../output/format.js';
+import {
+  devolucionColumns,
+  liquidacionColumns,
+  transaccionColumns,
+  withoutCobro,
+} from '../../../output/resources.js';
 import { cobroPairs } from '../../../output/cobro.js';
 import { count, printable, shown } from '../../../text.js';
 import type { JournalEntry } from '../../../webhooks/journal.js';
@@ -46,9 +57,14 @@ export interface Caso {
   notificaciones: Notificacion[];
 }
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof casoOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof casoOptions>,
+): Promise<void> {
   // Two ways out asked at once: say so before any request, as --csv with --json is.
-  if (opts.markdown === true && ctx.globals.json) throw new UsageError('--markdown o --json, no los dos');
+  if (opts.markdown === true && ctx.globals.json)
+    throw new UsageError('--markdown o --json, no los dos');
   const ref = parseCobroRef(args[0], opts.referencia, 'svc caso');
   const journal = (await readJournalAt(ctx, await journalPath(ctx, opts, true))).entries;
   const client = await ctx.client();
@@ -56,8 +72,13 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof c
     .spin(`leyendo ${describeRef(ref)}…`, async () => {
       // The request first (a code or reference needs its list call); then the rest at once.
       const cobro = await findCobro(client, ref);
-      const [t, d, l] = await Promise.all([client.listarTransacciones(), client.listarDevoluciones(), client.listarLiquidaciones()]);
-      const mine = <T extends { cobro_id: number }>(items: Iterable<T>) => [...items].filter((x) => x.cobro_id === cobro.id);
+      const [t, d, l] = await Promise.all([
+        client.listarTransacciones(),
+        client.listarDevoluciones(),
+        client.listarLiquidaciones(),
+      ]);
+      const mine = <T extends { cobro_id: number }>(items: Iterable<T>) =>
+        [...items].filter((x) => x.cobro_id === cobro.id);
       return {
         cobro,
         transacciones: mine(t.data.data),
@@ -120,7 +141,8 @@ interface Totals {
 function totalsOf(caso: Caso): Totals {
   const devuelto = sumAmounts(caso.devoluciones.map((d) => d.monto));
   const queda = parseAmount(caso.cobro.monto_cobrado) - devuelto;
-  const sum = (pick: (l: Liquidacion) => string) => formatCents(sumAmounts(caso.liquidaciones.map(pick)));
+  const sum = (pick: (l: Liquidacion) => string) =>
+    formatCents(sumAmounts(caso.liquidaciones.map(pick)));
   return {
     cobrado: caso.cobro.monto_cobrado,
     devuelto: formatCents(devuelto),
@@ -135,13 +157,21 @@ function totalsOf(caso: Caso): Totals {
 function appShort(n: Notificacion): string {
   if (!n.firma_valida) return 'no reenviada';
   if (n.status_app !== null) return `respondió ${n.status_app}`;
-  return n.outcome === 'unreachable' ? 'no respondió' : n.outcome === 'skipped' ? 'filtrada (--events)' : 'sin app';
+  return n.outcome === 'unreachable'
+    ? 'no respondió'
+    : n.outcome === 'skipped'
+      ? 'filtrada (--events)'
+      : 'sin app';
 }
 
 function appAnswer(n: Notificacion): string {
   if (!n.firma_valida) return `rechazada (${n.motivo ?? 'firma inválida'})`;
   if (n.status_app !== null) return `la app respondió ${n.status_app}`;
-  return n.outcome === 'unreachable' ? 'la app no respondió' : n.outcome === 'skipped' ? 'filtrada (--events)' : 'recibida, sin app';
+  return n.outcome === 'unreachable'
+    ? 'la app no respondió'
+    : n.outcome === 'skipped'
+      ? 'filtrada (--events)'
+      : 'recibida, sin app';
 }
 
 /**
@@ -163,15 +193,27 @@ function timeline(caso: Caso, q: (text: string) => string = (t) => t): [string, 
     return rows.at(-1)!;
   };
   const created = fact(c.created_at, `cobro creado: ${c.monto} (${q(c.concepto)})`);
-  const paid = new Map(caso.transacciones.map((t) => [t.id, fact(t.fecha, `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${q(t.codigo)})`)]));
+  const paid = new Map(
+    caso.transacciones.map((t) => [
+      t.id,
+      fact(
+        t.fecha,
+        `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${q(t.codigo)})`,
+      ),
+    ]),
+  );
   const refunds = [...caso.devoluciones]
     .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
-    .map((d) => fact(d.created_at, `devolución ${d.tipo} de ${d.monto}; el cobro quedó ${d.estado}`));
+    .map((d) =>
+      fact(d.created_at, `devolución ${d.tipo} de ${d.monto}; el cobro quedó ${d.estado}`),
+    );
   let refundsTold = 0;
   let before: [string, number] = [created[0], created[2]];
   for (const n of caso.notificaciones) {
     // A notification that failed verification came from anyone: what it says is not the case's.
-    const what = n.firma_valida ? `notificación ${q(n.event ?? '?')} (${q(n.estado ?? '?')}): ${appAnswer(n)}` : `notificación rechazada (${q(n.motivo ?? 'firma inválida')}), sin su contenido`;
+    const what = n.firma_valida
+      ? `notificación ${q(n.event ?? '?')} (${q(n.estado ?? '?')}): ${appAnswer(n)}`
+      : `notificación rechazada (${q(n.motivo ?? 'firma inválida')}), sin su contenido`;
     const told = !n.firma_valida
       ? undefined
       : n.event === 'payment.created'
@@ -181,21 +223,37 @@ function timeline(caso: Caso, q: (text: string) => string = (t) => t): [string, 
           : /refund/.test(n.event ?? '')
             ? refunds[refundsTold++]
             : undefined;
-    const at: [string, number] = told && told[0] >= before[0] ? [told[0], told[2] + 1] : [before[0], before[1] + 1];
+    const at: [string, number] =
+      told && told[0] >= before[0] ? [told[0], told[2] + 1] : [before[0], before[1] + 1];
     before = at;
     rows.push([at[0], what, at[1]]);
   }
-  for (const l of caso.liquidaciones) fact(l.fecha_estimada, `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}`);
+  for (const l of caso.liquidaciones)
+    fact(
+      l.fecha_estimada,
+      `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}`,
+    );
   if (c.vencimiento) fact(c.vencimiento, 'vencimiento del cobro');
-  return rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] - b[2])).map(([time, text]) => [time, text]);
+  return rows
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] - b[2]))
+    .map(([time, text]) => [time, text]);
 }
 
 const notificationColumns = (zone: string): Column<Notificacion>[] => [
   { header: 'FECHA', value: (n) => serviceTime(n.received_at, zone) },
   { header: 'EVENTO', value: (n) => n.event ?? '-' },
   // The request's state is in the record above: the first to go on a narrow terminal.
-  { header: 'ESTADO', value: (n) => n.estado ?? '-', style: (s, _n, c) => colorState(s, c), drop: 2 },
-  { header: 'FIRMA', value: (n) => (n.firma_valida ? 'válida' : `inválida (${n.motivo ?? '?'})`), shrink: true },
+  {
+    header: 'ESTADO',
+    value: (n) => n.estado ?? '-',
+    style: (s, _n, c) => colorState(s, c),
+    drop: 2,
+  },
+  {
+    header: 'FIRMA',
+    value: (n) => (n.firma_valida ? 'válida' : `inválida (${n.motivo ?? '?'})`),
+    shrink: true,
+  },
   { header: 'APP', value: (n) => appShort(n), shrink: true },
   { header: 'ID', value: (n) => n.id, drop: 1 },
 ];
@@ -206,7 +264,10 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
   const totals = totalsOf(caso);
   printRecord(io, [
     ...cobroPairs(caso.cobro),
-    ['devuelto', `${totals.devuelto} (${count(caso.devoluciones.length, 'devolución', 'devoluciones')})`],
+    [
+      'devuelto',
+      `${totals.devuelto} (${count(caso.devoluciones.length, 'devolución', 'devoluciones')})`,
+    ],
     ['queda por devolver', totals.queda],
   ]);
   const section = async <T>(title: string, columns: Column<T>[], items: T[], footer?: string) => {
@@ -216,12 +277,29 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
     if (footer && items.length) io.out(io.c.dim(footer));
   };
   await section('transacciones', withoutCobro(transaccionColumns), caso.transacciones);
-  await section('devoluciones', withoutCobro(devolucionColumns), caso.devoluciones, `total devuelto ${totals.devuelto}; queda por devolver ${totals.queda}`);
-  await section('liquidaciones', withoutCobro(liquidacionColumns), caso.liquidaciones, `total: bruto ${totals.bruto}, te cobramos ${totals.te_cobramos}, te queda ${totals.te_queda}`);
+  await section(
+    'devoluciones',
+    withoutCobro(devolucionColumns),
+    caso.devoluciones,
+    `total devuelto ${totals.devuelto}; queda por devolver ${totals.queda}`,
+  );
+  await section(
+    'liquidaciones',
+    withoutCobro(liquidacionColumns),
+    caso.liquidaciones,
+    `total: bruto ${totals.bruto}, te cobramos ${totals.te_cobramos}, te queda ${totals.te_queda}`,
+  );
   await section('notificaciones recibidas', notificationColumns(zone), caso.notificaciones);
   io.out();
   io.out(io.c.bold('línea de tiempo'));
-  await printTable(io, [{ header: 'FECHA', value: (r: [string, string]) => r[0] }, { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1], shrink: true, wrap: true }], timeline(caso));
+  await printTable(
+    io,
+    [
+      { header: 'FECHA', value: (r: [string, string]) => r[0] },
+      { header: 'QUÉ PASÓ', value: (r: [string, string]) => r[1], shrink: true, wrap: true },
+    ],
+    timeline(caso),
+  );
 }
 
 /** svc's own words and the values the client checked (amounts, dates, states, ids) in a Markdown cell: one line, pipes escaped. */
@@ -243,14 +321,21 @@ function md(text: string | null): string {
   if (PLAIN_MD.test(text) && !/www\./i.test(text)) return text;
   const t = shown(text, 200).replace(/\|/g, '\\|');
   const fence = '`'.repeat(Math.max(0, ...(t.match(/`+/g) ?? []).map((run) => run.length)) + 1);
-  const pad = t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ')) ? ' ' : '';
+  const pad =
+    t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ')) ? ' ' : '';
   return `${fence}${pad}${t}${pad}${fence}`;
 }
 
 /** A Markdown table of cells already rendered (cell or md). */
 function mdTable(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return '_ninguna_\n';
-  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n') + '\n';
+  return (
+    [
+      `| ${headers.join(' | ')} |`,
+      `|${headers.map(() => '---').join('|')}|`,
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n') + '\n'
+  );
 }
 
 /** The case as a Markdown report for a ticket. */
@@ -278,15 +363,43 @@ export function markdown(caso: Caso, zone: string = DEFAULTS.timeZone): string {
     ),
     `## Transacciones (${caso.transacciones.length})`,
     '',
-    mdTable(['id', 'medio', 'estado', 'monto', 'te cobramos', 'te queda', 'fecha', 'acreditación'], cells(caso.transacciones.map((x) => [x.id, x.medio, x.estado, x.monto, x.te_cobramos, x.te_queda, x.fecha, x.acreditacion]))),
+    mdTable(
+      ['id', 'medio', 'estado', 'monto', 'te cobramos', 'te queda', 'fecha', 'acreditación'],
+      cells(
+        caso.transacciones.map((x) => [
+          x.id,
+          x.medio,
+          x.estado,
+          x.monto,
+          x.te_cobramos,
+          x.te_queda,
+          x.fecha,
+          x.acreditacion,
+        ]),
+      ),
+    ),
     `## Devoluciones (${caso.devoluciones.length})`,
     '',
-    mdTable(['id', 'monto', 'tipo', 'estado', 'fecha'], cells(caso.devoluciones.map((x) => [x.id, x.monto, x.tipo, x.estado, x.created_at]))),
+    mdTable(
+      ['id', 'monto', 'tipo', 'estado', 'fecha'],
+      cells(caso.devoluciones.map((x) => [x.id, x.monto, x.tipo, x.estado, x.created_at])),
+    ),
     `Total devuelto: **${t.devuelto}**. Queda por devolver: **${t.queda}**.`,
     '',
     `## Liquidaciones (${caso.liquidaciones.length})`,
     '',
-    mdTable(['transacción', 'bruto', 'te cobramos', 'te queda', 'llega (est.)'], cells(caso.liquidaciones.map((x) => [x.transaccion_id, x.bruto, x.te_cobramos, x.te_queda, x.fecha_estimada]))),
+    mdTable(
+      ['transacción', 'bruto', 'te cobramos', 'te queda', 'llega (est.)'],
+      cells(
+        caso.liquidaciones.map((x) => [
+          x.transaccion_id,
+          x.bruto,
+          x.te_cobramos,
+          x.te_queda,
+          x.fecha_estimada,
+        ]),
+      ),
+    ),
     `Totales: bruto **${t.bruto}**, te cobramos **${t.te_cobramos}**, te queda **${t.te_queda}**.`,
     '',
     `## Notificaciones recibidas (${caso.notificaciones.length})`,
@@ -296,12 +409,27 @@ export function markdown(caso: Caso, zone: string = DEFAULTS.timeZone): string {
       caso.notificaciones.map((n) =>
         // A notification that failed verification came from anyone: listed as rejected, nothing it said.
         n.firma_valida
-          ? [cell(serviceTime(n.received_at, zone)), md(n.event), md(n.estado), 'válida', cell(appAnswer(n))]
-          : [cell(serviceTime(n.received_at, zone)), '-', '-', 'inválida', `rechazada (${md(n.motivo ?? 'firma inválida')}), sin su contenido`],
+          ? [
+              cell(serviceTime(n.received_at, zone)),
+              md(n.event),
+              md(n.estado),
+              'válida',
+              cell(appAnswer(n)),
+            ]
+          : [
+              cell(serviceTime(n.received_at, zone)),
+              '-',
+              '-',
+              'inválida',
+              `rechazada (${md(n.motivo ?? 'firma inválida')}), sin su contenido`,
+            ],
       ),
     ),
     '## Línea de tiempo',
     '',
-    mdTable(['fecha', 'qué pasó'], timeline(caso, md).map(([when, what]) => [cell(when), what])),
+    mdTable(
+      ['fecha', 'qué pasó'],
+      timeline(caso, md).map(([when, what]) => [cell(when), what]),
+    ),
   ].join('\n');
 }

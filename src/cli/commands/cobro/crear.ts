@@ -24,7 +24,8 @@ export function textProblem(value: string, max: number): string | undefined {
   const length = [...value].length;
   if (length > max) return `tiene ${length} caracteres (máximo ${max})`;
   // The sandbox refuses the same characters (src/rules.ts): refused here, nothing is sent.
-  if (CONTROL_CHARS.test(value)) return 'tiene caracteres de control (saltos de línea, tabulaciones, escapes, controles bidireccionales)';
+  if (CONTROL_CHARS.test(value))
+    return 'tiene caracteres de control (saltos de línea, tabulaciones, escapes, controles bidireccionales)';
   return undefined;
 }
 
@@ -49,20 +50,30 @@ export function checkVencimiento(value: unknown, now?: number, timeZone?: string
 }
 
 /** The body from the flags alone; concepto and monto may still be missing. */
-export function bodyFromFlags(opts: Options, now?: number, timeZone?: string): Partial<CrearCobroInput> {
+export function bodyFromFlags(
+  opts: Options,
+  now?: number,
+  timeZone?: string,
+): Partial<CrearCobroInput> {
   const body: Partial<CrearCobroInput> = {};
-  if (opts.concepto !== undefined) body.concepto = checkText(opts.concepto, '--concepto', MAX_CONCEPTO);
+  if (opts.concepto !== undefined)
+    body.concepto = checkText(opts.concepto, '--concepto', MAX_CONCEPTO);
   if (opts.monto !== undefined) body.monto = checkMonto(opts.monto);
-  if (opts.vencimiento !== undefined) body.vencimiento = checkVencimiento(opts.vencimiento, now, timeZone);
-  if (opts.referencia !== undefined) body.referencia = checkText(opts.referencia, '--referencia', MAX_REFERENCIA);
-  if (opts.successUrl !== undefined) body.success_url = parseUrl(opts.successUrl, '--success-url', 'https');
+  if (opts.vencimiento !== undefined)
+    body.vencimiento = checkVencimiento(opts.vencimiento, now, timeZone);
+  if (opts.referencia !== undefined)
+    body.referencia = checkText(opts.referencia, '--referencia', MAX_REFERENCIA);
+  if (opts.successUrl !== undefined)
+    body.success_url = parseUrl(opts.successUrl, '--success-url', 'https');
   if (opts.errorUrl !== undefined) body.error_url = parseUrl(opts.errorUrl, '--error-url', 'https');
   // Only what is turned off travels: each medio defaults to true on the service.
   if (opts.tarjeta === false) body.tarjeta = false;
   if (opts.qr === false) body.qr = false;
   if (opts.transferencia === false) body.transferencia = false;
   if (body.tarjeta === false && body.qr === false && body.transferencia === false) {
-    throw new UsageError('--no-tarjeta, --no-qr y --no-transferencia juntos dejan el cobro sin ningún medio de pago; dejá al menos uno');
+    throw new UsageError(
+      '--no-tarjeta, --no-qr y --no-transferencia juntos dejan el cobro sin ningún medio de pago; dejá al menos uno',
+    );
   }
   return body;
 }
@@ -70,18 +81,52 @@ export function bodyFromFlags(opts: Options, now?: number, timeZone?: string): P
 export async function run(ctx: Context, _args: string[], opts: Options): Promise<void> {
   const { io } = ctx;
   if (opts.lote !== undefined) {
-    const single = (['concepto', 'monto', 'vencimiento', 'referencia', 'successUrl', 'errorUrl', 'mostrarQr'] as const).filter((k) => opts[k] !== undefined);
-    if (single.length || opts.tarjeta === false || opts.qr === false || opts.transferencia === false) {
-      throw new UsageError('--lote toma cada cobro de su fila: sin --concepto, --monto ni las demás opciones de un cobro', 'ej. svc cobro crear --lote cobros.csv --resultado links.csv');
+    const single = (
+      [
+        'concepto',
+        'monto',
+        'vencimiento',
+        'referencia',
+        'successUrl',
+        'errorUrl',
+        'mostrarQr',
+      ] as const
+    ).filter((k) => opts[k] !== undefined);
+    if (
+      single.length ||
+      opts.tarjeta === false ||
+      opts.qr === false ||
+      opts.transferencia === false
+    ) {
+      throw new UsageError(
+        '--lote toma cada cobro de su fila: sin --concepto, --monto ni las demás opciones de un cobro',
+        'ej. svc cobro crear --lote cobros.csv --resultado links.csv',
+      );
     }
     const { createBatch } = await import('./lote.js');
-    return createBatch(ctx, { lote: opts.lote, separador: opts.separador, resultado: opts.resultado, paralelo: opts.paralelo });
+    return createBatch(ctx, {
+      lote: opts.lote,
+      separador: opts.separador,
+      resultado: opts.resultado,
+      paralelo: opts.paralelo,
+    });
   }
-  for (const [flag, v] of [['--resultado', opts.resultado], ['--paralelo', opts.paralelo], ['--separador', opts.separador]] as const) {
+  for (const [flag, v] of [
+    ['--resultado', opts.resultado],
+    ['--paralelo', opts.paralelo],
+    ['--separador', opts.separador],
+  ] as const) {
     if (v !== undefined) throw new UsageError(`${flag} va con --lote`);
   }
-  const body = bodyFromFlags(opts, undefined, opts.vencimiento === undefined ? undefined : await ctx.zone());
-  const missing = [body.concepto === undefined && '--concepto', body.monto === undefined && '--monto'].filter(Boolean) as string[];
+  const body = bodyFromFlags(
+    opts,
+    undefined,
+    opts.vencimiento === undefined ? undefined : await ctx.zone(),
+  );
+  const missing = [
+    body.concepto === undefined && '--concepto',
+    body.monto === undefined && '--monto',
+  ].filter(Boolean) as string[];
   if (missing.length && !io.canPrompt) {
     throw new UsageError(
       `falta ${missing.join(' y ')} (${io.noPromptWhy} no se pregunta nada)`,
@@ -94,7 +139,14 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     // Before anything is typed: a merchant that cannot collect is told now, not after the questions.
     const cuenta = (await ctx.spin('revisando la cuenta…', () => client.cuenta())).data.data;
     if (!cuenta.puede_cobrar) {
-      throw new CliError('esta cuenta todavía no puede crear cobros (puede_cobrar: no); no se preguntó ni se envió nada', { exit: EXIT.notReady, code: 'comercio_no_listo', hint: 'completá los datos del comercio en el panel; `svc cuenta` muestra el estado' });
+      throw new CliError(
+        'esta cuenta todavía no puede crear cobros (puede_cobrar: no); no se preguntó ni se envió nada',
+        {
+          exit: EXIT.notReady,
+          code: 'comercio_no_listo',
+          hint: 'completá los datos del comercio en el panel; `svc cuenta` muestra el estado',
+        },
+      );
     }
     await ask(ctx, body);
   }

@@ -9,18 +9,34 @@ import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
-  const estado = parseOpenChoice(opts.estado, ESTADOS_COBRO, '--estado', (line) => ctx.io.err(ctx.io.c.yellow(line)));
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof listarOptions>,
+): Promise<void> {
+  const estado = parseOpenChoice(opts.estado, ESTADOS_COBRO, '--estado', (line) =>
+    ctx.io.err(ctx.io.c.yellow(line)),
+  );
   const q = opts.q;
   if (q !== undefined && (q.trim() === '' || q.length > 200 || /[\u0000-\u001f\u007f]/.test(q))) {
     throw new UsageError('--q debe tener entre 1 y 200 caracteres, sin caracteres de control');
   }
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
-  const { data: list } = await ctx.spin('buscando cobros…', () => client.iterarCobros({ estado, q }));
+  const { data: list } = await ctx.spin('buscando cobros…', () =>
+    client.iterarCobros({ estado, q }),
+  );
   const { rows, matched } = applyFilter(list, filter, (c) => c.created_at);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   const filtered = [opts.estado, q, opts.desde, opts.hasta].some((v) => v !== undefined);
-  await printTable(ctx.io, cobroColumns, rows, filtered ? 'no hay cobros con esos filtros' : 'no hay cobros todavía: `svc cobro crear` crea uno', cobroFields);
+  await printTable(
+    ctx.io,
+    cobroColumns,
+    rows,
+    filtered
+      ? 'no hay cobros con esos filtros'
+      : 'no hay cobros todavía: `svc cobro crear` crea uno',
+    cobroFields,
+  );
   sayLimited(ctx, rows.length, matched.length);
 }

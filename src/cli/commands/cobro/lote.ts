@@ -25,13 +25,27 @@ import { MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseId, parseUrl } from '../../parse.js';
-import { batchColumns, cellAmount, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
+import {
+  batchColumns,
+  cellAmount,
+  parseSeparator,
+  readCsvFile,
+  type CsvRow,
+} from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { checkText } from './crear.js';
 
-const COLUMNS = ['concepto', 'monto', 'referencia', 'vencimiento', 'medios', 'success_url', 'error_url'] as const;
+const COLUMNS = [
+  'concepto',
+  'monto',
+  'referencia',
+  'vencimiento',
+  'medios',
+  'success_url',
+  'error_url',
+] as const;
 const MEDIOS = ['tarjeta', 'qr', 'transferencia'] as const;
 
 interface Row {
@@ -64,14 +78,26 @@ export interface LoteOptions {
 /** `medios`: empty for all three, else the ones named (tarjeta, qr, transferencia), separated by spaces, `+`, `|` or `/`. */
 function csvMedios(text: string): Partial<Record<(typeof MEDIOS)[number], false>> {
   if (text.trim() === '') return {};
-  const named = text.toLowerCase().split(/[\s+|/]+/).filter(Boolean);
+  const named = text
+    .toLowerCase()
+    .split(/[\s+|/]+/)
+    .filter(Boolean);
   const wrong = named.find((m) => !(MEDIOS as readonly string[]).includes(m));
-  if (wrong !== undefined) throw new UsageError(`medios: "${printable(wrong, 40)}" no es un medio (tarjeta, qr, transferencia)`);
+  if (wrong !== undefined)
+    throw new UsageError(
+      `medios: "${printable(wrong, 40)}" no es un medio (tarjeta, qr, transferencia)`,
+    );
   return Object.fromEntries(MEDIOS.filter((m) => !named.includes(m)).map((m) => [m, false]));
 }
 
 /** Every row checked as `cobro crear` checks its flags; a UsageError naming each bad line when any is bad. */
-function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow, c: (typeof COLUMNS)[number]) => string, timeZone: string): Row[] {
+function checkRows(
+  ctx: Context,
+  lote: string,
+  rows: CsvRow[],
+  cell: (r: CsvRow, c: (typeof COLUMNS)[number]) => string,
+  timeZone: string,
+): Row[] {
   const good: Row[] = [];
   const bad: string[] = [];
   const seen = new Map<string, number>();
@@ -80,10 +106,19 @@ function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow,
       const concepto = checkText(cell(r, 'concepto'), 'concepto', MAX_CONCEPTO);
       const referencia = checkText(cell(r, 'referencia'), 'referencia', MAX_REFERENCIA);
       const twin = seen.get(referencia);
-      if (twin !== undefined) throw new UsageError(`la referencia "${printable(referencia, 40)}" ya está en la línea ${twin} (cada fila necesita la suya: así se la encuentra después de un corte)`);
+      if (twin !== undefined)
+        throw new UsageError(
+          `la referencia "${printable(referencia, 40)}" ya está en la línea ${twin} (cada fila necesita la suya: así se la encuentra después de un corte)`,
+        );
       seen.set(referencia, r.line);
-      const body: Row['body'] = { concepto, monto: formatCents(cellAmount(cell(r, 'monto'))), referencia, ...csvMedios(cell(r, 'medios')) };
-      if (body.tarjeta === false && body.qr === false && body.transferencia === false) throw new UsageError('medios: ninguno; dejá al menos uno');
+      const body: Row['body'] = {
+        concepto,
+        monto: formatCents(cellAmount(cell(r, 'monto'))),
+        referencia,
+        ...csvMedios(cell(r, 'medios')),
+      };
+      if (body.tarjeta === false && body.qr === false && body.transferencia === false)
+        throw new UsageError('medios: ninguno; dejá al menos uno');
       const vence = cell(r, 'vencimiento');
       if (vence) {
         try {
@@ -93,8 +128,10 @@ function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow,
           throw err;
         }
       }
-      if (cell(r, 'success_url')) body.success_url = parseUrl(cell(r, 'success_url'), 'success_url', 'https');
-      if (cell(r, 'error_url')) body.error_url = parseUrl(cell(r, 'error_url'), 'error_url', 'https');
+      if (cell(r, 'success_url'))
+        body.success_url = parseUrl(cell(r, 'success_url'), 'success_url', 'https');
+      if (cell(r, 'error_url'))
+        body.error_url = parseUrl(cell(r, 'error_url'), 'error_url', 'https');
       good.push({ fila: r.line, body });
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
@@ -103,11 +140,14 @@ function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow,
   }
   if (bad.length) {
     for (const line of bad) ctx.io.err(ctx.io.c.yellow(line));
-    throw new CliError(`${count(bad.length, 'fila no se puede crear', 'filas no se pueden crear')} (${bad.map((b) => b.split(':')[0]).join(', ')}): no se creó ningún cobro de ${printable(lote)}`, {
-      exit: EXIT.usage,
-      code: 'rows_invalid',
-      hint: 'corregí esas filas y volvé a correr el mismo comando',
-    });
+    throw new CliError(
+      `${count(bad.length, 'fila no se puede crear', 'filas no se pueden crear')} (${bad.map((b) => b.split(':')[0]).join(', ')}): no se creó ningún cobro de ${printable(lote)}`,
+      {
+        exit: EXIT.usage,
+        code: 'rows_invalid',
+        hint: 'corregí esas filas y volvé a correr el mismo comando',
+      },
+    );
   }
   return good;
 }
@@ -115,18 +155,30 @@ function checkRows(ctx: Context, lote: string, rows: CsvRow[], cell: (r: CsvRow,
 /** `svc cobro crear --lote FILE.csv`: checked whole, locked, each row once. */
 export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
   const paralelo = o.paralelo === undefined ? 1 : parseId(o.paralelo, '--paralelo');
-  if (paralelo > 4) throw new UsageError('--paralelo: hasta 4 a la vez (el servicio no es para ráfagas)');
+  if (paralelo > 4)
+    throw new UsageError('--paralelo: hasta 4 a la vez (el servicio no es para ráfagas)');
   const resultado = o.resultado === undefined ? undefined : String(o.resultado);
   const what = `--lote ${printable(o.lote)}`;
-  const csv = readCsvFile(o.lote, { what: '--lote', separator: parseSeparator(o.separador), encoding: 'utf-8' });
+  const csv = readCsvFile(o.lote, {
+    what: '--lote',
+    separator: parseSeparator(o.separador),
+    encoding: 'utf-8',
+  });
   const names = batchColumns(csv, what, COLUMNS, ['concepto', 'monto', 'referencia']);
   if (csv.rows.length === 0) throw new UsageError(`${what}: no tiene filas`);
-  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) => (names[c] === undefined ? '' : (r.cells[names[c]] ?? ''));
+  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) =>
+    names[c] === undefined ? '' : (r.cells[names[c]] ?? '');
   const rows = checkRows(ctx, o.lote, csv.rows, cell, await ctx.zone());
   const client = await ctx.client();
   const lock = await lockFile(o.lote, {
     what: `el lote ${printable(o.lote)}`,
-    onWait: (h) => say(ctx, ctx.io.c.dim(`otro proceso${h ? ` (pid ${h.pid})` : ''} está creando los cobros de ${shown(o.lote)}: esperando a que termine…`)),
+    onWait: (h) =>
+      say(
+        ctx,
+        ctx.io.c.dim(
+          `otro proceso${h ? ` (pid ${h.pid})` : ''} está creando los cobros de ${shown(o.lote)}: esperando a que termine…`,
+        ),
+      ),
   });
   try {
     await createLocked(ctx, client, o.lote, rows, paralelo, resultado);
@@ -135,31 +187,61 @@ export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
   }
 }
 
-async function createLocked(ctx: Context, client: Client, lote: string, rows: Row[], paralelo: number, resultado: string | undefined): Promise<void> {
+async function createLocked(
+  ctx: Context,
+  client: Client,
+  lote: string,
+  rows: Row[],
+  paralelo: number,
+  resultado: string | undefined,
+): Promise<void> {
   const { io, globals } = ctx;
   const digest = `sha256:${createHash('sha256').update(readFileSync(lote)).digest('hex')}`;
-  const ledger = new Ledger<Outcome>(`${lote}.registro.jsonl`, (e) => e.estado === 'creado' || e.estado === 'rechazado');
+  const ledger = new Ledger<Outcome>(
+    `${lote}.registro.jsonl`,
+    (e) => e.estado === 'creado' || e.estado === 'rechazado',
+  );
   try {
     if (ledger.meta && ledger.meta.digest !== digest) {
-      throw new CliError(`${printable(lote)} cambió desde que empezó su registro (${shown(ledger.path)}): las líneas ya no nombran las mismas filas; no se creó nada`, {
-        exit: EXIT.usage,
-        code: 'batch_changed',
-        hint: `las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá ${shown(ledger.path)}`,
-      });
+      throw new CliError(
+        `${printable(lote)} cambió desde que empezó su registro (${shown(ledger.path)}): las líneas ya no nombran las mismas filas; no se creó nada`,
+        {
+          exit: EXIT.usage,
+          code: 'batch_changed',
+          hint: `las filas que faltan, en un CSV nuevo; o, si no se creó ninguna, borrá ${shown(ledger.path)}`,
+        },
+      );
     }
     const todo = rows.filter((r) => !ledger.outcomes.has(r.fila));
     // The service's requests by referencia: a row's own (sent before a cut) or someone else's.
     const existing = await byReferencia(ctx, client, todo);
-    const taken = todo.filter((r) => !ledger.intents.has(r.fila) && existing.has(r.body.referencia));
+    const taken = todo.filter(
+      (r) => !ledger.intents.has(r.fila) && existing.has(r.body.referencia),
+    );
     if (taken.length) {
-      for (const r of taken) io.err(io.c.yellow(`línea ${r.fila}: ya hay un cobro con la referencia "${printable(r.body.referencia, 40)}" (id ${existing.get(r.body.referencia)!.map((c) => c.id).join(', ')})`));
-      throw new CliError(`${count(taken.length, 'referencia ya existe', 'referencias ya existen')} en el servicio: no se creó ningún cobro de ${printable(lote)}`, {
-        exit: EXIT.usage,
-        code: 'referencia_taken',
-        hint: 'cada cobro del lote necesita una referencia nueva (ej. 2026-12-familia-12)',
-      });
+      for (const r of taken)
+        io.err(
+          io.c.yellow(
+            `línea ${r.fila}: ya hay un cobro con la referencia "${printable(r.body.referencia, 40)}" (id ${existing
+              .get(r.body.referencia)!
+              .map((c) => c.id)
+              .join(', ')})`,
+          ),
+        );
+      throw new CliError(
+        `${count(taken.length, 'referencia ya existe', 'referencias ya existen')} en el servicio: no se creó ningún cobro de ${printable(lote)}`,
+        {
+          exit: EXIT.usage,
+          code: 'referencia_taken',
+          hint: 'cada cobro del lote necesita una referencia nueva (ej. 2026-12-familia-12)',
+        },
+      );
     }
-    if (todo.length < rows.length) say(ctx, `${count(rows.length - todo.length, 'fila ya estaba creada', 'filas ya estaban creadas')} (registro ${shown(ledger.path)}): se saltean`);
+    if (todo.length < rows.length)
+      say(
+        ctx,
+        `${count(rows.length - todo.length, 'fila ya estaba creada', 'filas ya estaban creadas')} (registro ${shown(ledger.path)}): se saltean`,
+      );
     const total = sumAmounts(todo.map((r) => r.body.monto));
     if (todo.length && !globals.yes) {
       const live = (await ctx.resolved()).mode === 'live';
@@ -167,13 +249,18 @@ async function createLocked(ctx: Context, client: Client, lote: string, rows: Ro
       if (!io.canPrompt) {
         if (live) await ctx.guardChange(`crear los cobros de ${shown(lote)}`);
       } else if (live) {
-        await ctx.confirmTyped(`MODO LIVE: para crear ${count(todo.length, 'cobro', 'cobros')} por ${sum} escribí el total (${sum}):`, sum);
+        await ctx.confirmTyped(
+          `MODO LIVE: para crear ${count(todo.length, 'cobro', 'cobros')} por ${sum} escribí el total (${sum}):`,
+          sum,
+        );
       } else {
         await ctx.confirm(`¿Crear ${count(todo.length, 'cobro', 'cobros')} por ${sum}?`);
       }
     }
     ledger.begin({ digest, lote });
-    const results: RowResult[] = rows.filter((r) => ledger.outcomes.has(r.fila)).map((r) => resultOf(r, ledger.outcomes.get(r.fila)!, true));
+    const results: RowResult[] = rows
+      .filter((r) => ledger.outcomes.has(r.fila))
+      .map((r) => resultOf(r, ledger.outcomes.get(r.fila)!, true));
     for (const res of results) emit(ctx, res);
     const progress = makeProgress(ctx, todo.length, total);
     await eachInTurn(todo, paralelo, async (r) => {
@@ -189,26 +276,42 @@ async function createLocked(ctx: Context, client: Client, lote: string, rows: Ro
     const creados = results.filter((x) => x.estado === 'creado' || x.estado === 'ya_creado').length;
     const rechazados = results.filter((x) => x.estado === 'rechazado');
     const inciertos = results.filter((x) => x.estado === 'incierto');
-    say(ctx, `${count(creados, 'cobro creado', 'cobros creados')}, ${rechazados.length} rechazados${inciertos.length ? `, ${inciertos.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`);
+    say(
+      ctx,
+      `${count(creados, 'cobro creado', 'cobros creados')}, ${rechazados.length} rechazados${inciertos.length ? `, ${inciertos.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
+    );
     if (inciertos.length) {
-      throw new CliError(`${count(inciertos.length, 'fila quedó', 'filas quedaron')} sin saber si se creó (${inciertos.map((x) => `línea ${x.fila}`).join(', ')}): corré el mismo comando de nuevo, que primero las busca por su referencia`, {
-        exit: EXIT.network,
-        code: 'outcome_unknown',
-      });
+      throw new CliError(
+        `${count(inciertos.length, 'fila quedó', 'filas quedaron')} sin saber si se creó (${inciertos.map((x) => `línea ${x.fila}`).join(', ')}): corré el mismo comando de nuevo, que primero las busca por su referencia`,
+        {
+          exit: EXIT.network,
+          code: 'outcome_unknown',
+        },
+      );
     }
-    if (rechazados.length) throw new CliError(`el servicio rechazó ${count(rechazados.length, 'fila', 'filas')}: ${rechazados.map((x) => `línea ${x.fila}`).join(', ')}`, { exit: EXIT.refused, code: 'rows_refused' });
+    if (rechazados.length)
+      throw new CliError(
+        `el servicio rechazó ${count(rechazados.length, 'fila', 'filas')}: ${rechazados.map((x) => `línea ${x.fila}`).join(', ')}`,
+        { exit: EXIT.refused, code: 'rows_refused' },
+      );
   } finally {
     ledger.close();
   }
 }
 
 /** The service's requests whose referencia is one of the rows', by referencia (one read of the whole list). */
-async function byReferencia(ctx: Context, client: Client, rows: Row[]): Promise<Map<string, Cobro[]>> {
+async function byReferencia(
+  ctx: Context,
+  client: Client,
+  rows: Row[],
+): Promise<Map<string, Cobro[]>> {
   const wanted = new Set(rows.map((r) => r.body.referencia));
   const found = new Map<string, Cobro[]>();
   if (wanted.size === 0) return found;
   const { data } = await ctx.spin('revisando las referencias…', () => client.listarCobros());
-  for (const c of data.data) if (c.referencia !== null && wanted.has(c.referencia)) found.set(c.referencia, [...(found.get(c.referencia) ?? []), c]);
+  for (const c of data.data)
+    if (c.referencia !== null && wanted.has(c.referencia))
+      found.set(c.referencia, [...(found.get(c.referencia) ?? []), c]);
   return found;
 }
 
@@ -219,8 +322,19 @@ async function findByReferencia(client: Client, referencia: string): Promise<Cob
 }
 
 /** One row, exactly once (shared/ledger.ts): a row left in doubt is looked for by its referencia before it is sent again. */
-async function createRow(client: Client, ledger: Ledger<Outcome>, r: Row, known: Cobro[] | undefined): Promise<RowResult> {
-  const made = (c: Cobro): Outcome => ({ fila: r.fila, estado: 'creado', cobro_id: c.id, codigo: c.codigo, url: c.url });
+async function createRow(
+  client: Client,
+  ledger: Ledger<Outcome>,
+  r: Row,
+  known: Cobro[] | undefined,
+): Promise<RowResult> {
+  const made = (c: Cobro): Outcome => ({
+    fila: r.fila,
+    estado: 'creado',
+    cobro_id: c.id,
+    codigo: c.codigo,
+    url: c.url,
+  });
   const t = await rowOnce(ledger, r.fila, {
     // Round 0: the whole list read before the run; after a lost reply, ask again.
     find: async (round) => {
@@ -230,14 +344,30 @@ async function createRow(client: Client, ledger: Ledger<Outcome>, r: Row, known:
     send: async () => made((await client.crearCobro(r.body)).data.data),
     refused: (e): Outcome => ({ fila: r.fila, estado: 'rechazado', error: refusalText(e) }),
   });
-  return 'outcome' in t ? resultOf(r, t.outcome, false) : { ...base(r), estado: 'incierto', error: t.unknown };
+  return 'outcome' in t
+    ? resultOf(r, t.outcome, false)
+    : { ...base(r), estado: 'incierto', error: t.unknown };
 }
 
-const base = (r: Row) => ({ fila: r.fila, referencia: r.body.referencia, monto: r.body.monto, cobro_id: null, codigo: null, url: null, error: null });
+const base = (r: Row) => ({
+  fila: r.fila,
+  referencia: r.body.referencia,
+  monto: r.body.monto,
+  cobro_id: null,
+  codigo: null,
+  url: null,
+  error: null,
+});
 
 function resultOf(r: Row, o: Outcome, before: boolean): RowResult {
   return o.estado === 'creado'
-    ? { ...base(r), estado: before ? 'ya_creado' : 'creado', cobro_id: o.cobro_id, codigo: o.codigo, url: o.url }
+    ? {
+        ...base(r),
+        estado: before ? 'ya_creado' : 'creado',
+        cobro_id: o.cobro_id,
+        codigo: o.codigo,
+        url: o.url,
+      }
     : { ...base(r), estado: 'rechazado', error: o.error };
 }
 
@@ -256,8 +386,24 @@ function emit(ctx: Context, res: RowResult): void {
 }
 
 function resultCsv(results: RowResult[]): string {
-  const lines = [['fila', 'referencia', 'monto', 'estado', 'cobro_id', 'codigo', 'url', 'error'].join(',')];
-  for (const r of results) lines.push([r.fila, r.referencia, r.monto, r.estado, r.cobro_id ?? '', r.codigo ?? '', r.url ?? '', r.error ?? ''].map((v) => csvField(String(v))).join(','));
+  const lines = [
+    ['fila', 'referencia', 'monto', 'estado', 'cobro_id', 'codigo', 'url', 'error'].join(','),
+  ];
+  for (const r of results)
+    lines.push(
+      [
+        r.fila,
+        r.referencia,
+        r.monto,
+        r.estado,
+        r.cobro_id ?? '',
+        r.codigo ?? '',
+        r.url ?? '',
+        r.error ?? '',
+      ]
+        .map((v) => csvField(String(v)))
+        .join(','),
+    );
   return `${lines.join('\r\n')}\r\n`;
 }
 

@@ -14,7 +14,11 @@ import { showQr } from '../../shared/qr.js';
 import type { OptionsOf } from '../../define.js';
 import type { syncOptions } from './index.js';
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof syncOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof syncOptions>,
+): Promise<void> {
   const { io } = ctx;
   const ref = parseCobroRef(args[0], opts.referencia, 'svc sync');
   const client = await ctx.client();
@@ -37,7 +41,11 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof s
   });
   const changed = before.estado !== after.estado;
   if (!isKnown(after.estado, ESTADOS_COBRO)) {
-    io.err(io.c.yellow(`aviso: ${shown(after.estado, 40)} es un estado que svc no conoce: se muestra como lo envió el servicio, y svc no decide nada a partir de él`));
+    io.err(
+      io.c.yellow(
+        `aviso: ${shown(after.estado, 40)} es un estado que svc no conoce: se muestra como lo envió el servicio, y svc no decide nada a partir de él`,
+      ),
+    );
   }
   const transition = `${before.estado} → ${after.estado}`;
 

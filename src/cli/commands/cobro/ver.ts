@@ -8,7 +8,11 @@ import type { OptionsOf } from '../../define.js';
 import { cobroNamed, parseCobroRef } from '../../shared/find-cobro.js';
 import type { verOptions } from './index.js';
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof verOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof verOptions>,
+): Promise<void> {
   const ref = parseCobroRef(args[0], opts.referencia);
   const client = await ctx.client();
   const cobro = await cobroNamed(ctx, client, ref);

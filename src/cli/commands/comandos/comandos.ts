@@ -10,7 +10,8 @@ import { printJson } from '../../../output/format.js';
 /** What each exit code of svc means (README "Output and exit codes"). */
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   ok: 'hecho',
-  refused: 'el servicio o svc se negó, o lo pedido no se cumple (diferencias, una app que respondió mal)',
+  refused:
+    'el servicio o svc se negó, o lo pedido no se cumple (diferencias, una app que respondió mal)',
   usage: 'uso: un flag, valor o argumento inválido, antes de cualquier pedido',
   unauthorized: 'sin clave o con una clave que el servicio no acepta',
   notReady: 'el comercio todavía no puede cobrar',
@@ -31,7 +32,11 @@ function option(o: OptionDef | { flags: string; description: string }) {
     valor: /<([^>]+)>|\[([^\]]+)\]/.exec(o.flags)?.slice(1).find(Boolean) ?? null,
     descripcion: o.description,
     ...(def.choices ? { valores: [...def.choices] } : {}),
-    ...(def.default !== undefined ? { default: def.default } : long.startsWith('no-') ? { default: true } : {}),
+    ...(def.default !== undefined
+      ? { default: def.default }
+      : long.startsWith('no-')
+        ? { default: true }
+        : {}),
     ...(def.repeatable ? { repetible: true } : {}),
   };
 }
@@ -51,7 +56,12 @@ export async function run(ctx: Context): Promise<void> {
     return;
   }
   printJson(ctx.io, {
-    grupos: groups.map((g) => ({ nombre: g.name, alias: g.aliases ?? [], resumen: g.summary, ejemplos: g.examples ?? [] })),
+    grupos: groups.map((g) => ({
+      nombre: g.name,
+      alias: g.aliases ?? [],
+      resumen: g.summary,
+      ejemplos: g.examples ?? [],
+    })),
     comandos: commands.map((c) => ({
       nombre: c.name,
       alias: c.aliases ?? [],
@@ -63,6 +73,10 @@ export async function run(ctx: Context): Promise<void> {
       ejemplos: c.examples,
     })),
     opciones_globales: GLOBAL_OPTIONS.map(option),
-    codigos_de_salida: Object.entries(EXIT).map(([name, code]) => ({ codigo: code, nombre: name, significado: EXIT_MEANINGS[name as keyof typeof EXIT] })),
+    codigos_de_salida: Object.entries(EXIT).map(([name, code]) => ({
+      codigo: code,
+      nombre: name,
+      significado: EXIT_MEANINGS[name as keyof typeof EXIT],
+    })),
   });
 }

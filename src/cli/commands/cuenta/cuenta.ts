@@ -11,11 +11,17 @@ export async function run(ctx: Context): Promise<void> {
     ['id', String(cuenta.id)],
     ['nombre', cuenta.nombre],
     ['email', cuenta.email],
-    ['puede_cobrar', cuenta.puede_cobrar ? 'sí' : 'no', (v, c) => (cuenta.puede_cobrar ? c.green(v) : c.red(v))],
+    [
+      'puede_cobrar',
+      cuenta.puede_cobrar ? 'sí' : 'no',
+      (v, c) => (cuenta.puede_cobrar ? c.green(v) : c.red(v)),
+    ],
   ]);
   if (!cuenta.puede_cobrar) {
     ctx.io.err(
-      ctx.io.c.yellow('Esta cuenta todavía no puede crear cobros: completá los datos del comercio y el registro en el panel.'),
+      ctx.io.c.yellow(
+        'Esta cuenta todavía no puede crear cobros: completá los datos del comercio y el registro en el panel.',
+      ),
     );
   }
 }

@@ -42,7 +42,11 @@ export async function run(ctx: Context): Promise<void> {
     closers.push(() => new Promise((r) => app.close(() => r())));
     const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
 
-    const sandbox = await startSandbox({ port: 0, retrySchedule: [200, 400, 800], readyDelayMs: 0 });
+    const sandbox = await startSandbox({
+      port: 0,
+      retrySchedule: [200, 400, 800],
+      readyDelayMs: 0,
+    });
     closers.push(() => sandbox.close());
     const journal = join(work, 'webhooks.jsonl');
     const listener = await startListener({
@@ -55,7 +59,9 @@ export async function run(ctx: Context): Promise<void> {
     closers.unshift(() => listener.close());
     // A client of its own, not ctx's: this POST is the demo's set-up, not a write of the person's.
     const { Client } = await import('../../../api/client.js');
-    await new SandboxControl(new Client({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey })).setWebhookUrl(listener.url);
+    await new SandboxControl(
+      new Client({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey }),
+    ).setWebhookUrl(listener.url);
 
     const env: NodeJS.ProcessEnv = {
       ...ctx.env,
@@ -72,8 +78,14 @@ export async function run(ctx: Context): Promise<void> {
     say();
     const command = (words: string[], note?: string) => {
       for (const line of commandLines(words.map(quote), io.columns ?? Infinity, note)) {
-        const typed = line.typed.startsWith('$ ') ? `${io.c.dim('$')} ${io.c.bold(line.typed.slice(2))}` : io.c.bold(line.typed);
-        say(line.note === undefined ? typed : `${typed}${line.typed.trim() ? NOTE_GAP : ''}${io.c.dim(line.note)}`);
+        const typed = line.typed.startsWith('$ ')
+          ? `${io.c.dim('$')} ${io.c.bold(line.typed.slice(2))}`
+          : io.c.bold(line.typed);
+        say(
+          line.note === undefined
+            ? typed
+            : `${typed}${line.typed.trim() ? NOTE_GAP : ''}${io.c.dim(line.note)}`,
+        );
       }
     };
     command(['sandbox', '--port', '0'], `# escuchando en ${sandbox.baseUrl}`);
@@ -85,16 +97,38 @@ export async function run(ctx: Context): Promise<void> {
       n++;
       const words = s.show ?? s.argv;
       const shown = `svc ${words.map(quote).join(' ')}`;
-      for (const line of wrapWords(`${n}. ${s.title}`, io.columns ?? Infinity)) say(io.c.cyan(line));
+      for (const line of wrapWords(`${n}. ${s.title}`, io.columns ?? Infinity))
+        say(io.c.cyan(line));
       command(words);
       // Both streams as they are written: a step's preview (stderr) comes before its result.
       const live = json || s.quiet ? undefined : { out: io.stdout, err: io.stderr };
       const out = await runInner(ctx.runSvc, s.argv, env, live, signal);
       if (out.code !== EXIT.ok) {
-        if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: out.code, error: out.stderr.trim() }));
-        throw new CliError(`el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`, { exit: EXIT.refused, code: 'demo_failed' });
+        if (json)
+          io.outRaw(
+            JSON.stringify({
+              paso: n,
+              titulo: s.title,
+              comando: shown,
+              codigo: out.code,
+              error: out.stderr.trim(),
+            }),
+          );
+        throw new CliError(
+          `el paso ${n} (${shown}) terminó con código ${out.code}: ${out.stderr.trim().split('\n')[0] ?? ''}`,
+          { exit: EXIT.refused, code: 'demo_failed' },
+        );
       }
-      if (json) io.outRaw(JSON.stringify({ paso: n, titulo: s.title, comando: shown, codigo: EXIT.ok, salida: parseOr(out.stdout) }));
+      if (json)
+        io.outRaw(
+          JSON.stringify({
+            paso: n,
+            titulo: s.title,
+            comando: shown,
+            codigo: EXIT.ok,
+            salida: parseOr(out.stdout),
+          }),
+        );
       else if (!live && out.stderr.trim()) io.err(out.stderr.trimEnd());
       if (!json) s.after?.(out.stdout);
       say();
@@ -104,14 +138,34 @@ export async function run(ctx: Context): Promise<void> {
 
     const created = await step({
       title: 'Crear un cobro y compartir el link de pago',
-      argv: ['cobro', 'crear', '--concepto', 'Demo: pedido 1042', '--monto', '1500.00', '--referencia', 'demo-1042', '--json'],
-      show: ['cobro', 'crear', '--concepto', 'Demo: pedido 1042', '--monto', '1500.00', '--referencia', 'demo-1042'],
+      argv: [
+        'cobro',
+        'crear',
+        '--concepto',
+        'Demo: pedido 1042',
+        '--monto',
+        '1500.00',
+        '--referencia',
+        'demo-1042',
+        '--json',
+      ],
+      show: [
+        'cobro',
+        'crear',
+        '--concepto',
+        'Demo: pedido 1042',
+        '--monto',
+        '1500.00',
+        '--referencia',
+        'demo-1042',
+      ],
       quiet: true,
       after: (stdout) => {
         const url = (JSON.parse(stdout) as { url: string }).url;
         const hint = '(abrilo en el navegador para pagar como tu cliente)';
         const line = `link de pago: ${url}   ${hint}`;
-        if (displayWidth(line) <= (io.columns ?? Infinity)) return say(`link de pago: ${io.c.underline(url)}   ${io.c.dim(hint)}`);
+        if (displayWidth(line) <= (io.columns ?? Infinity))
+          return say(`link de pago: ${io.c.underline(url)}   ${io.c.dim(hint)}`);
         say(`link de pago: ${io.c.underline(url)}`);
         say(io.c.dim(hint));
       },
@@ -119,18 +173,38 @@ export async function run(ctx: Context): Promise<void> {
     const cobro = JSON.parse(created) as { id: number };
 
     const id = String(cobro.id);
-    await step({ title: 'Quien paga abona una parte con QR', argv: ['sandbox', 'pagar', id, '--monto', '500.00', '--medio', 'qr', ...fmt] });
-    await step({ title: 'Y el resto con tarjeta de crédito', argv: ['sandbox', 'pagar', id, '--medio', 'credito', ...fmt] });
+    await step({
+      title: 'Quien paga abona una parte con QR',
+      argv: ['sandbox', 'pagar', id, '--monto', '500.00', '--medio', 'qr', ...fmt],
+    });
+    await step({
+      title: 'Y el resto con tarjeta de crédito',
+      argv: ['sandbox', 'pagar', id, '--medio', 'credito', ...fmt],
+    });
     await step({ title: 'El cobro, ya pagado', argv: ['cobro', 'ver', id, ...fmt] });
-    await step({ title: 'Las transacciones, con lo que te cobramos y lo que te queda', argv: ['transacciones', 'listar', ...fmt] });
-    await step({ title: 'Devolver una parte', argv: ['devolver', id, '--monto', '200.00', '--yes', ...fmt] });
+    await step({
+      title: 'Las transacciones, con lo que te cobramos y lo que te queda',
+      argv: ['transacciones', 'listar', ...fmt],
+    });
+    await step({
+      title: 'Devolver una parte',
+      argv: ['devolver', id, '--monto', '200.00', '--yes', ...fmt],
+    });
     await step({ title: 'Las devoluciones', argv: ['devoluciones', 'listar', ...fmt] });
-    await step({ title: 'Lo que se va a liquidar y cuándo, con totales', argv: ['liquidaciones', ...fmt] });
+    await step({
+      title: 'Lo que se va a liquidar y cuándo, con totales',
+      argv: ['liquidaciones', ...fmt],
+    });
 
     // Notifications travel asynchronously: wait (bounded) for the ones this flow emits, at
     // the app and in the listener's journal (it records an event once its forward is
     // answered, in its next group write, so the app may have one the journal has not yet).
-    const expected = ['payment.created', 'payment.partially_paid', 'payment.approved', 'payment.partially_refunded'];
+    const expected = [
+      'payment.created',
+      'payment.partially_paid',
+      'payment.approved',
+      'payment.partially_refunded',
+    ];
     const journaled = () => {
       try {
         return readFileSync(journal, 'utf8');
@@ -140,7 +214,9 @@ export async function run(ctx: Context): Promise<void> {
     };
     const arrived = () => {
       const lines = journaled();
-      return expected.every((e) => received.some((b) => b.includes(`"${e}"`)) && lines.includes(`"x-svc-event":"${e}"`));
+      return expected.every(
+        (e) => received.some((b) => b.includes(`"${e}"`)) && lines.includes(`"x-svc-event":"${e}"`),
+      );
     };
     for (let i = 0; i < 200 && !arrived(); i++) await new Promise((r) => setTimeout(r, 50));
     await step({
@@ -149,8 +225,14 @@ export async function run(ctx: Context): Promise<void> {
       show: ['webhook', 'eventos'],
     });
     const missing = expected.filter((e) => !received.some((b) => b.includes(`"${e}"`)));
-    if (missing.length) throw new CliError(`tu app no recibió: ${missing.join(', ')}`, { exit: EXIT.refused, code: 'demo_failed' });
-    say(io.c.green(`✓ listo: ${received.length} notificaciones verificadas y reenviadas a tu app.`));
+    if (missing.length)
+      throw new CliError(`tu app no recibió: ${missing.join(', ')}`, {
+        exit: EXIT.refused,
+        code: 'demo_failed',
+      });
+    say(
+      io.c.green(`✓ listo: ${received.length} notificaciones verificadas y reenviadas a tu app.`),
+    );
     say('Para seguir: `svc sandbox` en otra terminal y `svc --help`.');
   } finally {
     for (const close of closers) await close().catch(() => {});
@@ -168,7 +250,10 @@ async function runInner(
 ) {
   // On a terminal the steps render as they would for a person: tables fitted to its width, and colour.
   const terminal = live?.out as { isTTY?: boolean; columns?: number } | undefined;
-  const stdout = Object.assign(new PassThrough(), { isTTY: Boolean(terminal?.isTTY), columns: terminal?.columns });
+  const stdout = Object.assign(new PassThrough(), {
+    isTTY: Boolean(terminal?.isTTY),
+    columns: terminal?.columns,
+  });
   const stderr = new PassThrough();
   let out = '';
   let err = '';
@@ -204,8 +289,14 @@ const NOTE_GAP = '   ';
  * for the terminal by shellLines; a note (`# …`) ends the last line when it fits, else
  * has a line of its own.
  */
-export function commandLines(words: string[], width: number, note?: string): { typed: string; note?: string }[] {
-  const out: { typed: string; note?: string }[] = shellLines(`$ svc ${words.join(' ')}`, width).map((typed) => ({ typed }));
+export function commandLines(
+  words: string[],
+  width: number,
+  note?: string,
+): { typed: string; note?: string }[] {
+  const out: { typed: string; note?: string }[] = shellLines(`$ svc ${words.join(' ')}`, width).map(
+    (typed) => ({ typed }),
+  );
   if (note !== undefined) {
     const last = out[out.length - 1]!;
     if (displayWidth(last.typed + NOTE_GAP + note) <= width) last.note = note;

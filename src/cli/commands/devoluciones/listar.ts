@@ -6,12 +6,26 @@ import { printJsonItems, printTable } from '../../../output/format.js';
 import { devolucionColumns, devolucionFields } from '../../../output/resources.js';
 import type { listarOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof listarOptions>,
+): Promise<void> {
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
-  const { data: list } = await ctx.spin('buscando devoluciones…', () => client.iterarDevoluciones());
+  const { data: list } = await ctx.spin('buscando devoluciones…', () =>
+    client.iterarDevoluciones(),
+  );
   const { rows, matched } = applyFilter(list, filter, (d) => d.created_at);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
-  await printTable(ctx.io, devolucionColumns, rows, filter.cobroId === undefined ? 'no hay devoluciones' : `el cobro ${filter.cobroId} no tiene devoluciones`, devolucionFields);
+  await printTable(
+    ctx.io,
+    devolucionColumns,
+    rows,
+    filter.cobroId === undefined
+      ? 'no hay devoluciones'
+      : `el cobro ${filter.cobroId} no tiene devoluciones`,
+    devolucionFields,
+  );
   sayLimited(ctx, rows.length, matched.length);
 }

@@ -13,10 +13,24 @@ import type { OptionsOf } from '../../define.js';
 import { parseId, parseMonto, printable } from '../../parse.js';
 import { closeSync, constants, existsSync, fsyncSync, openSync, writeFileSync } from 'node:fs';
 import { writePrivateFile } from '../../../config/private.js';
-import { AlreadyApplied, makePlan, osUser, planText, PlanRefused, readPlan, type Plan } from './plan.js';
+import {
+  AlreadyApplied,
+  makePlan,
+  osUser,
+  planText,
+  PlanRefused,
+  readPlan,
+  type Plan,
+} from './plan.js';
 import { lockFile } from '../../shared/file-lock.js';
 import { CONTROL_CHARS } from '../../../rules.js';
-import { describeRef, findCobro, parseCobroRef, sayMatches, type CobroRef } from '../../shared/find-cobro.js';
+import {
+  describeRef,
+  findCobro,
+  parseCobroRef,
+  sayMatches,
+  type CobroRef,
+} from '../../shared/find-cobro.js';
 import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
 import { count, displayWidth, fitWidth, shown } from '../../../text.js';
@@ -53,10 +67,14 @@ export function parseRefundFlags(args: string[], opts: Options, canAsk = false):
   const hasMonto = opts.monto !== undefined;
   if (total && hasMonto) throw new UsageError('usá --monto o --total, no los dos');
   if (!total && !hasMonto && !canAsk) {
-    throw new UsageError('falta cuánto devolver: --monto <monto> o --total', `ej. svc devolver ${args[0] ?? '42'} --monto 500.00`);
+    throw new UsageError(
+      'falta cuánto devolver: --monto <monto> o --total',
+      `ej. svc devolver ${args[0] ?? '42'} --monto 500.00`,
+    );
   }
   const amount = hasMonto ? parseMonto(opts.monto, '--monto', '500 o 500.50') : undefined;
-  const transaccion = opts.transaccion === undefined ? undefined : parseId(opts.transaccion, '--transaccion');
+  const transaccion =
+    opts.transaccion === undefined ? undefined : parseId(opts.transaccion, '--transaccion');
   return { ref, amount, total, transaccion };
 }
 
@@ -69,7 +87,12 @@ export interface RefundPlan {
 }
 
 /** What is left to refund and whether the amount fits; UsageError (exit 2) when it does not. */
-export function planRefund(req: RefundRequest, cobro: Cobro, devoluciones: Devolucion[], tx?: Transaccion): RefundPlan {
+export function planRefund(
+  req: RefundRequest,
+  cobro: Cobro,
+  devoluciones: Devolucion[],
+  tx?: Transaccion,
+): RefundPlan {
   const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
   const cobrado = parseAmount(cobro.monto_cobrado);
   const refunded = sumAmounts(mine.map((d) => d.monto));
@@ -82,13 +105,21 @@ export function planRefund(req: RefundRequest, cobro: Cobro, devoluciones: Devol
     );
   }
   if (!REFUNDABLE.includes(cobro.estado)) {
-    const why = cobro.estado === 'DEVUELTA' ? ' (ya se devolvió todo)' : cobro.estado === 'CANCELADO' ? ' (no se cobró)' : ' (todavía no se cobró)';
+    const why =
+      cobro.estado === 'DEVUELTA'
+        ? ' (ya se devolvió todo)'
+        : cobro.estado === 'CANCELADO'
+          ? ' (no se cobró)'
+          : ' (todavía no se cobró)';
     throw new UsageError(
       `el cobro ${cobro.id} está ${cobro.estado}${why}: no admite devoluciones; solo ${REFUNDABLE.join(', ')}`,
       `mirá el estado actual con svc sync ${cobro.id}`,
     );
   }
-  if (left <= 0n) throw new UsageError(`al cobro ${cobro.id} no le queda nada por devolver (cobrado ${formatCents(cobrado)}, devuelto ${formatCents(refunded)})`);
+  if (left <= 0n)
+    throw new UsageError(
+      `al cobro ${cobro.id} no le queda nada por devolver (cobrado ${formatCents(cobrado)}, devuelto ${formatCents(refunded)})`,
+    );
   const amount = req.total ? left : req.amount!;
   if (amount > left) {
     throw new UsageError(
@@ -97,13 +128,22 @@ export function planRefund(req: RefundRequest, cobro: Cobro, devoluciones: Devol
     );
   }
   if (tx) {
-    if (tx.cobro_id !== cobro.id) throw new UsageError(`la transacción ${tx.id} es del cobro ${tx.cobro_id}, no del ${cobro.id}`);
+    if (tx.cobro_id !== cobro.id)
+      throw new UsageError(
+        `la transacción ${tx.id} es del cobro ${tx.cobro_id}, no del ${cobro.id}`,
+      );
     if (tx.estado !== 'ACREDITADO') {
-      const unknown = isKnown(tx.estado, ESTADOS_TRANSACCION) ? '' : ', un estado que svc no conoce';
-      throw new UsageError(`la transacción ${tx.id} está "${shown(tx.estado, 40)}"${unknown}: solo se devuelve sobre transacciones ACREDITADO`);
+      const unknown = isKnown(tx.estado, ESTADOS_TRANSACCION)
+        ? ''
+        : ', un estado que svc no conoce';
+      throw new UsageError(
+        `la transacción ${tx.id} está "${shown(tx.estado, 40)}"${unknown}: solo se devuelve sobre transacciones ACREDITADO`,
+      );
     }
     if (amount > parseAmount(tx.monto)) {
-      throw new UsageError(`${formatCents(amount)} supera el monto de la transacción ${tx.id} (${tx.monto})`);
+      throw new UsageError(
+        `${formatCents(amount)} supera el monto de la transacción ${tx.id} (${tx.monto})`,
+      );
     }
   }
   return { cobrado, refunded, refunds: mine.length, left, amount };
@@ -115,19 +155,43 @@ export function checkCommands(id: number): string {
 
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
   if (args[0] === 'planes') return (await import('./planes.js')).listPlans(ctx, args.slice(1));
-  if (args.length > 1) throw new UsageError(`demasiados argumentos: svc devolver toma un cobro (id o código)`);
+  if (args.length > 1)
+    throw new UsageError(`demasiados argumentos: svc devolver toma un cobro (id o código)`);
   if (opts.aplicar !== undefined) return applyPlan(ctx, args, opts);
   if (opts.lote !== undefined) {
-    if (args.length || opts.monto !== undefined || opts.total || opts.transaccion !== undefined || opts.referencia !== undefined) {
-      throw new UsageError('--lote toma los cobros y montos del CSV: sin id, --monto, --total, --transaccion ni --referencia');
+    if (
+      args.length ||
+      opts.monto !== undefined ||
+      opts.total ||
+      opts.transaccion !== undefined ||
+      opts.referencia !== undefined
+    ) {
+      throw new UsageError(
+        '--lote toma los cobros y montos del CSV: sin id, --monto, --total, --transaccion ni --referencia',
+      );
     }
-    if (opts.plan === undefined) throw new UsageError('--lote va con --plan ARCHIVO: un lote se prepara y después se aplica con --aplicar', 'ej. svc devolver --lote devoluciones.csv --plan lote.json');
+    if (opts.plan === undefined)
+      throw new UsageError(
+        '--lote va con --plan ARCHIVO: un lote se prepara y después se aplica con --aplicar',
+        'ej. svc devolver --lote devoluciones.csv --plan lote.json',
+      );
     const planPath = newPlanPath(opts.plan);
     const { prepareBatch } = await import('./lote.js');
-    return prepareBatch(ctx, { lote: String(opts.lote), plan: planPath, separador: opts.separador, motivo: parseMotivo(opts.motivo, true) }, writeNewText);
+    return prepareBatch(
+      ctx,
+      {
+        lote: String(opts.lote),
+        plan: planPath,
+        separador: opts.separador,
+        motivo: parseMotivo(opts.motivo, true),
+      },
+      writeNewText,
+    );
   }
   if (opts.separador !== undefined || opts.resultado !== undefined || opts.paralelo !== undefined) {
-    throw new UsageError('--separador va con --lote; --resultado y --paralelo, con --aplicar de un lote');
+    throw new UsageError(
+      '--separador va con --lote; --resultado y --paralelo, con --aplicar de un lote',
+    );
   }
   const { io, globals } = ctx;
   const req = parseRefundFlags(args, opts, io.canPrompt);
@@ -138,14 +202,17 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   const live = resolved.mode === 'live';
   const sends = opts.dryRun !== true && planFile === undefined;
   // Live without a terminal and without --yes: refused before reading anything (a dry run or a plan sends nothing).
-  if (live && sends && !globals.yes && !io.canPrompt) await ctx.guardChange(`devolver dinero ${describeRef(req.ref).replace(/^el /, 'del ')}`);
+  if (live && sends && !globals.yes && !io.canPrompt)
+    await ctx.guardChange(`devolver dinero ${describeRef(req.ref).replace(/^el /, 'del ')}`);
 
   const { cobro, devoluciones, tx } = await ctx
     .spin(`leyendo ${describeRef(req.ref)}…`, async () => {
       const [c, d, t] = await Promise.all([
         findCobro(client, req.ref),
         client.listarDevoluciones(),
-        req.transaccion === undefined ? undefined : withNotFoundHint(client.verTransaccion(req.transaccion), TX_HINT(req.ref)),
+        req.transaccion === undefined
+          ? undefined
+          : withNotFoundHint(client.verTransaccion(req.transaccion), TX_HINT(req.ref)),
       ]);
       return { cobro: c, devoluciones: d.data.data, tx: t?.data.data };
     })
@@ -154,10 +221,14 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
     });
 
   showSummary(ctx, cobro, devoluciones);
-  if (!req.total && req.amount === undefined) req.amount = await askRefund(ctx, req, cobro, devoluciones, tx);
+  if (!req.total && req.amount === undefined)
+    req.amount = await askRefund(ctx, req, cobro, devoluciones, tx);
   const plan = planRefund(req, cobro, devoluciones, tx);
   const monto = formatCents(plan.amount);
-  say(ctx, `${io.c.bold('a devolver:')}    ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`);
+  say(
+    ctx,
+    `${io.c.bold('a devolver:')}    ${monto}${req.transaccion !== undefined ? ` (sobre la transacción ${req.transaccion})` : ''}`,
+  );
   // A refund does not say on which transaction it was made (the seed's refund has no
   // transaccion_id), so what is left of one transaction is the service's to judge:
   // svc checks only the transaction's own amount, and says so.
@@ -165,10 +236,21 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
 
   if (planFile !== undefined) {
     const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
-    const written = makePlan(cobro, mine, monto, req.transaccion, resolved.profileName.value, resolved.mode, { preparado_por: osUser(ctx.env), motivo });
+    const written = makePlan(
+      cobro,
+      mine,
+      monto,
+      req.transaccion,
+      resolved.profileName.value,
+      resolved.mode,
+      { preparado_por: osUser(ctx.env), motivo },
+    );
     writeNewPlan(planFile, written);
     if (globals.json) printJson(io, written);
-    say(ctx, `plan escrito en ${shown(planFile)} (nada se envió): lo aplica quien corra svc devolver --aplicar ${shown(planFile)}`);
+    say(
+      ctx,
+      `plan escrito en ${shown(planFile)} (nada se envió): lo aplica quien corra svc devolver --aplicar ${shown(planFile)}`,
+    );
     return;
   }
   if (!sends) {
@@ -183,20 +265,38 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
       ...(req.transaccion !== undefined ? { queda_en_transaccion: null } : {}),
     };
     if (globals.json) printJson(io, would);
-    const tx = req.transaccion !== undefined ? `; si a la transacción ${req.transaccion} le queda ${monto} lo decide el servicio al recibirla` : '';
-    say(ctx, io.c.dim(`prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc${tx}; no se envió nada`));
+    const tx =
+      req.transaccion !== undefined
+        ? `; si a la transacción ${req.transaccion} le queda ${monto} lo decide el servicio al recibirla`
+        : '';
+    say(
+      ctx,
+      io.c.dim(
+        `prueba (--dry-run): la devolución de ${monto} del cobro ${cobro.id} pasa los controles de svc${tx}; no se envió nada`,
+      ),
+    );
     return;
   }
   await confirmAndSend(ctx, cobro, monto, req.transaccion, plan.left, live);
 }
 
 /** Confirms as every refund does (the typed amount in live mode), sends the POST once, shows the refund. */
-async function confirmAndSend(ctx: Context, cobro: Cobro, monto: string, transaccion: number | undefined, left: Cents, live: boolean): Promise<Devolucion> {
+async function confirmAndSend(
+  ctx: Context,
+  cobro: Cobro,
+  monto: string,
+  transaccion: number | undefined,
+  left: Cents,
+  live: boolean,
+): Promise<Devolucion> {
   const { io, globals } = ctx;
   const client = await ctx.client();
   if (!globals.yes && io.canPrompt) {
     if (live) {
-      await ctx.confirmTyped(`MODO LIVE: para devolver ${monto} del cobro ${cobro.id} escribí el monto (${monto}):`, monto);
+      await ctx.confirmTyped(
+        `MODO LIVE: para devolver ${monto} del cobro ${cobro.id} escribí el monto (${monto}):`,
+        monto,
+      );
     } else {
       await ctx.confirm(`¿Devolver ${monto} del cobro ${cobro.id} (${shown(cobro.codigo, 40)})?`);
     }
@@ -226,7 +326,10 @@ async function confirmAndSend(ctx: Context, cobro: Cobro, monto: string, transac
   }
   const leftAfter = left - parseAmount(refund.monto);
   // The request's new state is the record's `estado` just above; this line fits 80 columns.
-  say(ctx, io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}`));
+  say(
+    ctx,
+    io.c.dim(`devuelto ${shown(refund.monto)}; queda por devolver ${formatCents(leftAfter)}`),
+  );
   return refund;
 }
 
@@ -236,11 +339,14 @@ const MAX_MOTIVO = 500;
 /** --motivo: only with --plan (or a batch), one line of printable text. */
 export function parseMotivo(value: unknown, allowed: boolean): string | null {
   if (value === undefined) return null;
-  if (!allowed) throw new UsageError('--motivo va con --plan: queda escrito en el plan para quien lo aplique');
+  if (!allowed)
+    throw new UsageError('--motivo va con --plan: queda escrito en el plan para quien lo aplique');
   const text = String(value).trim();
   if (!text) throw new UsageError('--motivo vacío: escribí por qué se devuelve, o no lo pases');
-  if (CONTROL_CHARS.test(text)) throw new UsageError('--motivo no puede tener caracteres de control ni saltos de línea');
-  if (text.length > MAX_MOTIVO) throw new UsageError(`--motivo tiene ${text.length} caracteres: hasta ${MAX_MOTIVO}`);
+  if (CONTROL_CHARS.test(text))
+    throw new UsageError('--motivo no puede tener caracteres de control ni saltos de línea');
+  if (text.length > MAX_MOTIVO)
+    throw new UsageError(`--motivo tiene ${text.length} caracteres: hasta ${MAX_MOTIVO}`);
   return text;
 }
 
@@ -248,7 +354,10 @@ export function parseMotivo(value: unknown, allowed: boolean): string | null {
 function newPlanPath(file: unknown): string {
   const path = String(file);
   if (!path.trim()) throw new UsageError('--plan vacío: el archivo donde escribir el plan');
-  if (existsSync(path)) throw new UsageError(`--plan "${printable(path)}" ya existe: elegí otro nombre (un plan nunca se sobrescribe)`);
+  if (existsSync(path))
+    throw new UsageError(
+      `--plan "${printable(path)}" ya existe: elegí otro nombre (un plan nunca se sobrescribe)`,
+    );
   return path;
 }
 
@@ -259,7 +368,11 @@ function writeNewPlan(path: string, plan: Plan): void {
 function writeNewText(path: string, text: string): void {
   try {
     // Exclusive: two agents writing the same name do not overwrite each other.
-    const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+    const fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
     try {
       writeFileSync(fd, text);
       fsyncSync(fd);
@@ -268,7 +381,9 @@ function writeNewText(path: string, text: string): void {
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`--plan "${printable(path)}": ${code === 'EEXIST' ? 'ya existe' : code === 'ENOENT' ? 'la carpeta no existe' : (err as Error).message}`);
+    throw new UsageError(
+      `--plan "${printable(path)}": ${code === 'EEXIST' ? 'ya existe' : code === 'ENOENT' ? 'la carpeta no existe' : (err as Error).message}`,
+    );
   }
 }
 
@@ -283,20 +398,42 @@ function writeNewText(path: string, text: string): void {
  */
 async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<void> {
   const { io } = ctx;
-  if (args.length || opts.monto !== undefined || opts.total || opts.transaccion !== undefined || opts.referencia !== undefined || opts.plan !== undefined || opts.motivo !== undefined) {
-    throw new UsageError('--aplicar toma todo del plan: sin id, --monto, --total, --transaccion, --referencia, --motivo ni --plan');
+  if (
+    args.length ||
+    opts.monto !== undefined ||
+    opts.total ||
+    opts.transaccion !== undefined ||
+    opts.referencia !== undefined ||
+    opts.plan !== undefined ||
+    opts.motivo !== undefined
+  ) {
+    throw new UsageError(
+      '--aplicar toma todo del plan: sin id, --monto, --total, --transaccion, --referencia, --motivo ni --plan',
+    );
   }
   const path = String(opts.aplicar);
   const lote = await import('./lote.js');
   const batch = lote.peekBatch(path);
-  if (batch) return lote.applyBatch(ctx, path, batch, { resultado: opts.resultado, paralelo: opts.paralelo, dryRun: opts.dryRun });
-  if (opts.resultado !== undefined || opts.paralelo !== undefined) throw new UsageError('--resultado y --paralelo van con un plan en lote (--lote)');
+  if (batch)
+    return lote.applyBatch(ctx, path, batch, {
+      resultado: opts.resultado,
+      paralelo: opts.paralelo,
+      dryRun: opts.dryRun,
+    });
+  if (opts.resultado !== undefined || opts.paralelo !== undefined)
+    throw new UsageError('--resultado y --paralelo van con un plan en lote (--lote)');
   // Read once unlocked: a path that is no plan is a usage error before anything is locked.
   readPlan(path);
   if (opts.dryRun === true) return checkPlan(ctx, path, opts);
   const lock = await lockFile(path, {
     what: `el plan ${printable(path)}`,
-    onWait: (h) => say(ctx, io.c.dim(`otro proceso${h ? ` (pid ${h.pid})` : ''} está aplicando el plan ${shown(path)}: esperando a que termine…`)),
+    onWait: (h) =>
+      say(
+        ctx,
+        io.c.dim(
+          `otro proceso${h ? ` (pid ${h.pid})` : ''} está aplicando el plan ${shown(path)}: esperando a que termine…`,
+        ),
+      ),
   });
   try {
     await checkPlan(ctx, path, opts);
@@ -320,18 +457,27 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
     );
   }
   const resolved = await ctx.resolved();
-  if (plan.modo !== resolved.mode) throw new PlanRefused(`el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`);
+  if (plan.modo !== resolved.mode)
+    throw new PlanRefused(
+      `el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`,
+    );
   if (plan.perfil !== resolved.profileName.value) {
-    throw new PlanRefused(`el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`, `svc --profile ${plan.perfil} devolver --aplicar ${path}`);
+    throw new PlanRefused(
+      `el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`,
+      `svc --profile ${plan.perfil} devolver --aplicar ${path}`,
+    );
   }
   const live = resolved.mode === 'live';
-  if (live && opts.dryRun !== true && !globals.yes && !io.canPrompt) await ctx.guardChange(`aplicar el plan de devolución del cobro ${id}`);
+  if (live && opts.dryRun !== true && !globals.yes && !io.canPrompt)
+    await ctx.guardChange(`aplicar el plan de devolución del cobro ${id}`);
   const client = await ctx.client();
   const { cobro, devoluciones, tx } = await ctx.spin(`leyendo el cobro ${id}…`, async () => {
     const [c, d, t] = await Promise.all([
       client.verCobro(id),
       client.listarDevoluciones(),
-      plan.transaccion_id === null ? undefined : withNotFoundHint(client.verTransaccion(plan.transaccion_id), TX_HINT({ kind: 'id', id })),
+      plan.transaccion_id === null
+        ? undefined
+        : withNotFoundHint(client.verTransaccion(plan.transaccion_id), TX_HINT({ kind: 'id', id })),
     ]);
     return { cobro: c.data.data, devoluciones: d.data.data, tx: t?.data.data };
   });
@@ -348,40 +494,78 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
   }
   const devuelto = formatCents(sumAmounts(mine.map((d) => d.monto)));
   const changes: string[] = [];
-  if (cobro.codigo !== plan.cobro.codigo) changes.push(`el código es ${shown(cobro.codigo)}, no ${shown(plan.cobro.codigo)} (¿otro servicio?)`);
-  if (cobro.estado !== plan.cobro.estado) changes.push(`estado ${plan.cobro.estado} → ${cobro.estado}`);
-  if (cobro.monto_cobrado !== plan.cobro.monto_cobrado) changes.push(`cobrado ${plan.cobro.monto_cobrado} → ${shown(cobro.monto_cobrado)}`);
-  if (devuelto !== plan.cobro.devuelto) changes.push(`devuelto ${plan.cobro.devuelto} → ${devuelto}`);
+  if (cobro.codigo !== plan.cobro.codigo)
+    changes.push(
+      `el código es ${shown(cobro.codigo)}, no ${shown(plan.cobro.codigo)} (¿otro servicio?)`,
+    );
+  if (cobro.estado !== plan.cobro.estado)
+    changes.push(`estado ${plan.cobro.estado} → ${cobro.estado}`);
+  if (cobro.monto_cobrado !== plan.cobro.monto_cobrado)
+    changes.push(`cobrado ${plan.cobro.monto_cobrado} → ${shown(cobro.monto_cobrado)}`);
+  if (devuelto !== plan.cobro.devuelto)
+    changes.push(`devuelto ${plan.cobro.devuelto} → ${devuelto}`);
   if (changes.length) {
-    throw new PlanRefused(`el cobro ${id} cambió desde que se hizo el plan (${changes.join('; ')}): no se aplica`, `mirá el caso con svc caso ${id} y prepará un plan nuevo`);
+    throw new PlanRefused(
+      `el cobro ${id} cambió desde que se hizo el plan (${changes.join('; ')}): no se aplica`,
+      `mirá el caso con svc caso ${id} y prepará un plan nuevo`,
+    );
   }
 
   showSummary(ctx, cobro, devoluciones);
-  const req: RefundRequest = { ref: { kind: 'id', id }, amount: parseAmount(plan.monto), total: false, transaccion: plan.transaccion_id ?? undefined };
+  const req: RefundRequest = {
+    ref: { kind: 'id', id },
+    amount: parseAmount(plan.monto),
+    total: false,
+    transaccion: plan.transaccion_id ?? undefined,
+  };
   const checked = planRefund(req, cobro, devoluciones, tx);
-  say(ctx, `${io.c.bold('a devolver:')}    ${plan.monto} (plan ${shown(path)}, hecho ${shown(serviceTime(plan.creado, await ctx.zone()))} con el perfil "${shown(plan.perfil)}")`);
+  say(
+    ctx,
+    `${io.c.bold('a devolver:')}    ${plan.monto} (plan ${shown(path)}, hecho ${shown(serviceTime(plan.creado, await ctx.zone()))} con el perfil "${shown(plan.perfil)}")`,
+  );
   if (plan.version === 2) {
     say(ctx, `${io.c.dim('preparado por'.padEnd(14))} ${shown(plan.preparado_por ?? '')}`);
-    say(ctx, `${io.c.dim('motivo'.padEnd(14))} ${plan.motivo === null || plan.motivo === undefined ? io.c.dim('(sin motivo)') : shown(plan.motivo)}`);
+    say(
+      ctx,
+      `${io.c.dim('motivo'.padEnd(14))} ${plan.motivo === null || plan.motivo === undefined ? io.c.dim('(sin motivo)') : shown(plan.motivo)}`,
+    );
   }
   if (opts.dryRun === true) {
     // A rehearsal of the approval: every check passed, nothing is sent and the plan stays unapplied.
-    say(ctx, io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`));
+    say(
+      ctx,
+      io.c.dim(`prueba (--dry-run): el plan ${shown(path)} se puede aplicar; no se envió nada`),
+    );
     return;
   }
   const refund = await confirmAndSend(ctx, cobro, plan.monto, req.transaccion, checked.left, live);
   try {
-    const aplicado = { at: new Date().toISOString(), devolucion_id: refund.id, perfil: resolved.profileName.value, aplicado_por: osUser(ctx.env) };
+    const aplicado = {
+      at: new Date().toISOString(),
+      devolucion_id: refund.id,
+      perfil: resolved.profileName.value,
+      aplicado_por: osUser(ctx.env),
+    };
     writePrivateFile(path, planText({ ...plan, aplicado }));
     say(ctx, io.c.dim(`el plan ${shown(path)} quedó marcado como aplicado`));
   } catch (err) {
     // The refund is made; applying the plan again is still refused (a refund of its amount since the plan).
-    io.err(io.c.yellow(`aviso: la devolución se hizo, pero no se pudo marcar el plan ${shown(path)} como aplicado (${(err as Error).message})`));
+    io.err(
+      io.c.yellow(
+        `aviso: la devolución se hizo, pero no se pudo marcar el plan ${shown(path)} como aplicado (${(err as Error).message})`,
+      ),
+    );
   }
 }
 
 /** The amount to refund, asked on a terminal under what is left (as `cobro crear` asks what is missing); asked again while it does not fit. */
-async function askRefund(ctx: Context, req: RefundRequest, cobro: Cobro, devoluciones: Devolucion[], tx?: Transaccion): Promise<Cents> {
+async function askRefund(
+  ctx: Context,
+  req: RefundRequest,
+  cobro: Cobro,
+  devoluciones: Devolucion[],
+  tx?: Transaccion,
+): Promise<Cents> {
   // A request that admits no refund is refused before the question (the smallest amount meets every other check).
   const { left } = planRefund({ ...req, amount: 1n }, cobro, devoluciones, tx);
   const { askAmount } = await import('../../shared/ask-amount.js');
@@ -412,11 +596,20 @@ function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): vo
   const columns = io.stderrTTY ? ((io.stderr as { columns?: number }).columns ?? 0) : 0;
   const concept = shown(cobro.concepto);
   const rows: [string, string][] = [
-    ['cobro', head + (columns > 0 ? fitWidth(concept, Math.max(12, columns - 15 - displayWidth(head))) : concept)],
+    [
+      'cobro',
+      head +
+        (columns > 0
+          ? fitWidth(concept, Math.max(12, columns - 15 - displayWidth(head)))
+          : concept),
+    ],
     ['estado', colorState(cobro.estado, io.c)],
     ['monto', shown(cobro.monto)],
     ['monto_cobrado', shown(cobro.monto_cobrado)],
-    ['ya devuelto', `${formatCents(refunded)}${mine.length ? ` (${count(mine.length, 'devolución', 'devoluciones')})` : ''}`],
+    [
+      'ya devuelto',
+      `${formatCents(refunded)}${mine.length ? ` (${count(mine.length, 'devolución', 'devoluciones')})` : ''}`,
+    ],
     ['queda', formatCents(left < 0n ? 0n : left)],
   ];
   for (const [k, v] of rows) say(ctx, `${io.c.dim(k.padEnd(14))} ${v}`);

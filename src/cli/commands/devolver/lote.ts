@@ -18,7 +18,13 @@ import { csvField } from '../../../output/format.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
-import { batchColumns, cellAmount, parseSeparator, readCsvFile, type CsvRow } from '../../shared/csv.js';
+import {
+  batchColumns,
+  cellAmount,
+  parseSeparator,
+  readCsvFile,
+  type CsvRow,
+} from '../../shared/csv.js';
 import { lockFile } from '../../shared/file-lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
@@ -60,7 +66,15 @@ function digestOf(p: Omit<BatchPlan, 'digest' | 'aplicado'>): string {
     p.version,
     p.tipo,
     p.origen,
-    p.filas.map((r) => [r.fila, r.cobro_id, r.codigo, r.monto, r.transaccion_id, r.motivo, r.antes]),
+    p.filas.map((r) => [
+      r.fila,
+      r.cobro_id,
+      r.codigo,
+      r.monto,
+      r.transaccion_id,
+      r.motivo,
+      r.antes,
+    ]),
     p.total,
     p.perfil,
     p.modo,
@@ -78,7 +92,9 @@ export function peekBatch(path: string): BatchPlan | undefined {
     // link is not followed (readPlan refuses both, saying which).
     if (!lstatSync(path).isFile()) return undefined;
     const p: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return typeof p === 'object' && p !== null && (p as { tipo?: unknown }).tipo === 'lote' ? (p as BatchPlan) : undefined;
+    return typeof p === 'object' && p !== null && (p as { tipo?: unknown }).tipo === 'lote'
+      ? (p as BatchPlan)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -97,21 +113,37 @@ interface PrepareOptions {
 }
 
 /** --lote FILE.csv --plan FILE: every row checked, the plan of those that fit written; exit 2 naming those left out. */
-export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (path: string, text: string) => void): Promise<void> {
+export async function prepareBatch(
+  ctx: Context,
+  o: PrepareOptions,
+  writeNew: (path: string, text: string) => void,
+): Promise<void> {
   const { io, globals } = ctx;
   const what = `--lote ${printable(o.lote)}`;
-  const csv = readCsvFile(o.lote, { what: '--lote', separator: parseSeparator(o.separador), encoding: 'utf-8' });
+  const csv = readCsvFile(o.lote, {
+    what: '--lote',
+    separator: parseSeparator(o.separador),
+    encoding: 'utf-8',
+  });
   const names = batchColumns(csv, what, COLUMNS, ['cobro', 'monto']);
-  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) => (names[c] === undefined ? '' : (r.cells[names[c]] ?? ''));
+  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) =>
+    names[c] === undefined ? '' : (r.cells[names[c]] ?? '');
   if (csv.rows.length === 0) throw new UsageError(`--lote ${printable(o.lote)}: no tiene filas`);
 
   const resolved = await ctx.resolved();
   const client = await ctx.client();
-  const { cobros, devoluciones, txs } = await ctx.spin(`revisando ${count(csv.rows.length, 'fila', 'filas')}…`, async () => {
-    const needTx = csv.rows.some((r) => cell(r, 'transaccion') !== '');
-    const [c, d, t] = await Promise.all([client.listarCobros(), client.listarDevoluciones(), needTx ? client.listarTransacciones() : undefined]);
-    return { cobros: c.data.data, devoluciones: d.data.data, txs: t?.data.data ?? [] };
-  });
+  const { cobros, devoluciones, txs } = await ctx.spin(
+    `revisando ${count(csv.rows.length, 'fila', 'filas')}…`,
+    async () => {
+      const needTx = csv.rows.some((r) => cell(r, 'transaccion') !== '');
+      const [c, d, t] = await Promise.all([
+        client.listarCobros(),
+        client.listarDevoluciones(),
+        needTx ? client.listarTransacciones() : undefined,
+      ]);
+      return { cobros: c.data.data, devoluciones: d.data.data, txs: t?.data.data ?? [] };
+    },
+  );
   const { planRefund } = await import('./devolver.js');
   const rows: BatchRow[] = [];
   const left: Left[] = [];
@@ -121,22 +153,49 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
     try {
       // An id or a code as svc reads them anywhere; any other text is the merchant's referencia.
       const name = cell(r, 'cobro');
-      const ref: CobroRef = /^[1-9][0-9]{0,14}$|^[A-Za-z0-9]{10}$/.test(name) ? parseCobroRef(name, undefined, 'cobro') : name ? { kind: 'referencia', referencia: name } : parseCobroRef('', undefined);
+      const ref: CobroRef = /^[1-9][0-9]{0,14}$|^[A-Za-z0-9]{10}$/.test(name)
+        ? parseCobroRef(name, undefined, 'cobro')
+        : name
+          ? { kind: 'referencia', referencia: name }
+          : parseCobroRef('', undefined);
       const cobro = pick(cobros, ref);
       const montoText = cell(r, 'monto');
       const total = montoText.toLowerCase() === 'total';
       const amount = total ? undefined : cellAmount(montoText, ' (o "total": todo lo que queda)');
-      const transaccion = cell(r, 'transaccion') ? parseId(cell(r, 'transaccion'), 'transaccion') : undefined;
+      const transaccion = cell(r, 'transaccion')
+        ? parseId(cell(r, 'transaccion'), 'transaccion')
+        : undefined;
       const tx = transaccion === undefined ? undefined : txs.find((t) => t.id === transaccion);
-      if (transaccion !== undefined && !tx) throw new UsageError(`no hay transacción ${transaccion}`);
+      if (transaccion !== undefined && !tx)
+        throw new UsageError(`no hay transacción ${transaccion}`);
       const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
       const before = pending.get(cobro.id) ?? [];
-      const plan = planRefund({ ref, amount, total, transaccion }, cobro, [...mine, ...before], tx as Transaccion | undefined);
+      const plan = planRefund(
+        { ref, amount, total, transaccion },
+        cobro,
+        [...mine, ...before],
+        tx as Transaccion | undefined,
+      );
       const monto = formatCents(plan.amount);
-      before.push({ id: 0, cobro_id: cobro.id, monto, tipo: 'parcial', estado: cobro.estado, created_at: '' } as Devolucion);
+      before.push({
+        id: 0,
+        cobro_id: cobro.id,
+        monto,
+        tipo: 'parcial',
+        estado: cobro.estado,
+        created_at: '',
+      } as Devolucion);
       pending.set(cobro.id, before);
       const motivo = cell(r, 'motivo') || null;
-      rows.push({ fila: r.line, cobro_id: cobro.id, codigo: cobro.codigo, monto, transaccion_id: transaccion ?? null, motivo, antes: mine.map((d) => d.id).sort((a, b) => a - b) });
+      rows.push({
+        fila: r.line,
+        cobro_id: cobro.id,
+        codigo: cobro.codigo,
+        monto,
+        transaccion_id: transaccion ?? null,
+        motivo,
+        antes: mine.map((d) => d.id).sort((a, b) => a - b),
+      });
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
       left.push({ fila: r.line, why: err.message });
@@ -145,7 +204,8 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
   const totalCents = sumAmounts(rows.map((r) => r.monto));
   for (const r of rows) say(ctx, `línea ${r.fila}\tcobro ${r.cobro_id}\t${r.monto}\tentra`);
   for (const l of left) say(ctx, io.c.yellow(`línea ${l.fila}\tqueda afuera: ${l.why}`));
-  if (rows.length === 0) throw new UsageError(`ninguna fila de ${printable(o.lote)} entra: no se escribió el plan`);
+  if (rows.length === 0)
+    throw new UsageError(`ninguna fila de ${printable(o.lote)} entra: no se escribió el plan`);
   const body = {
     version: 1 as const,
     tipo: 'lote' as const,
@@ -160,14 +220,23 @@ export async function prepareBatch(ctx: Context, o: PrepareOptions, writeNew: (p
   };
   const plan: BatchPlan = { ...body, digest: digestOf(body), aplicado: null };
   writeNew(o.plan, `${JSON.stringify(plan, null, 2)}\n`);
-  if (globals.json) io.outRaw(JSON.stringify({ plan: o.plan, filas: rows.length, total: plan.total, afuera: left }));
-  say(ctx, `plan escrito en ${shown(o.plan)}: ${count(rows.length, 'fila', 'filas')}, ${plan.total} (nada se envió); lo aplica quien corra svc devolver --aplicar ${shown(o.plan)}`);
+  if (globals.json)
+    io.outRaw(
+      JSON.stringify({ plan: o.plan, filas: rows.length, total: plan.total, afuera: left }),
+    );
+  say(
+    ctx,
+    `plan escrito en ${shown(o.plan)}: ${count(rows.length, 'fila', 'filas')}, ${plan.total} (nada se envió); lo aplica quien corra svc devolver --aplicar ${shown(o.plan)}`,
+  );
   if (left.length) {
-    throw new CliError(`${count(left.length, 'fila quedó', 'filas quedaron')} afuera del plan: ${left.map((l) => `línea ${l.fila}`).join(', ')}`, {
-      exit: EXIT.usage,
-      code: 'rows_left_out',
-      hint: 'corregilas en otro CSV y prepará un plan aparte para ellas',
-    });
+    throw new CliError(
+      `${count(left.length, 'fila quedó', 'filas quedaron')} afuera del plan: ${left.map((l) => `línea ${l.fila}`).join(', ')}`,
+      {
+        exit: EXIT.usage,
+        code: 'rows_left_out',
+        hint: 'corregilas en otro CSV y prepará un plan aparte para ellas',
+      },
+    );
   }
 }
 
@@ -179,27 +248,56 @@ function pick(cobros: Cobro[], ref: CobroRef): Cobro {
         ? cobros.filter((c) => c.codigo.toUpperCase() === ref.codigo)
         : cobros.filter((c) => c.referencia === ref.referencia);
   if (found.length === 1) return found[0]!;
-  const what = ref.kind === 'id' ? `id ${ref.id}` : ref.kind === 'codigo' ? `código ${ref.codigo}` : `referencia "${printable(ref.referencia)}"`;
-  throw new UsageError(found.length === 0 ? `no hay ningún cobro con ${what}` : `${found.length} cobros tienen ${what}: nombralo por su id`);
+  const what =
+    ref.kind === 'id'
+      ? `id ${ref.id}`
+      : ref.kind === 'codigo'
+        ? `código ${ref.codigo}`
+        : `referencia "${printable(ref.referencia)}"`;
+  throw new UsageError(
+    found.length === 0
+      ? `no hay ningún cobro con ${what}`
+      : `${found.length} cobros tienen ${what}: nombralo por su id`,
+  );
 }
 
 /** Reads and checks a batch plan (digest). */
 function checkBatch(path: string, p: BatchPlan): BatchPlan {
   const shaped =
-    p.version === 1 && Array.isArray(p.filas) && p.filas.every((r) => Number.isSafeInteger(r?.cobro_id) && typeof r.monto === 'string' && isAmount(r.monto) && Array.isArray(r.antes)) &&
-    typeof p.perfil === 'string' && (p.modo === 'test' || p.modo === 'live') && typeof p.total === 'string';
-  if (!shaped) throw new UsageError(`--aplicar "${printable(path)}": no es un plan de devoluciones en lote de svc`);
+    p.version === 1 &&
+    Array.isArray(p.filas) &&
+    p.filas.every(
+      (r) =>
+        Number.isSafeInteger(r?.cobro_id) &&
+        typeof r.monto === 'string' &&
+        isAmount(r.monto) &&
+        Array.isArray(r.antes),
+    ) &&
+    typeof p.perfil === 'string' &&
+    (p.modo === 'test' || p.modo === 'live') &&
+    typeof p.total === 'string';
+  if (!shaped)
+    throw new UsageError(
+      `--aplicar "${printable(path)}": no es un plan de devoluciones en lote de svc`,
+    );
   const { digest, aplicado: _a, ...body } = p;
-  if (digestOf(body) !== digest) throw new PlanRefused(`el plan ${printable(path)} fue modificado después de escrito (su digest no coincide): no se aplica`);
+  if (digestOf(body) !== digest)
+    throw new PlanRefused(
+      `el plan ${printable(path)} fue modificado después de escrito (su digest no coincide): no se aplica`,
+    );
   return p;
 }
 
-type Outcome = { fila: number; estado: 'hecha'; devolucion_id: number } | { fila: number; estado: 'rechazada'; error: string };
+type Outcome =
+  | { fila: number; estado: 'hecha'; devolucion_id: number }
+  | { fila: number; estado: 'rechazada'; error: string };
 const isOutcome = (e: Record<string, unknown>) => e.estado === 'hecha' || e.estado === 'rechazada';
 
 /** The refunds the ledger already gave to a row: a refund found on the service is another row's only if not among them. */
 function claimed(ledger: Ledger<Outcome>): Set<number> {
-  return new Set([...ledger.outcomes.values()].flatMap((o) => (o.estado === 'hecha' ? [o.devolucion_id] : [])));
+  return new Set(
+    [...ledger.outcomes.values()].flatMap((o) => (o.estado === 'hecha' ? [o.devolucion_id] : [])),
+  );
 }
 
 interface RowResult {
@@ -218,14 +316,26 @@ interface ApplyOptions {
 }
 
 /** --aplicar on a batch plan: locked, each row once, the ledger beside it. */
-export async function applyBatch(ctx: Context, path: string, raw: BatchPlan, o: ApplyOptions): Promise<void> {
+export async function applyBatch(
+  ctx: Context,
+  path: string,
+  raw: BatchPlan,
+  o: ApplyOptions,
+): Promise<void> {
   const paralelo = o.paralelo === undefined ? 1 : parseId(o.paralelo, '--paralelo');
-  if (paralelo > 4) throw new UsageError('--paralelo: hasta 4 a la vez (el servicio no es para ráfagas)');
+  if (paralelo > 4)
+    throw new UsageError('--paralelo: hasta 4 a la vez (el servicio no es para ráfagas)');
   const resultado = o.resultado === undefined ? undefined : String(o.resultado);
   checkBatch(path, raw);
   const lock = await lockFile(path, {
     what: `el plan ${printable(path)}`,
-    onWait: (h) => say(ctx, ctx.io.c.dim(`otro proceso${h ? ` (pid ${h.pid})` : ''} está aplicando el plan ${shown(path)}: esperando a que termine…`)),
+    onWait: (h) =>
+      say(
+        ctx,
+        ctx.io.c.dim(
+          `otro proceso${h ? ` (pid ${h.pid})` : ''} está aplicando el plan ${shown(path)}: esperando a que termine…`,
+        ),
+      ),
   });
   try {
     // Read again under the lock: an apply that waited sees what the one before it wrote.
@@ -236,7 +346,14 @@ export async function applyBatch(ctx: Context, path: string, raw: BatchPlan, o: 
   }
 }
 
-async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo: number, resultado: string | undefined, dryRun: boolean): Promise<void> {
+async function applyLocked(
+  ctx: Context,
+  path: string,
+  plan: BatchPlan,
+  paralelo: number,
+  resultado: string | undefined,
+  dryRun: boolean,
+): Promise<void> {
   const { io, globals } = ctx;
   if (plan.aplicado) {
     throw new AlreadyApplied(
@@ -246,15 +363,33 @@ async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo
     );
   }
   const resolved = await ctx.resolved();
-  if (plan.modo !== resolved.mode) throw new PlanRefused(`el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`);
-  if (plan.perfil !== resolved.profileName.value) throw new PlanRefused(`el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`);
+  if (plan.modo !== resolved.mode)
+    throw new PlanRefused(
+      `el plan es para modo ${plan.modo} y este perfil está en modo ${resolved.mode}: no se aplica`,
+    );
+  if (plan.perfil !== resolved.profileName.value)
+    throw new PlanRefused(
+      `el plan se hizo con el perfil "${printable(plan.perfil)}" y estás usando "${printable(resolved.profileName.value)}": no se aplica`,
+    );
   const ledger = new Ledger<Outcome>(`${path}.registro.jsonl`, isOutcome);
   try {
     const todo = plan.filas.filter((r) => !ledger.outcomes.has(r.fila));
-    say(ctx, `${io.c.bold('lote:')} ${count(plan.filas.length, 'fila', 'filas')}, ${plan.total}; preparado por ${shown(plan.preparado_por)}${plan.motivo ? ` (${shown(plan.motivo)})` : ''}`);
-    if (todo.length < plan.filas.length) say(ctx, `${count(plan.filas.length - todo.length, 'fila ya estaba hecha', 'filas ya estaban hechas')} (registro ${shown(ledger.path)}): se saltean`);
+    say(
+      ctx,
+      `${io.c.bold('lote:')} ${count(plan.filas.length, 'fila', 'filas')}, ${plan.total}; preparado por ${shown(plan.preparado_por)}${plan.motivo ? ` (${shown(plan.motivo)})` : ''}`,
+    );
+    if (todo.length < plan.filas.length)
+      say(
+        ctx,
+        `${count(plan.filas.length - todo.length, 'fila ya estaba hecha', 'filas ya estaban hechas')} (registro ${shown(ledger.path)}): se saltean`,
+      );
     if (dryRun) {
-      say(ctx, io.c.dim(`prueba (--dry-run): quedan ${count(todo.length, 'fila', 'filas')} por aplicar; no se envió nada`));
+      say(
+        ctx,
+        io.c.dim(
+          `prueba (--dry-run): quedan ${count(todo.length, 'fila', 'filas')} por aplicar; no se envió nada`,
+        ),
+      );
       return;
     }
     const live = resolved.mode === 'live';
@@ -263,7 +398,10 @@ async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo
       if (!io.canPrompt) {
         if (live) await ctx.guardChange(`aplicar el lote ${shown(path)}`);
       } else if (live) {
-        await ctx.confirmTyped(`MODO LIVE: para devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft} escribí el total (${totalLeft}):`, totalLeft);
+        await ctx.confirmTyped(
+          `MODO LIVE: para devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft} escribí el total (${totalLeft}):`,
+          totalLeft,
+        );
       } else {
         await ctx.confirm(`¿Devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft}?`);
       }
@@ -289,43 +427,91 @@ async function applyLocked(ctx: Context, path: string, plan: BatchPlan, paralelo
     const inciertas = results.filter((x) => x.estado === 'incierta');
     if (resultado) writePrivateFile(resultado, resultCsv(results));
     if (inciertas.length === 0) {
-      writePrivateFile(path, `${JSON.stringify({ ...plan, aplicado: { at: new Date().toISOString(), aplicado_por: osUser(ctx.env), hechas, rechazadas } }, null, 2)}\n`);
+      writePrivateFile(
+        path,
+        `${JSON.stringify({ ...plan, aplicado: { at: new Date().toISOString(), aplicado_por: osUser(ctx.env), hechas, rechazadas } }, null, 2)}\n`,
+      );
     }
-    say(ctx, `${count(hechas, 'devolución hecha', 'devoluciones hechas')}, ${rechazadas} rechazadas${inciertas.length ? `, ${inciertas.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`);
+    say(
+      ctx,
+      `${count(hechas, 'devolución hecha', 'devoluciones hechas')}, ${rechazadas} rechazadas${inciertas.length ? `, ${inciertas.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
+    );
     if (inciertas.length) {
-      throw new CliError(`${count(inciertas.length, 'fila quedó', 'filas quedaron')} sin saber si se devolvió (${inciertas.map((x) => `línea ${x.fila}`).join(', ')}): corré de nuevo svc devolver --aplicar ${path}, que primero las busca en el servicio`, {
-        exit: EXIT.network,
-        code: 'outcome_unknown',
-      });
+      throw new CliError(
+        `${count(inciertas.length, 'fila quedó', 'filas quedaron')} sin saber si se devolvió (${inciertas.map((x) => `línea ${x.fila}`).join(', ')}): corré de nuevo svc devolver --aplicar ${path}, que primero las busca en el servicio`,
+        {
+          exit: EXIT.network,
+          code: 'outcome_unknown',
+        },
+      );
     }
-    if (rechazadas) throw new CliError(`el servicio rechazó ${count(rechazadas, 'fila', 'filas')}: ${results.filter((x) => x.estado === 'rechazada').map((x) => `línea ${x.fila}`).join(', ')}`, { exit: EXIT.refused, code: 'rows_refused' });
+    if (rechazadas)
+      throw new CliError(
+        `el servicio rechazó ${count(rechazadas, 'fila', 'filas')}: ${results
+          .filter((x) => x.estado === 'rechazada')
+          .map((x) => `línea ${x.fila}`)
+          .join(', ')}`,
+        { exit: EXIT.refused, code: 'rows_refused' },
+      );
   } finally {
     ledger.close();
   }
 }
 
 /** The refund of row `r` made since the plan and not claimed by another row, if the service has one. */
-async function findMade(client: Client, ledger: Ledger<Outcome>, r: BatchRow): Promise<Devolucion | undefined> {
+async function findMade(
+  client: Client,
+  ledger: Ledger<Outcome>,
+  r: BatchRow,
+): Promise<Devolucion | undefined> {
   const all = (await client.listarDevoluciones()).data.data;
   const taken = claimed(ledger);
-  return all.find((d) => d.cobro_id === r.cobro_id && !r.antes.includes(d.id) && !taken.has(d.id) && parseAmount(d.monto) === parseAmount(r.monto));
+  return all.find(
+    (d) =>
+      d.cobro_id === r.cobro_id &&
+      !r.antes.includes(d.id) &&
+      !taken.has(d.id) &&
+      parseAmount(d.monto) === parseAmount(r.monto),
+  );
 }
 
 /** One row: looked for first when it has an intent, then sent once; a reply lost on the way is looked for again. */
 async function applyRow(client: Client, ledger: Ledger<Outcome>, r: BatchRow): Promise<RowResult> {
-  const made = (d: { id: number }): Outcome => ({ fila: r.fila, estado: 'hecha', devolucion_id: d.id });
+  const made = (d: { id: number }): Outcome => ({
+    fila: r.fila,
+    estado: 'hecha',
+    devolucion_id: d.id,
+  });
   const t = await rowOnce(ledger, r.fila, {
     find: async () => {
       const d = await findMade(client, ledger, r);
       return d && made(d);
     },
-    send: async () => made((await client.devolver(r.cobro_id, r.transaccion_id === null ? { monto: r.monto } : { monto: r.monto, transaccion_id: r.transaccion_id })).data.data),
+    send: async () =>
+      made(
+        (
+          await client.devolver(
+            r.cobro_id,
+            r.transaccion_id === null
+              ? { monto: r.monto }
+              : { monto: r.monto, transaccion_id: r.transaccion_id },
+          )
+        ).data.data,
+      ),
     refused: (e): Outcome => ({ fila: r.fila, estado: 'rechazada', error: refusalText(e) }),
   });
-  return 'outcome' in t ? resultOf(r, t.outcome, false) : { ...base(r), estado: 'incierta', error: t.unknown };
+  return 'outcome' in t
+    ? resultOf(r, t.outcome, false)
+    : { ...base(r), estado: 'incierta', error: t.unknown };
 }
 
-const base = (r: BatchRow) => ({ fila: r.fila, cobro_id: r.cobro_id, monto: r.monto, devolucion_id: null, error: null });
+const base = (r: BatchRow) => ({
+  fila: r.fila,
+  cobro_id: r.cobro_id,
+  monto: r.monto,
+  devolucion_id: null,
+  error: null,
+});
 
 function resultOf(r: BatchRow, o: Outcome, before: boolean): RowResult {
   return o.estado === 'hecha'
@@ -335,12 +521,20 @@ function resultOf(r: BatchRow, o: Outcome, before: boolean): RowResult {
 
 function emit(ctx: Context, res: RowResult): void {
   if (ctx.globals.json) ctx.io.outRaw(JSON.stringify(res));
-  else if (!ctx.io.stderrTTY) ctx.io.err(`línea ${res.fila}\tcobro ${res.cobro_id}\t${res.monto}\t${res.estado}${res.devolucion_id ? `\tdevolución ${res.devolucion_id}` : ''}${res.error ? `\t${printable(res.error, 200)}` : ''}`);
+  else if (!ctx.io.stderrTTY)
+    ctx.io.err(
+      `línea ${res.fila}\tcobro ${res.cobro_id}\t${res.monto}\t${res.estado}${res.devolucion_id ? `\tdevolución ${res.devolucion_id}` : ''}${res.error ? `\t${printable(res.error, 200)}` : ''}`,
+    );
 }
 
 function resultCsv(results: RowResult[]): string {
   const lines = [['fila', 'cobro', 'monto', 'estado', 'devolucion_id', 'error'].join(',')];
-  for (const r of results) lines.push([r.fila, r.cobro_id, r.monto, r.estado, r.devolucion_id ?? '', r.error ?? ''].map(csvField).join(','));
+  for (const r of results)
+    lines.push(
+      [r.fila, r.cobro_id, r.monto, r.estado, r.devolucion_id ?? '', r.error ?? '']
+        .map(csvField)
+        .join(','),
+    );
   return `${lines.join('\r\n')}\r\n`;
 }
 

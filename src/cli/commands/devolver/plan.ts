@@ -60,7 +60,14 @@ export function osUser(env: NodeJS.ProcessEnv = process.env): string {
 export function digestOf(body: PlanBody): string {
   const canonical = JSON.stringify([
     body.version,
-    [body.cobro.id, body.cobro.codigo, body.cobro.estado, body.cobro.monto_cobrado, body.cobro.devuelto, body.cobro.devoluciones],
+    [
+      body.cobro.id,
+      body.cobro.codigo,
+      body.cobro.estado,
+      body.cobro.monto_cobrado,
+      body.cobro.devuelto,
+      body.cobro.devoluciones,
+    ],
     body.monto,
     body.transaccion_id,
     body.perfil,
@@ -140,7 +147,8 @@ export class AlreadyApplied extends CliError {
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 const isText = (v: unknown): v is string => typeof v === 'string';
 const isAmountText = (v: unknown): v is string => isText(v) && isAmount(v);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A field of a plan file and what it must hold. */
 type Field = [name: string, valid: (v: unknown) => boolean];
@@ -165,12 +173,22 @@ const REST: Field[] = [
   ['creado', isText],
   ['digest', isText],
   // What applying reads back and shows: when, which refund, and by whom.
-  ['aplicado', (v) => v === null || (isRecord(v) && isText(v.at) && isId(v.devolucion_id) && (v.aplicado_por === undefined || isText(v.aplicado_por)))],
+  [
+    'aplicado',
+    (v) =>
+      v === null ||
+      (isRecord(v) &&
+        isText(v.at) &&
+        isId(v.devolucion_id) &&
+        (v.aplicado_por === undefined || isText(v.aplicado_por))),
+  ],
 ];
 
 /** A field that is missing, or holds what svc never writes there. */
 function fieldProblem(o: Record<string, unknown>, name: string, prefix = ''): string {
-  return o[name] === undefined ? `falta el campo ${prefix}${name}` : `el campo ${prefix}${name} no es válido`;
+  return o[name] === undefined
+    ? `falta el campo ${prefix}${name}`
+    : `el campo ${prefix}${name} no es válido`;
 }
 
 /** The first of `fields` in `o` that is not as svc writes it, worded; undefined when all are. */
@@ -184,7 +202,11 @@ function notAPlan(p: unknown): string | undefined {
   if (!isRecord(p)) return 'no es un objeto JSON';
   if (p.version !== 1 && p.version !== 2) return fieldProblem(p, 'version');
   if (!isRecord(p.cobro)) return fieldProblem(p, 'cobro');
-  return badField(p, p.version === 2 ? WHO : []) ?? badField(p.cobro, COBRO, 'cobro.') ?? badField(p, REST);
+  return (
+    badField(p, p.version === 2 ? WHO : []) ??
+    badField(p.cobro, COBRO, 'cobro.') ??
+    badField(p, REST)
+  );
 }
 
 /** Reads and checks a plan file: its shape (exit 2 when it is not a plan), then its digest (exit 1 when edited). */
@@ -192,16 +214,29 @@ export function readPlan(path: string): Plan {
   let text: string;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    fd = openSync(
+      path,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+    );
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no existe' : code === 'ELOOP' ? 'es un enlace simbólico' : code === 'EACCES' ? 'sin permiso de lectura' : (err as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'no existe'
+        : code === 'ELOOP'
+          ? 'es un enlace simbólico'
+          : code === 'EACCES'
+            ? 'sin permiso de lectura'
+            : (err as Error).message;
     throw new UsageError(`--aplicar "${printable(path)}": ${why}`);
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new UsageError(`--aplicar "${printable(path)}": no es un archivo`);
-    if (st.size > MAX_PLAN_BYTES) throw new UsageError(`--aplicar "${printable(path)}": ${st.size} bytes no es un plan de devolución`);
+    if (st.size > MAX_PLAN_BYTES)
+      throw new UsageError(
+        `--aplicar "${printable(path)}": ${st.size} bytes no es un plan de devolución`,
+      );
     const buf = Buffer.alloc(st.size);
     let off = 0;
     while (off < buf.length) {
@@ -217,17 +252,28 @@ export function readPlan(path: string): Plan {
   try {
     p = JSON.parse(text) as Plan;
   } catch {
-    throw new UsageError(`--aplicar "${printable(path)}": no es JSON (un plan lo escribe svc devolver … --plan)`);
+    throw new UsageError(
+      `--aplicar "${printable(path)}": no es JSON (un plan lo escribe svc devolver … --plan)`,
+    );
   }
   const v = (p as { version?: unknown } | null)?.version;
   // A plan from a newer svc (a version this one does not know) is told apart from a broken file.
   if (isId(v) && v > 2) {
-    throw new UsageError(`--aplicar "${printable(path)}": es un plan de versión ${v}, de una svc más nueva que esta`, 'actualizá svc para aplicarlo, o prepará el plan de nuevo con esta');
+    throw new UsageError(
+      `--aplicar "${printable(path)}": es un plan de versión ${v}, de una svc más nueva que esta`,
+      'actualizá svc para aplicarlo, o prepará el plan de nuevo con esta',
+    );
   }
   const problem = notAPlan(p);
-  if (problem !== undefined) throw new UsageError(`--aplicar "${printable(path)}": no es un plan de devolución de svc (${problem})`);
+  if (problem !== undefined)
+    throw new UsageError(
+      `--aplicar "${printable(path)}": no es un plan de devolución de svc (${problem})`,
+    );
   if (digestOf(p) !== p.digest) {
-    throw new PlanRefused(`el plan ${printable(path)} fue modificado después de escrito (su digest no coincide): no se aplica`, `prepará uno nuevo con svc devolver ${p.cobro.id} --monto … --plan ARCHIVO`);
+    throw new PlanRefused(
+      `el plan ${printable(path)} fue modificado después de escrito (su digest no coincide): no se aplica`,
+      `prepará uno nuevo con svc devolver ${p.cobro.id} --monto … --plan ARCHIVO`,
+    );
   }
   return p;
 }

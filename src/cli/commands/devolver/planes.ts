@@ -42,7 +42,11 @@ function entryOf(file: string, name: string): PlanEntry | undefined {
     if (p.tipo === 'lote' && Array.isArray(p.filas) && typeof p.total === 'string') {
       return { ...common, tipo: 'lote', para: `${p.filas.length} filas`, monto: p.total };
     }
-    if ((p.version === 1 || p.version === 2) && Number.isSafeInteger(p.cobro?.id) && typeof p.monto === 'string') {
+    if (
+      (p.version === 1 || p.version === 2) &&
+      Number.isSafeInteger(p.cobro?.id) &&
+      typeof p.monto === 'string'
+    ) {
       return { ...common, tipo: 'devolucion', para: `cobro ${p.cobro.id}`, monto: p.monto };
     }
   } catch {
@@ -56,10 +60,14 @@ export async function listPlans(ctx: Context, args: string[]): Promise<void> {
   const dir = args[0] ?? '.';
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`svc devolver planes "${printable(dir)}": ${code === 'ENOENT' ? 'no existe' : code === 'ENOTDIR' ? 'no es una carpeta' : (err as Error).message}`);
+    throw new UsageError(
+      `svc devolver planes "${printable(dir)}": ${code === 'ENOENT' ? 'no existe' : code === 'ENOTDIR' ? 'no es una carpeta' : (err as Error).message}`,
+    );
   }
   const plans = names.flatMap((n) => entryOf(join(dir, n), n) ?? []);
   if (ctx.globals.json) return printJson(ctx.io, plans);

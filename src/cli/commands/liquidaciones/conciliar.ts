@@ -5,7 +5,16 @@
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
-import { decimalMark, parseStatementDate, parseWrittenAmount, reconcile, type Credit, type Estado, type Expected, type Fila } from '../../../extracto.js';
+import {
+  decimalMark,
+  parseStatementDate,
+  parseWrittenAmount,
+  reconcile,
+  type Credit,
+  type Estado,
+  type Expected,
+  type Fila,
+} from '../../../extracto.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { parseAmount } from '../../../money.js';
 import { count, printable, wrapWords } from '../../../text.js';
@@ -14,7 +23,14 @@ import type { conciliarOptions } from './index.js';
 
 /** Header names banks and spreadsheets use, tried in order (case and accents ignored). */
 const CANDIDATES = {
-  fecha: ['fecha', 'fecha valor', 'fecha operacion', 'fecha de operacion', 'fecha movimiento', 'date'],
+  fecha: [
+    'fecha',
+    'fecha valor',
+    'fecha operacion',
+    'fecha de operacion',
+    'fecha movimiento',
+    'date',
+  ],
   importe: ['credito', 'creditos', 'importe', 'monto', 'haber', 'importe credito', 'amount'],
   concepto: ['concepto', 'descripcion', 'detalle', 'referencia', 'movimiento', 'description'],
 } as const;
@@ -29,21 +45,53 @@ const ESTADO_TEXTO: Record<Estado, string> = {
   pendiente: 'pendiente',
 };
 
-const FIELDS: (keyof Fila)[] = ['fecha', 'estado', 'esperado', 'recibido', 'fecha_recibido', 'dias_habiles_tarde', 'liquidaciones', 'linea', 'concepto'];
+const FIELDS: (keyof Fila)[] = [
+  'fecha',
+  'estado',
+  'esperado',
+  'recibido',
+  'fecha_recibido',
+  'dias_habiles_tarde',
+  'liquidaciones',
+  'linea',
+  'concepto',
+];
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof conciliarOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof conciliarOptions>,
+): Promise<void> {
   const path = args[0]!;
   const columns = parseColumns(opts.columnas);
   const tolerance = parseDays(opts.tolerancia);
-  const file = readCsvFile(path, { separator: parseSeparator(opts.separador), what: 'el extracto', encoding: 'auto' });
-  const names = Object.fromEntries((Object.keys(CANDIDATES) as Field[]).map((f) => [f, findColumn(file, CANDIDATES[f], columns[f])])) as Record<Field, string | undefined>;
+  const file = readCsvFile(path, {
+    separator: parseSeparator(opts.separador),
+    what: 'el extracto',
+    encoding: 'auto',
+  });
+  const names = Object.fromEntries(
+    (Object.keys(CANDIDATES) as Field[]).map((f) => [
+      f,
+      findColumn(file, CANDIDATES[f], columns[f]),
+    ]),
+  ) as Record<Field, string | undefined>;
   for (const f of ['fecha', 'importe'] as const) {
     if (!names[f]) {
-      const asked = columns[f] ? `no tiene la columna "${printable(columns[f])}"` : `no tiene una columna de ${f} que svc reconozca`;
-      throw new UsageError(`el extracto ${printable(path)} ${asked} (columnas: ${file.header.map((h) => printable(h)).join(', ')})`, `indicala con --columnas ${f}=NOMBRE`);
+      const asked = columns[f]
+        ? `no tiene la columna "${printable(columns[f])}"`
+        : `no tiene una columna de ${f} que svc reconozca`;
+      throw new UsageError(
+        `el extracto ${printable(path)} ${asked} (columnas: ${file.header.map((h) => printable(h)).join(', ')})`,
+        `indicala con --columnas ${f}=NOMBRE`,
+      );
     }
   }
-  const { credits, period } = creditsOf(file, path, names as Record<'fecha' | 'importe', string> & { concepto?: string });
+  const { credits, period } = creditsOf(
+    file,
+    path,
+    names as Record<'fecha' | 'importe', string> & { concepto?: string },
+  );
 
   const client = await ctx.client();
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
@@ -54,43 +102,77 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof c
     const { c } = ctx.io;
     const cols: Column<Fila>[] = [
       { header: 'FECHA', value: (r) => r.fecha },
-      { header: 'ESTADO', value: (r) => ESTADO_TEXTO[r.estado], style: (t, r) => (r.estado === 'falta' || r.estado === 'no_esperado' ? c.red(t) : r.estado === 'pendiente' ? c.yellow(t) : c.green(t)) },
+      {
+        header: 'ESTADO',
+        value: (r) => ESTADO_TEXTO[r.estado],
+        style: (t, r) =>
+          r.estado === 'falta' || r.estado === 'no_esperado'
+            ? c.red(t)
+            : r.estado === 'pendiente'
+              ? c.yellow(t)
+              : c.green(t),
+      },
       { header: 'ESPERADO', value: (r) => r.esperado ?? '-', align: 'right' },
       { header: 'RECIBIDO', value: (r) => r.recibido ?? '-', align: 'right' },
       { header: 'DETALLE', value: detail },
     ];
-    await printTable(ctx.io, cols, result.filas, `el extracto (${result.periodo.desde} a ${result.periodo.hasta}) no tiene créditos ni días con liquidaciones estimadas`, FIELDS);
+    await printTable(
+      ctx.io,
+      cols,
+      result.filas,
+      `el extracto (${result.periodo.desde} a ${result.periodo.hasta}) no tiene créditos ni días con liquidaciones estimadas`,
+      FIELDS,
+    );
     const by = (e: Estado) => result.filas.filter((f) => f.estado === e).length;
     const parts = [
       `${count(by('coincide') + by('tarde'), 'día coincide', 'días coinciden')}${by('tarde') ? ` (${by('tarde')} tarde)` : ''}`,
-      ...(by('falta') ? [`${count(by('falta'), 'día falta', 'días faltan')} (${result.totales.faltante})`] : []),
-      ...(by('no_esperado') ? [`${count(by('no_esperado'), 'crédito no esperado', 'créditos no esperados')} (${result.totales.no_esperado})`] : []),
-      ...(by('pendiente') ? [`${by('pendiente')} pendiente${by('pendiente') === 1 ? '' : 's'} de tolerancia`] : []),
-      ...(result.fuera_del_periodo ? [`${count(result.fuera_del_periodo, 'día estimado fuera del extracto', 'días estimados fuera del extracto')}`] : []),
+      ...(by('falta')
+        ? [`${count(by('falta'), 'día falta', 'días faltan')} (${result.totales.faltante})`]
+        : []),
+      ...(by('no_esperado')
+        ? [
+            `${count(by('no_esperado'), 'crédito no esperado', 'créditos no esperados')} (${result.totales.no_esperado})`,
+          ]
+        : []),
+      ...(by('pendiente')
+        ? [`${by('pendiente')} pendiente${by('pendiente') === 1 ? '' : 's'} de tolerancia`]
+        : []),
+      ...(result.fuera_del_periodo
+        ? [
+            `${count(result.fuera_del_periodo, 'día estimado fuera del extracto', 'días estimados fuera del extracto')}`,
+          ]
+        : []),
     ];
     const summary = `del ${result.periodo.desde} al ${result.periodo.hasta}: ${parts.join(', ')}`;
-    if (ctx.io.stdoutTTY && !ctx.io.csv) for (const line of wrapWords(summary, ctx.io.columns ?? Infinity)) ctx.io.out(c.bold(line));
+    if (ctx.io.stdoutTTY && !ctx.io.csv)
+      for (const line of wrapWords(summary, ctx.io.columns ?? Infinity)) ctx.io.out(c.bold(line));
     else ctx.io.err(summary);
   }
   if (!result.coincide) {
-    throw new CliError(`el extracto no coincide con las liquidaciones estimadas: faltan ${result.totales.faltante}, llegaron sin esperarse ${result.totales.no_esperado}`, {
-      exit: EXIT.refused,
-      code: 'mismatch',
-      hint: 'svc liquidaciones --por-fecha muestra lo estimado por día; --tolerancia 2d acepta créditos que llegan hasta dos días hábiles después',
-    });
+    throw new CliError(
+      `el extracto no coincide con las liquidaciones estimadas: faltan ${result.totales.faltante}, llegaron sin esperarse ${result.totales.no_esperado}`,
+      {
+        exit: EXIT.refused,
+        code: 'mismatch',
+        hint: 'svc liquidaciones --por-fecha muestra lo estimado por día; --tolerancia 2d acepta créditos que llegan hasta dos días hábiles después',
+      },
+    );
   }
 }
 
 function detail(r: Fila): string {
   const settled = r.liquidaciones.length ? `liquidaciones ${r.liquidaciones.join(', ')}` : '';
-  if (r.estado === 'tarde') return `llegó el ${r.fecha_recibido} (+${count(r.dias_habiles_tarde!, 'día hábil', 'días hábiles')}), línea ${r.linea}; ${settled}`;
+  if (r.estado === 'tarde')
+    return `llegó el ${r.fecha_recibido} (+${count(r.dias_habiles_tarde!, 'día hábil', 'días hábiles')}), línea ${r.linea}; ${settled}`;
   if (r.estado === 'coincide') return `línea ${r.linea}; ${settled}`;
   if (r.estado === 'no_esperado') return `línea ${r.linea}${r.concepto ? `: ${r.concepto}` : ''}`;
   return settled;
 }
 
 /** The days the service expects to pay, with the settlements behind each: te_queda summed per fecha_estimada. */
-function expectedDays(rows: readonly { id: number; te_queda: string; fecha_estimada: string }[]): Expected[] {
+function expectedDays(
+  rows: readonly { id: number; te_queda: string; fecha_estimada: string }[],
+): Expected[] {
   const byDay = new Map<string, Expected>();
   for (const r of rows) {
     const fecha = r.fecha_estimada.slice(0, 10);
@@ -104,10 +186,20 @@ function expectedDays(rows: readonly { id: number; te_queda: string; fecha_estim
 }
 
 /** The statement's credits (positive amounts) and the dates it covers; a bad row stops everything, named by its line. */
-function creditsOf(file: CsvFile, path: string, names: { fecha: string; importe: string; concepto?: string | undefined }): { credits: Credit[]; period: { desde: string; hasta: string } } {
+function creditsOf(
+  file: CsvFile,
+  path: string,
+  names: { fecha: string; importe: string; concepto?: string | undefined },
+): { credits: Credit[]; period: { desde: string; hasta: string } } {
   const where = (line: number) => `el extracto ${printable(path)}, línea ${line}`;
-  const decimal = decimalMark(file.rows.map((r) => r.cells[names.importe] ?? ''), file.separator);
-  if (!decimal) throw new UsageError(`el extracto ${printable(path)} mezcla coma y punto decimal en "${printable(names.importe)}": no se puede saber cuánto es cada importe`);
+  const decimal = decimalMark(
+    file.rows.map((r) => r.cells[names.importe] ?? ''),
+    file.separator,
+  );
+  if (!decimal)
+    throw new UsageError(
+      `el extracto ${printable(path)} mezcla coma y punto decimal en "${printable(names.importe)}": no se puede saber cuánto es cada importe`,
+    );
   const credits: Credit[] = [];
   let desde: string | undefined;
   let hasta: string | undefined;
@@ -117,16 +209,29 @@ function creditsOf(file: CsvFile, path: string, names: { fecha: string; importe:
     // Lines without a date (a bank's "saldo anterior" or a total) carry no movement.
     if (fechaText === '' && importeText === '') continue;
     const fecha = parseStatementDate(fechaText);
-    if (!fecha) throw new UsageError(`${where(row.line)}: "${printable(fechaText)}" no es una fecha (dd/mm/aaaa o aaaa-mm-dd); no se usó nada del archivo`);
+    if (!fecha)
+      throw new UsageError(
+        `${where(row.line)}: "${printable(fechaText)}" no es una fecha (dd/mm/aaaa o aaaa-mm-dd); no se usó nada del archivo`,
+      );
     desde = desde === undefined || fecha < desde ? fecha : desde;
     hasta = hasta === undefined || fecha > hasta ? fecha : hasta;
     // A debit column's empty cell: a movement, but not a credit.
     if (importeText === '') continue;
     const cents = parseWrittenAmount(importeText, decimal);
-    if (cents === undefined) throw new UsageError(`${where(row.line)}: "${printable(importeText)}" no es un importe (ej. ${decimal === ',' ? '1.234,56' : '1,234.56'}); no se usó nada del archivo`);
-    if (cents > 0n) credits.push({ fecha, cents, concepto: names.concepto ? (row.cells[names.concepto] ?? '') : '', line: row.line });
+    if (cents === undefined)
+      throw new UsageError(
+        `${where(row.line)}: "${printable(importeText)}" no es un importe (ej. ${decimal === ',' ? '1.234,56' : '1,234.56'}); no se usó nada del archivo`,
+      );
+    if (cents > 0n)
+      credits.push({
+        fecha,
+        cents,
+        concepto: names.concepto ? (row.cells[names.concepto] ?? '') : '',
+        line: row.line,
+      });
   }
-  if (desde === undefined || hasta === undefined) throw new UsageError(`el extracto ${printable(path)} no tiene movimientos`);
+  if (desde === undefined || hasta === undefined)
+    throw new UsageError(`el extracto ${printable(path)} no tiene movimientos`);
   return { credits, period: { desde, hasta } };
 }
 
@@ -136,7 +241,10 @@ function parseColumns(value: string | undefined): Partial<Record<Field, string>>
   const out: Partial<Record<Field, string>> = {};
   for (const part of value.split(',')) {
     const m = /^\s*(fecha|importe|concepto)\s*=\s*(.+?)\s*$/.exec(part);
-    if (!m) throw new UsageError(`--columnas "${printable(part)}" no es válido: usá fecha=NOMBRE,importe=NOMBRE,concepto=NOMBRE`);
+    if (!m)
+      throw new UsageError(
+        `--columnas "${printable(part)}" no es válido: usá fecha=NOMBRE,importe=NOMBRE,concepto=NOMBRE`,
+      );
     out[m[1] as Field] = m[2]!;
   }
   return out;
@@ -146,8 +254,12 @@ function parseColumns(value: string | undefined): Partial<Record<Field, string>>
 function parseDays(value: string | undefined): number {
   if (value === undefined) return 0;
   const m = /^\s*(\d{1,2})\s*d?\s*$/.exec(value);
-  if (!m) throw new UsageError(`--tolerancia "${printable(value)}" no es válida: días hábiles, ej. 2d (de 0d a 30d)`);
+  if (!m)
+    throw new UsageError(
+      `--tolerancia "${printable(value)}" no es válida: días hábiles, ej. 2d (de 0d a 30d)`,
+    );
   const n = Number(m[1]);
-  if (n > 30) throw new UsageError(`--tolerancia "${printable(value)}" es demasiado: como mucho 30d`);
+  if (n > 30)
+    throw new UsageError(`--tolerancia "${printable(value)}" es demasiado: como mucho 30d`);
   return n;
 }

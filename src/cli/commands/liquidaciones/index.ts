@@ -1,6 +1,15 @@
 // svc liquidaciones: estimated settlements, and `liquidaciones conciliar`, a bank statement
 // checked against them (metadata only; the verbs are liquidaciones.ts and conciliar.ts).
-import { cobroOption, desdeOption, hastaOption, limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import {
+  cobroOption,
+  desdeOption,
+  hastaOption,
+  limitOption,
+  defineCommand,
+  defineOptions,
+  type CommandDef,
+  type GroupDef,
+} from '../../define.js';
 
 export const group: GroupDef = {
   name: 'liquidaciones',
@@ -9,14 +18,34 @@ export const group: GroupDef = {
 };
 
 export const conciliarOptions = defineOptions([
-  { flags: '--columnas <mapa>', description: 'qué columna es cada dato: fecha=Fecha,importe=Crédito,concepto=Descripción (por omisión se reconocen por nombre)' },
-  { flags: '--tolerancia <días>', description: 'días hábiles que un crédito puede llegar después de la fecha estimada (ej. 2d; default 0d)' },
-  { flags: '--separador <sep>', description: 'separador del CSV: , ; o tab (por omisión se detecta)' },
+  {
+    flags: '--columnas <mapa>',
+    description:
+      'qué columna es cada dato: fecha=Fecha,importe=Crédito,concepto=Descripción (por omisión se reconocen por nombre)',
+  },
+  {
+    flags: '--tolerancia <días>',
+    description:
+      'días hábiles que un crédito puede llegar después de la fecha estimada (ej. 2d; default 0d)',
+  },
+  {
+    flags: '--separador <sep>',
+    description: 'separador del CSV: , ; o tab (por omisión se detecta)',
+  },
 ]);
 
 export const liquidacionesOptions = defineOptions([
-  { flags: '--por-fecha', description: 'totales (bruto, te_cobramos, te_queda) por fecha estimada de acreditación, exactos' },
-  { flags: '--por <fecha>', description: 'de qué fecha son --desde y --hasta: estimada (cuándo llega la plata, default) u operacion', choices: ['estimada', 'operacion'] },
+  {
+    flags: '--por-fecha',
+    description:
+      'totales (bruto, te_cobramos, te_queda) por fecha estimada de acreditación, exactos',
+  },
+  {
+    flags: '--por <fecha>',
+    description:
+      'de qué fecha son --desde y --hasta: estimada (cuándo llega la plata, default) u operacion',
+    choices: ['estimada', 'operacion'],
+  },
   cobroOption,
   desdeOption,
   hastaOption,
@@ -35,8 +64,16 @@ export const commands: CommandDef[] = [
   defineCommand({
     name: 'liquidaciones conciliar',
     csv: true,
-    summary: 'compara el extracto del banco (CSV) con lo que el servicio estimó acreditar, día por día',
-    args: [{ name: 'extracto', description: 'el extracto del banco en CSV (como lo exporta el home banking o una planilla)', required: true }],
+    summary:
+      'compara el extracto del banco (CSV) con lo que el servicio estimó acreditar, día por día',
+    args: [
+      {
+        name: 'extracto',
+        description:
+          'el extracto del banco en CSV (como lo exporta el home banking o una planilla)',
+        required: true,
+      },
+    ],
     options: conciliarOptions,
     examples: [
       'svc liquidaciones conciliar extracto.csv',

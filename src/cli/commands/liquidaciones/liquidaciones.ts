@@ -17,31 +17,71 @@ const porFechaColumns: Column<PorFecha>[] = [
   { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
 ];
 
-const POR_FECHA_FIELDS: (keyof PorFecha)[] = ['fecha', 'liquidaciones', 'bruto', 'te_cobramos', 'te_queda'];
+const POR_FECHA_FIELDS: (keyof PorFecha)[] = [
+  'fecha',
+  'liquidaciones',
+  'bruto',
+  'te_cobramos',
+  'te_queda',
+];
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof liquidacionesOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof liquidacionesOptions>,
+): Promise<void> {
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
   // Totals and each day's sums are of every settlement asked for (--cobro, --desde, --hasta); --limit only
   // shortens the rows shown: a total of the first n would be a sum of nothing in particular.
-  const { rows, matched } = applyFilter(data.data, filter, (l) => (opts.por === 'operacion' ? l.fecha_operacion : l.fecha_estimada));
+  const { rows, matched } = applyFilter(data.data, filter, (l) =>
+    opts.por === 'operacion' ? l.fecha_operacion : l.fecha_estimada,
+  );
   let shown = rows.length;
   let of = matched.length;
   if (opts.porFecha === true) {
     const allDays = porFecha(matched);
     // The n newest dates (the list's order is earliest first: the n at its end).
-    const days = filter.limit === undefined ? allDays : allDays.slice(Math.max(0, allDays.length - filter.limit));
+    const days =
+      filter.limit === undefined
+        ? allDays
+        : allDays.slice(Math.max(0, allDays.length - filter.limit));
     [shown, of] = [days.length, allDays.length];
     if (ctx.globals.json) return printJson(ctx.io, days);
-    await printTable(ctx.io, porFechaColumns, days, 'no hay liquidaciones estimadas', POR_FECHA_FIELDS);
+    await printTable(
+      ctx.io,
+      porFechaColumns,
+      days,
+      'no hay liquidaciones estimadas',
+      POR_FECHA_FIELDS,
+    );
   } else {
     if (ctx.globals.json) return printJson(ctx.io, rows);
-    await printTable(ctx.io, liquidacionColumns, rows, 'no hay liquidaciones estimadas', liquidacionFields);
+    await printTable(
+      ctx.io,
+      liquidacionColumns,
+      rows,
+      'no hay liquidaciones estimadas',
+      liquidacionFields,
+    );
   }
-  const parts = ['total', `bruto ${total(matched, 'bruto')}`, `te_cobramos ${total(matched, 'te_cobramos')}`, `te_queda ${total(matched, 'te_queda')}`, `(${count(matched.length, 'liquidación', 'liquidaciones')})`];
+  const parts = [
+    'total',
+    `bruto ${total(matched, 'bruto')}`,
+    `te_cobramos ${total(matched, 'te_cobramos')}`,
+    `te_queda ${total(matched, 'te_queda')}`,
+    `(${count(matched.length, 'liquidación', 'liquidaciones')})`,
+  ];
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.
-  if (ctx.io.stdoutTTY && !ctx.io.csv) for (const line of wrapParts(parts, ctx.io.columns ?? Infinity, '   ')) ctx.io.out(ctx.io.c.bold(line));
+  if (ctx.io.stdoutTTY && !ctx.io.csv)
+    for (const line of wrapParts(parts, ctx.io.columns ?? Infinity, '   '))
+      ctx.io.out(ctx.io.c.bold(line));
   else ctx.io.err(parts.join('\t'));
-  sayLimited(ctx, shown, of, opts.porFecha === true ? ' fechas; los totales son de todas' : '; los totales son de todas');
+  sayLimited(
+    ctx,
+    shown,
+    of,
+    opts.porFecha === true ? ' fechas; los totales son de todas' : '; los totales son de todas',
+  );
 }

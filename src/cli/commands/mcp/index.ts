@@ -3,17 +3,35 @@
 import { defineCommand, defineOptions, type CommandDef } from '../../define.js';
 
 export const mcpOptions = defineOptions([
-  { flags: '--http <puerto>', description: 'sirve por HTTP (Streamable HTTP) en 127.0.0.1:puerto en lugar de stdio; 0 elige uno libre' },
-  { flags: '--registro <archivo>', description: 'agrega una línea JSON por llamada (herramienta, argumentos, resultado, hora) a este archivo' },
-  { flags: '--planes <carpeta>', description: 'dónde escribe preparar_devolucion los planes (default: planes/ en la carpeta de datos de svc)' },
+  {
+    flags: '--http <puerto>',
+    description:
+      'sirve por HTTP (Streamable HTTP) en 127.0.0.1:puerto en lugar de stdio; 0 elige uno libre',
+  },
+  {
+    flags: '--registro <archivo>',
+    description:
+      'agrega una línea JSON por llamada (herramienta, argumentos, resultado, hora) a este archivo',
+  },
+  {
+    flags: '--planes <carpeta>',
+    description:
+      'dónde escribe preparar_devolucion los planes (default: planes/ en la carpeta de datos de svc)',
+  },
 ]);
 
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'mcp',
-    summary: 'servidor MCP: las tareas de svc como herramientas para un asistente (modo test salvo --live; nunca devuelve dinero: prepara planes)',
+    summary:
+      'servidor MCP: las tareas de svc como herramientas para un asistente (modo test salvo --live; nunca devuelve dinero: prepara planes)',
     options: mcpOptions,
-    examples: ['svc mcp', 'svc mcp --http 8808', 'svc mcp --registro mcp.jsonl', 'svc --profile tienda mcp --live'],
+    examples: [
+      'svc mcp',
+      'svc mcp --http 8808',
+      'svc mcp --registro mcp.jsonl',
+      'svc --profile tienda mcp --live',
+    ],
     load: () => import('./mcp.js'),
   }),
 ];

@@ -7,7 +7,11 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
   const name = args[0] ?? '';
   const store = await ctx.store();
   const existing = store.read().profiles[name];
-  if (!existing) throw new UsageError(`no existe el perfil "${printable(name)}"`, '`svc perfil listar` muestra los que hay');
+  if (!existing)
+    throw new UsageError(
+      `no existe el perfil "${printable(name)}"`,
+      '`svc perfil listar` muestra los que hay',
+    );
   // Removed only when confirmed: at a terminal, or with --yes (ctx.confirm refuses without one).
   if (!ctx.globals.yes) await ctx.confirm(`¿borrar el perfil "${printable(name)}" y sus claves?`);
   let inKeyring = false;

@@ -3,11 +3,17 @@
 import { defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
 import { DEFAULTS } from '../../../defaults.js';
 
-export const group: GroupDef = { name: 'perfil', summary: 'perfiles guardados: listar, usar, borrar' };
+export const group: GroupDef = {
+  name: 'perfil',
+  summary: 'perfiles guardados: listar, usar, borrar',
+};
 
 export const loginOptions = defineOptions([
   { flags: '--with-key-stdin', description: 'lee la clave de stdin en vez de preguntarla' },
-  { flags: '--webhook-secret-stdin', description: 'lee el secreto de firma de stdin (después de la clave, en otra línea)' },
+  {
+    flags: '--webhook-secret-stdin',
+    description: 'lee el secreto de firma de stdin (después de la clave, en otra línea)',
+  },
   {
     flags: '--zona <zona>',
     description: `zona horaria del servicio, si no es ${DEFAULTS.timeZone} (contra \`svc sandbox\` se toma la suya)`,
@@ -17,7 +23,8 @@ export const loginOptions = defineOptions([
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'login',
-    summary: 'guarda una clave y la dirección en un perfil (una clave live, en el llavero del sistema si responde)',
+    summary:
+      'guarda una clave y la dirección en un perfil (una clave live, en el llavero del sistema si responde)',
     options: loginOptions,
     examples: [
       'svc login --base-url https://api.example.com',

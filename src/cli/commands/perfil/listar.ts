@@ -22,7 +22,11 @@ export async function run(ctx: Context): Promise<void> {
     current: name === active,
     base_url: shownAddress(p.base_url ?? null),
     test_key: p.test_key ? maskKey(p.test_key) : null,
-    live_key: p.live_key ? maskKey(p.live_key) : p.live_key_in === 'keyring' ? 'en el llavero' : null,
+    live_key: p.live_key
+      ? maskKey(p.live_key)
+      : p.live_key_in === 'keyring'
+        ? 'en el llavero'
+        : null,
     webhook_secret: Boolean(p.webhook_secret),
   }));
   if (ctx.globals.json) return printJson(ctx.io, rows);

@@ -16,13 +16,19 @@ import { shownAddress } from '../../../api/address.js';
 import type { OptionsOf } from '../../define.js';
 import type { loginOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof loginOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof loginOptions>,
+): Promise<void> {
   const { io, globals } = ctx;
   const store = await ctx.store();
   const resolved = await ctx.resolved();
   const profileName = resolved.profileName.value;
   if (!PROFILE_NAME.test(profileName)) {
-    throw new UsageError(`nombre de perfil inválido: "${profileName}" (letras, números, . _ -; hasta 64)`);
+    throw new UsageError(
+      `nombre de perfil inválido: "${profileName}" (letras, números, . _ -; hasta 64)`,
+    );
   }
 
   let key: string | undefined;
@@ -31,8 +37,12 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     const lines = (await readAll(io.stdin, 64 * 1024)).toString('utf8').split(/\r?\n/);
     if (opts.withKeyStdin) key = lines.shift()?.trim();
     if (opts.webhookSecretStdin) secret = lines.shift()?.trim();
-    if (opts.withKeyStdin && !key) throw new UsageError('--with-key-stdin: stdin está vacío; pasá la clave por la entrada estándar');
-    if (opts.webhookSecretStdin && !secret) throw new UsageError('--webhook-secret-stdin: falta el secreto de firma en stdin');
+    if (opts.withKeyStdin && !key)
+      throw new UsageError(
+        '--with-key-stdin: stdin está vacío; pasá la clave por la entrada estándar',
+      );
+    if (opts.webhookSecretStdin && !secret)
+      throw new UsageError('--webhook-secret-stdin: falta el secreto de firma en stdin');
   }
 
   // --webhook-secret-stdin alone: the secret joins a profile that already has its key.
@@ -41,12 +51,22 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   let baseUrl = resolved.baseUrl?.value;
   if (!baseUrl) {
     if (!io.canPrompt) {
-      throw new UsageError('falta la dirección del servicio: usá --base-url https://… (o SVC_BASE_URL)', 'para probar sin cuenta: `svc sandbox`');
+      throw new UsageError(
+        'falta la dirección del servicio: usá --base-url https://… (o SVC_BASE_URL)',
+        'para probar sin cuenta: `svc sandbox`',
+      );
     }
     const { input } = await import('@inquirer/prompts');
     // A typo is asked again with what is wrong, never the end of the login.
     baseUrl = await prompt(() =>
-      input({ message: 'Dirección del servicio (https://…):', required: true, validate: addressProblem }, promptStreams(io)),
+      input(
+        {
+          message: 'Dirección del servicio (https://…):',
+          required: true,
+          validate: addressProblem,
+        },
+        promptStreams(io),
+      ),
     );
   }
   try {
@@ -57,17 +77,31 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
 
   if (!key) {
-    if (!io.canPrompt) throw new UsageError(`${io.noPromptWhy} no se pide la clave: usá --with-key-stdin`);
+    if (!io.canPrompt)
+      throw new UsageError(`${io.noPromptWhy} no se pide la clave: usá --with-key-stdin`);
     const { password } = await import('@inquirer/prompts');
     // The prefix is checked as typed: a wrong key is asked again, not the end of the login after the secret.
     key = (
       await prompt(() =>
-        password({ message: 'Clave (svc_test_… o svc_live_…):', mask: '*', validate: (typed) => KEY_RE.test(typed.trim()) || KEY_FORMAT }, promptStreams(io)),
+        password(
+          {
+            message: 'Clave (svc_test_… o svc_live_…):',
+            mask: '*',
+            validate: (typed) => KEY_RE.test(typed.trim()) || KEY_FORMAT,
+          },
+          promptStreams(io),
+        ),
       )
     ).trim();
     if (!opts.webhookSecretStdin) {
       const s = await prompt(() =>
-        password({ message: 'Secreto de firma de notificaciones (opcional, Enter para omitir):', mask: '*' }, promptStreams(io)),
+        password(
+          {
+            message: 'Secreto de firma de notificaciones (opcional, Enter para omitir):',
+            mask: '*',
+          },
+          promptStreams(io),
+        ),
       );
       secret = s.trim() || undefined;
     }
@@ -98,8 +132,18 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   }
 
   await store.write((config) => {
-    const { live_key, live_key_in, zona: _oldZone, ...current } = config.profiles[profileName] ?? {};
-    const live = mode === 'test' ? { live_key, live_key_in } : liveInKeyring ? { live_key_in: 'keyring' as const } : { live_key: key };
+    const {
+      live_key,
+      live_key_in,
+      zona: _oldZone,
+      ...current
+    } = config.profiles[profileName] ?? {};
+    const live =
+      mode === 'test'
+        ? { live_key, live_key_in }
+        : liveInKeyring
+          ? { live_key_in: 'keyring' as const }
+          : { live_key: key };
     return {
       ...config,
       current: config.current ?? profileName,
@@ -122,20 +166,36 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
       ? undefined
       : liveInKeyring
         ? `la clave live quedó en el llavero del sistema (servicio "svc"), no en ${store.path}`
-        : io.c.yellow(`sin llavero del sistema (${keyringProblem}): la clave live quedó en ${store.path} (permisos 0600)`);
+        : io.c.yellow(
+            `sin llavero del sistema (${keyringProblem}): la clave live quedó en ${store.path} (permisos 0600)`,
+          );
   if (globals.json) {
     if (where) io.err(where);
     // The address as shown: a password in it stays in the 0600 config file only.
-    printJson(io, { profile: profileName, base_url: shownAddress(baseUrl), mode, key: maskKey(key), key_store: liveInKeyring ? 'keyring' : 'file', zona, cuenta });
+    printJson(io, {
+      profile: profileName,
+      base_url: shownAddress(baseUrl),
+      mode,
+      key: maskKey(key),
+      key_store: liveInKeyring ? 'keyring' : 'file',
+      zona,
+      cuenta,
+    });
     return;
   }
   // Who, then where: two lines, each within 80 columns for usual names.
-  io.err(`${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}>`);
+  io.err(
+    `${io.c.green('✓')} sesión iniciada como ${shown(cuenta.nombre, 80)} <${shown(cuenta.email, 80)}>`,
+  );
   io.err(`  perfil ${io.c.bold(profileName)} · clave ${maskKey(key)} · ${shownAddress(baseUrl)}`);
   if (where) io.err(where);
-  if (zona !== DEFAULTS.timeZone) io.err(`fechas en la zona ${zona}${zonaFlag ? '' : ' (la del sandbox)'}`);
+  if (zona !== DEFAULTS.timeZone)
+    io.err(`fechas en la zona ${zona}${zonaFlag ? '' : ' (la del sandbox)'}`);
   if (secret) io.err('secreto de firma guardado');
-  if (!cuenta.puede_cobrar) io.err(io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'));
+  if (!cuenta.puede_cobrar)
+    io.err(
+      io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'),
+    );
 }
 
 const KEY_FORMAT = 'la clave no tiene el formato svc_test_… o svc_live_…';
@@ -153,15 +213,24 @@ async function addSecret(ctx: Context, profileName: string, secret: string): Pro
   await store.write((config) => {
     const current = config.profiles[profileName];
     if (!current) throw new UsageError(`el perfil "${profileName}" ya no existe`);
-    return { ...config, profiles: { ...config.profiles, [profileName]: { ...current, webhook_secret: secret } } };
+    return {
+      ...config,
+      profiles: { ...config.profiles, [profileName]: { ...current, webhook_secret: secret } },
+    };
   });
   if (ctx.globals.json) printJson(ctx.io, { profile: profileName, webhook_secret: true });
-  else ctx.io.err(`${ctx.io.c.green('✓')} secreto de firma guardado en el perfil ${ctx.io.c.bold(profileName)} (la clave no cambió)`);
+  else
+    ctx.io.err(
+      `${ctx.io.c.green('✓')} secreto de firma guardado en el perfil ${ctx.io.c.bold(profileName)} (la clave no cambió)`,
+    );
 }
 
 function checkZone(text: string): string {
   const tz = text.trim();
-  if (!knownZone(tz)) throw new UsageError(`--zona "${printable(tz, 60)}" no es una zona horaria conocida (ej. ${DEFAULTS.timeZone}, UTC)`);
+  if (!knownZone(tz))
+    throw new UsageError(
+      `--zona "${printable(tz, 60)}" no es una zona horaria conocida (ej. ${DEFAULTS.timeZone}, UTC)`,
+    );
   return tz;
 }
 

@@ -10,15 +10,21 @@ export async function run(ctx: Context): Promise<void> {
   checkProfileExists(resolved);
   const name = resolved.profileName.value;
   const profile = store.read().profiles[name];
-  const keys = Boolean(profile && (profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret));
+  const keys = Boolean(
+    profile &&
+    (profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret),
+  );
   // Keys are forgotten only when confirmed: at a terminal, or with --yes (ctx.confirm refuses without one).
-  if (keys && !ctx.globals.yes) await ctx.confirm(`¿borrar las claves y el secreto del perfil "${name}"?`);
+  if (keys && !ctx.globals.yes)
+    await ctx.confirm(`¿borrar las claves y el secreto del perfil "${name}"?`);
   let had = false;
   let inKeyring = false;
   await store.write((config) => {
     const profile = config.profiles[name];
     if (!profile) return config;
-    had = Boolean(profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret);
+    had = Boolean(
+      profile.test_key || profile.live_key || profile.live_key_in || profile.webhook_secret,
+    );
     inKeyring = profile.live_key_in === 'keyring';
     const { test_key: _t, live_key: _l, live_key_in: _i, webhook_secret: _w, ...rest } = profile;
     return { ...config, profiles: { ...config.profiles, [name]: rest } };
@@ -28,5 +34,7 @@ export async function run(ctx: Context): Promise<void> {
     const warning = await forgetLiveKey(ctx.env, store.path, name);
     if (warning) ctx.io.err(ctx.io.c.yellow(warning));
   }
-  ctx.io.err(had ? `claves del perfil "${name}" borradas` : `el perfil "${name}" no tenía claves guardadas`);
+  ctx.io.err(
+    had ? `claves del perfil "${name}" borradas` : `el perfil "${name}" no tenía claves guardadas`,
+  );
 }

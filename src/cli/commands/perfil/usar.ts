@@ -8,7 +8,9 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
   await store.write((config) => {
     if (!config.profiles[name]) {
       const known = Object.keys(config.profiles);
-      throw new UsageError(`no existe el perfil "${name}"${known.length ? `; perfiles: ${known.join(', ')}` : ''}`);
+      throw new UsageError(
+        `no existe el perfil "${name}"${known.length ? `; perfiles: ${known.join(', ')}` : ''}`,
+      );
     }
     return { ...config, current: name };
   });

@@ -7,11 +7,21 @@ import type { OptionsOf } from '../../define.js';
 import { ConfigError, UsageError } from '../../../errors.js';
 import type { compactarOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof compactarOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof compactarOptions>,
+): Promise<void> {
   const file = opts.data ?? '';
-  if (file.trim() === '') throw new UsageError('--data necesita la ruta del archivo de datos a compactar (ej. svc sandbox compactar --data ./sandbox.jsonl)');
+  if (file.trim() === '')
+    throw new UsageError(
+      '--data necesita la ruta del archivo de datos a compactar (ej. svc sandbox compactar --data ./sandbox.jsonl)',
+    );
   // Opening a missing file would create an empty sandbox: nothing to compact.
-  if (!existsSync(file)) throw new ConfigError(`${file} no existe; --data tiene que ser el archivo de datos de un svc sandbox`);
+  if (!existsSync(file))
+    throw new ConfigError(
+      `${file} no existe; --data tiene que ser el archivo de datos de un svc sandbox`,
+    );
   const { io } = ctx;
   const { Store } = await import('../../../sandbox/store.js');
   const { SandboxStartError } = await import('../../../sandbox/errors.js');
@@ -30,12 +40,16 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   try {
     result = store.compact();
   } catch (err) {
-    throw new ConfigError(`no se pudo compactar ${file} (${(err as Error).message}); quedó como estaba`);
+    throw new ConfigError(
+      `no se pudo compactar ${file} (${(err as Error).message}); quedó como estaba`,
+    );
   } finally {
     store.close();
   }
   if (ctx.globals.json) {
-    io.outRaw(JSON.stringify({ archivo: file, bytes_antes: result.before, bytes_despues: result.after }));
+    io.outRaw(
+      JSON.stringify({ archivo: file, bytes_antes: result.before, bytes_despues: result.after }),
+    );
   } else {
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
     io.out(`${file} compactado: ${mb(result.before)} → ${mb(result.after)}`);

@@ -23,8 +23,17 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
           .filter((k) => k.puede_cobrar)
           .map(async (k) => {
             const own = await ctx.clientFor(client.baseUrl, k.clave);
-            const [c, t, d] = await Promise.all([own.listarCobros(), own.listarTransacciones(), own.listarDevoluciones()]);
-            return { ensayo: k.modo !== 'test', cobros: c.data.data, transacciones: t.data.data, devoluciones: d.data.data };
+            const [c, t, d] = await Promise.all([
+              own.listarCobros(),
+              own.listarTransacciones(),
+              own.listarDevoluciones(),
+            ]);
+            return {
+              ensayo: k.modo !== 'test',
+              cobros: c.data.data,
+              transacciones: t.data.data,
+              devoluciones: d.data.data,
+            };
           }),
       ),
     };

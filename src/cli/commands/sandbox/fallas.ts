@@ -36,11 +36,24 @@ const columns: Column<Falla>[] = [
 function checkRuta(text: string): string {
   const ruta = text.trim();
   const example = 'ej. /v1/cobros, /v1/cobros/1 o "/v1/cobros*"';
-  if (!ruta.startsWith('/')) throw new UsageError(`--ruta "${shown(ruta, 60)}" tiene que empezar con /: ${example}`, ruta ? `¿quisiste decir /v1/${shown(ruta.replace(/^\/+/, ''), 60)}?` : undefined);
-  if (ruta.startsWith('/_sandbox')) throw new UsageError('--ruta: las rutas de control del sandbox (/_sandbox/…) no fallan; elegí una del servicio, ej. /v1/cobros');
-  if (ruta.includes('?')) throw new UsageError(`--ruta "${shown(ruta, 60)}": sin ?consulta, la falla se compara con la ruta sola (${example})`);
+  if (!ruta.startsWith('/'))
+    throw new UsageError(
+      `--ruta "${shown(ruta, 60)}" tiene que empezar con /: ${example}`,
+      ruta ? `¿quisiste decir /v1/${shown(ruta.replace(/^\/+/, ''), 60)}?` : undefined,
+    );
+  if (ruta.startsWith('/_sandbox'))
+    throw new UsageError(
+      '--ruta: las rutas de control del sandbox (/_sandbox/…) no fallan; elegí una del servicio, ej. /v1/cobros',
+    );
+  if (ruta.includes('?'))
+    throw new UsageError(
+      `--ruta "${shown(ruta, 60)}": sin ?consulta, la falla se compara con la ruta sola (${example})`,
+    );
   if (ruta.length > 1 && ruta.endsWith('/')) {
-    throw new UsageError(`--ruta "${shown(ruta, 60)}" termina en /: ninguna ruta del servicio termina así y la falla nunca ocurriría`, `usá ${ruta.slice(0, -1)}, o "${ruta}*" para todas las que siguen`);
+    throw new UsageError(
+      `--ruta "${shown(ruta, 60)}" termina en /: ninguna ruta del servicio termina así y la falla nunca ocurriría`,
+      `usá ${ruta.slice(0, -1)}, o "${ruta}*" para todas las que siguen`,
+    );
   }
   return ruta;
 }
@@ -59,21 +72,41 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   if (accion === 'borrar') {
     const n = await control.clearFallas();
     if (ctx.globals.json) return printJson(ctx.io, { borradas: n });
-    ctx.io.err(n === 0 ? 'no había fallas pendientes' : `${n} ${n === 1 ? 'falla borrada' : 'fallas borradas'}`);
+    ctx.io.err(
+      n === 0
+        ? 'no había fallas pendientes'
+        : `${n} ${n === 1 ? 'falla borrada' : 'fallas borradas'}`,
+    );
     return;
   }
-  if (opts.ruta === undefined) throw new UsageError('falta --ruta: la ruta que falla, ej. /v1/cobros o "/v1/cobros*"');
+  if (opts.ruta === undefined)
+    throw new UsageError('falta --ruta: la ruta que falla, ej. /v1/cobros o "/v1/cobros*"');
   const ruta = checkRuta(String(opts.ruta));
   const tipo = parseChoice(opts.tipo, TIPOS_FALLA, '--tipo');
   if (!tipo) throw new UsageError(`falta --tipo: ${TIPOS_FALLA.join(', ')}`);
-  if (opts.demora !== undefined && tipo !== 'lento') throw new UsageError('--demora va con --tipo lento');
-  const delay = opts.demora === undefined ? 5000 : parseInteger(opts.demora, '--demora', 0, 120_000);
+  if (opts.demora !== undefined && tipo !== 'lento')
+    throw new UsageError('--demora va con --tipo lento');
+  const delay =
+    opts.demora === undefined ? 5000 : parseInteger(opts.demora, '--demora', 0, 120_000);
   const count = opts.veces === undefined ? 1 : parseInteger(opts.veces, '--veces', 1, 1_000_000);
   const every = opts.cada === undefined ? 1 : parseInteger(opts.cada, '--cada', 1, 1000);
   const method = opts.metodo === undefined ? '*' : String(opts.metodo).toUpperCase();
-  const added = await control.addFalla({ method, path: ruta, count, every, ...namedFault(tipo, delay) });
+  const added = await control.addFalla({
+    method,
+    path: ruta,
+    count,
+    every,
+    ...namedFault(tipo, delay),
+  });
   if (ctx.globals.json) return printJson(ctx.io, added);
   // The route as the sandbox echoes it: service text, escaped like every other.
-  const which = every > 1 ? `uno de cada ${every} pedidos (${count === 1 ? 'una vez' : `${count} veces`})` : count === 1 ? 'el próximo pedido' : `los próximos ${count} pedidos`;
-  ctx.io.err(`falla ${added.id}: ${which} ${method === '*' ? '' : `${method} `}a ${shown(added.path, 200)} → ${tipo}`);
+  const which =
+    every > 1
+      ? `uno de cada ${every} pedidos (${count === 1 ? 'una vez' : `${count} veces`})`
+      : count === 1
+        ? 'el próximo pedido'
+        : `los próximos ${count} pedidos`;
+  ctx.io.err(
+    `falla ${added.id}: ${which} ${method === '*' ? '' : `${method} `}a ${shown(added.path, 200)} → ${tipo}`,
+  );
 }

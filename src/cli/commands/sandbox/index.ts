@@ -14,40 +14,99 @@ const idArg = [{ name: 'id', description: 'id de la solicitud de cobro (entero)'
 
 export const sandboxOptions = defineOptions([
   { flags: '--host <host>', description: `dirección donde escucha (default ${DEFAULTS.host})` },
-  { flags: '--port <puerto>', description: `puerto; 0 elige uno libre (default ${DEFAULTS.sandboxPort})` },
-  { flags: '--data <archivo>', description: 'guarda el estado en este archivo (journal) y lo retoma al reiniciar; sin esto vive en memoria' },
-  { flags: '--webhook-url <url>', description: 'adonde enviar las notificaciones firmadas (https, o http en 127.0.0.1/localhost)' },
-  { flags: '--tz <zona>', description: `zona horaria de las fechas (default ${DEFAULTS.timeZone})` },
-  { flags: '--retry-schedule <ms,ms,…>', description: `esperas entre reintentos de notificación (default ${DEFAULTS.retryScheduleMs.join(',')})` },
-  { flags: '--ready-delay <ms>', description: `demora hasta que cvu y qr están listos (default ${DEFAULTS.readyDelayMs})` },
-  { flags: '--escenario <archivo>', description: 'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)' },
+  {
+    flags: '--port <puerto>',
+    description: `puerto; 0 elige uno libre (default ${DEFAULTS.sandboxPort})`,
+  },
+  {
+    flags: '--data <archivo>',
+    description:
+      'guarda el estado en este archivo (journal) y lo retoma al reiniciar; sin esto vive en memoria',
+  },
+  {
+    flags: '--webhook-url <url>',
+    description: 'adonde enviar las notificaciones firmadas (https, o http en 127.0.0.1/localhost)',
+  },
+  {
+    flags: '--tz <zona>',
+    description: `zona horaria de las fechas (default ${DEFAULTS.timeZone})`,
+  },
+  {
+    flags: '--retry-schedule <ms,ms,…>',
+    description: `esperas entre reintentos de notificación (default ${DEFAULTS.retryScheduleMs.join(',')})`,
+  },
+  {
+    flags: '--ready-delay <ms>',
+    description: `demora hasta que cvu y qr están listos (default ${DEFAULTS.readyDelayMs})`,
+  },
+  {
+    flags: '--escenario <archivo>',
+    description:
+      'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)',
+  },
 ]);
 
 export const compactarOptions = defineOptions([
-  { flags: '--data <archivo>', description: 'el archivo de datos (el de svc sandbox --data); no puede estar en uso' },
+  {
+    flags: '--data <archivo>',
+    description: 'el archivo de datos (el de svc sandbox --data); no puede estar en uso',
+  },
 ]);
 
 /** The options of the payer simulations (only `pagar` declares them). */
 export const pagarOptions = defineOptions([
   { flags: '--monto <monto>', description: 'monto pagado (default: lo que falta)' },
-  { flags: '--medio <medio>', description: 'medio de pago (default: el primero que el cobro acepta)', choices: MEDIOS },
+  {
+    flags: '--medio <medio>',
+    description: 'medio de pago (default: el primero que el cobro acepta)',
+    choices: MEDIOS,
+  },
 ]);
 
 /** The failures `svc sandbox fallas agregar --tipo` knows, by the name a developer uses. */
-export const TIPOS_FALLA = ['500', '502-html', '503', '429', 'lento', 'cortar', 'cortar-despues'] as const;
+export const TIPOS_FALLA = [
+  '500',
+  '502-html',
+  '503',
+  '429',
+  'lento',
+  'cortar',
+  'cortar-despues',
+] as const;
 
 export const fallasAgregarOptions = defineOptions([
-  { flags: '--ruta <ruta>', description: 'ruta que falla, ej. /v1/cobros/1 o /v1/cobros* (obligatoria con agregar)' },
+  {
+    flags: '--ruta <ruta>',
+    description: 'ruta que falla, ej. /v1/cobros/1 o /v1/cobros* (obligatoria con agregar)',
+  },
   { flags: '--metodo <método>', description: 'GET, POST… (default: cualquiera)' },
-  { flags: '--tipo <tipo>', description: 'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)', choices: TIPOS_FALLA },
+  {
+    flags: '--tipo <tipo>',
+    description:
+      'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)',
+    choices: TIPOS_FALLA,
+  },
   { flags: '--veces <n>', description: 'cuántos pedidos que coincidan fallan (default 1)' },
-  { flags: '--cada <n>', description: 'falla uno de cada n pedidos que coincidan, los demás pasan (una falla intermitente; default 1: todos)' },
-  { flags: '--demora <ms>', description: 'con --tipo lento: cuánto tarda la respuesta (default 5000)' },
+  {
+    flags: '--cada <n>',
+    description:
+      'falla uno de cada n pedidos que coincidan, los demás pasan (una falla intermitente; default 1: todos)',
+  },
+  {
+    flags: '--demora <ms>',
+    description: 'con --tipo lento: cuánto tarda la respuesta (default 5000)',
+  },
 ]);
 
-const follow = { flags: '-f, --follow', description: 'sigue mostrando lo nuevo hasta Ctrl-C' } as const;
+const follow = {
+  flags: '-f, --follow',
+  description: 'sigue mostrando lo nuevo hasta Ctrl-C',
+} as const;
 /** A log is a tail, oldest first: --limit keeps the last n (as `tail -n`). */
-const tailLimit = { flags: '--limit <n>', description: 'solo las últimas n líneas (como tail -n)' } as const;
+const tailLimit = {
+  flags: '--limit <n>',
+  description: 'solo las últimas n líneas (como tail -n)',
+} as const;
 
 export const logOptions = defineOptions([
   follow,
@@ -58,12 +117,15 @@ export const logOptions = defineOptions([
 ]);
 export const entregasOptions = defineOptions([follow, tailLimit]);
 
-export const webhookOptions = defineOptions([{ flags: '--borrar', description: 'deja de enviar notificaciones' }]);
+export const webhookOptions = defineOptions([
+  { flags: '--borrar', description: 'deja de enviar notificaciones' },
+]);
 
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'sandbox',
-    summary: 'el servicio completo en tu máquina (127.0.0.1), sin cuenta: claves de test, pagos simulados, notificaciones firmadas',
+    summary:
+      'el servicio completo en tu máquina (127.0.0.1), sin cuenta: claves de test, pagos simulados, notificaciones firmadas',
     options: sandboxOptions,
     examples: [
       'svc sandbox',
@@ -74,7 +136,8 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'sandbox compactar',
-    summary: 'reescribe el archivo de datos de un sandbox detenido con solo su estado actual (lo que se reemplazó se va)',
+    summary:
+      'reescribe el archivo de datos de un sandbox detenido con solo su estado actual (lo que se reemplazó se va)',
     options: compactarOptions,
     examples: ['svc sandbox compactar --data ./sandbox.jsonl'],
     load: () => import('./compactar.js'),
@@ -110,15 +173,24 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'sandbox reenviar',
-    summary: 'envía de nuevo una notificación a tu app (el número de evento de `svc sandbox entregas`); el cobro no cambia',
+    summary:
+      'envía de nuevo una notificación a tu app (el número de evento de `svc sandbox entregas`); el cobro no cambia',
     args: [{ name: 'evento', description: 'número del evento (entero)', required: true }],
     examples: ['svc sandbox entregas', 'svc sandbox reenviar 7'],
     load: () => import('./reenviar.js'),
   }),
   defineCommand({
     name: 'sandbox fallas',
-    summary: 'hace fallar los próximos pedidos a una ruta (error 5xx, 429, una página HTML, lentitud, conexión cortada); lista o borra las pendientes',
-    args: [{ name: 'acción', description: 'agregar, listar o borrar', required: true, choices: ['agregar', 'listar', 'borrar'] }],
+    summary:
+      'hace fallar los próximos pedidos a una ruta (error 5xx, 429, una página HTML, lentitud, conexión cortada); lista o borra las pendientes',
+    args: [
+      {
+        name: 'acción',
+        description: 'agregar, listar o borrar',
+        required: true,
+        choices: ['agregar', 'listar', 'borrar'],
+      },
+    ],
     options: fallasAgregarOptions,
     examples: [
       'svc sandbox fallas agregar --ruta /v1/cobros --metodo POST --tipo 503',
@@ -130,41 +202,81 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'sandbox log',
-    summary: 'los pedidos que recibió el sandbox: hora, método, ruta, status, demora (con --follow, en vivo)',
+    summary:
+      'los pedidos que recibió el sandbox: hora, método, ruta, status, demora (con --follow, en vivo)',
     options: logOptions,
-    examples: ['svc sandbox log', 'svc sandbox log --follow --estado 5xx', 'svc sandbox log --metodo POST --ruta /v1/cobros --json'],
+    examples: [
+      'svc sandbox log',
+      'svc sandbox log --follow --estado 5xx',
+      'svc sandbox log --metodo POST --ruta /v1/cobros --json',
+    ],
     load: () => import('./log.js').then((m) => ({ run: m.log })),
   }),
   defineCommand({
     name: 'sandbox entregas',
-    summary: 'los intentos de entrega de notificaciones del sandbox: evento, cobro, destino, status, demora (con --follow, en vivo)',
+    summary:
+      'los intentos de entrega de notificaciones del sandbox: evento, cobro, destino, status, demora (con --follow, en vivo)',
     options: entregasOptions,
-    examples: ['svc sandbox entregas', 'svc sandbox entregas --follow', 'svc sandbox entregas --json'],
+    examples: [
+      'svc sandbox entregas',
+      'svc sandbox entregas --follow',
+      'svc sandbox entregas --json',
+    ],
     load: () => import('./log.js').then((m) => ({ run: m.entregas })),
   }),
   defineCommand({
     name: 'sandbox webhook',
-    summary: 'a dónde envía las notificaciones el sandbox que corre (sin reiniciarlo); sin URL, lo muestra',
-    args: [{ name: 'url', description: 'la URL de tu app (ej. localhost:3000/webhooks)', required: false }],
+    summary:
+      'a dónde envía las notificaciones el sandbox que corre (sin reiniciarlo); sin URL, lo muestra',
+    args: [
+      {
+        name: 'url',
+        description: 'la URL de tu app (ej. localhost:3000/webhooks)',
+        required: false,
+      },
+    ],
     options: webhookOptions,
-    examples: ['svc sandbox webhook', 'svc sandbox webhook localhost:3000/webhooks', 'svc sandbox webhook --borrar'],
+    examples: [
+      'svc sandbox webhook',
+      'svc sandbox webhook localhost:3000/webhooks',
+      'svc sandbox webhook --borrar',
+    ],
     load: () => import('./webhook.js'),
   }),
   defineCommand({
     name: 'sandbox reloj',
-    summary: 'el reloj del sandbox; `avanzar 8d` lo adelanta y hace lo que vence en ese tiempo (cobros vencidos, reintentos de notificación); `reiniciar` lo vuelve a la hora real',
+    summary:
+      'el reloj del sandbox; `avanzar 8d` lo adelanta y hace lo que vence en ese tiempo (cobros vencidos, reintentos de notificación); `reiniciar` lo vuelve a la hora real',
     args: [
-      { name: 'acción', description: 'avanzar o reiniciar (sin nada: muestra la hora del sandbox)', required: false, choices: ['avanzar', 'reiniciar'] },
-      { name: 'duración', description: 'cuánto (con avanzar): 30m, 12h, 8d, 1d12h', required: false },
+      {
+        name: 'acción',
+        description: 'avanzar o reiniciar (sin nada: muestra la hora del sandbox)',
+        required: false,
+        choices: ['avanzar', 'reiniciar'],
+      },
+      {
+        name: 'duración',
+        description: 'cuánto (con avanzar): 30m, 12h, 8d, 1d12h',
+        required: false,
+      },
     ],
-    examples: ['svc sandbox reloj', 'svc sandbox reloj avanzar 8d', 'svc sandbox reloj avanzar 90m --json', 'svc sandbox reloj reiniciar'],
+    examples: [
+      'svc sandbox reloj',
+      'svc sandbox reloj avanzar 8d',
+      'svc sandbox reloj avanzar 90m --json',
+      'svc sandbox reloj reiniciar',
+    ],
     load: () => import('./reloj.js'),
   }),
   defineCommand({
     name: 'sandbox escenario',
-    summary: 'imprime el estado del sandbox como escenario (JSON), para volver a arrancar con él: svc sandbox --escenario ARCHIVO',
+    summary:
+      'imprime el estado del sandbox como escenario (JSON), para volver a arrancar con él: svc sandbox --escenario ARCHIVO',
     args: [{ name: 'acción', description: 'exportar', required: true, choices: ['exportar'] }],
-    examples: ['svc sandbox escenario exportar > estado.json', 'svc sandbox --escenario estado.json'],
+    examples: [
+      'svc sandbox escenario exportar > estado.json',
+      'svc sandbox --escenario estado.json',
+    ],
     load: () => import('./escenario.js'),
   }),
 ];

@@ -25,11 +25,18 @@ export function logFilter(opts: OptionsOf<typeof logOptions>): (l: LogLine) => b
     const e = String(opts.estado).trim().toLowerCase();
     if (/^[1-5]xx$/.test(e)) status = (s) => s !== null && Math.floor(s / 100) === Number(e[0]);
     else if (/^[1-5][0-9]{2}$/.test(e)) status = (s) => s === Number(e);
-    else throw new UsageError(`--estado "${shown(e, 20)}" no es válido (un status como 404, o 4xx / 5xx)`);
+    else
+      throw new UsageError(
+        `--estado "${shown(e, 20)}" no es válido (un status como 404, o 4xx / 5xx)`,
+      );
   }
   // The control plane (/_sandbox/…, svc's own polling included) only when asked for by --ruta.
   const control = prefix?.startsWith('/_sandbox') === true;
-  return (l) => (control || !l.path.startsWith('/_sandbox/')) && (!method || l.method === method) && (!prefix || l.path.startsWith(prefix)) && status(l.status);
+  return (l) =>
+    (control || !l.path.startsWith('/_sandbox/')) &&
+    (!method || l.method === method) &&
+    (!prefix || l.path.startsWith(prefix)) &&
+    status(l.status);
 }
 
 /**
@@ -47,7 +54,10 @@ async function tail<T extends { id: number }>(
 ): Promise<void> {
   const { io } = ctx;
   // A line wider than the terminal (60 columns) goes on under itself, broken between words.
-  const show = (x: T) => (ctx.globals.json ? io.outRaw(JSON.stringify(x)) : io.out(breakAtSpaces(line(x), io.columns, 10)));
+  const show = (x: T) =>
+    ctx.globals.json
+      ? io.outRaw(JSON.stringify(x))
+      : io.out(breakAtSpaces(line(x), io.columns, 10));
   const stop = follow ? ctx.holdSignals() : undefined;
   const live = follow && stop ? await follow(stop) : undefined;
   let last = 0;
@@ -65,15 +75,23 @@ async function tail<T extends { id: number }>(
     }
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
-    throw new CliError(`el sandbox dejó de responder (${err.message.split('\n')[0]})`, { exit: EXIT.network, code: 'sandbox_gone' });
+    throw new CliError(`el sandbox dejó de responder (${err.message.split('\n')[0]})`, {
+      exit: EXIT.network,
+      code: 'sandbox_gone',
+    });
   }
-  if (!stop.aborted) throw new CliError('el sandbox se detuvo', { exit: EXIT.network, code: 'sandbox_gone' });
+  if (!stop.aborted)
+    throw new CliError('el sandbox se detuvo', { exit: EXIT.network, code: 'sandbox_gone' });
 }
 
 /** Columns of a whole log line: date and time, method, a path of 32, status, time taken, merchant. */
 const LOG_LINE_WIDTH = 90;
 
-export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof logOptions>): Promise<void> {
+export async function log(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof logOptions>,
+): Promise<void> {
   const keep = logFilter(opts);
   // On a terminal narrower than a whole line, the time without the date: a line fits 80
   // columns instead of taking two rows (a tail is read as it comes; --json has the date).
@@ -102,7 +120,11 @@ export async function log(ctx: Context, _args: string[], opts: OptionsOf<typeof 
 /** Columns of a whole attempt line: date and time, event, request, attempt, target URL, answer, time taken. */
 const ATTEMPT_LINE_WIDTH = 120;
 
-export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<typeof entregasOptions>): Promise<void> {
+export async function entregas(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof entregasOptions>,
+): Promise<void> {
   // On a narrower terminal: the time without the date, no target (the sandbox has one
   // notification URL; --json has it) and no latency, so an answered attempt fits 80 columns.
   const short = narrowerThan(ctx.io, ATTEMPT_LINE_WIDTH);
@@ -118,7 +140,8 @@ export async function entregas(ctx: Context, _args: string[], opts: OptionsOf<ty
     (e) => {
       // Narrower than 80: no padding to line up, so an attempt fits 60.
       const pad = (text: string, n: number) => (tight ? text : text.padEnd(n));
-      const evento = e.evento_id === undefined ? '' : `evento ${pad(String(e.evento_id), short ? 3 : 5)} `;
+      const evento =
+        e.evento_id === undefined ? '' : `evento ${pad(String(e.evento_id), short ? 3 : 5)} `;
       const answer = e.status ?? shown(e.error ?? 'sin respuesta', 60);
       const head = `${evento}${pad(shown(e.event, 30), short ? 26 : 28)} cobro ${pad(String(e.cobro_id), short ? 4 : 6)} intento ${e.intento ?? 1}${e.reenvio ? ' (reenvío)' : ''}`;
       if (short) return `${timeOfDay(e.fecha ?? '')}  ${head}  ${answer}`;

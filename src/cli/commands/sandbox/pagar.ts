@@ -4,6 +4,10 @@ import type { OptionsOf } from '../../define.js';
 import { simulate } from '../../shared/simulate.js';
 import type { pagarOptions } from './index.js';
 
-export function run(ctx: Context, args: string[], opts: OptionsOf<typeof pagarOptions>): Promise<void> {
+export function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof pagarOptions>,
+): Promise<void> {
   return simulate(ctx, 'pagar', args, opts);
 }

@@ -12,7 +12,12 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
   const n = parseId(args[0], 'evento');
   const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox reenviar');
-  const sent = await withNotFoundHint(control.reenviar(n), 'revisá el número; `svc sandbox entregas` muestra cada evento con el suyo');
+  const sent = await withNotFoundHint(
+    control.reenviar(n),
+    'revisá el número; `svc sandbox entregas` muestra cada evento con el suyo',
+  );
   if (ctx.globals.json) return printJson(ctx.io, sent);
-  ctx.io.err(`${shown(sent.event, 40)} (cobro ${sent.cobro_id}) va de nuevo a ${shown(sent.url, 200)}; \`svc sandbox entregas\` muestra los intentos`);
+  ctx.io.err(
+    `${shown(sent.event, 40)} (cobro ${sent.cobro_id}) va de nuevo a ${shown(sent.url, 200)}; \`svc sandbox entregas\` muestra los intentos`,
+  );
 }

@@ -21,7 +21,10 @@ function span(ms: number): string {
 }
 
 export async function run(ctx: Context, args: string[]): Promise<void> {
-  const accion = args[0] === undefined ? undefined : parseChoice(args[0], ['avanzar', 'reiniciar'] as const, 'acción');
+  const accion =
+    args[0] === undefined
+      ? undefined
+      : parseChoice(args[0], ['avanzar', 'reiniciar'] as const, 'acción');
   const control = new SandboxControl(await ctx.client({ banner: false }));
   await control.ensureSandbox('svc sandbox reloj');
   if (!accion) {
@@ -34,7 +37,11 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
     ]);
   }
   if (accion === 'reiniciar') {
-    if (args[1] !== undefined) throw new UsageError(`reiniciar no lleva duración ("${shown(args[1], 20)}")`, 'ej. svc sandbox reloj reiniciar');
+    if (args[1] !== undefined)
+      throw new UsageError(
+        `reiniciar no lleva duración ("${shown(args[1], 20)}")`,
+        'ej. svc sandbox reloj reiniciar',
+      );
     const r = await control.reiniciar();
     if (ctx.globals.json) return printJson(ctx.io, r);
     return printRecord(ctx.io, [
@@ -44,7 +51,10 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
   }
   const duracion = args[1];
   if (duracion === undefined || parseDuration(duracion) === undefined) {
-    throw new UsageError(`${duracion === undefined ? 'falta cuánto avanzar' : `"${shown(duracion, 20)}" no es una duración`}: 30m, 12h, 8d o 1d12h (hasta diez años)`, 'ej. svc sandbox reloj avanzar 8d');
+    throw new UsageError(
+      `${duracion === undefined ? 'falta cuánto avanzar' : `"${shown(duracion, 20)}" no es una duración`}: 30m, 12h, 8d o 1d12h (hasta diez años)`,
+      'ej. svc sandbox reloj avanzar 8d',
+    );
   }
   const r = await ctx.spin(`adelantando el reloj ${duracion}…`, () => control.avanzar(duracion));
   if (ctx.globals.json) return printJson(ctx.io, r);

@@ -7,7 +7,14 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { ConfigError, UsageError } from '../../../errors.js';
-import { parseFilePath, parseHost, parseInteger, parsePort, parseUrl, printable } from '../../parse.js';
+import {
+  parseFilePath,
+  parseHost,
+  parseInteger,
+  parsePort,
+  parseUrl,
+  printable,
+} from '../../parse.js';
 import { readFileArg } from '../../shared/webhook.js';
 import type { sandboxOptions } from './index.js';
 
@@ -31,13 +38,16 @@ export async function parseOptions(opts: Options): Promise<ServeOptions> {
   if (opts.host !== undefined) out.host = parseHost(opts.host);
   if (opts.port !== undefined) out.port = parsePort(opts.port);
   if (opts.data !== undefined) out.dataFile = parseFilePath(opts.data, '--data');
-  if (opts.webhookUrl !== undefined) out.webhookUrl = parseUrl(opts.webhookUrl, '--webhook-url', 'notify');
+  if (opts.webhookUrl !== undefined)
+    out.webhookUrl = parseUrl(opts.webhookUrl, '--webhook-url', 'notify');
   if (opts.tz !== undefined) {
     const tz = opts.tz;
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: tz });
     } catch {
-      throw new UsageError(`--tz "${printable(tz)}" no es una zona horaria conocida (ej. America/Argentina/Buenos_Aires, UTC)`);
+      throw new UsageError(
+        `--tz "${printable(tz)}" no es una zona horaria conocida (ej. America/Argentina/Buenos_Aires, UTC)`,
+      );
     }
     out.tz = tz;
   }
@@ -47,15 +57,17 @@ export async function parseOptions(opts: Options): Promise<ServeOptions> {
     if (parts.length > 20) throw new UsageError('--retry-schedule admite hasta 20 esperas');
     out.retrySchedule = parts.map((p) => parseInteger(p.trim(), '--retry-schedule', 0, 3_600_000));
   }
-  if (opts.readyDelay !== undefined) out.readyDelayMs = parseInteger(opts.readyDelay, '--ready-delay', 0, 600_000);
+  if (opts.readyDelay !== undefined)
+    out.readyDelayMs = parseInteger(opts.readyDelay, '--ready-delay', 0, 600_000);
   if (opts.escenario !== undefined) {
     const file = parseFilePath(opts.escenario, '--escenario');
     const { parseScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
-    const text = readFileArg(file, "--escenario").toString("utf8");
+    const text = readFileArg(file, '--escenario').toString('utf8');
     try {
       out.escenario = { file, scenario: parseScenario(text) };
     } catch (err) {
-      if (err instanceof ScenarioError) throw new UsageError(`--escenario ${printable(file)}: ${err.message}`);
+      if (err instanceof ScenarioError)
+        throw new UsageError(`--escenario ${printable(file)}: ${err.message}`);
       throw err;
     }
   }
@@ -76,11 +88,19 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       ...options,
       onRequest: json
         ? undefined
-        : (e) => setup || io.err(io.c.dim(`${e.fecha}  ${e.method.padEnd(6)} ${e.path}  ${e.status ?? 'cortada'}  ${e.ms} ms`)),
+        : (e) =>
+            setup ||
+            io.err(
+              io.c.dim(
+                `${e.fecha}  ${e.method.padEnd(6)} ${e.path}  ${e.status ?? 'cortada'}  ${e.ms} ms`,
+              ),
+            ),
       // Start-up notices about the data file (a cut tail set aside, compaction) go to stderr, also with --json.
       onNotice: (text) => io.err(`${io.c.yellow('aviso:')} ${text}`),
       onError: (err) => {
-        io.err(`${io.c.red('error interno del sandbox:')} ${err instanceof Error ? err.message : String(err)}`);
+        io.err(
+          `${io.c.red('error interno del sandbox:')} ${err instanceof Error ? err.message : String(err)}`,
+        );
         if (ctx.globals.debug && err instanceof Error && err.stack) io.err(io.c.dim(err.stack));
       },
     });
@@ -115,18 +135,31 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     io.out('');
     row('clave test (listo)', sandbox.apiKey);
     row('clave test (no listo)', sandbox.apiKeyNoListo);
-    row('clave live de ensayo', sandbox.apiKeyLive ?? 'no disponible (archivo de datos anterior a ella)');
+    row(
+      'clave live de ensayo',
+      sandbox.apiKeyLive ?? 'no disponible (archivo de datos anterior a ella)',
+    );
     if (sandbox.apiKeyLive) row('', c.dim('(sin dinero real: banner, confirmaciones y --yes)'));
     row('secreto de firma', sandbox.webhookSecret);
-    row('datos', options.dataFile ? options.dataFile : `en memoria ${c.dim('(--data para guardarlos)')}`);
-    row('notificaciones', options.webhookUrl ?? `sin URL ${c.dim('(--webhook-url, o POST /_sandbox/webhook)')}`);
+    row(
+      'datos',
+      options.dataFile ? options.dataFile : `en memoria ${c.dim('(--data para guardarlos)')}`,
+    );
+    row(
+      'notificaciones',
+      options.webhookUrl ?? `sin URL ${c.dim('(--webhook-url, o POST /_sandbox/webhook)')}`,
+    );
     row('reintentos', `${schedule.length} ${c.dim(`(esperas ${schedule.join(', ')} ms)`)}`);
     row('zona horaria', `${tz}${c.dim(' (--tz)')}`);
     io.out('');
     io.out('Para usarlo desde otra terminal:');
     // Another zone than the service's default travels with the address, so typed times mean the same.
     // One variable a line, continued with \, so the command fits 80 columns and pastes whole.
-    const vars = [`SVC_BASE_URL=${sandbox.baseUrl}`, `SVC_API_KEY=${sandbox.apiKey}`, `SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}`];
+    const vars = [
+      `SVC_BASE_URL=${sandbox.baseUrl}`,
+      `SVC_API_KEY=${sandbox.apiKey}`,
+      `SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}`,
+    ];
     if (tz !== DEFAULTS.timeZone) vars.push(`SVC_TZ=${tz}`);
     io.out(`  export ${vars.join(' \\\n    ')}`);
     io.out('  svc cobro crear --concepto "Pedido 1042" --monto 1500.00');
@@ -149,23 +182,41 @@ function c2(ctx: Context, text: string): string {
 }
 
 /** Applies --escenario to the sandbox just started, through its own API; a refused step stops it (exit 2). */
-async function startWith(sandbox: { baseUrl: string; apiKey: string; apiKeyLive?: string | null | undefined; app: { deps: { store: { cobros: { maxId: number } } } }; close(): Promise<void> }, esc: NonNullable<ServeOptions['escenario']>, tz: string | undefined): Promise<void> {
+async function startWith(
+  sandbox: {
+    baseUrl: string;
+    apiKey: string;
+    apiKeyLive?: string | null | undefined;
+    app: { deps: { store: { cobros: { maxId: number } } } };
+    close(): Promise<void>;
+  },
+  esc: NonNullable<ServeOptions['escenario']>,
+  tz: string | undefined,
+): Promise<void> {
   const { applyScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
   const { parseVencimiento } = await import('../../../dates.js');
   if (sandbox.app.deps.store.cobros.maxId > 0) {
     await sandbox.close();
-    throw new UsageError(`--escenario: el archivo de datos ya tiene cobros; un escenario arranca de cero (otro --data, o sin --data)`);
+    throw new UsageError(
+      `--escenario: el archivo de datos ya tiene cobros; un escenario arranca de cero (otro --data, o sin --data)`,
+    );
   }
   if (!sandbox.apiKeyLive && esc.scenario.cobros.some((c) => c.comercio === 'ensayo')) {
     await sandbox.close();
-    throw new UsageError(`--escenario ${printable(esc.file)}: tiene cobros del comercio de ensayo, y el archivo de datos es anterior a él (otro --data, o sin --data)`);
+    throw new UsageError(
+      `--escenario ${printable(esc.file)}: tiene cobros del comercio de ensayo, y el archivo de datos es anterior a él (otro --data, o sin --data)`,
+    );
   }
   // One kept-alive connection for the whole scenario: a fetch per step cost more than the step.
   const { Agent, request } = await import('node:http');
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const base = new URL(sandbox.baseUrl);
   const call = (method: string, path: string, body: unknown, comercio: 'ensayo' | undefined) =>
-    new Promise<{ status: number; body: { data?: unknown; message?: string }; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+    new Promise<{
+      status: number;
+      body: { data?: unknown; message?: string };
+      headers: Record<string, string | string[] | undefined>;
+    }>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = request(
         {
@@ -174,14 +225,29 @@ async function startWith(sandbox: { baseUrl: string; apiKey: string; apiKeyLive?
           method,
           path,
           agent,
-          headers: { authorization: `Bearer ${comercio === 'ensayo' ? sandbox.apiKeyLive : sandbox.apiKey}`, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+          headers: {
+            authorization: `Bearer ${comercio === 'ensayo' ? sandbox.apiKeyLive : sandbox.apiKey}`,
+            ...(payload === undefined
+              ? {}
+              : {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(payload),
+                }),
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             try {
-              resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: unknown; message?: string }, headers: res.headers });
+              resolve({
+                status: res.statusCode ?? 0,
+                body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+                  data?: unknown;
+                  message?: string;
+                },
+                headers: res.headers,
+              });
             } catch (err) {
               reject(err as Error);
             }
@@ -193,10 +259,15 @@ async function startWith(sandbox: { baseUrl: string; apiKey: string; apiKeyLive?
       req.end(payload);
     });
   try {
-    await applyScenario(esc.scenario, call, (text) => parseVencimiento(text, { timeZone: tz ?? DEFAULTS.timeZone }).iso);
+    await applyScenario(
+      esc.scenario,
+      call,
+      (text) => parseVencimiento(text, { timeZone: tz ?? DEFAULTS.timeZone }).iso,
+    );
   } catch (err) {
     await sandbox.close();
-    if (err instanceof ScenarioError) throw new UsageError(`--escenario ${printable(esc.file)}: ${err.message}`);
+    if (err instanceof ScenarioError)
+      throw new UsageError(`--escenario ${printable(esc.file)}: ${err.message}`);
     throw err;
   } finally {
     agent.destroy();

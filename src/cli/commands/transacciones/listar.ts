@@ -8,16 +8,32 @@ import { transaccionColumns, transaccionFields } from '../../../output/resources
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof listarOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof listarOptions>,
+): Promise<void> {
   const warn = (line: string) => ctx.io.err(ctx.io.c.yellow(line));
   const medio = parseOpenChoice(opts.medio, MEDIOS, '--medio', warn);
   const estado = parseOpenChoice(opts.estado, ESTADOS_TRANSACCION, '--estado', warn);
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
-  const { data: list } = await ctx.spin('buscando transacciones…', () => client.iterarTransacciones({ medio, estado }));
+  const { data: list } = await ctx.spin('buscando transacciones…', () =>
+    client.iterarTransacciones({ medio, estado }),
+  );
   const { rows, matched } = applyFilter(list, filter, (t) => t.fecha);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
-  const filtered = [opts.medio, opts.estado, opts.cobro, opts.desde, opts.hasta].some((v) => v !== undefined);
-  await printTable(ctx.io, transaccionColumns, rows, filtered ? 'no hay transacciones con esos filtros' : 'no hay transacciones todavía: aparecen cuando alguien paga un cobro', transaccionFields);
+  const filtered = [opts.medio, opts.estado, opts.cobro, opts.desde, opts.hasta].some(
+    (v) => v !== undefined,
+  );
+  await printTable(
+    ctx.io,
+    transaccionColumns,
+    rows,
+    filtered
+      ? 'no hay transacciones con esos filtros'
+      : 'no hay transacciones todavía: aparecen cuando alguien paga un cobro',
+    transaccionFields,
+  );
   sayLimited(ctx, rows.length, matched.length);
 }

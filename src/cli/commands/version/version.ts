@@ -4,6 +4,11 @@ import { printJson } from '../../../output/format.js';
 import type { Context } from '../../context.js';
 
 export async function run(ctx: Context): Promise<void> {
-  if (ctx.globals.json) return printJson(ctx.io, { version: VERSION, node: process.versions.node, platform: `${process.platform}-${process.arch}` });
+  if (ctx.globals.json)
+    return printJson(ctx.io, {
+      version: VERSION,
+      node: process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+    });
   ctx.io.out(VERSION);
 }

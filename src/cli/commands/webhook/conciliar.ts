@@ -17,37 +17,61 @@ export function parseDesde(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
   const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(?::(\d{2}))?)?$/.exec(s);
-  if (!m) throw new UsageError(`--desde "${shown(s, 40)}" no es válido (AAAA-MM-DD o "AAAA-MM-DD HH:MM", hora del servicio)`);
+  if (!m)
+    throw new UsageError(
+      `--desde "${shown(s, 40)}" no es válido (AAAA-MM-DD o "AAAA-MM-DD HH:MM", hora del servicio)`,
+    );
   return `${m[1]} ${m[2] ?? '00:00'}:${m[3] ?? '00'}`;
 }
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof conciliarOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof conciliarOptions>,
+): Promise<void> {
   const desde = parseDesde(opts.desde);
-  const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
+  const forwardTo =
+    opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const path = await journalPath(ctx, opts, true);
   const journal = (await readJournalAt(ctx, path)).entries;
   const client = await ctx.client();
   const cobros = (await ctx.spin('leyendo los cobros…', () => client.listarCobros())).data.data;
-  const since = desde === undefined ? [...cobros] : [...cobros].filter((c) => c.created_at >= desde);
+  const since =
+    desde === undefined ? [...cobros] : [...cobros].filter((c) => c.created_at >= desde);
   const diffs = reconcile(since, journal, forwardTo);
   const { io } = ctx;
   if (ctx.globals.json) {
     for (const d of diffs) io.outRaw(JSON.stringify(d));
   } else if (diffs.length) {
-    await printTable<Diferencia>(io, [
-      { header: 'COBRO', value: (d) => String(d.cobro_id), align: 'right' },
-      { header: 'CÓDIGO', value: (d) => d.codigo, drop: 1 },
-      // States are never cut.
-      { header: 'TU APP SABE', value: (d) => d.app ?? '(nada)' },
-      { header: 'EL SERVICIO DICE', value: (d) => d.servicio },
-      // A command to copy and run: never shortened (a cut command is of no use); on a narrow terminal broken between its words.
-      { header: 'PARA ARREGLARLO', value: (d) => d.arreglo, shrink: true, wrap: true },
-    ], diffs);
+    await printTable<Diferencia>(
+      io,
+      [
+        { header: 'COBRO', value: (d) => String(d.cobro_id), align: 'right' },
+        { header: 'CÓDIGO', value: (d) => d.codigo, drop: 1 },
+        // States are never cut.
+        { header: 'TU APP SABE', value: (d) => d.app ?? '(nada)' },
+        { header: 'EL SERVICIO DICE', value: (d) => d.servicio },
+        // A command to copy and run: never shortened (a cut command is of no use); on a narrow terminal broken between its words.
+        { header: 'PARA ARREGLARLO', value: (d) => d.arreglo, shrink: true, wrap: true },
+      ],
+      diffs,
+    );
   }
   const n = since.length;
   if (diffs.length === 0) {
-    io.err(n === 0 ? `no hay cobros${desde ? ` desde ${desde}` : ''}: nada que conciliar` : `tu app está al día: ${n === 1 ? 'el cobro' : `los ${n} cobros`}${desde ? ` desde ${desde}` : ''} ${n === 1 ? 'coincide' : 'coinciden'} con lo que le llegó`);
+    io.err(
+      n === 0
+        ? `no hay cobros${desde ? ` desde ${desde}` : ''}: nada que conciliar`
+        : `tu app está al día: ${n === 1 ? 'el cobro' : `los ${n} cobros`}${desde ? ` desde ${desde}` : ''} ${n === 1 ? 'coincide' : 'coinciden'} con lo que le llegó`,
+    );
     return;
   }
-  throw new CliError(`${diffs.length} de ${n} cobros no coinciden con lo último que tu app aceptó`, { exit: EXIT.refused, code: 'mismatch', hint: 'corré el comando de cada fila (el journal es el de svc webhook listen)' });
+  throw new CliError(
+    `${diffs.length} de ${n} cobros no coinciden con lo último que tu app aceptó`,
+    {
+      exit: EXIT.refused,
+      code: 'mismatch',
+      hint: 'corré el comando de cada fila (el journal es el de svc webhook listen)',
+    },
+  );
 }

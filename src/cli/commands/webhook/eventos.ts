@@ -5,7 +5,14 @@
 // (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
 import { maskTarget } from '../../../api/address.js';
 import type { JournalEntry } from '../../../webhooks/journal.js';
-import { csvHeader, printCsv, printTable, colorState, type Column, printJson } from '../../../output/format.js';
+import {
+  csvHeader,
+  printCsv,
+  printTable,
+  colorState,
+  type Column,
+  printJson,
+} from '../../../output/format.js';
 import { serviceTime } from '../../../dates.js';
 import { count, wrapWords } from '../../../text.js';
 import type { Context } from '../../context.js';
@@ -51,7 +58,11 @@ function csvRow(e: JournalEntry, zone: string): Record<string, unknown> {
 /** The header of an empty journal's --csv: a row's names. */
 const CSV_FIELDS = csvHeader(csvRow({ verification: {} } as JournalEntry, 'UTC'));
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof eventosOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof eventosOptions>,
+): Promise<void> {
   const { io } = ctx;
   const limit = parseLimit(opts.limit);
   const path = await journalPath(ctx, opts, true);
@@ -60,13 +71,23 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const entries = read.entries.slice(limit ? -limit : 0).reverse();
   if (ctx.globals.json) {
     // An older journal may hold a target whole: shown without its credentials.
-    printJson(io, entries.map((e) => ({ ...e, target: maskTarget(e.target) })));
+    printJson(
+      io,
+      entries.map((e) => ({ ...e, target: maskTarget(e.target) })),
+    );
     return;
   }
   const zone = await ctx.zone();
-  if (io.csv) return printCsv(io, entries.map((e) => csvRow(e, zone)), CSV_FIELDS);
+  if (io.csv)
+    return printCsv(
+      io,
+      entries.map((e) => csvRow(e, zone)),
+      CSV_FIELDS,
+    );
   if (entries.length === 0) {
-    io.err(`el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`);
+    io.err(
+      `el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`,
+    );
     return;
   }
   const columns: Column<JournalEntry>[] = [
@@ -77,11 +98,17 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     { header: 'COBRO', value: (e) => raw(e.cobro_id), align: 'right' },
     // What happened to each event (FIRMA, RESULTADO, STATUS) stays longest on a narrow
     // terminal; what the event said (ESTADO, MONTO) is in `svc webhook ver <id>`.
-    { header: 'ESTADO', value: (e) => raw(e.estado), style: (s, _e, c) => colorState(s, c), drop: 2 },
+    {
+      header: 'ESTADO',
+      value: (e) => raw(e.estado),
+      style: (s, _e, c) => colorState(s, c),
+      drop: 2,
+    },
     { header: 'MONTO', value: (e) => raw(e.monto), align: 'right', drop: 3 },
     {
       header: 'FIRMA',
-      value: (e) => (e.verification?.valid === true ? 'válida' : raw(e.verification?.reason, 'inválida')),
+      value: (e) =>
+        e.verification?.valid === true ? 'válida' : raw(e.verification?.reason, 'inválida'),
       shrink: true,
       drop: 6,
       style: (s, e, c) => (e.verification?.valid === true ? c.green(s) : c.red(s)),
@@ -97,9 +124,19 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     {
       header: 'STATUS',
       drop: 5,
-      value: (e) => (e.status === null || e.status === undefined ? (e.answered === null || e.answered === undefined ? '-' : `(${raw(e.answered)})`) : raw(e.status)),
+      value: (e) =>
+        e.status === null || e.status === undefined
+          ? e.answered === null || e.answered === undefined
+            ? '-'
+            : `(${raw(e.answered)})`
+          : raw(e.status),
       align: 'right',
-      style: (s, e, c) => (e.status !== null && e.status >= 200 && e.status < 300 ? c.green(s) : e.status === null && e.answered === 200 ? s : c.red(s)),
+      style: (s, e, c) =>
+        e.status !== null && e.status >= 200 && e.status < 300
+          ? c.green(s)
+          : e.status === null && e.answered === 200
+            ? s
+            : c.red(s),
     },
     { header: 'LATENCIA', value: (e) => formatMs(e.latency_ms), align: 'right', drop: 1 },
   ];

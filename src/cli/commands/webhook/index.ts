@@ -2,13 +2,24 @@
 // (metadata only; each verb is its own file beside this one).
 import { ESTADOS_COBRO, EVENTOS } from '../../../api/enums.js';
 import { DEFAULTS, LOCAL_LISTENER_URL } from '../../../defaults.js';
-import { limitOption, defineCommand, defineOptions, type CommandDef, type GroupDef } from '../../define.js';
+import {
+  limitOption,
+  defineCommand,
+  defineOptions,
+  type CommandDef,
+  type GroupDef,
+} from '../../define.js';
 
-export const group: GroupDef = { name: 'webhook', summary: 'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, ver, conciliar, probar' };
+export const group: GroupDef = {
+  name: 'webhook',
+  summary:
+    'notificaciones firmadas: verify, sign, listen, trigger, replay, eventos, ver, conciliar, probar',
+};
 
 const secretFromEnv = {
   flags: '--secret-from-env',
-  description: 'usa el secreto de SVC_WEBHOOK_SECRET (sin esto: SVC_WEBHOOK_SECRET o el del perfil); nunca va en un flag',
+  description:
+    'usa el secreto de SVC_WEBHOOK_SECRET (sin esto: SVC_WEBHOOK_SECRET o el del perfil); nunca va en un flag',
 } as const;
 const journal = {
   flags: '--journal <archivo>',
@@ -27,31 +38,54 @@ const forwardTimeout = {
   flags: '--forward-timeout <segundos>',
   description: `espera máxima de la respuesta de la app (default ${DEFAULTS.forwardTimeoutSeconds})`,
 } as const;
-const body = { flags: '--body <archivo>', description: 'cuerpo crudo desde un archivo (- o nada: stdin)' } as const;
+const body = {
+  flags: '--body <archivo>',
+  description: 'cuerpo crudo desde un archivo (- o nada: stdin)',
+} as const;
 
 export const verifyOptions = defineOptions([
   secretFromEnv,
   { flags: '--timestamp <t>', description: 'valor de X-Svc-Timestamp' },
   { flags: '--signature <sha256=hex>', description: 'valor de X-Svc-Signature' },
   body,
-  { flags: '--request <archivo>', description: 'pedido HTTP crudo (headers, línea en blanco, cuerpo) copiado de un log' },
+  {
+    flags: '--request <archivo>',
+    description: 'pedido HTTP crudo (headers, línea en blanco, cuerpo) copiado de un log',
+  },
   tolerance,
 ]);
 
 export const signOptions = defineOptions([
   secretFromEnv,
   { flags: '--timestamp <t>', description: 'X-Svc-Timestamp a usar (default: ahora)' },
-  { flags: '--event <evento>', description: 'X-Svc-Event cuando el cuerpo no trae "event"', choices: EVENTOS },
+  {
+    flags: '--event <evento>',
+    description: 'X-Svc-Event cuando el cuerpo no trae "event"',
+    choices: EVENTOS,
+  },
   body,
 ]);
 
 export const listenOptions = defineOptions([
-  { flags: '--forward-to <url>', description: 'URL de tu app (http o https); sin esto solo verifica, guarda y responde 200' },
-  { flags: '--host <host>', description: `dirección donde escucha (default ${DEFAULTS.host}, solo esta máquina)` },
-  { flags: '--port <puerto>', description: `puerto; 0 elige uno libre (default ${DEFAULTS.listenPort})` },
+  {
+    flags: '--forward-to <url>',
+    description: 'URL de tu app (http o https); sin esto solo verifica, guarda y responde 200',
+  },
+  {
+    flags: '--host <host>',
+    description: `dirección donde escucha (default ${DEFAULTS.host}, solo esta máquina)`,
+  },
+  {
+    flags: '--port <puerto>',
+    description: `puerto; 0 elige uno libre (default ${DEFAULTS.listenPort})`,
+  },
   { flags: '--path <ruta>', description: `ruta donde recibe (default ${DEFAULTS.listenPath})` },
   { flags: '--events <a,b>', description: `solo reenvía estos eventos (${EVENTOS.join(', ')})` },
-  { flags: '--route <EVENTO=URL>', description: 'manda un evento a otra URL (repetible)', repeatable: true },
+  {
+    flags: '--route <EVENTO=URL>',
+    description: 'manda un evento a otra URL (repetible)',
+    repeatable: true,
+  },
   header,
   forwardTimeout,
   tolerance,
@@ -60,14 +94,31 @@ export const listenOptions = defineOptions([
 ]);
 
 export const triggerOptions = defineOptions([
-  { flags: '--forward-to <url>', description: `URL de tu app (localhost:3000/webhooks sirve; default: el listener local, ${LOCAL_LISTENER_URL})` },
-  { flags: '--cobro <id>', description: 'toma codigo y monto de esta solicitud real (necesita clave)' },
+  {
+    flags: '--forward-to <url>',
+    description: `URL de tu app (localhost:3000/webhooks sirve; default: el listener local, ${LOCAL_LISTENER_URL})`,
+  },
+  {
+    flags: '--cobro <id>',
+    description: 'toma codigo y monto de esta solicitud real (necesita clave)',
+  },
   { flags: '--estado <estado>', description: 'estado a informar', choices: ESTADOS_COBRO },
-  { flags: '--monto <monto>', description: `monto de la solicitud (default ${DEFAULTS.triggerMonto})` },
-  { flags: '--set <campo=valor>', description: 'cambia un campo del cuerpo (repetible; campo:=json para un valor JSON)', repeatable: true },
+  {
+    flags: '--monto <monto>',
+    description: `monto de la solicitud (default ${DEFAULTS.triggerMonto})`,
+  },
+  {
+    flags: '--set <campo=valor>',
+    description: 'cambia un campo del cuerpo (repetible; campo:=json para un valor JSON)',
+    repeatable: true,
+  },
   header,
   forwardTimeout,
-  { flags: '--sandbox', description: 'contra svc sandbox: hace el cambio de estado real y el sandbox envía la notificación' },
+  {
+    flags: '--sandbox',
+    description:
+      'contra svc sandbox: hace el cambio de estado real y el sandbox envía la notificación',
+  },
   secretFromEnv,
 ]);
 
@@ -75,7 +126,10 @@ export const replayOptions = defineOptions([
   { flags: '--last <n>', description: 'los últimos n eventos recibidos' },
   { flags: '--all', description: 'todos los eventos recibidos con firma válida' },
   { flags: '--forward-to <url>', description: 'adónde (default: adonde fue cada uno)' },
-  { flags: '--resign', description: 'vuelve a firmar con un timestamp nuevo (necesita el secreto)' },
+  {
+    flags: '--resign',
+    description: 'vuelve a firmar con un timestamp nuevo (necesita el secreto)',
+  },
   header,
   forwardTimeout,
   journal,
@@ -87,13 +141,23 @@ export const eventosOptions = defineOptions([limitOption, journal]);
 export const verOptions = defineOptions([journal]);
 
 export const conciliarOptions = defineOptions([
-  { flags: '--desde <fecha>', description: 'solo cobros creados desde esa fecha (AAAA-MM-DD o "AAAA-MM-DD HH:MM", hora del servicio)' },
-  { flags: '--forward-to <url>', description: 'la URL de tu app, para escribirla en los comandos que arreglan cada diferencia' },
+  {
+    flags: '--desde <fecha>',
+    description:
+      'solo cobros creados desde esa fecha (AAAA-MM-DD o "AAAA-MM-DD HH:MM", hora del servicio)',
+  },
+  {
+    flags: '--forward-to <url>',
+    description: 'la URL de tu app, para escribirla en los comandos que arreglan cada diferencia',
+  },
   journal,
 ]);
 
 export const probarOptions = defineOptions([
-  { flags: '--forward-to <url>', description: 'URL de tu receptor de notificaciones (obligatorio)' },
+  {
+    flags: '--forward-to <url>',
+    description: 'URL de tu receptor de notificaciones (obligatorio)',
+  },
   secretFromEnv,
   {
     flags: '--tolerance <segundos>',
@@ -105,7 +169,8 @@ export const probarOptions = defineOptions([
 export const commands: CommandDef[] = [
   defineCommand({
     name: 'webhook verify',
-    summary: 'verifica la firma de una notificación (sin conexión): exit 0 válida, 7 inválida con el motivo',
+    summary:
+      'verifica la firma de una notificación (sin conexión): exit 0 válida, 7 inválida con el motivo',
     options: verifyOptions,
     examples: [
       'svc webhook verify --timestamp 1718000000 --signature sha256=3f2a… --body evento.json',
@@ -117,7 +182,8 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'webhook sign',
-    summary: 'imprime los cuatro headers que el servicio enviaría con un cuerpo (para curl y scripts de prueba)',
+    summary:
+      'imprime los cuatro headers que el servicio enviaría con un cuerpo (para curl y scripts de prueba)',
     options: signOptions,
     examples: [
       'svc webhook sign --body evento.json',
@@ -128,7 +194,8 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'webhook listen',
-    summary: 'receptor local: verifica cada notificación, la reenvía a tu app y la guarda en el journal',
+    summary:
+      'receptor local: verifica cada notificación, la reenvía a tu app y la guarda en el journal',
     options: listenOptions,
     examples: [
       'svc webhook listen --forward-to http://localhost:3000/webhooks',
@@ -140,7 +207,8 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'webhook trigger',
-    summary: 'envía una notificación de ejemplo, firmada, a tu app (o, con --sandbox, provoca el cambio real en el sandbox)',
+    summary:
+      'envía una notificación de ejemplo, firmada, a tu app (o, con --sandbox, provoca el cambio real en el sandbox)',
     args: [{ name: 'evento', description: 'nombre del evento', required: true, choices: EVENTOS }],
     options: triggerOptions,
     examples: [
@@ -169,14 +237,20 @@ export const commands: CommandDef[] = [
     name: 'webhook eventos',
     csv: true,
     aliases: ['events'],
-    summary: 'lista los eventos del journal: qué llegó, si la firma era válida y qué respondió tu app',
+    summary:
+      'lista los eventos del journal: qué llegó, si la firma era válida y qué respondió tu app',
     options: eventosOptions,
-    examples: ['svc webhook eventos', 'svc webhook eventos --limit 20', 'svc webhook eventos --json | jq \'.[] | select(.outcome != "forwarded")\''],
+    examples: [
+      'svc webhook eventos',
+      'svc webhook eventos --limit 20',
+      'svc webhook eventos --json | jq \'.[] | select(.outcome != "forwarded")\'',
+    ],
     load: () => import('./eventos.js'),
   }),
   defineCommand({
     name: 'webhook probar',
-    summary: 'pone a prueba tu receptor: entregas válidas, firmas malas, cuerpos alterados, timestamps viejos y futuros, reintentos, red lenta; exit 0 si respondió bien a todo',
+    summary:
+      'pone a prueba tu receptor: entregas válidas, firmas malas, cuerpos alterados, timestamps viejos y futuros, reintentos, red lenta; exit 0 si respondió bien a todo',
     options: probarOptions,
     examples: [
       'svc webhook probar --forward-to http://localhost:3000/webhooks',
@@ -186,15 +260,27 @@ export const commands: CommandDef[] = [
   }),
   defineCommand({
     name: 'webhook conciliar',
-    summary: 'compara lo que tu app supo (el journal de listen) con lo que dice el servicio, y da el comando que arregla cada diferencia; exit 1 si hay alguna',
+    summary:
+      'compara lo que tu app supo (el journal de listen) con lo que dice el servicio, y da el comando que arregla cada diferencia; exit 1 si hay alguna',
     options: conciliarOptions,
-    examples: ['svc webhook conciliar', 'svc webhook conciliar --desde 2026-11-01 --forward-to http://localhost:3000/webhooks', 'svc webhook conciliar --json | jq -r .arreglo'],
+    examples: [
+      'svc webhook conciliar',
+      'svc webhook conciliar --desde 2026-11-01 --forward-to http://localhost:3000/webhooks',
+      'svc webhook conciliar --json | jq -r .arreglo',
+    ],
     load: () => import('./conciliar.js'),
   }),
   defineCommand({
     name: 'webhook ver',
-    summary: 'una notificación recibida completa: headers, cuerpo, firma y cada entrega a tu app con lo que respondió',
-    args: [{ name: 'id', description: 'id del evento (evt_…; alcanza con un prefijo único)', required: true }],
+    summary:
+      'una notificación recibida completa: headers, cuerpo, firma y cada entrega a tu app con lo que respondió',
+    args: [
+      {
+        name: 'id',
+        description: 'id del evento (evt_…; alcanza con un prefijo único)',
+        required: true,
+      },
+    ],
     options: verOptions,
     examples: ['svc webhook ver evt_3f2a9c', 'svc webhook ver evt_3f2a9c --json | jq .intentos'],
     load: () => import('./ver.js'),

@@ -9,7 +9,16 @@ import type { Context } from '../../context.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { ConfigError, UsageError } from '../../../errors.js';
 import type { OptionsOf } from '../../define.js';
-import { isLoopbackHost, parseHeaders, parseHost, parsePort, parseTimeoutSeconds, parseTolerance, parseUrl, printable } from '../../parse.js';
+import {
+  isLoopbackHost,
+  parseHeaders,
+  parseHost,
+  parsePort,
+  parseTimeoutSeconds,
+  parseTolerance,
+  parseUrl,
+  printable,
+} from '../../parse.js';
 import { eventLine, journalPath, resolveSecret, shortEventLines } from '../../shared/webhook.js';
 import type { listenOptions } from './index.js';
 import { count } from '../../../text.js';
@@ -30,15 +39,23 @@ export interface ListenFlags {
 
 /** Checks every flag; UsageError (exit 2) before anything starts. */
 export function parseListenFlags(opts: Options): ListenFlags {
-  const out: ListenFlags = { host: DEFAULTS.host, port: DEFAULTS.listenPort, path: DEFAULTS.listenPath, routes: {}, headers: parseHeaders(opts.header) };
+  const out: ListenFlags = {
+    host: DEFAULTS.host,
+    port: DEFAULTS.listenPort,
+    path: DEFAULTS.listenPath,
+    routes: {},
+    headers: parseHeaders(opts.header),
+  };
   if (opts.host !== undefined) out.host = parseHost(opts.host);
   if (opts.port !== undefined) out.port = parsePort(opts.port);
   if (opts.path !== undefined) {
     const p = String(opts.path).trim();
-    if (!/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(p)) throw new UsageError(`--path "${printable(p)}" no es una ruta válida (ej. /webhooks)`);
+    if (!/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(p))
+      throw new UsageError(`--path "${printable(p)}" no es una ruta válida (ej. /webhooks)`);
     out.path = p.startsWith('/') ? p : `/${p}`;
   }
-  if (opts.forwardTo !== undefined) out.forwardTo = parseUrl(opts.forwardTo, '--forward-to', 'http');
+  if (opts.forwardTo !== undefined)
+    out.forwardTo = parseUrl(opts.forwardTo, '--forward-to', 'http');
   if (opts.events !== undefined) {
     const names = String(opts.events)
       .split(',')
@@ -62,7 +79,9 @@ export function parseListenFlags(opts: Options): ListenFlags {
 
 function checkEvent(name: string, flag: string): void {
   if (!(EVENTOS as readonly string[]).includes(name)) {
-    throw new UsageError(`${flag}: "${printable(name)}" no es un evento del servicio; valores posibles: ${EVENTOS.join(', ')}`);
+    throw new UsageError(
+      `${flag}: "${printable(name)}" no es un evento del servicio; valores posibles: ${EVENTOS.join(', ')}`,
+    );
   }
 }
 
@@ -101,23 +120,40 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     });
   } catch (err) {
     if (err instanceof ListenStartError) {
-      throw new ConfigError(err.message, err.code === 'EADDRINUSE' ? 'elegí otro con --port (0 elige uno libre)' : undefined);
+      throw new ConfigError(
+        err.message,
+        err.code === 'EADDRINUSE' ? 'elegí otro con --port (0 elige uno libre)' : undefined,
+      );
     }
-    if (err instanceof JournalError) throw new ConfigError(err.message, 'elegí otro archivo con --journal');
+    if (err instanceof JournalError)
+      throw new ConfigError(err.message, 'elegí otro archivo con --journal');
     throw err;
   }
 
   const loopback = isLoopbackHost(flags.host);
   const tolerance = flags.toleranceSeconds ?? DEFAULTS.toleranceSeconds;
-  io.err(`${c.green('●')} Escuchando notificaciones en ${c.bold(listener.url)}${loopback ? c.dim(' (solo esta máquina)') : ''}`);
+  io.err(
+    `${c.green('●')} Escuchando notificaciones en ${c.bold(listener.url)}${loopback ? c.dim(' (solo esta máquina)') : ''}`,
+  );
   if (!loopback) io.err(c.yellow(`  atención: ${flags.host} acepta conexiones de otras máquinas`));
-  io.err(`  reenvío    ${maskTarget(flags.forwardTo) ?? c.yellow('sin --forward-to: solo verifica, guarda y responde 200')}`);
-  for (const [event, url] of Object.entries(flags.routes)) io.err(`  ruta       ${event} → ${maskTarget(url)}`);
-  if (flags.events) io.err(`  eventos    ${flags.events.join(', ')} ${c.dim('(el resto se responde 200 y no se reenvía)')}`);
+  io.err(
+    `  reenvío    ${maskTarget(flags.forwardTo) ?? c.yellow('sin --forward-to: solo verifica, guarda y responde 200')}`,
+  );
+  for (const [event, url] of Object.entries(flags.routes))
+    io.err(`  ruta       ${event} → ${maskTarget(url)}`);
+  if (flags.events)
+    io.err(
+      `  eventos    ${flags.events.join(', ')} ${c.dim('(el resto se responde 200 y no se reenvía)')}`,
+    );
   if (flags.headers.length) io.err(`  headers    ${flags.headers.map(([k]) => k).join(', ')}`);
-  io.err(`  firma      secreto de ${opts.secretFromEnv === true ? 'SVC_WEBHOOK_SECRET' : 'SVC_WEBHOOK_SECRET o el perfil'}; tolerancia ${tolerance === 0 ? 'desactivada' : `${tolerance} s`}`);
+  io.err(
+    `  firma      secreto de ${opts.secretFromEnv === true ? 'SVC_WEBHOOK_SECRET' : 'SVC_WEBHOOK_SECRET o el perfil'}; tolerancia ${tolerance === 0 ? 'desactivada' : `${tolerance} s`}`,
+  );
   io.err(`  journal    ${journal}`);
-  if (short) io.err(`  líneas     ${c.dim(`cortas, a ${io.columns} columnas: sin fecha ni estado (svc webhook ver <id>)`)}`);
+  if (short)
+    io.err(
+      `  líneas     ${c.dim(`cortas, a ${io.columns} columnas: sin fecha ni estado (svc webhook ver <id>)`)}`,
+    );
   io.err('');
   io.err('El servicio solo entrega a URLs https: poné un túnel delante y configurá');
   io.err('su URL https en el panel, por ejemplo:');
@@ -133,11 +169,21 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     signal.addEventListener('abort', () => resolve(), { once: true });
   });
   const inFlight = listener.stats().in_flight;
-  io.err(c.dim(inFlight ? `deteniendo: esperando ${count(inFlight, 'reenvío', 'reenvíos')} en curso…` : 'deteniendo…'));
+  io.err(
+    c.dim(
+      inFlight
+        ? `deteniendo: esperando ${count(inFlight, 'reenvío', 'reenvíos')} en curso…`
+        : 'deteniendo…',
+    ),
+  );
   await listener.close();
   lines.flush();
   const s = listener.stats();
-  io.err(c.dim(`detenido: ${s.received} recibidas, ${s.forwarded} reenviadas, ${s.failed} fallidas, ${s.rejected} rechazadas, ${s.skipped} filtradas.`));
+  io.err(
+    c.dim(
+      `detenido: ${s.received} recibidas, ${s.forwarded} reenviadas, ${s.failed} fallidas, ${s.rejected} rechazadas, ${s.skipped} filtradas.`,
+    ),
+  );
 }
 
 /**

@@ -4,13 +4,31 @@
 // --resign signs again with a fresh one. Each replay is journaled too.
 import { isMaskedTarget, maskTarget } from '../../../api/address.js';
 import { signatureHeader } from '../../../webhooks/signature.js';
-import { entryBody, Journal, keptResponse, newEntryId, type JournalEntry } from '../../../webhooks/journal.js';
+import {
+  entryBody,
+  Journal,
+  keptResponse,
+  newEntryId,
+  type JournalEntry,
+} from '../../../webhooks/journal.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import type { OptionsOf } from '../../define.js';
-import { parseHeaders, parsePositiveInt, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
-import { eventLine, field, journalPath, readJournalAt, resolveSecret } from '../../shared/webhook.js';
+import {
+  parseHeaders,
+  parsePositiveInt,
+  parseTimeoutSeconds,
+  parseUrl,
+  printable,
+} from '../../parse.js';
+import {
+  eventLine,
+  field,
+  journalPath,
+  readJournalAt,
+  resolveSecret,
+} from '../../shared/webhook.js';
 import type { replayOptions } from './index.js';
 import { count } from '../../../text.js';
 
@@ -19,16 +37,32 @@ function replayable(e: JournalEntry): boolean {
   return e.source === 'listen' && e.verification.valid && e.outcome !== 'too_large';
 }
 
-export function select(entries: JournalEntry[], id: string | undefined, last: number | undefined, all: boolean): JournalEntry[] {
+export function select(
+  entries: JournalEntry[],
+  id: string | undefined,
+  last: number | undefined,
+  all: boolean,
+): JournalEntry[] {
   const modes = [id !== undefined, last !== undefined, all].filter(Boolean).length;
-  if (modes === 0) throw new UsageError('decí qué reenviar: un id (svc webhook eventos los lista), --last N o --all');
+  if (modes === 0)
+    throw new UsageError(
+      'decí qué reenviar: un id (svc webhook eventos los lista), --last N o --all',
+    );
   if (modes > 1) throw new UsageError('elegí uno: un id, --last N o --all');
   if (id !== undefined) {
     const matches = entries.filter((e) => e.id === id || e.id.startsWith(id));
     const exact = matches.filter((e) => e.id === id);
     if (exact.length) return [exact[0]!];
-    if (matches.length === 0) throw new CliError(`no hay un evento "${printable(id)}" en el journal`, { exit: EXIT.notFound, code: 'not_found', hint: '`svc webhook eventos` lista los ids' });
-    if (matches.length > 1) throw new UsageError(`"${printable(id)}" coincide con ${matches.length} eventos: escribí más caracteres del id`);
+    if (matches.length === 0)
+      throw new CliError(`no hay un evento "${printable(id)}" en el journal`, {
+        exit: EXIT.notFound,
+        code: 'not_found',
+        hint: '`svc webhook eventos` lista los ids',
+      });
+    if (matches.length > 1)
+      throw new UsageError(
+        `"${printable(id)}" coincide con ${matches.length} eventos: escribí más caracteres del id`,
+      );
     return matches;
   }
   const pool = entries.filter(replayable);
@@ -53,11 +87,16 @@ function lastEvents(pool: JournalEntry[], n: number): JournalEntry[] {
   return chosen.reverse();
 }
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof replayOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof replayOptions>,
+): Promise<void> {
   const { io } = ctx;
   const id = args[0];
   const last = opts.last === undefined ? undefined : parsePositiveInt(opts.last, '--last', 100_000);
-  const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
+  const forwardTo =
+    opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const extra = parseHeaders(opts.header);
   const timeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
   const resign = opts.resign === true;
@@ -72,18 +111,32 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
     return;
   }
   for (const e of chosen) {
-    if (e.outcome === 'too_large') throw new UsageError(`${e.id} no se guardó (el cuerpo superaba el límite): no se puede reenviar`);
-    if (e.body_truncated) throw new UsageError(`${e.id} fue rechazado y solo se guardó el comienzo de su cuerpo: no se puede reenviar`);
+    if (e.outcome === 'too_large')
+      throw new UsageError(
+        `${e.id} no se guardó (el cuerpo superaba el límite): no se puede reenviar`,
+      );
+    if (e.body_truncated)
+      throw new UsageError(
+        `${e.id} fue rechazado y solo se guardó el comienzo de su cuerpo: no se puede reenviar`,
+      );
     if (!forwardTo && !e.target) {
-      throw new UsageError(`${e.id} no se reenvió a ninguna parte cuando llegó: indicá adónde con --forward-to`);
+      throw new UsageError(
+        `${e.id} no se reenvió a ninguna parte cuando llegó: indicá adónde con --forward-to`,
+      );
     }
     // The journal keeps targets without their credentials: such a one cannot be sent to again as it is.
     if (!forwardTo && isMaskedTarget(e.target!)) {
-      throw new UsageError(`${e.id} fue a ${field(e.target, 200)}, guardada sin sus credenciales: indicá la dirección completa con --forward-to`);
+      throw new UsageError(
+        `${e.id} fue a ${field(e.target, 200)}, guardada sin sus credenciales: indicá la dirección completa con --forward-to`,
+      );
     }
   }
   if (id !== undefined && !chosen[0]!.verification.valid) {
-    io.err(io.c.yellow(`aviso: ${field(chosen[0]!.id, 40)} llegó con firma inválida (${field(chosen[0]!.verification.reason, 60, '?')}); se reenvía igual porque lo pediste por id`));
+    io.err(
+      io.c.yellow(
+        `aviso: ${field(chosen[0]!.id, 40)} llegó con firma inválida (${field(chosen[0]!.verification.reason, 60, '?')}); se reenvía igual porque lo pediste por id`,
+      ),
+    );
   }
 
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
@@ -101,7 +154,10 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
   try {
     for (const original of chosen) {
       const body = entryBody(original);
-      const headers: Record<string, string> = { 'user-agent': `svc/${VERSION} (webhook replay)`, ...original.headers };
+      const headers: Record<string, string> = {
+        'user-agent': `svc/${VERSION} (webhook replay)`,
+        ...original.headers,
+      };
       if (!headers['content-type']) headers['content-type'] = 'application/json';
       if (secret) {
         const ts = String(Math.floor(Date.now() / 1000));
@@ -119,7 +175,9 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
         replay_of: original.id,
         method: 'POST',
         path: original.path,
-        headers: Object.fromEntries(Object.entries(headers).filter(([k]) => k === 'content-type' || k.startsWith('x-svc-'))),
+        headers: Object.fromEntries(
+          Object.entries(headers).filter(([k]) => k === 'content-type' || k.startsWith('x-svc-')),
+        ),
         body: original.body,
         body_encoding: original.body_encoding,
         bytes: original.bytes,
@@ -134,11 +192,15 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
         answered: null,
         latency_ms: result.latencyMs,
         ...(result.error ? { error: result.error } : {}),
-        ...(!result.ok && result.response?.length ? { response_start: result.response.subarray(0, 300).toString('utf8') } : {}),
+        ...(!result.ok && result.response?.length
+          ? { response_start: result.response.subarray(0, 300).toString('utf8') }
+          : {}),
       };
       const response = keptResponse(result);
       if (response) entry.response = response;
-      await journal?.append(entry).catch((err: Error) => io.err(io.c.yellow(`aviso: ${err.message}`)));
+      await journal
+        ?.append(entry)
+        .catch((err: Error) => io.err(io.c.yellow(`aviso: ${err.message}`)));
       if (ctx.globals.json) io.outRaw(JSON.stringify(entry));
       else io.out(eventLine(io, entry, zone));
       if (result.status === null) unreachable++;
@@ -146,7 +208,11 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
         failed++;
         if (!secret && (result.status === 401 || result.status === 400) && !tsHintShown) {
           tsHintShown = true;
-          io.err(io.c.dim('→ si tu app rechaza el timestamp viejo del original, probá con --resign (firma de nuevo con un timestamp actual)'));
+          io.err(
+            io.c.dim(
+              '→ si tu app rechaza el timestamp viejo del original, probá con --resign (firma de nuevo con un timestamp actual)',
+            ),
+          );
         }
       }
     }
@@ -154,7 +220,15 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof r
     await journal?.close().catch(() => undefined);
     await forwarder.close();
   }
-  if (unreachable) throw new CliError(`${unreachable} de ${count(chosen.length, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`, { exit: EXIT.network, code: 'app_unreachable' });
-  if (failed) throw new CliError(`la app respondió con error a ${failed} de ${count(chosen.length, 'reenvío', 'reenvíos')}`, { exit: EXIT.refused, code: 'app_refused' });
+  if (unreachable)
+    throw new CliError(
+      `${unreachable} de ${count(chosen.length, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`,
+      { exit: EXIT.network, code: 'app_unreachable' },
+    );
+  if (failed)
+    throw new CliError(
+      `la app respondió con error a ${failed} de ${count(chosen.length, 'reenvío', 'reenvíos')}`,
+      { exit: EXIT.refused, code: 'app_refused' },
+    );
   if (!ctx.globals.json && chosen.length > 1) io.err(io.c.dim(`${chosen.length} reenviados`));
 }

@@ -11,12 +11,19 @@ import { printJson } from '../../../output/format.js';
 import type { OptionsOf } from '../../define.js';
 import type { signOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof signOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof signOptions>,
+): Promise<void> {
   const { io } = ctx;
   let timestamp = Math.floor(Date.now() / 1000).toString();
   if (opts.timestamp !== undefined) {
     timestamp = opts.timestamp.trim();
-    if (!/^[0-9]{1,15}$/.test(timestamp)) throw new UsageError(`--timestamp "${printable(timestamp)}" no es válido (segundos Unix, entero)`);
+    if (!/^[0-9]{1,15}$/.test(timestamp))
+      throw new UsageError(
+        `--timestamp "${printable(timestamp)}" no es válido (segundos Unix, entero)`,
+      );
   }
   if (opts.event !== undefined && !isEvento(opts.event)) {
     throw new UsageError(`--event "${printable(opts.event)}" no es un evento del servicio`);
@@ -24,8 +31,10 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   const secret = await resolveSecret(ctx, opts);
   const body = await readBody(ctx, opts.body);
   const event = opts.event ?? summarize(body).event;
-  if (!event) throw new UsageError('el cuerpo no es un JSON con "event": indicá el evento con --event');
-  if (!isEvento(event)) io.err(io.c.yellow(`aviso: "${printable(event)}" no es uno de los eventos del servicio`));
+  if (!event)
+    throw new UsageError('el cuerpo no es un JSON con "event": indicá el evento con --event');
+  if (!isEvento(event))
+    io.err(io.c.yellow(`aviso: "${printable(event)}" no es uno de los eventos del servicio`));
   const headers = notificationHeaders(secret, event, body, timestamp);
   if (ctx.globals.json) {
     printJson(io, headers);

@@ -9,7 +9,12 @@ import { UsageError } from '../../../errors.js';
 import { formatCents, parseAmount, percentOf, sumAmounts } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
 import type { Context } from '../../context.js';
-import { SandboxControl, type Entrega, type PayerAction, type PayerBody } from '../../shared/sandbox-control.js';
+import {
+  SandboxControl,
+  type Entrega,
+  type PayerAction,
+  type PayerBody,
+} from '../../shared/sandbox-control.js';
 import { field } from '../../shared/webhook.js';
 
 /** How long to wait for the sandbox's first delivery attempt, and how often to look. */
@@ -38,10 +43,18 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
 
   let cobro: Cobro;
   if (o.cobroId === undefined) {
-    cobro = (await client.crearCobro({ concepto: `Prueba de svc webhook trigger ${event}`, monto: o.monto ?? DEFAULTS.triggerMonto })).data.data;
+    cobro = (
+      await client.crearCobro({
+        concepto: `Prueba de svc webhook trigger ${event}`,
+        monto: o.monto ?? DEFAULTS.triggerMonto,
+      })
+    ).data.data;
     step(`cobro ${cobro.id} creado (${cobro.monto}) → payment.created`);
   } else {
-    if (event === 'payment.created') throw new UsageError('payment.created se envía al crear un cobro: sin --cobro, el trigger crea uno');
+    if (event === 'payment.created')
+      throw new UsageError(
+        'payment.created se envía al crear un cobro: sin --cobro, el trigger crea uno',
+      );
     cobro = (await client.verCobro(o.cobroId)).data.data;
   }
   const id = cobro.id;
@@ -51,12 +64,18 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
   };
   const left = () => parseAmount(cobro.monto) - parseAmount(cobro.monto_cobrado);
   const payAll = async () => {
-    if (cobro.estado === 'PENDIENTE' || cobro.estado === 'EN_PROCESO' || cobro.estado === 'PAGADA_PARCIALMENTE') {
+    if (
+      cobro.estado === 'PENDIENTE' ||
+      cobro.estado === 'EN_PROCESO' ||
+      cobro.estado === 'PAGADA_PARCIALMENTE'
+    ) {
       await move('pagar', { monto: formatCents(left()) }, 'payment.approved');
     }
   };
   const refundable = async (): Promise<bigint> => {
-    const devoluciones = (await client.listarDevoluciones()).data.data.filter((d) => d.cobro_id === id);
+    const devoluciones = (await client.listarDevoluciones()).data.data.filter(
+      (d) => d.cobro_id === id,
+    );
     return parseAmount(cobro.monto_cobrado) - sumAmounts(devoluciones.map((d) => d.monto));
   };
   switch (event) {
@@ -70,7 +89,10 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
       break;
     case 'payment.partially_paid': {
       const half = percentOf(left(), '50');
-      if (half <= 0n) throw new UsageError(`al cobro ${id} le falta ${formatCents(left())}: no alcanza para un pago parcial`);
+      if (half <= 0n)
+        throw new UsageError(
+          `al cobro ${id} le falta ${formatCents(left())}: no alcanza para un pago parcial`,
+        );
       await move('pagar', { monto: formatCents(half) }, 'payment.partially_paid');
       break;
     }
@@ -95,8 +117,15 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
     return;
   }
   if (!delivered) {
-    io.out(`${event} (cobro ${id}): ${hook ? `el sandbox todavía no lo entregó a ${hook}` : 'el sandbox no tiene URL de notificaciones'}`);
-    if (!hook) io.err(c.dim('→ repetí con --forward-to URL: el sandbox la guarda y se la entrega ahí (sin reiniciarlo)'));
+    io.out(
+      `${event} (cobro ${id}): ${hook ? `el sandbox todavía no lo entregó a ${hook}` : 'el sandbox no tiene URL de notificaciones'}`,
+    );
+    if (!hook)
+      io.err(
+        c.dim(
+          '→ repetí con --forward-to URL: el sandbox la guarda y se la entrega ahí (sin reiniciarlo)',
+        ),
+      );
     return;
   }
   const paint = delivered.ok ? c.green : c.red;
@@ -107,10 +136,17 @@ export async function viaSandbox(ctx: Context, event: Evento, o: SandboxTrigger)
 }
 
 /** The first delivery attempt of this event for this cobro after entrega `afterId`, within DELIVERY_WAIT_MS. */
-async function waitDelivery(control: SandboxControl, event: string, cobroId: number, afterId: number): Promise<Entrega | undefined> {
+async function waitDelivery(
+  control: SandboxControl,
+  event: string,
+  cobroId: number,
+  afterId: number,
+): Promise<Entrega | undefined> {
   const deadline = Date.now() + DELIVERY_WAIT_MS;
   for (;;) {
-    const mine = (await control.entregas()).find((e) => e.id > afterId && e.event === event && e.cobro_id === cobroId);
+    const mine = (await control.entregas()).find(
+      (e) => e.id > afterId && e.event === event && e.cobro_id === cobroId,
+    );
     if (mine) return mine;
     if (Date.now() > deadline) return undefined;
     await new Promise((r) => setTimeout(r, DELIVERY_POLL_MS));

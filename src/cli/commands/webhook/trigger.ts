@@ -13,7 +13,15 @@ import { LOCAL_LISTENER_URL } from '../../../defaults.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
-import { parseChoice, parseHeaders, parseId, montoText, parseTimeoutSeconds, parseUrl, printable } from '../../parse.js';
+import {
+  parseChoice,
+  parseHeaders,
+  parseId,
+  montoText,
+  parseTimeoutSeconds,
+  parseUrl,
+  printable,
+} from '../../parse.js';
 import { field, formatMs, resolveSecret } from '../../shared/webhook.js';
 import type { triggerOptions } from './index.js';
 
@@ -37,7 +45,9 @@ export function applySets(body: EventBody, sets: readonly string[] | undefined):
       try {
         out[rawJson[1]!] = JSON.parse(rawJson[2]!);
       } catch {
-        throw new UsageError(`--set ${rawJson[1]}:= necesita un valor JSON válido (ej. 42, null, "texto")`);
+        throw new UsageError(
+          `--set ${rawJson[1]}:= necesita un valor JSON válido (ej. 42, null, "texto")`,
+        );
       }
       continue;
     }
@@ -47,7 +57,10 @@ export function applySets(body: EventBody, sets: readonly string[] | undefined):
     if (kind === 'int' || kind === 'int?') {
       if (kind === 'int?' && value === 'null') out[field] = null;
       else if (/^-?[0-9]{1,15}$/.test(value)) out[field] = Number(value);
-      else throw new UsageError(`--set ${field}: "${printable(value)}" no es un entero${kind === 'int?' ? ' ni null' : ''}`);
+      else
+        throw new UsageError(
+          `--set ${field}: "${printable(value)}" no es un entero${kind === 'int?' ? ' ni null' : ''}`,
+        );
     } else {
       out[field] = value;
     }
@@ -55,18 +68,25 @@ export function applySets(body: EventBody, sets: readonly string[] | undefined):
   return out;
 }
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof triggerOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof triggerOptions>,
+): Promise<void> {
   const event = parseChoice(args[0], EVENTOS, 'evento');
   if (!event) throw new UsageError(`falta el evento; valores posibles: ${EVENTOS.join(', ')}`);
   const estado = parseChoice(opts.estado, ESTADOS_COBRO, '--estado');
   const monto = opts.monto === undefined ? undefined : montoText(opts.monto);
   const cobroId = opts.cobro === undefined ? undefined : parseId(opts.cobro, '--cobro');
-  const forwardTo = opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
+  const forwardTo =
+    opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const timeoutMs = parseTimeoutSeconds(opts.forwardTimeout);
   const extra = parseHeaders(opts.header);
   if (opts.sandbox === true) {
     if (opts.set !== undefined || estado !== undefined) {
-      throw new UsageError('--set y --estado no se combinan con --sandbox: el sandbox arma el cuerpo a partir del cambio real');
+      throw new UsageError(
+        '--set y --estado no se combinan con --sandbox: el sandbox arma el cuerpo a partir del cambio real',
+      );
     }
     const { viaSandbox } = await import('./trigger-sandbox.js');
     return viaSandbox(ctx, event, { cobroId, monto, forwardTo });
@@ -74,7 +94,10 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   const secret = await resolveSecret(ctx, opts);
   // Without --forward-to: the local listener, where `svc webhook listen` listens by default.
   const target = forwardTo ?? LOCAL_LISTENER_URL;
-  if (!forwardTo && !ctx.globals.json) ctx.io.err(ctx.io.c.dim(`al listener local ${LOCAL_LISTENER_URL} (--forward-to para otra dirección)`));
+  if (!forwardTo && !ctx.globals.json)
+    ctx.io.err(
+      ctx.io.c.dim(`al listener local ${LOCAL_LISTENER_URL} (--forward-to para otra dirección)`),
+    );
 
   let body: EventBody = sampleBody(event, { monto });
   if (cobroId !== undefined) body = await fromRealCobro(ctx, event, cobroId, monto, body);
@@ -89,10 +112,14 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
   for (const [k, v] of extra) headers[k] = v;
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
   const forwarder = new Forwarder({ timeoutMs });
-  const result = await forwarder.forward(target, Buffer.from(text, 'utf8'), headers).finally(() => forwarder.close());
+  const result = await forwarder
+    .forward(target, Buffer.from(text, 'utf8'), headers)
+    .finally(() => forwarder.close());
   const { io } = ctx;
   const c = io.c;
-  const start = result.response?.length ? result.response.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim() : '';
+  const start = result.response?.length
+    ? result.response.subarray(0, 300).toString('utf8').replace(/\s+/g, ' ').trim()
+    : '';
   if (ctx.globals.json) {
     io.outRaw(
       JSON.stringify(
@@ -112,28 +139,55 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof t
     );
   } else if (result.status !== null) {
     const paint = result.ok ? c.green : c.red;
-    io.out(`${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${maskTarget(target)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`);
+    io.out(
+      `${field(body.event, 40)} (cobro ${field(body.cobro_id, 20)}, ${field(body.estado, 40)}, ${field(body.monto, 24)}) --> ${maskTarget(target)}  ${paint(String(result.status))} ${c.dim(formatMs(result.latencyMs))}`,
+    );
     if (!result.ok && start) io.out(c.dim(`  «${printable(errorMessageOf(start) ?? start, 200)}»`));
   }
   if (result.status === null) {
     throw new CliError(
       `no se pudo entregar a ${maskTarget(target)}: ${result.error ?? 'sin respuesta'}`,
-      { exit: EXIT.network, code: 'app_unreachable', hint: forwardTo ? undefined : '¿está corriendo `svc webhook listen`? (o --forward-to con la URL de tu app)' },
+      {
+        exit: EXIT.network,
+        code: 'app_unreachable',
+        hint: forwardTo
+          ? undefined
+          : '¿está corriendo `svc webhook listen`? (o --forward-to con la URL de tu app)',
+      },
     );
   }
-  if (!result.ok) throw new CliError(`${maskTarget(target)} respondió ${result.status}: la notificación no se dio por entregada`, { exit: EXIT.refused, code: 'app_refused' });
+  if (!result.ok)
+    throw new CliError(
+      `${maskTarget(target)} respondió ${result.status}: la notificación no se dio por entregada`,
+      { exit: EXIT.refused, code: 'app_refused' },
+    );
 }
 
 /** Codigo, monto and what was collected from the real payment request; needs a key. */
-async function fromRealCobro(ctx: Context, event: Evento, id: number, monto: string | undefined, fallback: EventBody): Promise<EventBody> {
+async function fromRealCobro(
+  ctx: Context,
+  event: Evento,
+  id: number,
+  monto: string | undefined,
+  fallback: EventBody,
+): Promise<EventBody> {
   const r = await ctx.resolved();
   if ((!r.apiKey && !r.liveKeyInKeyring) || !r.baseUrl) {
-    ctx.io.err(ctx.io.c.yellow(`aviso: sin clave o dirección configuradas, el cuerpo usa cobro_id ${id} con codigo y monto de ejemplo`));
+    ctx.io.err(
+      ctx.io.c.yellow(
+        `aviso: sin clave o dirección configuradas, el cuerpo usa cobro_id ${id} con codigo y monto de ejemplo`,
+      ),
+    );
     return { ...fallback, cobro_id: id };
   }
   const client = await ctx.client();
   const cobro = (await ctx.spin(`leyendo el cobro ${id}…`, () => client.verCobro(id))).data.data;
-  return sampleBody(event, { cobro_id: cobro.id, codigo: cobro.codigo, monto: monto ?? cobro.monto, monto_cobrado: cobro.monto_cobrado });
+  return sampleBody(event, {
+    cobro_id: cobro.id,
+    codigo: cobro.codigo,
+    monto: monto ?? cobro.monto,
+    monto_cobrado: cobro.monto_cobrado,
+  });
 }
 
 /** An answer like `{"error": …, "message": "…"}` (svc webhook listen's 502 says why there): its message. */
@@ -145,4 +199,3 @@ function errorMessageOf(text: string): string | undefined {
     return undefined;
   }
 }
-

@@ -35,7 +35,17 @@ const attemptOf = (e: JournalEntry): Intento => ({
   status: e.status,
   latencia_ms: e.latency_ms,
   error: e.error ?? null,
-  respuesta: e.response ?? (e.response_start !== undefined ? { headers: {}, body: e.response_start, body_encoding: 'utf8', bytes: e.response_start.length, truncated: true } : null),
+  respuesta:
+    e.response ??
+    (e.response_start !== undefined
+      ? {
+          headers: {},
+          body: e.response_start,
+          body_encoding: 'utf8',
+          bytes: e.response_start.length,
+          truncated: true,
+        }
+      : null),
 });
 
 /** A body for a person: pretty JSON when it is JSON, else the text itself (escaped where unsafe). */
@@ -48,12 +58,18 @@ function pretty(bytes: Buffer): string {
   }
 }
 
-export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof verOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  args: string[],
+  opts: OptionsOf<typeof verOptions>,
+): Promise<void> {
   const path = await journalPath(ctx, opts, true);
   const { entries } = await readJournalAt(ctx, path);
   const [entry] = select(entries, args[0], undefined, false);
   const e = entry!;
-  const attempts = [e, ...entries.filter((x) => x.replay_of === e.id)].filter((x) => x.target !== null || x.source !== 'listen').map(attemptOf);
+  const attempts = [e, ...entries.filter((x) => x.replay_of === e.id)]
+    .filter((x) => x.target !== null || x.source !== 'listen')
+    .map(attemptOf);
   const { io } = ctx;
   if (ctx.globals.json) {
     io.outRaw(JSON.stringify({ ...e, target: maskTarget(e.target), intentos: attempts }, null, 2));
@@ -68,8 +84,18 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   line('recibido', serviceTime(e.received_at, zone));
   line('origen', shown(e.source) + (e.replay_of ? ` (de ${shown(e.replay_of)})` : ''));
   line('pedido', `${shown(e.method)} ${shown(e.path)}`);
-  line('evento', `${shown(e.event ?? '-')}  cobro ${e.cobro_id ?? '-'}  ${shown(e.estado ?? '-')}  ${shown(e.monto ?? '-')}`);
-  line('firma', e.verification.valid ? c.green('válida') : c.red(`inválida: ${shown(e.verification.reason ?? '?')}${e.verification.message ? ` (${printable(e.verification.message, 200)})` : ''}`));
+  line(
+    'evento',
+    `${shown(e.event ?? '-')}  cobro ${e.cobro_id ?? '-'}  ${shown(e.estado ?? '-')}  ${shown(e.monto ?? '-')}`,
+  );
+  line(
+    'firma',
+    e.verification.valid
+      ? c.green('válida')
+      : c.red(
+          `inválida: ${shown(e.verification.reason ?? '?')}${e.verification.message ? ` (${printable(e.verification.message, 200)})` : ''}`,
+        ),
+  );
   io.out();
   io.out(c.bold('headers'));
   for (const [k, v] of Object.entries(e.headers)) io.out(`  ${shown(k)}: ${shown(v)}`);
@@ -81,16 +107,33 @@ export async function run(ctx: Context, args: string[], opts: OptionsOf<typeof v
   io.out(`  ${shown(body.toString(e.body_encoding === 'base64' ? 'base64' : 'utf8'))}`);
   io.out();
   io.out(c.bold(`entregas a tu app (${attempts.length})`));
-  if (attempts.length === 0) io.out(c.dim('  ninguna: el listener no tenía --forward-to (o el evento se filtró)'));
+  if (attempts.length === 0)
+    io.out(c.dim('  ninguna: el listener no tenía --forward-to (o el evento se filtró)'));
   for (const a of attempts) {
-    const status = a.status === null ? c.red(`sin respuesta (${shown(a.error ?? '?')})`) : a.status < 300 ? c.green(String(a.status)) : c.red(String(a.status));
+    const status =
+      a.status === null
+        ? c.red(`sin respuesta (${shown(a.error ?? '?')})`)
+        : a.status < 300
+          ? c.green(String(a.status))
+          : c.red(String(a.status));
     // The same clock as `recibido` above: the service's zone and format (--json keeps ISO 8601).
     // Wider than the terminal (a long address): broken between its parts, under the time.
-    io.out(breakAtSpaces(`  ${serviceTime(a.fecha, zone)}  ${shown(a.source).padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`, io.columns, 6));
+    io.out(
+      breakAtSpaces(
+        `  ${serviceTime(a.fecha, zone)}  ${shown(a.source).padEnd(7)} → ${shown(a.destino ?? '-')}  ${status}${a.latencia_ms !== null ? `  ${a.latencia_ms} ms` : ''}`,
+        io.columns,
+        6,
+      ),
+    );
     if (!a.respuesta) continue;
-    for (const [k, v] of Object.entries(a.respuesta.headers)) io.out(c.dim(`      ${shown(k)}: ${shown(v)}`));
-    const answer = Buffer.from(a.respuesta.body, a.respuesta.body_encoding === 'base64' ? 'base64' : 'utf8');
+    for (const [k, v] of Object.entries(a.respuesta.headers))
+      io.out(c.dim(`      ${shown(k)}: ${shown(v)}`));
+    const answer = Buffer.from(
+      a.respuesta.body,
+      a.respuesta.body_encoding === 'base64' ? 'base64' : 'utf8',
+    );
     for (const l of pretty(answer).split('\n')) io.out(`      ${shown(l)}`);
-    if (a.respuesta.truncated) io.out(c.dim('      … (la respuesta seguía: se guarda hasta 64 KiB)'));
+    if (a.respuesta.truncated)
+      io.out(c.dim('      … (la respuesta seguía: se guarda hasta 64 KiB)'));
   }
 }

@@ -13,7 +13,11 @@ import { parseTolerance } from '../../parse.js';
 import { field, readBody, readFileArg, resolveSecret } from '../../shared/webhook.js';
 import type { verifyOptions } from './index.js';
 
-export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof verifyOptions>): Promise<void> {
+export async function run(
+  ctx: Context,
+  _args: string[],
+  opts: OptionsOf<typeof verifyOptions>,
+): Promise<void> {
   const { io } = ctx;
   const tolerance = parseTolerance(opts.tolerance);
   let timestamp = opts.timestamp;
@@ -22,7 +26,8 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
   let body: Buffer;
 
   if (opts.request !== undefined) {
-    if (opts.body !== undefined) throw new UsageError('--request ya trae el cuerpo: no se combina con --body');
+    if (opts.body !== undefined)
+      throw new UsageError('--request ya trae el cuerpo: no se combina con --body');
     const file = opts.request;
     const raw = file === '-' ? await readAll(io.stdin) : readFileArg(file, '--request');
     const secret = await resolveSecret(ctx, opts);
@@ -39,15 +44,34 @@ export async function run(ctx: Context, _args: string[], opts: OptionsOf<typeof 
     signature ??= parsed.headers['x-svc-signature'];
     headerEvent = parsed.headers['x-svc-event'];
     body = parsed.body;
-    return report(ctx, verify({ secret, timestamp, signature, body, toleranceSeconds: tolerance }), body, timestamp, headerEvent);
+    return report(
+      ctx,
+      verify({ secret, timestamp, signature, body, toleranceSeconds: tolerance }),
+      body,
+      timestamp,
+      headerEvent,
+    );
   }
   if (timestamp === undefined || signature === undefined) {
-    const missing = [timestamp === undefined ? '--timestamp' : '', signature === undefined ? '--signature' : ''].filter(Boolean).join(' y ');
-    throw new UsageError(`falta ${missing} (los valores de X-Svc-Timestamp y X-Svc-Signature), o --request ARCHIVO con el pedido entero`);
+    const missing = [
+      timestamp === undefined ? '--timestamp' : '',
+      signature === undefined ? '--signature' : '',
+    ]
+      .filter(Boolean)
+      .join(' y ');
+    throw new UsageError(
+      `falta ${missing} (los valores de X-Svc-Timestamp y X-Svc-Signature), o --request ARCHIVO con el pedido entero`,
+    );
   }
   const secret = await resolveSecret(ctx, opts);
   body = await readBody(ctx, opts.body);
-  return report(ctx, verify({ secret, timestamp, signature, body, toleranceSeconds: tolerance }), body, timestamp, headerEvent);
+  return report(
+    ctx,
+    verify({ secret, timestamp, signature, body, toleranceSeconds: tolerance }),
+    body,
+    timestamp,
+    headerEvent,
+  );
 }
 
 function report(
@@ -86,11 +110,19 @@ function report(
         : result.reason === 'signature_mismatch'
           ? ' (¿es el secreto de este perfil? ¿el cuerpo es el crudo, sin reformatear?)'
           : '';
-    throw new SignatureError(`firma inválida (${result.reason}): ${result.message}${hint}`, result.reason);
+    throw new SignatureError(
+      `firma inválida (${result.reason}): ${result.message}${hint}`,
+      result.reason,
+    );
   }
   if (ctx.globals.json) return;
   const parts = s.json
-    ? [field(s.event, 40, '(sin evento)'), `cobro ${s.cobro_id ?? '-'}`, field(s.estado, 40), `monto ${field(s.monto, 24)}`]
+    ? [
+        field(s.event, 40, '(sin evento)'),
+        `cobro ${s.cobro_id ?? '-'}`,
+        field(s.estado, 40),
+        `monto ${field(s.monto, 24)}`,
+      ]
     : [field(s.event, 40, 'cuerpo que no es JSON'), `${body.length} bytes`];
   io.out(`${io.c.green('✓ firma válida')}: ${parts.join(' · ')}`);
 }

@@ -9,7 +9,15 @@
 // lines. Amounts stay the service's strings; a typed one is read by money.ts as svc's
 // prompts and the checkout read it, and a refund compares cents, never floats.
 import type { EstadoCobro } from '../../../api/enums.js';
-import { AmountError, formatCents, isAmount, parseAmount, parseTypedAmount, TYPED_AMOUNT_HINT, type Cents } from '../../../money.js';
+import {
+  AmountError,
+  formatCents,
+  isAmount,
+  parseAmount,
+  parseTypedAmount,
+  TYPED_AMOUNT_HINT,
+  type Cents,
+} from '../../../money.js';
 import { KEY_RE } from '../../../rules.js';
 import type { PanelData } from './data.js';
 
@@ -158,7 +166,11 @@ function text<T extends Node>(node: T, value: unknown): T {
   node.textContent = value === null || value === undefined ? '' : String(value);
   return node;
 }
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, value?: unknown): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls?: string,
+  value?: unknown,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (value !== undefined) text(e, value);
@@ -205,7 +217,10 @@ function paginar<T>(name: Paged, list: T[]): T[] {
   $(`${name}-pager`).hidden = pages <= 1;
   button(`${name}-nuevos`).disabled = S.pag[name] === 0;
   button(`${name}-viejos`).disabled = S.pag[name] >= pages - 1;
-  text($(`${name}-pagina`), rows.length ? `${from + 1}–${from + rows.length} de ${list.length}` : '');
+  text(
+    $(`${name}-pagina`),
+    rows.length ? `${from + 1}–${from + rows.length} de ${list.length}` : '',
+  );
   return rows;
 }
 
@@ -245,7 +260,10 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
   }
   if (!res.ok) {
     const why = json && typeof json.message === 'string' ? json.message : raw.slice(0, 200);
-    const err = new ApiError(`El sandbox respondió ${res.status}${json && json.error ? ` ${String(json.error)}` : ''}: ${why}`, res.status);
+    const err = new ApiError(
+      `El sandbox respondió ${res.status}${json && json.error ? ` ${String(json.error)}` : ''}: ${why}`,
+      res.status,
+    );
     if (res.status === 401) desconectar(`El sandbox no aceptó la clave: ${why}.`);
     throw err;
   }
@@ -303,7 +321,12 @@ function cell(tr: HTMLTableRowElement, value: unknown, cls?: string): HTMLTableC
   tr.appendChild(td);
   return td;
 }
-function fill<T>(tbody: HTMLElement, rows: T[], cols: number, render: (tr: HTMLTableRowElement, row: T) => void): void {
+function fill<T>(
+  tbody: HTMLElement,
+  rows: T[],
+  cols: number,
+  render: (tr: HTMLTableRowElement, row: T) => void,
+): void {
   clear(tbody);
   if (!rows.length) {
     const tr = el('tr');
@@ -320,7 +343,11 @@ function fill<T>(tbody: HTMLElement, rows: T[], cols: number, render: (tr: HTMLT
   }
 }
 function badge(estado: string): HTMLSpanElement {
-  return el('span', `estado ${(DATA.estados as readonly string[]).includes(estado) ? estado : ''}`, estado);
+  return el(
+    'span',
+    `estado ${(DATA.estados as readonly string[]).includes(estado) ? estado : ''}`,
+    estado,
+  );
 }
 function answer(e: Entrega): string {
   if (e.status !== null) return `${e.status}${e.ok ? ' ok' : ' falló'}`;
@@ -344,7 +371,10 @@ function pintarCobros(): void {
   const ul = $('lista-cobros');
   clear(ul);
   const n = S.cobros.length;
-  text($('cobros-n'), n === 0 ? 'No hay cobros con ese filtro.' : `${n}${n === 1 ? ' cobro' : ' cobros'}`);
+  text(
+    $('cobros-n'),
+    n === 0 ? 'No hay cobros con ese filtro.' : `${n}${n === 1 ? ' cobro' : ' cobros'}`,
+  );
   for (const c of paginar('cobros', S.cobros)) {
     const li = el('li', c.id === S.sel ? 'sel' : '');
     const b = el('button');
@@ -357,7 +387,13 @@ function pintarCobros(): void {
     b.appendChild(el('br'));
     b.appendChild(el('span', '', c.concepto));
     b.appendChild(el('br'));
-    b.appendChild(el('small', 'muted', `Monto ${c.monto} · cobrado ${c.monto_cobrado}${c.referencia ? ` · ref. ${c.referencia}` : ''} · ${c.created_at}`));
+    b.appendChild(
+      el(
+        'small',
+        'muted',
+        `Monto ${c.monto} · cobrado ${c.monto_cobrado}${c.referencia ? ` · ref. ${c.referencia}` : ''} · ${c.created_at}`,
+      ),
+    );
     b.addEventListener('click', () => abrirDetalle(c.id).catch(fallaEn(b)));
     li.appendChild(b);
     ul.appendChild(li);
@@ -366,7 +402,10 @@ function pintarCobros(): void {
 
 async function crearCobro(ev: Event): Promise<void> {
   ev.preventDefault();
-  const body: Record<string, string> = { concepto: input('crear-concepto').value, monto: tipeado(input('crear-monto').value) };
+  const body: Record<string, string> = {
+    concepto: input('crear-concepto').value,
+    monto: tipeado(input('crear-monto').value),
+  };
   const ref = input('crear-referencia').value.trim();
   if (ref) body.referencia = ref;
   const c = await api<Cobro>('POST', '/v1/cobros', body);
@@ -461,7 +500,10 @@ function pintarDetalle(): void {
   if (was && mediosDe(c).includes(was)) sel.value = was;
 
   $('form-devolver').hidden = !has(DATA.refundable, c.estado);
-  text($('devolver-queda'), `Cobrado ${c.monto_cobrado} · queda por devolver ${d.queda_por_devolver} (se comprueba otra vez antes de enviar, como svc devolver).`);
+  text(
+    $('devolver-queda'),
+    `Cobrado ${c.monto_cobrado} · queda por devolver ${d.queda_por_devolver} (se comprueba otra vez antes de enviar, como svc devolver).`,
+  );
   const tx = select('devolver-tx');
   const txWas = tx.value;
   clear(tx);
@@ -538,21 +580,39 @@ async function pagar(ev: Event): Promise<void> {
 function planDevolucion(d: Detalle, typed: string, total: boolean, txId: string): Plan {
   const c = d.cobro;
   if (!has(DATA.refundable, c.estado)) {
-    const why = c.estado === 'DEVUELTA' ? ' (ya se devolvió todo)' : c.estado === 'CANCELADO' ? ' (no se cobró)' : ' (todavía no se cobró)';
-    throw new Error(`El cobro ${c.id} está ${c.estado}${why}: no admite devoluciones; solo ${DATA.refundable.join(', ')}.`);
+    const why =
+      c.estado === 'DEVUELTA'
+        ? ' (ya se devolvió todo)'
+        : c.estado === 'CANCELADO'
+          ? ' (no se cobró)'
+          : ' (todavía no se cobró)';
+    throw new Error(
+      `El cobro ${c.id} está ${c.estado}${why}: no admite devoluciones; solo ${DATA.refundable.join(', ')}.`,
+    );
   }
   const left = cents(d.queda_por_devolver);
-  if (left <= 0n) throw new Error(`Al cobro ${c.id} no le queda nada por devolver (cobrado ${c.monto_cobrado}).`);
-  if (!total && !typed) throw new Error(`Escribí cuánto devolver (${TYPED_AMOUNT_HINT}), o tocá «Devolver todo lo que queda».`);
+  if (left <= 0n)
+    throw new Error(`Al cobro ${c.id} no le queda nada por devolver (cobrado ${c.monto_cobrado}).`);
+  if (!total && !typed)
+    throw new Error(
+      `Escribí cuánto devolver (${TYPED_AMOUNT_HINT}), o tocá «Devolver todo lo que queda».`,
+    );
   const monto = total ? d.queda_por_devolver : tipeado(typed);
   const amount = cents(monto);
-  if (amount > left) throw new Error(`El monto ${monto} supera lo que queda por devolver del cobro ${c.id}: ${d.queda_por_devolver}.`);
+  if (amount > left)
+    throw new Error(
+      `El monto ${monto} supera lo que queda por devolver del cobro ${c.id}: ${d.queda_por_devolver}.`,
+    );
   let tx: Transaccion | undefined;
   if (txId) {
     tx = d.transacciones.find((t) => String(t.id) === txId);
     if (!tx) throw new Error(`La transacción ${txId} no es del cobro ${c.id}.`);
-    if (tx.estado !== 'ACREDITADO') throw new Error(`La transacción ${tx.id} está ${tx.estado}: solo se devuelve sobre transacciones ACREDITADO.`);
-    if (amount > cents(tx.monto)) throw new Error(`${monto} supera el monto de la transacción ${tx.id} (${tx.monto}).`);
+    if (tx.estado !== 'ACREDITADO')
+      throw new Error(
+        `La transacción ${tx.id} está ${tx.estado}: solo se devuelve sobre transacciones ACREDITADO.`,
+      );
+    if (amount > cents(tx.monto))
+      throw new Error(`${monto} supera el monto de la transacción ${tx.id} (${tx.monto}).`);
   }
   return { id: c.id, codigo: c.codigo, monto, tx: tx ? tx.id : null, queda: d.queda_por_devolver };
 }
@@ -561,9 +621,17 @@ async function revisarDevolucion(total: boolean): Promise<void> {
   S.plan = null;
   $('devolver-confirmar').hidden = true;
   await recargarDetalle();
-  const plan = planDevolucion(S.det!, input('devolver-monto').value.trim(), total, select('devolver-tx').value);
+  const plan = planDevolucion(
+    S.det!,
+    input('devolver-monto').value.trim(),
+    total,
+    select('devolver-tx').value,
+  );
   S.plan = plan;
-  text($('devolver-pregunta'), `¿Devolver ${plan.monto} del cobro ${plan.id} (${plan.codigo})${plan.tx ? ` sobre la transacción ${plan.tx}` : ''}? Queda por devolver ${plan.queda}.`);
+  text(
+    $('devolver-pregunta'),
+    `¿Devolver ${plan.monto} del cobro ${plan.id} (${plan.codigo})${plan.tx ? ` sobre la transacción ${plan.tx}` : ''}? Queda por devolver ${plan.queda}.`,
+  );
   $('devolver-confirmar').hidden = false;
   $('devolver-si').focus();
 }
@@ -598,10 +666,20 @@ function conLoNuevo<T extends WithId>(leido: T[], actual: T[]): T[] {
 
 // ---- notifications ----
 async function cargarEntregas(): Promise<void> {
-  const r = await latest('entregas', () => Promise.all([api<Entrega[]>('GET', '/_sandbox/entregas'), api<{ url: string | null }>('GET', '/_sandbox/webhook')]));
+  const r = await latest('entregas', () =>
+    Promise.all([
+      api<Entrega[]>('GET', '/_sandbox/entregas'),
+      api<{ url: string | null }>('GET', '/_sandbox/webhook'),
+    ]),
+  );
   if (!r) return;
   S.entregas = conLoNuevo(r.v[0].slice().reverse(), S.entregas);
-  text($('webhook-url'), r.v[1].url ? `Se envían a ${r.v[1].url}` : 'Sin URL de notificaciones (svc sandbox --webhook-url, o POST /_sandbox/webhook): no se envía nada.');
+  text(
+    $('webhook-url'),
+    r.v[1].url
+      ? `Se envían a ${r.v[1].url}`
+      : 'Sin URL de notificaciones (svc sandbox --webhook-url, o POST /_sandbox/webhook): no se envía nada.',
+  );
   pintarEntregas();
 }
 
@@ -622,15 +700,33 @@ function pintarEntregas(): void {
     info.appendChild(el('span', 'code', `Nº ${e.id} · ${e.event}`));
     info.appendChild(document.createTextNode(` · cobro ${e.cobro_id} · `));
     info.appendChild(el('span', e.ok ? 's2' : 's5', answer(e)));
-    info.appendChild(el('small', '', `evento ${e.evento_id}${e.reenvio ? ' · reenvío' : ''} · intento ${e.intento} · ${e.latencia_ms} ms · ${e.fecha}`));
+    info.appendChild(
+      el(
+        'small',
+        '',
+        `evento ${e.evento_id}${e.reenvio ? ' · reenvío' : ''} · intento ${e.intento} · ${e.latencia_ms} ms · ${e.fecha}`,
+      ),
+    );
     li.appendChild(info);
     const b = el('button', '', 'Reenviar');
     b.type = 'button';
-    b.setAttribute('aria-label', `Reenviar el evento ${e.evento_id} (${e.event}, cobro ${e.cobro_id}), entrega ${e.id}`);
+    b.setAttribute(
+      'aria-label',
+      `Reenviar el evento ${e.evento_id} (${e.event}, cobro ${e.cobro_id}), entrega ${e.id}`,
+    );
     b.addEventListener('click', () => {
       const caja = cajaDe(b);
-      api<{ evento_id: number; event: string; url: string }>('POST', `/_sandbox/eventos/${e.evento_id}/reenviar`, {})
-        .then((r) => avisar(`Evento ${r.evento_id} (${r.event}) reenviado a ${r.url}: el intento aparece en la lista.`, caja))
+      api<{ evento_id: number; event: string; url: string }>(
+        'POST',
+        `/_sandbox/eventos/${e.evento_id}/reenviar`,
+        {},
+      )
+        .then((r) =>
+          avisar(
+            `Evento ${r.evento_id} (${r.event}) reenviado a ${r.url}: el intento aparece en la lista.`,
+            caja,
+          ),
+        )
         .catch((err: unknown) => fallar(err, caja));
     });
     li.appendChild(b);
@@ -672,7 +768,9 @@ function agregarLog(l: LineaLog): void {
 // ---- settlements ----
 async function cargarLiquidaciones(): Promise<void> {
   const r = await latest('liq', () =>
-    api<{ fecha: string; cantidad: number; bruto: string; te_cobramos: string; te_queda: string }[]>('GET', '/_sandbox/liquidaciones/totales'),
+    api<
+      { fecha: string; cantidad: number; bruto: string; te_cobramos: string; te_queda: string }[]
+    >('GET', '/_sandbox/liquidaciones/totales'),
   );
   if (!r) return;
   fill($('t-tot'), r.v, 5, (tr, t) => {
@@ -715,7 +813,13 @@ async function cargarFallas(): Promise<void> {
   const list = await api<Falla[]>('GET', '/_sandbox/fallas');
   fill($('t-fallas'), list, 5, (tr, f) => {
     const what =
-      f.action === 'respond' ? String(f.status ?? 500) : f.action === 'delay' ? `lenta (${f.delay_ms} ms)` : f.action === 'cut' ? 'cortar' : 'cortar después';
+      f.action === 'respond'
+        ? String(f.status ?? 500)
+        : f.action === 'delay'
+          ? `lenta (${f.delay_ms} ms)`
+          : f.action === 'cut'
+            ? 'cortar'
+            : 'cortar después';
     cell(tr, f.id, 'n');
     cell(tr, f.method);
     cell(tr, f.path, 'code');
@@ -726,7 +830,12 @@ async function cargarFallas(): Promise<void> {
 async function agregarFalla(ev: Event): Promise<void> {
   ev.preventDefault();
   const tipo = select('falla-tipo').value;
-  const body = { method: select('falla-metodo').value, path: input('falla-ruta').value.trim(), count: Number(input('falla-veces').value), ...DATA.fallas[tipo] };
+  const body = {
+    method: select('falla-metodo').value,
+    path: input('falla-ruta').value.trim(),
+    count: Number(input('falla-veces').value),
+    ...DATA.fallas[tipo],
+  };
   const f = await api<Falla>('POST', '/_sandbox/fallas', body);
   avisar(
     `Falla ${f.id}: los próximos ${f.count} pedidos ${f.method === '*' ? '' : `${f.method} `}a ${f.path} fallan (${tipo}). El panel no las consume.`,
@@ -736,7 +845,12 @@ async function agregarFalla(ev: Event): Promise<void> {
 }
 async function borrarFallas(): Promise<void> {
   const r = await api<{ borradas: number }>('DELETE', '/_sandbox/fallas');
-  avisar(r.borradas === 0 ? 'No había fallas pendientes.' : `${r.borradas}${r.borradas === 1 ? ' falla borrada.' : ' fallas borradas.'}`, cajaDe($('form-falla')));
+  avisar(
+    r.borradas === 0
+      ? 'No había fallas pendientes.'
+      : `${r.borradas}${r.borradas === 1 ? ' falla borrada.' : ' fallas borradas.'}`,
+    cajaDe($('form-falla')),
+  );
   await cargarFallas();
 }
 
@@ -748,7 +862,8 @@ function copiar(field: HTMLInputElement, label: string): void {
     document.execCommand('copy');
     done();
   };
-  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(field.value).then(done, old);
+  if (navigator.clipboard && navigator.clipboard.writeText)
+    navigator.clipboard.writeText(field.value).then(done, old);
   else old();
 }
 function secreto(box: HTMLElement, id: string, label: string, value: string): void {
@@ -779,9 +894,19 @@ async function verClaves(): Promise<void> {
     text(btn, 'Mostrar claves y secreto');
     return;
   }
-  const c = await api<{ comercio: number; claves: { comercio: number; modo: string; nombre: string; clave: string }[]; webhook_secret: string }>('GET', '/_sandbox/claves');
+  const c = await api<{
+    comercio: number;
+    claves: { comercio: number; modo: string; nombre: string; clave: string }[];
+    webhook_secret: string;
+  }>('GET', '/_sandbox/claves');
   clear(box);
-  for (const k of c.claves) secreto(box, `clave-${k.comercio}`, `Clave ${k.modo} de ${k.nombre}${k.comercio === c.comercio ? ' (la tuya)' : ''}`, k.clave);
+  for (const k of c.claves)
+    secreto(
+      box,
+      `clave-${k.comercio}`,
+      `Clave ${k.modo} de ${k.nombre}${k.comercio === c.comercio ? ' (la tuya)' : ''}`,
+      k.clave,
+    );
   secreto(box, 'secreto', 'Secreto de notificaciones', c.webhook_secret);
   box.hidden = false;
   btn.setAttribute('aria-expanded', 'true');
@@ -799,7 +924,12 @@ async function conectarStream(): Promise<void> {
   const ctl = new AbortController();
   stream.ctl = ctl;
   try {
-    const res = await fetch('/_sandbox/stream', { headers: headers({ Accept: 'text/event-stream' }), signal: ctl.signal, cache: 'no-store', credentials: 'omit' });
+    const res = await fetch('/_sandbox/stream', {
+      headers: headers({ Accept: 'text/event-stream' }),
+      signal: ctl.signal,
+      cache: 'no-store',
+      credentials: 'omit',
+    });
     if (res.status === 401) {
       desconectar('El sandbox no aceptó la clave.');
       return;
@@ -863,7 +993,15 @@ function recibir(block: string): void {
 
 // ---- connecting ----
 async function cargarTodo(): Promise<void> {
-  await Promise.all([cargarCobros(), cargarEntregas(), cargarLog(), cargarLiquidaciones(), cargarReloj(), cargarFallas(), recargarDetalle()]);
+  await Promise.all([
+    cargarCobros(),
+    cargarEntregas(),
+    cargarLog(),
+    cargarLiquidaciones(),
+    cargarReloj(),
+    cargarFallas(),
+    recargarDetalle(),
+  ]);
 }
 
 function desconectar(why?: string): void {
@@ -894,7 +1032,8 @@ async function conectar(): Promise<void> {
     cuenta = await api('GET', '/v1/cuenta');
   } catch (e) {
     // A refused key has already been forgotten, with the sandbox's reason.
-    if (!(e instanceof ApiError && e.status === 401)) desconectar(e instanceof Error ? e.message : String(e));
+    if (!(e instanceof ApiError && e.status === 401))
+      desconectar(e instanceof Error ? e.message : String(e));
     return;
   }
   const cargos = await api<{ medio: string; label: string }[]>('GET', '/v1/cargos');
@@ -935,7 +1074,11 @@ for (const e of DATA.estados) {
 on('form-clave', 'submit', (ev) => {
   ev.preventDefault();
   const k = input('clave').value.trim();
-  if (!KEY_RE.test(k)) return void text($('acceso-error'), 'Eso no es una clave: empieza con svc_test_ (la imprime svc sandbox al arrancar).');
+  if (!KEY_RE.test(k))
+    return void text(
+      $('acceso-error'),
+      'Eso no es una clave: empieza con svc_test_ (la imprime svc sandbox al arrancar).',
+    );
   try {
     sessionStorage.setItem(STORE, k);
   } catch {
@@ -960,7 +1103,8 @@ on('filtro-q', 'input', () => {
 });
 paginas('cobros', pintarCobros);
 paginas('notif', pintarEntregas);
-for (const id of ['crear-monto', 'pagar-monto', 'devolver-monto']) on(id, 'input', () => lectura(input(id)));
+for (const id of ['crear-monto', 'pagar-monto', 'devolver-monto'])
+  on(id, 'input', () => lectura(input(id)));
 on('form-pagar', 'submit', pagar);
 on('btn-iniciar', 'click', () => mover('iniciar'));
 on('btn-rechazar', 'click', () => mover('rechazar', { medio: select('pagar-medio').value }));
@@ -990,7 +1134,9 @@ on('fallas-borrar', 'click', borrarFallas);
 on('claves-ver', 'click', verClaves);
 on('salir', 'click', () => desconectar('Clave olvidada: esta pestaña ya no la tiene.'));
 // Sections scrolled to from the bar stop below it, whatever its height at this width.
-new ResizeObserver(() => document.documentElement.style.setProperty('--bar', `${$('barra').offsetHeight + 8}px`)).observe($('barra'));
+new ResizeObserver(() =>
+  document.documentElement.style.setProperty('--bar', `${$('barra').offsetHeight + 8}px`),
+).observe($('barra'));
 
 if (clave()) conectar().catch((err: unknown) => fallar(err));
 else $('clave').focus();
