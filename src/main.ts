@@ -102,10 +102,11 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
     // The command already said why: only the exit code is left to give.
     if (err instanceof Reported) return err.exitCode;
     // A refused key may be a sandbox restarted with new keys: said so, with the fix.
+    let failure = err;
     if (context && (err as { exitCode?: unknown }).exitCode === EXIT.unauthorized) {
-      err = await (await import('./cli/restarted.js')).explainRefusedKey(err, context);
+      failure = await (await import('./cli/restarted.js')).explainRefusedKey(err, context);
     }
     const { report } = await import('./cli/report.js');
-    return report(err, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug, writes);
+    return report(failure, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug, writes);
   }
 }

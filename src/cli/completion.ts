@@ -168,9 +168,9 @@ ${words.map((w) => `        '${q(w.path)}') candidates='${q(w.words)}' ;;`).join
 function bash(t: ReturnType<typeof tree>): string {
   const fn = shellFunction(t, {
     name: '_svc_complete',
-    cur: '\${COMP_WORDS[COMP_CWORD]}',
-    prev: '\${COMP_WORDS[COMP_CWORD-1]}',
-    word: '\${COMP_WORDS[i]}',
+    cur: '${COMP_WORDS[COMP_CWORD]}',
+    prev: '${COMP_WORDS[COMP_CWORD-1]}',
+    word: '${COMP_WORDS[i]}',
     first: 1,
     last: 'COMP_CWORD',
     offer: 'COMPREPLY=($(compgen -W "$candidates" -- "$cur"))',
@@ -186,12 +186,12 @@ complete -F _svc_complete svc
 function zsh(t: ReturnType<typeof tree>): string {
   const fn = shellFunction(t, {
     name: '_svc',
-    cur: '\${words[CURRENT]}',
-    prev: '\${words[CURRENT-1]}',
-    word: '\${words[i]}',
+    cur: '${words[CURRENT]}',
+    prev: '${words[CURRENT-1]}',
+    word: '${words[i]}',
     first: 2,
     last: 'CURRENT',
-    offer: 'compadd -- \${=candidates}',
+    offer: 'compadd -- ${=candidates}',
     none: ':',
   });
   return `#compdef svc

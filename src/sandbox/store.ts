@@ -13,13 +13,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Seed } from '../api/schemas.js';
 import { duplicateKey } from '../json-keys.js';
-
-// The sandbox keeps and says only what the seed shows (the strict reading of schemas.ts).
-type Cobro = Seed['Cobro'];
-type Devolucion = Seed['Devolucion'];
-type EventoBody = Seed['EventoBody'];
-type Liquidacion = Seed['Liquidacion'];
-type Transaccion = Seed['Transaccion'];
 import { SandboxError, SandboxStartError } from './errors.js';
 import {
   JournalWriteError,
@@ -44,6 +37,13 @@ import {
   upgradeOp,
   type StoreView,
 } from './records.js';
+
+// The sandbox keeps and says only what the seed shows (the strict reading of schemas.ts).
+type Cobro = Seed['Cobro'];
+type Devolucion = Seed['Devolucion'];
+type EventoBody = Seed['EventoBody'];
+type Liquidacion = Seed['Liquidacion'];
+type Transaccion = Seed['Transaccion'];
 
 // The wire objects are the client's schemas (src/api/schemas.ts), so what the
 // sandbox writes and what the client accepts are one definition; type-only imports,
@@ -442,7 +442,7 @@ export class Store {
   private cachedView: StoreView | null = null;
   private view(): StoreView {
     if (this.cachedView) return this.cachedView;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    // oxlint-disable-next-line typescript/no-this-alias -- the generator below reads the store it was made from
     const store = this;
     return (this.cachedView = {
       merchantIds: new Set(this.meta.merchants.map((m) => m.id)),

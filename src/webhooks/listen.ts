@@ -116,7 +116,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        while (inflight.size) await Promise.allSettled([...inflight]);
+        while (inflight.size) await Promise.allSettled(inflight);
         // Every answer is written: let kept-alive connections close on their own
         // (destroying one at once could drop an answer still queued), then force.
         server.closeIdleConnections();

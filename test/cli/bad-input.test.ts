@@ -245,7 +245,6 @@ describe('what the service says is shown safely', () => {
       /^error: bad_request \(HTTP 400\): "uno\\u001b\[2J\\u001b\]0;titulo\\u0007 dos tres"$/,
       'hostile service message',
     );
-    // eslint-disable-next-line no-control-regex
     expect(r.stderr.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(lines(r.stderr)).toHaveLength(1);
   });

@@ -5,8 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/output/format.js';
-import { tempDir } from '../helpers/cli.js';
-import { svcSpawned } from '../helpers/cli.js';
+import { tempDir, svcSpawned } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 

@@ -13,10 +13,8 @@ export const HOSTILE =
 export const HOSTILE_SHOWN = String.raw`"Pedido\u001b]0;pwned\u0007\u001b[2J\u001b[5;32mPAGADA\u001b]8;;https://evil.example/\u001b\\clic\u001b]8;;\u001b\\\u202egnp.exe\u2066\u009b2J\u0085\u200b\u2028\u007f\r\n\tfin"`;
 
 /** Raw characters a terminal could act on or hide (line feed and tab aside). */
-// eslint-disable-next-line no-control-regex
 export const RAW_UNSAFE = /(?![\n\t])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 /** svc's own colours. */
-// eslint-disable-next-line no-control-regex
 export const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Free-text fields of the wire schemas and the sandbox's log and deliveries (the others are enums, amounts or dates the client checks). */

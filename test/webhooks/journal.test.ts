@@ -11,7 +11,6 @@ import {
   entryBody,
   Journal,
   keptHeaders,
-  newEntryId,
   readJournal,
   rejectedPath,
   rotatedPath,

@@ -235,7 +235,6 @@ describe('svc caso', () => {
     expect(r.stdout).toMatch(/\| payment\.approved \| PAGADA \| válida \| recibida, sin app \|/);
     for (const secret of [sb.api_key, sb.webhook_secret, 'v1=', 'x-svc-signature'])
       expect(r.stdout).not.toContain(secret);
-    // eslint-disable-next-line no-control-regex
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     // A pipe in a concept does not break the table.
     expect(r.stdout).toContain('| concepto | `Zapatillas \\| rojas` |');

@@ -87,6 +87,8 @@ describe('svc cobro crear --lote, killed and run twice at once', () => {
         .split('\n')
         .map((l) => JSON.parse(l).estado as string),
     );
-    expect(estados.map((e) => e.every((s) => s === 'creado')).sort()).toEqual([false, true]);
+    expect(
+      estados.map((e) => e.every((s) => s === 'creado')).sort((a, b) => Number(a) - Number(b)),
+    ).toEqual([false, true]);
   });
 });

@@ -218,7 +218,7 @@ describe('devolver --lote / --aplicar a batch', () => {
       ),
     );
     await sb.clearFaults();
-    expect(runs.map((x) => x.exitCode).sort()).toEqual([0, 2]);
+    expect(runs.map((x) => x.exitCode).sort((a, b) => a - b)).toEqual([0, 2]);
     expect(await perCobro(ids)).toEqual(ids.map(() => 1));
   });
 });

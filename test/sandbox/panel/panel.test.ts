@@ -7,12 +7,12 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PANEL_DATA, panelScript } from '../../../src/sandbox/panel/script.js';
-
-/** The dashboard's script as `npm run build` bundled it (dist/panel/panel.js). */
-const SCRIPT = panelScript();
 import { MAX_STREAMS } from '../../../src/sandbox/hub.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { expectPolicy, inlineParts, sha256Source } from '../../helpers/policy.js';
+
+/** The dashboard's script as `npm run build` bundled it (dist/panel/panel.js). */
+const SCRIPT = panelScript();
 
 /** GET with a chosen Host header (fetch would not send another one). */
 function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
@@ -262,7 +262,9 @@ describe('the dashboard over HTTP', () => {
       for (const k of ['bruto', 'te_queda', 'te_cobramos'])
         expect(BigInt(t[k].replace('.', '')), k).toBe(sum(k));
     }
-    expect(totals.map((t) => t.fecha)).toEqual([...totals.map((t) => t.fecha)].sort());
+    expect(totals.map((t) => t.fecha)).toEqual(
+      totals.map((t) => t.fecha).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
 
     const keys = await call('GET', '/_sandbox/claves');
     expect(keys.headers.get('cache-control')).toBe('no-store');

@@ -199,5 +199,5 @@ async function ask(ctx: Context, body: Partial<CrearCobroInput>): Promise<void> 
 
 /** Single-quoted for a POSIX shell, so the suggested command can be pasted as is. */
 export function shellQuote(text: string): string {
-  return /^[\w.,:@%+=\/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+  return /^[\w.,:@%+=/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,10 +1,9 @@
 // svc sync <id|código> / svc cobro sync …: POST /v1/cobros/{id}/sync with body {}.
 // Reads the request first so the refreshed one can be shown with its old -> new state.
 // A sync whose answer cannot be read may have changed the state: said so, with how to check.
-import { printJson } from '../../../output/format.js';
 import { ESTADOS_COBRO, isKnown } from '../../../api/enums.js';
 import { shown } from '../../../text.js';
-import { colorState } from '../../../output/format.js';
+import { colorState, printJson } from '../../../output/format.js';
 import { printCobro, type Pair } from '../../../output/cobro.js';
 import type { Context } from '../../context.js';
 import { OutcomeUnknownError } from '../../../errors.js';

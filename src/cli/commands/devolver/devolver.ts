@@ -23,7 +23,7 @@ import {
   type Plan,
 } from './plan.js';
 import { lockFile } from '../../shared/file-lock.js';
-import { CONTROL_CHARS } from '../../../rules.js';
+import { CONTROL_CHARS, REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
 import {
   describeRef,
   findCobro,
@@ -34,15 +34,14 @@ import {
 import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
 import { count, displayWidth, fitWidth, shown } from '../../../text.js';
+import { serviceTime } from '../../../dates.js';
+import { ESTADOS_COBRO, ESTADOS_TRANSACCION, OPEN_FIELDS, isKnown } from '../../../api/enums.js';
 
 /** The transactions of the request named, where a --transaccion id is found. */
 const TX_HINT = (ref: CobroRef) =>
   `revisá --transaccion; \`svc transacciones listar${ref.kind === 'id' ? ` --cobro ${ref.id}` : ref.kind === 'codigo' ? ` --cobro ${ref.codigo}` : ''}\` muestra las del cobro`;
 const TX_LEFT_NOTE = (id: number) =>
   `lo que queda por devolver de la transacción ${id} lo controla el servicio: svc ve su monto, no cuánto se devolvió de ella`;
-import { serviceTime } from '../../../dates.js';
-import { REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
-import { ESTADOS_COBRO, ESTADOS_TRANSACCION, OPEN_FIELDS, isKnown } from '../../../api/enums.js';
 
 type Options = OptionsOf<typeof devolverOptions>;
 
