@@ -5,10 +5,16 @@
 // - the plan is locked while it is applied (shared/file-lock.ts);
 // - a ledger beside it (lote.json.registro.jsonl) gets the row's intent, fsynced,
 //   before its POST, and its outcome after;
-// - a row with an intent and no outcome (killed mid-POST, or a cut reply) is looked
-//   for on the service first: a refund of its request and amount made since the plan,
-//   not already claimed by another row, is that row's; only when there is none is it
-//   sent (again).
+// - the service is the source of truth, the ledger only makes it faster: before any
+//   row is sent, the refunds of its request are read again, and a refund of its amount
+//   made since the plan (not among `antes`) and not claimed by another row of this
+//   ledger means the row is not sent, whatever the ledger says (a copy of the plan
+//   applied before, a refund made by hand, a ledger lost or from elsewhere). A row
+//   with an intent and no outcome (killed mid-POST) owns such a refund; any other row
+//   is reported as found. Rows of one request and amount that outnumber the refunds
+//   found cannot be told apart (which of them were made?): none of them is sent, and
+//   they are named for a person to decide;
+// - a reply lost on the way is looked for on the service before the row is sent again.
 import { lstatSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
@@ -30,6 +36,7 @@ import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../sh
 import { writePrivateFile } from '../../../config/private.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { parseId } from '../../parse.js';
+import { referenciaKey } from '../../../rules.js';
 
 export interface BatchRow {
   /** The CSV line the row came from. */
@@ -246,7 +253,11 @@ function pick(cobros: Cobro[], ref: CobroRef): Cobro {
       ? cobros.filter((c) => c.id === ref.id)
       : ref.kind === 'codigo'
         ? cobros.filter((c) => c.codigo.toUpperCase() === ref.codigo)
-        : cobros.filter((c) => c.referencia === ref.referencia);
+        : cobros.filter(
+            (c) =>
+              c.referencia !== null &&
+              referenciaKey(c.referencia) === referenciaKey(ref.referencia),
+          );
   if (found.length === 1) return found[0]!;
   const what =
     ref.kind === 'id'
@@ -289,7 +300,7 @@ function checkBatch(path: string, p: BatchPlan): BatchPlan {
 }
 
 type Outcome =
-  | { fila: number; estado: 'hecha'; devolucion_id: number }
+  | { fila: number; estado: 'hecha'; devolucion_id: number; encontrada?: true }
   | { fila: number; estado: 'rechazada'; error: string };
 const isOutcome = (e: Record<string, unknown>) => e.estado === 'hecha' || e.estado === 'rechazada';
 
@@ -304,7 +315,8 @@ interface RowResult {
   fila: number;
   cobro_id: number;
   monto: string;
-  estado: 'hecha' | 'ya_hecha' | 'rechazada' | 'incierta';
+  /** encontrada: a refund made since the plan, not by this ledger; dudosa: not sent, for a person to decide. */
+  estado: 'hecha' | 'ya_hecha' | 'encontrada' | 'rechazada' | 'incierta' | 'dudosa';
   devolucion_id: number | null;
   error: string | null;
 }
@@ -373,16 +385,40 @@ async function applyLocked(
     );
   const ledger = new Ledger<Outcome>(`${path}.registro.jsonl`, isOutcome);
   try {
-    const todo = plan.filas.filter((r) => !ledger.outcomes.has(r.fila));
+    const pending = plan.filas.filter((r) => !ledger.outcomes.has(r.fila));
     say(
       ctx,
       `${io.c.bold('lote:')} ${count(plan.filas.length, 'fila', 'filas')}, ${plan.total}; preparado por ${shown(plan.preparado_por)}${plan.motivo ? ` (${shown(plan.motivo)})` : ''}`,
     );
-    if (todo.length < plan.filas.length)
+    if (pending.length < plan.filas.length)
       say(
         ctx,
-        `${count(plan.filas.length - todo.length, 'fila ya estaba hecha', 'filas ya estaban hechas')} (registro ${shown(ledger.path)}): se saltean`,
+        `${count(plan.filas.length - pending.length, 'fila ya estaba hecha', 'filas ya estaban hechas')} (registro ${shown(ledger.path)}): se saltean`,
       );
+    // The service first: what it holds since the plan is never sent again, whatever the ledger says.
+    const client = await ctx.client();
+    const verdicts = pending.length
+      ? judgeRows(
+          pending,
+          (
+            await ctx.spin('revisando las devoluciones en el servicio…', () =>
+              client.listarDevoluciones(),
+            )
+          ).data.data,
+          claimed(ledger),
+        )
+      : new Map<number, Verdict>();
+    const todo = pending.filter((r) => !verdicts.has(r.fila));
+    for (const r of pending) {
+      const v = verdicts.get(r.fila);
+      if (v && 'doubt' in v) io.err(io.c.yellow(`línea ${r.fila}: ${v.doubt}`));
+      else if (v && !ledger.intents.has(r.fila))
+        io.err(
+          io.c.yellow(
+            `línea ${r.fila}: el cobro ${r.cobro_id} ya tiene una devolución de ${shown(v.found.monto)} hecha después del plan (devolución ${v.found.id}, ${shown(v.found.created_at)}): no se envía otra`,
+          ),
+        );
+    }
     if (dryRun) {
       say(
         ctx,
@@ -406,11 +442,28 @@ async function applyLocked(
         await ctx.confirm(`¿Devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft}?`);
       }
     }
-    const client = await ctx.client();
     const results: RowResult[] = [];
     for (const r of plan.filas) {
       const done = ledger.outcomes.get(r.fila);
       if (done) results.push(resultOf(r, done, true));
+    }
+    for (const r of pending) {
+      const v = verdicts.get(r.fila);
+      if (!v) continue;
+      if ('doubt' in v) {
+        results.push({ ...base(r), estado: 'dudosa', error: v.doubt });
+        continue;
+      }
+      // A row with an intent and no outcome (killed mid-POST) owns what it finds; any other found it made by someone else.
+      const own = ledger.intents.has(r.fila);
+      const o: Outcome = {
+        fila: r.fila,
+        estado: 'hecha',
+        devolucion_id: v.found.id,
+        ...(own ? {} : { encontrada: true as const }),
+      };
+      ledger.outcome(o);
+      results.push(resultOf(r, o, false));
     }
     const progress = makeProgress(ctx, todo.length, sumAmounts(todo.map((r) => r.monto)));
     for (const res of results) emit(ctx, res);
@@ -422,11 +475,15 @@ async function applyLocked(
     });
     progress(undefined);
     results.sort((a, b) => a.fila - b.fila);
-    const hechas = results.filter((x) => x.estado === 'hecha' || x.estado === 'ya_hecha').length;
+    const hechas = results.filter((x) =>
+      ['hecha', 'ya_hecha', 'encontrada'].includes(x.estado),
+    ).length;
+    const encontradas = results.filter((x) => x.estado === 'encontrada').length;
     const rechazadas = results.filter((x) => x.estado === 'rechazada').length;
     const inciertas = results.filter((x) => x.estado === 'incierta');
+    const dudosas = results.filter((x) => x.estado === 'dudosa');
     if (resultado) writePrivateFile(resultado, resultCsv(results));
-    if (inciertas.length === 0) {
+    if (inciertas.length === 0 && dudosas.length === 0) {
       writePrivateFile(
         path,
         `${JSON.stringify({ ...plan, aplicado: { at: new Date().toISOString(), aplicado_por: osUser(ctx.env), hechas, rechazadas } }, null, 2)}\n`,
@@ -434,8 +491,18 @@ async function applyLocked(
     }
     say(
       ctx,
-      `${count(hechas, 'devolución hecha', 'devoluciones hechas')}, ${rechazadas} rechazadas${inciertas.length ? `, ${inciertas.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
+      `${count(hechas, 'devolución hecha', 'devoluciones hechas')}${encontradas ? ` (${encontradas > 1 ? `${encontradas} ya estaban en el servicio: no se enviaron` : '1 ya estaba en el servicio: no se envió'})` : ''}, ${rechazadas} rechazadas${inciertas.length ? `, ${inciertas.length} sin saber` : ''}${dudosas.length ? `, ${dudosas.length} sin enviar por dudas` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
     );
+    if (dudosas.length) {
+      throw new CliError(
+        `${count(dudosas.length, 'fila no se envió', 'filas no se enviaron')} porque el servicio no deja saber si ya se hicieron (${dudosas.map((x) => `línea ${x.fila}`).join(', ')}): decidilo mirando el cobro`,
+        {
+          exit: EXIT.refused,
+          code: 'rows_in_doubt',
+          hint: `${[...new Set(dudosas.map((x) => `svc caso ${x.cobro_id}`))].join('; ')}; lo que falte, en un plan nuevo`,
+        },
+      );
+    }
     if (inciertas.length) {
       throw new CliError(
         `${count(inciertas.length, 'fila quedó', 'filas quedaron')} sin saber si se devolvió (${inciertas.map((x) => `línea ${x.fila}`).join(', ')}): corré de nuevo svc devolver --aplicar ${path}, que primero las busca en el servicio`,
@@ -456,6 +523,48 @@ async function applyLocked(
   } finally {
     ledger.close();
   }
+}
+
+/** What the service says of a row before it is sent: a refund that is its own or may be, or a doubt. */
+type Verdict = { found: Devolucion } | { doubt: string };
+
+/**
+ * The rows of `rows` the service already answers for: per request and amount, the
+ * refunds made since the plan (not in `antes`) and not claimed by this ledger. As many
+ * as the rows or more: each row gets one, in order. Fewer (but some): which rows they
+ * were cannot be told, and every row of that request and amount is a doubt.
+ */
+export function judgeRows(
+  rows: BatchRow[],
+  all: Devolucion[],
+  taken: Set<number>,
+): Map<number, Verdict> {
+  const groups = new Map<string, BatchRow[]>();
+  for (const r of rows) {
+    const key = `${r.cobro_id}:${parseAmount(r.monto)}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const verdicts = new Map<number, Verdict>();
+  for (const group of groups.values()) {
+    const first = group[0]!;
+    const since = all
+      .filter(
+        (d) =>
+          d.cobro_id === first.cobro_id &&
+          !group.some((r) => r.antes.includes(d.id)) &&
+          !taken.has(d.id) &&
+          parseAmount(d.monto) === parseAmount(first.monto),
+      )
+      .sort((a, b) => a.id - b.id);
+    if (since.length === 0) continue;
+    if (since.length >= group.length) {
+      group.forEach((r, i) => verdicts.set(r.fila, { found: since[i]! }));
+      continue;
+    }
+    const doubt = `el cobro ${first.cobro_id} tiene ${count(since.length, 'devolución', 'devoluciones')} de ${first.monto} hecha${since.length > 1 ? 's' : ''} después del plan (${since.map((d) => `devolución ${d.id}`).join(', ')}) para ${group.length} filas de ese monto (${group.map((r) => `línea ${r.fila}`).join(', ')}): no se sabe cuáles se hicieron y no se envía ninguna`;
+    for (const r of group) verdicts.set(r.fila, { doubt });
+  }
+  return verdicts;
 }
 
 /** The refund of row `r` made since the plan and not claimed by another row, if the service has one. */
@@ -515,7 +624,11 @@ const base = (r: BatchRow) => ({
 
 function resultOf(r: BatchRow, o: Outcome, before: boolean): RowResult {
   return o.estado === 'hecha'
-    ? { ...base(r), estado: before ? 'ya_hecha' : 'hecha', devolucion_id: o.devolucion_id }
+    ? {
+        ...base(r),
+        estado: o.encontrada ? 'encontrada' : before ? 'ya_hecha' : 'hecha',
+        devolucion_id: o.devolucion_id,
+      }
     : { ...base(r), estado: 'rechazada', error: o.error };
 }
 
