@@ -9,6 +9,19 @@
  */
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
+/**
+ * A referencia as svc compares it: Unicode NFC, invisible characters (format
+ * characters such as U+200B, U+FEFF, U+00AD, bidi marks) removed, surrounding blanks
+ * trimmed. Case stays significant, as the service's own matching is. Two referencias
+ * with one key are the same referencia; what is sent stays as written.
+ */
+export function referenciaKey(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/\p{Cf}/gu, '')
+    .trim();
+}
+
 /** Longest `concepto`, in characters (code points). */
 export const MAX_CONCEPTO = 200;
 /** Longest `referencia`, in characters (code points). */

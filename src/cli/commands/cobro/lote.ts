@@ -4,8 +4,10 @@
 // - every row is checked before anything is sent (as `cobro crear` checks its flags), and
 //   a file with any bad row creates nothing, naming each bad line;
 // - `referencia` is required and unique in the file: it is how a row is found on the
-//   service again. A referencia the service already holds is refused before anything is
-//   sent, unless this batch's own ledger says the row was sent;
+//   service again. Referencias are compared in one normal form (rules.ts referenciaKey:
+//   NFC, invisible characters removed, blanks trimmed; case significant) and sent as
+//   written. A referencia the service already holds is refused before anything is
+//   sent, unless this batch's own ledger says the row was sent (then it is that row's);
 // - the file is locked while it runs (shared/file-lock.ts), and a ledger beside it
 //   (FILE.csv.registro.jsonl) gets the file's digest, then each row's intent, fsynced,
 //   before its POST, and its outcome after. A run over a file edited since its ledger
@@ -21,7 +23,7 @@ import { DateError, parseVencimiento } from '../../../dates.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { formatCents, sumAmounts } from '../../../money.js';
 import { csvField, printTable, type Column } from '../../../output/format.js';
-import { MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
+import { MAX_CONCEPTO, MAX_REFERENCIA, referenciaKey } from '../../../rules.js';
 import { count, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseId, parseUrl } from '../../parse.js';
@@ -105,12 +107,14 @@ function checkRows(
     try {
       const concepto = checkText(cell(r, 'concepto'), 'concepto', MAX_CONCEPTO);
       const referencia = checkText(cell(r, 'referencia'), 'referencia', MAX_REFERENCIA);
-      const twin = seen.get(referencia);
+      // Compared as people type them: NFC and NFD, a zero-width space, a trailing blank are one referencia.
+      const key = referenciaKey(referencia);
+      const twin = seen.get(key);
       if (twin !== undefined)
         throw new UsageError(
           `la referencia "${printable(referencia, 40)}" ya está en la línea ${twin} (cada fila necesita la suya: así se la encuentra después de un corte)`,
         );
-      seen.set(referencia, r.line);
+      seen.set(key, r.line);
       const body: Row['body'] = {
         concepto,
         monto: formatCents(cellAmount(cell(r, 'monto'))),
@@ -216,14 +220,14 @@ async function createLocked(
     // The service's requests by referencia: a row's own (sent before a cut) or someone else's.
     const existing = await byReferencia(ctx, client, todo);
     const taken = todo.filter(
-      (r) => !ledger.intents.has(r.fila) && existing.has(r.body.referencia),
+      (r) => !ledger.intents.has(r.fila) && existing.has(referenciaKey(r.body.referencia)),
     );
     if (taken.length) {
       for (const r of taken)
         io.err(
           io.c.yellow(
             `línea ${r.fila}: ya hay un cobro con la referencia "${printable(r.body.referencia, 40)}" (id ${existing
-              .get(r.body.referencia)!
+              .get(referenciaKey(r.body.referencia))!
               .map((c) => c.id)
               .join(', ')})`,
           ),
@@ -264,7 +268,12 @@ async function createLocked(
     for (const res of results) emit(ctx, res);
     const progress = makeProgress(ctx, todo.length, total);
     await eachInTurn(todo, paralelo, async (r) => {
-      const res = await createRow(client, ledger, r, existing.get(r.body.referencia));
+      const res = await createRow(
+        client,
+        ledger,
+        r,
+        existing.get(referenciaKey(r.body.referencia)),
+      );
       results.push(res);
       emit(ctx, res);
       progress({ monto: res.monto, counted: res.estado === 'creado' });
@@ -299,26 +308,28 @@ async function createLocked(
   }
 }
 
-/** The service's requests whose referencia is one of the rows', by referencia (one read of the whole list). */
+/** The service's requests whose referencia is one of the rows', by referenciaKey (one read of the whole list). */
 async function byReferencia(
   ctx: Context,
   client: Client,
   rows: Row[],
 ): Promise<Map<string, Cobro[]>> {
-  const wanted = new Set(rows.map((r) => r.body.referencia));
+  const wanted = new Set(rows.map((r) => referenciaKey(r.body.referencia)));
   const found = new Map<string, Cobro[]>();
   if (wanted.size === 0) return found;
   const { data } = await ctx.spin('revisando las referencias…', () => client.listarCobros());
-  for (const c of data.data)
-    if (c.referencia !== null && wanted.has(c.referencia))
-      found.set(c.referencia, [...(found.get(c.referencia) ?? []), c]);
+  for (const c of data.data) {
+    const key = c.referencia === null ? undefined : referenciaKey(c.referencia);
+    if (key !== undefined && wanted.has(key)) found.set(key, [...(found.get(key) ?? []), c]);
+  }
   return found;
 }
 
 /** A row's request on the service, looked up by its referencia (after a cut). */
 async function findByReferencia(client: Client, referencia: string): Promise<Cobro | undefined> {
   const { data } = await client.listarCobros({ q: referencia });
-  return data.data.find((c) => c.referencia === referencia);
+  const key = referenciaKey(referencia);
+  return data.data.find((c) => c.referencia !== null && referenciaKey(c.referencia) === key);
 }
 
 /** One row, exactly once (shared/ledger.ts): a row left in doubt is looked for by its referencia before it is sent again. */
