@@ -30,8 +30,9 @@ export class CredentialError extends ConfigError {
   constructor(
     message: string,
     readonly problem: CredentialProblem,
+    suggestion?: string,
   ) {
-    super(message, undefined, CONFIG_PROBLEMS[problem]);
+    super(message, suggestion, CONFIG_PROBLEMS[problem]);
   }
 }
 

@@ -16,6 +16,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import * as z from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../cli/context.js';
+import type { CredentialProblem } from '../config/credentials.js';
+import type { Resolved } from '../config/resolve.js';
 import { parsePort, printable } from '../cli/parse.js';
 import { dataDir } from '../config/store.js';
 import { UsageError } from '../errors.js';
@@ -59,8 +61,10 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
   if (r.mode === 'live' && !g.live) {
     throw new UsageError(
       'la clave en uso es live (svc_live_…) y svc mcp trabaja en modo test: para operar con dinero real, svc mcp --live',
+      'en la entrada del cliente MCP: una clave svc_test_… en "env" (SVC_API_KEY) para modo test, o "args": ["mcp", "--live"] para dinero real (cada cobro lo confirma la persona)',
     );
   }
+  await checkConfig(ctx, r);
   if (opts.registro !== undefined && !opts.registro.trim())
     throw new UsageError('--registro vacío: el archivo donde anotar cada llamada');
   if (opts.planes !== undefined && !opts.planes.trim())
@@ -87,9 +91,66 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
   // Sandbox tools only against a sandbox: its health names it.
   const health = await runCommand(shared, ['salud', ...shared.globals]);
   shared.sandbox = health.code === 0 && /"name":\s*"svc-sandbox"/.test(health.stdout);
+  // A service that does not answer yet may later (a sandbox started after the client): said, not refused.
+  if (health.code !== 0)
+    ctx.io.err(
+      `svc mcp: aviso: el servicio no respondió al arrancar (${printable(parseError(health.stderr, health.code).message, 300)}); las herramientas fallarán hasta que responda`,
+    );
   const signal = ctx.holdSignals();
   if (port === undefined) return serveStdio(shared, signal);
   return serveHttp(shared, port, signal);
+}
+
+const ENV_ENTRY =
+  '"env": {"SVC_BASE_URL": "https://…", "SVC_API_KEY": "svc_test_…"} (con el sandbox: la dirección y la clave que imprime svc sandbox)';
+const CLIENT_ENTRY = `en la entrada del cliente MCP, ${ENV_ENTRY}, o un perfil: "args": ["--profile", "NOMBRE", "mcp"] (lo crea svc login --profile NOMBRE)`;
+
+/** What to put in the client's entry for each configuration problem. */
+function clientFix(problem: CredentialProblem, profile: string): string | undefined {
+  switch (problem) {
+    case 'no_address':
+    case 'no_key':
+      return CLIENT_ENTRY;
+    case 'unknown_profile':
+      return `svc perfil listar muestra los que hay y svc login --profile ${profile} lo crea; o, sin perfil, en la entrada del cliente MCP, ${ENV_ENTRY}`;
+    case 'only_live_key':
+      return `para modo test, una clave svc_test_… en el perfil (svc login --profile ${profile}) o en "env" (SVC_API_KEY); para dinero real, "args": ["--profile", "${profile}", "mcp", "--live"] (cada cobro lo confirma la persona)`;
+    case 'no_live_key':
+      return `svc login --profile ${profile} con una clave svc_live_…, o sin --live en "args" para modo test`;
+    case 'bad_key':
+      return 'revisá SVC_API_KEY en "env" de la entrada del cliente MCP (svc_test_… o svc_live_…), o corré svc login';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What every tool needs, checked before serving: the service's address and a key of
+ * the mode asked. A server that could only fail refuses to start, with its exit code
+ * and, on stderr, what to put in the client's entry (a client shows a server that
+ * does not start; it shows nothing of a server whose every call fails).
+ */
+async function checkConfig(ctx: Context, r: Resolved): Promise<void> {
+  const { CredentialError, requireAddress, requireKey } = await import('../config/credentials.js');
+  try {
+    requireAddress(r);
+    await requireKey(r, ctx.env, async () => (await ctx.store()).path, ctx.globals.live);
+  } catch (err) {
+    if (err instanceof CredentialError) {
+      const fix = clientFix(err.problem, printable(r.profileName.value, 64));
+      throw new CredentialError(
+        `svc mcp no arranca: ${err.message}`,
+        err.problem,
+        fix ?? err.suggestion,
+      );
+    }
+    if (err instanceof UsageError && ctx.globals.live)
+      throw new UsageError(
+        `svc mcp no arranca: ${err.message}`,
+        'sin --live en "args" para modo test, o una clave svc_live_… en "env" (SVC_API_KEY) o en el perfil',
+      );
+    throw err;
+  }
 }
 
 /** The tools this server offers, as the SDK's server. */

@@ -44,7 +44,8 @@ describe('svc mcp in live mode', () => {
     const r = await svcSpawned(['mcp'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(
-      'error: la clave en uso es live (svc_live_…) y svc mcp trabaja en modo test: para operar con dinero real, svc mcp --live\n',
+      'error: la clave en uso es live (svc_live_…) y svc mcp trabaja en modo test: para operar con dinero real, svc mcp --live\n' +
+        '→ en la entrada del cliente MCP: una clave svc_test_… en "env" (SVC_API_KEY) para modo test, o "args": ["mcp", "--live"] para dinero real (cada cobro lo confirma la persona)\n',
     );
     expect(r.stdout).toBe('');
   });
