@@ -126,12 +126,10 @@ export const TYPED_AMOUNT_HINT = 'ej. 1500,50 o 1500.50';
  */
 export function parseTypedAmount(text: string): Cents {
   const t = text.trim().replace(/^\$\s*/, '');
-  const two = /^([1-9][0-9]{0,2})[.,]([0-9]{3})$/.exec(t);
+  const two = twoReadings(t);
   if (two) {
-    const [, whole, part] = two as unknown as [string, string, string];
-    const decimal = `${whole}.${part.endsWith('0') ? part.slice(0, 2) : part}`;
     throw new AmountError(
-      `"${shown(t)}" puede ser ${whole}${part}.00 o ${decimal}: escribí uno de los dos así`,
+      `"${shown(t)}" puede ser ${two[0]} o ${two[1]}: escribí uno de los dos así`,
       'syntax',
     );
   }
@@ -147,6 +145,17 @@ export function parseTypedAmount(text: string): Cents {
   // Dots for thousands only (1.500.000): two or more groups of three cannot be decimals.
   if (/^[0-9]{1,3}(\.[0-9]{3}){2,}$/.test(t)) return parsePositiveAmount(t.replace(/\./g, ''));
   return parsePositiveAmount(t);
+}
+
+/**
+ * The two amounts a typed text with one dot or comma before exactly three digits may
+ * be (1.500: 1500.00 or 1.500), thousands first; undefined for any other text.
+ */
+export function twoReadings(text: string): [thousands: string, decimal: string] | undefined {
+  const two = /^([1-9][0-9]{0,2})[.,]([0-9]{3})$/.exec(text.trim().replace(/^\$\s*/, ''));
+  if (!two) return undefined;
+  const [, whole, part] = two as unknown as [string, string, string];
+  return [`${whole}${part}.00`, `${whole}.${part.endsWith('0') ? part.slice(0, 2) : part}`];
 }
 
 /** True when text is a well-formed amount (zero allowed). */

@@ -10,7 +10,7 @@ import type { Store } from '../config/store.js';
 import type { IO, Streams } from '../output/io.js';
 import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
-import { parseAmount, parseTypedAmount } from '../money.js';
+import { parseAmount, parseTypedAmount, twoReadings } from '../money.js';
 
 export interface GlobalOptions {
   json: boolean;
@@ -45,10 +45,13 @@ export interface Context {
   clientFor(baseUrl: string, apiKey?: string): Promise<Client>;
   /** Runs work with a spinner on stderr when it is a terminal and --json is off. */
   spin<T>(text: string, work: () => Promise<T>): Promise<T>;
-  /** Yes/no on a terminal; DeclinedError (exit 8) when answered no, CancelledError (130) when interrupted. */
-  confirm(message: string): Promise<void>;
-  /** The person must type `expected` exactly (live refunds). */
-  confirmTyped(message: string, expected: string): Promise<void>;
+  /**
+   * Yes/no on a terminal; DeclinedError (exit 8) when answered no, CancelledError (130)
+   * when interrupted. `nothing` is what either says was not done ("no se devolvió nada").
+   */
+  confirm(message: string, nothing?: string): Promise<void>;
+  /** The person must type `expected` exactly (live refunds); `nothing` as for confirm. */
+  confirmTyped(message: string, expected: string, nothing?: string): Promise<void>;
   /**
    * A call that moves money or changes state. In live mode: confirm on a terminal,
    * require --yes without one. In test mode: nothing.
@@ -227,23 +230,24 @@ export function createContext(deps: ContextDeps): Context {
         spinner.stop();
       }
     },
-    async confirm(message) {
+    async confirm(message, nothing = NOTHING) {
       if (!io.canPrompt)
         throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
       // An input, not inquirer's confirm: that one takes only y/yes and echoes "Yes"/"No".
       const { input } = await import('@inquirer/prompts');
-      const answer = await prompt(() => input({ message: `${message} (s/N)` }, promptStreams(io)));
-      if (!isYes(answer)) throw new DeclinedError();
+      const answer = await prompt(
+        () => input({ message: `${message} (s/N)` }, promptStreams(io)),
+        nothing,
+      );
+      if (!isYes(answer)) throw new DeclinedError(`${nothing}: respondiste que no`);
     },
-    async confirmTyped(message, expected) {
+    async confirmTyped(message, expected, nothing = NOTHING) {
       if (!io.canPrompt)
         throw new UsageError(`se necesita confirmación (${io.noPromptWhy}): agregá --yes`);
       const { input } = await import('@inquirer/prompts');
-      const typed = await prompt(() => input({ message }, promptStreams(io)));
-      if (!sameAmount(typed, expected))
-        throw new DeclinedError(
-          `no se hizo nada: escribiste "${printable(typed.trim(), 40)}", no ${expected}`,
-        );
+      const typed = await prompt(() => input({ message }, promptStreams(io)), nothing);
+      const why = notTheAmount(typed, expected);
+      if (why !== undefined) throw new DeclinedError(`${nothing}: ${why}`);
     },
     async guardChange(action) {
       const r = await ctx.resolved();
@@ -269,8 +273,11 @@ export function promptStreams(io: IO) {
   };
 }
 
-/** Runs an @inquirer prompt; Ctrl-C becomes CancelledError (exit 130). */
-export async function prompt<T>(ask: () => Promise<T>): Promise<T> {
+/** What a declined or interrupted confirmation says was not done, unless the command says it better. */
+const NOTHING = 'no se hizo nada';
+
+/** Runs an @inquirer prompt; Ctrl-C becomes CancelledError (exit 130), saying `nothing` when given. */
+export async function prompt<T>(ask: () => Promise<T>, nothing?: string): Promise<T> {
   try {
     return await ask();
   } catch (err) {
@@ -278,7 +285,7 @@ export async function prompt<T>(ask: () => Promise<T>): Promise<T> {
       err instanceof Error &&
       (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')
     ) {
-      throw new CancelledError();
+      throw new CancelledError(nothing ? `cancelado: ${nothing}` : undefined);
     }
     throw err;
   }
@@ -287,6 +294,19 @@ export async function prompt<T>(ask: () => Promise<T>): Promise<T> {
 /** A yes, as a Spanish or English speaker types it: s, si, sí, y, yes (any case). */
 export function isYes(answer: string): boolean {
   return /^(s|si|sí|y|yes)$/i.test(answer.trim());
+}
+
+/**
+ * Why what was typed at a typed confirmation is not `expected`, in words that say what
+ * to type; undefined when it is. An amount that reads two ways (30.000) says both.
+ */
+export function notTheAmount(typed: string, expected: string): string | undefined {
+  if (sameAmount(typed, expected)) return undefined;
+  const t = printable(typed.trim(), 40);
+  const say = `para confirmar, escribí ${expected}`;
+  const two = twoReadings(typed);
+  if (two) return `"${t}" se lee de dos formas (${two[0]} o ${two[1]}); ${say}`;
+  return `escribiste "${t}", no ${expected}; ${say}`;
 }
 
 /**

@@ -72,7 +72,7 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
       size,
     );
     expect(no.exitCode, no.screen).toBe(8);
-    expect(no.screen).toMatch(/error: no se hizo nada: respondiste que no/);
+    expect(no.screen).toMatch(/error: no se devolvió nada: respondiste que no/);
     const json = await atTerminal(
       ['devolver', String(id), '--monto', '5', '--json'],
       sb.env,
@@ -82,7 +82,7 @@ describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (col
     );
     expect(json.exitCode).toBe(8);
     expect(json.screen).toMatch(
-      /\{"error":"declined","message":"no se hizo nada: respondiste que no"\}/,
+      /\{"error":"declined","message":"no se devolvió nada: respondiste que no"\}/,
     );
     expect(await refundsOf(id)).toEqual([]);
   });

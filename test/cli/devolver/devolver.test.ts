@@ -446,7 +446,9 @@ describe.skipIf(!hasScript())(
         ]);
         expect(wrong.screen).toMatch(/MODO LIVE/);
         expect(wrong.exitCode).toBe(8);
-        expect(wrong.screen).toMatch(/no se hizo nada: escribiste "12\.05", no 12\.50/);
+        expect(wrong.screen).toMatch(
+          /no se devolvió nada: escribiste "12\.05", no 12\.50; para confirmar, escribí 12\.50/,
+        );
         expect(await refundPosts(id)).toBe(0);
 
         const right = await svcTty(['devolver', String(id), '--monto', '12.5'], live, [

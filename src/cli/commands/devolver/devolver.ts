@@ -279,6 +279,9 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
   await confirmAndSend(ctx, cobro, monto, req.transaccion, plan.left, live);
 }
 
+/** What a refund's confirmation says when it is declined or interrupted. */
+export const NOTHING_REFUNDED = 'no se devolvió nada';
+
 /** Confirms as every refund does (the typed amount in live mode), sends the POST once, shows the refund. */
 async function confirmAndSend(
   ctx: Context,
@@ -295,9 +298,13 @@ async function confirmAndSend(
       await ctx.confirmTyped(
         `MODO LIVE: para devolver ${monto} del cobro ${cobro.id} escribí el monto (${monto}):`,
         monto,
+        NOTHING_REFUNDED,
       );
     } else {
-      await ctx.confirm(`¿Devolver ${monto} del cobro ${cobro.id} (${shown(cobro.codigo, 40)})?`);
+      await ctx.confirm(
+        `¿Devolver ${monto} del cobro ${cobro.id} (${shown(cobro.codigo, 40)})?`,
+        NOTHING_REFUNDED,
+      );
     }
   }
 

@@ -18,10 +18,10 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
-import { CliError, EXIT, UsageError } from '../../../errors.js';
+import { CancelledError, CliError, EXIT, UsageError } from '../../../errors.js';
 import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
-import { csvField } from '../../../output/format.js';
-import { count, printable, shown } from '../../../text.js';
+import { csvField, fitColumns } from '../../../output/format.js';
+import { count, displayWidth, fitWidth, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
 import {
@@ -35,6 +35,7 @@ import { lockFile } from '../../shared/file-lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
+import { NOTHING_REFUNDED } from './devolver.js';
 import { parseId } from '../../parse.js';
 import { referenciaKey } from '../../../rules.js';
 
@@ -386,6 +387,8 @@ async function applyLocked(
   const ledger = new Ledger<Outcome>(`${path}.registro.jsonl`, isOutcome);
   try {
     const pending = plan.filas.filter((r) => !ledger.outcomes.has(r.fila));
+    // The live banner comes first, before anything about the batch (the client prints it).
+    const client = await ctx.client();
     say(
       ctx,
       `${io.c.bold('lote:')} ${count(plan.filas.length, 'fila', 'filas')}, ${plan.total}; preparado por ${shown(plan.preparado_por)}${plan.motivo ? ` (${shown(plan.motivo)})` : ''}`,
@@ -396,7 +399,6 @@ async function applyLocked(
         `${count(plan.filas.length - pending.length, 'fila ya estaba hecha', 'filas ya estaban hechas')} (registro ${shown(ledger.path)}): se saltean`,
       );
     // The service first: what it holds since the plan is never sent again, whatever the ledger says.
-    const client = await ctx.client();
     const verdicts = pending.length
       ? judgeRows(
           pending,
@@ -419,6 +421,12 @@ async function applyLocked(
           ),
         );
     }
+    const asks = todo.length > 0 && !globals.yes && io.canPrompt;
+    if ((asks || dryRun) && todo.length && !globals.json)
+      await showRows(ctx, client, todo, {
+        all: dryRun,
+        path,
+      });
     if (dryRun) {
       say(
         ctx,
@@ -437,9 +445,13 @@ async function applyLocked(
         await ctx.confirmTyped(
           `MODO LIVE: para devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft} escribí el total (${totalLeft}):`,
           totalLeft,
+          NOTHING_REFUNDED,
         );
       } else {
-        await ctx.confirm(`¿Devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft}?`);
+        await ctx.confirm(
+          `¿Devolver ${count(todo.length, 'fila', 'filas')} por ${totalLeft}?`,
+          NOTHING_REFUNDED,
+        );
       }
     }
     const results: RowResult[] = [];
@@ -467,7 +479,10 @@ async function applyLocked(
     }
     const progress = makeProgress(ctx, todo.length, sumAmounts(todo.map((r) => r.monto)));
     for (const res of results) emit(ctx, res);
+    // Ctrl-C from here on lets the row in flight finish, then says what was done (interrupted()).
+    const stop = todo.length ? ctx.holdSignals() : undefined;
     await eachInTurn(todo, paralelo, async (r) => {
+      if (stop?.aborted) return;
       const res = await applyRow(client, ledger, r);
       results.push(res);
       emit(ctx, res);
@@ -475,6 +490,8 @@ async function applyLocked(
     });
     progress(undefined);
     results.sort((a, b) => a.fila - b.fila);
+    showDone(ctx, results);
+    if (stop?.aborted) interrupted(ctx, path, plan, results);
     const hechas = results.filter((x) =>
       ['hecha', 'ya_hecha', 'encontrada'].includes(x.estado),
     ).length;
@@ -653,4 +670,122 @@ function resultCsv(results: RowResult[]): string {
 
 function say(ctx: Context, line: string): void {
   if (!ctx.globals.json) ctx.io.err(line);
+}
+
+/** Rows shown before asking; --dry-run shows them all. */
+const SHOWN_ROWS = 40;
+
+/**
+ * The rows about to be refunded, before the question: request, the concept the customer
+ * saw, amount and what is left of the request after the row (earlier rows of the same
+ * request counted). What is left is read from the service now.
+ */
+async function showRows(
+  ctx: Context,
+  client: Client,
+  todo: BatchRow[],
+  o: { all: boolean; path: string },
+): Promise<void> {
+  const rows = o.all ? todo : todo.slice(0, SHOWN_ROWS);
+  const ids = [...new Set(rows.map((r) => r.cobro_id))];
+  const [cobros, refunded] = await ctx.spin('leyendo los cobros del lote…', async () => {
+    const found = new Map<number, Cobro>();
+    await eachInTurn(ids, 4, async (id) => {
+      found.set(id, (await client.verCobro(id)).data.data as Cobro);
+    });
+    const sums = new Map<number, bigint>();
+    for (const d of (await client.listarDevoluciones()).data.data)
+      if (found.has(d.cobro_id))
+        sums.set(d.cobro_id, (sums.get(d.cobro_id) ?? 0n) + parseAmount(d.monto));
+    return [found, sums] as const;
+  });
+  const left = new Map<number, bigint>();
+  const cells = rows.map((r) => {
+    const c = cobros.get(r.cobro_id);
+    const before =
+      left.get(r.cobro_id) ??
+      (c ? parseAmount(c.monto_cobrado) - (refunded.get(r.cobro_id) ?? 0n) : 0n);
+    const after = before - parseAmount(r.monto);
+    left.set(r.cobro_id, after);
+    return [
+      String(r.fila),
+      String(r.cobro_id),
+      shown(c?.concepto ?? '?'),
+      r.monto,
+      formatCents(after < 0n ? 0n : after),
+    ];
+  });
+  for (const line of rowsTable(ctx, ['LÍNEA', 'COBRO', 'CONCEPTO', 'MONTO', 'QUEDA'], cells, 2))
+    say(ctx, line);
+  if (rows.length < todo.length)
+    say(
+      ctx,
+      ctx.io.c.dim(
+        `y ${count(todo.length - rows.length, 'fila más', 'filas más')}: svc devolver --aplicar ${shown(o.path)} --dry-run las muestra todas`,
+      ),
+    );
+}
+
+/** After applying, on a terminal (rows were a progress line): what became of each row. */
+function showDone(ctx: Context, results: RowResult[]): void {
+  if (ctx.globals.json || !ctx.io.stderrTTY || results.length === 0) return;
+  const words: Record<RowResult['estado'], string> = {
+    hecha: 'hecha',
+    ya_hecha: 'ya estaba hecha',
+    encontrada: 'ya hecha por otro',
+    rechazada: 'rechazada',
+    incierta: 'sin saber',
+    dudosa: 'sin enviar: revisala',
+  };
+  const cells = results.map((r) => [
+    String(r.fila),
+    String(r.cobro_id),
+    r.monto,
+    words[r.estado],
+    r.devolucion_id === null ? (r.error ? shown(r.error) : '-') : `devolución ${r.devolucion_id}`,
+  ]);
+  for (const line of rowsTable(ctx, ['LÍNEA', 'COBRO', 'MONTO', 'ESTADO', 'DETALLE'], cells, 4))
+    say(ctx, line);
+}
+
+/**
+ * Lines of a small table on stderr, fitted to the terminal: column `free` is shortened
+ * with "…"; amounts (right-aligned, the last columns) and ids are never cut.
+ */
+function rowsTable(ctx: Context, head: string[], cells: string[][], free: number): string[] {
+  const columns = ctx.io.stderrTTY ? ((ctx.io.stderr as { columns?: number }).columns ?? 0) : 0;
+  const sizes = head.map((h, i) => ({
+    header: displayWidth(h),
+    natural: cells.reduce((w, r) => Math.max(w, displayWidth(r[i]!)), displayWidth(h)),
+    shrink: i === free,
+  }));
+  const widths = columns > 0 ? fitColumns(sizes, columns) : sizes.map((s) => s.natural);
+  const amount = (h: string) => h === 'MONTO' || h === 'QUEDA';
+  const line = (r: string[]) =>
+    r
+      .map((v, i) => {
+        const w = widths[i]!;
+        const text = fitWidth(v, w);
+        const pad = ' '.repeat(Math.max(0, w - displayWidth(text)));
+        return amount(head[i]!) ? pad + text : text + pad;
+      })
+      .join('  ')
+      .trimEnd();
+  return [ctx.io.c.bold(line(head)), ...cells.map(line)];
+}
+
+/** Ctrl-C during the batch: the rows in flight finished; what was done, what was not, and how to go on. Exit 130. */
+function interrupted(ctx: Context, path: string, plan: BatchPlan, results: RowResult[]): never {
+  const done = results.filter((x) => x.estado === 'hecha').length;
+  const before = results.filter((x) => x.estado === 'ya_hecha').length;
+  const seen = new Set(results.map((x) => x.fila));
+  const notYet = plan.filas.filter((r) => !seen.has(r.fila)).length;
+  const unsure = results.filter((x) => x.estado === 'incierta').length;
+  throw new CancelledError(
+    `interrumpido: ${count(done, 'devolución hecha', 'devoluciones hechas')} ahora` +
+      (before ? `, ${before} de antes` : '') +
+      `, ${count(notYet, 'fila', 'filas')} sin devolver` +
+      (unsure ? `, ${unsure} sin saber` : '') +
+      `; el mismo comando sigue donde quedó: svc devolver --aplicar ${path}`,
+  );
 }
