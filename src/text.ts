@@ -144,6 +144,17 @@ function graphemeWidth(g: string): number {
   return ZERO.test(g) ? 0 : 1;
 }
 
+/**
+ * Text as a search that ignores accents and case compares it: Ibáñez, IBANEZ and
+ * ibanez are one. The service's own search may not do this; svc does it on its side.
+ */
+export function folded(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
 /** Columns a text takes on a terminal (no escape sequences in it). */
 export function displayWidth(text: string): number {
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;

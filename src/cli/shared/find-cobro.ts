@@ -7,7 +7,7 @@
 import type { Client } from '../../api/client.js';
 import type { Cobro } from '../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { count, printable, shown } from '../../text.js';
+import { count, folded, printable, shown } from '../../text.js';
 import type { Context } from '../context.js';
 
 /** `orReferencia`: the text as typed, tried as a reference when no request has it as its code (`svc caso pedido-1042`). */
@@ -88,8 +88,36 @@ export class NearCobroError extends CliError {
   }
 }
 
-/** A reference as people retype it: case, blanks, dashes, dots and underscores do not count. */
-const loose = (text: string) => text.toLowerCase().replace(/[\s._-]+/g, '');
+/** A reference as people retype it: case, accents, blanks, dashes, dots and underscores do not count. */
+const loose = (text: string) => folded(text).replace(/[\s._-]+/g, '');
+
+/** Its words and numbers, a number without its leading zeros: ped-2026-042 and PED 2026 42 are one. */
+const words = (text: string) =>
+  (folded(text).match(/\p{L}+|\p{N}+/gu) ?? [])
+    .map((w) => (/^[0-9]+$/.test(w) ? w.replace(/^0+(?=.)/, '') : w))
+    .join(' ');
+
+/** Whether a and b are one edit apart at most (a letter missing, added or changed). */
+function oneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const [x, y] = [a.slice(i), b.slice(i)];
+  return x.slice(1) === y.slice(1) || x.slice(1) === y || x === y.slice(1);
+}
+
+/** A reference near the one typed: one inside the other, the same words and numbers, or one letter off. */
+export function nearReference(typed: string, referencia: string | null): boolean {
+  if (referencia === null) return false;
+  const [t, r] = [loose(typed), loose(referencia)];
+  if (t === '' || r === '') return false;
+  return (
+    r.includes(t) ||
+    t.includes(r) ||
+    words(typed) === words(referencia) ||
+    (Math.min(t.length, r.length) >= 5 && oneEdit(t, r))
+  );
+}
 
 /** The request named by `ref`: by id, one GET; by codigo or reference, one list call and an exact match. */
 export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
@@ -118,18 +146,24 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
     if (asReference) return asReference;
   }
   if (matches.length === 0 && ref.kind === 'referencia') {
-    const typed = loose(ref.referencia);
-    const isNear = (c: Cobro) =>
-      c.referencia !== null &&
-      (loose(c.referencia).includes(typed) || typed.includes(loose(c.referencia)));
-    let near = typed === '' ? [] : list.filter(isNear);
-    // "pedido 1042" for "pedido-1042": the service's search is by substring, so look again by the longest run of letters and digits.
-    const run = (ref.referencia.match(/[\p{L}\p{N}]+/gu) ?? []).reduce(
-      (a, b) => (b.length > a.length ? b : a),
-      '',
-    );
-    if (near.length === 0 && typed !== '' && run.length >= 3 && run !== ref.referencia)
+    const typed = ref.referencia;
+    const isNear = (c: Cobro) => nearReference(typed, c.referencia);
+    let near = list.filter(isNear);
+    // "pedido 1042" for "pedido-1042", "ped-2026-42" for "ped-2026-042": the service's
+    // search is by substring, so look again by the longest runs of letters or digits.
+    const runs = [
+      ...new Set([
+        ...(typed.match(/[\p{L}\p{N}]+/gu) ?? []),
+        ...(typed.match(/\p{L}+|\p{N}+/gu) ?? []),
+      ]),
+    ]
+      .filter((r) => r.length >= 3 && r !== typed)
+      .sort((a, b) => b.length - a.length)
+      .slice(0, 3);
+    for (const run of runs) {
+      if (near.length) break;
       near = (await client.listarCobros({ q: run })).data.data.filter(isNear);
+    }
     if (near.length)
       throw new NearCobroError(
         `ningún cobro tiene exactamente la referencia "${printable(ref.referencia)}"; ${near.length === 1 ? 'uno tiene una parecida' : `${near.length} tienen una parecida`}`,

@@ -1,4 +1,8 @@
 // svc cobro listar: GET /v1/cobros with estado and q; --desde, --hasta and --limit are applied here.
+// When the service's search finds nothing for --q, svc searches again on its side
+// ignoring accents and case (ibanez finds Ibáñez) and says that it did.
+import type { Cobro } from '../../../api/schemas.js';
+import { folded, printable } from '../../../text.js';
 import type { Context } from '../../context.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_COBRO } from '../../../api/enums.js';
@@ -26,7 +30,22 @@ export async function run(
   const { data: list } = await ctx.spin('buscando cobros…', () =>
     client.iterarCobros({ estado, q }),
   );
-  const { rows, matched } = applyFilter(list, filter, (c) => c.created_at);
+  let { rows, matched } = applyFilter(list, filter, (c) => c.created_at);
+  let widened: string | undefined;
+  if (q !== undefined && matched.length === 0) {
+    const want = folded(q.trim());
+    const { data: all } = await ctx.spin('buscando sin acentos ni mayúsculas…', () =>
+      client.iterarCobros({ estado }),
+    );
+    const like = function* (items: Iterable<Cobro>) {
+      for (const c of items)
+        if ([c.codigo, c.concepto, c.referencia ?? ''].some((t) => folded(t).includes(want)))
+          yield c;
+    };
+    ({ rows, matched } = applyFilter(like(all), filter, (c) => c.created_at));
+    widened = `la búsqueda del servicio no encontró "${printable(q)}" (distingue acentos); svc buscó ignorando acentos y mayúsculas: ${matched.length === 1 ? '1 cobro' : `${matched.length} cobros`}`;
+  }
+  if (widened && !ctx.globals.json) ctx.io.err(ctx.io.c.yellow(widened));
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   const filtered = [opts.estado, q, opts.desde, opts.hasta].some((v) => v !== undefined);
   await printTable(

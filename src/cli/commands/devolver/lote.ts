@@ -161,11 +161,7 @@ export async function prepareBatch(
     try {
       // An id or a code as svc reads them anywhere; any other text is the merchant's referencia.
       const name = cell(r, 'cobro');
-      const ref: CobroRef = /^[1-9][0-9]{0,14}$|^[A-Za-z0-9]{10}$/.test(name)
-        ? parseCobroRef(name, undefined, 'cobro')
-        : name
-          ? { kind: 'referencia', referencia: name }
-          : parseCobroRef('', undefined);
+      const ref: CobroRef = cellRef(name);
       const cobro = pick(cobros, ref);
       const montoText = cell(r, 'monto');
       const total = montoText.toLowerCase() === 'total';
@@ -248,7 +244,26 @@ export async function prepareBatch(
   }
 }
 
+/**
+ * A `cobro` cell: an id, a code (also read out in groups, "T97F 5DUH MA", and then
+ * tried as a referencia when no request has it as its code) or a referencia.
+ */
+function cellRef(name: string): CobroRef {
+  if (/^[1-9][0-9]{0,14}$/.test(name)) return parseCobroRef(name, undefined, 'cobro');
+  const code = name.replace(/[\s-]+/g, '');
+  if (/^[A-Za-z0-9]{10}$/.test(code) && /^[A-Za-z0-9][A-Za-z0-9\s-]*$/.test(name))
+    return { kind: 'codigo', codigo: code.toUpperCase(), orReferencia: name };
+  return name ? { kind: 'referencia', referencia: name } : parseCobroRef('', undefined);
+}
+
 function pick(cobros: Cobro[], ref: CobroRef): Cobro {
+  const asReferencia = ref.kind === 'codigo' ? ref.orReferencia : undefined;
+  if (
+    asReferencia !== undefined &&
+    !cobros.some((c) => c.codigo.toUpperCase() === (ref as { codigo: string }).codigo) &&
+    cobros.some((c) => c.referencia === asReferencia)
+  )
+    return pick(cobros, { kind: 'referencia', referencia: asReferencia });
   const found =
     ref.kind === 'id'
       ? cobros.filter((c) => c.id === ref.id)
