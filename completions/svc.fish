@@ -247,6 +247,7 @@ complete -c svc -n "__fish_seen_subcommand_from sandbox" -l webhook-url -r -d 'a
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l tz -r -d 'zona horaria de las fechas (default America/Argentina/Buenos_Aires)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l retry-schedule -r -d 'esperas entre reintentos de notificación (default 1000,4000,16000,64000,256000)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l ready-delay -r -d 'demora hasta que cvu y qr están listos (default 1500)'
+complete -c svc -n "__fish_seen_subcommand_from sandbox" -l por-pagina -r -d 'pagina las listas de a n elementos (?pagina=, has_more, next y Link rel="next"), como puede hacerlo un servicio real; sin esto cada lista va entera'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l escenario -r -d 'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from compactar" -l data -r -d 'el archivo de datos (el de svc sandbox --data); no puede estar en uso'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from pagar" -l monto -r -d 'monto pagado (default: lo que falta)'

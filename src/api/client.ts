@@ -7,7 +7,7 @@
 import type * as z from 'zod/mini';
 import { redactAddresses } from './address.js';
 import { ApiError, NetworkError, serviceError, type NetworkFailure } from './errors.js';
-import { ItemList, scanList } from './list.js';
+import { IncompleteListError, ItemList, PagedList, pagingOf, scanList } from './list.js';
 import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
   API,
@@ -38,6 +38,9 @@ import { VERSION } from '../version.js';
  * service's JSON: NetworkError('too_large').
  */
 export const DEFAULT_MAX_REPLY_BYTES = 256 * 1024 * 1024;
+
+/** Most pages of one list followed (five million items at 50 a page); past it the list is incomplete. */
+export const MAX_LIST_PAGES = 100_000;
 
 /**
  * A request that may change something (any method but GET), as the client sends it:
@@ -84,6 +87,8 @@ export interface ClientOptions {
    * not have been done" when something unexpected happens after one was sent.
    */
   onWrite?: (write: WriteRecord) => void;
+  /** Called before each further page of a list the service sends in pages. */
+  onPage?: (info: { path: string; page: number; items: number }) => void;
 }
 
 export interface RawRequest {
@@ -95,6 +100,8 @@ export interface RawRequest {
   throwOnError?: boolean;
   /** Override the retry decision (default: GET only). */
   retry?: boolean;
+  /** The whole address, when it is not the base URL + path + query (a list's next page). */
+  url?: URL;
 }
 
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
@@ -344,11 +351,64 @@ export class Client {
       );
       return list ?? parseJson(text, where, http);
     };
-    const res = await this.request({ method: 'GET', path, ...extra }, decode);
-    if (!(res.data instanceof ItemList))
-      throw badShape(`GET ${path}`, res.http, 'data: se esperaba una lista');
-    if (wrong) throw wrong;
-    return { http: res.http, data: res.data as ItemList<z.infer<S>> };
+    // Page after page while the service says the list goes on (list.ts pagingOf), on
+    // this service's own origin only (the key goes with each request); a sign of more
+    // that svc cannot follow is IncompleteListError, never a short list.
+    const origin = new URL(this.baseUrl).origin;
+    const pages: ItemList<z.infer<S>>[] = [];
+    const seen = new Set<string>();
+    let req: RawRequest = { method: 'GET', path, ...extra };
+    let here = new URL(this.baseUrl + path);
+    let items = 0;
+    let total: { value: number; sign: string } | undefined;
+    let http = 200;
+    const incomplete = (sign: string, why: string) =>
+      new IncompleteListError(path, sign, why, items);
+    for (let page = 1; ; page++) {
+      const res = await this.request(req, decode);
+      if (!(res.data instanceof ItemList))
+        throw badShape(`GET ${req.path}`, res.http, 'data: se esperaba una lista');
+      if (wrong) throw wrong;
+      http = res.http;
+      pages.push(res.data as ItemList<z.infer<S>>);
+      items += res.data.length;
+      const paging = pagingOf(res.headers.link, res.data.envelope);
+      if (paging.total) total = paging.total;
+      if (!paging.next) {
+        if (paging.signs.length > 0)
+          throw incomplete(
+            paging.signs[0]!,
+            'el servicio dice que hay más y no da la dirección de la página siguiente',
+          );
+        if (total && total.value > items)
+          throw incomplete(total.sign, `llegaron ${items} elementos`);
+        break;
+      }
+      let next: URL;
+      try {
+        next = new URL(paging.next.href, here);
+      } catch {
+        throw incomplete(
+          paging.next.sign,
+          `"${paging.next.href.slice(0, 80)}" no es una dirección`,
+        );
+      }
+      if (next.origin !== origin)
+        throw incomplete(
+          paging.next.sign,
+          `la página siguiente está en otro origen (${redactAddresses(next.origin)}), adonde svc no manda la clave`,
+        );
+      if (seen.has(next.href) || next.href === here.href)
+        throw incomplete(paging.next.sign, 'la página siguiente repite una ya leída');
+      if (page >= MAX_LIST_PAGES)
+        throw incomplete(paging.next.sign, `más de ${MAX_LIST_PAGES} páginas`);
+      seen.add(next.href);
+      here = next;
+      this.opts.onPage?.({ path, page: page + 1, items });
+      req = { method: 'GET', path: next.pathname + next.search, url: next };
+    }
+    const data = pages.length === 1 ? pages[0]! : new PagedList(pages);
+    return { http, data };
   }
 
   /** Any request; returns the parsed JSON body as sent. Retries GETs only. */
@@ -470,9 +530,10 @@ export class Client {
   }
 
   private async once(method: string, req: RawRequest, write?: WriteRecord) {
-    const url = new URL(this.baseUrl + req.path);
-    for (const [k, v] of Object.entries(req.query ?? {}))
-      if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    const url = req.url ?? new URL(this.baseUrl + req.path);
+    if (!req.url)
+      for (const [k, v] of Object.entries(req.query ?? {}))
+        if (v !== undefined && v !== '') url.searchParams.set(k, v);
     const headers: Record<string, string> = {
       'user-agent': this.opts.userAgent,
       accept: 'application/json',

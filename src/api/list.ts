@@ -6,6 +6,8 @@
 // once per call before V8 has compiled it, cost more than the tree it saves
 // (start-up, #16).
 
+import { EXIT, SvcError } from '../errors.js';
+
 /** Bodies up to this many characters are parsed whole (a page of about 250 requests). */
 export const WHOLE_BODY_CHARS = 256 * 1024;
 
@@ -38,6 +40,174 @@ export class ItemList<T = unknown> implements Iterable<T> {
   /** The whole body as one object, as JSON.parse would have given it. */
   toBody(): Record<string, unknown> & { data: T[] } {
     return { ...this.envelope, data: [...this] };
+  }
+}
+
+/**
+ * The pages of one list read one after the other, as one list: items in the order the
+ * pages gave them; the envelope is the last page's (the one that says nothing follows).
+ */
+export class PagedList<T = unknown> extends ItemList<T> {
+  override readonly length: number;
+  /** Index of each page's first item. */
+  private readonly starts: number[] = [];
+
+  constructor(private readonly pages: readonly ItemList<T>[]) {
+    super('', [], pages.at(-1)?.envelope ?? {}, []);
+    let n = 0;
+    for (const page of pages) {
+      this.starts.push(n);
+      n += page.length;
+    }
+    this.length = n;
+  }
+
+  override at(index: number): T | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) return undefined;
+    let lo = 0;
+    let hi = this.pages.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.pages[lo]!.at(index - this.starts[lo]!);
+  }
+
+  override *[Symbol.iterator](): Iterator<T> {
+    for (const page of this.pages) yield* page;
+  }
+}
+
+// --- signs that a list goes on past this reply ------------------------------------
+// The seed shows no paging ("Pagination, ordering and result caps of the list endpoints:
+// not shown"), so a reply is read for the common signs a real service gives of a partial
+// list: a Link header with rel="next" (RFC 8288), a next-page address in the body's
+// envelope (next, next_url, links.next…), has_more: true, a page number below a page
+// count, a total larger than the items. A list with none of them is complete.
+
+/** What one page of a list says about the rest. */
+export interface Paging {
+  /** The next page's address as sent (relative to the page's own), and the sign that gave it. */
+  next?: { href: string; sign: string };
+  /** Signs that more follows which give no address svc can ask (a cursor, has_more alone…). */
+  signs: string[];
+  /** A count of the whole list the page declared (total, total_count, count…). */
+  total?: { value: number; sign: string };
+}
+
+/** Envelope members that hold paging details, as services name them. */
+const CONTAINERS = ['links', '_links', 'pagination', 'paging', 'meta', 'page_info', 'pageinfo'];
+const NEXT_KEYS = ['next', 'nexturl', 'nextpage', 'nextpageurl', 'nextlink', 'nexthref'];
+const CURSOR_KEYS = [
+  'nextcursor',
+  'nextpagetoken',
+  'nexttoken',
+  'nextpagecursor',
+  'cursornext',
+  'nextoffset',
+];
+const MORE_KEYS = ['hasmore', 'hasnext', 'hasnextpage', 'moreitems', 'truncated'];
+const TOTAL_KEYS = ['total', 'totalcount', 'totalitems', 'totalresults', 'totalentries', 'count'];
+const PAGE_KEYS = ['page', 'currentpage', 'pagenumber'];
+const PAGES_KEYS = ['totalpages', 'pages', 'lastpage', 'pagecount'];
+
+const norm = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+
+/** A value that names an address (absolute, or a path or query on the same server). */
+const isAddress = (v: string) => /^(https?:\/\/|\/|\?)/i.test(v.trim());
+
+/** The targets of Link header entries whose rel includes "next" (RFC 8288 §3). */
+export function linkNext(header: string | string[] | undefined): string[] {
+  const text = Array.isArray(header) ? header.join(', ') : (header ?? '');
+  const out: string[] = [];
+  for (const m of text.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]*)*)/g)) {
+    for (const p of m[2]!.matchAll(/;\s*([A-Za-z*]+)\s*=\s*(?:"([^"]*)"|([^;,\s]*))/g)) {
+      const rels = (p[2] ?? p[3] ?? '').toLowerCase().split(/\s+/);
+      if (p[1]!.toLowerCase() === 'rel' && rels.includes('next')) out.push(m[1]!.trim());
+    }
+  }
+  return out;
+}
+
+/** What a page (its Link header and its body without the items) says about the rest of the list. */
+export function pagingOf(
+  link: string | string[] | undefined,
+  envelope: Record<string, unknown>,
+): Paging {
+  const paging: Paging = { signs: [] };
+  const links = linkNext(link);
+  if (links.length > 0) paging.next = { href: links[0]!, sign: 'Link rel="next"' };
+  let page: number | undefined;
+  let pages: number | undefined;
+  const read = (box: Record<string, unknown>, prefix: string) => {
+    for (const [key, value] of Object.entries(box)) {
+      if (key === 'data' && prefix === '') continue;
+      const k = norm(key);
+      const name = prefix + key;
+      if (NEXT_KEYS.includes(k)) {
+        const href =
+          typeof value === 'string'
+            ? value
+            : value &&
+                typeof value === 'object' &&
+                typeof (value as { href?: unknown }).href === 'string'
+              ? (value as { href: string }).href
+              : undefined;
+        if (href !== undefined && href.trim() !== '' && isAddress(href)) {
+          paging.next ??= { href: href.trim(), sign: name };
+        } else if (value !== null && value !== false && value !== '' && value !== undefined) {
+          paging.signs.push(`${name}: ${JSON.stringify(value)?.slice(0, 60)}`);
+        }
+      } else if (CURSOR_KEYS.includes(k)) {
+        if (value !== null && value !== false && value !== '' && value !== undefined)
+          paging.signs.push(`${name}: ${JSON.stringify(value)?.slice(0, 60)}`);
+      } else if (MORE_KEYS.includes(k)) {
+        if (value === true) paging.signs.push(`${name}: true`);
+      } else if (TOTAL_KEYS.includes(k)) {
+        if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+          if (paging.total === undefined || value > paging.total.value)
+            paging.total = { value, sign: `${name}: ${value}` };
+      } else if (PAGE_KEYS.includes(k)) {
+        if (typeof value === 'number' && Number.isSafeInteger(value)) page = value;
+      } else if (PAGES_KEYS.includes(k)) {
+        if (typeof value === 'number' && Number.isSafeInteger(value)) pages = value;
+      }
+    }
+  };
+  read(envelope, '');
+  for (const [key, value] of Object.entries(envelope)) {
+    if (
+      CONTAINERS.includes(norm(key)) &&
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value)
+    )
+      read(value as Record<string, unknown>, `${key}.`);
+  }
+  if (page !== undefined && pages !== undefined && page < pages)
+    paging.signs.push(`página ${page} de ${pages}`);
+  return paging;
+}
+
+/**
+ * A list the service said goes on, where svc could not read the rest: any figure made of
+ * it (a total, what is left to refund, a plan) would be wrong, so none is given. Exit 6.
+ */
+export class IncompleteListError extends SvcError {
+  override name = 'IncompleteListError';
+  readonly exitCode: number = EXIT.network;
+  readonly code = 'lista_incompleta';
+  constructor(
+    readonly path: string,
+    /** The sign seen, as the service sent it (`has_more: true`, `Link rel="next"`…). */
+    readonly problem: string,
+    why: string,
+    readonly items: number,
+  ) {
+    super(
+      `GET ${path}: la lista está incompleta (${problem}): ${why}; svc no da totales ni montos de una lista incompleta (leídos hasta acá: ${items})`,
+    );
   }
 }
 

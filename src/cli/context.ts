@@ -105,6 +105,16 @@ export function createContext(deps: ContextDeps): Context {
   let storeP: Promise<Store> | undefined;
   let resolvedP: Promise<Resolved> | undefined;
   let bannerShown = false;
+  // The spinner running now (ctx.spin), whose text a long list walk extends.
+  let spinning: { spinner: { text: string }; text: string } | undefined;
+  // A list read page after page says how far it got, on a terminal only: in the
+  // spinner's text while one runs, else one line every ten pages.
+  const listProgress = (p: { path: string; page: number; items: number }) => {
+    if (!io.stderrTTY || globals.json) return;
+    const where = `página ${p.page} de ${p.path}, ${p.items} leídos`;
+    if (spinning) spinning.spinner.text = `${spinning.text} (${where})`;
+    else if (p.page % 10 === 0) io.err(io.c.dim(`leyendo… ${where}`));
+  };
 
   const ctx: Context = {
     io,
@@ -194,6 +204,7 @@ export function createContext(deps: ContextDeps): Context {
           backoffMs,
           maxReplyBytes,
           onWrite: deps.writes ? (w) => void deps.writes!.push(w) : undefined,
+          onPage: (p) => listProgress(p),
           debug: globals.debug ? (line) => io.err(io.c.dim(line)) : undefined,
           onRetry: globals.debug
             ? (i) =>
@@ -224,9 +235,11 @@ export function createContext(deps: ContextDeps): Context {
         color: 'cyan',
         isEnabled: animate,
       }).start();
+      spinning = { spinner, text };
       try {
         return await work();
       } finally {
+        spinning = undefined;
         spinner.stop();
       }
     },

@@ -1,6 +1,7 @@
 // What to do next, in svc's own words: the library's errors say what happened and
 // name no command; the CLI adds which `svc` command helps.
 import { ApiError, NetworkError } from '../api/errors.js';
+import { IncompleteListError } from '../api/list.js';
 import { CredentialError } from '../config/credentials.js';
 
 /** The `→` line under a service error, by its code. */
@@ -52,5 +53,7 @@ export function credentialHint(err: CredentialError): string {
 export function hintFor(err: unknown): string | undefined {
   if (err instanceof ApiError) return err.suggestion ?? serviceHint(err);
   if (err instanceof CredentialError) return credentialHint(err);
+  if (err instanceof IncompleteListError)
+    return `\`svc api GET ${err.path}\` muestra la respuesta tal como llegó`;
   return (err as { suggestion?: string } | undefined)?.suggestion;
 }

@@ -42,6 +42,12 @@ export interface SandboxAppOptions {
    * onError. For the tests: the emulator cannot drift from the table unnoticed.
    */
   checkReplies?: boolean;
+  /**
+   * Page the lists of /v1 (`?pagina=N`) this many items at a time, with `has_more`, `next`
+   * and a `Link: <…>; rel="next"` header, as a real service may (the seed shows no paging).
+   * Unset: each list whole in one reply.
+   */
+  pageSize?: number;
 }
 
 export interface SandboxApp {
@@ -150,6 +156,8 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0,
       );
       if (options.checkReplies) reply = checked(method, path, reply);
+      if (options.pageSize !== undefined && (method === 'GET' || method === 'HEAD'))
+        reply = paged(reply, path, qi < 0 ? '' : url.slice(qi + 1), options.pageSize, baseUrl);
       if (isStreamReply(reply)) {
         if (method === 'HEAD')
           write(res, { status: reply.status, body: '', contentType: reply.contentType });
@@ -254,6 +262,34 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       hub.close();
       dispatcher.close();
     },
+  };
+}
+
+/**
+ * One page of a /v1 list reply (`?pagina=N`, from 1; anything else is the first): its
+ * items, `has_more`, and where the next page is, in the body (`next`, null on the last)
+ * and in a Link header. Any other reply passes as it is.
+ */
+export function paged(
+  reply: Reply,
+  path: string,
+  search: string,
+  size: number,
+  base: string,
+): Reply {
+  const data = (reply.body as { data?: unknown } | undefined)?.data;
+  if (!path.startsWith('/v1/') || reply.status !== 200 || !Array.isArray(data)) return reply;
+  const query = new URLSearchParams(search);
+  const asked = query.get('pagina') ?? '1';
+  const page = /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : 1;
+  const items = data.slice((page - 1) * size, page * size);
+  const more = page * size < data.length;
+  query.set('pagina', String(page + 1));
+  const next = more ? `${base}${path}?${query}` : null;
+  return {
+    ...reply,
+    body: { data: items, has_more: more, next },
+    headers: { ...reply.headers, ...(next ? { Link: `<${next}>; rel="next"` } : {}) },
   };
 }
 

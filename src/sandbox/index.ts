@@ -45,6 +45,8 @@ export interface SandboxOptions {
   requestTimeoutMs?: number;
   /** Check each /v1 reply against the endpoint table (tests: see SandboxAppOptions.checkReplies). */
   checkReplies?: boolean;
+  /** Page the /v1 lists this many items at a time (SandboxAppOptions.pageSize); unset, whole. */
+  pageSize?: number;
 }
 
 export interface RunningSandbox {
@@ -91,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       onError: options.onError,
       maxBodiesBytes: options.maxBodiesBytes,
       checkReplies: options.checkReplies,
+      pageSize: options.pageSize,
     });
     // A request has 30 s to arrive whole (headers within 15 s), not Node's 5 minutes: a
     // client that trickles its body, or never ends it, does not keep a connection for long.

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ItemList, scanList, WHOLE_BODY_CHARS } from '../../src/api/list.js';
+import { ItemList, linkNext, pagingOf, scanList, WHOLE_BODY_CHARS } from '../../src/api/list.js';
 import { printJson, printJsonItems } from '../../src/output/format.js';
 import type { IO } from '../../src/output/io.js';
 
@@ -217,5 +217,44 @@ describe('printJsonItems', () => {
     expect(received.length).toBeGreaterThan(1_000_000);
     // One chunk of about 64 KB at a time, never the megabytes behind it.
     expect(most).toBeLessThan(200 * 1024);
+  });
+});
+
+describe('pagingOf: the signs of a partial list', () => {
+  it('reads Link rel="next" (RFC 8288: several links, unquoted or several rels)', () => {
+    expect(linkNext('<https://a/x?p=2>; rel="next", <https://a/x?p=9>; rel="last"')).toEqual([
+      'https://a/x?p=2',
+    ]);
+    expect(linkNext('</x?p=2>; rel=next')).toEqual(['/x?p=2']);
+    expect(linkNext('<https://a/x?p=2>; title="y"; rel="prefetch next"')).toEqual([
+      'https://a/x?p=2',
+    ]);
+    expect(linkNext('<https://a/x?p=1>; rel="prev"')).toEqual([]);
+    expect(linkNext(undefined)).toEqual([]);
+  });
+
+  it('finds next addresses, cursors, has_more, page counts and totals in the envelope', () => {
+    const none = { signs: [] };
+    expect(pagingOf(undefined, { data: [] })).toEqual(none);
+    expect(pagingOf(undefined, { data: [], has_more: false, next: null, total: 2 })).toEqual({
+      signs: [],
+      total: { value: 2, sign: 'total: 2' },
+    });
+    expect(pagingOf(undefined, { next_url: '/v1/cobros?page=2' }).next).toEqual({
+      href: '/v1/cobros?page=2',
+      sign: 'next_url',
+    });
+    expect(pagingOf(undefined, { _links: { next: { href: 'https://a/p2' } } }).next?.sign).toBe(
+      '_links.next',
+    );
+    expect(pagingOf(undefined, { hasMore: true }).signs).toEqual(['hasMore: true']);
+    expect(pagingOf(undefined, { next_page: 2 }).signs).toEqual(['next_page: 2']);
+    expect(pagingOf(undefined, { meta: { next_cursor: 'c1' } }).signs).toEqual([
+      'meta.next_cursor: "c1"',
+    ]);
+    expect(pagingOf(undefined, { page: 1, total_pages: 3 }).signs).toEqual(['página 1 de 3']);
+    expect(pagingOf(undefined, { page: 3, total_pages: 3 }).signs).toEqual([]);
+    // The header comes first.
+    expect(pagingOf('</h>; rel="next"', { next: '/b' }).next?.sign).toBe('Link rel="next"');
   });
 });

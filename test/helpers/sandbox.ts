@@ -78,6 +78,20 @@ export function checkReply(
   else if (route.startsWith('/v1/') || route.startsWith('/_sandbox/'))
     schema = strict(SandboxErrorBody);
   if (!schema) return;
+  // A page of a paged list (pageSize, svc sandbox --por-pagina) is the list's reply plus
+  // where the rest is: those two members are checked here, the rest as any list.
+  if (status === 200 && body && typeof body === 'object' && 'has_more' in body) {
+    const { has_more: more, next, ...rest } = body as Record<string, unknown>;
+    if (
+      typeof more !== 'boolean' ||
+      (next !== null && typeof next !== 'string') ||
+      more !== (next !== null)
+    )
+      throw new Error(
+        `${method} ${path} -> ${status}: a page with has_more ${String(more)} and next ${String(next)}`,
+      );
+    body = rest;
+  }
   const r = schema.safeParse(body);
   if (!r.success) {
     const issue = r.error.issues[0]!;

@@ -40,6 +40,11 @@ export const sandboxOptions = defineOptions([
     description: `demora hasta que cvu y qr están listos (default ${DEFAULTS.readyDelayMs})`,
   },
   {
+    flags: '--por-pagina <n>',
+    description:
+      'pagina las listas de a n elementos (?pagina=, has_more, next y Link rel="next"), como puede hacerlo un servicio real; sin esto cada lista va entera',
+  },
+  {
     flags: '--escenario <archivo>',
     description:
       'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)',

@@ -28,6 +28,8 @@ export interface ServeOptions {
   tz?: string;
   retrySchedule?: number[];
   readyDelayMs?: number;
+  /** --por-pagina: lists answered in pages of this many items. */
+  pageSize?: number;
   /** --escenario: the known state to start with (checked before anything starts). */
   escenario?: { file: string; scenario: import('../../../sandbox/scenario.js').Scenario };
 }
@@ -59,6 +61,8 @@ export async function parseOptions(opts: Options): Promise<ServeOptions> {
   }
   if (opts.readyDelay !== undefined)
     out.readyDelayMs = parseInteger(opts.readyDelay, '--ready-delay', 0, 600_000);
+  if (opts.porPagina !== undefined)
+    out.pageSize = parseInteger(opts.porPagina, '--por-pagina', 1, 100_000);
   if (opts.escenario !== undefined) {
     const file = parseFilePath(opts.escenario, '--escenario');
     const { parseScenario, ScenarioError } = await import('../../../sandbox/scenario.js');

@@ -1,0 +1,243 @@
+// A service that pages its lists (the seed shows no paging, so a real one may): svc reads
+// every page it is pointed to on the same origin, so totals, what is left to refund and
+// `caso` are of the whole list; where the reply says more follows and svc cannot read it,
+// it gives no figure (exit 6, lista_incompleta, naming the sign it saw).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cobro, Liquidacion } from '../../src/api/schemas.js';
+import { svc } from '../helpers/inproc.js';
+import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
+
+const cents = (s: string) => BigInt(s.replace('.', ''));
+const sum = (xs: string[]) => {
+  const c = xs.reduce((s, x) => s + cents(x), 0n);
+  return `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+};
+
+let sb: InProcessSandbox;
+let first: Cobro;
+
+/** Every page of a list, read as the pages point (`next`), and how many pages there were. */
+async function allPages<T>(path: string): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let url: string | null = path;
+  let pages = 0;
+  while (url !== null && pages < 100) {
+    const r = await sb.api('GET', url.replace(sb.base_url, ''));
+    expect(r.status).toBe(200);
+    items.push(...(r.body.data as T[]));
+    url = r.body.next as string | null;
+    pages++;
+  }
+  return { items, pages };
+}
+
+beforeAll(async () => {
+  // Two items a page: five payments and four refunds make lists of three to five pages.
+  sb = await startSandbox({ pageSize: 2 });
+  const pay = async (monto: string) => {
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: `Orden ${monto}`, monto })).body
+      .data as Cobro;
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'qr' })).status).toBe(
+      200,
+    );
+    return c;
+  };
+  first = await pay('1000.00');
+  const later = [
+    await pay('200.00'),
+    await pay('300.00'),
+    await pay('400.00'),
+    await pay('500.00'),
+  ];
+  // The first request's refund is the oldest: on the last page of the refunds.
+  expect(
+    (await sb.api('POST', `/v1/cobros/${first.id}/devoluciones`, { monto: '500.00' })).status,
+  ).toBe(201);
+  for (const c of later.slice(0, 3))
+    expect(
+      (await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '10.00' })).status,
+    ).toBe(201);
+});
+afterAll(() => sb?.stop());
+
+describe('a paged service: svc reads every page', () => {
+  it('the sandbox pages: has_more, next and Link rel="next" on every page but the last', async () => {
+    const r = await sb.api('GET', '/v1/liquidaciones');
+    expect(r.body.data).toHaveLength(2);
+    expect(r.body.has_more).toBe(true);
+    expect(r.headers.get('link')).toBe(`<${r.body.next}>; rel="next"`);
+    const { items, pages } = await allPages<Liquidacion>('/v1/liquidaciones');
+    expect([items.length, pages]).toEqual([5, 3]);
+  });
+
+  it('svc sandbox --por-pagina N pages as the option does', async () => {
+    const own = await startSandbox({ argv: ['--por-pagina', '1'] });
+    try {
+      await own.cobro();
+      await own.cobro();
+      const r = await own.api('GET', '/v1/cobros');
+      expect([r.body.data.length, r.body.has_more]).toEqual([1, true]);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('liquidaciones: the totals are the sum over all pages, --limit cuts rows only', async () => {
+    const { items } = await allPages<Liquidacion>('/v1/liquidaciones');
+    const bruto = sum(items.map((l) => l.bruto));
+    const queda = sum(items.map((l) => l.te_queda));
+    expect(bruto).toBe('2400.00');
+    const r = await svc(['liquidaciones'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`total\tbruto ${bruto}\t`);
+    expect(r.stderr).toContain(`te_queda ${queda}\t(5 liquidaciones)`);
+    expect(r.stdout.trim().split('\n')).toHaveLength(5);
+    const limited = await svc(['liquidaciones', '--limit', '1', '--json'], { env: sb.env });
+    expect((JSON.parse(limited.stdout) as Liquidacion[]).map((l) => l.id)).toEqual([
+      Math.max(...items.map((l) => l.id)),
+    ]);
+    const porFecha = await svc(['liquidaciones', '--por-fecha', '--json'], { env: sb.env });
+    expect(sum((JSON.parse(porFecha.stdout) as { bruto: string }[]).map((d) => d.bruto))).toBe(
+      bruto,
+    );
+  });
+
+  it('caso of a paid request shows its transaction and refund from the last pages', async () => {
+    const r = await svc(['caso', String(first.id), '--json'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const caso = JSON.parse(r.stdout);
+    expect(caso.transacciones.map((t: { monto: string }) => t.monto)).toEqual(['1000.00']);
+    expect(caso.devoluciones.map((d: { monto: string }) => d.monto)).toEqual(['500.00']);
+    expect(caso.liquidaciones).toHaveLength(1);
+  });
+
+  it('devolver --total --dry-run counts a refund on page 2', async () => {
+    const r = await svc(['devolver', String(first.id), '--total', '--dry-run'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = r.stdout + r.stderr;
+    expect(out).toMatch(/ya devuelto\s+500\.00 \(1 devolución\)/);
+    expect(out).toMatch(/a devolver:\s+500\.00/);
+  });
+
+  it('--cobro and --limit keep their meaning across pages', async () => {
+    const r = await svc(['transacciones', 'listar', '--cobro', String(first.id), '--json'], {
+      env: sb.env,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((t: { cobro_id: number }) => t.cobro_id)).toEqual([first.id]);
+    const limited = await svc(['cobro', 'listar', '--limit', '3'], { env: sb.env });
+    expect(limited.stdout.trim().split('\n')).toHaveLength(3);
+    expect(limited.stderr).toMatch(/^mostrando 3 de 5$/m);
+  });
+});
+
+// A service of its own for the signs svc cannot follow: one settlement and a body or
+// header that says more follows.
+type Page = { body: Record<string, unknown>; headers?: Record<string, string> };
+let fake: Server;
+let fakeUrl: string;
+let stranger: Server;
+let strangerUrl: string;
+let strangerHits = 0;
+let page: (req: IncomingMessage) => Page;
+
+const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
+
+const LIQ = {
+  id: 1,
+  transaccion_id: 1,
+  cobro_id: 1,
+  bruto: '100.00',
+  te_cobramos: '0.99',
+  te_queda: '99.01',
+  fecha_operacion: '2026-11-20 10:00:00',
+  fecha_estimada: '2026-11-21 10:00:00',
+  estado: 'estimado',
+};
+
+beforeAll(async () => {
+  ({ server: fake, url: fakeUrl } = await listen((req, res) => {
+    const p = page(req);
+    res.writeHead(200, { 'content-type': 'application/json', ...p.headers });
+    res.end(JSON.stringify(p.body));
+  }));
+  ({ server: stranger, url: strangerUrl } = await listen((_req, res) => {
+    strangerHits++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: [] }));
+  }));
+});
+afterAll(async () => {
+  await new Promise((r) => fake?.close(r));
+  await new Promise((r) => stranger?.close(r));
+});
+
+describe('a sign of more that svc cannot follow: no figure, exit 6', () => {
+  const CASES: { name: string; page: () => Page; sign: RegExp }[] = [
+    {
+      name: 'has_more without an address',
+      page: () => ({ body: { data: [LIQ], has_more: true } }),
+      sign: /^has_more: true$/,
+    },
+    {
+      name: 'a next page on another origin',
+      page: () => ({
+        body: { data: [LIQ], next: `${strangerUrl}/v1/liquidaciones?page=2` },
+        headers: { link: `<${strangerUrl}/v1/liquidaciones?page=2>; rel="next"` },
+      }),
+      sign: /^Link rel="next"$/,
+    },
+    {
+      name: 'a cursor',
+      page: () => ({ body: { data: [LIQ], next_cursor: 'abc' } }),
+      sign: /^next_cursor: "abc"$/,
+    },
+    {
+      name: 'a total above the items',
+      page: () => ({ body: { data: [LIQ], meta: { total: 3 } } }),
+      sign: /^meta\.total: 3$/,
+    },
+    {
+      name: 'a next page that repeats itself',
+      page: () => ({ body: { data: [LIQ], next: '/v1/liquidaciones' } }),
+      sign: /^next$/,
+    },
+  ];
+  for (const c of CASES) {
+    it(`${c.name}: liquidaciones refuses its totals`, async () => {
+      page = c.page;
+      const env = {
+        SVC_BASE_URL: fakeUrl,
+        SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef',
+      };
+      const r = await svc(['liquidaciones'], { env });
+      expect(r.exitCode, r.stderr).toBe(6);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: GET \/v1\/liquidaciones: la lista está incompleta/);
+      expect(r.stderr).not.toMatch(/^total/m);
+      const j = await svc(['liquidaciones', '--json'], { env });
+      expect(j.exitCode).toBe(6);
+      const err = JSON.parse(j.stderr);
+      expect(err.error).toBe('lista_incompleta');
+      expect(err.problem).toMatch(c.sign);
+    });
+  }
+
+  it('the other origin is never asked (the key stays with the service)', () => {
+    expect(strangerHits).toBe(0);
+  });
+
+  it('a page with no sign is the whole list', async () => {
+    page = () => ({ body: { data: [LIQ], has_more: false, next: null, total: 1 } });
+    const env = { SVC_BASE_URL: fakeUrl, SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef' };
+    const r = await svc(['liquidaciones'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('total\tbruto 100.00\t');
+  });
+});
