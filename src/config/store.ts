@@ -1,14 +1,14 @@
 // The profile store: one file, mode 0600 in a 0700 folder, both the person's own
 // (refused otherwise, see private.ts), replaced atomically under a lock, never
 // written through a link. Loaded lazily: commands that need no profile never touch the disk.
-import { lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
 import { notJson } from '../text.js';
+import { holderText, LockSetupError, waitLockSync } from '../lock.js';
 import {
-  createLockFile,
   folderProblem,
   PrivatePathError,
   readPrivateFile,
@@ -154,35 +154,23 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
   };
 }
 
-const LOCK_STALE_MS = 10_000;
-
+/** Read-modify-write under svc's one lock (../lock.ts), waiting up to 10 s for another writer. */
 function withLock<T>(lockPath: string, work: () => T): T {
-  const shared = new Int32Array(new SharedArrayBuffer(4));
-  for (let attempt = 0; ; attempt++) {
-    let locked: boolean;
-    try {
-      locked = createLockFile(lockPath);
-    } catch (err) {
-      throw new ConfigError(`no se pudo bloquear ${lockPath}: ${(err as Error).message}`);
-    }
-    if (locked) break;
-    try {
-      // lstat: a link planted as the lock is judged by itself, not by its target.
-      if (Date.now() - lstatSync(lockPath).mtimeMs > LOCK_STALE_MS)
-        rmSync(lockPath, { force: true });
-    } catch {
-      // gone meanwhile: try again
-    }
-    if (attempt > 400)
-      throw new ConfigError(
-        `otro svc está escribiendo la configuración (${lockPath}); probá de nuevo`,
-      );
-    Atomics.wait(shared, 0, 0, 25);
+  let got;
+  try {
+    got = waitLockSync([lockPath], 10_000);
+  } catch (err) {
+    if (!(err instanceof LockSetupError)) throw err;
+    throw new ConfigError(`no se pudo bloquear ${lockPath}: ${err.message}`);
   }
+  if ('busy' in got)
+    throw new ConfigError(
+      `otro svc está escribiendo la configuración (${lockPath}, ${holderText(got.holder)}); probá de nuevo`,
+    );
   try {
     return work();
   } finally {
-    rmSync(lockPath, { force: true });
+    got.release();
   }
 }
 

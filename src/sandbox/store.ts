@@ -27,7 +27,7 @@ import {
   type JournalFs,
   type Line,
 } from './journal.js';
-import { lockDataFile, type DataLock } from './lock.js';
+import { lockDataFile, type DataLock } from './data-path.js';
 import {
   checkEvent,
   checkMeta,
@@ -275,7 +275,7 @@ export class Store {
 
   /**
    * Opens (or creates) the journal at `file` and replays it, holding `<real path>.lock`
-   * until close() (see lock.ts). Throws SandboxStartError for a file another sandbox
+   * until close() (see data-path.ts). Throws SandboxStartError for a file another sandbox
    * uses, one that is not a sandbox journal, or one with a bad line.
    */
   static open(file: string, options: OpenOptions = {}): Store {

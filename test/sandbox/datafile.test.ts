@@ -21,7 +21,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { BIN, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { noPidNamespace } from '../helpers/copies.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox } from '../helpers/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
@@ -256,7 +257,7 @@ describe('one sandbox per file, whatever its name (#19.2)', () => {
     unlinkSync(hard);
     const again = await startSandbox({ dataFile: viaLink });
     try {
-      expect(readFileSync(`${realpathSync(file)}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect(JSON.parse(readFileSync(`${realpathSync(file)}.lock`, 'utf8')).pid).toBe(process.pid);
       expect(ids(await again.api('GET', '/v1/cobros'))).toEqual([2, 1]);
     } finally {
       await again.close();
@@ -281,9 +282,59 @@ const noBindMount = ((): string | null => {
       .slice(0, 120)})`;
   }
 })();
+if (noPidNamespace)
+  console.log(`skipped: "a second sandbox in another PID namespace…": ${noPidNamespace}`);
 if (noBindMount) console.log(`skipped: "a bind-mounted data file…" (#29.7): ${noBindMount}`);
 
 describe('one data file, one sandbox, whatever the path (#29.7)', () => {
+  it.skipIf(noBindMount !== null)(
+    'a second sandbox with another TMPDIR is refused through a bind mount too',
+    async () => {
+      const file = join(tempDir('svc-sb-'), 'state.jsonl');
+      const mounted = join(tempDir('svc-sb-'), 'state.jsonl');
+      const first = await startSandbox({ spawned: ['--data', file] });
+      writeFileSync(mounted, '');
+      execFileSync('mount', ['--bind', file, mounted]);
+      try {
+        const r = await svcSpawned(['sandbox', '--port', '0', '--data', mounted], {
+          env: { TMPDIR: tempDir('svc-otro-tmp-') },
+          timeout: 20_000,
+        });
+        expect(r.exitCode, r.stderr).toBe(1);
+        expectNoStack(r.stderr);
+        expect(r.stderr).toContain(`ya lo usa otro svc sandbox (pid ${first.proc.pid})`);
+      } finally {
+        await first.stop();
+        execFileSync('umount', [mounted]);
+      }
+    },
+  );
+
+  it.skipIf(noPidNamespace !== null)(
+    'a second sandbox in another PID namespace (a container) is refused, naming the first: its pid is not taken for dead',
+    async () => {
+      const file = join(tempDir('svc-sb-'), 'state.jsonl');
+      const first = await startSandbox({ spawned: ['--data', file] });
+      try {
+        const before = readFileSync(file, 'utf8');
+        const r = await execa(
+          'unshare',
+          ['--pid', '--fork', 'node', BIN, 'sandbox', '--port', '0', '--data', file],
+          { reject: false, timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } },
+        );
+        expect(r.exitCode, String(r.stderr)).toBe(1);
+        expect(String(r.stderr)).toMatch(
+          new RegExp(
+            `ya lo usa otro svc sandbox \\(pid ${first.proc.pid}: el proceso ${first.proc.pid} en .* \\(otro espacio de procesos`,
+          ),
+        );
+        expect(readFileSync(file, 'utf8')).toBe(before);
+      } finally {
+        await first.stop();
+      }
+    },
+  );
+
   it.skipIf(noBindMount !== null)(
     'a bind-mounted data file cannot be opened by a second sandbox through its other path; the first goes on',
     async () => {

@@ -176,7 +176,7 @@ describe('--data', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
     const second = await startSandbox({ dataFile: file });
     try {
-      expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid);
       expect((await second.api('GET', '/v1/cobros')).body.data.map((c: any) => c.id)).toEqual([
         2, 1,
       ]);
@@ -195,7 +195,7 @@ describe('--data', () => {
     writeFileSync(`${file}.lock`, `${gone}\n`);
     const b = await startSandbox({ dataFile: file });
     try {
-      expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`);
+      expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid);
       expect((await b.api('GET', '/v1/cobros')).body.data).toHaveLength(1);
     } finally {
       await b.close();

@@ -8,7 +8,8 @@
 //   NFC, invisible characters removed, blanks trimmed; case significant) and sent as
 //   written. A referencia the service already holds is refused before anything is
 //   sent, unless this batch's own ledger says the row was sent (then it is that row's);
-// - the file is locked while it runs (shared/file-lock.ts), and a ledger beside it
+// - the file is locked while it runs, by what it is (../../../lock.ts: its content's
+//   digest, its device and inode, FILE.lock: copies and links of it wait too), and a ledger beside it
 //   (FILE.csv.registro.jsonl) gets the file's digest, then each row's intent, fsynced,
 //   before its POST, and its outcome after. A run over a file edited since its ledger
 //   began is refused: line numbers would name other rows;
@@ -34,7 +35,7 @@ import {
   readCsvFile,
   type CsvRow,
 } from '../../shared/csv.js';
-import { lockFile } from '../../shared/file-lock.js';
+import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { checkText } from './crear.js';
@@ -174,8 +175,11 @@ export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
     names[c] === undefined ? '' : (r.cells[names[c]] ?? '');
   const rows = checkRows(ctx, o.lote, csv.rows, cell, await ctx.zone());
   const client = await ctx.client();
+  const digest = `sha256:${createHash('sha256').update(readFileSync(o.lote)).digest('hex')}`;
   const lock = await lockFile(o.lote, {
     what: `el lote ${printable(o.lote)}`,
+    kind: 'lote',
+    digest,
     onWait: (h) =>
       say(
         ctx,

@@ -22,7 +22,7 @@ import {
   readPlan,
   type Plan,
 } from './plan.js';
-import { lockFile } from '../../shared/file-lock.js';
+import { lockFile } from '../../../lock.js';
 import { CONTROL_CHARS, REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
 import {
   describeRef,
@@ -399,7 +399,8 @@ function writeNewText(path: string, text: string): void {
  * means it was applied (exit 2, already_applied); any other change to what the plan
  * relied on refuses it (exit 1). Then the usual preview, confirmation and one POST,
  * and the plan file records that it was applied. From reading the plan to marking
- * it, the plan is locked (FILE.lock): two applies at the same moment make one
+ * it, the plan is locked by what it is (../../../lock.ts: its digest, its device and
+ * inode, FILE.lock): two applies at the same moment, through copies or links, make one
  * refund, and the second one, once the first is done, finds the plan applied.
  */
 async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<void> {
@@ -429,10 +430,13 @@ async function applyPlan(ctx: Context, args: string[], opts: Options): Promise<v
   if (opts.resultado !== undefined || opts.paralelo !== undefined)
     throw new UsageError('--resultado y --paralelo van con un plan en lote (--lote)');
   // Read once unlocked: a path that is no plan is a usage error before anything is locked.
-  readPlan(path);
+  const { digest } = readPlan(path);
   if (opts.dryRun === true) return checkPlan(ctx, path, opts);
+  // Locked by what it is: a copy, a hard link or another path of this plan waits too.
   const lock = await lockFile(path, {
     what: `el plan ${printable(path)}`,
+    kind: 'plan',
+    digest,
     onWait: (h) =>
       say(
         ctx,

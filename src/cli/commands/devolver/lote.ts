@@ -2,7 +2,8 @@
 // as --dry-run does and writes a plan of the rows that fit; `svc devolver --aplicar
 // lote.json` makes each row's refund exactly once, under kill -9, Ctrl-C, a second
 // apply at the same moment and replies whose outcome is unknown:
-// - the plan is locked while it is applied (shared/file-lock.ts);
+// - the plan is locked while it is applied, by what it is (../../../lock.ts): a copy,
+//   a hard link or another path of it waits for the same lock;
 // - a ledger beside it (lote.json.registro.jsonl) gets the row's intent, fsynced,
 //   before its POST, and its outcome after;
 // - the service is the source of truth, the ledger only makes it faster: before any
@@ -31,7 +32,7 @@ import {
   readCsvFile,
   type CsvRow,
 } from '../../shared/csv.js';
-import { lockFile } from '../../shared/file-lock.js';
+import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
 import { writePrivateFile } from '../../../config/private.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
@@ -357,6 +358,8 @@ export async function applyBatch(
   checkBatch(path, raw);
   const lock = await lockFile(path, {
     what: `el plan ${printable(path)}`,
+    kind: 'plan',
+    digest: raw.digest,
     onWait: (h) =>
       say(
         ctx,

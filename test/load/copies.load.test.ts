@@ -1,0 +1,75 @@
+// Exactly once through copies, hard links and a second PID namespace, many trials of
+// each (the one-trial versions are test/cli/shared/copies.test.ts): prints the trials
+// and the refunds or requests the service counted.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  batchPlanTrial,
+  csvTrial,
+  noPidNamespace,
+  singlePlanTrial,
+  type Attack,
+} from '../helpers/copies.js';
+import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+
+const TRIALS = 15;
+const ROWS = 5;
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+});
+afterAll(() => sb?.stop());
+
+if (noPidNamespace) console.log(`skipped: "otro espacio de pids" attacks: ${noPidNamespace}`);
+const attacks: Attack[] = ['copias', 'enlace duro', 'otro espacio de pids'];
+const can = (a: Attack) => a !== 'otro espacio de pids' || noPidNamespace === null;
+
+describe(`${TRIALS} trials of each attack`, () => {
+  it.each(attacks)(
+    'a refund plan through %s',
+    async (attack) => {
+      if (!can(attack)) return;
+      const counts: number[] = [];
+      for (let t = 0; t < TRIALS; t++) counts.push(await singlePlanTrial(sb, attack));
+      console.log(
+        `single plan, ${attack}: ${TRIALS} trials, refunds per trial ${counts.join(' ')}`,
+      );
+      expect(counts).toEqual(counts.map(() => 1));
+    },
+    600_000,
+  );
+
+  it.each(attacks)(
+    `a batch plan of ${ROWS} rows through %s`,
+    async (attack) => {
+      if (!can(attack)) return;
+      const totals: number[] = [];
+      for (let t = 0; t < TRIALS; t++) {
+        const per = await batchPlanTrial(sb, attack, ROWS);
+        totals.push(per.reduce((a, b) => a + b, 0));
+        expect(per).toEqual(per.map(() => 1));
+      }
+      console.log(
+        `batch plan, ${attack}: ${TRIALS} trials, refunds per trial (${ROWS} rows) ${totals.join(' ')}`,
+      );
+    },
+    600_000,
+  );
+
+  it.each(attacks)(
+    `a batch CSV of ${ROWS} requests through %s`,
+    async (attack) => {
+      if (!can(attack)) return;
+      const totals: number[] = [];
+      for (let t = 0; t < TRIALS; t++) {
+        const per = await csvTrial(sb, attack, ROWS);
+        totals.push(per.reduce((a, b) => a + b, 0));
+        expect(per).toEqual(per.map(() => 1));
+      }
+      console.log(
+        `batch CSV, ${attack}: ${TRIALS} trials, requests per trial (${ROWS} rows) ${totals.join(' ')}`,
+      );
+    },
+    600_000,
+  );
+});
