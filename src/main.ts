@@ -17,6 +17,8 @@ export interface MainDeps extends Streams {
   holdSignals?: () => void;
   /** Receives every write (non-GET request) the command sends; the process's last-resort handlers read it too. */
   writes?: SentWrite[];
+  /** Receives the error a command failed with, before its line is printed (svc mcp reads its data: candidates, rows). */
+  onError?: (err: unknown) => void;
 }
 
 export async function main(asked: string[], deps: MainDeps): Promise<number> {
@@ -106,6 +108,7 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
     if (context && (err as { exitCode?: unknown }).exitCode === EXIT.unauthorized) {
       failure = await (await import('./cli/restarted.js')).explainRefusedKey(err, context);
     }
+    deps.onError?.(failure);
     const { report } = await import('./cli/report.js');
     return report(failure, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug, writes);
   }

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -140,3 +140,5 @@ row(`the ${calls.length} calls above`, total);
 await client.close();
 listener.kill('SIGTERM');
 sandbox.kill('SIGTERM');
+await new Promise((r) => listener.once('exit', r));
+rmSync(dir, { recursive: true, force: true });

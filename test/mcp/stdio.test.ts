@@ -110,26 +110,36 @@ const ANNOTATIONS: Record<string, [boolean, boolean, boolean, boolean]> = {
 };
 
 describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
-  it('lists every tool with an input schema, an output schema and annotations that tell the truth', async () => {
-    const { tools } = await client.listTools();
+  it('lists every tool with an input schema and annotations that tell the truth, in under 12 KB', async () => {
+    const list = await client.listTools();
+    const { tools } = list;
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(ANNOTATIONS).sort());
+    // What a model reads at every start (37.7 KB before the descriptions were written for it).
+    expect(Buffer.byteLength(JSON.stringify(list))).toBeLessThan(12 * 1024);
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
-      expect(t.outputSchema?.type, t.name).toBe('object');
       expect(t.description, t.name).toMatch(/\S/);
+      // Each parameter says what it takes, in the tool's words: no CLI flag.
+      expect(JSON.stringify(t), t.name).not.toMatch(/--[a-z]/);
       const a = t.annotations!;
       expect(
         [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint],
         t.name,
       ).toEqual(ANNOTATIONS[t.name]);
     }
-    // The filters of the list commands are the tools' input: choices as enums, --limit as an integer.
-    const listar = tools.find((t) => t.name === 'listar_cobros')!;
-    expect((listar.inputSchema.properties as any).estado.enum).toContain('PAGADA');
-    expect((listar.inputSchema.properties as any).limit.type).toBe('integer');
-    expect(
-      (tools.find((t) => t.name === 'crear_cobro')!.inputSchema.properties as any).tarjeta.type,
-    ).toBe('boolean');
+    // Typed: choices as enums, counts as integers, switches as booleans.
+    const props = (name: string) =>
+      tools.find((t) => t.name === name)!.inputSchema.properties as any;
+    expect(props('listar_cobros').estado.enum).toContain('PAGADA');
+    expect(props('listar_cobros').limite).toMatchObject({ type: 'integer', maximum: 100 });
+    expect(props('crear_cobro').tarjeta.type).toBe('boolean');
+    for (const key of ['veces', 'cada', 'demora'])
+      expect(props('sandbox_fallas')[key].type, key).toBe('integer');
+    expect(props('sandbox_pagar').id.type).toBe('integer');
+    // One payment request a call: batch creation is no part of crear_cobro.
+    expect(Object.keys(props('crear_cobro'))).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(lote|resultado|paralelo|separador)$/)]),
+    );
   });
 
   it('creates, pays, finds, lists with totals and tells the whole case of a payment request', async () => {
@@ -145,9 +155,7 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
         `^cobro ${id} \\([A-Z0-9]{10}\\) creado por 150\\.00; link de pago: http://127\\.0\\.0\\.1:\\d+/pagar/`,
       ),
     );
-    expect((await call('sandbox_pagar', { id: String(id) })).structuredContent!.estado).toBe(
-      'PAGADA',
-    );
+    expect((await call('sandbox_pagar', { id })).structuredContent!.estado).toBe('PAGADA');
     const second = await call('crear_cobro', { concepto: 'Pedido 8', monto: '20.50' });
     expect(second.isError).toBeFalsy();
 
@@ -165,7 +173,7 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
       totales: { monto: '170.50', monto_cobrado: '150.00' },
     });
     expect(text(cobros)).toBe('2 cobros; totales: monto 170.50, monto_cobrado 150.00');
-    const pagados = await call('listar_cobros', { estado: 'PAGADA', limit: 5 });
+    const pagados = await call('listar_cobros', { estado: 'PAGADA', limite: 5 });
     expect(pagados.structuredContent!.items.map((c: { id: number }) => c.id)).toEqual([id]);
     expect((await call('listar_transacciones', {})).structuredContent).toMatchObject({
       cantidad: 1,
@@ -185,10 +193,84 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
     expect((await call('sandbox_reloj', {})).structuredContent!.adelanto_ms).toBe(0);
     expect((await call('sandbox_fallas', { accion: 'listar' })).isError).toBeFalsy();
     expect(
-      (await call('sandbox_expirar', { id: String(second.structuredContent!.id) }))
-        .structuredContent!.estado,
+      (await call('sandbox_expirar', { id: second.structuredContent!.id })).structuredContent!
+        .estado,
     ).toBe('CANCELADO');
-    expect((await call('sandbox_rechazar', { id: String(id) })).isError).toBe(true);
+    expect((await call('sandbox_rechazar', { id })).isError).toBe(true);
+  });
+
+  it('lists a page at a time: compact rows, totals and count over every match, a cursor to the next', async () => {
+    const first = await call('listar_cobros', { limite: 1 });
+    const all = first.structuredContent!;
+    expect(all).toMatchObject({
+      cantidad: 2,
+      totales: { monto: '170.50', monto_cobrado: '150.00' },
+    });
+    expect(all.items).toHaveLength(1);
+    // The fields of svc cobro listar's table, not the whole record.
+    expect(Object.keys(all.items[0])).toEqual([
+      'id',
+      'codigo',
+      'estado',
+      'monto',
+      'monto_cobrado',
+      'concepto',
+      'referencia',
+      'vencimiento',
+    ]);
+    expect(all.siguiente).toBe(String(all.items[0].id));
+    expect(text(first)).toBe(
+      '2 cobros (1 en esta página; hay más: cursor=siguiente); totales: monto 170.50, monto_cobrado 150.00',
+    );
+    const next = (await call('listar_cobros', { limite: 1, cursor: all.siguiente, completo: true }))
+      .structuredContent!;
+    expect(next.items).toHaveLength(1);
+    expect(next.items[0].id).not.toBe(all.items[0].id);
+    expect(next.items[0].url).toMatch(/^http/);
+    expect(next.siguiente).toBeUndefined();
+    const lost = await call('listar_cobros', { cursor: 'nada' });
+    expect(lost.isError).toBe(true);
+    expect(lost.structuredContent).toMatchObject({
+      error: 'usage',
+      message: 'cursor "nada" no es de esta lista',
+      siguiente: [{ herramienta: 'listar_cobros', argumentos: {} }],
+    });
+  });
+
+  it('a request named as people name it: "pedido 1042" is its reference, and a near one comes back as a candidate to call with', async () => {
+    const c = (
+      await call('crear_cobro', {
+        concepto: 'Pedido 1042',
+        monto: '10.00',
+        referencia: 'pedido-1042',
+      })
+    ).structuredContent!;
+    const exact = await call('buscar_cobro', { cobro: 'pedido-1042' });
+    expect(exact.structuredContent!.id).toBe(c.id);
+    // Not the code PEDIDO1042: the reference, and the one like it comes back to pick.
+    const near = await call('buscar_cobro', { cobro: 'pedido 1042' });
+    expect(near.isError).toBe(true);
+    expect(near.structuredContent).toEqual({
+      error: 'near_matches',
+      message: 'ningún cobro tiene exactamente la referencia "pedido 1042"; uno tiene una parecida',
+      sugerencia: `¿era alguno de estos? elegí uno por su id: ${c.id}`,
+      candidatos: [
+        {
+          id: c.id,
+          codigo: c.codigo,
+          estado: 'PENDIENTE',
+          monto: '10.00',
+          monto_cobrado: '0.00',
+          concepto: 'Pedido 1042',
+          referencia: 'pedido-1042',
+          vencimiento: c.vencimiento,
+        },
+      ],
+      siguiente: [{ herramienta: 'buscar_cobro', argumentos: { cobro: String(c.id) } }],
+    });
+    expect(JSON.parse(text(near))).toEqual(near.structuredContent);
+    const again = await call('buscar_cobro', near.structuredContent!.siguiente[0].argumentos);
+    expect(again.structuredContent!.id).toBe(c.id);
   });
 
   it('preparar_devolucion writes a plan and sends nothing; a person applies it with svc devolver --aplicar', async () => {
@@ -255,27 +337,52 @@ describe('svc mcp over stdio (the SDK’s Client, against a sandbox)', () => {
       plan.filas.map((f: { cobro_id: number; monto: string }) => [f.cobro_id, f.monto]),
     ).toEqual([[c!.id, '10.00']]);
     expect((await sb.api('GET', '/v1/devoluciones')).body.data).toHaveLength(before);
+    // No row fits: no plan, and each row's reason comes back.
+    const none = join(tempDir('svc-mcp-lote-'), 'nada.csv');
+    writeFileSync(none, 'cobro,monto\nnadie,1\npedido-7,900\n');
+    const nothing = await call('preparar_lote', { lote: none });
+    expect(nothing.isError).toBe(true);
+    expect(nothing.structuredContent).toMatchObject({
+      error: 'usage',
+      message: `ninguna fila de ${none} entra: no se escribió el plan`,
+      afuera: [
+        { fila: 2, why: expect.stringContaining('nadie') },
+        { fila: 3, why: expect.stringMatching(/supera lo que queda por devolver/) },
+      ],
+    });
     // The CSV is what the tool needs: without it, a schema error before svc runs.
-    const none = await client
+    const noCsv = await client
       .callTool({ name: 'preparar_lote', arguments: {} })
       .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
-    expect(none.isError).toBe(true);
+    expect(noCsv.isError).toBe(true);
   });
 
   it('fails as svc’s JSON errors do: isError, the error’s name and message', async () => {
     const missing = await call('buscar_cobro', { cobro: '999' });
     expect(missing.isError).toBe(true);
-    expect(JSON.parse(text(missing))).toEqual({ error: 'not_found', message: expect.any(String) });
+    expect(missing.structuredContent).toEqual({
+      error: 'not_found',
+      message: expect.any(String),
+      sugerencia: 'revisá el id; listar_cobros muestra los cobros',
+      siguiente: [{ herramienta: 'listar_cobros', argumentos: {} }],
+    });
+    expect(JSON.parse(text(missing))).toEqual(missing.structuredContent);
+    // In the tool's words: the parameter monto, not the CLI's --monto.
     const bad = await call('crear_cobro', { concepto: 'x', monto: '1,50' });
     expect(bad.isError).toBe(true);
-    expect(JSON.parse(text(bad))).toMatchObject({
+    expect(bad.structuredContent).toMatchObject({
       error: 'usage',
-      message: expect.stringContaining('--monto'),
+      message: expect.stringMatching(/^monto: /),
+      sugerencia: 'usá punto decimal y hasta dos decimales, ej. 1500 o 1500.50',
     });
-    // An argument that looks like a flag stays an argument.
+    expect(text(bad)).not.toContain('--');
+    // A value that looks like a flag stays a value: searched as a reference, not svc's help.
     const flagLike = await call('buscar_cobro', { cobro: '--help' });
     expect(flagLike.isError).toBe(true);
-    expect(JSON.parse(text(flagLike)).error).toBe('usage');
+    expect(flagLike.structuredContent).toMatchObject({
+      error: 'not_found',
+      message: expect.stringContaining('la referencia "--help"'),
+    });
   });
 
   it('a stranger’s text in the journal comes back only as data in structuredContent', async () => {

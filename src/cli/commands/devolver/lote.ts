@@ -210,7 +210,11 @@ export async function prepareBatch(
   for (const r of rows) say(ctx, `línea ${r.fila}\tcobro ${r.cobro_id}\t${r.monto}\tentra`);
   for (const l of left) say(ctx, io.c.yellow(`línea ${l.fila}\tqueda afuera: ${l.why}`));
   if (rows.length === 0)
-    throw new UsageError(`ninguna fila de ${printable(o.lote)} entra: no se escribió el plan`);
+    // Each row's reason goes with the error too: svc mcp answers with them.
+    throw Object.assign(
+      new UsageError(`ninguna fila de ${printable(o.lote)} entra: no se escribió el plan`),
+      { afuera: left },
+    );
   const body = {
     version: 1 as const,
     tipo: 'lote' as const,
