@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, resolve as resolvePath } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -23,6 +23,7 @@ import type { Context } from '../cli/context.js';
 import type { CredentialProblem } from '../config/credentials.js';
 import type { Resolved } from '../config/resolve.js';
 import { parsePort, printable } from '../cli/parse.js';
+import { PrivatePathError, readPrivateFile, writePrivateFile } from '../config/private.js';
 import { dataDir } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { main } from '../main.js';
@@ -44,6 +45,8 @@ import {
 
 export interface ServeOptions {
   http?: string;
+  /** --token-archivo: the HTTP token is read from this 0600 file (made with a new one when missing). */
+  tokenArchivo?: string;
   registro?: string;
   planes?: string;
 }
@@ -85,6 +88,11 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
     throw new UsageError('--registro vacío: el archivo donde anotar cada llamada');
   if (opts.planes !== undefined && !opts.planes.trim())
     throw new UsageError('--planes vacío: la carpeta donde escribir los planes');
+  if (opts.tokenArchivo !== undefined && port === undefined)
+    throw new UsageError(
+      '--token-archivo es para --http (por stdio no hay token: el cliente es quien lo arrancó)',
+    );
+  const token = port === undefined ? undefined : httpToken(opts.tokenArchivo);
   const shared: Shared = {
     ctx,
     globals: [
@@ -114,7 +122,42 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
     );
   const signal = ctx.holdSignals();
   if (port === undefined) return serveStdio(shared, signal);
-  return serveHttp(shared, port, signal);
+  return serveHttp(shared, port, token!, signal);
+}
+
+/** The secret every HTTP request must carry: a new one, or the one kept in --token-archivo. */
+function httpToken(file: string | undefined): { value: string; file?: string } {
+  if (file === undefined) return { value: randomBytes(32).toString('base64url') };
+  if (!file.trim()) throw new UsageError('--token-archivo vacío: el archivo (0600) del token');
+  const path = resolvePath(file);
+  let kept: string | undefined;
+  try {
+    kept = readPrivateFile(path, 'el archivo del token');
+  } catch (err) {
+    if (err instanceof PrivatePathError) throw new UsageError(err.message);
+    throw new UsageError(
+      `--token-archivo ${printable(path)}: ${printable((err as Error).message, 200)}`,
+    );
+  }
+  if (kept === undefined) {
+    const value = randomBytes(32).toString('base64url');
+    writePrivateFile(path, `${value}\n`);
+    return { value, file: path };
+  }
+  const value = kept.trim();
+  if (value.length < 32 || /\s/.test(value))
+    throw new UsageError(
+      `--token-archivo ${printable(path)}: el token tiene que ser una sola línea de al menos 32 caracteres (borralo y svc mcp escribe uno nuevo)`,
+    );
+  return { value, file: path };
+}
+
+/** Whether a request carries the token (Authorization: Bearer), compared in constant time. */
+export function hasToken(req: IncomingMessage, token: string): boolean {
+  const m = /^Bearer ([\x21-\x7e]+)$/.exec(req.headers.authorization ?? '');
+  if (!m) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(m[1]!), digest(token));
 }
 
 const ENV_ENTRY =
@@ -584,8 +627,33 @@ function jsonRpcError(res: ServerResponse, status: number, message: string): voi
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-async function serveHttp(shared: Shared, port: number, signal: AbortSignal): Promise<void> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+/** Sessions open at once over HTTP: each holds a server of its own. */
+export const MAX_SESSIONS = 16;
+/** A session nobody used for this long is closed (SVC_MCP_IDLE_MS lowers it, for tests). */
+const IDLE_MS = 30 * 60_000;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  timer?: NodeJS.Timeout;
+}
+
+async function serveHttp(
+  shared: Shared,
+  port: number,
+  token: { value: string; file?: string },
+  signal: AbortSignal,
+): Promise<void> {
+  const idleMs = /^[1-9]\d{0,9}$/.test(shared.ctx.env.SVC_MCP_IDLE_MS ?? '')
+    ? Number(shared.ctx.env.SVC_MCP_IDLE_MS)
+    : IDLE_MS;
+  const sessions = new Map<string, Session>();
+  /** Starts (again) the idle clock of a session. */
+  const touch = (id: string, s: Session) => {
+    clearTimeout(s.timer);
+    s.timer = setTimeout(() => void s.transport.close().catch(() => {}), idleMs);
+    s.timer.unref();
+    sessions.set(id, s);
+  };
   const http = createServer((req, res) => {
     void (async () => {
       if (!localRequest(req))
@@ -594,19 +662,40 @@ async function serveHttp(shared: Shared, port: number, signal: AbortSignal): Pro
           403,
           'solo desde esta máquina: Host y Origin tienen que ser 127.0.0.1, localhost o [::1]',
         );
+      // Loopback is every user of this machine: only who holds the token is the person who started it.
+      if (!hasToken(req, token.value)) {
+        res.setHeader('www-authenticate', 'Bearer');
+        return jsonRpcError(
+          res,
+          401,
+          'falta el token de svc mcp --http: Authorization: Bearer <token> (el que imprimió al arrancar, o el de --token-archivo)',
+        );
+      }
       if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp')
         return jsonRpcError(res, 404, 'el servidor MCP de svc está en /mcp');
       const sid = req.headers['mcp-session-id'];
-      let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
+      const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
+      let transport = known?.transport;
+      if (known) touch(sid as string, known);
       if (!transport) {
         if (sid !== undefined)
           return jsonRpcError(res, 404, 'sesión desconocida: empezá de nuevo con initialize');
+        if (sessions.size >= MAX_SESSIONS)
+          return jsonRpcError(
+            res,
+            503,
+            `ya hay ${MAX_SESSIONS} sesiones abiertas: cerrá alguna (o esperá: una sesión sin uso se cierra a los ${Math.round(idleMs / 60_000)} min)`,
+          );
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => void sessions.set(id, created),
+          onsessioninitialized: (id) => touch(id, { transport: created }),
         });
         created.onclose = () => {
-          if (created.sessionId) sessions.delete(created.sessionId);
+          const id = created.sessionId;
+          if (id) {
+            clearTimeout(sessions.get(id)?.timer);
+            sessions.delete(id);
+          }
         };
         await newServer(shared).connect(created);
         transport = created;
@@ -634,16 +723,32 @@ async function serveHttp(shared: Shared, port: number, signal: AbortSignal): Pro
   });
   const bound = (http.address() as { port: number }).port;
   const url = `http://127.0.0.1:${bound}/mcp`;
+  // The token is shown once, here, unless it lives in its file.
+  const shown = token.file === undefined ? { token: token.value } : { token_archivo: token.file };
   if (shared.ctx.globals.json)
     shared.ctx.io.out(
-      JSON.stringify({ url, modo: shared.live ? 'live' : 'test', sandbox: shared.sandbox }),
+      JSON.stringify({
+        url,
+        modo: shared.live ? 'live' : 'test',
+        sandbox: shared.sandbox,
+        ...shown,
+      }),
     );
-  else
+  else {
     shared.ctx.io.out(
       `svc mcp: escuchando en ${url} (modo ${shared.live ? 'LIVE' : 'test'}${shared.sandbox ? ', contra un sandbox' : ''})`,
     );
+    shared.ctx.io.out(
+      token.file === undefined
+        ? `cada pedido lleva Authorization: Bearer ${token.value}`
+        : `cada pedido lleva Authorization: Bearer y el token de ${token.file}`,
+    );
+  }
   await new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true }));
-  for (const t of sessions.values()) await t.close().catch(() => {});
+  for (const s of sessions.values()) {
+    clearTimeout(s.timer);
+    await s.transport.close().catch(() => {});
+  }
   http.closeAllConnections();
   await new Promise<void>((done) => http.close(() => done()));
 }

@@ -3,8 +3,11 @@
 // against `svc mcp --http`, for the scenarios that apply to a tools server. It runs on
 // Node 22 or later (it uses fs.globSync), so npx brings one from the registry; svc runs on
 // this machine's Node against a sandbox of its own. Not part of npm test (npx downloads).
-// Prints each scenario's checks; exits 1 when any check is not SUCCESS.
-import { spawn, spawnSync } from 'node:child_process';
+// Prints each scenario's checks; exits 1 when any check is not SUCCESS. The suite sends
+// no token: a proxy on loopback adds svc's (Authorization: Bearer) to every request it
+// passes on, Host and Origin untouched.
+import { spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,6 +45,18 @@ function start(args, env, pattern) {
   });
 }
 
+/** Runs a command to its end: its output and exit code. */
+function run(command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ stdout, stderr, status }));
+  });
+}
+
 const sandbox = await start(
   ['sandbox', '--port', '0', '--ready-delay', '0'],
   {},
@@ -54,16 +69,32 @@ const env = {
   SVC_DATA_DIR: join(dir, 'data'),
   SVC_KEYRING: 'off',
 };
-const mcp = await start(
-  ['mcp', '--http', '0'],
-  env,
-  /escuchando en (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
-);
-const url = mcp.m[1];
+const mcp = await start(['mcp', '--http', '0', '--json'], env, /^(\{.*"token".*\})$/m);
+const ready = JSON.parse(mcp.m[1]);
+const target = new URL(ready.url);
+const proxy = createServer((req, res) => {
+  const out = request(
+    target,
+    {
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, authorization: `Bearer ${ready.token}` },
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  out.on('error', () => res.destroy());
+  req.pipe(out);
+});
+await new Promise((done) => proxy.listen(0, '127.0.0.1', done));
+const url = `http://127.0.0.1:${proxy.address().port}/mcp`;
 let failed = 0;
 try {
   for (const scenario of SCENARIOS) {
-    const r = spawnSync(
+    // Not spawnSync: the proxy runs in this process and must answer while the suite runs.
+    const r = await run(
       'npx',
       [
         '-y',
@@ -79,7 +110,7 @@ try {
         '--scenario',
         scenario,
       ],
-      { encoding: 'utf8', cwd: dir },
+      { cwd: dir },
     );
     const checks = `${r.stdout}${r.stderr}`
       .split('\n')
@@ -93,6 +124,8 @@ try {
     for (const l of checks) console.log(`       ${l}`);
   }
 } finally {
+  proxy.close();
+  proxy.closeAllConnections();
   mcp.child.kill();
   sandbox.child.kill();
 }

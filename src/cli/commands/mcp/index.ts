@@ -9,6 +9,11 @@ export const mcpOptions = defineOptions([
       'sirve por HTTP (Streamable HTTP) en 127.0.0.1:puerto en lugar de stdio; 0 elige uno libre',
   },
   {
+    flags: '--token-archivo <archivo>',
+    description:
+      'con --http: el token que cada pedido lleva (Authorization: Bearer) se lee de este archivo 0600; si no existe, se escribe uno nuevo',
+  },
+  {
     flags: '--registro <archivo>',
     description:
       'agrega una línea JSON por llamada (herramienta, argumentos, resultado, hora) a este archivo',

@@ -9,5 +9,10 @@ export async function run(
   opts: OptionsOf<typeof mcpOptions>,
 ): Promise<void> {
   const { serve } = await import('../../../mcp/server.js');
-  await serve(ctx, { http: opts.http, registro: opts.registro, planes: opts.planes });
+  await serve(ctx, {
+    http: opts.http,
+    tokenArchivo: opts.tokenArchivo,
+    registro: opts.registro,
+    planes: opts.planes,
+  });
 }
