@@ -174,6 +174,41 @@ function appAnswer(n: Notificacion): string {
       : 'recibida, sin app';
 }
 
+/** A payment method in a sentence; one svc does not know, as sent. */
+const MEDIO_WORDS: Record<string, string> = {
+  transferencia: 'transferencia',
+  qr: 'QR',
+  debito: 'tarjeta de débito',
+  credito: 'tarjeta de crédito',
+  prepaga: 'tarjeta prepaga',
+};
+/** A state in a sentence (the tables keep the API's spelling); one svc does not know, as sent. */
+const STATE_WORDS: Record<string, string> = {
+  ACREDITADO: 'acreditado',
+  RECHAZADO: 'rechazado',
+  PENDIENTE: 'pendiente',
+  EN_PROCESO: 'en proceso',
+  PAGADA: 'pagado',
+  PAGADA_PARCIALMENTE: 'pagado en parte',
+  CANCELADO: 'cancelado',
+  DEVUELTA: 'devuelto',
+  DEVUELTA_PARCIALMENTE: 'devuelto en parte',
+};
+const inWords = (table: Record<string, string>, value: string) =>
+  Object.hasOwn(table, value) ? table[value]! : value;
+
+/**
+ * What a settlement's `te queda` leaves out: it is figured on the whole payment
+ * (its gross is the transaction's), so money refunded afterwards is not taken off.
+ * Empty when nothing was refunded or the gross differs (the service may have).
+ */
+function settlementNote(caso: Caso, l: Liquidacion): string {
+  const refunded = sumAmounts(caso.devoluciones.map((d) => d.monto));
+  const tx = caso.transacciones.find((t) => t.id === l.transaccion_id);
+  if (refunded === 0n || !tx || parseAmount(tx.monto) !== parseAmount(l.bruto)) return '';
+  return ` (sobre el pago entero: no descuenta los ${formatCents(refunded)} devueltos)`;
+}
+
 /**
  * Every dated fact of the case, oldest by the service's clock: the service's local
  * times; a notification at the time of what it tells (the request created, the
@@ -198,14 +233,17 @@ function timeline(caso: Caso, q: (text: string) => string = (t) => t): [string, 
       t.id,
       fact(
         t.fecha,
-        `pago ${t.estado} por ${t.medio}: ${t.monto} (te queda ${t.te_queda}; operación ${q(t.codigo)})`,
+        `pago ${q(inWords(STATE_WORDS, t.estado))} con ${q(inWords(MEDIO_WORDS, t.medio))}: ${t.monto} (te queda ${t.te_queda}; operación ${q(t.codigo)})`,
       ),
     ]),
   );
   const refunds = [...caso.devoluciones]
     .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
     .map((d) =>
-      fact(d.created_at, `devolución ${d.tipo} de ${d.monto}; el cobro quedó ${d.estado}`),
+      fact(
+        d.created_at,
+        `devolución ${q(d.tipo)} de ${d.monto}; el cobro quedó ${q(inWords(STATE_WORDS, d.estado))}`,
+      ),
     );
   let refundsTold = 0;
   let before: [string, number] = [created[0], created[2]];
@@ -231,9 +269,11 @@ function timeline(caso: Caso, q: (text: string) => string = (t) => t): [string, 
   for (const l of caso.liquidaciones)
     fact(
       l.fecha_estimada,
-      `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}`,
+      `liquidación estimada de la transacción ${l.transaccion_id}: te quedan ${l.te_queda}${settlementNote(caso, l)}`,
     );
-  if (c.vencimiento) fact(c.vencimiento, 'vencimiento del cobro');
+  // Paid in full, the request no longer expires: its vencimiento is no event of the case.
+  if (c.vencimiento && parseAmount(c.monto_cobrado) < parseAmount(c.monto))
+    fact(c.vencimiento, 'vencimiento del cobro');
   return rows
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] - b[2]))
     .map(([time, text]) => [time, text]);
