@@ -137,6 +137,10 @@ describe.skipIf(!hasScript())('devolver --aplicar a batch at a terminal, live', 
       { cols: 60, rows: 30 },
     );
     expect(rest.exitCode, rest.screen).toBe(0);
+    // What this run did, the two rows of the run before said apart.
+    expect(rest.screen).toMatch(
+      /1 devolución hecha, 0 rechazadas; 2 filas ya estaban hechas\s+de antes/,
+    );
     expect(await refundsPer(sb, ids)).toEqual([1, 1, 1]);
   });
 });

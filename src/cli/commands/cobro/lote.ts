@@ -270,6 +270,7 @@ async function createLocked(
       .filter((r) => ledger.outcomes.has(r.fila))
       .map((r) => resultOf(r, ledger.outcomes.get(r.fila)!, true));
     for (const res of results) emit(ctx, res);
+    const earlier = new Set(results.map((x) => x.fila));
     const progress = makeProgress(ctx, todo.length, total);
     await eachInTurn(todo, paralelo, async (r) => {
       const res = await createRow(
@@ -286,12 +287,11 @@ async function createLocked(
     results.sort((a, b) => a.fila - b.fila);
     if (resultado) writePrivateFile(resultado, resultCsv(results));
     if (!globals.json) await printTable(io, RESULT_COLUMNS, results, 'no hay filas');
-    const creados = results.filter((x) => x.estado === 'creado' || x.estado === 'ya_creado').length;
     const rechazados = results.filter((x) => x.estado === 'rechazado');
     const inciertos = results.filter((x) => x.estado === 'incierto');
     say(
       ctx,
-      `${count(creados, 'cobro creado', 'cobros creados')}, ${rechazados.length} rechazados${inciertos.length ? `, ${inciertos.length} sin saber` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
+      `${runSummary(results, earlier, inciertos.length)}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
     );
     if (inciertos.length) {
       throw new CliError(
@@ -310,6 +310,20 @@ async function createLocked(
   } finally {
     ledger.close();
   }
+}
+
+/** What this run did: rows an earlier run had finished are said apart, not counted again. */
+function runSummary(results: RowResult[], earlier: Set<number>, unsure: number): string {
+  const now = results.filter((x) => !earlier.has(x.fila));
+  const made = now.filter((x) => x.estado === 'creado').length;
+  const refused = now.filter((x) => x.estado === 'rechazado').length;
+  return (
+    `${count(made, 'cobro creado', 'cobros creados')}, ${refused} rechazados` +
+    (unsure ? `, ${unsure} sin saber` : '') +
+    (earlier.size
+      ? `; ${count(earlier.size, 'fila ya estaba hecha', 'filas ya estaban hechas')} de antes`
+      : '')
+  );
 }
 
 /** The service's requests whose referencia is one of the rows', by referenciaKey (one read of the whole list). */

@@ -501,6 +501,11 @@ async function applyLocked(
     }
     const progress = makeProgress(ctx, todo.length, sumAmounts(todo.map((r) => r.monto)));
     for (const res of results) emit(ctx, res);
+    const earlier = new Set(
+      plan.filas
+        .filter((r) => ledger.outcomes.has(r.fila) && !verdicts.has(r.fila))
+        .map((r) => r.fila),
+    );
     // Ctrl-C from here on lets the row in flight finish, then says what was done (interrupted()).
     const stop = todo.length ? ctx.holdSignals() : undefined;
     await eachInTurn(todo, paralelo, async (r) => {
@@ -528,9 +533,13 @@ async function applyLocked(
         `${JSON.stringify({ ...plan, aplicado: { at: new Date().toISOString(), aplicado_por: osUser(ctx.env), hechas, rechazadas } }, null, 2)}\n`,
       );
     }
+    // The figures of this run: rows an earlier run finished are said apart.
+    const now = results.filter((x) => !earlier.has(x.fila));
+    const madeNow = now.filter((x) => x.estado === 'hecha' || x.estado === 'encontrada').length;
+    const refusedNow = now.filter((x) => x.estado === 'rechazada').length;
     say(
       ctx,
-      `${count(hechas, 'devolución hecha', 'devoluciones hechas')}${encontradas ? ` (${encontradas > 1 ? `${encontradas} ya estaban en el servicio: no se enviaron` : '1 ya estaba en el servicio: no se envió'})` : ''}, ${rechazadas} rechazadas${inciertas.length ? `, ${inciertas.length} sin saber` : ''}${dudosas.length ? `, ${dudosas.length} sin enviar por dudas` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
+      `${count(madeNow, 'devolución hecha', 'devoluciones hechas')}${encontradas ? ` (${encontradas > 1 ? `${encontradas} ya estaban en el servicio: no se enviaron` : '1 ya estaba en el servicio: no se envió'})` : ''}, ${refusedNow} rechazadas${inciertas.length ? `, ${inciertas.length} sin saber` : ''}${dudosas.length ? `, ${dudosas.length} sin enviar por dudas` : ''}${earlier.size ? `; ${count(earlier.size, 'fila ya estaba hecha', 'filas ya estaban hechas')} de antes` : ''}${resultado ? `; resultado en ${shown(resultado)}` : ''}`,
     );
     if (dudosas.length) {
       throw new CliError(
