@@ -397,10 +397,12 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * `@SUM(…)`, `+…`, `-…`, a leading tab or CR) and is not a plain number gets a
  * leading `'`, as OWASP advises: the accountant's spreadsheet shows it as text.
  */
-export function csvField(value: unknown): string {
+export function csvField(value: unknown, separator: ',' | ';' | '\t' = ','): string {
   const raw = csvText(value);
   const text = FORMULA_START.test(raw) && !PLAIN_NUMBER.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return /["\r\n]|^\s|\s$/.test(text) || text.includes(separator)
+    ? `"${text.replaceAll('"', '""')}"`
+    : text;
 }
 
 /** A value as CSV text: null is empty, an array or object its JSON. */

@@ -77,6 +77,13 @@ export function decodeText(bytes: Buffer): { text: string; encoding: CsvFile['en
   }
 }
 
+/** What a batch says when its file was not UTF-8 and was read as Windows-1252. */
+export function encodingNote(file: CsvFile, what: string): string | undefined {
+  return file.encoding === 'windows-1252'
+    ? `${what}: no es UTF-8; se leyó como Windows-1252 (el "CSV" de Excel en Windows)`
+    : undefined;
+}
+
 /** Reads and parses `path` whole; a UsageError (exit 2) naming the file (and line) when it cannot. */
 export function readCsvFile(path: string, options: CsvOptions = {}): CsvFile {
   const name = `${options.what ?? 'el archivo'} ${printable(path)}`;
@@ -208,19 +215,36 @@ export function findColumn(
 }
 
 /**
- * A batch's columns by svc's names (`cobro`, `monto`…), any case or accents: refuses a file
- * that lacks a required column or has one svc does not know (a typo would otherwise drop
- * what the person meant, such as a `motivo`).
+ * Other names spreadsheets give a batch's columns (any case or accents), after svc's own:
+ * the words a bank statement uses for the same things (liquidaciones conciliar reads them
+ * too), and the obvious English ones.
+ */
+export const COLUMN_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  concepto: ['descripcion', 'detalle', 'description'],
+  monto: ['importe', 'amount'],
+  referencia: ['ref', 'reference'],
+  vencimiento: ['vence', 'vto', 'fecha de vencimiento'],
+  cobro: ['codigo', 'cobro_id', 'id cobro'],
+  transaccion: ['transaccion_id'],
+  motivo: ['razon', 'comentario', 'observaciones'],
+};
+
+/**
+ * A batch's columns by svc's names (`cobro`, `monto`…) or their synonyms, any case or
+ * accents: refuses a file that lacks a required column. Columns svc does not know are
+ * left out of the batch and passed to `ignored`, which says so (a typo of `motivo` is
+ * then seen, not silently dropped); without `ignored` they are refused.
  */
 export function batchColumns<C extends string>(
   file: CsvFile,
   what: string,
   known: readonly C[],
   required: readonly C[],
+  ignored?: (line: string) => void,
 ): Partial<Record<C, string>> {
   const names: Partial<Record<C, string>> = {};
   for (const c of known) {
-    const h = findColumn(file, [c]);
+    const h = findColumn(file, [c, ...(COLUMN_SYNONYMS[c] ?? [])]);
     if (h !== undefined) names[c] = h;
   }
   const missing = required.filter((c) => names[c] === undefined);
@@ -228,8 +252,13 @@ export function batchColumns<C extends string>(
     throw new UsageError(
       `${what}, línea 1: faltan las columnas ${missing.join(', ')} (columnas: ${known.join(', ')})`,
     );
-  const unknown = file.header.filter((h) => !known.some((c) => fold(c) === fold(h)));
-  if (unknown.length)
+  const used = new Set(Object.values(names));
+  const unknown = file.header.filter((h) => !used.has(h));
+  if (unknown.length && ignored)
+    ignored(
+      `${what}: ${unknown.length === 1 ? 'la columna' : 'las columnas'} ${unknown.map((u) => `"${printable(u)}"`).join(', ')} no ${unknown.length === 1 ? 'es' : 'son'} de svc: no se ${unknown.length === 1 ? 'usa' : 'usan'} (columnas de svc: ${known.join(', ')})`,
+    );
+  else if (unknown.length)
     throw new UsageError(
       `${what}, línea 1: columnas que svc no conoce: ${unknown.map((u) => `"${printable(u)}"`).join(', ')} (columnas: ${known.join(', ')})`,
     );

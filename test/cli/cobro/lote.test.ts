@@ -74,11 +74,12 @@ describe('svc cobro crear --lote', () => {
     // Piped: one row per line with its link, ready to send.
     for (const c of made)
       expect(r.stdout).toContain(`${c.referencia}\t${c.monto}\tcreado\t${c.codigo}\t${c.url}`);
+    // The result file uses the batch's own separator (;), so the same spreadsheet opens it.
     const links = readFileSync(resultado, 'utf8').split('\r\n');
-    expect(links[0]).toBe('fila,referencia,monto,estado,cobro_id,codigo,url,error');
+    expect(links[0]).toBe('fila;referencia;monto;estado;cobro_id;codigo;url;error');
     expect(links.slice(1, 4)).toEqual(
       made.map(
-        (c, i) => `${i + 2},${c.referencia},${c.monto},creado,${c.id},${c.codigo},${c.url},`,
+        (c, i) => `${i + 2};${c.referencia};${c.monto};creado;${c.id};${c.codigo};${c.url};`,
       ),
     );
 

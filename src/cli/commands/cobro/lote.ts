@@ -31,9 +31,11 @@ import { parseId, parseUrl } from '../../parse.js';
 import {
   batchColumns,
   cellAmount,
+  encodingNote,
   parseSeparator,
   readCsvFile,
   type CsvRow,
+  type Separator,
 } from '../../shared/csv.js';
 import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
@@ -167,9 +169,12 @@ export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
   const csv = readCsvFile(o.lote, {
     what: '--lote',
     separator: parseSeparator(o.separador),
-    encoding: 'utf-8',
+    encoding: 'auto',
   });
-  const names = batchColumns(csv, what, COLUMNS, ['concepto', 'monto', 'referencia']);
+  const notice = (line: string) => say(ctx, ctx.io.c.yellow(line));
+  const read = encodingNote(csv, what);
+  if (read) notice(read);
+  const names = batchColumns(csv, what, COLUMNS, ['concepto', 'monto', 'referencia'], notice);
   if (csv.rows.length === 0) throw new UsageError(`${what}: no tiene filas`);
   const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) =>
     names[c] === undefined ? '' : (r.cells[names[c]] ?? '');
@@ -189,7 +194,7 @@ export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
       ),
   });
   try {
-    await createLocked(ctx, client, o.lote, rows, paralelo, resultado);
+    await createLocked(ctx, client, o.lote, rows, paralelo, resultado, csv.separator);
   } finally {
     lock.release();
   }
@@ -202,6 +207,7 @@ async function createLocked(
   rows: Row[],
   paralelo: number,
   resultado: string | undefined,
+  separator: Separator,
 ): Promise<void> {
   const { io, globals } = ctx;
   const digest = `sha256:${createHash('sha256').update(readFileSync(lote)).digest('hex')}`;
@@ -285,7 +291,7 @@ async function createLocked(
     });
     progress(undefined);
     results.sort((a, b) => a.fila - b.fila);
-    if (resultado) writePrivateFile(resultado, resultCsv(results));
+    if (resultado) writePrivateFile(resultado, resultCsv(results, separator));
     if (!globals.json) await printTable(io, RESULT_COLUMNS, results, 'no hay filas');
     const rechazados = results.filter((x) => x.estado === 'rechazado');
     const inciertos = results.filter((x) => x.estado === 'incierto');
@@ -414,9 +420,10 @@ function emit(ctx: Context, res: RowResult): void {
   if (ctx.globals.json) ctx.io.outRaw(JSON.stringify(res));
 }
 
-function resultCsv(results: RowResult[]): string {
+/** The result file, with the batch's own separator: the spreadsheet that saved it opens it the same way. */
+function resultCsv(results: RowResult[], separator: Separator): string {
   const lines = [
-    ['fila', 'referencia', 'monto', 'estado', 'cobro_id', 'codigo', 'url', 'error'].join(','),
+    ['fila', 'referencia', 'monto', 'estado', 'cobro_id', 'codigo', 'url', 'error'].join(separator),
   ];
   for (const r of results)
     lines.push(
@@ -430,8 +437,8 @@ function resultCsv(results: RowResult[]): string {
         r.url ?? '',
         r.error ?? '',
       ]
-        .map((v) => csvField(String(v)))
-        .join(','),
+        .map((v) => csvField(String(v), separator))
+        .join(separator),
     );
   return `${lines.join('\r\n')}\r\n`;
 }

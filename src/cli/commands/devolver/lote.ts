@@ -28,6 +28,7 @@ import { parseCobroRef, type CobroRef } from '../../shared/find-cobro.js';
 import {
   batchColumns,
   cellAmount,
+  encodingNote,
   parseSeparator,
   readCsvFile,
   type CsvRow,
@@ -132,9 +133,12 @@ export async function prepareBatch(
   const csv = readCsvFile(o.lote, {
     what: '--lote',
     separator: parseSeparator(o.separador),
-    encoding: 'utf-8',
+    encoding: 'auto',
   });
-  const names = batchColumns(csv, what, COLUMNS, ['cobro', 'monto']);
+  const notice = (line: string) => say(ctx, io.c.yellow(line));
+  const read = encodingNote(csv, what);
+  if (read) notice(read);
+  const names = batchColumns(csv, what, COLUMNS, ['cobro', 'monto'], notice);
   const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) =>
     names[c] === undefined ? '' : (r.cells[names[c]] ?? '');
   if (csv.rows.length === 0) throw new UsageError(`--lote ${printable(o.lote)}: no tiene filas`);
@@ -693,7 +697,7 @@ function resultCsv(results: RowResult[]): string {
   for (const r of results)
     lines.push(
       [r.fila, r.cobro_id, r.monto, r.estado, r.devolucion_id ?? '', r.error ?? '']
-        .map(csvField)
+        .map((v) => csvField(v))
         .join(','),
     );
   return `${lines.join('\r\n')}\r\n`;
