@@ -29,7 +29,7 @@ _svc_complete() {
     'webhook sign|--event') candidates='payment.created payment.pending payment.approved payment.partially_paid payment.rejected payment.refunded payment.partially_refunded' ;;
     'webhook trigger|--estado') candidates='PENDIENTE EN_PROCESO PAGADA PAGADA_PARCIALMENTE CANCELADO DEVUELTA DEVUELTA_PARCIALMENTE' ;;
     'sandbox pagar|--medio') candidates='transferencia qr debito credito prepaga' ;;
-    'sandbox fallas|--tipo') candidates='500 502-html 503 429 lento cortar cortar-despues' ;;
+    'sandbox fallas|--tipo') candidates='500 500-despues 502-html 503 429 lento cortar cortar-despues' ;;
     *)
       if [[ "$value_opts" == *" $prev "* ]]; then COMPREPLY=(); return 0; fi
       case "$path" in

@@ -110,6 +110,13 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
     }
     deps.onError?.(failure);
     const { report } = await import('./cli/report.js');
-    return report(failure, io, globals?.json ?? raw.json, globals?.debug ?? raw.debug, writes);
+    return report(
+      failure,
+      io,
+      globals?.json ?? raw.json,
+      globals?.debug ?? raw.debug,
+      writes,
+      globals,
+    );
   }
 }

@@ -6,7 +6,13 @@
 // their userinfo hidden (address.ts).
 import type * as z from 'zod/mini';
 import { redactAddresses } from './address.js';
-import { ApiError, NetworkError, serviceError, type NetworkFailure } from './errors.js';
+import {
+  ApiError,
+  NetworkError,
+  refusedWrite,
+  serviceError,
+  type NetworkFailure,
+} from './errors.js';
 import { IncompleteListError, ItemList, PagedList, pagingOf, scanList } from './list.js';
 import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
@@ -604,6 +610,20 @@ export class Client {
         res.http,
       );
     }
+    // To a write (the sandbox's own control plane aside), only a refusal the seed names
+    // says it was not done; anything else may come after the service wrote.
+    if (
+      method !== 'GET' &&
+      !req.path.startsWith('/_sandbox/') &&
+      !refusedWrite(res.http, err.data.error)
+    ) {
+      throw new NetworkError(
+        'http_error',
+        `${where}: HTTP ${res.http} ${printableCode(err.data.error)}, una respuesta que no dice si se hizo`,
+        true,
+        res.http,
+      );
+    }
     throw serviceError(res.http, err.data.error, err.data.message, body);
   }
 
@@ -682,6 +702,12 @@ function shapeError(
 ): NetworkError | undefined {
   const problem = shapeProblem(schema, value, '(raíz)', at);
   return problem === null ? undefined : badShape(call, http, problem);
+}
+
+/** A service's error code inside svc's own sentence: printable, bounded. */
+function printableCode(code: string): string {
+  const flat = code.replace(/[^\x20-\x7e]/g, '?');
+  return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -43,7 +43,11 @@ export class NotFoundError extends ApiError {
   override readonly exitCode: number = EXIT.notFound;
 }
 
-/** Any other refusal (`create_failed`, `refund_failed`, a 4xx/5xx of its own): the request was not done. */
+/**
+ * Any other refusal (`create_failed`, `refund_failed`, a 4xx/5xx of its own): the request
+ * was not done. To a write, only the refusals of refusedWrite() come as one; any other
+ * answer to a write is a NetworkError('http_error'): its outcome is unknown.
+ */
 export class RefusedError extends ApiError {}
 
 /**
@@ -71,6 +75,21 @@ export function serviceError(
   return new Kind(http, error, message, body);
 }
 
+/**
+ * Whether an answer to a write (a POST) says it was not done: only the refusals the
+ * seed names (400 `create_failed`/`refund_failed`/`sync_failed`, 401, 403
+ * `comercio_no_listo`, 404) and 429. Any other answer (a 5xx, with or without JSON, a
+ * status or code the seed does not name) may come after the service wrote: its outcome
+ * is unknown, as after a cut connection.
+ */
+export function refusedWrite(http: number, error: string | undefined): boolean {
+  if (http === 401 || http === 404 || http === 429) return true;
+  if (http === 400)
+    return error === 'create_failed' || error === 'refund_failed' || error === 'sync_failed';
+  if (http === 403) return error === 'comercio_no_listo';
+  return false;
+}
+
 export type NetworkFailure =
   | 'connection_refused'
   | 'unknown_host'
@@ -81,6 +100,7 @@ export type NetworkFailure =
   | 'empty_body'
   | 'bad_shape'
   | 'too_large'
+  /** A write answered with something other than a refusal the seed names: its outcome is unknown. */
   | 'http_error'
   | 'other';
 

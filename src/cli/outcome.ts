@@ -15,20 +15,43 @@ export interface SentWrite {
   sent: boolean;
 }
 
-/** The commands that show whether a refund of payment request `id` was made. */
-export function refundCheck(id: number | string): string {
-  return `svc devoluciones listar --json | jq 'map(select(.cobro_id == ${id}))'  o  svc cobro ver ${id}`;
+/** The global flags a check command carries, so it looks where the write went. */
+export interface CarriedFlags {
+  profile?: string | undefined;
+  live?: boolean | undefined;
+  baseUrl?: string | undefined;
+}
+
+/** ` --profile P --live --base-url U` as they were used (nothing when none was), ready to paste. */
+export function carried(flags: CarriedFlags = {}): string {
+  return (
+    (flags.profile !== undefined ? ` --profile ${shellWord(flags.profile)}` : '') +
+    (flags.live ? ' --live' : '') +
+    (flags.baseUrl !== undefined ? ` --base-url ${shellWord(flags.baseUrl)}` : '')
+  );
+}
+
+/** Single-quoted for a POSIX shell when it needs it, so a suggested command can be pasted as is. */
+export function shellWord(text: string): string {
+  return /^[\w.,:@%+=/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that shows whether a refund of payment request `id` was made. */
+export function refundCheck(id: number | string, flags: CarriedFlags = {}): string {
+  const more = carried(flags);
+  return `svc devoluciones listar --cobro ${id}${more}  o  svc cobro ver ${id}${more}`;
 }
 
 /** A command that shows the effect of `method path`, to check before repeating it. */
-export function checkCommandFor(path: string): string {
+export function checkCommandFor(path: string, flags: CarriedFlags = {}): string {
   const bare = path.split('?')[0] ?? path;
+  const more = carried(flags);
   let m: RegExpExecArray | null;
-  if ((m = /^\/v1\/cobros\/(\d+)\/devoluciones\/?$/.exec(bare))) return refundCheck(m[1]!);
+  if ((m = /^\/v1\/cobros\/(\d+)\/devoluciones\/?$/.exec(bare))) return refundCheck(m[1]!, flags);
   if ((m = /^\/(?:v1|_sandbox)\/cobros\/(\d+)(?:\/[^/]*)?\/?$/.exec(bare)))
-    return `svc cobro ver ${m[1]}`;
-  if (/^\/v1\/cobros\/?$/.test(bare)) return 'svc cobro listar';
-  return `svc api GET ${bare}`;
+    return `svc cobro ver ${m[1]}${more}`;
+  if (/^\/v1\/cobros\/?$/.test(bare)) return `svc cobro listar${more}`;
+  return `svc api GET ${shellWord(bare)}${more}`;
 }
 
 export interface Unexpected {
@@ -41,7 +64,11 @@ export interface Unexpected {
 }
 
 /** Anything that is not one of svc's own errors: exit 1, or 6 once a write was sent. */
-export function unexpected(err: unknown, writes: readonly SentWrite[] = []): Unexpected {
+export function unexpected(
+  err: unknown,
+  writes: readonly SentWrite[] = [],
+  flags: CarriedFlags = {},
+): Unexpected {
   const raw = err instanceof Error ? err.message || err.name : String(err);
   // One line, nothing that drives a terminal (C0, C1, bidi controls shown as "?").
   const flat = raw
@@ -63,7 +90,7 @@ export function unexpected(err: unknown, writes: readonly SentWrite[] = []): Une
     code: EXIT.network,
     name: 'outcome_unknown',
     line: `error inesperado después de enviar ${what}: ${message}; puede haberse hecho o no: no lo repitas sin verificar`,
-    suggestion: `para verificar: ${checkCommandFor(last.path)}`,
+    suggestion: `para verificar: ${checkCommandFor(last.path, flags)}`,
   };
 }
 

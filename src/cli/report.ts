@@ -7,7 +7,7 @@ import { EXIT, SvcError } from '../errors.js';
 import type { IO } from '../output/io.js';
 import { oneLine, printable } from '../text.js';
 import { hintFor, networkLine } from './hints.js';
-import { unexpected, type SentWrite } from './outcome.js';
+import { unexpected, type CarriedFlags, type SentWrite } from './outcome.js';
 
 /** Longest error line shown on a terminal; a service message of a few KiB would bury everything else. */
 export const MAX_ERROR_LINE = 2000;
@@ -19,8 +19,9 @@ export function report(
   json: boolean,
   debug: boolean,
   writes: readonly SentWrite[] = [],
+  flags: CarriedFlags = {},
 ): number {
-  const { code, line, body, name, suggestion } = describe(err, writes);
+  const { code, line, body, name, suggestion } = describe(err, writes, flags);
   if (json) {
     // The service's error body as sent; svc's own message whole, its addresses' passwords hidden.
     const problem = (err as { problem?: unknown }).problem;
@@ -53,6 +54,7 @@ export function shorten(text: string, max: number): string {
 function describe(
   err: unknown,
   writes: readonly SentWrite[],
+  flags: CarriedFlags,
 ): { code: number; line: string; body?: unknown; name?: string; suggestion?: string } {
   if (err instanceof ApiError) {
     // The service's own words quoted after its code, never mixed into a sentence of svc's.
@@ -73,7 +75,7 @@ function describe(
   if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
     return { code: EXIT.cancelled, line: 'cancelado' };
   }
-  const u = unexpected(err, writes);
+  const u = unexpected(err, writes, flags);
   return { code: u.code, line: oneLine(u.line), name: u.name, suggestion: u.suggestion };
 }
 

@@ -170,6 +170,14 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         record(method, path, null, started, req);
         return;
       }
+      if (fault?.action === 'respond_after') {
+        // The request was processed (a write is made); the answer is the fault's.
+        if (!req.complete) dropRest(req);
+        const r = faultResponse(fault);
+        write(res, { status: r.status, body: r.text, contentType: r.type, headers: fault.headers });
+        record(method, path, r.status, started, req);
+        return;
+      }
       write(res, reply);
       if (!req.complete) dropRest(req);
       record(method, path, reply.status, started, req);
@@ -341,7 +349,7 @@ function faultFor(
 
 /**
  * A fault that answers in the sandbox's place (cut, respond): the status it logs
- * (null for a cut). Undefined when the request goes on (delay, cut_after).
+ * (null for a cut). Undefined when the request goes on (delay, cut_after, respond_after).
  */
 async function answerFault(
   fault: Fault,

@@ -1,11 +1,12 @@
 // Fault injection for clients' tests (POST /_sandbox/fallas): the next N requests
 // matching a method and path (or, with `every`, one in every so many of them: an
-// intermittent failure) answer a given status/body, answer late, or have their
+// intermittent failure) answer a given status/body (instead of being processed, or
+// after: the change made and the answer an error), answer late, or have their
 // connection cut before or after being processed. Control-plane routes never match.
 import { CONTROL_CHARS } from '../rules.js';
 import { SandboxError } from './errors.js';
 
-export type FaultAction = 'respond' | 'cut' | 'cut_after' | 'delay';
+export type FaultAction = 'respond' | 'respond_after' | 'cut' | 'cut_after' | 'delay';
 
 export interface Fault {
   id: number;
@@ -24,6 +25,7 @@ export interface Fault {
 /** The failures a developer names (`svc sandbox fallas agregar --tipo`, the dashboard). */
 export const NAMED_FAULTS = [
   '500',
+  '500-despues',
   '502-html',
   '503',
   '429',
@@ -41,6 +43,9 @@ export function namedFault(
   switch (name) {
     case '500':
       return { action: 'respond', status: 500 };
+    case '500-despues':
+      // What a service may answer when something fails after it wrote: JSON, and no word of what was done.
+      return { action: 'respond_after', status: 500 };
     case '502-html':
       // What a proxy in front of the service answers: HTML, not the service's JSON.
       return {
@@ -61,7 +66,7 @@ export function namedFault(
   }
 }
 
-const ACTIONS: readonly FaultAction[] = ['respond', 'cut', 'cut_after', 'delay'];
+const ACTIONS: readonly FaultAction[] = ['respond', 'respond_after', 'cut', 'cut_after', 'delay'];
 const MAX_DELAY_MS = 120_000;
 
 export class Faults {
@@ -184,7 +189,7 @@ function matches(pattern: string, path: string): boolean {
   return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
 }
 
-/** The body and content type a `respond` fault sends. */
+/** The body and content type a `respond` (or `respond_after`) fault sends. */
 export function faultResponse(f: Fault): { status: number; type: string; text: string } {
   const status = f.status ?? 500;
   if (typeof f.body === 'string') {

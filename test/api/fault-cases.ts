@@ -119,6 +119,11 @@ export interface Fault {
   getAttemptsAtLeast?: number;
   /** devolver turns a reply that may have been processed into "may or may not have been made". */
   outcomeUnknown: boolean;
+  /**
+   * To a write, where it differs from a read: an answer that is not a refusal the seed
+   * names leaves the outcome unknown (exit 6), whatever a GET makes of it.
+   */
+  write?: { exit: number; line: RegExp };
 }
 
 export const FAULTS: Fault[] = [
@@ -132,8 +137,9 @@ export const FAULTS: Fault[] = [
     },
     exit: 1,
     line: /^error: internal_error \(HTTP 500\): "algo se rompió"$/,
+    write: { exit: 6, line: /HTTP 500 internal_error, una respuesta que no dice si se hizo/ },
     getAttempts: GET_BUDGET,
-    outcomeUnknown: false,
+    outcomeUnknown: true,
   },
   {
     key: '502-html',
@@ -159,8 +165,9 @@ export const FAULTS: Fault[] = [
     },
     exit: 1,
     line: /^error: unavailable \(HTTP 503\): "en mantenimiento"$/,
+    write: { exit: 6, line: /HTTP 503 unavailable, una respuesta que no dice si se hizo/ },
     getAttempts: GET_BUDGET,
-    outcomeUnknown: false,
+    outcomeUnknown: true,
   },
   {
     key: '429',

@@ -130,7 +130,7 @@ describe('a refund POST answered with garbage or too much: "puede haberse hecho 
         { preamble: true },
       );
       expect(lines(r.stderr).at(-1), name).toBe(
-        `→ para verificar: svc devoluciones listar --json | jq 'map(select(.cobro_id == ${id}))'  o  svc cobro ver ${id}`,
+        `→ para verificar: svc devoluciones listar --cobro ${id}  o  svc cobro ver ${id}`,
       );
       expect(count(`POST /v1/cobros/${id}/devoluciones`), `${name}: POSTs seen`).toBe(1);
     });
@@ -375,7 +375,7 @@ describe('the last resort: an error nobody caught', () => {
     expect(r.exitCode, r.stderr).toBe(6);
     expect(lines(r.stderr)).toEqual([
       'error: error inesperado después de enviar POST /v1/cobros/7/devoluciones: x is not a function; puede haberse hecho o no: no lo repitas sin verificar',
-      "→ para verificar: svc devoluciones listar --json | jq 'map(select(.cobro_id == 7))'  o  svc cobro ver 7",
+      '→ para verificar: svc devoluciones listar --cobro 7  o  svc cobro ver 7',
     ]);
   });
 });

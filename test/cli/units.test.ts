@@ -245,9 +245,7 @@ describe('devolver', () => {
   });
 
   it('names the exact commands to check an unknown outcome', () => {
-    expect(checkCommands(42)).toBe(
-      `svc devoluciones listar --json | jq 'map(select(.cobro_id == 42))'  o  svc cobro ver 42`,
-    );
+    expect(checkCommands(42)).toBe(`svc devoluciones listar --cobro 42  o  svc cobro ver 42`);
   });
 });
 

@@ -53,7 +53,7 @@ export interface Falla {
   method: string;
   path: string;
   count: number;
-  action: 'respond' | 'cut' | 'cut_after' | 'delay';
+  action: 'respond' | 'respond_after' | 'cut' | 'cut_after' | 'delay';
   status?: number | null;
   body?: unknown;
   headers?: Record<string, string>;

@@ -249,7 +249,7 @@ ${msgs('reloj-aviso')}
 <div class="grid">
 <div><label for="falla-metodo">Método</label><select id="falla-metodo"><option value="*">Cualquiera</option><option>GET</option><option>POST</option></select></div>
 <div><label for="falla-ruta">Ruta</label><input id="falla-ruta" value="/v1/cobros*" required></div>
-<div><label for="falla-tipo">Falla</label><select id="falla-tipo"><option value="500">500</option><option value="502-html">502 con HTML</option><option value="503">503</option><option value="429">429</option><option value="lento">Lenta (5 s)</option><option value="cortar">Cortar la conexión</option><option value="cortar-despues">Cortar después de procesar</option></select></div>
+<div><label for="falla-tipo">Falla</label><select id="falla-tipo"><option value="500">500</option><option value="500-despues">500 después de procesar</option><option value="502-html">502 con HTML</option><option value="503">503</option><option value="429">429</option><option value="lento">Lenta (5 s)</option><option value="cortar">Cortar la conexión</option><option value="cortar-despues">Cortar después de procesar</option></select></div>
 <div><label for="falla-veces">Veces</label><input id="falla-veces" type="number" min="1" max="1000" value="1" required></div>
 </div>
 <div class="actions"><button type="submit">Agregar falla</button><button type="button" id="fallas-borrar" class="warn">Borrar todas las fallas</button></div>

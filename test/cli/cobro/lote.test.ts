@@ -422,14 +422,15 @@ describe('svc cobro crear --lote', () => {
 
   it('a row the service refuses: the others are created, exit 1 naming its line, and the result file says why', async () => {
     const { path, refs } = csvOf(3);
-    const why = { error: 'monto_invalido', message: 'el monto supera, "por ahora", el máximo' };
+    // A refusal the seed names: any other answer to a write leaves the row in doubt.
+    const why = { error: 'create_failed', message: 'el monto supera, "por ahora", el máximo' };
     expect(
       (
         await sb.api('POST', '/_sandbox/fallas', {
           method: 'POST',
           path: '/v1/cobros',
           action: 'respond',
-          status: 422,
+          status: 400,
           body: why,
           count: 1,
         })
@@ -444,11 +445,11 @@ describe('svc cobro crear --lote', () => {
     expect(r.stderr).toMatch(/^2 cobros creados, 1 rechazados; resultado en .*resultado\.csv$/m);
     expect(r.stderr.trim().split('\n').at(-1)).toBe('error: el servicio rechazó 1 fila: línea 2');
     expect(r.stdout).toContain(
-      `2\t${refs[0]}\t10.00\trechazado\t\tmonto_invalido: el monto supera, "por ahora", el máximo`,
+      `2\t${refs[0]}\t10.00\trechazado\t\tcreate_failed: el monto supera, "por ahora", el máximo`,
     );
     const rows = readFileSync(resultado, 'utf8').split('\r\n');
     expect(rows[1]).toBe(
-      `2,${refs[0]},10.00,rechazado,,,,"monto_invalido: el monto supera, ""por ahora"", el máximo"`,
+      `2,${refs[0]},10.00,rechazado,,,,"create_failed: el monto supera, ""por ahora"", el máximo"`,
     );
     expect(rows[2]).toMatch(new RegExp(`^3,${refs[1]},10\\.00,creado,\\d+,`));
     expect(await perReferencia(refs)).toEqual([0, 1, 1]);

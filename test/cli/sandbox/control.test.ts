@@ -27,7 +27,8 @@ describe('svc sandbox fallas', () => {
     expect(add.exitCode, add.stderr).toBe(0);
     expect(add.stderr).toMatch(/^falla \d+: el próximo pedido POST a \/v1\/cobros → 503$/m);
     const crear = await svc(['cobro', 'crear', '--concepto', 'x', '--monto', '1'], { env: sb.env });
-    expect(crear.exitCode).toBe(1);
+    // A 503 to a write says nothing of what was done.
+    expect(crear.exitCode).toBe(6);
     expect(crear.stderr).toMatch(/HTTP 503/);
 
     expect(
@@ -59,6 +60,7 @@ describe('svc sandbox fallas', () => {
 
   it.each([
     ['500', { action: 'respond', status: 500 }],
+    ['500-despues', { action: 'respond_after', status: 500 }],
     ['502-html', { action: 'respond', status: 502 }],
     ['429', { action: 'respond', status: 429, headers: { 'Retry-After': '1' } }],
     ['lento', { action: 'delay', delay_ms: 5000 }],

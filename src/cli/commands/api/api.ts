@@ -3,7 +3,7 @@
 // its status maps to; GETs are retried like every GET, nothing else ever is. Any
 // other method whose answer cannot be read may have been done: said so, exit 6.
 import { readFile } from 'node:fs/promises';
-import { NetworkError, serviceError } from '../../../api/errors.js';
+import { NetworkError, refusedWrite, serviceError } from '../../../api/errors.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { EXIT, OutcomeUnknownError, Reported, UsageError } from '../../../errors.js';
@@ -17,11 +17,15 @@ import { printJson } from '../../../output/format.js';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Exit code of an HTTP answer: the class the client would have thrown for it (api/errors.ts). */
-export function exitCodeOf(status: number, body: unknown): number {
+export function exitCodeOf(status: number, body: unknown, method = 'GET', path = ''): number {
   if (status >= 200 && status < 300) return EXIT.ok;
   const error =
     typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-  return serviceError(status, typeof error === 'string' ? error : '', '', body).exitCode;
+  const code = typeof error === 'string' ? error : '';
+  // A write answered with anything but a refusal the seed names may have been done.
+  if (method !== 'GET' && !path.startsWith('/_sandbox/') && !refusedWrite(status, code))
+    return EXIT.network;
+  return serviceError(status, code, '', body).exitCode;
 }
 
 /**
@@ -131,7 +135,7 @@ export async function run(
     );
   } catch (err) {
     const unknown = method !== 'GET' && outcomeUnknown(err);
-    const check = checkCommandFor(path);
+    const check = checkCommandFor(path, ctx.globals);
     if (err instanceof NetworkError && err.raw !== undefined) {
       // Not JSON: seeing it is the point of `svc api`. Piped, it goes out byte for
       // byte (as --json does); on a terminal each line is shown safely.
@@ -162,12 +166,16 @@ export async function run(
     throw err;
   }
   printJson(io, res.data);
-  const code = exitCodeOf(res.http, res.data);
+  const code = exitCodeOf(res.http, res.data, method, path);
   if (code !== EXIT.ok) {
     const e = res.data as { error?: unknown };
     io.err(
       io.c.red(`HTTP ${res.http}${typeof e?.error === 'string' ? ` ${shown(e.error, 80)}` : ''}`),
     );
+    if (code === EXIT.network) {
+      io.err(`${method} ${printable(path)} puede haberse hecho o no: no lo repitas sin verificar`);
+      io.err(`→ para verificar: ${checkCommandFor(path, ctx.globals)}`);
+    }
     throw new Reported(code);
   }
 }

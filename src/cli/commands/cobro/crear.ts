@@ -7,7 +7,7 @@ import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
 import { CliError, EXIT, OutcomeUnknownError, UsageError } from '../../../errors.js';
-import { outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
+import { carried, outcomeUnknown, shellWord, unknownOutcomeReason } from '../../outcome.js';
 import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
 import type { OptionsOf } from '../../define.js';
 import { montoText, parseUrl, printable } from '../../parse.js';
@@ -160,7 +160,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     // A POST is never repeated on its own: after a failure past sending, a second
     // `crear` could leave two payment links for one sale.
     if (outcomeUnknown(err)) {
-      const check = `svc cobro listar --q ${shellQuote(input.referencia ?? input.concepto)}`;
+      const check = `svc cobro listar --q ${shellWord(input.referencia ?? input.concepto)}${carried(ctx.globals)}`;
       throw new OutcomeUnknownError(
         `el cobro de ${input.monto} puede haberse creado o no (${unknownOutcomeReason(err)}); no lo repitas sin verificar` +
           (ctx.globals.json ? `. Para verificar: ${check}` : ''),
@@ -198,6 +198,4 @@ async function ask(ctx: Context, body: Partial<CrearCobroInput>): Promise<void> 
 }
 
 /** Single-quoted for a POSIX shell, so the suggested command can be pasted as is. */
-export function shellQuote(text: string): string {
-  return /^[\w.,:@%+=/-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
+export const shellQuote = shellWord;

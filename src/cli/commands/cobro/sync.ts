@@ -30,7 +30,7 @@ export async function run(
       return { after };
     } catch (err) {
       if (!outcomeUnknown(err)) throw err;
-      const check = checkCommandFor(`/v1/cobros/${id}/sync`);
+      const check = checkCommandFor(`/v1/cobros/${id}/sync`, ctx.globals);
       throw new OutcomeUnknownError(
         `la sincronización del cobro ${id} puede haberse hecho o no (${unknownOutcomeReason(err)}); mirá el estado antes de repetirla` +
           (ctx.globals.json ? `. Para verificar: ${check}` : ''),

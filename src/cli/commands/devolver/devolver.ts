@@ -8,7 +8,12 @@ import { colorState, printJson, printRecord } from '../../../output/format.js';
 import { pairsOf } from '../../../output/resources.js';
 import type { Context } from '../../context.js';
 import { OutcomeUnknownError, UsageError } from '../../../errors.js';
-import { outcomeUnknown, refundCheck, unknownOutcomeReason } from '../../outcome.js';
+import {
+  outcomeUnknown,
+  refundCheck,
+  unknownOutcomeReason,
+  type CarriedFlags,
+} from '../../outcome.js';
 import type { OptionsOf } from '../../define.js';
 import { parseId, parseMonto, printable } from '../../parse.js';
 import { closeSync, constants, existsSync, fsyncSync, openSync, writeFileSync } from 'node:fs';
@@ -148,8 +153,8 @@ export function planRefund(
   return { cobrado, refunded, refunds: mine.length, left, amount };
 }
 
-export function checkCommands(id: number): string {
-  return refundCheck(id);
+export function checkCommands(id: number, flags: CarriedFlags = {}): string {
+  return refundCheck(id, flags);
 }
 
 export async function run(ctx: Context, args: string[], opts: Options): Promise<void> {
@@ -315,7 +320,7 @@ async function confirmAndSend(
   } catch (err) {
     // Past sending, only the service's own refusal is a known outcome.
     if (outcomeUnknown(err)) {
-      const check = checkCommands(cobro.id);
+      const check = checkCommands(cobro.id, globals);
       throw new OutcomeUnknownError(
         `la devolución de ${monto} del cobro ${cobro.id} puede haberse hecho o no (${unknownOutcomeReason(err)}); no la repitas sin verificar` +
           (globals.json ? `. Para verificar: ${check}` : ''),
@@ -463,7 +468,7 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
     throw new AlreadyApplied(
       `el plan ya se aplicó el ${shown(serviceTime(plan.aplicado.at, await ctx.zone()))}${by} (devolución ${plan.aplicado.devolucion_id}): no se devuelve dos veces`,
       plan.aplicado.devolucion_id,
-      checkCommands(id),
+      checkCommands(id, globals),
     );
   }
   const resolved = await ctx.resolved();
@@ -499,7 +504,7 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
     throw new AlreadyApplied(
       `el cobro ${id} ya tiene una devolución de ${shown(same.monto)} hecha después del plan (devolución ${same.id}, ${shown(same.created_at)}): este plan ya se aplicó, acá o en otra máquina`,
       same.id,
-      checkCommands(id),
+      checkCommands(id, globals),
     );
   }
   const devuelto = formatCents(sumAmounts(mine.map((d) => d.monto)));

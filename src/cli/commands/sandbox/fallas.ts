@@ -15,6 +15,7 @@ type Options = OptionsOf<typeof fallasAgregarOptions>;
 
 const TIPO_OF: Record<Falla['action'], (f: Falla) => string> = {
   respond: (f) => String(f.status ?? 500),
+  respond_after: (f) => `${f.status ?? 500}-despues`,
   delay: (f) => `lento (${f.delay_ms} ms)`,
   cut: () => 'cortar',
   cut_after: () => 'cortar-despues',

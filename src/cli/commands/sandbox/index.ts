@@ -71,6 +71,7 @@ export const pagarOptions = defineOptions([
 /** The failures `svc sandbox fallas agregar --tipo` knows, by the name a developer uses. */
 export const TIPOS_FALLA = [
   '500',
+  '500-despues',
   '502-html',
   '503',
   '429',
@@ -88,7 +89,7 @@ export const fallasAgregarOptions = defineOptions([
   {
     flags: '--tipo <tipo>',
     description:
-      'qué pasa: 500, 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)',
+      'qué pasa: 500, 500-despues (procesado y respondido 500), 502-html (una página de proxy), 503, 429, lento, cortar (sin respuesta), cortar-despues (procesado y sin respuesta)',
     choices: TIPOS_FALLA,
   },
   { flags: '--veces <n>', description: 'cuántos pedidos que coincidan fallan (default 1)' },

@@ -815,11 +815,13 @@ async function cargarFallas(): Promise<void> {
     const what =
       f.action === 'respond'
         ? String(f.status ?? 500)
-        : f.action === 'delay'
-          ? `lenta (${f.delay_ms} ms)`
-          : f.action === 'cut'
-            ? 'cortar'
-            : 'cortar después';
+        : f.action === 'respond_after'
+          ? `${f.status ?? 500} después de procesar`
+          : f.action === 'delay'
+            ? `lenta (${f.delay_ms} ms)`
+            : f.action === 'cut'
+              ? 'cortar'
+              : 'cortar después';
     cell(tr, f.id, 'n');
     cell(tr, f.method);
     cell(tr, f.path, 'code');
