@@ -220,3 +220,83 @@ describe('check commands carry the flags the write was made with', () => {
     expect(refundCheck(7)).not.toMatch(/\n|jq/);
   });
 });
+
+describe('a rerun after an unknown outcome never pays twice', () => {
+  /** One person's machine: the same data folder for every run. */
+  const machine = () => ({ ...sb.env, SVC_DATA_DIR: tempDir('svc-data-') });
+
+  it('devolver run again after a 500 after writing: the refund is found, none is sent, exit 0', async () => {
+    const [c] = await paidCobros(sb, 1, '50.00');
+    const env = machine();
+    await fail500After(`/v1/cobros/${c!.id}/devoluciones`);
+    const args = ['devolver', String(c!.id), '--monto', '5.00', '--yes'];
+    const first = await svc(args, { env });
+    expect(first.exitCode, first.stderr).toBe(6);
+    const made = (await sb.api('GET', '/v1/devoluciones')).body.data.filter(
+      (d: { cobro_id: number }) => d.cobro_id === c!.id,
+    );
+    expect(made).toHaveLength(1);
+    const dry = await svc([...args.slice(0, 4), '--dry-run'], { env });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(
+      new RegExp(
+        `una devolución de 5\\.00 a este cobro quedó en duda el \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}: ya está hecha \\(devolución ${made[0].id}\\)`,
+      ),
+    );
+    expect(dry.stderr).toMatch(/prueba \(--dry-run\): .*no se enviaría otra/);
+    const again = await svc(args, { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      new RegExp(`ya está hecha \\(devolución ${made[0].id}\\); no se envía otra`),
+    );
+    expect(again.stdout).toMatch(new RegExp(`^id\\t${made[0].id}$`, 'm'));
+    expect(await refundsPer(sb, [c!.id])).toEqual([1]);
+    // Looked up and settled: a third run is a new refund, asked for on purpose.
+    const third = await svc(args, { env });
+    expect(third.exitCode, third.stderr).toBe(0);
+    expect(third.stderr).not.toMatch(/quedó en duda/);
+    expect(await refundsPer(sb, [c!.id])).toEqual([2]);
+  });
+
+  it('devolver run again when the first was not made: says so and sends it once', async () => {
+    const [c] = await paidCobros(sb, 1, '50.00');
+    const env = machine();
+    await sb.api('POST', '/_sandbox/fallas', {
+      method: 'POST',
+      path: `/v1/cobros/${c!.id}/devoluciones`,
+      action: 'respond',
+      status: 503,
+      body: { error: 'unavailable', message: 'en mantenimiento' },
+    });
+    const args = ['devolver', String(c!.id), '--monto', '5.00', '--yes'];
+    expect((await svc(args, { env })).exitCode).toBe(6);
+    expect(await refundsPer(sb, [c!.id])).toEqual([0]);
+    const again = await svc(args, { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/quedó en duda el .*: no está hecha .*; se sigue con esta/);
+    expect(await refundsPer(sb, [c!.id])).toEqual([1]);
+  });
+
+  it('cobro crear run again after a 500 after writing: the request with that referencia is found, none is created', async () => {
+    const env = machine();
+    const ref = `pedido-77-${Date.now()}`;
+    await fail500After('/v1/cobros');
+    const args = [
+      'cobro',
+      'crear',
+      '--concepto',
+      'Pedido 77',
+      '--monto',
+      '20.00',
+      '--referencia',
+      ref,
+    ];
+    expect((await svc(args, { env })).exitCode).toBe(6);
+    const again = await svc([...args, '--json'], { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    const shownId = JSON.parse(again.stdout).id as number;
+    expect(again.stderr).toContain(`un cobro de 20.00 con la referencia ${ref} quedó en duda el `);
+    expect(again.stderr).toContain(`ya está hecho (cobro ${shownId}); no se crea otro`);
+    expect(await byReferencia(ref)).toBe(1);
+  });
+});

@@ -1,8 +1,8 @@
 // svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
 // before any request (exit 2); missing required values are asked only on a terminal.
 import type { CrearCobroInput } from '../../../api/contract.js';
-import { DateError, parseVencimiento } from '../../../dates.js';
-import { formatCents, TYPED_AMOUNT_HINT } from '../../../money.js';
+import { DateError, parseVencimiento, serviceTime } from '../../../dates.js';
+import { formatCents, parseAmount, TYPED_AMOUNT_HINT } from '../../../money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
@@ -13,6 +13,16 @@ import type { OptionsOf } from '../../define.js';
 import { montoText, parseUrl, printable } from '../../parse.js';
 import { showQr } from '../../shared/qr.js';
 import type { crearOptions } from './index.js';
+import type { Client } from '../../../api/client.js';
+import { ApiError } from '../../../api/errors.js';
+import type { Cobro } from '../../../api/schemas.js';
+import {
+  DoubtBook,
+  doubtDir,
+  keepDoubt,
+  type Found,
+  type RequestDoubt,
+} from '../../shared/in-doubt.js';
 
 type Options = OptionsOf<typeof crearOptions>;
 
@@ -152,11 +162,31 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   }
   const input = body as CrearCobroInput;
 
+  // The same request left in doubt by a run before: looked up first, and not made twice.
+  const resolved = await ctx.resolved();
+  const book = new DoubtBook(doubtDir(ctx.env, resolved.profileName.value, resolved.mode));
+  const made = await lookUpDoubts(ctx, client, book, input);
+  if (made) {
+    if (ctx.globals.json) printJson(io, made);
+    else printCobro(io, made, { short: true });
+    return;
+  }
   await ctx.guardChange(`crear un cobro de ${input.monto} ("${printable(input.concepto, 40)}")`);
   let cobro;
+  // Written before the POST: a rerun after an unknown outcome (or a kill) looks it up first.
+  const doubtFile = keepDoubt(ctx, book, {
+    tipo: 'cobro',
+    monto: input.monto,
+    concepto: input.concepto,
+    referencia: input.referencia ?? null,
+    desde: new Date().toISOString(),
+    servicio: client.address,
+  });
   try {
     cobro = (await ctx.spin('creando el cobro…', () => client.crearCobro(input))).data.data;
+    if (doubtFile) book.clear(doubtFile);
   } catch (err) {
+    if (doubtFile && err instanceof ApiError) book.clear(doubtFile);
     // A POST is never repeated on its own: after a failure past sending, a second
     // `crear` could leave two payment links for one sale.
     if (outcomeUnknown(err)) {
@@ -172,6 +202,71 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   if (ctx.globals.json) printJson(io, cobro);
   else printCobro(io, cobro, { short: true });
   if (opts.mostrarQr === true) await showQr(ctx, client, cobro);
+}
+
+/**
+ * The requests like this one left in doubt (in-doubt.ts): the same referencia, or with
+ * none the same concepto and monto. Each is looked up on the service and said: made (a
+ * request with that referencia; with none, one of that concepto and monto created since)
+ * or not, and cleared. Returns the request already made.
+ */
+async function lookUpDoubts(
+  ctx: Context,
+  client: Client,
+  book: DoubtBook,
+  input: CrearCobroInput,
+): Promise<Cobro | undefined> {
+  const ref = input.referencia ?? null;
+  const mine = book
+    .list(client.address)
+    .filter(
+      (f): f is Found<RequestDoubt> =>
+        f.doubt.tipo === 'cobro' &&
+        f.doubt.referencia === ref &&
+        (ref !== null ||
+          (f.doubt.concepto === input.concepto && sameAmount(f.doubt.monto, input.monto))),
+    );
+  if (mine.length === 0) return undefined;
+  const zone = await ctx.zone();
+  const list = (
+    await ctx.spin('buscando el cobro que quedó en duda…', () =>
+      client.listarCobros({ q: ref ?? input.concepto }),
+    )
+  ).data.data;
+  let made: Cobro | undefined;
+  for (const { file, doubt } of mine) {
+    // Without a referencia: one created since the doubt (five minutes of slack for the clocks).
+    const since = serviceTime(Date.parse(doubt.desde) - 5 * 60_000, zone);
+    const found = list.find((c) =>
+      ref !== null
+        ? c.referencia === ref
+        : c.referencia === null &&
+          c.concepto === doubt.concepto &&
+          sameAmount(c.monto, doubt.monto) &&
+          c.created_at >= since,
+    );
+    const what =
+      ref !== null
+        ? `un cobro de ${doubt.monto} con la referencia ${printable(ref, 60)}`
+        : `un cobro de ${doubt.monto} ("${printable(doubt.concepto, 40)}")`;
+    const head = `${what} quedó en duda el ${serviceTime(doubt.desde, zone)}`;
+    if (found) {
+      made ??= found;
+      ctx.io.err(`${head}: ya está hecho (cobro ${found.id}); no se crea otro`);
+    } else {
+      ctx.io.err(`${head}: no está hecho (el servicio no tiene ninguno así); se sigue con este`);
+    }
+    book.clear(file);
+  }
+  return made;
+}
+
+function sameAmount(a: string, b: string): boolean {
+  try {
+    return parseAmount(a) === parseAmount(b);
+  } catch {
+    return false;
+  }
 }
 
 async function ask(ctx: Context, body: Partial<CrearCobroInput>): Promise<void> {

@@ -40,6 +40,14 @@ import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
 import { count, displayWidth, fitWidth, shown } from '../../../text.js';
 import { serviceTime } from '../../../dates.js';
+import { ApiError } from '../../../api/errors.js';
+import {
+  DoubtBook,
+  doubtDir,
+  keepDoubt,
+  type Found,
+  type RefundDoubt,
+} from '../../shared/in-doubt.js';
 import { ESTADOS_COBRO, ESTADOS_TRANSACCION, OPEN_FIELDS, isKnown } from '../../../api/enums.js';
 
 /** The transactions of the request named, where a --transaccion id is found. */
@@ -225,6 +233,27 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
     });
 
   showSummary(ctx, cobro, devoluciones);
+  // A refund of this request left in doubt by a run before: what became of it is said
+  // first, and one already made is not made again.
+  const book = new DoubtBook(doubtDir(ctx.env, resolved.profileName.value, resolved.mode));
+  const repeated =
+    planFile === undefined
+      ? await lookUpDoubts(ctx, book, client.address, req, cobro, devoluciones, sends)
+      : undefined;
+  if (repeated) {
+    if (!sends) {
+      say(
+        ctx,
+        io.c.dim(
+          `prueba (--dry-run): la devolución ya está hecha (devolución ${repeated.id}): no se enviaría otra; no se envió nada`,
+        ),
+      );
+      return;
+    }
+    if (globals.json) printJson(io, repeated);
+    else printRecord(io, pairsOf(repeated, OPEN_FIELDS.devolucion));
+    return;
+  }
   if (!req.total && req.amount === undefined)
     req.amount = await askRefund(ctx, req, cobro, devoluciones, tx);
   const plan = planRefund(req, cobro, devoluciones, tx);
@@ -281,7 +310,72 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
     );
     return;
   }
-  await confirmAndSend(ctx, cobro, monto, req.transaccion, plan.left, live);
+  await confirmAndSend(ctx, cobro, monto, req.transaccion, plan.left, live, {
+    book,
+    doubt: {
+      tipo: 'devolucion',
+      cobro_id: cobro.id,
+      monto,
+      antes: devoluciones.filter((d) => d.cobro_id === cobro.id).map((d) => d.id),
+      desde: '',
+      servicio: client.address,
+    },
+  });
+}
+
+/**
+ * The refunds of `cobro` left in doubt (svc/en-duda, in-doubt.ts), each looked up in the
+ * refunds just read and said: made (a refund of its amount the request did not have
+ * before) or not. Returns the refund already made when this command would repeat it
+ * (same amount, or --total); the doubts looked up are cleared (not with --dry-run).
+ */
+async function lookUpDoubts(
+  ctx: Context,
+  book: DoubtBook,
+  servicio: string,
+  req: RefundRequest,
+  cobro: Cobro,
+  devoluciones: Devolucion[],
+  sends: boolean,
+): Promise<Devolucion | undefined> {
+  const mine = book
+    .list(servicio)
+    .filter(
+      (f): f is Found<RefundDoubt> =>
+        f.doubt.tipo === 'devolucion' && f.doubt.cobro_id === cobro.id,
+    );
+  if (mine.length === 0) return undefined;
+  const zone = await ctx.zone();
+  let repeated: Devolucion | undefined;
+  for (const { file, doubt } of mine) {
+    const made = devoluciones.find(
+      (d) =>
+        d.cobro_id === cobro.id && !doubt.antes.includes(d.id) && sameAmount(d.monto, doubt.monto),
+    );
+    const head = `una devolución de ${shown(doubt.monto)} a este cobro quedó en duda el ${serviceTime(doubt.desde, zone)}`;
+    const same =
+      req.total || req.amount === undefined || sameAmount(formatCents(req.amount), doubt.monto);
+    if (made && same && !repeated) {
+      repeated = made;
+      ctx.io.err(`${head}: ya está hecha (devolución ${made.id}); no se envía otra`);
+    } else if (made) {
+      ctx.io.err(`${head}: ya está hecha (devolución ${made.id})`);
+    } else {
+      ctx.io.err(
+        `${head}: no está hecha (el servicio no tiene una devolución de ${shown(doubt.monto)} desde entonces)${sends ? '; se sigue con esta' : ''}`,
+      );
+    }
+    if (sends) book.clear(file);
+  }
+  return repeated;
+}
+
+function sameAmount(a: string, b: string): boolean {
+  try {
+    return parseAmount(a) === parseAmount(b);
+  } catch {
+    return false;
+  }
 }
 
 /** What a refund's confirmation says when it is declined or interrupted. */
@@ -295,6 +389,7 @@ async function confirmAndSend(
   transaccion: number | undefined,
   left: Cents,
   live: boolean,
+  record?: { book: DoubtBook; doubt: RefundDoubt },
 ): Promise<Devolucion> {
   const { io, globals } = ctx;
   const client = await ctx.client();
@@ -314,10 +409,15 @@ async function confirmAndSend(
   }
 
   let refund: Devolucion;
+  // Written before the POST: a rerun after an unknown outcome (or a kill) looks it up first.
+  const doubtFile =
+    record && keepDoubt(ctx, record.book, { ...record.doubt, desde: new Date().toISOString() });
   try {
     const body = transaccion === undefined ? { monto } : { monto, transaccion_id: transaccion };
     refund = (await ctx.spin('devolviendo…', () => client.devolver(cobro.id, body))).data.data;
+    if (doubtFile) record.book.clear(doubtFile);
   } catch (err) {
+    if (doubtFile && err instanceof ApiError) record.book.clear(doubtFile);
     // Past sending, only the service's own refusal is a known outcome.
     if (outcomeUnknown(err)) {
       const check = checkCommands(cobro.id, globals);
