@@ -2,7 +2,7 @@
 # Instalación: svc completion bash > ~/.local/share/bash-completion/completions/svc
 _svc_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local value_opts=" --aplicar --base-url --body --cada --cobro --columnas --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --hasta --header --host --http --input --journal --last --limit --lote --medio --method --metodo --monto --motivo --paralelo --path --plan --planes --por --por-pagina --port --profile --q --ready-delay --referencia --registro --request --resultado --retry-schedule --route --ruta --separador --set --signature --success-url --timestamp --tipo --tolerance --tolerancia --transaccion --tz --veces --vencimiento --webhook-url --zona "
+  local value_opts=" --aplicar --base-url --body --cada --cobro --columnas --comprimir --concepto --data --demora --desde --error-url --escenario --estado --event --events --field --forward-timeout --forward-to --hasta --header --host --http --input --journal --last --limit --lote --medio --method --metodo --monto --motivo --paralelo --path --plan --planes --por --por-pagina --port --profile --q --ready-delay --referencia --registro --request --resultado --retry-schedule --route --ruta --separador --set --signature --success-url --timestamp --tipo --token-archivo --tolerance --tolerancia --transaccion --tz --veces --vencimiento --webhook-url --zona "
   local paths="|api|cargos|caso|cobro|cobro crear|cobro create|cobro get|cobro list|cobro listar|cobro ls|cobro show|cobro sync|cobro ver|comandos|completion|cuenta|demo|devoluciones|devoluciones get|devoluciones list|devoluciones listar|devoluciones ls|devoluciones show|devoluciones ver|devolver|liquidaciones|liquidaciones conciliar|login|logout|mcp|perfil|perfil borrar|perfil delete|perfil list|perfil listar|perfil ls|perfil rm|perfil usar|perfil use|salud|sandbox|sandbox compactar|sandbox entregas|sandbox escenario|sandbox expirar|sandbox fallas|sandbox iniciar|sandbox log|sandbox pagar|sandbox rechazar|sandbox reenviar|sandbox reloj|sandbox webhook|sync|transacciones|transacciones get|transacciones list|transacciones listar|transacciones ls|transacciones show|transacciones ver|version|webhook|webhook conciliar|webhook eventos|webhook events|webhook listen|webhook probar|webhook replay|webhook sign|webhook trigger|webhook ver|webhook verify|"
   local path="" i w skip=0
   for ((i=1; i<COMP_CWORD; i++)); do
@@ -28,6 +28,7 @@ _svc_complete() {
     'liquidaciones|--por') candidates='estimada operacion' ;;
     'webhook sign|--event') candidates='payment.created payment.pending payment.approved payment.partially_paid payment.rejected payment.refunded payment.partially_refunded' ;;
     'webhook trigger|--estado') candidates='PENDIENTE EN_PROCESO PAGADA PAGADA_PARCIALMENTE CANCELADO DEVUELTA DEVUELTA_PARCIALMENTE' ;;
+    'sandbox|--comprimir') candidates='gzip deflate br' ;;
     'sandbox pagar|--medio') candidates='transferencia qr debito credito prepaga' ;;
     'sandbox fallas|--tipo') candidates='500 500-despues 502-html 503 429 lento cortar cortar-despues' ;;
     *)
@@ -63,7 +64,7 @@ _svc_complete() {
         'liquidaciones conciliar') candidates='--columnas --tolerancia --separador --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'login') candidates='--with-key-stdin --webhook-secret-stdin --zona --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'logout') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'mcp') candidates='--http --registro --planes --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'mcp') candidates='--http --token-archivo --registro --planes --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'perfil') candidates='listar list ls usar use borrar delete rm --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'perfil borrar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'perfil delete') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
@@ -74,7 +75,7 @@ _svc_complete() {
         'perfil usar') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'perfil use') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'salud') candidates='--json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
-        'sandbox') candidates='compactar iniciar pagar rechazar expirar reenviar fallas log entregas webhook reloj escenario --host --port --data --webhook-url --tz --retry-schedule --ready-delay --por-pagina --escenario --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
+        'sandbox') candidates='compactar iniciar pagar rechazar expirar reenviar fallas log entregas webhook reloj escenario --host --port --data --webhook-url --tz --retry-schedule --ready-delay --por-pagina --comprimir --escenario --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox compactar') candidates='--data --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox entregas') candidates='--follow --limit --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox escenario') candidates='exportar --json --csv --profile --live --base-url --yes --no-input --no-color --no-pager --debug --help' ;;

@@ -250,25 +250,31 @@ export class Client {
     return whole(this.iterarCobros(filters));
   }
   verCobro(id: number) {
-    return this.endpoint(API.verCobro, { id });
+    return this.endpoint(API.verCobro, { id }).then(sameId('id', id, 'GET /v1/cobros'));
   }
   syncCobro(id: number) {
-    return this.endpoint(API.syncCobro, { id, body: {} });
+    return this.endpoint(API.syncCobro, { id, body: {} }).then(
+      sameId('id', id, 'POST /v1/cobros', '/sync'),
+    );
   }
   devolver(id: number, body: DevolucionInput) {
-    return this.endpoint(API.devolver, { id, body });
+    return this.endpoint(API.devolver, { id, body }).then(
+      sameId('cobro_id', id, 'POST /v1/cobros', '/devoluciones'),
+    );
   }
   listarTransacciones(filters: TransaccionFilters = {}) {
     return whole(this.iterarTransacciones(filters));
   }
   verTransaccion(id: number) {
-    return this.endpoint(API.verTransaccion, { id });
+    return this.endpoint(API.verTransaccion, { id }).then(
+      sameId('id', id, 'GET /v1/transacciones'),
+    );
   }
   listarDevoluciones() {
     return whole(this.iterarDevoluciones());
   }
   verDevolucion(id: number) {
-    return this.endpoint(API.verDevolucion, { id });
+    return this.endpoint(API.verDevolucion, { id }).then(sameId('id', id, 'GET /v1/devoluciones'));
   }
   listarLiquidaciones() {
     return whole(this.iterarLiquidaciones());
@@ -431,6 +437,7 @@ export class Client {
       this.opts.onWrite?.(write);
     }
     let lastError: unknown;
+    const started = Date.now();
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         const res = await this.once(method, req, write);
@@ -451,7 +458,8 @@ export class Client {
         }
       } catch (err) {
         if (write && err instanceof NetworkError && !err.sent) write.sent = false;
-        if (!(err instanceof NetworkError) || !retry || attempt >= attempts) throw err;
+        if (!(err instanceof NetworkError) || !retry) throw err;
+        if (attempt >= attempts) throw this.waited(err, method, req.path, attempt, started);
         // A typo in the host, https that does not work with it, or a reply too large
         // to read does not heal by waiting.
         if (err.failure === 'unknown_host' || err.failure === 'tls' || err.failure === 'too_large')
@@ -530,6 +538,24 @@ export class Client {
     })();
   }
 
+  /** A timeout after retries says how long svc really waited, not one attempt's limit. */
+  private waited(
+    err: NetworkError,
+    method: string,
+    path: string,
+    attempts: number,
+    started: number,
+  ): NetworkError {
+    if (err.failure !== 'timeout' || attempts < 2) return err;
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    return new NetworkError(
+      'timeout',
+      `${method} ${path}: sin respuesta de ${new URL(this.baseUrl).host} en ${secs} s (${attempts} intentos de ${this.opts.timeoutMs / 1000} s)`,
+      err.sent,
+      err.http,
+    );
+  }
+
   private backoff(attempt: number): number {
     const base = this.opts.backoffMs * 2 ** (attempt - 1);
     return Math.round(base / 2 + Math.random() * (base / 2));
@@ -543,6 +569,8 @@ export class Client {
     const headers: Record<string, string> = {
       'user-agent': this.opts.userAgent,
       accept: 'application/json',
+      // Bodies as they are; one compressed anyway is decoded (transport.ts).
+      'accept-encoding': 'identity',
     };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     let payload: string | undefined;
@@ -624,7 +652,7 @@ export class Client {
         res.http,
       );
     }
-    throw serviceError(res.http, err.data.error, err.data.message, body);
+    throw serviceError(res.http, err.data.error, err.data.message, body, waitHint(res));
   }
 
   private debugLine(line: string) {
@@ -708,6 +736,42 @@ function shapeError(
 function printableCode(code: string): string {
   const flat = code.replace(/[^\x20-\x7e]/g, '?');
   return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+}
+
+/**
+ * A reply about the record asked for, or a NetworkError: a body whose `field` is not
+ * the id in the path is some other record's (a cache, a proxy, a bug), and nothing
+ * svc shows or decides may rest on it. After a write it leaves the outcome unknown.
+ */
+function sameId<R extends ApiResponse<{ data: Record<string, unknown> }>>(
+  field: string,
+  id: number,
+  path: string,
+  tail = '',
+): (res: R) => R {
+  return (res) => {
+    const got = res.data.data[field];
+    if (got !== id)
+      throw new NetworkError(
+        'bad_shape',
+        `la respuesta de ${path}/${id}${tail} (HTTP ${res.http}) tiene ${field} ${typeof got === 'number' ? got : JSON.stringify(got)?.slice(0, 40)}, no ${id}: no es la del registro pedido`,
+        true,
+        res.http,
+      );
+    return res;
+  };
+}
+
+/** What a 429 or 503 with Retry-After says about when to try again. */
+function waitHint(res: {
+  http: number;
+  headers: Record<string, string | string[] | undefined>;
+}): string | undefined {
+  if (res.http !== 429 && res.http !== 503) return undefined;
+  const secs = parseRetryAfter(headerValue(res.headers['retry-after']));
+  if (secs === undefined) return undefined;
+  const at = new Date(Date.now() + secs * 1000).toTimeString().slice(0, 8);
+  return `el servicio pide esperar ${secs} s (Retry-After): probá de nuevo a partir de las ${at}`;
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -59,6 +59,7 @@ export function serviceError(
   error: string,
   message: string,
   body: unknown,
+  suggestion?: string,
 ): ApiError {
   const Kind =
     error === 'unauthorized'
@@ -72,7 +73,7 @@ export function serviceError(
             : http === 404
               ? NotFoundError
               : RefusedError;
-  return new Kind(http, error, message, body);
+  return new Kind(http, error, message, body, suggestion);
 }
 
 /**

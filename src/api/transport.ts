@@ -64,19 +64,23 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      res.on('data', (chunk: Buffer) => {
+      // A compressed body is counted as it is decoded: the cap holds for what svc reads.
+      const body = decoded(res, res.headers['content-encoding']);
+      body.on('data', (chunk: Buffer) => {
         if (size > x.maxBytes) return;
         size += chunk.length;
         if (size > x.maxBytes) {
           chunks.length = 0;
           reject(new ReplyTooLargeError(x.maxBytes));
           res.destroy();
+          body.destroy();
           return;
         }
         chunks.push(chunk);
       });
       res.once('error', reject);
-      res.once('end', () =>
+      if (body !== res) body.once('error', reject);
+      body.once('end', () =>
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
@@ -96,6 +100,29 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
     x.onDispatch?.();
     req.end(x.body);
   });
+}
+
+/**
+ * The body as sent, decoded when the service compressed it anyway (gzip, deflate, br)
+ * although svc asks for `Accept-Encoding: identity`; any other coding is left as is.
+ * fetch decodes on its own.
+ */
+function decoded(
+  res: import('node:http').IncomingMessage,
+  encoding: string | undefined,
+): import('node:stream').Readable {
+  const coding = (encoding ?? '').trim().toLowerCase();
+  if (coding === '' || coding === 'identity') return res;
+  const zlib = process.getBuiltinModule('node:zlib');
+  const decoder =
+    coding === 'gzip' || coding === 'x-gzip'
+      ? zlib.createGunzip()
+      : coding === 'deflate'
+        ? zlib.createInflate()
+        : coding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  return decoder ? res.pipe(decoder) : res;
 }
 
 /** The same exchange through a fetch the caller supplied. */

@@ -9,11 +9,19 @@ import { printable } from '../text.js';
 export { printable };
 
 /** A positive integer id, as the service uses. */
+/**
+ * The one id limit of svc, for every command: a positive integer up to 2^53 − 1, what
+ * a reply's id may be (a JSON number read exactly).
+ */
+export function isIdText(s: string): boolean {
+  return /^[1-9][0-9]{0,15}$/.test(s) && Number.isSafeInteger(Number(s));
+}
+
 export function parseId(text: unknown, what = 'id'): number {
   const s = typeof text === 'string' ? text.trim() : '';
-  if (!/^[1-9][0-9]{0,14}$/.test(s)) {
+  if (!isIdText(s)) {
     throw new UsageError(
-      `${what} inválido: "${printable(String(text ?? ''))}" (se espera un entero positivo, ej. 42)`,
+      `${what} inválido: "${printable(String(text ?? ''))}" (se espera un entero positivo de hasta ${Number.MAX_SAFE_INTEGER}, ej. 42)`,
     );
   }
   return Number(s);

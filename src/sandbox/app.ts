@@ -48,7 +48,16 @@ export interface SandboxAppOptions {
    * Unset: each list whole in one reply.
    */
   pageSize?: number;
+  /**
+   * Answers of /v1 endpoints compressed with this coding whatever the client asked
+   * for (Content-Encoding), as a service or a proxy in front of it may do.
+   */
+  compress?: Coding;
 }
+
+/** The codings a body may come compressed with (`svc sandbox --comprimir`). */
+export const CODINGS = ['gzip', 'deflate', 'br'] as const;
+export type Coding = (typeof CODINGS)[number];
 
 export interface SandboxApp {
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -178,7 +187,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         record(method, path, r.status, started, req);
         return;
       }
-      write(res, reply);
+      write(res, reply, path.startsWith('/v1/') ? options.compress : undefined);
       if (!req.complete) dropRest(req);
       record(method, path, reply.status, started, req);
     } catch (err) {
@@ -557,12 +566,23 @@ function readBody(
   });
 }
 
-function write(res: ServerResponse, reply: Reply): void {
+function write(res: ServerResponse, reply: Reply, coding?: Coding): void {
   const text = reply.contentType ? String(reply.body) : JSON.stringify(reply.body);
+  const bytes = coding ? compressed(Buffer.from(text), coding) : Buffer.from(text);
   res.writeHead(reply.status, {
     'Content-Type': reply.contentType ?? 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': bytes.length,
+    ...(coding ? { 'Content-Encoding': coding } : {}),
     ...reply.headers,
   });
-  res.end(text);
+  res.end(bytes);
+}
+
+function compressed(bytes: Buffer, coding: Coding): Buffer {
+  const zlib = process.getBuiltinModule('node:zlib');
+  return coding === 'gzip'
+    ? zlib.gzipSync(bytes)
+    : coding === 'deflate'
+      ? zlib.deflateSync(bytes)
+      : zlib.brotliCompressSync(bytes);
 }

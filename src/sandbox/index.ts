@@ -3,7 +3,7 @@
 // requests in flight finish, stops the notifications and closes the data file.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSandbox, type SandboxApp } from './app.js';
+import { createSandbox, type Coding, type SandboxApp } from './app.js';
 import type { LogEntry } from './faults.js';
 import { SandboxStartError } from './errors.js';
 import type { JournalFs } from './journal.js';
@@ -47,6 +47,8 @@ export interface SandboxOptions {
   checkReplies?: boolean;
   /** Page the /v1 lists this many items at a time (SandboxAppOptions.pageSize); unset, whole. */
   pageSize?: number;
+  /** Compress every /v1 answer with this coding (see SandboxAppOptions.compress). */
+  compress?: Coding;
 }
 
 export interface RunningSandbox {
@@ -94,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       maxBodiesBytes: options.maxBodiesBytes,
       checkReplies: options.checkReplies,
       pageSize: options.pageSize,
+      compress: options.compress,
     });
     // A request has 30 s to arrive whole (headers within 15 s), not Node's 5 minutes: a
     // client that trickles its body, or never ends it, does not keep a connection for long.

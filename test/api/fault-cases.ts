@@ -215,7 +215,8 @@ export const FAULTS: Fault[] = [
     fault: { action: 'delay', delay_ms: 2000 },
     env: { SVC_TIMEOUT_MS: '300' },
     exit: 6,
-    line: /sin respuesta de 127\.0\.0\.1:\d+ en 0\.3 s/,
+    // A GET says how long it waited in all (its attempts), a POST its one attempt.
+    line: /sin respuesta de 127\.0\.0\.1:\d+ en (0\.3 s|\d+\.\d s \(\d intentos de 0\.3 s\))/,
     getAttempts: GET_BUDGET,
     getAttemptsAtLeast: 1,
     outcomeUnknown: true,

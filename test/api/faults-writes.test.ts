@@ -148,7 +148,12 @@ describe('retries', () => {
     const r = await svc(['cuenta'], { env: { ...sb.env, ...BASE_ENV, SVC_TIMEOUT_MS: '1000' } });
     const left = (await sb.faultsLeft()).get(id) ?? 0;
     await sb.clearFaults();
-    expectOneErrorLine(r, 6, /sin respuesta de 127\.0\.0\.1:\d+ en 1 s/, 'cuenta timing out');
+    expectOneErrorLine(
+      r,
+      6,
+      /sin respuesta de 127\.0\.0\.1:\d+ en \d+\.\d s \(3 intentos de 1 s\)/,
+      'cuenta timing out',
+    );
     expect(ARMED - left).toBe(GET_BUDGET);
   });
 

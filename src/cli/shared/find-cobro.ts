@@ -9,6 +9,7 @@ import type { Cobro } from '../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { count, folded, printable, shown } from '../../text.js';
 import type { Context } from '../context.js';
+import { isIdText, parseId } from '../parse.js';
 
 /** `orReferencia`: the text as typed, tried as a reference when no request has it as its code (`svc caso pedido-1042`). */
 export type CobroRef =
@@ -37,7 +38,9 @@ export function parseCobroRef(
       'falta el cobro: su id, su código o --referencia <texto>',
       `ej. ${command} 42, ${command} K7QM3XW9PA`,
     );
-  if (/^[1-9][0-9]{0,14}$/.test(s)) return { kind: 'id', id: Number(s) };
+  if (isIdText(s)) return { kind: 'id', id: Number(s) };
+  // Digits past the one id limit (no code is that long): the same words as parseId's.
+  if (/^[1-9][0-9]{10,}$/.test(s)) parseId(s);
   // A code read out over the phone comes in groups: "T97F 5DUH MA", "t97f-5duh-ma".
   const code = s.replace(/[\s-]+/g, '');
   // `svc caso <referencia>`: what a support agent has at hand is often the merchant's own reference.

@@ -38,7 +38,7 @@ import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../sh
 import { writePrivateFile } from '../../../config/private.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { NOTHING_REFUNDED } from './devolver.js';
-import { parseId } from '../../parse.js';
+import { isIdText, parseId } from '../../parse.js';
 import { referenciaKey } from '../../../rules.js';
 
 export interface BatchRow {
@@ -258,7 +258,7 @@ export async function prepareBatch(
  * tried as a referencia when no request has it as its code) or a referencia.
  */
 function cellRef(name: string): CobroRef {
-  if (/^[1-9][0-9]{0,14}$/.test(name)) return parseCobroRef(name, undefined, 'cobro');
+  if (isIdText(name)) return parseCobroRef(name, undefined, 'cobro');
   const code = name.replace(/[\s-]+/g, '');
   if (/^[A-Za-z0-9]{10}$/.test(code) && /^[A-Za-z0-9][A-Za-z0-9\s-]*$/.test(name))
     return { kind: 'codigo', codigo: code.toUpperCase(), orReferencia: name };

@@ -45,6 +45,12 @@ export const sandboxOptions = defineOptions([
       'pagina las listas de a n elementos (?pagina=, has_more, next y Link rel="next"), como puede hacerlo un servicio real; sin esto cada lista va entera',
   },
   {
+    flags: '--comprimir <codificación>',
+    description:
+      'responde /v1 comprimido (Content-Encoding gzip, deflate o br) aunque el cliente no lo pida, como puede hacer un servicio real',
+    choices: ['gzip', 'deflate', 'br'],
+  },
+  {
     flags: '--escenario <archivo>',
     description:
       'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)',

@@ -10,6 +10,7 @@ import { ConfigError, UsageError } from '../../../errors.js';
 import {
   parseFilePath,
   parseHost,
+  parseChoice,
   parseInteger,
   parsePort,
   parseUrl,
@@ -30,6 +31,8 @@ export interface ServeOptions {
   readyDelayMs?: number;
   /** --por-pagina: lists answered in pages of this many items. */
   pageSize?: number;
+  /** --comprimir: every /v1 answer compressed with this coding. */
+  compress?: import('../../../sandbox/app.js').Coding;
   /** --escenario: the known state to start with (checked before anything starts). */
   escenario?: { file: string; scenario: import('../../../sandbox/scenario.js').Scenario };
 }
@@ -63,6 +66,8 @@ export async function parseOptions(opts: Options): Promise<ServeOptions> {
     out.readyDelayMs = parseInteger(opts.readyDelay, '--ready-delay', 0, 600_000);
   if (opts.porPagina !== undefined)
     out.pageSize = parseInteger(opts.porPagina, '--por-pagina', 1, 100_000);
+  if (opts.comprimir !== undefined)
+    out.compress = parseChoice(opts.comprimir, ['gzip', 'deflate', 'br'] as const, '--comprimir');
   if (opts.escenario !== undefined) {
     const file = parseFilePath(opts.escenario, '--escenario');
     const { parseScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
