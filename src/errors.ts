@@ -1,4 +1,4 @@
-// The exit-code table (README "Output and exit codes") and the base errors that carry
+// The exit-code table (docs/salida-y-codigos.md) and the base errors that carry
 // one. Below the CLI and import-free: src/config and src/api raise these too, and
 // main.ts (with cli/report.ts) is the only place that turns an error into its line and exit code. A
 // command never returns a code: it throws (see Reported for "already said why").
@@ -27,7 +27,7 @@ export const EXIT = {
  */
 export abstract class SvcError extends Error {
   abstract readonly exitCode: number;
-  /** The JSON error name (README "Output and exit codes"). */
+  /** The JSON error name (docs/salida-y-codigos.md). */
   abstract readonly code: string;
   readonly suggestion?: string;
   constructor(message: string, suggestion?: string) {
@@ -39,7 +39,7 @@ export abstract class SvcError extends Error {
 /** What every error of svc's own states: its exit code, its JSON name and, optionally, what to do next. */
 export interface Kind {
   exit: number;
-  /** The name under --json; listed in the README's "Output and exit codes". */
+  /** The name under --json; listed in docs/salida-y-codigos.md. */
   code: string;
   hint?: string | undefined;
 }

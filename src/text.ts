@@ -4,7 +4,7 @@
 // reorder what is shown. Every such string is rendered through this module before it
 // is printed: tables, records, the listener's lines, journal replays, error lines.
 //
-// The rule (README "Output and exit codes"): a value is printed as is unless it holds
+// The rule (docs/salida-y-codigos.md): a value is printed as is unless it holds
 // a character that is unsafe on a terminal, or begins with `"`. Then it is printed as
 // a JSON string literal: between double quotes, `\` and `"` escaped, `\t` `\n` `\r`,
 // every other unsafe character as `\uXXXX`. A quoted value on screen therefore always

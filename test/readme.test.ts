@@ -1,5 +1,6 @@
-// The README never drifts: every line of its ```sh blocks is run, in order, in one
-// temp folder, against a fresh sandbox, with `svc` being the built CLI. A line may
+// The documentation never drifts: every line of the ```sh blocks of the tour (the files of
+// TOUR, read one after another as one text) is run, in order, in one temp folder, against a
+// fresh sandbox, with `svc` being the built CLI. A line may
 // end with `# exit N` when it shows a refusal on purpose. Every ```text block of
 // sample output is compared with what svc prints: each `$ command` in it is the
 // output of the same line of the tour (or, when the tour has no such line, of the
@@ -16,13 +17,16 @@ import { svc } from './helpers/inproc.js';
 import { startSandbox, type Sandbox } from './helpers/sandbox.js';
 
 type Step =
-  | { kind: 'sh'; line: string; at: number }
-  | { kind: 'text'; body: string; at: number; skip: string | undefined };
+  | { kind: 'sh'; line: string; at: string }
+  | { kind: 'text'; body: string; at: string; skip: string | undefined };
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The tour, in the order it runs: each file goes on from the state the one before left. */
+export const TOUR = ['docs/recorrido.md', 'docs/notificaciones.md', 'docs/sandbox.md'];
+const texts = TOUR.map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }));
+const readme = texts.map((t) => t.text).join('\n');
 
-/** The README's sh lines and text blocks in order, each with its line number (1-based). */
-function tour(text: string): Step[] {
+/** A file's sh lines and text blocks in order, each with its file and line number (1-based). */
+function tour(file: string, text: string): Step[] {
   const steps: Step[] = [];
   const rows = text.split('\n');
   for (let i = 0; i < rows.length; i++) {
@@ -33,11 +37,17 @@ function tour(text: string): Step[] {
     if (fence[1] === 'sh') {
       for (let j = i + 1; j < end; j++) {
         const line = rows[j]!.trim();
-        if (line !== '' && !line.startsWith('#')) steps.push({ kind: 'sh', line, at: j + 1 });
+        if (line !== '' && !line.startsWith('#'))
+          steps.push({ kind: 'sh', line, at: `${file}:${j + 1}` });
       }
     } else {
       const skip = /^<!-- readme: sin comparar \((.+)\) -->$/.exec(rows[i - 1] ?? '')?.[1];
-      steps.push({ kind: 'text', body: rows.slice(i + 1, end).join('\n'), at: i + 1, skip });
+      steps.push({
+        kind: 'text',
+        body: rows.slice(i + 1, end).join('\n'),
+        at: `${file}:${i + 1}`,
+        skip,
+      });
     }
     i = end;
   }
@@ -115,8 +125,8 @@ function sections(body: string): { command: string; output: string }[] {
   return out;
 }
 
-const steps = tour(readme);
-/** The request codes the README's samples show (where a code stands: after codigo, in parentheses, in a payment link). */
+const steps = texts.flatMap((t) => tour(t.file, t.text));
+/** The request codes the tour's samples show (where a code stands: after codigo, in parentheses, in a payment link). */
 const README_CODES = new Set(
   [...readme.matchAll(/(?:codigo\s+|\(|\/pagar\/|"codigo":")([A-Z0-9]{10})\b/g)].map((m) => m[1]!),
 );
@@ -212,14 +222,14 @@ async function run(
   return { exitCode: r.exitCode ?? -1, stderr: String(r.stderr ?? ''), all: String(r.all ?? '') };
 }
 
-describe('README', () => {
+describe('the tour of every command (docs/)', () => {
   it('has a tour to run, and its sample outputs say what they show', () => {
     expect(steps.filter((s) => s.kind === 'sh').length).toBeGreaterThan(20);
     for (const s of steps) {
       if (s.kind === 'text' && !s.skip) {
         expect(
           sections(s.body).length,
-          `README.md line ${s.at}: a text block with no "$ command" line needs <!-- readme: sin comparar (why) --> on the line before it`,
+          `${s.at}: a text block with no "$ command" line needs <!-- readme: sin comparar (why) --> on the line before it`,
         ).toBeGreaterThan(0);
       }
     }
@@ -279,7 +289,7 @@ describe('README', () => {
         const got = normalise(all, await sandboxCodes());
         if (!matches(want, got)) {
           const how =
-            `README.md line ${step.at}: the sample output of "$ ${command}" is not what svc prints.\n` +
+            `${step.at}: the sample output of "$ ${command}" is not what svc prints.\n` +
             `Update that block with svc's output below (ids of events, codes, keys, dates, times and durations may stay as they are: ` +
             `they are normalised; a line "…" stands for lines left out):\n\n${screen(all)}`;
           expect(got.join('\n'), how).toBe(want.join('\n'));

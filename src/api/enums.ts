@@ -67,8 +67,8 @@ export function isKnown<T extends string>(value: string, known: readonly T[]): v
 /**
  * The fields of each resource a client reads openly, with the values svc knows:
  * the seed leaves them open or a service may add values (schemas.ts reads them as
- * any text; tables mark an unknown one). Every other field is strict. The README's
- * table of strict and open fields is this one.
+ * any text; tables mark an unknown one). Every other field is strict. The table of
+ * strict and open fields in docs/fiabilidad.md is this one.
  */
 export const OPEN_FIELDS = {
   cargo: { medio: MEDIOS },

@@ -1,5 +1,5 @@
 // What a failed command prints: one readable line on stderr (JSON with --json) and the
-// exit code of PRODUCT.md §2. Loaded only when something failed, so a command that
+// exit code of docs/salida-y-codigos.md. Loaded only when something failed, so a command that
 // succeeds (and --help) does not load the error classes, hints and redaction.
 import { ApiError, NetworkError } from '../api/errors.js';
 import { redactAddresses } from '../api/address.js';
@@ -12,7 +12,7 @@ import { unexpected, type CarriedFlags, type SentWrite } from './outcome.js';
 /** Longest error line shown on a terminal; a service message of a few KiB would bury everything else. */
 export const MAX_ERROR_LINE = 2000;
 
-/** One readable line on stderr (JSON with --json), and the exit code of PRODUCT.md §2. */
+/** One readable line on stderr (JSON with --json), and the exit code of docs/salida-y-codigos.md. */
 export function report(
   err: unknown,
   io: IO,

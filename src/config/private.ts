@@ -29,7 +29,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * Each reason svc refuses a folder or file that holds secrets, by name: the `problem`
- * of the refusal under --json (the README's "Configuration problems" lists them).
+ * of the refusal under --json (docs/salida-y-codigos.md, "Configuration problems", lists them).
  */
 export type UnsafeProblem =
   | 'folder_unreadable'

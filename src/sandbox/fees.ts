@@ -1,5 +1,5 @@
 // The sandbox's fee table and delays per payment method (the seed leaves them open;
-// the README documents them). Fees are exact: money.percentOf, half-up to the cent.
+// docs/sandbox.md documents them). Fees are exact: money.percentOf, half-up to the cent.
 import type { Medio } from '../api/enums.js';
 import { formatCents, percentOf, type Cents } from '../money.js';
 

@@ -1,6 +1,6 @@
 // Faults, read commands: each read command against every fault the sandbox can inject
 // (POST /_sandbox/fallas). Each must give one clear `error:` line on stderr (maybe a
-// `→` suggestion), the exit code of PRODUCT.md §2, no stack trace and nothing on
+// `→` suggestion), the exit code of docs/salida-y-codigos.md, no stack trace and nothing on
 // stdout a script could take for a result; GETs are retried within their budget
 // (3 attempts, counted from the faults the sandbox used up).
 // POSTs, no service at all, retries that heal and --json: faults-writes.test.ts.

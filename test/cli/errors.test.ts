@@ -148,9 +148,9 @@ describe('one check per kind of value', () => {
 });
 
 // One error family (src/errors.ts SvcError): whoever throws names the exit code and the
-// JSON name; report.ts only reads them. Each name a script can meet is in the README.
+// JSON name; report.ts only reads them. Each name a script can meet is in docs/salida-y-codigos.md.
 describe("one error family: the JSON name is the error's own", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/salida-y-codigos.md', import.meta.url), 'utf8');
   const table = readme.slice(readme.indexOf('| name | exit | when |'));
   const documented = new Set(
     [...table.slice(0, table.indexOf('\n\n')).matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!),
@@ -163,7 +163,7 @@ describe("one error family: the JSON name is the error's own", () => {
     });
   }
 
-  it("every name an error of svc is given in the code is in the README's table", () => {
+  it("every name an error of svc is given in the code is in docs/salida-y-codigos.md's table", () => {
     const src = new URL('../../src', import.meta.url).pathname;
     const named = new Set<string>();
     for (const file of sources(src)) {

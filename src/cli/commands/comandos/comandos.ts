@@ -7,7 +7,7 @@ import { commands, groups } from '../../registry.js';
 import { EXIT } from '../../../errors.js';
 import { printJson } from '../../../output/format.js';
 
-/** What each exit code of svc means (README "Output and exit codes"). */
+/** What each exit code of svc means (docs/salida-y-codigos.md). */
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   ok: 'hecho',
   refused:

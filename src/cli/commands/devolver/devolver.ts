@@ -1,5 +1,5 @@
 // svc devolver <id> (--monto M | --total) [--transaccion T]: POST /v1/cobros/{id}/devoluciones,
-// safely (PRODUCT.md §4). Before the POST: read the request and its refunds, show what is
+// safely (docs/recorrido.md, "Refunds, safely"). Before the POST: read the request and its refunds, show what is
 // left, refuse locally what cannot fit, confirm (typing the amount in live mode). The POST
 // is sent exactly once; a failure after sending is reported as an unknown outcome.
 import type { Cobro, Devolucion, EstadoCobro, Transaccion } from '../../../api/schemas.js';
