@@ -15,7 +15,7 @@
 // ahead (the service's limit, said before anything is sent).
 
 import { DEFAULTS } from './defaults.js';
-import { MAX_VENCIMIENTO_DAYS } from './rules.js';
+import { DAY_WORDS, MAX_VENCIMIENTO_DAYS } from './rules.js';
 import { printable } from './text.js';
 export class DateError extends Error {
   override name = 'DateError';
@@ -41,7 +41,27 @@ const DMY_RE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2})
 const RELATIVE_RE = /^\+\s*(\d{1,5})\s*([dhm])$/i;
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000 };
 const HELP =
-  'formatos: 24/12/2026, "24/12/2026 18:00", 2026-12-24, "2026-12-24 18:00", 2026-12-24T18:00:00-03:00, +3d, +12h, +30m';
+  'formatos: mañana, esta-semana, 24/12, 24/12/2026, "24/12/2026 18:00", 2026-12-24, "2026-12-24 18:00", 2026-12-24T18:00:00-03:00, +3d, +12h, +30m';
+
+/**
+ * The words people use for a day that comes (hoy, mañana, esta-semana: its Sunday) and a
+ * day/month of this year (27/11), as the day/month/year --vencimiento reads; other text as it is.
+ */
+function dayWords(s: string, now: number, tz: string): string {
+  const lower = s.toLowerCase();
+  const words: Record<string, number> = { hoy: 0, mañana: 1, manana: 1 };
+  const today = serviceTime(now, tz).slice(0, 10);
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const dmyOf = (offset: number) => {
+    const t = new Date(Date.UTC(y, m - 1, d + offset));
+    return `${t.getUTCDate()}/${t.getUTCMonth() + 1}/${t.getUTCFullYear()}`;
+  };
+  if (Object.hasOwn(words, lower)) return dmyOf(words[lower]!);
+  if (lower === 'esta-semana')
+    return dmyOf(6 - ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7));
+  const dm = /^(\d{1,2})\/(\d{1,2})(\s+\d{1,2}:\d{2}(?::\d{2})?)?$/.exec(s);
+  return dm ? `${dm[1]}/${dm[2]}/${y}${dm[3] ?? ''}` : s;
+}
 
 /** Parses `--vencimiento`; throws DateError with a message a person can act on. */
 export function parseVencimiento(text: string, options: DateOptions = {}): Vencimiento {
@@ -54,7 +74,7 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
 
   let ms: number;
   const rel = RELATIVE_RE.exec(s);
-  const dmy = DMY_RE.exec(s);
+  const dmy = DMY_RE.exec(dayWords(s, now, tz));
   // 24/12/2026 [18:00] is the same local date as 2026-12-24 [18:00].
   const iso = ISO_RE.exec(
     dmy
@@ -286,18 +306,35 @@ export function parseDayBound(
     new Date(Date.UTC(yy, mm - 1, dd)).toISOString().slice(0, 10);
   if (s === 'hoy') return today;
   if (s === 'ayer') return day(y, m, d - 1);
-  const ago = /^(\d{1,4})d$/.exec(s);
-  if (ago) return day(y, m, d - Number(ago[1]));
+  if (s === 'mañana' || s === 'manana') return day(y, m, d + 1);
+  const shift = /^([+-]?)(\d{1,4})d$/.exec(s);
+  if (shift) {
+    const n = Number(shift[2]);
+    // "--hasta 7d" reads as "within seven days" as much as "seven days ago": the sign says which.
+    if (shift[1] === '' && bound === 'hasta' && n > 0)
+      throw new DateError(
+        `"${clip(text)}" se lee de dos formas: hace ${n} días (-${n}d) o dentro de ${n} días (+${n}d); escribí uno de los dos`,
+      );
+    return day(y, m, shift[1] === '+' ? d + n : d - n);
+  }
   // Day 0 of a month is the last day of the month before it.
   if (s === 'este-mes') return bound === 'desde' ? day(y, m, 1) : day(y, m + 1, 0);
   if (s === 'mes-pasado') return bound === 'desde' ? day(y, m - 1, 1) : day(y, m, 0);
+  // A week runs Monday to Sunday, as calendars in Argentina print it.
+  const weekday = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
+  if (s === 'esta-semana')
+    return bound === 'desde' ? day(y, m, d - weekday) : day(y, m, d - weekday + 6);
+  if (s === 'semana-pasada')
+    return bound === 'desde' ? day(y, m, d - weekday - 7) : day(y, m, d - weekday - 1);
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
-  const parts = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : undefined;
-  if (!parts)
-    throw new DateError(
-      `"${clip(text)}" no es una fecha (hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026)`,
-    );
+  // 27/11 is this year's.
+  const dmy = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))?$/.exec(s);
+  const parts = iso
+    ? [iso[1], iso[2], iso[3]]
+    : dmy
+      ? [dmy[3] ?? String(y), dmy[2], dmy[1]]
+      : undefined;
+  if (!parts) throw new DateError(`"${clip(text)}" no es una fecha (${DAY_WORDS})`);
   const [yy, mm, dd] = parts.map(Number) as [number, number, number];
   const written = day(yy, mm, dd);
   if (mm < 1 || mm > 12 || Number(written.slice(8)) !== dd)

@@ -29,6 +29,10 @@ export const MAX_REFERENCIA = 100;
 /** Longest URL (`success_url`, `error_url`, the notification URL), once percent-encoded. */
 export const MAX_URL = 2048;
 /** Furthest `vencimiento`, in days from now. */
+/** The days --desde and --hasta read, as help and errors list them. */
+export const DAY_WORDS =
+  'hoy, ayer, mañana, 7d, -7d, +7d, esta-semana, semana-pasada, este-mes, mes-pasado, 2026-11-01, 01/11/2026 o 01/11';
+
 export const MAX_VENCIMIENTO_DAYS = 365;
 
 /**

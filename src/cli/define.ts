@@ -3,6 +3,7 @@
 // `run` receives are typed from the option list of its metadata, so a flag renamed in
 // the metadata is a type error in the verb, not an `undefined` at run time.
 import type { Context } from './context.js';
+import { DAY_WORDS } from '../rules.js';
 
 export interface OptionDef {
   /** Commander flags, e.g. '--monto <monto>' or '--no-qr'. */
@@ -102,8 +103,7 @@ export const limitOption = {
   description: 'muestra como máximo n, los más nuevos (lo aplica svc)',
 } as const;
 
-const DAY_FORMS =
-  'hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01/11/2026; en la zona del servicio';
+const DAY_FORMS = `${DAY_WORDS}; en la zona del servicio`;
 /** --desde / --hasta: whole days, both included; svc filters what it read (the service has no date filter). */
 export const desdeOption = {
   flags: '--desde <fecha>',

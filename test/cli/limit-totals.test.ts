@@ -280,8 +280,8 @@ describe('--desde and --hasta: whole days of the service, on every list, and tot
   it.each([
     [['--desde', '31/02/2026'], /^error: --desde "31\/02\/2026" no es una fecha del calendario$/m],
     [
-      ['--hasta', 'mañana'],
-      /^error: --hasta "mañana" no es una fecha \(hoy, ayer, 7d, este-mes, mes-pasado, 2026-11-01 o 01\/11\/2026\)$/m,
+      ['--hasta', 'pasado'],
+      /^error: --hasta "pasado" no es una fecha \(hoy, ayer, mañana, 7d, -7d, \+7d, esta-semana, semana-pasada, este-mes, mes-pasado, 2026-11-01, 01\/11\/2026 o 01\/11\)$/m,
     ],
     [
       ['--desde', '2026-11-10', '--hasta', '01/11/2026'],

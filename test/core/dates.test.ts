@@ -68,6 +68,16 @@ describe('parseVencimiento', () => {
     expect(at('+1m', BA, NOW + 999).iso).toBe('2026-06-15T12:01:00-03:00');
   });
 
+  it('reads the days people use for what comes next: mañana, esta-semana (its Sunday), a day/month of this year', () => {
+    // NOW is Monday 2026-06-15 in Buenos Aires; a day without a time ends at 23:59:59.
+    expect(at('mañana').iso).toBe('2026-06-16T23:59:59-03:00');
+    expect(at('Manana').iso).toBe('2026-06-16T23:59:59-03:00');
+    expect(at('hoy').iso).toBe('2026-06-15T23:59:59-03:00');
+    expect(at('esta-semana').iso).toBe('2026-06-21T23:59:59-03:00');
+    expect(at('24/12').iso).toBe('2026-12-24T23:59:59-03:00');
+    expect(at('24/12 18:00').iso).toBe('2026-12-24T18:00:00-03:00');
+  });
+
   it.each([
     ['2026-06-15T11:59:59-03:00', /ya pasó/],
     ['2026-06-15T12:00:00-03:00', /ya pasó/],
@@ -75,7 +85,8 @@ describe('parseVencimiento', () => {
     ['2020-01-01 10:00', /ya pasó/],
     ['+0d', /ahora mismo/],
     ['', /vacío/],
-    ['mañana', /no es una fecha/],
+    ['pasado mañana', /no es una fecha/],
+    ['10/06', /ya pasó/],
     ['2026/12/24', /no es una fecha/],
     ['2026-12-24T18:00:00', undefined],
     ['2026-02-30', /calendario/],
@@ -141,16 +152,34 @@ describe('parseDayBound (--desde / --hasta)', () => {
     expect(day('1/11/2026')).toBe('2026-11-01');
     expect(day(' 29/02/2028 ')).toBe('2028-02-29');
   });
+  it('reads the days people use for what comes next, and a day/month of this year', () => {
+    // NOW is Monday 2026-06-15 in Buenos Aires.
+    expect(day('mañana')).toBe('2026-06-16');
+    expect(day('manana', 'hasta')).toBe('2026-06-16');
+    expect(day('+7d', 'hasta')).toBe('2026-06-22');
+    expect(day('-7d', 'hasta')).toBe('2026-06-08');
+    expect(day('esta-semana', 'desde')).toBe('2026-06-15');
+    expect(day('esta-semana', 'hasta')).toBe('2026-06-21');
+    expect(day('semana-pasada', 'desde')).toBe('2026-06-08');
+    expect(day('semana-pasada', 'hasta')).toBe('2026-06-14');
+    expect(day('27/11')).toBe('2026-11-27');
+    expect(day('1/2', 'hasta')).toBe('2026-02-01');
+  });
+  it('--hasta 7d reads two ways (seven days ago, or within seven days): refused naming both', () => {
+    expect(() => day('7d', 'hasta')).toThrow(
+      /"7d" se lee de dos formas: hace 7 días \(-7d\) o dentro de 7 días \(\+7d\)/,
+    );
+    expect(day('0d', 'hasta')).toBe('2026-06-15');
+  });
   it.each([
     '',
-    'mañana',
+    'pasado',
     '2026-13-01',
     '31/04/2026',
     '29/02/2026',
+    '31/02',
     '2026-11-1',
-    '+3d',
     '7',
-    '-7d',
     '2026-11-01 10:00',
   ])('refuses %j', (text) => {
     expect(() => day(text)).toThrow(DateError);
