@@ -85,6 +85,12 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   /** Called before each retry (for a spinner or a notice). */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /**
+   * Called once when an attempt has had no answer for `waitNoticeMs` (default 5 s),
+   * so a person sees svc is waiting and for what, not a silent terminal.
+   */
+  onWait?: (info: { method: string; path: string; host: string; waitedMs: number }) => void;
+  waitNoticeMs?: number;
   /** Most bytes of a reply body read. Default DEFAULT_MAX_REPLY_BYTES. */
   maxReplyBytes?: number;
   /**
@@ -585,6 +591,15 @@ export class Client {
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
+    const waitMs = this.opts.waitNoticeMs ?? 5000;
+    const onWait = this.opts.onWait;
+    const notice =
+      onWait && waitMs < this.opts.timeoutMs
+        ? setTimeout(
+            () => onWait({ method, path: url.pathname, host: url.host, waitedMs: waitMs }),
+            waitMs,
+          )
+        : undefined;
     try {
       const exchange = {
         method,
@@ -606,6 +621,7 @@ export class Client {
       throw toNetworkError(err, method, url, controller.signal.aborted, this.opts.timeoutMs);
     } finally {
       clearTimeout(timer);
+      clearTimeout(notice);
     }
   }
 

@@ -29,7 +29,9 @@ export * from './enums.js';
  */
 export const Decimal = z
   .string()
-  .check(z.refine(isAmount, 'monto decimal con hasta dos decimales (ej. "1500.00")'));
+  .check(
+    z.refine(isAmount, 'monto decimal de hasta 12 cifras enteras y 2 decimales (ej. "1500.00")'),
+  );
 /** A percentage (the fee of a method): up to four decimals, as money.parsePercent reads it. */
 export const Percent = z.string().check(
   z.refine((text) => {

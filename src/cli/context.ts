@@ -196,6 +196,10 @@ export function createContext(deps: ContextDeps): Context {
         env.SVC_MAX_REPLY_BYTES && /^[1-9]\d{0,15}$/.test(env.SVC_MAX_REPLY_BYTES)
           ? Number(env.SVC_MAX_REPLY_BYTES)
           : undefined;
+      const waitNoticeMs =
+        env.SVC_WAIT_NOTICE_MS && /^\d{1,9}$/.test(env.SVC_WAIT_NOTICE_MS)
+          ? Number(env.SVC_WAIT_NOTICE_MS)
+          : undefined;
       try {
         return new Client({
           baseUrl,
@@ -203,6 +207,19 @@ export function createContext(deps: ContextDeps): Context {
           timeoutMs,
           backoffMs,
           maxReplyBytes,
+          waitNoticeMs,
+          // A terminal already shows a spinner; elsewhere one line says what svc waits for.
+          onWait:
+            io.stderrTTY && !globals.json
+              ? undefined
+              : (w) =>
+                  io.err(
+                    io.c.dim(
+                      redactAddresses(
+                        `esperando la respuesta de ${w.host} a ${w.method} ${w.path} (${w.waitedMs / 1000} s; hasta ${(timeoutMs ?? 15_000) / 1000} s por intento)…`,
+                      ),
+                    ),
+                  ),
           onWrite: deps.writes ? (w) => void deps.writes!.push(w) : undefined,
           onPage: (p) => listProgress(p),
           debug: globals.debug ? (line) => io.err(io.c.dim(line)) : undefined,

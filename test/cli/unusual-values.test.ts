@@ -129,4 +129,35 @@ describe('wording', () => {
       /^error: GET \/v1\/cuenta: sin respuesta de 127\.0\.0\.1:\d+ en \d+\.\d s \(3 intentos de 0\.2 s\)$/m,
     );
   });
+
+  it('a request without an answer yet prints one line on stderr saying what svc waits for', async () => {
+    await sb.api('POST', '/_sandbox/fallas', {
+      method: 'GET',
+      path: '/v1/cuenta',
+      action: 'delay',
+      delay_ms: 600,
+    });
+    const r = await svc(['cuenta', '--json'], { env: { ...sb.env, SVC_WAIT_NOTICE_MS: '100' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^esperando la respuesta de 127\.0\.0\.1:\d+ a GET \/v1\/cuenta \(0\.1 s; hasta 15 s por intento\)…$/m,
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('an amount of 13 digits in a reply', () => {
+  it('is named for its size, not for its decimals', async () => {
+    const c = (await sb.api('POST', '/v1/cobros', { concepto: 'X', monto: '1.00' })).body.data;
+    await sb.api('POST', '/_sandbox/fallas', {
+      method: 'GET',
+      path: `/v1/cobros/${c.id}`,
+      action: 'respond',
+      status: 200,
+      body: { data: { ...c, monto: '1234567890123.00' } },
+    });
+    const r = await svc(['cobro', 'ver', String(c.id)], { env: sb.env });
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toContain('monto decimal de hasta 12 cifras enteras y 2 decimales');
+  });
 });
