@@ -3,6 +3,26 @@
 import { ApiError, NetworkError } from '../api/errors.js';
 import { IncompleteListError } from '../api/list.js';
 import { CredentialError } from '../config/credentials.js';
+import { carried, type CarriedFlags } from './outcome.js';
+
+/** `svc` before a command that talks to the service: what it shows depends on the profile, mode and address. */
+const SERVICE_COMMAND =
+  /\bsvc (?=(?:api|cargos|caso|cobro|cuenta|devoluciones|devolver|liquidaciones|login|salud|sync|transacciones)\b)/g;
+
+/**
+ * A hint whose commands run as printed: each `svc <command>` that talks to the service
+ * carries the --profile, --live and --base-url the failed command was given (right after
+ * `svc`), unless it already names them. Without them, `svc cobro ver 36` after a live
+ * refusal would look in test mode.
+ */
+export function runnable(hint: string, flags: CarriedFlags = {}): string {
+  const more = carried(flags);
+  if (!more) return hint;
+  return hint.replace(SERVICE_COMMAND, (svc, at: number) => {
+    const command = hint.slice(at).split(/`|;| o /)[0]!;
+    return /--(?:profile|live|base-url)\b/.test(command) ? svc : `svc${more} `;
+  });
+}
 
 /** The `→` line under a service error, by its code. */
 export function serviceHint(err: ApiError): string | undefined {

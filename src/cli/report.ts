@@ -6,7 +6,7 @@ import { redactAddresses } from '../api/address.js';
 import { EXIT, SvcError } from '../errors.js';
 import type { IO } from '../output/io.js';
 import { oneLine, printable } from '../text.js';
-import { hintFor, networkLine } from './hints.js';
+import { hintFor, networkLine, runnable } from './hints.js';
 import { unexpected, type CarriedFlags, type SentWrite } from './outcome.js';
 
 /** Longest error line shown on a terminal; a service message of a few KiB would bury everything else. */
@@ -34,7 +34,10 @@ export function report(
   } else {
     io.err(`${io.c.red('error:')} ${shorten(redactAddresses(line), MAX_ERROR_LINE)}`);
     const hint = suggestion ?? hintFor(err);
-    if (hint) io.err(`${io.c.dim('→')} ${shorten(redactAddresses(oneLine(hint)), MAX_ERROR_LINE)}`);
+    if (hint)
+      io.err(
+        `${io.c.dim('→')} ${shorten(redactAddresses(runnable(oneLine(hint), flags)), MAX_ERROR_LINE)}`,
+      );
   }
   // A stack only when asked for with --debug, and only for what svc did not expect.
   if (debug && err instanceof Error && err.stack && !(err instanceof SvcError)) {

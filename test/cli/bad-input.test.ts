@@ -182,7 +182,7 @@ describe('write commands: wrong values are refused before any request (exit 2, o
     await expectAllRefused([
       ...cases(ok, '--vencimiento', [
         '',
-        'mañana',
+        'pasado mañana',
         '2026-13-45',
         '2020-01-01',
         '+0d',

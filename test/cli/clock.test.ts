@@ -106,7 +106,7 @@ describe('typed times mean the service zone on any machine', () => {
       'error: SVC_TZ "Marte/Olimpo" no es una zona horaria conocida (ej. America/Argentina/Buenos_Aires, UTC)\n',
     );
     const typo = await svc(
-      ['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', 'mañana'],
+      ['cobro', 'crear', '--concepto', 'x', '--monto', '1', '--vencimiento', 'pasado mañana'],
       { env: sb.env },
     );
     expect(typo.exitCode).toBe(2);

@@ -125,7 +125,7 @@ export function planRefund(
           : ' (todavía no se cobró)';
     throw new UsageError(
       `el cobro ${cobro.id} está ${cobro.estado}${why}: no admite devoluciones; solo ${REFUNDABLE.join(', ')}`,
-      `mirá el estado actual con svc sync ${cobro.id}`,
+      `mirá el cobro con svc cobro ver ${cobro.id}`,
     );
   }
   if (left <= 0n)
