@@ -73,8 +73,8 @@ const onLog = (level, log, handler) => {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
 };
 
-// The dashboard's script (src/sandbox/panel/browser/panel.ts, type-checked for the
-// browser by `npm run typecheck`): one file, served inline by the sandbox (panel/script.ts
+// The dashboard's script (src/sandbox/panel/browser/panel.ts and the modules it imports,
+// type-checked for the browser by `npm run typecheck`): bundled into one file, served inline by the sandbox (panel/script.ts
 // reads it), so it must not hold what would end its <script> element.
 const panel = await rolldown({
   input: `${src}sandbox/panel/browser/panel.ts`,
