@@ -20,7 +20,8 @@ export {
   NetworkError,
   type NetworkFailure,
 } from './api/errors.js';
-export { EXIT } from './errors.js';
+// Every error the library throws extends SvcError: its exitCode and code are the CLI's.
+export { EXIT, SvcError } from './errors.js';
 export { ItemList } from './api/list.js';
 export * from './api/schemas.js';
 export {

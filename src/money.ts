@@ -2,6 +2,7 @@
 // The only module of svc that does arithmetic on amounts; nothing here ever
 // turns an amount into a JavaScript number.
 
+import { EXIT, SvcError } from './errors.js';
 import { AMOUNT_RE, MAX_CENTS, MIN_CENTS } from './rules.js';
 import { printable } from './text.js';
 
@@ -10,8 +11,10 @@ export type Cents = bigint;
 export { MAX_CENTS };
 const PERCENT_RE = /^(0|[1-9][0-9]{0,2})(?:\.([0-9]{1,4}))?$/;
 
-export class AmountError extends Error {
+export class AmountError extends SvcError {
   override name = 'AmountError';
+  readonly exitCode = EXIT.usage;
+  readonly code = 'usage';
   constructor(
     message: string,
     /** What is wrong with the amount, when it is an amount that was refused. */

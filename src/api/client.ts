@@ -34,6 +34,7 @@ import {
   type Medio,
   type Open,
 } from './schemas.js';
+import { EXIT, SvcError } from '../errors.js';
 import { isLoopbackHost } from '../rules.js';
 import { VERSION } from '../version.js';
 
@@ -131,8 +132,10 @@ async function whole<T>(
   return { http, data: data.toBody() };
 }
 
-export class InsecureBaseUrlError extends Error {
+export class InsecureBaseUrlError extends SvcError {
   override name = 'InsecureBaseUrlError';
+  readonly exitCode = EXIT.usage;
+  readonly code = 'usage';
 }
 
 /**
