@@ -40,16 +40,43 @@ function keysWritten(text: string): number {
   return n;
 }
 
-/** Distinct keys in a parsed value: equal to keysWritten exactly when no object repeats a key. */
+/** Distinct keys in a parsed value: equal to keysWritten exactly when no object repeats a key. Iterative: any depth. */
 function keysParsed(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
   let n = 0;
-  if (Array.isArray(value)) {
-    for (const v of value) n += keysParsed(v);
-  } else {
-    for (const k in value) n += 1 + keysParsed((value as Record<string, unknown>)[k]);
+  const todo: unknown[] = [value];
+  while (todo.length) {
+    const v = todo.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) for (const x of v) todo.push(x);
+    else
+      for (const k in v) {
+        n++;
+        todo.push((v as Record<string, unknown>)[k]);
+      }
   }
   return n;
+}
+
+/** How deep svc reads JSON it replays: its own files nest a few levels; 200,000 would exhaust the stack. */
+export const MAX_NESTING = 64;
+
+/** The line (1-based) where `text` nests arrays and objects deeper than `max`, outside strings; null when it does not. */
+export function nestedTooDeep(text: string, max = MAX_NESTING): number | null {
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    else if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return line;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return null;
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { Cobro, Devolucion, Transaccion } from '../api/schemas.js';
 import { MEDIOS, isKnown } from '../api/enums.js';
 import { notJson } from '../text.js';
-import { duplicateKey } from '../json-keys.js';
+import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
 import { isAmount } from '../money.js';
 
 const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
@@ -54,6 +54,9 @@ export class ScenarioError extends Error {
 
 /** The scenario in `text`, or a ScenarioError naming the first bad field by its path. */
 export function parseScenario(text: string): Scenario {
+  const deep = nestedTooDeep(text);
+  if (deep !== null)
+    throw new ScenarioError(`anida más de ${MAX_NESTING} niveles de [ y { (línea ${deep})`);
   let value: unknown;
   try {
     value = JSON.parse(text);

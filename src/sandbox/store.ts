@@ -12,7 +12,7 @@
 // `wire`, `seq`, `at`), older one-letter files are read too (records.ts).
 import { randomBytes } from 'node:crypto';
 import type { Seed } from '../api/schemas.js';
-import { duplicateKey } from '../json-keys.js';
+import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
 import { SandboxError, SandboxStartError } from './errors.js';
 import {
   JournalWriteError,
@@ -310,6 +310,8 @@ export class Store {
           const where = `${file}, línea ${line.no}`;
           const text = lineText(line.bytes);
           let entry: unknown;
+          if (text !== null && nestedTooDeep(text) !== null)
+            throw corrupt(where, `anida más de ${MAX_NESTING} niveles de [ y {`);
           try {
             if (text === null) throw new Error('not UTF-8');
             entry = JSON.parse(text);

@@ -2,7 +2,17 @@
 // kill -9, Ctrl-C and replies whose outcome is unknown: a ledger beside the batch's file,
 // one JSON line per intent (written and fsynced before the row's POST) and per outcome
 // (after it), read back on the next run; and, on a terminal, one progress line.
-import { closeSync, constants, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs';
+import { UsageError } from '../../errors.js';
+import { printable } from '../../text.js';
 import { formatCents, parseAmount } from '../../money.js';
 import type { Context } from '../context.js';
 import { outcomeUnknown } from '../outcome.js';
@@ -25,12 +35,7 @@ export class Ledger<O extends LedgerOutcome> {
     readonly path: string,
     isOutcome: (line: Record<string, unknown>) => boolean,
   ) {
-    let text = '';
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+    const text = readLedger(path);
     let meta: Record<string, unknown> | undefined;
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
@@ -81,6 +86,35 @@ export class Ledger<O extends LedgerOutcome> {
 
   close(): void {
     closeSync(this.fd);
+  }
+}
+
+/**
+ * The ledger's text ('' when there is none yet). A regular file only, never through a
+ * link: a FIFO would block the read forever, a link to /dev/zero would never end.
+ */
+function readLedger(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+    );
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return '';
+    throw new UsageError(
+      `el registro ${printable(path, 500)} ${code === 'ELOOP' ? 'es un enlace simbólico' : `no se puede leer (${code ?? (err as Error).message})`}: no se hizo nada`,
+    );
+  }
+  try {
+    if (!fstatSync(fd).isFile())
+      throw new UsageError(
+        `el registro ${printable(path, 500)} no es un archivo común (una tubería, un dispositivo): no se hizo nada`,
+      );
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 

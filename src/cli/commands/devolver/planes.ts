@@ -2,7 +2,7 @@
 // (one refund or a batch): who prepared it, why, how much, for which request or how
 // many rows, and whether it was applied and by whom. Files that are not plans are
 // passed over; nothing is sent and nothing is checked against the service.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
@@ -25,10 +25,22 @@ interface PlanEntry {
 /** Plans larger than this are not refund plans svc writes (a batch of 10,000 rows is ~3 MB). */
 const MAX_BYTES = 8 * 1024 * 1024;
 
+/** The text of `file` when it is a regular file of at most MAX_BYTES (a FIFO or a link to /dev/zero is passed over, never read). */
+function regularText(file: string): string | undefined {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && st.size <= MAX_BYTES ? readFileSync(fd, 'utf8') : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function entryOf(file: string, name: string): PlanEntry | undefined {
   try {
-    if (statSync(file).size > MAX_BYTES) return undefined;
-    const p = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+    const text = regularText(file);
+    if (text === undefined) return undefined;
+    const p = JSON.parse(text) as Record<string, any>;
     if (typeof p?.digest !== 'string' || typeof p.creado !== 'string') return undefined;
     const aplicado = p.aplicado && typeof p.aplicado === 'object' ? p.aplicado : null;
     const common = {
