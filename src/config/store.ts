@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
+import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
 import { notJson } from '../text.js';
 import { holderText, LockSetupError, waitLockSync } from '../lock.js';
 import {
@@ -112,12 +113,23 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
       throw corrupt(path, err, 'file_unreadable');
     }
     if (text === undefined) return { profiles: {} };
+    const deep = nestedTooDeep(text);
+    if (deep !== null)
+      throw corrupt(path, `anida más de ${MAX_NESTING} niveles (línea ${deep})`, 'file_bad_shape');
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (err) {
       throw corrupt(path, notJson(err, text), 'file_not_json');
     }
+    // JSON.parse keeps the last of two equal keys: a profile written twice must not pass unseen.
+    const twice = duplicateKey(text, raw);
+    if (twice)
+      throw corrupt(
+        path,
+        `${twice.path} aparece dos veces (${twice.lines[0] === twice.lines[1] ? `línea ${twice.lines[0]}` : `líneas ${twice.lines[0]} y ${twice.lines[1]}`}): dejá uno solo`,
+        'file_bad_shape',
+      );
     const parsed = ConfigFile.safeParse(raw);
     if (!parsed.success) {
       throw new DamagedConfigError(

@@ -85,6 +85,16 @@ describe('configuration problems: one table', () => {
     ],
     [
       'file_bad_shape',
+      '{"current": "tienda",\n "profiles": {"tienda": {"base_url": "https://a.example"},\n "tienda": {"base_url": "https://b.example"}}}',
+      /^error: no se pudo leer el archivo de configuración .*config\.json: profiles\.tienda aparece dos veces \(líneas 2 y 3\)/,
+    ],
+    [
+      'file_bad_shape',
+      `{"current": "tienda", "profiles": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+      /^error: no se pudo leer el archivo de configuración .*config\.json: anida más de 64 niveles \(línea 1\)/,
+    ],
+    [
+      'file_bad_shape',
       '{"current": "tienda", "profiles": {"tienda": {"test_key": 12}}}',
       /^error: el archivo de configuración .*config\.json no tiene la forma esperada \(profiles\.tienda\.test_key\)/,
     ],
