@@ -85,8 +85,10 @@ export function parseWrittenAmount(text: string, decimal: ',' | '.'): Cents | un
     (!/^\d{1,3}$/.test(groups[0]!) || groups.slice(1).some((g) => !/^\d{3}$/.test(g)))
   )
     return undefined;
-  const digits = groups.join('');
-  if (!/^\d+$/.test(digits) || (frac !== undefined && !/^\d{1,2}$/.test(frac))) return undefined;
+  // Leading zeros dropped; more than twelve whole digits is no amount svc can hold (money.ts).
+  const digits = groups.join('').replace(/^0+(?=\d)/, '');
+  if (!/^\d{1,12}$/.test(digits) || (frac !== undefined && !/^\d{1,2}$/.test(frac)))
+    return undefined;
   const cents = parseAmount(frac === undefined ? digits : `${digits}.${frac}`);
   return negative ? -cents : cents;
 }

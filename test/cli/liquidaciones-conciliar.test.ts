@@ -262,6 +262,20 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
     );
   });
 
+  it.each([
+    ['27 digits', '123456789012345678901234567,00'],
+    ['13 whole digits', '1234567890123'],
+  ])('an amount of %s is no amount: exit 2 naming its line', async (_n, amount) => {
+    const bad = join(dir, 'enorme.csv');
+    writeFileSync(bad, `Fecha;Crédito\n${days[0]!.fecha};100,00\n${days[0]!.fecha};${amount}\n`);
+    const r = await svc(['liquidaciones', 'conciliar', bad], { env: sb.env });
+    expect([r.exitCode, r.stdout, r.stderr.split('\n')[0]]).toEqual([
+      2,
+      '',
+      `error: el extracto ${bad}, línea 3: "${amount}" no es un importe (ej. 1.234,56); no se usó nada del archivo`,
+    ]);
+  });
+
   it('a row that cannot be read stops everything, naming its line; an unknown column says which there are', async () => {
     const bad = join(dir, 'malo.csv');
     writeFileSync(bad, `Fecha;Crédito\n${days[0]!.fecha};100,00\nmañana;5,00\n`);
