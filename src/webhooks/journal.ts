@@ -532,6 +532,29 @@ export function entryProblem(v: unknown): string | undefined {
     if (e[k] !== undefined && !numOrNull(e[k])) return `${k} no es un número ni null`;
   for (const k of ['target', 'replay_of', 'error', 'response_start', 'method', 'path'] as const)
     if (e[k] !== undefined && !strOrNull(e[k])) return `${k} no es texto`;
+  if (e.bytes !== undefined && !(typeof e.bytes === 'number' && Number.isSafeInteger(e.bytes)))
+    return 'bytes no es un entero';
+  if (e.response !== undefined) return responseProblem(e.response);
+  return undefined;
+}
+
+/** Why an entry's kept answer (`response`, what `webhook ver` shows) is not one svc writes, or undefined. */
+function responseProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'response no es un objeto';
+  const r = v as Record<string, unknown>;
+  if (
+    typeof r.headers !== 'object' ||
+    r.headers === null ||
+    Array.isArray(r.headers) ||
+    !Object.values(r.headers).every(isStr)
+  )
+    return 'response.headers no son textos';
+  if (!isStr(r.body)) return 'falta response.body';
+  if (r.body_encoding !== 'utf8' && r.body_encoding !== 'base64')
+    return 'response.body_encoding no es utf8 ni base64';
+  if (!(typeof r.bytes === 'number' && Number.isSafeInteger(r.bytes)))
+    return 'response.bytes no es un entero';
+  if (r.truncated !== undefined && r.truncated !== true) return 'response.truncated no es true';
   return undefined;
 }
 

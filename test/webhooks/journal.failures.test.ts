@@ -371,6 +371,36 @@ describe('entryProblem: each field a command reads, of its type', () => {
     ['response_start a number', with_({ response_start: 1 }), 'response_start no es texto'],
     ['method a number', with_({ method: 1 }), 'method no es texto'],
     ['path a number', with_({ path: 1 }), 'path no es texto'],
+    ['bytes as text', with_({ bytes: '12' }), 'bytes no es un entero'],
+    ['response null', with_({ response: null }), 'response no es un objeto'],
+    ['response text', with_({ response: 'ok' }), 'response no es un objeto'],
+    [
+      'response.headers a list',
+      with_({ response: { headers: [], body: '', body_encoding: 'utf8', bytes: 0 } }),
+      'response.headers no son textos',
+    ],
+    [
+      'response.body a number',
+      with_({ response: { headers: {}, body: 1, body_encoding: 'utf8', bytes: 1 } }),
+      'falta response.body',
+    ],
+    [
+      'response.body_encoding hex',
+      with_({ response: { headers: {}, body: '', body_encoding: 'hex', bytes: 0 } }),
+      'response.body_encoding no es utf8 ni base64',
+    ],
+    [
+      'response.bytes missing',
+      with_({ response: { headers: {}, body: '', body_encoding: 'utf8' } }),
+      'response.bytes no es un entero',
+    ],
+    [
+      'response.truncated false',
+      with_({
+        response: { headers: {}, body: '', body_encoding: 'utf8', bytes: 0, truncated: false },
+      }),
+      'response.truncated no es true',
+    ],
   ])('%s', (_what, value, why) => {
     expect(entryProblem(value)).toBe(why);
   });

@@ -62,6 +62,30 @@ describe('journal entries are checked when read', () => {
     },
   );
 
+  it.each([
+    ['null', null],
+    ['headers null', { headers: null, body: '', body_encoding: 'utf8', bytes: 0 }],
+    ['body a number', { headers: {}, body: 5, body_encoding: 'utf8', bytes: 1 }],
+    ['headers a list of numbers', { headers: [1], body: 'x', body_encoding: 'utf8', bytes: 1 }],
+  ])(
+    'webhook ver of a line whose response is %s: skipped with a notice, no "error inesperado"',
+    async (_n, response) => {
+      const dir = tempDir('svc-journal-read-');
+      const file = join(dir, 'webhooks.jsonl');
+      writeFileSync(
+        file,
+        `${JSON.stringify({ ...entry('evt_resp00000001', cobroId), response })}\n`,
+      );
+      const r = await svc(['webhook', 'ver', 'evt_resp00000001'], {
+        env: { ...env, SVC_DATA_DIR: dir },
+      });
+      expect(r.stderr).not.toMatch(/inesperado|Cannot read|is not/);
+      expect(r.stderr).toMatch(/línea 1: no es una entrada del journal \((falta )?response/);
+      expect(r.exitCode).not.toBe(0);
+      expect(r.exitCode).not.toBe(1);
+    },
+  );
+
   it('webhook ver of a skipped line says it is not in the journal, no half record', async () => {
     const r = await svc(['webhook', 'ver', 'evt_bad000000001'], { env });
     expect(r.stderr).not.toMatch(/inesperado|Cannot read/);
