@@ -109,6 +109,19 @@ export function terminalGuard(text: string): string {
   );
 }
 /**
+ * Text for a CSV cell, whoever reads it later (`cat` on a terminal, a spreadsheet):
+ * every unsafe character (ESC, BEL, NUL, C1 controls, bidi overrides) written as its
+ * escape, as the terminal guard does; line breaks and tabs, which a cell may hold,
+ * stay.
+ */
+export function csvGuard(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(UNSAFE_ALL, (ch) =>
+    ch === '\n' || ch === '\r' || ch === '\t' ? ch : escapeChar(ch),
+  );
+}
+
+/**
  * JSON text for a terminal (`--json` when stdout is one): every unsafe character
  * written as its `\uXXXX` escape. JSON.stringify already escapes C0 controls; C1
  * controls, bidi and other format characters and U+2028/U+2029 it leaves raw, and a

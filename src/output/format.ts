@@ -6,6 +6,7 @@
 // terminal its unsafe characters are \u escapes (jsonFor), the same JSON value.
 import type { IO, Colors } from './io.js';
 import {
+  csvGuard,
   displayWidth,
   fitWidth,
   isUnsafe,
@@ -398,7 +399,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * leading `'`, as OWASP advises: the accountant's spreadsheet shows it as text.
  */
 export function csvField(value: unknown, separator: ',' | ';' | '\t' = ','): string {
-  const raw = csvText(value);
+  // Escaped whether piped or not: the file is read later, with cat too.
+  const raw = csvGuard(csvText(value));
   const text = FORMULA_START.test(raw) && !PLAIN_NUMBER.test(raw) ? `'${raw}` : raw;
   return /["\r\n]|^\s|\s$/.test(text) || text.includes(separator)
     ? `"${text.replaceAll('"', '""')}"`

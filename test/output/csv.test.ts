@@ -120,6 +120,14 @@ describe('--csv', () => {
     expect(csvField('a=1')).toBe('a=1');
   });
 
+  it('ESC, BEL, NUL, C1 and bidi overrides are written as escapes in every CSV cell, piped too; line breaks and tabs stay', () => {
+    expect(csvField('a\u001b[2Jb\u0007c\u0000d\u009be\u202ef')).not.toMatch(
+      /[\u0000\u0007\u001b\u009b\u202e]/,
+    );
+    expect(csvField('a\u001bb')).toBe('a\\u001bb');
+    expect(csvField('línea 1\nlínea 2\tfin')).toBe('"línea 1\nlínea 2\tfin"');
+  });
+
   it('an empty list is still its header row', async () => {
     const full = parseCsv((await svc(['cobro', 'listar', '--csv'], { env: sb.env })).stdout)[0];
     const empty = await svc(['cobro', 'listar', '--csv', '--estado', 'CANCELADO'], { env: sb.env });
@@ -217,7 +225,7 @@ describe('--csv', () => {
       expect(parseCsv(empty.stdout)).toEqual([FIELDS]);
     });
 
-    it("on a terminal a stranger's escape sequences are shown escaped, as in the table; piped, the bytes are the data", async () => {
+    it("a stranger's escape sequences are written escaped: on a terminal as in the table, piped too (the file is read later with cat)", async () => {
       const event = 'x\u001b[2J\u001b]0;pwned\u0007';
       const path = journal(
         entry('evt_c', {
@@ -233,7 +241,8 @@ describe('--csv', () => {
       expect(tty.stdout).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/);
       expect(parseCsv(tty.stdout)[1]![4]).toBe(String.raw`"x\u001b[2J\u001b]0;pwned\u0007"`);
       const piped = await svc(['webhook', 'eventos', '--journal', path, '--csv']);
-      expect(parseCsv(piped.stdout)[1]![4]).toBe(event);
+      expect(piped.stdout).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/);
+      expect(parseCsv(piped.stdout)[1]![4]).toBe(String.raw`x\u001b[2J\u001b]0;pwned\u0007`);
     });
   });
 
