@@ -279,6 +279,8 @@ complete -c svc -l csv -d 'en las listas: CSV (RFC 4180) con encabezado, montos 
 complete -c svc -l profile -r -d 'perfil a usar (o SVC_PROFILE)'
 complete -c svc -l live -d 'usa la clave live del perfil (dinero real)'
 complete -c svc -l base-url -r -d 'dirección del servicio (o SVC_BASE_URL)'
+complete -c svc -l proxy -r -d 'proxy http:// para salir a la red (o HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; "" = ninguno)'
+complete -c svc -l cacert -r -d 'certificados (PEM) de la CA de tu empresa (o SSL_CERT_FILE, NODE_EXTRA_CA_CERTS)'
 complete -c svc -l yes -d 'confirma sin preguntar (necesario en modo live sin terminal)'
 complete -c svc -l no-input -d 'nunca pregunta nada; falta un dato = error'
 complete -c svc -l no-color -d 'sin colores (también NO_COLOR)'

@@ -45,6 +45,8 @@ export async function main(asked: string[], deps: MainDeps): Promise<number> {
         profile: g.profile as string | undefined,
         live: g.live === true,
         baseUrl: g.baseUrl as string | undefined,
+        proxy: g.proxy as string | undefined,
+        cacert: g.cacert as string | undefined,
         yes: g.yes === true,
         input: g.input !== false,
         color: g.color !== false,

@@ -14,7 +14,8 @@ import {
   type NetworkFailure,
 } from './errors.js';
 import { IncompleteListError, ItemList, PagedList, pagingOf, scanList } from './list.js';
-import { ReplyTooLargeError, send, sendWithFetch } from './transport.js';
+import { ProxyError, proxyAuthError, type CaSetting, type Network } from './network.js';
+import { CaFileError, openRequest, ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
   API,
   pathOf,
@@ -82,6 +83,12 @@ export interface ClientOptions {
    * node:https directly (see transport.ts), which start faster than Node's fetch.
    */
   fetch?: typeof fetch;
+  /**
+   * The proxy and company CA to use (network.ts; networkFromEnv() reads them as curl
+   * does). Default: straight to the service, trusting Node's certificates. Not used
+   * with `fetch`, which connects as it pleases.
+   */
+  network?: Network;
   /** Receives one line per request and response, Authorization redacted. */
   debug?: (line: string) => void;
   /** Called before each retry (for a spinner or a notice). */
@@ -471,7 +478,12 @@ export class Client {
         if (attempt >= attempts) throw this.waited(err, method, req.path, attempt, started);
         // A typo in the host, https that does not work with it, or a reply too large
         // to read does not heal by waiting.
-        if (err.failure === 'unknown_host' || err.failure === 'tls' || err.failure === 'too_large')
+        if (
+          err.failure === 'unknown_host' ||
+          err.failure === 'tls' ||
+          err.failure === 'too_large' ||
+          err.failure === 'proxy'
+        )
           throw err;
         lastError = err;
         const delayMs = this.backoff(attempt);
@@ -508,20 +520,31 @@ export class Client {
           (res.body ?? []) as AsyncIterable<Uint8Array>,
         ];
       } else {
-        const request = process.getBuiltinModule(
-          url.protocol === 'https:' ? 'node:https' : 'node:http',
-        ).request;
+        const network = this.opts.network;
         const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-          const req = request(url, { headers, signal, agent: false });
+          const { req, proxy } = openRequest(url, { headers, signal }, network);
           req.once('error', reject);
-          req.once('response', resolve);
+          req.once('response', (res) => {
+            if (proxy && res.statusCode === 407) {
+              res.resume();
+              reject(proxyAuthError(proxy));
+            } else resolve(res);
+          });
           req.end();
         });
         [status, answerHeaders, body] = [res.statusCode ?? 0, res.headers, res];
       }
     } catch (err) {
       if (signal.aborted) return nothing();
-      throw toNetworkError(err, 'GET', url, false, this.opts.timeoutMs);
+      throw toNetworkError(
+        err,
+        'GET',
+        url,
+        false,
+        this.opts.timeoutMs,
+        this.via(url),
+        this.opts.network?.ca,
+      );
     }
     this.debugLine(`<-- HTTP ${status}`);
     const decoder = new TextDecoder();
@@ -537,12 +560,14 @@ export class Client {
       return nothing();
     }
     const timeoutMs = this.opts.timeoutMs;
+    const via = this.via(url);
+    const ca = this.opts.network?.ca;
     return (async function* () {
       try {
         for await (const chunk of body) yield decoder.decode(chunk, { stream: true });
       } catch (err) {
         if (signal.aborted) return;
-        throw toNetworkError(err, 'GET', url, false, timeoutMs);
+        throw toNetworkError(err, 'GET', url, false, timeoutMs, via, ca);
       }
     })();
   }
@@ -588,6 +613,8 @@ export class Client {
       headers['content-type'] = 'application/json';
     }
     this.debugLine(`--> ${method} ${url.href}`);
+    const via = this.via(url);
+    if (via) this.debugLine(`--> por el proxy ${via} (de ${this.opts.network!.route(url)!.from})`);
     for (const [k, v] of Object.entries(headers))
       this.debugLine(`--> ${k}: ${k === 'authorization' ? 'Bearer [redactado]' : v}`);
     if (payload !== undefined) this.debugLine(`--> ${truncate(payload)}`);
@@ -610,6 +637,7 @@ export class Client {
         body: payload,
         signal: controller.signal,
         maxBytes: this.opts.maxReplyBytes,
+        network: this.opts.network,
         onDispatch: () => {
           if (write) write.sent = true;
         },
@@ -621,7 +649,15 @@ export class Client {
       this.debugLine(`<-- ${truncate(res.text)}`);
       return { http: res.status, text: res.text, headers: res.headers };
     } catch (err) {
-      throw toNetworkError(err, method, url, controller.signal.aborted, this.opts.timeoutMs);
+      throw toNetworkError(
+        err,
+        method,
+        url,
+        controller.signal.aborted,
+        this.opts.timeoutMs,
+        via,
+        this.opts.network?.ca,
+      );
     } finally {
       clearTimeout(timer);
       clearTimeout(notice);
@@ -672,6 +708,16 @@ export class Client {
       );
     }
     throw serviceError(res.http, err.data.error, err.data.message, body, waitHint(res));
+  }
+
+  /** The proxy a request to `url` goes through, as shown; undefined when straight (or with a fetch of the caller's). */
+  private via(url: URL): string | undefined {
+    if (this.opts.fetch || !this.opts.network) return undefined;
+    try {
+      return this.opts.network.route(url)?.shown;
+    } catch {
+      return undefined;
+    }
   }
 
   private debugLine(line: string) {
@@ -815,6 +861,10 @@ function toNetworkError(
   url: URL,
   aborted: boolean,
   timeoutMs: number,
+  /** The proxy the request went through, as shown. */
+  via?: string,
+  /** The CA bundle trusted besides Node's, when one is set. */
+  ca?: CaSetting,
 ): NetworkError {
   const e = err as {
     code?: string;
@@ -828,13 +878,19 @@ function toNetworkError(
   const cause = e?.cause?.message ? ` (${truncate(e.cause.message, 120)})` : '';
   let message = `${method} ${url.pathname}: ${e?.message ?? String(err)}${cause}`;
   let sent = true;
-  if (err instanceof ReplyTooLargeError) {
+  const byProxy = via ? ` (por el proxy ${via})` : '';
+  if (err instanceof ProxyError) {
+    // Nothing reached the service: the proxy was not there, or did not let it through.
+    return new NetworkError('proxy', err.message, false, err.status);
+  } else if (err instanceof CaFileError) {
+    return new NetworkError('tls', err.message, false);
+  } else if (err instanceof ReplyTooLargeError) {
     failure = 'too_large';
     const size = err.declared !== undefined ? ` (anuncia ${bytes(err.declared)})` : '';
     message = `${method} ${url.pathname}: la respuesta de ${target} supera ${bytes(err.limit)}${size}, el máximo que svc lee; no es una respuesta del servicio`;
   } else if (aborted || /TIMEOUT/.test(code)) {
     failure = 'timeout';
-    message = `${method} ${url.pathname}: sin respuesta de ${target} en ${timeoutMs / 1000} s`;
+    message = `${method} ${url.pathname}: sin respuesta de ${target} en ${timeoutMs / 1000} s${byProxy}`;
     sent = code !== 'UND_ERR_CONNECT_TIMEOUT';
   } else if (code === 'ECONNREFUSED') {
     failure = 'connection_refused';
@@ -851,15 +907,66 @@ function toNetworkError(
     code === 'UND_ERR_CLOSED'
   ) {
     failure = 'connection_reset';
-    message = `${method} ${url.pathname}: ${target} cortó la conexión antes de responder`;
+    message = `${method} ${url.pathname}: ${target} cortó la conexión antes de responder${byProxy}`;
   } else if (/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/.test(code)) {
     // The TLS handshake failed: nothing was sent. OpenSSL's own text is not for people.
-    const why = /wrong version number|packet length too long|http request/i.test(e?.message ?? '')
-      ? 'no responde https: ¿la dirección es http://?'
-      : `certificado rechazado (${code})`;
-    failure = 'tls';
-    message = `${method} ${url.pathname}: no se pudo abrir https con ${target}: ${why}`;
-    sent = false;
+    const refused = /wrong version number|packet length too long|http request/i.test(
+      e?.message ?? '',
+    )
+      ? { why: 'no responde https: ¿la dirección es http://?' }
+      : certificateProblem(code, url.hostname, ca);
+    message = `${method} ${url.pathname}: no se pudo abrir https con ${target}${byProxy}: ${refused.why}`;
+    return new NetworkError('tls', message, false, undefined, undefined, refused.fix);
   }
   return new NetworkError(failure, message, sent);
+}
+
+/**
+ * A certificate the connection refused, in words, and the way forward: a company
+ * that inspects TLS signs every site with its own CA, which svc trusts once told
+ * where it is (--cacert, SSL_CERT_FILE, NODE_EXTRA_CA_CERTS or the profile's ca_file).
+ */
+function certificateProblem(
+  code: string,
+  host: string,
+  ca: CaSetting | undefined,
+): { why: string; fix?: string } {
+  const trust =
+    'si la red de tu empresa inspecciona TLS, pedí el certificado de su CA (PEM) y pasalo con --cacert ARCHIVO, SSL_CERT_FILE=ARCHIVO o NODE_EXTRA_CA_CERTS=ARCHIVO';
+  const already = ca ? ` (svc ya confía en ${ca.file}, de ${ca.from}: esa CA no lo firmó)` : '';
+  switch (code) {
+    case 'CERT_HAS_EXPIRED':
+      return {
+        why: `el certificado de ${host} está vencido`,
+        fix: 'revisá la fecha y hora de esta máquina; si están bien, el certificado es del servicio (o del proxy de tu empresa) y tienen que renovarlo',
+      };
+    case 'CERT_NOT_YET_VALID':
+      return {
+        why: `el certificado de ${host} todavía no es válido`,
+        fix: 'revisá la fecha y hora de esta máquina',
+      };
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return {
+        why: `el certificado no es de ${host} (es de otro nombre)`,
+        fix: 'revisá la dirección del servicio (--base-url, SVC_BASE_URL o el perfil): tiene que ser el nombre del certificado',
+      };
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+      return { why: `el certificado de ${host} es autofirmado${already}`, fix: trust };
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+      return {
+        why: `el certificado de ${host} lo firmó una CA autofirmada que svc no conoce${already}`,
+        fix: trust,
+      };
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return {
+        why: `el certificado de ${host} lo firmó una CA que svc no conoce${already}`,
+        fix: trust,
+      };
+    case 'CERT_REVOKED':
+      return { why: `el certificado de ${host} fue revocado` };
+    default:
+      return { why: `certificado rechazado (${code})${already}`, fix: trust };
+  }
 }

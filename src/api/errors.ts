@@ -95,6 +95,7 @@ export type NetworkFailure =
   | 'connection_refused'
   | 'unknown_host'
   | 'tls'
+  | 'proxy'
   | 'timeout'
   | 'connection_reset'
   | 'not_json'
@@ -121,8 +122,10 @@ export class NetworkError extends SvcError {
     readonly http?: number,
     /** The reply as received when it was not JSON (for `svc api`, which shows it). */
     readonly raw?: string,
+    /** What to do about it, when svc knows (a certificate refused: which setting trusts a company's CA). */
+    suggestion?: string,
   ) {
-    super(message);
+    super(message, suggestion);
   }
 
   get code(): string {

@@ -4,7 +4,24 @@
 // 512 MiB could not even become a string). Node's built-in fetch does the same but loads undici on its first call,
 // which every command would pay: about 170 ms and 40 MB on Node 20, 20 ms on Node 24.
 // A caller's own fetch (ClientOptions.fetch) goes through the same shape.
-import { request as httpRequest } from 'node:http';
+// Behind a proxy (network.ts) a request goes to the proxy instead: the whole address
+// as its path for http, a CONNECT tunnel with TLS inside it for https; net and tls
+// are loaded only then, so a command with no proxy pays nothing for it.
+import {
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
+import type { Socket } from 'node:net';
+import {
+  ProxyError,
+  proxyAuthError,
+  proxyAuthorization,
+  proxyUnreachable,
+  type Network,
+  type ProxyRoute,
+} from './network.js';
 
 export interface Exchange {
   method: string;
@@ -15,6 +32,8 @@ export interface Exchange {
   maxBytes: number;
   /** Called once the request is handed to the socket layer: from then on it may reach the service. */
   onDispatch?: () => void;
+  /** The proxy and CA settings; none: straight, trusting Node's certificates. */
+  network?: Network;
 }
 
 /** The reply's body is larger than Exchange.maxBytes (declared, or seen while reading). */
@@ -48,13 +67,21 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
       x.body === undefined
         ? x.headers
         : { ...x.headers, 'content-length': String(Buffer.byteLength(x.body)) };
-    // TLS is loaded only for an https address: against the sandbox (plain http on
-    // loopback) it is a good part of a call's start-up (#16).
-    const request =
-      url.protocol === 'https:' ? process.getBuiltinModule('node:https').request : httpRequest;
-    const req = request(url, { method: x.method, headers, signal: x.signal, agent: false });
+    let opened: Opened;
+    try {
+      opened = openRequest(url, { method: x.method, headers, signal: x.signal }, x.network);
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    const { req, proxy } = opened;
     req.once('error', reject);
     req.once('response', (res) => {
+      if (proxy && res.statusCode === 407) {
+        res.resume();
+        reject(proxyAuthError(proxy));
+        return;
+      }
       // Refused before reading when the size is announced; else counted as it comes.
       const declared = declaredLength(res.headers['content-length']);
       if (declared !== undefined && declared > x.maxBytes) {
@@ -161,4 +188,196 @@ export async function sendWithFetch(
   }
   const text = Buffer.concat(chunks).toString('utf8');
   return { status: res.status, headers: Object.fromEntries(res.headers), text };
+}
+
+/** A request opened by openRequest, and the proxy it goes through. */
+export interface Opened {
+  req: ClientRequest;
+  proxy?: ProxyRoute;
+}
+
+/**
+ * A request to `url` (options as node:http's, without agent or host), straight or
+ * through the network's proxy, trusting its CA bundle. Errors on the way to the
+ * proxy come out as the request's 'error', as ProxyError; a 407 answer to a plain
+ * http request is the caller's to turn into one (proxyAuthError). Throws ProxyError
+ * for a proxy setting that cannot be used and CaFileError for a bundle that cannot be read.
+ */
+export function openRequest(url: URL, options: RequestOptions, network?: Network): Opened {
+  const proxy = network?.route(url);
+  const secure = url.protocol === 'https:';
+  const ca = secure && network?.ca ? caBundle(network) : undefined;
+  // TLS is loaded only for an https address: against the sandbox (plain http on
+  // loopback) it is a good part of a call's start-up (#16).
+  if (!proxy) {
+    const request = secure ? process.getBuiltinModule('node:https').request : httpRequest;
+    return { req: request(url, { ...options, agent: false, ...(ca ? { ca } : {}) }) };
+  }
+  const signal = options.signal ?? undefined;
+  if (!secure) {
+    // Plain http: the proxy gets the whole address as the path.
+    const req = httpRequest(url, {
+      ...options,
+      path: url.href,
+      headers: { ...(options.headers as Record<string, string>), ...proxyAuthorization(proxy.url) },
+      agent: undefined,
+      // Made asynchronously: nothing is returned, the socket comes through `done`.
+      createConnection: (_o, done) => {
+        connectProxy(proxy, signal, done);
+        return undefined;
+      },
+    });
+    return { req, proxy };
+  }
+  const req = process.getBuiltinModule('node:https').request(url, {
+    ...options,
+    agent: undefined,
+    createConnection: (_o, done) => {
+      connectProxy(proxy, signal, (err, socket) => {
+        if (err) done(err, socket);
+        else tunnel(url, proxy, socket, ca, signal, done);
+      });
+      return undefined;
+    },
+  });
+  return { req, proxy };
+}
+
+type Done = (err: Error | null, socket: Socket) => void;
+
+/** A TCP connection to the proxy; a failure to reach it is a ProxyError naming it. */
+function connectProxy(proxy: ProxyRoute, signal: AbortSignal | undefined, done: Done): void {
+  const net = process.getBuiltinModule('node:net');
+  let finished = false;
+  const finish = (err: Error | null, socket: Socket) => {
+    if (finished) return;
+    finished = true;
+    signal?.removeEventListener('abort', onAbort);
+    done(err, socket);
+  };
+  const socket = net.connect({
+    host: proxy.url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(proxy.url.port || 80),
+  });
+  const onAbort = () => {
+    socket.destroy();
+    finish(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' }), socket);
+  };
+  if (signal?.aborted) return onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  socket.once('connect', () => finish(null, socket));
+  socket.once('error', (err: NodeJS.ErrnoException) =>
+    finish(proxyUnreachable(proxy, err.code), socket),
+  );
+}
+
+/** CONNECT host:port over a connection to the proxy, then TLS to the service inside the tunnel. */
+function tunnel(
+  url: URL,
+  proxy: ProxyRoute,
+  socket: Socket,
+  ca: string[] | undefined,
+  signal: AbortSignal | undefined,
+  done: Done,
+): void {
+  const authority = `${url.hostname}:${url.port || 443}`;
+  let finished = false;
+  const onAbort = () =>
+    fail(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
+  const fail = (err: Error) => {
+    if (finished) return;
+    finished = true;
+    signal?.removeEventListener('abort', onAbort);
+    socket.destroy();
+    done(err, socket);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const connect = httpRequest({
+    method: 'CONNECT',
+    path: authority,
+    headers: { host: authority, ...proxyAuthorization(proxy.url) },
+    createConnection: () => socket,
+  });
+  const refused = (res: IncomingMessage) => {
+    res.resume();
+    fail(
+      res.statusCode === 407
+        ? proxyAuthError(proxy)
+        : new ProxyError(
+            'refused',
+            proxy,
+            `el proxy ${proxy.shown} no abrió el camino a ${url.host} (HTTP ${res.statusCode})`,
+            res.statusCode,
+          ),
+    );
+  };
+  connect.once('connect', (res: IncomingMessage, tunnelled: Socket, head: Buffer) => {
+    if (res.statusCode !== 200) return refused(res);
+    if (finished) return;
+    finished = true;
+    signal?.removeEventListener('abort', onAbort);
+    if (head.length) tunnelled.unshift(head);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const tls = process.getBuiltinModule('node:tls');
+    const net = process.getBuiltinModule('node:net');
+    done(
+      null,
+      tls.connect({
+        socket: tunnelled,
+        servername: net.isIP(host) ? undefined : host,
+        ...(ca ? { ca } : {}),
+      }),
+    );
+  });
+  connect.once('response', refused);
+  connect.once('error', (err: NodeJS.ErrnoException) => fail(proxyUnreachable(proxy, err.code)));
+  connect.end();
+}
+
+/** The CA bundle named by the network could not be read. */
+export class CaFileError extends Error {
+  override name = 'CaFileError';
+  readonly code = 'SVC_CA_FILE';
+}
+
+const bundles = new Map<string, string[]>();
+
+/**
+ * What an https connection trusts when a CA bundle is set: Node's own roots, the
+ * bundle's certificates and NODE_EXTRA_CA_CERTS' (giving `ca` replaces Node's
+ * defaults, extra ones included, so they are added back).
+ */
+export function caBundle(network: Network): string[] {
+  const setting = network.ca!;
+  const extra = network.env.NODE_EXTRA_CA_CERTS?.trim();
+  const key = `${setting.file}\0${extra ?? ''}`;
+  const cached = bundles.get(key);
+  if (cached) return cached;
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  const tls = process.getBuiltinModule('node:tls');
+  const read = (file: string, from: string): string => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no existe' : code === 'EISDIR' ? 'es una carpeta' : code;
+      throw new CaFileError(`no se pudo leer el certificado de ${from} (${file}): ${why}`);
+    }
+    if (!text.includes('-----BEGIN CERTIFICATE-----'))
+      throw new CaFileError(
+        `${from} (${file}) no tiene certificados PEM (-----BEGIN CERTIFICATE-----)`,
+      );
+    return text;
+  };
+  const ca = [...tls.rootCertificates, read(setting.file, setting.from)];
+  if (extra) {
+    try {
+      ca.push(read(extra, 'NODE_EXTRA_CA_CERTS'));
+    } catch {
+      // Node already warned about it at start-up, and goes on without it too.
+    }
+  }
+  bundles.set(key, ca);
+  return ca;
 }

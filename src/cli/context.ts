@@ -5,6 +5,7 @@
 // console; everything they touch comes from here.
 import { redactAddresses } from '../api/address.js';
 import type { Client, WriteRecord } from '../api/client.js';
+import type { Network } from '../api/network.js';
 import type { Resolved } from '../config/resolve.js';
 import type { Store } from '../config/store.js';
 import type { IO, Streams } from '../output/io.js';
@@ -19,6 +20,9 @@ export interface GlobalOptions {
   profile?: string;
   live: boolean;
   baseUrl?: string;
+  /** --proxy ("" = none) and --cacert. */
+  proxy?: string;
+  cacert?: string;
   yes: boolean;
   input: boolean;
   color: boolean;
@@ -35,6 +39,8 @@ export interface Context {
   resolved(): Promise<Resolved>;
   /** The service's zone, the one clock of typed and shown times (SVC_TZ > profile > default). */
   zone(): Promise<string>;
+  /** The proxy and CA settings every outgoing connection uses (flag > environment > profile). */
+  network(): Promise<Network>;
   /** The API client for the resolved address and key. Prints the live banner once. */
   /**
    * `banner: false` for the sandbox's own controls (`svc sandbox pagar`…): they act on a
@@ -104,6 +110,7 @@ export function createContext(deps: ContextDeps): Context {
   const { io, env, globals } = deps;
   let storeP: Promise<Store> | undefined;
   let resolvedP: Promise<Resolved> | undefined;
+  let networkP: Promise<Network> | undefined;
   let bannerShown = false;
   // The spinner running now (ctx.spin), whose text a long list walk extends.
   let spinning: { spinner: { text: string }; text: string } | undefined;
@@ -153,6 +160,28 @@ export function createContext(deps: ContextDeps): Context {
       })();
       return resolvedP;
     },
+    network() {
+      networkP ??= (async () => {
+        const { Network } = await import('../api/network.js');
+        // The profile's settings only when there is a config file to read them from.
+        let profile: { proxy?: string; ca_file?: string } | undefined;
+        try {
+          profile = (await ctx.resolved()).profile;
+        } catch {
+          profile = undefined;
+        }
+        return new Network(
+          {
+            proxyFlag: globals.proxy,
+            caFlag: globals.cacert,
+            profileProxy: profile?.proxy,
+            profileCa: profile?.ca_file,
+          },
+          env,
+        );
+      })();
+      return networkP;
+    },
     async zone() {
       const { serviceZone, DateError } = await import('../dates.js');
       const profileZone = env.SVC_TZ?.trim() ? undefined : (await ctx.resolved()).profile?.zona;
@@ -200,10 +229,12 @@ export function createContext(deps: ContextDeps): Context {
         env.SVC_WAIT_NOTICE_MS && /^\d{1,9}$/.test(env.SVC_WAIT_NOTICE_MS)
           ? Number(env.SVC_WAIT_NOTICE_MS)
           : undefined;
+      const network = await ctx.network();
       try {
-        return new Client({
+        const client = new Client({
           baseUrl,
           apiKey,
+          network,
           timeoutMs,
           backoffMs,
           maxReplyBytes,
@@ -232,6 +263,8 @@ export function createContext(deps: ContextDeps): Context {
                 )
             : undefined,
         });
+        if (globals.debug) ctx.debug(network.describe(new URL(client.baseUrl)));
+        return client;
       } catch (err) {
         if (err instanceof Error && err.name === 'InsecureBaseUrlError')
           throw new UsageError(err.message);

@@ -17,6 +17,15 @@ export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   { flags: '--live', description: 'usa la clave live del perfil (dinero real)' },
   { flags: '--base-url <url>', description: 'dirección del servicio (o SVC_BASE_URL)' },
   {
+    flags: '--proxy <url>',
+    description:
+      'proxy http:// para salir a la red (o HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; "" = ninguno)',
+  },
+  {
+    flags: '--cacert <archivo>',
+    description: 'certificados (PEM) de la CA de tu empresa (o SSL_CERT_FILE, NODE_EXTRA_CA_CERTS)',
+  },
+  {
     flags: '-y, --yes',
     description: 'confirma sin preguntar (necesario en modo live sin terminal)',
   },

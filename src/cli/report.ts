@@ -65,7 +65,12 @@ function describe(
     return { code: err.exitCode, line, body: err.body };
   }
   if (err instanceof NetworkError) {
-    return { code: err.exitCode, line: oneLine(networkLine(err)), name: err.code };
+    return {
+      code: err.exitCode,
+      line: oneLine(networkLine(err)),
+      name: err.code,
+      suggestion: err.suggestion,
+    };
   }
   if (err instanceof SvcError) {
     return {

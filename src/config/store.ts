@@ -50,6 +50,10 @@ export const Profile = z.object({
   webhook_secret: z.optional(z.string()),
   /** The service's IANA time zone, when it is not the default (see src/dates.ts serviceZone). */
   zona: z.optional(z.string()),
+  /** The proxy to go out through (network.ts), below --proxy and the environment. */
+  proxy: z.optional(z.string()),
+  /** A CA bundle (PEM) to trust, below --cacert and SSL_CERT_FILE. */
+  ca_file: z.optional(z.string()),
 });
 export type Profile = z.infer<typeof Profile>;
 

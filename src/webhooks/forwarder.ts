@@ -3,7 +3,15 @@
 // timeout for the whole answer, many at once over kept-alive connections. Never
 // throws: every failure becomes a result the listener can relay honestly.
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import {
+  proxyAuthError,
+  proxyAuthorization,
+  proxyUnreachable,
+  type Network,
+  type ProxyRoute,
+} from '../api/network.js';
+import { caBundle } from '../api/transport.js';
 import { describeUnreachable as describe } from './unreachable.js';
 
 export const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
@@ -52,19 +60,65 @@ export interface ForwarderOptions {
   timeoutMs?: number;
   /** Connections per target origin (more requests wait for one: no connection storm when the app slows down). */
   connections?: number;
+  /** The proxy and CA bundle to go out with (network.ts); none: straight, Node's certificates. */
+  network?: Network;
 }
 
 export class Forwarder {
   readonly timeoutMs: number;
   private readonly agent: Agent;
+  private readonly network?: Network;
+  private ca?: string[];
+  /** A CA bundle that could not be read: every forward fails with it. */
+  private readonly setupError?: Error;
+  /** One agent per proxy in use, made on first use. */
+  private readonly proxied = new Map<string, ProxyAgent>();
+  private readonly connections: number;
 
   constructor(options: ForwarderOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
+    this.connections = options.connections ?? 64;
+    this.network = options.network;
+    let ca: string[] | undefined;
+    try {
+      ca = this.network?.ca ? this.caBundle() : undefined;
+    } catch (err) {
+      this.setupError = err as Error;
+    }
     this.agent = new Agent({
-      connections: options.connections ?? 64,
+      connections: this.connections,
       keepAliveTimeout: 4_000,
       connectTimeout: Math.min(this.timeoutMs, 10_000),
+      ...(ca ? { connect: { ca } } : {}),
     });
+  }
+
+  private caBundle(): string[] {
+    this.ca ??= caBundle(this.network!);
+    return this.ca;
+  }
+
+  /** The dispatcher for a target: its proxy's agent, or the direct one. */
+  private dispatcherFor(target: URL): { dispatcher: Dispatcher; proxy?: ProxyRoute } {
+    const proxy = this.network?.route(target);
+    if (!proxy) return { dispatcher: this.agent };
+    let agent = this.proxied.get(proxy.url.href);
+    if (!agent) {
+      const auth = proxyAuthorization(proxy.url)['proxy-authorization'];
+      agent = new ProxyAgent({
+        // The credentials go as a header, never inside an address undici could print.
+        uri: `${proxy.url.protocol}//${proxy.url.host}`,
+        ...(auth ? { token: auth } : {}),
+        // Plain http goes to the proxy as a whole address, https through CONNECT.
+        proxyTunnel: false,
+        connections: this.connections,
+        keepAliveTimeout: 4_000,
+        connectTimeout: Math.min(this.timeoutMs, 10_000),
+        ...(this.network?.ca ? { requestTls: { ca: this.caBundle() } } : {}),
+      });
+      this.proxied.set(proxy.url.href, agent);
+    }
+    return { dispatcher: agent, proxy };
   }
 
   /**
@@ -101,12 +155,15 @@ export class Forwarder {
           responseHeaders: keptResponseHeaders(answerHeaders),
         };
       };
+      let proxy: ProxyRoute | undefined;
       const failed = (err: unknown, timedOut = false) =>
         settle({
           ok: false,
           status: null,
           latencyMs: latency(),
-          error: describe(err, timedOut, timeoutMs),
+          error:
+            ownError(err) ??
+            ((proxy && !timedOut && viaProxy(err, proxy)) || describe(err, timedOut, timeoutMs)),
         });
       // The whole answer, connection included, within the timeout.
       const timer = setTimeout(() => {
@@ -118,7 +175,13 @@ export class Forwarder {
           controller = c;
           if (settled) c.abort(new Error('timeout'));
         },
-        onResponseStart(_c, statusCode, h) {
+        onResponseStart(c, statusCode, h) {
+          // A plain http request's 407 is the proxy's, not the app's.
+          if (proxy && statusCode === 407) {
+            failed(proxyAuthError(proxy));
+            c.abort(new Error('proxy auth'));
+            return;
+          }
           status = statusCode;
           answerHeaders = h;
         },
@@ -149,7 +212,10 @@ export class Forwarder {
                 authorization: `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`,
               }
             : {};
-        this.agent.dispatch(
+        if (this.setupError) throw this.setupError;
+        const chosen = this.dispatcherFor(target);
+        proxy = chosen.proxy;
+        chosen.dispatcher.dispatch(
           {
             origin: target.origin,
             path: `${target.pathname}${target.search}`,
@@ -168,6 +234,37 @@ export class Forwarder {
   }
 
   async close(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+    await Promise.all(
+      [this.agent, ...this.proxied.values()].map((a) => a.close().catch(() => undefined)),
+    );
   }
+}
+
+/** svc's own errors on the way out (a proxy setting it cannot use, a CA bundle it cannot read) say it in words already. */
+function ownError(err: unknown): string | undefined {
+  return err instanceof Error && (err.name === 'ProxyError' || err.name === 'CaFileError')
+    ? err.message
+    : undefined;
+}
+
+/** What a failure through a proxy says when it is the proxy's: unreachable, or a tunnel it refused. */
+function viaProxy(err: unknown, proxy: ProxyRoute): string | undefined {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } } | undefined;
+  // undici's words: "Proxy response (403) !== 200 when HTTP Tunneling" for a tunnel,
+  // "Proxy Authentication Required (407)" for plain http.
+  const refused = /^Proxy (?:response|Authentication Required) \((\d+)\)/.exec(e?.message ?? '');
+  if (refused)
+    return refused[1] === '407'
+      ? proxyAuthError(proxy).message
+      : `el proxy ${proxy.shown} no abrió el camino (HTTP ${refused[1]})`;
+  // Every connection goes to the proxy: one that fails to open is the proxy's.
+  const code = e?.code ?? e?.cause?.code;
+  if (
+    code &&
+    /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)$/.test(
+      code,
+    )
+  )
+    return proxyUnreachable(proxy, code).message;
+  return undefined;
 }

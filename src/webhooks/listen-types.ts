@@ -1,6 +1,7 @@
 // The listener's options, what it reports per event and its counters: the types both
 // the server (listen.ts) and one request's way through it (receive.ts) use, apart so
 // neither imports the other for them.
+import type { Network } from '../api/network.js';
 import type { JournalEntry } from './journal.js';
 
 export interface ListenOptions {
@@ -20,6 +21,8 @@ export interface ListenOptions {
   headers?: readonly (readonly [string, string])[];
   toleranceSeconds?: number;
   forwardTimeoutMs?: number;
+  /** The proxy and CA bundle forwarding goes out with (network.ts). */
+  network?: Network;
   maxBodyBytes?: number;
   /** Request bodies held at once (default BODIES_IN_FLIGHT_BYTES). */
   maxBodiesBytes?: number;

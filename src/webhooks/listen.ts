@@ -49,7 +49,10 @@ export class ListenStartError extends Error {
 export async function startListener(options: ListenOptions): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
   const path = normalizePath(options.path ?? '/');
-  const forwarder = new Forwarder({ timeoutMs: options.forwardTimeoutMs });
+  const forwarder = new Forwarder({
+    timeoutMs: options.forwardTimeoutMs,
+    network: options.network,
+  });
   const journalFile = options.journal ?? options.journalPath;
   const journal = journalFile ? await Journal.open(journalFile) : undefined;
   const onError = options.onError ?? (() => {});

@@ -5,6 +5,8 @@
 // slowly in pieces; it refuses (non-2xx) a wrong signature, a body changed after
 // signing, a timestamp outside the tolerance either way, missing signature headers,
 // and an X-Svc-Event header that does not name the body's event.
+import { proxyAuthError, type Network } from '../api/network.js';
+import { openRequest, type Opened } from '../api/transport.js';
 import { EVENTOS } from '../api/enums.js';
 import { sampleBody } from './events.js';
 import { notificationHeaders, signatureHeader } from './signature.js';
@@ -110,13 +112,14 @@ export interface Sent {
 }
 
 /** POSTs one delivery with node:http(s), in pieces when asked; never throws. */
-export function deliver(url: URL, d: Delivery, timeoutMs: number): Promise<Sent> {
+export function deliver(
+  url: URL,
+  d: Delivery,
+  timeoutMs: number,
+  network?: Network,
+): Promise<Sent> {
   return new Promise((resolve) => {
     const bytes = Buffer.from(d.body, 'utf8');
-    const mod =
-      url.protocol === 'https:'
-        ? process.getBuiltinModule('node:https')
-        : process.getBuiltinModule('node:http');
     let done = false;
     const finish = (s: Sent) => {
       if (done) return;
@@ -124,20 +127,35 @@ export function deliver(url: URL, d: Delivery, timeoutMs: number): Promise<Sent>
       clearTimeout(timer);
       resolve(s);
     };
-    const req = mod.request(url, {
-      method: 'POST',
-      headers: { ...d.headers, 'content-length': String(bytes.length) },
-      agent: false,
-    });
+    let opened: Opened;
+    try {
+      opened = openRequest(
+        url,
+        { method: 'POST', headers: { ...d.headers, 'content-length': String(bytes.length) } },
+        network,
+      );
+    } catch (err) {
+      resolve({ status: null, error: (err as Error).message });
+      return;
+    }
+    const { req, proxy } = opened;
     const timer = setTimeout(() => {
       req.destroy();
       finish({ status: null, error: `sin respuesta en ${timeoutMs / 1000} s` });
     }, timeoutMs);
     req.once('error', (err: NodeJS.ErrnoException) =>
-      finish({ status: null, error: err.code ?? err.message }),
+      finish({
+        status: null,
+        // A proxy's failure says so in words; the app's, its socket code.
+        error: err.name === 'ProxyError' ? err.message : (err.code ?? err.message),
+      }),
     );
     req.once('response', (res) => {
       res.resume();
+      if (proxy && res.statusCode === 407) {
+        finish({ status: null, error: proxyAuthError(proxy).message });
+        return;
+      }
       res.once('end', () => finish({ status: res.statusCode ?? null }));
       res.once('error', () => finish({ status: res.statusCode ?? null }));
     });

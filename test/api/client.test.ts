@@ -309,8 +309,9 @@ describe('client', () => {
         .catch((e) => e);
       expect(err).toBeInstanceOf(NetworkError);
       expect(err.message).toMatch(
-        /no se pudo abrir https con 127\.0\.0\.1:\d+: certificado rechazado \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/,
+        /no se pudo abrir https con 127\.0\.0\.1:\d+: el certificado de 127\.0\.0\.1 es autofirmado$/,
       );
+      expect(err.suggestion).toContain('--cacert ARCHIVO, SSL_CERT_FILE=ARCHIVO');
       expect([err.sent, requests]).toEqual([false, 0]);
     } finally {
       tls.closeAllConnections();

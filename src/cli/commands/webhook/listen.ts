@@ -114,6 +114,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       headers: flags.headers,
       toleranceSeconds: flags.toleranceSeconds,
       forwardTimeoutMs: flags.forwardTimeoutMs,
+      network: await ctx.network(),
       journal,
       onEvent: (e) => lines.push(json ? JSON.stringify(e) : eventLine(io, e, zone, short)),
       onError: (err) => io.err(`${c.red('error:')} ${err.message}`),

@@ -36,10 +36,11 @@ export async function run(
     `svc/${VERSION} (webhook probar)`,
   );
 
+  const network = await ctx.network();
   const results: { caso: string; esperado: string; respuestas: Sent[]; ok: boolean }[] = [];
   for (const c of cases) {
     const answers: Sent[] = [];
-    for (const d of c.deliveries) answers.push(await deliver(url, d, timeoutMs));
+    for (const d of c.deliveries) answers.push(await deliver(url, d, timeoutMs, network));
     if (results.length === 0 && answers[0]!.status === null) {
       throw new CliError(
         `no se pudo llegar a ${maskTarget(target)}: ${answers[0]!.error ?? 'sin respuesta'}`,

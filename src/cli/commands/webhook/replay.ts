@@ -141,7 +141,7 @@ export async function run(
 
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
   const { summarize } = await import('../../../webhooks/events.js');
-  const forwarder = new Forwarder({ timeoutMs });
+  const forwarder = new Forwarder({ timeoutMs, network: await ctx.network() });
   let journal: Journal | undefined;
   try {
     journal = await Journal.open(path);

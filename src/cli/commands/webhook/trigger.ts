@@ -111,7 +111,7 @@ export async function run(
   };
   for (const [k, v] of extra) headers[k] = v;
   const { Forwarder } = await import('../../../webhooks/forwarder.js');
-  const forwarder = new Forwarder({ timeoutMs });
+  const forwarder = new Forwarder({ timeoutMs, network: await ctx.network() });
   const result = await forwarder
     .forward(target, Buffer.from(text, 'utf8'), headers)
     .finally(() => forwarder.close());
