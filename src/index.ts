@@ -22,6 +22,15 @@ export {
 } from './api/errors.js';
 // Every error the library throws extends SvcError: its exitCode and code are the CLI's.
 export { EXIT, SvcError } from './errors.js';
+export {
+  Network,
+  networkFromEnv,
+  bypassesProxy,
+  ProxyError,
+  type NetworkSettings,
+  type ProxyRoute,
+  type CaSetting,
+} from './api/network.js';
 export { ItemList } from './api/list.js';
 export * from './api/schemas.js';
 export {

@@ -16,7 +16,7 @@ export interface ProxyRoute {
   url: URL;
   /** The address as shown: credentials hidden. */
   shown: string;
-  /** Where it came from, as a person sets it: `--proxy`, `HTTPS_PROXY`, `el perfil (proxy)`. */
+  /** Where it came from, as a person sets it: `--proxy`, `HTTPS_PROXY`, `la opción proxy del perfil`. */
   from: string;
   source: NetSource;
 }
@@ -98,7 +98,9 @@ export class Network {
       const value = this.env[name]?.trim();
       if (value) return route(value, name, 'env');
     }
-    return profileProxy?.trim() ? route(profileProxy, 'el perfil (proxy)', 'profile') : undefined;
+    return profileProxy?.trim()
+      ? route(profileProxy, 'la opción proxy del perfil', 'profile')
+      : undefined;
   }
 
   /** NO_PROXY as set (no_proxy first), or undefined. */
@@ -136,7 +138,7 @@ export class Network {
     if (this.env.SSL_CERT_FILE?.trim())
       return { file: this.env.SSL_CERT_FILE, from: 'SSL_CERT_FILE', source: 'env' };
     if (profileCa?.trim())
-      return { file: profileCa, from: 'el perfil (ca_file)', source: 'profile' };
+      return { file: profileCa, from: 'la opción ca_file del perfil', source: 'profile' };
     return undefined;
   }
 

@@ -163,7 +163,8 @@ export class Forwarder {
           latencyMs: latency(),
           error:
             ownError(err) ??
-            ((proxy && !timedOut && viaProxy(err, proxy)) || describe(err, timedOut, timeoutMs)),
+            ((proxy && !timedOut && viaProxy(err, proxy)) ||
+              describe(err, timedOut, timeoutMs) + trustHint(err)),
         });
       // The whole answer, connection included, within the timeout.
       const timer = setTimeout(() => {
@@ -238,6 +239,17 @@ export class Forwarder {
       [this.agent, ...this.proxied.values()].map((a) => a.close().catch(() => undefined)),
     );
   }
+}
+
+/** After an unknown CA or a self-signed certificate: the settings that trust a company's CA. */
+function trustHint(err: unknown): string {
+  const e = err as { code?: string; cause?: { code?: string } } | undefined;
+  const code = e?.code ?? e?.cause?.code ?? '';
+  return /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?)$/.test(
+    code,
+  )
+    ? ' (su CA se agrega con --cacert, SSL_CERT_FILE o NODE_EXTRA_CA_CERTS)'
+    : '';
 }
 
 /** svc's own errors on the way out (a proxy setting it cannot use, a CA bundle it cannot read) say it in words already. */

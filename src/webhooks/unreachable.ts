@@ -28,6 +28,18 @@ export function describeUnreachable(err: unknown, timedOut: boolean, timeoutMs: 
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
       return 'no hay ruta al host';
+    // A certificate the connection refused, in words.
+    case 'CERT_HAS_EXPIRED':
+      return 'el certificado de la app está vencido';
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return 'el certificado de la app no es de ese nombre';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+      return 'el certificado de la app es autofirmado';
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return 'el certificado de la app lo firmó una CA que svc no conoce';
     default:
       return (code ? `${code}: ` : '') + (e?.message ?? String(err)).split('\n')[0];
   }

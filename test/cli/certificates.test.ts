@@ -16,6 +16,7 @@ import {
   type TlsFront,
 } from '../helpers/certs.js';
 import { svc } from '../helpers/inproc.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 let sb: InProcessSandbox;
@@ -56,7 +57,7 @@ describe.skipIf(!hasOpenssl())('a company CA', () => {
     const viaProfile = await svc(['salud', '--debug'], { env: { SVC_CONFIG_DIR: dir } });
     expect(viaProfile.exitCode, viaProfile.stderr).toBe(0);
     expect(viaProfile.stderr).toContain(
-      `certificados de el perfil (ca_file) (${certs.ca.certFile})`,
+      `certificados de la opción ca_file del perfil (${certs.ca.certFile})`,
     );
   });
 
@@ -104,6 +105,43 @@ describe.skipIf(!hasOpenssl())('a company CA', () => {
     expect(r.stderr.split('\n')[1]).toMatch(new RegExp(`^→ .*${fix}`));
     const json = await svc(['salud', '--json'], { env });
     expect(JSON.parse(json.stderr)).toMatchObject({ error: 'tls' });
+  });
+
+  it('webhook trigger to an https app: trusted through --cacert, else said in words', async () => {
+    const app = await startReceiver();
+    try {
+      const front = await startTlsFront(certs.good, app.port);
+      fronts.push(front);
+      const target = `https://127.0.0.1:${front.port}/hook`;
+      const env = { SVC_WEBHOOK_SECRET: 'whsec_certificados_0123456789ab' };
+      const refused = await svc(
+        ['webhook', 'trigger', 'payment.approved', '--forward-to', target],
+        {
+          env,
+        },
+      );
+      expect(refused.exitCode).not.toBe(0);
+      expect(refused.stderr).toContain(
+        'el certificado de la app lo firmó una CA que svc no conoce (su CA se agrega con --cacert, SSL_CERT_FILE o NODE_EXTRA_CA_CERTS)',
+      );
+      expect(app.received).toHaveLength(0);
+      const ok = await svc(
+        [
+          'webhook',
+          'trigger',
+          'payment.approved',
+          '--forward-to',
+          target,
+          '--cacert',
+          certs.ca.certFile,
+        ],
+        { env },
+      );
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(app.received).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
   });
 
   it('a CA file that is not there, or holds no certificate, is named', async () => {

@@ -6,7 +6,8 @@
 // that asks for credentials, one that refuses, one that is not there; the
 // credentials never printed.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configWith, expectNoStack, svcSpawned } from '../helpers/cli.js';
+import { Client, networkFromEnv } from '../../src/index.js';
+import { configWith, expectNoStack, profilesIn, svcSpawned, tempDir } from '../helpers/cli.js';
 import {
   hasOpenssl,
   makeCerts,
@@ -127,7 +128,7 @@ describe.skipIf(!hasOpenssl())('API calls through the proxy', () => {
     const base = { SVC_CONFIG_DIR: dir, SSL_CERT_FILE: certs.ca.certFile };
     const fromProfile = await svc(['salud', '--debug'], { env: base });
     expect(fromProfile.exitCode, fromProfile.stderr).toBe(0);
-    expect(fromProfile.stderr).toContain(`red: proxy ${proxy.url} (de el perfil (proxy))`);
+    expect(fromProfile.stderr).toContain(`red: proxy ${proxy.url} (de la opción proxy del perfil)`);
     expect(proxy.seen).toHaveLength(1);
 
     const dead = `http://127.0.0.1:${await closedPort()}`;
@@ -142,6 +143,42 @@ describe.skipIf(!hasOpenssl())('API calls through the proxy', () => {
     expect(fromFlag.stderr).toContain(`red: proxy ${proxy.url} (de --proxy)`);
     expect(fromFlag.stderr).toContain(`--> por el proxy ${proxy.url}`);
     expect(proxy.seen).toHaveLength(2);
+  });
+
+  it('svc login --proxy keeps the proxy in the profile for later commands', async () => {
+    const dir = tempDir('svc-config-');
+    const withUrl = proxy.url.replace('://', `://ana:${PASSWORD}@`);
+    const login = await svc(
+      ['login', '--with-key-stdin', '--base-url', service, '--proxy', withUrl],
+      {
+        env: { SVC_CONFIG_DIR: dir, SSL_CERT_FILE: certs.ca.certFile },
+        input: `${sb.api_key}\n`,
+      },
+    );
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr).toContain(
+      `proxy guardado en el perfil: ${proxy.url.replace('://', '://***@')}`,
+    );
+    noPassword(login.stdout, login.stderr);
+    expect(profilesIn(dir).default.proxy).toBe(withUrl);
+    expect(proxy.seen).toHaveLength(1);
+    const later = await svc(['salud'], {
+      env: { SVC_CONFIG_DIR: dir, SSL_CERT_FILE: certs.ca.certFile },
+    });
+    expect(later.exitCode, later.stderr).toBe(0);
+    expect(proxy.seen).toHaveLength(2);
+    expect(proxy.seen[1]!.auth).toBe(`Basic ${Buffer.from(`ana:${PASSWORD}`).toString('base64')}`);
+  });
+
+  it('the client library goes through the proxy with networkFromEnv()', async () => {
+    const client = new Client({
+      baseUrl: service,
+      apiKey: sb.api_key,
+      network: networkFromEnv({ HTTPS_PROXY: proxy.url, SSL_CERT_FILE: certs.ca.certFile }),
+    });
+    const { http } = await client.cuenta();
+    expect(http).toBe(200);
+    expect(proxy.seen).toEqual([{ method: 'CONNECT', target: `servicio.test:${front.port}` }]);
   });
 
   it('a proxy that asks for credentials: 407 said so; with them in its address it works, never printed', async () => {

@@ -131,13 +131,26 @@ export async function run(
     if (!answer.ok) keyringProblem = answer.reason;
   }
 
+  // --proxy and --cacert given at login stay in the profile ("" removes them), as the
+  // address does: the office's settings for every later command of that profile.
+  const { resolve: absolute } = await import('node:path');
+  const network: { proxy?: string; ca_file?: string } = {};
+  if (globals.proxy?.trim()) network.proxy = globals.proxy.trim();
+  if (globals.cacert?.trim()) network.ca_file = absolute(globals.cacert.trim());
   await store.write((config) => {
     const {
       live_key,
       live_key_in,
       zona: _oldZone,
+      proxy: oldProxy,
+      ca_file: oldCa,
       ...current
     } = config.profiles[profileName] ?? {};
+    const kept = {
+      ...(globals.proxy === undefined && oldProxy ? { proxy: oldProxy } : {}),
+      ...(globals.cacert === undefined && oldCa ? { ca_file: oldCa } : {}),
+      ...network,
+    };
     const live =
       mode === 'test'
         ? { live_key, live_key_in }
@@ -156,6 +169,7 @@ export async function run(
           ...(mode === 'test' ? { test_key: key } : {}),
           ...(secret ? { webhook_secret: secret } : {}),
           ...(zona === DEFAULTS.timeZone ? {} : { zona }),
+          ...kept,
         },
       },
     };
@@ -192,6 +206,8 @@ export async function run(
   if (zona !== DEFAULTS.timeZone)
     io.err(`fechas en la zona ${zona}${zonaFlag ? '' : ' (la del sandbox)'}`);
   if (secret) io.err('secreto de firma guardado');
+  if (network.proxy) io.err(`proxy guardado en el perfil: ${shownAddress(network.proxy)}`);
+  if (network.ca_file) io.err(`certificados guardados en el perfil: ${network.ca_file}`);
   if (!cuenta.puede_cobrar)
     io.err(
       io.c.yellow('esta cuenta todavía no puede crear cobros (puede_cobrar: no); ver `svc cuenta`'),
