@@ -3,6 +3,7 @@
 // --version and completions stay cheap. The order is the order of `svc --help`.
 import type { CommandDef, GroupDef, Noun } from './define.js';
 import * as salud from './commands/salud/index.js';
+import * as diagnostico from './commands/diagnostico/index.js';
 import * as version from './commands/version/index.js';
 import * as cuenta from './commands/cuenta/index.js';
 import * as cargos from './commands/cargos/index.js';
@@ -23,6 +24,7 @@ import * as comandos from './commands/comandos/index.js';
 
 const nouns: Noun[] = [
   salud,
+  diagnostico,
   cuenta,
   cargos,
   cobro,
