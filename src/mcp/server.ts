@@ -102,6 +102,9 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
       '--no-pager',
       ...(g.profile !== undefined ? [`--profile=${g.profile}`] : []),
       ...(g.baseUrl !== undefined ? [`--base-url=${g.baseUrl}`] : []),
+      // The office's network settings reach every call the tools make.
+      ...(g.proxy !== undefined ? [`--proxy=${g.proxy}`] : []),
+      ...(g.cacert !== undefined ? [`--cacert=${g.cacert}`] : []),
       ...(g.live ? ['--live'] : []),
     ],
     live: g.live,

@@ -18,6 +18,7 @@ import {
 import { closedPort } from '../helpers/fixtures.js';
 import { startProxy, type TestProxy } from '../helpers/http-proxy.js';
 import { svc } from '../helpers/inproc.js';
+import { startMcpInProcess } from '../helpers/mcp.js';
 import { listenInProcess, post, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
@@ -239,6 +240,33 @@ describe.skipIf(!hasOpenssl())('API calls through the proxy', () => {
     const r = await svcSpawned(['salud'], { env: env({ HTTPS_PROXY: proxy.url }) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(proxy.seen).toEqual([{ method: 'CONNECT', target: `servicio.test:${front.port}` }]);
+  });
+});
+
+describe('svc mcp through the proxy', () => {
+  it('a tool’s call goes through --proxy given to svc mcp, and through HTTPS_PROXY', async () => {
+    const flagged = await startMcpInProcess(['--proxy', proxy.url], sb.env);
+    try {
+      const r = (await flagged.client.callTool({ name: 'salud', arguments: {} })) as {
+        isError?: boolean;
+      };
+      expect(r.isError, flagged.stderr()).toBeFalsy();
+      expect(proxy.seen).toContainEqual({ method: 'GET', target: `${sb.base_url}/v1/salud` });
+    } finally {
+      await flagged.close();
+    }
+    proxy.seen.length = 0;
+    const fromEnv = await startMcpInProcess([], env({ HTTPS_PROXY: proxy.url }));
+    try {
+      const r = (await fromEnv.client.callTool({ name: 'cuenta', arguments: {} })) as {
+        isError?: boolean;
+      };
+      expect(r.isError, fromEnv.stderr()).toBeFalsy();
+      expect(proxy.seen.length).toBeGreaterThan(0);
+      expect(proxy.seen.every((s) => s.method === 'CONNECT')).toBe(true);
+    } finally {
+      await fromEnv.close();
+    }
   });
 });
 
