@@ -1,5 +1,6 @@
 // Files and folders that hold secrets: the checks svc makes before trusting one
-// (owner, mode, symlinks) and the only way it writes one (never through a link).
+// (owner, mode, symlinks); svc writes one only through replaceFile (src/durable.ts),
+// never through a link.
 //
 // The rules follow ssh's StrictModes: a folder that others can write lets them
 // swap the file; a file others can read leaks the keys; a link lets whoever
@@ -11,21 +12,16 @@
 import {
   closeSync,
   constants,
-  fchmodSync,
   fstatSync,
-  fsyncSync,
   lstatSync,
   openSync,
   readFileSync,
   readlinkSync,
   realpathSync,
-  renameSync,
-  rmSync,
   statSync,
-  writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 /**
  * Each reason svc refuses a folder or file that holds secrets, by name: the `problem`
@@ -293,54 +289,6 @@ export function readPrivateFile(path: string, what: string): string | undefined 
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
-  }
-}
-
-/**
- * Replaces `path` with `data`, mode 0600, never through a link: a new temp file in
- * the same folder (O_EXCL|O_NOFOLLOW, so nothing planted under its name is
- * followed), fsynced, renamed over the name (rename replaces a link, it does not
- * write to its target), then the folder fsynced so the rename survives a crash.
- */
-export function writePrivateFile(path: string, data: string): void {
-  const dir = dirname(path);
-  const tmp = join(
-    dir,
-    `.${basename(path)}.${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}.tmp`,
-  );
-  const fd = openSync(
-    tmp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW,
-    0o600,
-  );
-  try {
-    try {
-      // The umask can only remove bits from 0600; fchmod makes the mode exact anyway.
-      if (process.platform !== 'win32') fchmodSync(fd, 0o600);
-      const bytes = Buffer.from(data, 'utf8');
-      for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  fsyncFolder(dir);
-}
-
-function fsyncFolder(dir: string): void {
-  if (process.platform === 'win32') return;
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, constants.O_RDONLY);
-    fsyncSync(fd);
-  } catch {
-    // Some filesystems refuse fsync on a folder; the file itself is already on disk.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

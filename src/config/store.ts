@@ -13,11 +13,11 @@ import {
   folderProblem,
   PrivatePathError,
   readPrivateFile,
-  writePrivateFile,
   type FolderLabels,
   type Unsafe,
   type UnsafeProblem,
 } from './private.js';
+import { replaceFile } from '../durable.js';
 
 /** A config folder or file svc will not trust with keys; `problem` names the case (exit 1). */
 export class UnsafeConfigError extends ConfigError {
@@ -160,7 +160,7 @@ export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
       return withLock(`${path}.lock`, () => {
         const next = ConfigFile.parse(update(read()));
         try {
-          writePrivateFile(path, `${JSON.stringify(next, null, '\t')}\n`);
+          replaceFile(path, `${JSON.stringify(next, null, '\t')}\n`);
         } catch (err) {
           throw new ConfigError(`no se pudo escribir ${path}: ${(err as Error).message}`);
         }

@@ -23,7 +23,8 @@ import type { Context } from '../cli/context.js';
 import type { CredentialProblem } from '../config/credentials.js';
 import type { Resolved } from '../config/resolve.js';
 import { parsePort, printable } from '../cli/parse.js';
-import { PrivatePathError, readPrivateFile, writePrivateFile } from '../config/private.js';
+import { PrivatePathError, readPrivateFile } from '../config/private.js';
+import { replaceFile } from '../durable.js';
 import { dataDir } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { main } from '../main.js';
@@ -144,7 +145,7 @@ function httpToken(file: string | undefined): { value: string; file?: string } {
   }
   if (kept === undefined) {
     const value = randomBytes(32).toString('base64url');
-    writePrivateFile(path, `${value}\n`);
+    replaceFile(path, `${value}\n`);
     return { value, file: path };
   }
   const value = kept.trim();

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createSandbox, type Coding, type SandboxApp } from './app.js';
 import type { LogEntry } from './faults.js';
 import { SandboxStartError } from './errors.js';
-import type { JournalFs } from './journal.js';
+import type { FileLayer } from '../durable.js';
 import { Store, type Op } from './store.js';
 import { DEFAULT_TZ, createClock } from './time.js';
 import { DEFAULTS } from '../defaults.js';
@@ -36,7 +36,7 @@ export interface SandboxOptions {
   /** Notices about the data file (a cut tail set aside, compaction, size), one line each. */
   onNotice?: (text: string) => void;
   /** Data file operations (tests inject a full disk); node:fs by default. */
-  dataFs?: JournalFs;
+  dataFs?: FileLayer;
   /** Past this size a start compacts a data file that is mostly superseded lines (default 64 MiB). */
   compactAtBytes?: number;
   /** Request bodies held at once, all requests together (default 32 MiB, body-budget.ts). */

@@ -2,31 +2,15 @@
 // they fail, a reader that hands out one line at a time (a file of any size opens),
 // the damaged tail kept aside before it is trimmed, and the atomic rewrite behind
 // compaction. What the lines mean is store.ts's business; this module only moves bytes.
-import * as nodeFs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { basename, dirname } from 'node:path';
-
-/** The file operations the journal uses: node:fs, or a test's stand-in that fails on cue. */
-export interface JournalFs {
-  openSync(path: string, flags: string, mode?: number): number;
-  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
-  readSync(
-    fd: number,
-    buffer: Uint8Array,
-    offset: number,
-    length: number,
-    position: number | null,
-  ): number;
-  fdatasyncSync(fd: number): void;
-  fsyncSync(fd: number): void;
-  ftruncateSync(fd: number, len: number): void;
-  fstatSync(fd: number): { size: number };
-  closeSync(fd: number): void;
-  renameSync(from: string, to: string): void;
-  unlinkSync(path: string): void;
-}
-
-export const realFs: JournalFs = nodeFs;
+import {
+  appendSynced,
+  createFile,
+  replaceFile,
+  writeAll,
+  type Content,
+  type FileLayer,
+} from '../durable.js';
 
 /** A journal line longer than this is damage, not a change (one change is a few KB). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -60,7 +44,7 @@ export class JournalWriter {
   private stuckOn: NodeJS.ErrnoException | null = null;
 
   constructor(
-    private readonly fs: JournalFs,
+    private readonly fs: FileLayer,
     private fd: number,
     private size: number,
   ) {}
@@ -74,10 +58,8 @@ export class JournalWriter {
     if (this.stuckOn) this.repair();
     const buf = Buffer.from(text, 'utf8');
     try {
-      let written = 0;
-      while (written < buf.length)
-        written += this.fs.writeSync(this.fd, buf, written, buf.length - written);
-      if (sync) this.fs.fdatasyncSync(this.fd);
+      if (sync) appendSynced(this.fd, buf, this.fs);
+      else writeAll(this.fd, buf, this.fs);
     } catch (err) {
       this.undo(err as NodeJS.ErrnoException);
     }
@@ -127,7 +109,7 @@ export interface Line {
 }
 
 /** The lines of an open file, read a chunk at a time: memory follows the longest line, not the file. */
-export function* readLines(fs: JournalFs, fd: number): Generator<Line> {
+export function* readLines(fs: FileLayer, fd: number): Generator<Line> {
   const chunk = Buffer.allocUnsafe(CHUNK);
   let carry: Buffer[] = [];
   let carried = 0;
@@ -182,7 +164,7 @@ export function lineText(bytes: Buffer): string | null {
  * Copies the bytes from `offset` to the end of `file` into `FILE.dañado-<fecha>`
  * (fsynced), then trims the file there. Returns the copy's path.
  */
-export function setAsideTail(fs: JournalFs, file: string, offset: number, now: Date): string {
+export function setAsideTail(fs: FileLayer, file: string, offset: number, now: Date): string {
   const stamp = now
     .toISOString()
     .replace(/\.\d+Z$/, 'Z')
@@ -200,23 +182,14 @@ export function setAsideTail(fs: JournalFs, file: string, offset: number, now: D
     let copy = '';
     for (let i = 0; ; i++) {
       copy = `${file}.dañado-${stamp}${i ? `-${i}` : ''}`;
-      let out: number;
       try {
-        out = fs.openSync(copy, 'wx', 0o600);
+        createFile(copy, tail.subarray(0, got), fs);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST' && i < 100) continue;
         throw err;
       }
-      try {
-        let written = 0;
-        while (written < got) written += fs.writeSync(out, tail, written, got - written);
-        fs.fsyncSync(out);
-      } finally {
-        fs.closeSync(out);
-      }
       break;
     }
-    syncDir(fs, dirname(file));
     fs.ftruncateSync(fd, offset);
     fs.fdatasyncSync(fd);
     return copy;
@@ -226,89 +199,24 @@ export function setAsideTail(fs: JournalFs, file: string, offset: number, now: D
 }
 
 /** Appends the newline a complete last line was written without, so the next change starts a line of its own. */
-export function terminateLastLine(fs: JournalFs, file: string): void {
+export function terminateLastLine(fs: FileLayer, file: string): void {
   const fd = fs.openSync(file, 'a');
   try {
-    fs.writeSync(fd, Buffer.from('\n'), 0, 1);
-    fs.fdatasyncSync(fd);
+    appendSynced(fd, Buffer.from('\n'), fs);
   } finally {
     fs.closeSync(fd);
   }
 }
 
 /**
- * Replaces `file` with the lines `write` produces, atomically: a temporary file in
- * the same folder, fsynced, renamed over it, the folder fsynced. A failure removes
- * the temporary file and leaves `file` as it was. Returns the new size.
+ * Replaces `file` with the lines `write` produces, atomically (replaceFile: a
+ * temporary file in the same folder, fsynced, renamed over it, the folder fsynced).
+ * A failure leaves `file` as it was. Returns the new size.
  */
 export function rewriteAtomically(
-  fs: JournalFs,
+  fs: FileLayer,
   file: string,
-  write: (out: (text: string) => void) => void,
+  write: Extract<Content, (out: (text: string) => void) => void>,
 ): number {
-  const temp = `${dirname(file)}/.${basename(file)}.compactando-${process.pid}`;
-  const fd = fs.openSync(temp, 'w', 0o600);
-  let size = 0;
-  try {
-    const parts: Buffer[] = [];
-    let pending = 0;
-    const flush = () => {
-      const buf = Buffer.concat(parts, pending);
-      let written = 0;
-      while (written < buf.length) written += fs.writeSync(fd, buf, written, buf.length - written);
-      size += buf.length;
-      parts.length = 0;
-      pending = 0;
-    };
-    write((text) => {
-      const buf = Buffer.from(text, 'utf8');
-      parts.push(buf);
-      pending += buf.length;
-      if (pending >= CHUNK) flush();
-    });
-    flush();
-    fs.fsyncSync(fd);
-  } catch (err) {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // the error that matters is the write's
-    }
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // nothing left to remove
-    }
-    throw err;
-  }
-  fs.closeSync(fd);
-  try {
-    fs.renameSync(temp, file);
-  } catch (err) {
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // nothing left to remove
-    }
-    throw err;
-  }
-  syncDir(fs, dirname(file));
-  return size;
-}
-
-/** Makes a rename or a new file in `dir` durable (where the platform allows fsync on a folder). */
-function syncDir(fs: JournalFs, dir: string): void {
-  let fd: number;
-  try {
-    fd = fs.openSync(dir, 'r');
-  } catch {
-    return;
-  }
-  try {
-    fs.fsyncSync(fd);
-  } catch {
-    // Windows and a few filesystems refuse fsync on a folder; the rename itself stands.
-  } finally {
-    fs.closeSync(fd);
-  }
+  return replaceFile(file, write, fs);
 }

@@ -20,13 +20,12 @@ import {
   LineTooLong,
   lineText,
   readLines,
-  realFs,
   rewriteAtomically,
   setAsideTail,
   terminateLastLine,
-  type JournalFs,
   type Line,
 } from './journal.js';
+import { nodeFiles, openAppend as openForAppend, type FileLayer } from '../durable.js';
 import { lockDataFile, type DataLock } from './data-path.js';
 import {
   checkEvent,
@@ -220,7 +219,7 @@ const PER_LINE = 256;
 
 export interface OpenOptions {
   /** File operations (tests inject failures); node:fs by default. */
-  fs?: JournalFs;
+  fs?: FileLayer;
   /** Notices for the person running the sandbox (trimmed tail, compaction, size); the CLI prints them on stderr. */
   onNotice?: (text: string) => void;
   /** Past this size a start compacts the file when more than half of it is superseded. */
@@ -245,7 +244,7 @@ export class Store {
   private readonly byKey = new Map<string, Merchant>();
   private writer: JournalWriter | null = null;
   private lock: DataLock | null = null;
-  private fs: JournalFs = realFs;
+  private fs: FileLayer = nodeFiles;
   private real: string | null = null;
   private onNotice: (text: string) => void = () => {};
   /**
@@ -291,7 +290,7 @@ export class Store {
   }
 
   private static load(file: string, real: string, options: OpenOptions): Store {
-    const fs = options.fs ?? realFs;
+    const fs = options.fs ?? nodeFiles;
     const notice = options.onNotice ?? (() => {});
     let fd: number | null = null;
     try {
@@ -678,7 +677,7 @@ export class Store {
 }
 
 /** The lines of the file; a line too long to be a change stops the start like any bad line. */
-function* readLinesOf(fs: JournalFs, fd: number, file: string): Generator<Line> {
+function* readLinesOf(fs: FileLayer, fd: number, file: string): Generator<Line> {
   try {
     yield* readLines(fs, fd);
   } catch (err) {
@@ -699,7 +698,7 @@ function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function fileSize(fs: JournalFs, real: string, file: string): number {
+function fileSize(fs: FileLayer, real: string, file: string): number {
   const fd = openAppend(fs, real, file);
   try {
     return fs.fstatSync(fd).size;
@@ -714,9 +713,9 @@ function corrupt(where: string, why: string): SandboxStartError {
   );
 }
 
-function openAppend(fs: JournalFs, real: string, file: string): number {
+function openAppend(fs: FileLayer, real: string, file: string): number {
   try {
-    return fs.openSync(real, 'a', 0o600);
+    return openForAppend(real, fs);
   } catch (err) {
     throw new SandboxStartError(`no se pudo abrir ${file}: ${(err as Error).message}`);
   }

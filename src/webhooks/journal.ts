@@ -11,13 +11,14 @@
 // to a file of their own (`webhooks.rechazados.jsonl`, rotated at a few MiB) with
 // only the start of their body: a flood of them can never push a verified event out,
 // nor make the disk use grow past both files' two generations.
-import { constants as fsConstants, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { decodeUtf8, type EventSummary } from './events.js';
 import type { ForwardResult } from './forwarder.js';
 import { maskTarget } from '../api/address.js';
+import { appendAsync, openAppendAsync } from '../durable.js';
 
 export const JOURNAL_FILE = 'webhooks.jsonl';
 /** Size at which the journal is rotated (two generations kept: at most about twice this on disk). */
@@ -343,7 +344,7 @@ export class Journal {
   static async open(path: string, options: JournalOptions = {}): Promise<Journal> {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      const { fh, dsync } = await openAppend(path);
+      const { fh, dsync } = await openAppendAsync(path);
       let size = (await fh.stat()).size;
       if (size > 0) {
         // A line torn by a crash (no newline) must not swallow the next one: end it,
@@ -351,8 +352,7 @@ export class Journal {
         const last = Buffer.alloc(1);
         await fh.read(last, 0, 1, size - 1);
         if (last[0] !== 0x0a) {
-          await fh.write('\n');
-          if (!dsync) await fh.datasync();
+          await appendAsync(fh, Buffer.from('\n'), dsync);
           size++;
         }
       }
@@ -409,8 +409,7 @@ export class Journal {
       try {
         const text = n === 1 ? batch[0]!.line : batch.map((p) => p.line).join('');
         const data = Buffer.from(this.torn ? `\n${text}` : text);
-        await this.writeAll(data);
-        if (!this.dsync) await this.fh.datasync();
+        await appendAsync(this.fh, data, this.dsync);
         this.counts.syncs++;
         this.counts.lines += n;
         this.size += data.length;
@@ -431,18 +430,12 @@ export class Journal {
     this.flushing = undefined;
   }
 
-  private async writeAll(data: Buffer): Promise<void> {
-    let at = 0;
-    while (at < data.length) {
-      at += (await this.fh.write(data, at, data.length - at)).bytesWritten;
-    }
-  }
-
   /** The full file becomes the previous generation; appends go on in a new one. */
   private async rotate(): Promise<void> {
     try {
       await rename(this.path, rotatedPath(this.path));
-      const { fh } = await openAppend(this.path);
+      // The new file's creation fsyncs the folder, which keeps the rename too.
+      const { fh } = await openAppendAsync(this.path);
       await this.fh.close();
       this.fh = fh;
       this.size = 0;
@@ -460,19 +453,6 @@ export class Journal {
     while (this.flushing) await this.flushing;
     await this.fh.close();
   }
-}
-
-/**
- * Opens for appending with O_DSYNC where the platform has it: the write itself is
- * durable, one trip to the thread pool per batch instead of two (write, fdatasync).
- */
-async function openAppend(path: string): Promise<{ fh: FileHandle; dsync: boolean }> {
-  const { O_APPEND, O_CREAT, O_RDWR, O_DSYNC } = fsConstants;
-  // Read as well: open() looks at the last byte for a torn line.
-  if (O_DSYNC !== undefined && process.platform !== 'win32') {
-    return { fh: await open(path, O_APPEND | O_CREAT | O_RDWR | O_DSYNC, 0o600), dsync: true };
-  }
-  return { fh: await open(path, 'a+', 0o600), dsync: false };
 }
 
 export interface JournalRead {

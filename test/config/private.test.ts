@@ -1,15 +1,7 @@
-// The primitives of src/config/private.ts in-process: writes never go through a
-// link, lock files are never created through one, and a planted FIFO cannot hang a read.
+// The primitives of src/config/private.ts in-process: lock files are never created
+// through a link, and a planted FIFO cannot hang a read (writes: test/durable.test.ts).
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  lstatSync,
-  readFileSync,
-  readdirSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,28 +10,10 @@ import {
   PrivatePathError,
   readPrivateFile,
   shellPath,
-  writePrivateFile,
 } from '../../src/config/private.js';
 import { tempDir } from '../helpers/cli.js';
 
 const LABELS = { what: 'la carpeta', elsewhere: 'usá otra' };
-
-describe('writePrivateFile', () => {
-  it('replaces a symlink at the name with a 0600 file and leaves the link’s target untouched', () => {
-    const dir = tempDir('svc-priv-');
-    const target = join(tempDir('svc-priv-target-'), 'victim');
-    writeFileSync(target, 'original', { mode: 0o644 });
-    const path = join(dir, 'config.json');
-    symlinkSync(target, path);
-    writePrivateFile(path, '{"secret":1}');
-    expect(readFileSync(target, 'utf8')).toBe('original');
-    expect(statSync(target).mode & 0o777).toBe(0o644);
-    expect(lstatSync(path).isSymbolicLink()).toBe(false);
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readFileSync(path, 'utf8')).toBe('{"secret":1}');
-    expect(readdirSync(dir)).toEqual(['config.json']);
-  });
-});
 
 describe('createLockFile', () => {
   it('does not create a file through a dangling symlink planted as the lock', () => {

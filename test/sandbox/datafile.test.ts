@@ -27,7 +27,8 @@ import { svc } from '../helpers/inproc.js';
 import { startSandbox } from '../helpers/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { eventually } from './helpers.js';
-import { readLines, type JournalFs } from '../../src/sandbox/journal.js';
+import type { FileLayer } from '../../src/durable.js';
+import { readLines } from '../../src/sandbox/journal.js';
 import { Store } from '../../src/sandbox/store.js';
 
 const enospc = (call: string) =>
@@ -60,7 +61,7 @@ function faultyFs() {
         if (f.truncateFails) throw enospc('ftruncate');
         nodeFs.ftruncateSync(fd, len);
       },
-    } as JournalFs,
+    } as FileLayer,
   };
   return f;
 }
@@ -400,7 +401,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
         (largest = Math.max(largest, l)),
         nodeFs.readSync(fd, b, o, l, p)
       ),
-    } as JournalFs;
+    } as FileLayer;
     const fd = nodeFs.openSync(file, 'r');
     const got = [...readLines(fs, fd)];
     nodeFs.closeSync(fd);
@@ -432,7 +433,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
         reads.push(l),
         nodeFs.readSync(fd, b, o, l, p)
       ),
-    } as JournalFs;
+    } as FileLayer;
     const store = Store.open(file, { fs });
     try {
       expect(store.cobros.size).toBe(6000);
@@ -503,7 +504,7 @@ describe('a large file: streamed replay and compaction (#19.3)', () => {
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^${esc(file)} compactado: [0-9.]+ MB → [0-9.]+ MB\\n$`));
       expect(statSync(file).size).toBeLessThan(sizeBefore * 0.7);
-      expect(readdirSync(join(file, '..')).filter((n) => n.includes('compactando'))).toEqual([]);
+      expect(readdirSync(join(file, '..')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
       const j = await svc(['--json', 'sandbox', 'compactar', '--data', file]);
       expect(JSON.parse(j.stdout)).toEqual({
         archivo: file,

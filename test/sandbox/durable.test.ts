@@ -7,7 +7,7 @@
 import * as nodeFs from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JournalFs } from '../../src/sandbox/journal.js';
+import type { FileLayer } from '../../src/durable.js';
 import { Store } from '../../src/sandbox/store.js';
 import { tempDir } from '../helpers/cli.js';
 import { startSandbox } from '../helpers/sandbox.js';
@@ -25,7 +25,7 @@ function spyFs() {
   const log: Op[] = [];
   const paths = new Map<number, string>();
   const at = (fd: number) => paths.get(fd) ?? `fd ${fd}`;
-  const fs: JournalFs = {
+  const fs: FileLayer = {
     ...nodeFs,
     openSync(path: string, flags: string, mode?: number) {
       const fd = nodeFs.openSync(path, flags, mode);

@@ -9,7 +9,8 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../../config/store.js';
-import { readPrivateFile, writePrivateFile } from '../../config/private.js';
+import { readPrivateFile } from '../../config/private.js';
+import { replaceFile } from '../../durable.js';
 import { shown } from '../../text.js';
 import type { Context } from '../context.js';
 
@@ -82,7 +83,7 @@ export class DoubtBook {
     const stamp = doubt.desde.replace(/[^0-9]/g, '');
     const rand = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
     const file = join(this.dir, `${stamp}-${doubt.tipo}-${rand}.json`);
-    writePrivateFile(file, `${JSON.stringify(doubt)}\n`);
+    replaceFile(file, `${JSON.stringify(doubt)}\n`);
     return file;
   }
 

@@ -2,17 +2,10 @@
 // kill -9, Ctrl-C and replies whose outcome is unknown: a ledger beside the batch's file,
 // one JSON line per intent (written and fsynced before the row's POST) and per outcome
 // (after it), read back on the next run; and, on a terminal, one progress line.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../text.js';
+import { AppendLog } from '../../durable.js';
 import { formatCents, parseAmount } from '../../money.js';
 import type { Context } from '../context.js';
 import { outcomeUnknown } from '../outcome.js';
@@ -28,7 +21,7 @@ export class Ledger<O extends LedgerOutcome> {
   readonly outcomes = new Map<number, O>();
   /** The first `{ "archivo": … }` line: what the batch was when its ledger began. */
   readonly meta: Record<string, unknown> | undefined;
-  private fd: number;
+  private log: AppendLog;
 
   /** Opens (or creates, 0600) the ledger at `path`; `isOutcome` tells an outcome line from anything else. */
   constructor(
@@ -53,20 +46,13 @@ export class Ledger<O extends LedgerOutcome> {
         this.outcomes.set(e.fila, e as unknown as O);
     }
     this.meta = meta;
-    this.fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
-      0o600,
-    );
+    this.log = AppendLog.open(path);
     // A line cut by a kill is closed, so the next one starts clean.
     if (text && !text.endsWith('\n')) this.append('');
   }
 
   private append(line: string): void {
-    const bytes = Buffer.from(`${line}\n`);
-    for (let off = 0; off < bytes.length;)
-      off += writeSync(this.fd, bytes, off, bytes.length - off);
-    fsyncSync(this.fd);
+    this.log.append(`${line}\n`);
   }
 
   /** Records what the batch is, once, before its first row. */
@@ -85,7 +71,7 @@ export class Ledger<O extends LedgerOutcome> {
   }
 
   close(): void {
-    closeSync(this.fd);
+    this.log.close();
   }
 }
 

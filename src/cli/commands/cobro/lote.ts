@@ -39,7 +39,7 @@ import {
 } from '../../shared/csv.js';
 import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
-import { writePrivateFile } from '../../../config/private.js';
+import { replaceFile } from '../../../durable.js';
 import { checkText } from './crear.js';
 
 const COLUMNS = [
@@ -291,7 +291,7 @@ async function createLocked(
     });
     progress(undefined);
     results.sort((a, b) => a.fila - b.fila);
-    if (resultado) writePrivateFile(resultado, resultCsv(results, separator));
+    if (resultado) replaceFile(resultado, resultCsv(results, separator));
     if (!globals.json) await printTable(io, RESULT_COLUMNS, results, 'no hay filas');
     const rechazados = results.filter((x) => x.estado === 'rechazado');
     const inciertos = results.filter((x) => x.estado === 'incierto');

@@ -16,8 +16,8 @@ import {
 } from '../../outcome.js';
 import type { OptionsOf } from '../../define.js';
 import { parseId, parseMonto, printable } from '../../parse.js';
-import { closeSync, constants, existsSync, fsyncSync, openSync, writeFileSync } from 'node:fs';
-import { writePrivateFile } from '../../../config/private.js';
+import { existsSync } from 'node:fs';
+import { createFile, replaceFile } from '../../../durable.js';
 import {
   AlreadyApplied,
   makePlan,
@@ -479,17 +479,7 @@ function writeNewPlan(path: string, plan: Plan): void {
 function writeNewText(path: string, text: string): void {
   try {
     // Exclusive: two agents writing the same name do not overwrite each other.
-    const fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
-      0o600,
-    );
-    try {
-      writeFileSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    createFile(path, text);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -661,7 +651,7 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
       perfil: resolved.profileName.value,
       aplicado_por: osUser(ctx.env),
     };
-    writePrivateFile(path, planText({ ...plan, aplicado }));
+    replaceFile(path, planText({ ...plan, aplicado }));
     say(ctx, io.c.dim(`el plan ${shown(path)} quedó marcado como aplicado`));
   } catch (err) {
     // The refund is made; applying the plan again is still refused (a refund of its amount since the plan).

@@ -35,7 +35,7 @@ import {
 } from '../../shared/csv.js';
 import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
-import { writePrivateFile } from '../../../config/private.js';
+import { replaceFile } from '../../../durable.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { NOTHING_REFUNDED } from './devolver.js';
 import { isIdText, parseId } from '../../parse.js';
@@ -530,9 +530,9 @@ async function applyLocked(
     const rechazadas = results.filter((x) => x.estado === 'rechazada').length;
     const inciertas = results.filter((x) => x.estado === 'incierta');
     const dudosas = results.filter((x) => x.estado === 'dudosa');
-    if (resultado) writePrivateFile(resultado, resultCsv(results));
+    if (resultado) replaceFile(resultado, resultCsv(results));
     if (inciertas.length === 0 && dudosas.length === 0) {
-      writePrivateFile(
+      replaceFile(
         path,
         `${JSON.stringify({ ...plan, aplicado: { at: new Date().toISOString(), aplicado_por: osUser(ctx.env), hechas, rechazadas } }, null, 2)}\n`,
       );
