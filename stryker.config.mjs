@@ -13,4 +13,11 @@ export default {
   cleanTempDir: 'always',
   timeoutMS: 20000,
   incremental: false,
+  // Stryker rewrites the tsconfig's `extends` and `references` that point outside its
+  // sandbox copy through TypeScript's JavaScript API, which TypeScript 7 no longer has
+  // (`ts.parseConfigFileTextToJson is not a function`). svc's tsconfigs only point
+  // inside the repository, so there is nothing to rewrite: naming a file that does not
+  // exist skips that step. No checker runs either: the vitest runner alone decides.
+  tsconfigFile: 'no-tsconfig-rewrite.json',
+  checkers: [],
 };
