@@ -89,6 +89,24 @@ describe('amounts, dates and business days as a bank writes them', () => {
     ]);
     expect(r.coincide).toBe(false);
   });
+  it('a credit is a day’s only with exactly its amount, on that day or up to the tolerance later: a day early or a cent off is not', () => {
+    // 2026-11-24 is a Tuesday; with 1 business day of tolerance, the 24th or the 25th.
+    const expected = [{ fecha: '2026-11-24', cents: 150_000n, liquidaciones: [7] }];
+    const period = { desde: '2026-11-20', hasta: '2026-11-30' };
+    const judged = (fecha: string, cents: bigint) => {
+      const r = reconcile(expected, [{ fecha, cents, concepto: 'LIQ', line: 2 }], period, 1);
+      return [r.filas.map((f) => f.estado).join(' '), r.coincide];
+    };
+    expect(judged('2026-11-24', 150_000n)).toEqual(['coincide', true]);
+    expect(judged('2026-11-25', 150_000n)).toEqual(['tarde', true]);
+    expect(judged('2026-11-23', 150_000n), 'a day early').toEqual(['no_esperado falta', false]);
+    expect(judged('2026-11-26', 150_000n), 'past the tolerance').toEqual([
+      'falta no_esperado',
+      false,
+    ]);
+    expect(judged('2026-11-24', 149_999n), 'a cent short').toEqual(['falta no_esperado', false]);
+    expect(judged('2026-11-24', 150_001n), 'a cent over').toEqual(['falta no_esperado', false]);
+  });
 });
 
 describe('the CSV reader', () => {
@@ -248,6 +266,56 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
         [next, 'no_esperado'],
       ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
     );
+  });
+
+  it('a credit a day before its day, or a cent off, is not that day’s: never coincide, exit 1', async () => {
+    const first = days[0]!;
+    const cents = BigInt(first.te_queda.replace('.', ''));
+    const money = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+    const dayBefore = new Date(Date.parse(`${first.fecha}T00:00:00Z`) - 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    for (const [why, fecha, amount] of [
+      ['a day early', dayBefore, first.te_queda],
+      ['a cent short', first.fecha, money(cents - 1n)],
+      ['a cent over', first.fecha, money(cents + 1n)],
+    ] as const) {
+      const rows = credited().map(
+        ([d, desc, a], i) =>
+          (i === 0 ? [fecha, desc, amount] : [d, desc, a]) as [string, string, string],
+      );
+      const r = await svc(
+        [
+          'liquidaciones',
+          'conciliar',
+          galicia(rows, days.at(-1)!.fecha),
+          '--tolerancia',
+          '2d',
+          '--json',
+        ],
+        { env: sb.env },
+      );
+      expect(r.exitCode, `${why}: ${r.stderr}`).toBe(1);
+      const out = JSON.parse(r.stdout) as {
+        filas: {
+          fecha: string;
+          estado: string;
+          esperado: string | null;
+          recibido: string | null;
+          fecha_recibido: string | null;
+        }[];
+        coincide: boolean;
+      };
+      expect(out.coincide, why).toBe(false);
+      const day = out.filas.find((f) => f.fecha === first.fecha && f.esperado !== null)!;
+      expect(['falta', 'pendiente'], `${why}: ${JSON.stringify(day)}`).toContain(day.estado);
+      expect(
+        out.filas
+          .filter((f) => f.estado === 'no_esperado')
+          .map((f) => [f.fecha_recibido, f.recibido]),
+        why,
+      ).toEqual([[fecha, amount]]);
+    }
   });
 
   it("a credit nobody promised (a customer's transfer) is money received and not expected: exit 1, its line and concept shown", async () => {

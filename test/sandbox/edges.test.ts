@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONCEPTO, MAX_REFERENCIA, textProblem } from '../../src/cli/commands/cobro/crear.js';
 import { badWith, text } from '../../src/sandbox/handlers/validate.js';
 import { BIN, ROOT, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
+import { parseAnswer, unfinishedPost } from '../helpers/raw-http.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { eventually } from './helpers.js';
 
@@ -486,6 +487,17 @@ describe('bodies', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(r.status).toBe(201);
+  });
+
+  it('a streamed body past 1 MiB gets a real 413 answer the sender can read, not a cut connection', async () => {
+    const r = await unfinishedPost(
+      `${sb.baseUrl}/v1/cobros`,
+      { Authorization: `Bearer ${sb.apiKey}`, 'Content-Type': 'application/json' },
+      1024 * 1024 + 1,
+    );
+    const answer = parseAnswer(r.text);
+    expect(answer.status, r.text.slice(0, 200)).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(answer.body).toEqual({ error: 'create_failed', message: 'body: más de 1048576 bytes' });
   });
 
   it('a request without a known key is answered 401 from its headers; its body is never read (#29.5)', async () => {

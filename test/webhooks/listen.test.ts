@@ -15,6 +15,7 @@ import {
   type ListenRecord,
 } from '../../src/webhooks/listen.js';
 import { notificationHeaders, verify } from '../../src/webhooks/signature.js';
+import { parseAnswer, unfinishedPost } from '../helpers/raw-http.js';
 import { post, startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_listen_test_secret';
@@ -156,6 +157,23 @@ describe('listener', () => {
     expect(target.received).toHaveLength(1);
     expect(target.received[0]!.body.length).toBe(1024 * 1024);
     expect(events.filter((e) => e.outcome === 'too_large').length).toBe(2);
+  });
+
+  it('a streamed body past 1 MiB gets a real 413 answer the sender can read, not a cut connection', async () => {
+    const { target, listener, events } = await setup();
+    // Without a signature (refused from its headers, the body still counted), and signed
+    // (the signature is checked once the body is whole, so it is read as an event's).
+    for (const headers of [
+      { 'Content-Type': 'application/json' },
+      notificationHeaders(SECRET, 'payment.approved', '{}'),
+    ]) {
+      const r = await unfinishedPost(listener.url, headers, 1024 * 1024 + 1);
+      const answer = parseAnswer(r.text);
+      expect(answer.status, r.text.slice(0, 200)).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.body).toMatchObject({ error: 'payload_too_large' });
+    }
+    expect(target.received).toHaveLength(0);
+    expect(events.map((e) => e.outcome)).toEqual(['too_large', 'too_large']);
   });
 
   it('--events: the others are answered 200, journaled as skipped, not forwarded', async () => {
