@@ -2,16 +2,22 @@
 // `npm run mutation [module…]`: StrykerJS mutates one module at a time and runs the
 // tests that exercise it in this process (vitest.mutation.config.ts); a surviving
 // mutant is a change to the code that no test sees. Not part of npm test (minutes
-// per module). Prints each module's mutation score; reports land in reports/mutation/.
-// SVC_MUTATION_CONCURRENCY (default 1): test processes at once.
+// per module). Prints each module's mutation score and the machine's load, and exits
+// 1 when a module is under its threshold or Stryker fails; reports land in
+// reports/mutation/. SVC_MUTATION_CONCURRENCY (default 1): test processes at once.
+// `npm run mutation -- --list` prints the modules and their thresholds.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Where a silent change costs money or trust, and the tests that must see it. */
+/**
+ * Where a silent change costs money or trust, the tests that must see it, and the
+ * score under which the run fails (85 % unless a module says otherwise).
+ */
 export const MODULES = {
   money: {
     mutate: ['src/money.ts'],
@@ -52,9 +58,37 @@ export const MODULES = {
       'test/sandbox/fees.test.ts',
     ],
   },
+  // A bank statement against the settlements: which credit is which day's.
+  conciliar: {
+    mutate: ['src/extracto.ts'],
+    tests: ['test/cli/liquidaciones-conciliar.test.ts'],
+  },
+  // What a write's failure means: sent or not, and whether it may have been done (exit 6).
+  outcome: {
+    mutate: ['src/api/errors.ts', 'src/cli/outcome.ts'],
+    tests: ['test/cli/errors.test.ts', 'test/api/faults.test.ts', 'test/api/faults-writes.test.ts'],
+  },
+  // Reading a list page by page: nothing skipped, nothing twice.
+  pagination: { mutate: ['src/api/list.ts'], tests: ['test/api/list.test.ts'] },
+  // Every durable write: fsync before returning, rename, folder fsync.
+  durable: {
+    mutate: ['src/durable.ts'],
+    tests: ['test/durable.test.ts', 'test/cli/durable-writes.test.ts'],
+  },
 };
+const THRESHOLD = 85;
 
-const asked = process.argv.slice(2);
+if (process.argv.includes('--list')) {
+  for (const [name, m] of Object.entries(MODULES))
+    console.log(`${name}\t${m.threshold ?? THRESHOLD}%\t${m.mutate.join(', ')}`);
+  process.exit(0);
+}
+
+/** The 1, 5 and 15 minute load averages, as uptime prints them. */
+const load = (l) => l.map((x) => x.toFixed(1)).join(' ');
+const minutes = (since) => ((Date.now() - since) / 60_000).toFixed(1);
+
+const asked = process.argv.slice(2).filter((a) => a !== '--list');
 for (const name of asked) {
   if (!(name in MODULES)) {
     console.error(`mutation: no module "${name}" (one of: ${Object.keys(MODULES).join(', ')})`);
@@ -69,6 +103,8 @@ for (const name of names) {
   const { mutate, tests } = MODULES[name];
   const report = `reports/mutation/${name}.json`;
   console.log(`mutation: ${name} (${mutate.join(', ')}) against ${tests.join(', ')}`);
+  const started = Date.now();
+  const before = loadavg();
   const run = spawnSync(
     process.execPath,
     [
@@ -105,8 +141,11 @@ for (const name of names) {
   const detected = count.killed + count.timeout;
   const valid = detected + count.survived + count.nocov;
   const score = valid === 0 ? 100 : (100 * detected) / valid;
+  const threshold = MODULES[name].threshold ?? THRESHOLD;
+  const under = score < threshold;
+  if (under) failed = true;
   scores.push(
-    `${name}: ${score.toFixed(1)}% (${detected} of ${valid} mutants killed; ${count.survived} survived, ${count.nocov} without coverage)`,
+    `${name}: ${score.toFixed(1)}% (${detected} of ${valid} mutants killed; ${count.survived} survived, ${count.nocov} without coverage)${under ? ` UNDER ${threshold}%` : ''}; ${minutes(started)} min, load ${load(before)} at the start, ${load(loadavg())} at the end`,
   );
 }
 console.log('\nmutation scores:');
