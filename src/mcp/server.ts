@@ -119,10 +119,11 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
   // Sandbox tools only against a sandbox: its health names it.
   const health = await runCommand(shared, ['salud', ...shared.globals]);
   shared.sandbox = health.code === 0 && /"name":\s*"svc-sandbox"/.test(health.stdout);
-  // A service that does not answer yet may later (a sandbox started after the client): said, not refused.
+  // A service that does not answer yet may later (a sandbox started after the client): said,
+  // not refused. Its message is the service's text: scrubbed as every tool's output is.
   if (health.code !== 0)
     ctx.io.err(
-      `svc mcp: aviso: el servicio no respondió al arrancar (${printable(parseError(health.stderr, health.code).message, 300)}); las herramientas fallarán hasta que responda`,
+      `svc mcp: aviso: el servicio no respondió al arrancar (${printable(scrub(parseError(health.stderr, health.code).message, shared.secrets), 300)}); las herramientas fallarán hasta que responda`,
     );
   const signal = ctx.holdSignals();
   if (port === undefined) return serveStdio(shared, signal);
