@@ -22,23 +22,33 @@ export function ledgerLines(ledger: string): string[] {
   return existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n').filter(Boolean) : [];
 }
 
+/** A line of the ledger that is a row's outcome (not its intent, not the batch's first line). */
+const isOutcomeLine = (l: string) => l.includes('"estado"') && !l.includes('"archivo"');
+
 /**
- * Runs `svc <argv>` and kills it with SIGKILL after 1 to `maxLines` more lines of
- * `ledger`; with `inFlight`, only once the last line is an intent (its POST sent, its
- * outcome not written). At 20 s it is killed wherever it is.
+ * Runs `svc <argv>` over a batch of `rows` rows and kills it with SIGKILL after 1 to
+ * `maxLines` more lines of `ledger` (never as many as would end the batch); with
+ * `inFlight`, only once the last line is an intent (its POST sent, its outcome not
+ * written). At 20 s it is killed wherever it is. Says whether the kill landed
+ * mid-batch: the process still running, the ledger grown, some row still without its
+ * outcome. A kill after the batch ended tests nothing, so callers assert it.
  */
 export async function killAtRandom(
   sb: Sandbox,
   argv: string[],
   ledger: string,
-  opts: { maxLines?: number; inFlight?: boolean } = {},
-): Promise<void> {
+  opts: { rows: number; maxLines?: number; inFlight?: boolean },
+): Promise<{ midBatch: boolean; why: string }> {
   const child = execa('node', [BIN, ...argv], {
     cwd: ROOT,
     env: { ...process.env, ...sb.env, SVC_CONFIG_DIR: tempDir('svc-config-'), SVC_KEYRING: 'off' },
     reject: false,
   });
-  const target = ledgerLines(ledger).length + 1 + Math.floor(Math.random() * (opts.maxLines ?? 8));
+  const before = ledgerLines(ledger);
+  const left = opts.rows - before.filter(isOutcomeLine).length;
+  // An intent and an outcome per row left: stop short of the last outcome.
+  const room = Math.max(1, Math.min(opts.maxLines ?? 8, 2 * left - 1));
+  const target = before.length + 1 + Math.floor(Math.random() * room);
   const deadline = Date.now() + 20_000;
   const reached = () => {
     const lines = ledgerLines(ledger);
@@ -48,8 +58,13 @@ export async function killAtRandom(
   };
   while (child.exitCode === null && !reached() && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 2));
+  const running = child.exitCode === null;
   child.kill('SIGKILL');
   await child;
+  const after = ledgerLines(ledger);
+  const done = after.filter(isOutcomeLine).length;
+  const why = `killed ${running ? 'while running' : 'after it exited'}, ledger ${before.length} -> ${after.length} lines, ${done} of ${opts.rows} rows with an outcome`;
+  return { midBatch: running && after.length > before.length && done < opts.rows, why };
 }
 
 /** `n` payment requests of `monto`, paid in full, each with a referencia of its own. */

@@ -9,6 +9,9 @@ import { BIN, ROOT, expectNoStack, svcSpawned, tempDir } from './cli.js';
 import { svc } from './inproc.js';
 import type { Sandbox } from './sandbox.js';
 
+/** How long the first apply's refund is held at the service when applies must overlap. */
+const HOLD_MS = 6000;
+
 /** A paid request of 1000.00 and a plan to refund `monto` of it, written in-process. */
 export async function planFor(
   sb: Sandbox,
@@ -44,14 +47,59 @@ export const refundsOf = async (sb: Sandbox, id: number) =>
 const lastJson = (stderr: string) =>
   JSON.parse(stderr.trim().split('\n').pop()!) as { error: string; message: string };
 
-/** `n` applies of one plan started at once: one refund, the plan names it, the others exit 2 naming it. */
-export async function applyAtOnce(sb: Sandbox, n: number): Promise<void> {
+/**
+ * `n` applies of one plan started at once: one refund, the plan names it, the others
+ * exit 2 naming it. With `overlap`, by construction rather than by timing: the first
+ * apply's refund is held at the service for HOLD_MS (a delay fault, before the refund
+ * is made), the others start once it is there, and each must say it waited for the
+ * plan's lock. Without the lock they would find no refund yet and make their own (the
+ * request has room for several).
+ */
+export async function applyAtOnce(
+  sb: Sandbox,
+  n: number,
+  opts: { overlap?: boolean } = {},
+): Promise<void> {
   const { id, file } = await planFor(sb, '150.00');
-  const runs = await Promise.all(
-    Array.from({ length: n }, () =>
-      svcSpawned(['devolver', '--aplicar', file, '--yes', '--json'], { env: sb.env }),
-    ),
-  );
+  const apply = (json = true) =>
+    svcSpawned(['devolver', '--aplicar', file, '--yes', ...(json ? ['--json'] : [])], {
+      env: sb.env,
+    });
+
+  if (opts.overlap) {
+    const fault = await sb.fault({
+      method: 'POST',
+      path: `/v1/cobros/${id}/devoluciones`,
+      action: 'delay',
+      delay_ms: HOLD_MS,
+    });
+    const first = apply();
+    const deadline = Date.now() + 30_000;
+    while ((await sb.faultsLeft()).has(fault) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await sb.faultsLeft()).has(fault), 'the first apply’s refund reached the service').toBe(
+      false,
+    );
+    // Without --json, so each says it waited for the lock.
+    const others = await Promise.all(Array.from({ length: n - 1 }, () => apply(false)));
+    for (const r of others) {
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr, 'it waited for the plan’s lock while the first held it').toMatch(
+        /está aplicando el plan .*esperando a que termine/,
+      );
+      expect(r.stderr).toMatch(/devolución \d+/);
+      expectNoStack(r.stderr);
+    }
+    const one = await first;
+    expect(one.exitCode, one.stderr).toBe(0);
+    const refunds = await refundsOf(sb, id);
+    expect(refunds, others.map((r) => r.stderr).join('\n')).toHaveLength(1);
+    expect(JSON.parse(one.stdout).id).toBe(refunds[0]!.id);
+    for (const r of others) expect(r.stderr).toContain(`devolución ${refunds[0]!.id}`);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    return;
+  }
+  const runs = await Promise.all(Array.from({ length: n }, () => apply()));
   const refunds = await refundsOf(sb, id);
   expect(refunds, runs.map((r) => r.stderr).join('\n')).toHaveLength(1);
   const made = refunds[0]!.id;

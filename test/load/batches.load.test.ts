@@ -64,12 +64,13 @@ describe(`batches of ${ROWS} rows: exactly once`, () => {
   it(`devolver --aplicar: SIGKILL at a random point then resume, ${TRIALS} trials; one POST in ten cut after processing; rows per second`, async () => {
     for (let t = 0; t < TRIALS; t++) {
       const { plan, ids } = await refundPlan();
-      await killAtRandom(
+      const kill = await killAtRandom(
         sb,
         ['devolver', '--aplicar', plan, '--yes', '--paralelo', String(1 + (t % 4))],
         `${plan}.registro.jsonl`,
-        { maxLines: 2 * ROWS },
+        { rows: ROWS, maxLines: 2 * ROWS },
       );
+      expect(kill.midBatch, kill.why).toBe(true);
       const resumed = await svcSpawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
       if (resumed.exitCode === 2) expect(resumed.stderr).toMatch(/el plan ya se aplicó/);
       else expect(resumed.exitCode, resumed.stderr).toBe(0);
@@ -108,12 +109,13 @@ describe(`batches of ${ROWS} rows: exactly once`, () => {
   it(`cobro crear --lote: SIGKILL at a random point then resume, ${TRIALS} trials; one POST in ten cut after processing; rows per second`, async () => {
     for (let t = 0; t < TRIALS; t++) {
       const { path, refs } = requestsCsv();
-      await killAtRandom(
+      const kill = await killAtRandom(
         sb,
         ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + (t % 4))],
         `${path}.registro.jsonl`,
-        { maxLines: 2 * ROWS },
+        { rows: ROWS, maxLines: 2 * ROWS },
       );
+      expect(kill.midBatch, kill.why).toBe(true);
       const resumed = await svcSpawned(['cobro', 'crear', '--lote', path], { env: sb.env });
       expect(resumed.exitCode, resumed.stderr).toBe(0);
       expect(

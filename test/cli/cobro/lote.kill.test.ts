@@ -38,12 +38,13 @@ describe('svc cobro crear --lote, killed and run twice at once', () => {
     const { path, refs } = csvOf(10);
     const ledger = `${path}.registro.jsonl`;
     for (let k = 0; k < 2; k++) {
-      await killAtRandom(
+      const kill = await killAtRandom(
         sb,
         ['cobro', 'crear', '--lote', path, '--paralelo', String(1 + k)],
         ledger,
-        { inFlight: true },
+        { rows: 10, inFlight: true },
       );
+      expect(kill.midBatch, kill.why).toBe(true);
     }
     // Whatever the sandbox still had in hand when svc died is done by now.
     await new Promise((r) => setTimeout(r, 200));

@@ -89,9 +89,13 @@ describe('a batch plan answers to the service', () => {
   it('the ledger deleted after a partial apply: every row once (10 rows, killed, ledger removed, applied again)', async () => {
     const ids = (await paidCobros(sb, 10)).map((c) => c.id);
     const plan = await batchPlan(ids.map((id) => [id, '10.00']));
-    await killAtRandom(sb, ['devolver', '--aplicar', plan, '--yes'], `${plan}.registro.jsonl`, {
-      maxLines: 12,
-    });
+    const kill = await killAtRandom(
+      sb,
+      ['devolver', '--aplicar', plan, '--yes'],
+      `${plan}.registro.jsonl`,
+      { rows: 10, maxLines: 12 },
+    );
+    expect(kill.midBatch, kill.why).toBe(true);
     rmSync(`${plan}.registro.jsonl`, { force: true });
     const again = await svcSpawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
     // The kill may have come after the plan was marked: then it says so.

@@ -140,11 +140,13 @@ describe('devolver --lote / --aplicar a batch', () => {
     const ids = rows.map((r) => r.id);
     const plan = await batchPlan(ids);
     for (let k = 0; k < 2; k++) {
-      await killAtRandom(
+      const kill = await killAtRandom(
         sb,
         ['devolver', '--aplicar', plan, '--yes', '--paralelo', String(1 + k)],
         `${plan}.registro.jsonl`,
+        { rows: 10 },
       );
+      expect(kill.midBatch, kill.why).toBe(true);
     }
     const resumed = await svcSpawned(['devolver', '--aplicar', plan, '--yes'], { env: sb.env });
     // A killed apply may have finished before its kill: then the plan says so (exit 2).
