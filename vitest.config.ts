@@ -1,5 +1,11 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+// Where skipBecause (test/helpers/skips.ts) records why a test could not run, for the
+// summary test/helpers/skip-report.ts prints; the test processes inherit it.
+process.env.SVC_SKIP_REASONS ??= join(tmpdir(), `svc-skips-${process.pid}.jsonl`);
 
 // The files that take longest, on their own, start first: the suite is as long as its
 // last file to finish, and a long file started late (vitest's default order puts a
@@ -53,6 +59,8 @@ export default defineConfig({
     // (test/helpers/inproc.ts) gives every main() call its own streams and env.
     isolate: false,
     sequence: { sequencer: LongestFirst },
+    // vitest's own report, then every skipped test with its reason (CI fails on one it does not expect).
+    reporters: ['default', './test/helpers/skip-report.ts'],
     // The run's own temporary folder, removed at its end (test/helpers/temp-root.ts), and
     // one Chromium for the browser test files, launched when the first of them asks.
     globalSetup: ['test/helpers/temp-root.ts', 'test/helpers/chromium-server.ts'],

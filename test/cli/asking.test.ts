@@ -12,10 +12,11 @@ import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
 import { svc, svcAtTerminal } from '../helpers/inproc.js';
 import { LIVE_KEY } from '../helpers/live-proxy.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { hasScript, svcTty } from '../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../helpers/tty.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const HAVE_SCRIPT = hasScript();
-if (!HAVE_SCRIPT) console.log('skipped: the pty tests need util-linux `script`');
+const NO_TTY = skipBecause(import.meta.url, !HAVE_SCRIPT && NO_SCRIPT);
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -34,7 +35,7 @@ const refundsOf = async (id: number) =>
     .filter((d) => d.cobro_id === id)
     .map((d) => d.monto);
 
-describe.skipIf(!HAVE_SCRIPT).each([80, 60])('at a terminal of %i columns', (cols) => {
+describe.skipIf(NO_TTY).each([80, 60])('at a terminal of %i columns', (cols) => {
   const size = { cols, rows: 40 };
   // The pty once, at 80 columns; the narrower terminal is the same prompts in this process.
   const atTerminal = cols === 80 ? svcTty : svcAtTerminal;

@@ -8,6 +8,12 @@ import { chmodSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
+import { skipBecause } from '../helpers/skips.js';
+
+const ON_WINDOWS = skipBecause(
+  import.meta.url,
+  process.platform === 'win32' && 'not on Windows (no POSIX modes or signals there)',
+);
 
 const loader = join(ROOT, 'bin', 'code-cache.cjs');
 
@@ -44,68 +50,65 @@ function project() {
   return { root, temp, folder, write, run, cached };
 }
 
-describe.skipIf(process.platform === 'win32')(
-  'svc keeps the code cache of its own bundle (Node 20)',
-  () => {
-    it('writes it once, in a folder of its own (0700, files 0600), and uses it after', async () => {
-      const p = project();
-      p.write('1111');
-      expect(await p.run()).toBe('1111/b');
-      const first = p.cached();
-      expect(first).toHaveLength(2);
-      expect(first.every((f) => /^[0-9a-f]{8}-[ab]\.cjs-\d+-\d+-\d+-v[\d.]+-\w+$/.test(f))).toBe(
-        true,
-      );
-      expect(statSync(p.folder).mode & 0o777).toBe(0o700);
-      for (const f of first) expect(statSync(join(p.folder, f)).mode & 0o777).toBe(0o600);
-      // Dated ten days back: a cache written again would be dated now.
-      const tenDaysAgo = new Date(Math.floor((Date.now() - 10 * 86_400_000) / 1000) * 1000); // whole seconds: mtimeMs is a float
-      for (const f of first) utimesSync(join(p.folder, f), tenDaysAgo, tenDaysAgo);
-      expect(await p.run()).toBe('1111/b');
-      // Accepted by V8: not written again (a rejected or missing cache is).
-      expect(p.cached()).toEqual(first);
-      for (const f of first)
-        expect(Math.round(statSync(join(p.folder, f)).mtimeMs)).toBe(tenDaysAgo.getTime());
-    });
+describe.skipIf(ON_WINDOWS)('svc keeps the code cache of its own bundle (Node 20)', () => {
+  it('writes it once, in a folder of its own (0700, files 0600), and uses it after', async () => {
+    const p = project();
+    p.write('1111');
+    expect(await p.run()).toBe('1111/b');
+    const first = p.cached();
+    expect(first).toHaveLength(2);
+    expect(first.every((f) => /^[0-9a-f]{8}-[ab]\.cjs-\d+-\d+-\d+-v[\d.]+-\w+$/.test(f))).toBe(
+      true,
+    );
+    expect(statSync(p.folder).mode & 0o777).toBe(0o700);
+    for (const f of first) expect(statSync(join(p.folder, f)).mode & 0o777).toBe(0o600);
+    // Dated ten days back: a cache written again would be dated now.
+    const tenDaysAgo = new Date(Math.floor((Date.now() - 10 * 86_400_000) / 1000) * 1000); // whole seconds: mtimeMs is a float
+    for (const f of first) utimesSync(join(p.folder, f), tenDaysAgo, tenDaysAgo);
+    expect(await p.run()).toBe('1111/b');
+    // Accepted by V8: not written again (a rejected or missing cache is).
+    expect(p.cached()).toEqual(first);
+    for (const f of first)
+      expect(Math.round(statSync(join(p.folder, f)).mtimeMs)).toBe(tenDaysAgo.getTime());
+  });
 
-    it('a rebuilt file of the same length runs its new code, and its old cache goes', async () => {
-      const p = project();
-      p.write('1111');
-      expect(await p.run()).toBe('1111/b');
-      const before = p.cached();
-      p.write('2222');
-      // A build in the same second must still count as new.
-      utimesSync(join(p.root, 'a.cjs'), new Date(), new Date(Date.now() + 5_000));
-      expect(await p.run()).toBe('2222/b');
-      const after = p.cached();
-      expect(after).toHaveLength(2);
-      expect(after.filter((f) => f.includes('-a.cjs-'))).not.toEqual(
-        before.filter((f) => f.includes('-a.cjs-')),
-      );
-    });
+  it('a rebuilt file of the same length runs its new code, and its old cache goes', async () => {
+    const p = project();
+    p.write('1111');
+    expect(await p.run()).toBe('1111/b');
+    const before = p.cached();
+    p.write('2222');
+    // A build in the same second must still count as new.
+    utimesSync(join(p.root, 'a.cjs'), new Date(), new Date(Date.now() + 5_000));
+    expect(await p.run()).toBe('2222/b');
+    const after = p.cached();
+    expect(after).toHaveLength(2);
+    expect(after.filter((f) => f.includes('-a.cjs-'))).not.toEqual(
+      before.filter((f) => f.includes('-a.cjs-')),
+    );
+  });
 
-    it('a cache V8 refuses is written again, and the file still runs', async () => {
-      const p = project();
-      p.write('3333');
-      await p.run();
-      const a = p.cached().find((f) => f.includes('-a.cjs-'))!;
-      writeFileSync(join(p.folder, a), 'not a code cache');
-      expect(await p.run()).toBe('3333/b');
-      expect(statSync(join(p.folder, a)).size).toBeGreaterThan('not a code cache'.length);
-    });
+  it('a cache V8 refuses is written again, and the file still runs', async () => {
+    const p = project();
+    p.write('3333');
+    await p.run();
+    const a = p.cached().find((f) => f.includes('-a.cjs-'))!;
+    writeFileSync(join(p.folder, a), 'not a code cache');
+    expect(await p.run()).toBe('3333/b');
+    expect(statSync(join(p.folder, a)).size).toBeGreaterThan('not a code cache'.length);
+  });
 
-    it('keeps no cache in a folder others can write, or when NODE_DISABLE_COMPILE_CACHE is set', async () => {
-      const shared = project();
-      shared.write('4444');
-      mkdirSync(shared.folder);
-      chmodSync(shared.folder, 0o777);
-      expect(await shared.run()).toBe('4444/b');
-      expect(readdirSync(shared.folder)).toEqual([]);
+  it('keeps no cache in a folder others can write, or when NODE_DISABLE_COMPILE_CACHE is set', async () => {
+    const shared = project();
+    shared.write('4444');
+    mkdirSync(shared.folder);
+    chmodSync(shared.folder, 0o777);
+    expect(await shared.run()).toBe('4444/b');
+    expect(readdirSync(shared.folder)).toEqual([]);
 
-      const off = project();
-      off.write('5555');
-      expect(await off.run({ NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('5555/b');
-      expect(off.cached()).toEqual([]);
-    });
-  },
-);
+    const off = project();
+    off.write('5555');
+    expect(await off.run({ NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('5555/b');
+    expect(off.cached()).toEqual([]);
+  });
+});

@@ -11,11 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configWith, profilesIn, tempDir } from '../helpers/cli.js';
 import { svc, svcAtTerminal } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { hasScript, svcTty } from '../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../helpers/tty.js';
 import { addressProblem } from '../../src/cli/commands/perfil/login.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const HAVE_SCRIPT = hasScript();
-if (!HAVE_SCRIPT) console.log('skipped: the pty tests need util-linux `script`');
+const NO_TTY = skipBecause(import.meta.url, !HAVE_SCRIPT && NO_SCRIPT);
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-describe.skipIf(!HAVE_SCRIPT)('on a terminal', () => {
+describe.skipIf(NO_TTY)('on a terminal', () => {
   it('cobro crear: a merchant that cannot collect is told before any question, exit 4', async () => {
     const r = await svcTty(['cobro', 'crear'], { ...sb.env, SVC_API_KEY: sb.api_key_no_listo }, []);
     expect(r.exitCode).toBe(4);
@@ -119,10 +120,7 @@ describe('webhook trigger without --forward-to', () => {
       listener.listen(4242, '127.0.0.1', () => resolve(true));
     });
     if (!free) {
-      console.log(
-        'skipped: something already listens on 127.0.0.1:4242 (a running svc webhook listen?)',
-      );
-      t.skip();
+      t.skip('something already listens on 127.0.0.1:4242 (a running svc webhook listen?)');
       return;
     }
     const sent = await svc(['webhook', 'trigger', 'payment.approved'], {
@@ -140,7 +138,7 @@ describe('webhook trigger without --forward-to', () => {
   });
 });
 
-describe.skipIf(!HAVE_SCRIPT)('svc demo on a terminal', () => {
+describe.skipIf(NO_TTY)('svc demo on a terminal', () => {
   it("shows the refund's preview before its result", async () => {
     const r = await svcTty(['demo'], {}, [], 60_000);
     expect(r.exitCode, r.screen).toBe(0);

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percent } from '../../src/cli/commands/cargos/cargos.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { hasScript, svcTty } from '../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../helpers/tty.js';
+import { skipBecause } from '../helpers/skips.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 describe('words', () => {
-  it.skipIf(!hasScript())(
+  it.skipIf(skipBecause(import.meta.url, !hasScript() && NO_SCRIPT))(
     "cargos on a terminal shows each fee as a percentage (0.80 %); piped, the service's number",
     async () => {
       const r = await svcTty(['cargos'], sb.env, [], 30_000, { cols: 80, rows: 40 });

@@ -21,12 +21,12 @@ import {
 import { inSpanish, keyringTimeoutMs } from '../../src/config/keyring.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy, type LiveProxy } from '../helpers/live-proxy.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const missing = secretServiceMissing();
 if (missing) {
   if (process.env.SVC_REQUIRE_KEYRING_TEST === '1')
     throw new Error(`SVC_REQUIRE_KEYRING_TEST=1 but the keyring test cannot run: ${missing}`);
-  console.log(`skipped: keyring tests ${missing}`);
 }
 
 // In this process, the built main(): the keyring's helper process is found beside the
@@ -145,7 +145,7 @@ describe("the keyring library's reasons, in Spanish", () => {
   });
 });
 
-describe.skipIf(missing !== undefined)('live keys in the OS keyring', () => {
+describe.skipIf(skipBecause(import.meta.url, missing))('live keys in the OS keyring', () => {
   it('login stores a live key in the keyring, not the file; live commands read it back; logout removes it', async () => {
     const dir = tempDir();
     const r = await loginInKeyring(dir, 'default', true);

@@ -20,6 +20,7 @@ import { execa } from 'execa';
 import { BIN, expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -290,8 +291,7 @@ describe('unsafe config folders and files are refused, nothing written', () => {
     // CI runs as root and requires these (SVC_REQUIRE_ROOT_TEST=1): a case that would
     // skip fails there instead of passing unseen.
     const required = process.env.SVC_REQUIRE_ROOT_TEST === '1';
-    if (skipReason && !required) console.log(`skipped: ${name}: ${skipReason}`);
-    it.skipIf(Boolean(skipReason) && !required)(name, async () => {
+    it.skipIf(skipBecause(import.meta.url, !required && skipReason))(name, async () => {
       if (skipReason)
         throw new Error(`SVC_REQUIRE_ROOT_TEST=1 but this case cannot run: ${skipReason}`);
       const root = tempDir('svc-perm-');

@@ -12,6 +12,7 @@ import { BIN, ROOT, expectNoStack, svcSpawned, tempDir, type SvcResult } from '.
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type SpawnedSandbox } from '../helpers/sandbox.js';
+import { skipBecause } from '../helpers/skips.js';
 
 let sb: SpawnedSandbox;
 const configDir = tempDir('svc-secrets-config-');
@@ -89,7 +90,12 @@ afterAll(async () => {
   await sb?.stop();
 });
 
-describe.skipIf(process.platform !== 'linux')('secrets never leak', () => {
+describe.skipIf(
+  skipBecause(
+    import.meta.url,
+    process.platform !== 'linux' && `Linux only (this is ${process.platform})`,
+  ),
+)('secrets never leak', () => {
   it('login reads key and secret from stdin, stores them in config.json 0600 inside a 0700 folder, prints neither', async () => {
     const r = record(
       'login --with-key-stdin --webhook-secret-stdin --debug',

@@ -14,6 +14,11 @@ export { CHROMIUM };
 /** CI sets it: a missing browser then fails instead of skipping. */
 export const REQUIRED = process.env.SVC_REQUIRE_BROWSER_TEST === '1';
 export const HAVE_BROWSER = existsSync(CHROMIUM);
+/** Why the browser tests skip (never when REQUIRED: they fail instead); undefined when they run. */
+export const BROWSER_MISSING =
+  HAVE_BROWSER || REQUIRED
+    ? undefined
+    : `no Chromium at ${CHROMIUM} (apt-get install chromium; SVC_REQUIRE_BROWSER_TEST=1 fails instead)`;
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 /**
  * Screenshots are for a person to look at: no test reads them. A full-page PNG is work

@@ -22,6 +22,10 @@ export const strip = (s: string) =>
  * terminal tests skip; with SVC_REQUIRE_TERMINAL_TEST=1 (CI) the file fails instead,
  * so a machine without it cannot turn them green by skipping.
  */
+/** Why the terminal tests skip where hasScript() is false. */
+export const NO_SCRIPT =
+  'util-linux `script` is missing (apt-get install bsdutils; SVC_REQUIRE_TERMINAL_TEST=1 fails instead)';
+
 export function hasScript(): boolean {
   const ok = spawnSync('script', ['--version']).status === 0;
   if (!ok && process.env.SVC_REQUIRE_TERMINAL_TEST === '1') {

@@ -15,10 +15,10 @@ import { journalEntryAs } from '../helpers/journal.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { svcOnTerminal } from '../helpers/inproc.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
+import { hasScript, screenLines, svcTty, NO_SCRIPT } from '../helpers/tty.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const HAVE_SCRIPT = hasScript();
-if (!HAVE_SCRIPT) console.log('skipped: the pty test needs util-linux `script`');
 
 /** The words of a screen's lines, whatever the breaks: a word broken by the edge would not be one of them. */
 const words = (lines: string[]) => lines.join(' ').split(/\s+/).filter(Boolean);
@@ -80,7 +80,7 @@ describe('on a narrow terminal', () => {
     for (const cols of [80, 60]) expectBrokenError(await svcOnTerminal(tooFar, sb.env, cols), cols);
   });
 
-  it.skipIf(!HAVE_SCRIPT)(
+  it.skipIf(skipBecause(import.meta.url, !HAVE_SCRIPT && NO_SCRIPT))(
     'on a real terminal (a pty of 60 columns) an error breaks at the width it reports',
     async () => {
       expectBrokenError(await svcTty(tooFar, sb.env, [], 30_000, { cols: 60, rows: 40 }), 60);

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { svcSpawned, tempDir } from '../helpers/cli.js';
 import { svc, svcOnTerminal as onTerminal } from '../helpers/inproc.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
-import { hasScript, screenLines, svcTty } from '../helpers/tty.js';
+import { hasScript, screenLines, svcTty, NO_SCRIPT } from '../helpers/tty.js';
 import { displayWidth } from '../../src/text.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const CONCEPTO =
   `Curso anual de cerámica gres y esmaltes, turno noche, ${'con materiales incluidos '.repeat(4)}`.slice(
@@ -21,7 +22,6 @@ const CONCEPTO =
   );
 const REFERENCIA = 'alumna-2026-000017-cuota-anual-completa';
 const HAVE_SCRIPT = hasScript();
-if (!HAVE_SCRIPT) console.log('skipped: the pty test needs util-linux `script`');
 
 /** A journal with one event whose name and state are the longest the service has. */
 async function startJournal(): Promise<string> {
@@ -110,7 +110,7 @@ describe('tables that fit the terminal', () => {
     });
   }
 
-  it.skipIf(!HAVE_SCRIPT)(
+  it.skipIf(skipBecause(import.meta.url, !HAVE_SCRIPT && NO_SCRIPT))(
     'on a real terminal (a pty of 60 columns, no COLUMNS) the table fits the width the terminal reports',
     async () => {
       const r = await svcTty(['cobro', 'listar'], sb.env, [], 30_000, { cols: 60, rows: 40 });

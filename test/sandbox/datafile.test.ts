@@ -30,6 +30,7 @@ import { eventually } from './helpers.js';
 import type { FileLayer } from '../../src/durable.js';
 import { readLines } from '../../src/sandbox/journal.js';
 import { Store } from '../../src/sandbox/store.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const enospc = (call: string) =>
   Object.assign(new Error(`ENOSPC: no space left on device, ${call}`), {
@@ -283,12 +284,9 @@ const noBindMount = ((): string | null => {
       .slice(0, 120)})`;
   }
 })();
-if (noPidNamespace)
-  console.log(`skipped: "a second sandbox in another PID namespace…": ${noPidNamespace}`);
-if (noBindMount) console.log(`skipped: "a bind-mounted data file…" (#29.7): ${noBindMount}`);
 
 describe('one data file, one sandbox, whatever the path (#29.7)', () => {
-  it.skipIf(noBindMount !== null)(
+  it.skipIf(skipBecause(import.meta.url, noBindMount))(
     'a second sandbox with another TMPDIR is refused through a bind mount too',
     async () => {
       const file = join(tempDir('svc-sb-'), 'state.jsonl');
@@ -311,7 +309,7 @@ describe('one data file, one sandbox, whatever the path (#29.7)', () => {
     },
   );
 
-  it.skipIf(noPidNamespace !== null)(
+  it.skipIf(skipBecause(import.meta.url, noPidNamespace))(
     'a second sandbox in another PID namespace (a container) is refused, naming the first: its pid is not taken for dead',
     async () => {
       const file = join(tempDir('svc-sb-'), 'state.jsonl');
@@ -336,7 +334,7 @@ describe('one data file, one sandbox, whatever the path (#29.7)', () => {
     },
   );
 
-  it.skipIf(noBindMount !== null)(
+  it.skipIf(skipBecause(import.meta.url, noBindMount))(
     'a bind-mounted data file cannot be opened by a second sandbox through its other path; the first goes on',
     async () => {
       const file = join(tempDir('svc-sb-'), 'state.jsonl');

@@ -13,6 +13,7 @@ import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry } from '../helpers/journal.js';
 import { post } from '../helpers/receiver.js';
+import { skipBecause } from '../helpers/skips.js';
 
 const SECRET = 'whsec_group_commit_test';
 const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs') &
@@ -72,7 +73,12 @@ describe('journal group commit', () => {
     await j.close();
   });
 
-  it.skipIf(process.platform !== 'linux')(
+  it.skipIf(
+    skipBecause(
+      import.meta.url,
+      process.platform !== 'linux' && `Linux only (this is ${process.platform})`,
+    ),
+  )(
     '100 events at once through the listener: no synchronous write of the journal, fewer durable writes than events',
     async () => {
       const journal = join(tempDir('svc-group-'), 'webhooks.jsonl');

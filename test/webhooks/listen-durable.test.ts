@@ -21,14 +21,19 @@ import {
   STRACE_ARGS,
   tracedPid,
 } from '../helpers/syscalls.js';
+import { skipBecause } from '../helpers/skips.js';
 
 // A test secret, only ever used in this test.
 const SECRET = 'whsec_listen_durable_secret_4711';
 const HAVE_STRACE = process.platform === 'linux' && hasStrace();
-if (!HAVE_STRACE)
-  console.log('skipped: the durable-write test of webhook listen needs strace (Linux)');
 
-describe.skipIf(!HAVE_STRACE)('webhook listen writes durably before it answers (strace)', () => {
+describe.skipIf(
+  skipBecause(
+    import.meta.url,
+    !HAVE_STRACE &&
+      'needs strace on Linux (apt-get install strace; SVC_REQUIRE_STRACE_TEST=1 fails instead)',
+  ),
+)('webhook listen writes durably before it answers (strace)', () => {
   it('every event answered 2xx was written to the journal durably before its answer; every rejected request durably to its file', async () => {
     const dir = realpathSync(tempDir('svc-listen-durable-'));
     const journal = join(dir, 'webhooks.jsonl');

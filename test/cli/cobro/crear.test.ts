@@ -5,7 +5,10 @@ import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
 import { svc, svcAtTerminal } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
-import { hasScript, svcTty } from '../../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../../helpers/tty.js';
+import { skipBecause } from '../../helpers/skips.js';
+
+const NO_TTY = skipBecause(import.meta.url, !hasScript() && NO_SCRIPT);
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -242,7 +245,7 @@ describe('svc cobro crear', () => {
   });
 });
 
-describe.skipIf(!hasScript())('svc cobro crear on a terminal (pseudo-terminal via script)', () => {
+describe.skipIf(NO_TTY)('svc cobro crear on a terminal (pseudo-terminal via script)', () => {
   it('asks for missing fields, re-asks a bad amount, and prints the link prominently', async () => {
     const before = (await cobros()).length;
     const r = await svcTty(['cobro', 'crear'], sb.env, [

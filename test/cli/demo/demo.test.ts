@@ -4,11 +4,10 @@ import { commandLines } from '../../../src/cli/commands/demo/demo.js';
 import { displayWidth } from '../../../src/text.js';
 import { expectNoStack } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
-import { hasScript, svcTty } from '../../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../../helpers/tty.js';
+import { skipBecause } from '../../helpers/skips.js';
 
 const HAVE_SCRIPT = hasScript();
-if (!HAVE_SCRIPT)
-  console.log('skipped: svc demo on a terminal needs util-linux `script` for its pty');
 
 describe('svc demo', () => {
   // In this process (a matrix of steps, not the process's wiring: the terminal run below spawns the binary).
@@ -40,7 +39,7 @@ describe('svc demo', () => {
       expect(names).toContain(e);
   });
 
-  it.skipIf(!HAVE_SCRIPT)(
+  it.skipIf(skipBecause(import.meta.url, !HAVE_SCRIPT && NO_SCRIPT))(
     'prints the command before each step for a person, every line within an 80-column terminal',
     async () => {
       const r = await svcTty(['demo'], {}, [], 60_000, { cols: 80, rows: 40 });

@@ -7,8 +7,9 @@ import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 import { svc, svcAtTerminal } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { LIVE_KEY, startLiveProxy } from '../../helpers/live-proxy.js';
-import { hasScript, svcTty } from '../../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../../helpers/tty.js';
 import { displayWidth } from '../../../src/text.js';
+import { skipBecause } from '../../helpers/skips.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -371,7 +372,7 @@ describe('svc devolver', () => {
   });
 });
 
-describe.skipIf(!hasScript())(
+describe.skipIf(skipBecause(import.meta.url, !hasScript() && NO_SCRIPT))(
   'svc sync and svc devolver on a terminal (pseudo-terminal via script)',
   () => {
     it('sync shows old -> new above the refreshed request, link first', async () => {

@@ -12,9 +12,11 @@ import { tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { LIVE_KEY, startLiveProxy, type LiveProxy } from '../../helpers/live-proxy.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
-import { hasScript, svcTty } from '../../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../../helpers/tty.js';
 import { displayWidth } from '../../../src/text.js';
+import { skipBecause } from '../../helpers/skips.js';
 
+const NO_TTY = skipBecause(import.meta.url, !hasScript() && NO_SCRIPT);
 let sb: Sandbox;
 let proxy: LiveProxy;
 let live: Record<string, string>;
@@ -43,7 +45,7 @@ async function livePlan(n: number): Promise<{ plan: string; ids: number[] }> {
 // At 60 columns the question goes on to a second line.
 const TOTAL_PROMPT = /escribí el\s+total \(30000\.00\):/;
 
-describe.skipIf(!hasScript())('devolver --aplicar a batch at a terminal, live', () => {
+describe.skipIf(NO_TTY)('devolver --aplicar a batch at a terminal, live', () => {
   it('60 columns: banner, then the rows, then the question; 30.000 says it reads two ways and what to type', async () => {
     const { plan, ids } = await livePlan(2);
     const r = await svcTty(

@@ -21,6 +21,12 @@ import {
 import { tempDir } from '../../helpers/cli.js';
 import { expectOneErrorLine } from '../../helpers/fixtures.js';
 import { svc } from '../../helpers/inproc.js';
+import { skipBecause } from '../../helpers/skips.js';
+
+const ON_WINDOWS = skipBecause(
+  import.meta.url,
+  process.platform === 'win32' && 'not on Windows (no POSIX modes or signals there)',
+);
 
 // Written by svc (the digests are as it wrote them, not recomputed here: a change to
 // what the digest covers shows as a plan of its own refused).
@@ -354,19 +360,16 @@ describe('devolver --aplicar: a file that is not a plan as svc writes it', () =>
     }
   });
 
-  it.skipIf(process.platform === 'win32')(
-    'a named pipe is refused at once, not waited on',
-    async () => {
-      const fifo = join(tempDir('svc-planfile-'), 'tubo');
-      execFileSync('mkfifo', [fifo]);
-      expectOneErrorLine(
-        await svc(['devolver', '--aplicar', fifo]),
-        2,
-        /: no es un archivo$/,
-        'fifo',
-      );
-    },
-  );
+  it.skipIf(ON_WINDOWS)('a named pipe is refused at once, not waited on', async () => {
+    const fifo = join(tempDir('svc-planfile-'), 'tubo');
+    execFileSync('mkfifo', [fifo]);
+    expectOneErrorLine(
+      await svc(['devolver', '--aplicar', fifo]),
+      2,
+      /: no es un archivo$/,
+      'fifo',
+    );
+  });
 });
 
 describe('readPlan: the plans svc wrote are read back', () => {

@@ -10,8 +10,9 @@ import { startListener } from '../../../src/webhooks/listen.js';
 import { verify } from '../../../src/webhooks/signature.js';
 import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
-import { hasScript, svcTty } from '../../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../../helpers/tty.js';
 import { displayWidth } from '../../../src/text.js';
+import { skipBecause } from '../../helpers/skips.js';
 
 const SECRET = 'whsec_probar0123456789abcdef';
 const servers: Server[] = [];
@@ -124,7 +125,7 @@ describe('svc webhook probar', () => {
     }
   });
 
-  it.skipIf(!hasScript())(
+  it.skipIf(skipBecause(import.meta.url, !hasScript() && NO_SCRIPT))(
     'on a terminal of 80 and 60 columns every line fits, each case then what happened, broken at spaces',
     async () => {
       // Both terminals at once: each run mostly waits on the receiver and the slow case's pauses.

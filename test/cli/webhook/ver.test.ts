@@ -11,8 +11,9 @@ import { notificationHeaders } from '../../../src/webhooks/signature.js';
 import { svcSpawned, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { startReceiver, type Receiver } from '../../helpers/receiver.js';
-import { hasScript, svcTty } from '../../helpers/tty.js';
+import { hasScript, svcTty, NO_SCRIPT } from '../../helpers/tty.js';
 import { displayWidth } from '../../../src/text.js';
+import { skipBecause } from '../../helpers/skips.js';
 
 const SECRET = 'whsec_ver0123456789abcdefgh';
 let app: Receiver;
@@ -54,7 +55,7 @@ describe('svc webhook ver', () => {
     expect(r.stdout).toContain('"error": "pedido 1042 no existe en la app"');
   });
 
-  it.skipIf(!hasScript())(
+  it.skipIf(skipBecause(import.meta.url, !hasScript() && NO_SCRIPT))(
     'at 60 columns the delivery line goes on under its time, broken between its parts',
     async () => {
       const r = await svcTty(['webhook', 'ver', id], env(), [], 30_000, { cols: 60, rows: 80 });

@@ -9,9 +9,8 @@ import {
   closeAll,
   expectFitsWidth,
   expectNamedControls,
-  HAVE_BROWSER,
+  BROWSER_MISSING,
   launchBrowser,
-  REQUIRED,
   sandboxNotifying,
   screenshot,
   type startReceiver,
@@ -20,10 +19,9 @@ import {
 } from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
+import { skipBecause } from '../../helpers/skips.js';
 
 const SHOP = 'https://tienda.example';
-
-if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
 
 /**
  * Problems of a page. A request for the shop's pages after a redirect fails (nothing
@@ -97,7 +95,7 @@ async function ver(sb: Sandbox, id: number): Promise<any> {
   return j.data ?? j;
 }
 
-describe.skipIf(!HAVE_BROWSER && !REQUIRED)('checkout page in a browser', () => {
+describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in a browser', () => {
   let sb: Sandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let browser: Browser;

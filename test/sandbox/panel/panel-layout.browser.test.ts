@@ -12,9 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeAll,
   expectFitsWidth,
-  HAVE_BROWSER,
+  BROWSER_MISSING,
   launchBrowser,
-  REQUIRED,
   sandboxNotifying,
   screenshot,
   type startReceiver,
@@ -22,8 +21,9 @@ import {
 } from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
 import { parseTypedAmount } from '../../../src/money.js';
+import { skipBecause } from '../../helpers/skips.js';
 
-if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
+const NO_BROWSER = skipBecause(import.meta.url, BROWSER_MISSING);
 
 const REQUESTS = 30;
 
@@ -78,7 +78,7 @@ async function box(page: Page, selector: string): Promise<Box> {
   return { top: b!.y, bottom: b!.y + b!.height };
 }
 
-describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard at 1280 and 375 px', () => {
+describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
   let sb: Sandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let browser: Browser;

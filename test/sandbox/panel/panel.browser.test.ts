@@ -13,9 +13,8 @@ import {
   closeAll,
   expectFitsWidth,
   expectNamedControls,
-  HAVE_BROWSER,
+  BROWSER_MISSING,
   launchBrowser,
-  REQUIRED,
   sandboxNotifying,
   screenshot,
   type startReceiver,
@@ -24,8 +23,7 @@ import {
 } from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
-
-if (!HAVE_BROWSER && !REQUIRED) console.log('skipped: chromium not found');
+import { skipBecause } from '../../helpers/skips.js';
 
 /** The live stream is cut when its page closes; that is not a failure. */
 const streamCut = (url: string) => url.endsWith('/_sandbox/stream');
@@ -54,7 +52,7 @@ async function json(sb: Sandbox, args: string[]): Promise<any> {
   return j.data ?? j;
 }
 
-describe.skipIf(!HAVE_BROWSER && !REQUIRED)('the dashboard in a browser', () => {
+describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('the dashboard in a browser', () => {
   let sb: Sandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let browser: Browser;
