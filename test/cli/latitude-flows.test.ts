@@ -81,6 +81,15 @@ async function othersWrite(n: number): Promise<void> {
   }
 }
 
+/**
+ * Newer requests whose referencia holds `ref` (a search for it finds them too): the
+ * request with exactly `ref` is now past the first page of that search.
+ */
+async function lookalikes(ref: string): Promise<void> {
+  for (let i = 1; i <= PAGE + 1; i++)
+    await sb.cobro({ concepto: 'Otro', monto: '1.00', referencia: `${ref}-bis-${i}` });
+}
+
 /** One person's machine: the same data folder for every run. */
 const machine = () => ({ ...sb.env, SVC_DATA_DIR: tempDir('svc-data-') });
 
@@ -249,7 +258,7 @@ describe('writes answered 500 after the service wrote, then rerun', () => {
     expect(first.exitCode, first.stderr).toBe(6);
     expect(first.stderr).toMatch(/el cobro de 45\.60 puede haberse creado o no \(.*HTTP 500/);
     expect(await requestsWith(ref)).toBe(1);
-    for (let i = 0; i < PAGE + 1; i++) await sb.cobro({ concepto: 'Otro', monto: '1.00' });
+    await lookalikes(ref);
     const again = await svc([...args, '--json'], { env });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/ya está hecho \(cobro \d+\); no se crea otro/);
@@ -268,10 +277,21 @@ describe('writes answered 500 after the service wrote, then rerun', () => {
       .split('\n')
       .map((l) => JSON.parse(l).estado as string);
     expect(estados).toEqual(refs.map(() => 'creado'));
+    for (const ref of refs) await lookalikes(ref);
     const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(
       again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).estado as string),
+    ).toEqual(refs.map(() => 'ya_creado'));
+    // From another machine (no ledger of this batch): the referencias are looked up over
+    // every page of the service's list.
+    const elsewhere = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: machine() });
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
+    expect(
+      elsewhere.stdout
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l).estado as string),
