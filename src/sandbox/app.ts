@@ -187,7 +187,11 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         record(method, path, r.status, started, req);
         return;
       }
-      write(res, reply, path.startsWith('/v1/') ? options.compress : undefined);
+      // A long list is written as it is made; a compressed answer (--comprimir) whole.
+      const coding = path.startsWith('/v1/') ? options.compress : undefined;
+      const items = coding ? undefined : longList(reply);
+      if (items) await writeList(res, reply, items);
+      else write(res, reply, coding);
       if (!req.complete) dropRest(req);
       record(method, path, reply.status, started, req);
     } catch (err) {
@@ -563,6 +567,54 @@ function readBody(
       if (!req.complete)
         finish(() => reject(new ClientGone('client closed the connection mid-body')));
     });
+  });
+}
+
+/** A list longer than this is written as its items are turned to text, a slice at a time. */
+export const STREAMED_LIST_ITEMS = 1000;
+const SLICE_CHARS = 64 * 1024;
+
+/** The items of a JSON reply whose data is a list longer than STREAMED_LIST_ITEMS. */
+function longList(reply: Reply): unknown[] | undefined {
+  if (reply.contentType) return undefined;
+  const data = (reply.body as { data?: unknown } | null)?.data;
+  return Array.isArray(data) && data.length > STREAMED_LIST_ITEMS ? data : undefined;
+}
+
+/**
+ * A long list body `{"data":[…], …}` written item by item in slices of about 64 KiB,
+ * waiting for the socket when it is full: the reply is never one string (at a million
+ * requests that string would be past what V8 can hold) and its bytes are never all in
+ * memory at once. Chunked, so without a Content-Length.
+ */
+async function writeList(res: ServerResponse, reply: Reply, data: unknown[]): Promise<void> {
+  const { data: _items, ...rest } = reply.body as Record<string, unknown>;
+  res.writeHead(reply.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    ...reply.headers,
+  });
+  let slice = '{"data":[';
+  for (let i = 0; i < data.length; i++) {
+    slice += (i === 0 ? '' : ',') + JSON.stringify(data[i]);
+    if (slice.length < SLICE_CHARS) continue;
+    if (!res.write(slice)) await drained(res);
+    if (res.destroyed) return;
+    slice = '';
+  }
+  const tail = JSON.stringify(rest);
+  res.end(`${slice}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`);
+}
+
+/** Resolves once the response can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
   });
 }
 
