@@ -13,7 +13,14 @@ import {
   serviceError,
   type NetworkFailure,
 } from './errors.js';
-import { IncompleteListError, ItemList, PagedList, pagingOf, scanList } from './list.js';
+import {
+  IncompleteListError,
+  ItemList,
+  ListStream,
+  PagedList,
+  pagingOf,
+  scanList,
+} from './list.js';
 import { ProxyError, proxyAuthError, type CaSetting, type Network } from './network.js';
 import { CaFileError, openRequest, ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
@@ -122,10 +129,12 @@ export interface RawRequest {
   retry?: boolean;
   /** The whole address, when it is not the base URL + path + query (a list's next page). */
   url?: URL;
+  /** A list: its 2xx body is read as it arrives (ListStream), whatever its length. */
+  streamList?: boolean;
 }
 
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
-type Decode = (text: string, where: string, http: number) => unknown;
+type Decode = (text: string, where: string, http: number, streamed?: ListStream) => unknown;
 
 // Filters on open fields: a value the service added is sent as typed.
 export type CobroFilters = { estado?: Open<EstadoCobro>; q?: string };
@@ -371,13 +380,21 @@ export class Client {
     // The first item of the wrong shape, kept rather than thrown: a body of the wrong
     // shape is an answer (never retried), while one that is not JSON is retried.
     let wrong: NetworkError | undefined;
-    const decode: Decode = (text, where, http) => {
+    const decode: Decode = (text, where, http, streamed) => {
       wrong = undefined;
-      const list = scanList(
-        text,
-        (value, i) => (wrong ??= shapeError(item, value, where, http, `data.${i}`)),
-      );
-      return list ?? parseJson(text, where, http);
+      const check = (value: unknown, i: number) =>
+        (wrong ??= shapeError(item, value, where, http, `data.${i}`));
+      const list = streamed ? streamed.result(check) : scanList(text, check);
+      if (list) return list;
+      // A body whose items had started and then was no list (its text was not kept).
+      if (streamed && text === '')
+        throw new NetworkError(
+          'not_json',
+          `${where}: HTTP ${http} respondió una lista que no es JSON válido, no el JSON del servicio`,
+          true,
+          http,
+        );
+      return parseJson(text, where, http);
     };
     // Page after page while the service says the list goes on (list.ts pagingOf), on
     // this service's own origin only (the key goes with each request); a sign of more
@@ -385,7 +402,7 @@ export class Client {
     const origin = new URL(this.baseUrl).origin;
     const pages: ItemList<z.infer<S>>[] = [];
     const seen = new Set<string>();
-    let req: RawRequest = { method: 'GET', path, ...extra };
+    let req: RawRequest = { method: 'GET', path, ...extra, streamList: true };
     let here = new URL(this.baseUrl + path);
     let items = 0;
     let total: { value: number; sign: string } | undefined;
@@ -433,7 +450,7 @@ export class Client {
       seen.add(next.href);
       here = next;
       this.opts.onPage?.({ path, page: page + 1, items });
-      req = { method: 'GET', path: next.pathname + next.search, url: next };
+      req = { method: 'GET', path: next.pathname + next.search, url: next, streamList: true };
     }
     const data = pages.length === 1 ? pages[0]! : new PagedList(pages);
     return { http, data };
@@ -631,7 +648,11 @@ export class Client {
           )
         : undefined;
     try {
+      // A list has no cap on its length; each of its items has the reply's.
+      const streamed =
+        req.streamList && !this.opts.fetch ? new ListStream(this.opts.maxReplyBytes) : undefined;
       const exchange = {
+        sink: streamed,
         method,
         headers,
         body: payload,
@@ -647,7 +668,13 @@ export class Client {
         : await send(url, exchange);
       this.debugLine(`<-- HTTP ${res.status}`);
       this.debugLine(`<-- ${truncate(res.text)}`);
-      return { http: res.status, text: res.text, headers: res.headers };
+      return {
+        http: res.status,
+        text: res.text,
+        headers: res.headers,
+        streamed,
+        overflow: res.overflow === true,
+      };
     } catch (err) {
       throw toNetworkError(
         err,
@@ -667,11 +694,17 @@ export class Client {
   private interpret(
     method: string,
     req: RawRequest,
-    res: { http: number; text: string; headers: Record<string, string | string[] | undefined> },
+    res: {
+      http: number;
+      text: string;
+      headers: Record<string, string | string[] | undefined>;
+      streamed?: ListStream;
+      overflow?: boolean;
+    },
     decode: Decode,
   ) {
     const where = `${method} ${req.path}`;
-    if (res.text.trim() === '') {
+    if (!res.overflow && res.text.trim() === '') {
       throw new NetworkError(
         'empty_body',
         `${where}: HTTP ${res.http} con el cuerpo vacío; no es una respuesta del servicio`,
@@ -681,7 +714,11 @@ export class Client {
     }
     const success = res.http >= 200 && res.http < 300;
     if (success)
-      return { http: res.http, data: decode(res.text, where, res.http), headers: res.headers };
+      return {
+        http: res.http,
+        data: decode(res.text, where, res.http, res.streamed),
+        headers: res.headers,
+      };
     const body = parseJson(res.text, where, res.http);
     const err = ErrorBody.safeParse(body);
     if (req.throwOnError === false) return { http: res.http, data: body, headers: res.headers };

@@ -366,3 +366,230 @@ export function scanList<T = unknown>(
   }
   return new ItemList<T>(text, spans, body as Record<string, unknown>);
 }
+
+/** Characters of items kept in one piece of text by ListStream (many pieces, never one string). */
+export const SEGMENT_CHARS = 1024 * 1024;
+
+/**
+ * A list body `{ …, "data": [ … ], … }` read as its bytes arrive: the items' text is kept
+ * in pieces of about SEGMENT_CHARS (spans as scanList makes them), the rest of the body
+ * (the envelope) apart. So a list is read whatever its size — no single string holds it,
+ * which past 512 MiB V8 could not — and its bytes never wait whole in a buffer. result()
+ * checks what scanList checks and gives undefined where that would (the caller then
+ * reads the body as text, when it kept it, to say what it is).
+ */
+export class ListStream {
+  private readonly decoder = new TextDecoder();
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private expectKey = false;
+  private keyAt = -1;
+  private valueIsData = false;
+  private inData = false;
+  private sawData = false;
+  private broken = false;
+  private started = false;
+  private ended = false;
+  /** The envelope's text, with `[]` where the items were. */
+  private envelope = '';
+  private text = '';
+  private spans: number[] = [];
+  private itemStart = -1;
+  private readonly segments: { text: string; spans: number[] }[] = [];
+
+  /** An item, or the envelope, longer than the most an item may be (`maxItemChars`). */
+  tooLarge = false;
+
+  constructor(private readonly maxItemChars = Infinity) {}
+
+  /**
+   * Whether the body's text is still worth keeping beside the list: until its items
+   * start, it may yet be something else (an error, an HTML page) to be shown as text.
+   */
+  keepsText(): boolean {
+    return !this.sawData && !this.broken;
+  }
+
+  /** Takes the next bytes; false once the body can no longer be a list svc reads. */
+  push(chunk: Uint8Array): boolean {
+    if (this.broken || this.tooLarge) return false;
+    this.feed(this.decoder.decode(chunk, { stream: true }));
+    const item = this.itemStart < 0 ? 0 : this.text.length - this.itemStart;
+    if (item > this.maxItemChars || this.envelope.length > this.maxItemChars) this.tooLarge = true;
+    return !this.broken && !this.tooLarge;
+  }
+
+  private feed(chunk: string): void {
+    let mark = 0;
+    const n = chunk.length;
+    for (let i = 0; i < n; i++) {
+      const ch = chunk.charCodeAt(i);
+      if (this.inString) {
+        // To the closing quote in one search: a quote preceded by an odd run of
+        // backslashes is escaped (`escaped`: the run goes on from the chunk before).
+        let q = chunk.indexOf('"', i);
+        for (;;) {
+          let run = 0;
+          const last = q < 0 ? n : q;
+          while (last - 1 - run >= i && chunk.charCodeAt(last - 1 - run) === BACKSLASH) run++;
+          if (last - run === i && this.escaped) run++;
+          if (q < 0) {
+            this.escaped = run % 2 === 1;
+            i = n;
+            break;
+          }
+          if (run % 2 === 0) break;
+          q = chunk.indexOf('"', q + 1);
+        }
+        if (q < 0) break;
+        i = q;
+        this.escaped = false;
+        this.inString = false;
+        if (this.keyAt >= 0) {
+          const whole = this.envelope + chunk.slice(mark, i + 1);
+          try {
+            this.valueIsData = JSON.parse(whole.slice(this.keyAt)) === 'data';
+          } catch {
+            this.broken = true;
+            return;
+          }
+          this.keyAt = -1;
+        }
+        continue;
+      }
+      if (isBlank(ch)) continue;
+      if (this.ended) {
+        this.broken = true; // something after the body
+        return;
+      }
+      if (this.inData && this.depth === 2) {
+        if (ch === COMMA || ch === CLOSE_ARRAY) {
+          const at = this.text.length + (i - mark);
+          if (this.itemStart >= 0 && at - this.itemStart > this.maxItemChars) {
+            this.tooLarge = true;
+            return;
+          }
+          if (this.itemStart >= 0) this.spans.push(this.itemStart, at);
+          else if (ch === COMMA || this.spans.length > 0 || this.segments.length > 0) {
+            this.broken = true; // an empty item
+            return;
+          }
+          this.itemStart = -1;
+          if (ch === CLOSE_ARRAY) {
+            this.text += chunk.slice(mark, i);
+            mark = i;
+            this.cut(true);
+            this.inData = false;
+            this.depth = 1;
+            continue;
+          }
+          if (this.text.length + (i - mark) >= SEGMENT_CHARS) {
+            this.text += chunk.slice(mark, i + 1);
+            mark = i + 1;
+            this.cut(false);
+          }
+          continue;
+        }
+        if (this.itemStart < 0) this.itemStart = this.text.length + (i - mark);
+      }
+      if (ch === QUOTE) {
+        this.inString = true;
+        this.escaped = false;
+        if (this.depth === 1 && this.expectKey) {
+          this.expectKey = false;
+          this.keyAt = this.envelope.length + (i - mark);
+        }
+        continue;
+      }
+      if (this.depth === 0) {
+        if (this.started || ch !== OPEN_OBJECT) {
+          this.broken = true;
+          return;
+        }
+        this.started = true;
+        this.depth = 1;
+        this.expectKey = true;
+        continue;
+      }
+      if (this.depth === 1) {
+        if (ch === COLON) continue;
+        if (ch === COMMA) {
+          this.expectKey = true;
+          this.valueIsData = false;
+          continue;
+        }
+        if (ch === CLOSE_OBJECT) {
+          this.depth = 0;
+          this.ended = true;
+          continue;
+        }
+        if (ch === OPEN_ARRAY && this.valueIsData) {
+          // The last "data" member wins, as in JSON.parse: an earlier one's items go.
+          this.envelope += chunk.slice(mark, i + 1);
+          mark = i + 1;
+          this.segments.length = 0;
+          this.text = '';
+          this.spans = [];
+          this.itemStart = -1;
+          this.inData = true;
+          this.sawData = true;
+          this.depth = 2;
+          continue;
+        }
+        this.valueIsData = false;
+      }
+      if (ch === OPEN_OBJECT || ch === OPEN_ARRAY) this.depth++;
+      else if (ch === CLOSE_OBJECT || ch === CLOSE_ARRAY) {
+        this.depth--;
+        if (this.inData && this.depth < 2) {
+          this.broken = true;
+          return;
+        }
+      }
+    }
+    if (this.inData) this.text += chunk.slice(mark);
+    else this.envelope += chunk.slice(mark);
+  }
+
+  /** Closes the piece of items being read (the last one only when it has any). */
+  private cut(last: boolean): void {
+    if (this.spans.length > 0 || !last) this.segments.push({ text: this.text, spans: this.spans });
+    this.text = '';
+    this.spans = [];
+    this.itemStart = -1;
+  }
+
+  /** The list, each item checked as scanList checks it; undefined when the body is no such list. */
+  result<T>(check?: (item: unknown, index: number) => void): ItemList<T> | undefined {
+    if (this.broken || this.tooLarge) return undefined;
+    this.feed(this.decoder.decode());
+    if (this.broken || !this.ended || !this.sawData || this.inData) return undefined;
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(this.envelope);
+    } catch {
+      return undefined;
+    }
+    const body = envelope as { data?: unknown };
+    if (!Array.isArray(body.data) || body.data.length !== 0) return undefined;
+    const pages: ItemList<T>[] = [];
+    let index = 0;
+    for (const s of this.segments) {
+      for (let i = 0; i < s.spans.length; i += 2) {
+        let item: unknown;
+        try {
+          item = JSON.parse(s.text.slice(s.spans[i], s.spans[i + 1]));
+        } catch {
+          return undefined;
+        }
+        check?.(item, index++);
+      }
+      pages.push(new ItemList<T>(s.text, s.spans, body as Record<string, unknown>));
+    }
+    if (pages.length === 1) return pages[0];
+    return new PagedList<T>(
+      pages.length ? pages : [new ItemList<T>('', [], body as Record<string, unknown>)],
+    );
+  }
+}

@@ -34,6 +34,12 @@ export interface Exchange {
   onDispatch?: () => void;
   /** The proxy and CA settings; none: straight, trusting Node's certificates. */
   network?: Network;
+  /**
+   * Receives a 2xx body's bytes as they arrive (a list read as it comes, list.ts
+   * ListStream); past maxBytes the body's text is no longer kept (Reply.overflow)
+   * but the sink goes on receiving it.
+   */
+  sink?: { push(chunk: Uint8Array): boolean; keepsText(): boolean; tooLarge: boolean };
 }
 
 /** The reply's body is larger than Exchange.maxBytes (declared, or seen while reading). */
@@ -58,6 +64,8 @@ export interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body went past maxBytes into a sink: `text` is empty, the sink has it all. */
+  overflow?: boolean;
 }
 
 /** Sends one request; rejects with the socket's error (code ECONNREFUSED, ENOTFOUND, ECONNRESET…) or the abort. */
@@ -82,18 +90,41 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
         reject(proxyAuthError(proxy));
         return;
       }
+      const status = res.statusCode ?? 0;
+      const sink = status >= 200 && status < 300 ? x.sink : undefined;
       // Refused before reading when the size is announced; else counted as it comes.
       const declared = declaredLength(res.headers['content-length']);
-      if (declared !== undefined && declared > x.maxBytes) {
+      if (!sink && declared !== undefined && declared > x.maxBytes) {
         reject(new ReplyTooLargeError(x.maxBytes, declared));
         res.destroy();
         return;
       }
       const chunks: Buffer[] = [];
       let size = 0;
+      let overflow = false;
       // A compressed body is counted as it is decoded: the cap holds for what svc reads.
       const body = decoded(res, res.headers['content-encoding']);
+      const tooLarge = () => {
+        chunks.length = 0;
+        reject(new ReplyTooLargeError(x.maxBytes));
+        res.destroy();
+        body.destroy();
+      };
       body.on('data', (chunk: Buffer) => {
+        if (sink) {
+          // The text is kept only until the items start (the sink has them); a body that
+          // turns out to be no list is read on up to the cap, an item past it not at all.
+          const fine = sink.push(chunk);
+          size += chunk.length;
+          if (sink.tooLarge || (!fine && size > x.maxBytes)) return tooLarge();
+          if (overflow) return;
+          if (!sink.keepsText() && fine) {
+            overflow = true;
+            chunks.length = 0;
+          } else if (size > x.maxBytes) tooLarge();
+          else chunks.push(chunk);
+          return;
+        }
         if (size > x.maxBytes) return;
         size += chunk.length;
         if (size > x.maxBytes) {
@@ -109,9 +140,10 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
       if (body !== res) body.once('error', reject);
       body.once('end', () =>
         resolve({
-          status: res.statusCode ?? 0,
+          status,
           headers: res.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
+          text: overflow ? '' : Buffer.concat(chunks).toString('utf8'),
+          ...(overflow ? { overflow } : {}),
         }),
       );
       // The connection closed before the answer was whole (a no-op after a rejection above).

@@ -51,9 +51,13 @@ afterAll(async () => {
 });
 
 describe('a reply larger than svc reads (SVC_MAX_REPLY_BYTES, default 256 MiB)', () => {
-  it('streamed or announced: exit 6, one error line naming the cap, the GET not retried', async () => {
+  it('one record streamed or announced, or one item of a list: exit 6, one error line naming the cap, the GET not retried', async () => {
     const id = cobro.id as number;
-    hostile.on('GET', '/v1/cobros', bigList(cobro, 3 * MiB, false));
+    hostile.on(
+      'GET',
+      '/v1/cobros',
+      bigList({ ...cobro, concepto: 'x'.repeat(MiB) }, 3 * MiB, false),
+    );
     hostile.on('GET', `/v1/cobros/${id}`, bigItem(cobro, 3 * MiB, true));
     const [list, one, json] = await Promise.all([
       svc(['cobro', 'listar'], { env }),
@@ -65,7 +69,7 @@ describe('a reply larger than svc reads (SVC_MAX_REPLY_BYTES, default 256 MiB)',
       list,
       6,
       /^error: GET \/v1\/cobros: la respuesta de 127\.0\.0\.1:\d+ supera 1 MiB, el máximo que svc lee; no es una respuesta del servicio$/,
-      'listar, streamed',
+      'listar, an item past the cap',
     );
     expectOneErrorLine(
       one,
@@ -79,6 +83,18 @@ describe('a reply larger than svc reads (SVC_MAX_REPLY_BYTES, default 256 MiB)',
     expect(JSON.parse(json.stderr)).toMatchObject({ error: 'too_large' });
     expect(count('GET /v1/cobros'), 'a reply too large does not heal by asking again').toBe(2);
     expect(count(`GET /v1/cobros/${id}`)).toBe(1);
+  });
+
+  it('a list longer than the cap is read whole: its items are read as they arrive', async () => {
+    const big = bigList(cobro, 3 * MiB, false);
+    const copies = (big as { head: string }).head.split('},{').length;
+    for (const declare of [false, true]) {
+      hostile.on('GET', '/v1/cobros', bigList(cobro, 3 * MiB, declare));
+      const r = await svc(['cobro', 'listar', '--json'], { env });
+      hostile.clear();
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout), declare ? 'announced' : 'streamed').toHaveLength(copies);
+    }
   });
 });
 

@@ -5,7 +5,15 @@
 import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ItemList, linkNext, pagingOf, scanList, WHOLE_BODY_CHARS } from '../../src/api/list.js';
+import {
+  ItemList,
+  linkNext,
+  ListStream,
+  pagingOf,
+  scanList,
+  SEGMENT_CHARS,
+  WHOLE_BODY_CHARS,
+} from '../../src/api/list.js';
 import { printJson, printJsonItems } from '../../src/output/format.js';
 import type { IO } from '../../src/output/io.js';
 
@@ -256,5 +264,72 @@ describe('pagingOf: the signs of a partial list', () => {
     expect(pagingOf(undefined, { page: 3, total_pages: 3 }).signs).toEqual([]);
     // The header comes first.
     expect(pagingOf('</h>; rel="next"', { next: '/b' }).next?.sign).toBe('Link rel="next"');
+  });
+});
+
+describe('ListStream: a list read as its bytes arrive', () => {
+  const read = (body: string, cut: number[]) => {
+    const bytes = Buffer.from(body);
+    const s = new ListStream();
+    let from = 0;
+    for (const at of [...cut, bytes.length]) {
+      s.push(bytes.subarray(from, at));
+      from = at;
+    }
+    return s.result();
+  };
+  const BODIES = [
+    '{"data":[]}',
+    ' { "data" : [ {"a":"x,]}\\"\\\\"}, [1,[2]], "ñ€😀", 3 ] , "next" : null } ',
+    '{"has_more":false,"data":[{"b":{"c":[{}]}}],"total":1}',
+    '{"data":[1],"data":[{"last":true}]}',
+  ];
+  it('gives the items and envelope JSON.parse gives, however the bytes are cut', () => {
+    for (const body of BODIES) {
+      const whole = JSON.parse(body);
+      const n = Buffer.byteLength(body);
+      for (let at = 0; at <= n; at++) {
+        const list = read(body, [at]);
+        expect(list, `${body} cut at ${at}`).toBeDefined();
+        expect([...list!], body).toEqual(whole.data);
+        expect(list!.envelope, body).toEqual({ ...whole, data: [] });
+      }
+      expect([
+        ...read(
+          body,
+          Array.from({ length: n }, (_, i) => i),
+        )!,
+      ]).toEqual(whole.data);
+    }
+  });
+
+  it('is no list where scanList says so', () => {
+    for (const body of [
+      '[]',
+      '{"data":{}}',
+      '{"data":[1,]}',
+      '{"data":[,1]}',
+      '{"data":[}',
+      '{"data":[]} x',
+      '{"x":1}',
+    ])
+      expect(read(body, [3]), body).toBeUndefined();
+  });
+
+  it('keeps a long list in pieces, in order', () => {
+    const items = Array.from({ length: 30_000 }, (_, i) => ({
+      id: i,
+      concepto: `pedido ${i} `.repeat(8),
+    }));
+    const body = JSON.stringify({ data: items });
+    expect(body.length).toBeGreaterThan(2 * SEGMENT_CHARS);
+    const cuts = Array.from(
+      { length: Math.floor(body.length / 65_536) },
+      (_, i) => (i + 1) * 65_536,
+    );
+    const list = read(body, cuts)!;
+    expect(list.length).toBe(items.length);
+    expect(list.at(29_999)).toEqual(items[29_999]);
+    expect([...list].map((x) => (x as { id: number }).id)).toEqual(items.map((x) => x.id));
   });
 });
