@@ -6,6 +6,7 @@
 // Node's own and works as it always did). Pure and small: nothing here opens a
 // socket or reads a file, so a command with no proxy pays nothing for it
 // (transport.ts loads net and tls only for a connection that needs them).
+import { EXIT, SvcError } from '../errors.js';
 import { redactAddresses } from './address.js';
 
 export type NetSource = 'flag' | 'env' | 'profile';
@@ -39,8 +40,9 @@ export interface NetworkSettings {
 }
 
 /** A proxy svc cannot use or that failed: its message names the proxy (never its credentials) and where it was set. */
-export class ProxyError extends Error {
+export class ProxyError extends SvcError {
   override name = 'ProxyError';
+  readonly exitCode: number = EXIT.network;
   readonly code = 'SVC_PROXY';
   constructor(
     readonly kind: 'unreachable' | 'auth' | 'refused' | 'unsupported',
