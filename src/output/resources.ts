@@ -30,8 +30,10 @@ export const cobroColumns: Column<Cobro>[] = [
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
   { header: 'COBRADO', value: (r) => r.monto_cobrado, align: 'right', drop: 3 },
   { header: 'CONCEPTO', value: (r) => r.concepto, shrink: true },
-  { header: 'REFERENCIA', value: (r) => nullable(r.referencia), shrink: true, drop: 1 },
-  { header: 'VENCE', value: (r) => nullable(r.vencimiento), drop: 2 },
+  // The merchant's own reference names the request a person looks for; when it expires
+  // says nothing of a paid one: on a narrow terminal VENCE goes first.
+  { header: 'REFERENCIA', value: (r) => nullable(r.referencia), shrink: true, drop: 2 },
+  { header: 'VENCE', value: (r) => nullable(r.vencimiento), drop: 1 },
 ];
 
 // Priority (`drop`, lowest goes first) follows what a person reads in a list of
@@ -87,6 +89,14 @@ export const liquidacionColumns: Column<Liquidacion>[] = [
     drop: 3,
   },
 ];
+
+/**
+ * The columns with the one a command exists for kept at any width (`liquidaciones`
+ * keeps LLEGA, `--por operacion` keeps OPERACIÓN): the others go as their `drop` says.
+ */
+export function keeping<T>(columns: Column<T>[], header: string): Column<T>[] {
+  return columns.map((c) => (c.header === header ? { ...c, drop: undefined } : c));
+}
 
 /** A resource's columns inside one request's page (svc caso): its COBRO column would repeat the request the page is about. */
 export const withoutCobro = <T>(columns: Column<T>[]): Column<T>[] =>

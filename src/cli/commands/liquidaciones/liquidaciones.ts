@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
-import { liquidacionColumns, liquidacionFields } from '../../../output/resources.js';
+import { keeping, liquidacionColumns, liquidacionFields } from '../../../output/resources.js';
 import { porFecha, total, type PorFecha } from '../../../liquidaciones.js';
 import { count, wrapParts } from '../../../text.js';
 import type { liquidacionesOptions } from './index.js';
@@ -60,7 +60,12 @@ export async function run(
     if (ctx.globals.json) return printJson(ctx.io, rows);
     await printTable(
       ctx.io,
-      liquidacionColumns,
+      // What the list is read for stays on a narrow terminal: when the money arrives, or
+      // with --por operacion, when it was earned; a settlement's own id goes first (its
+      // transaction and request name it).
+      keeping(liquidacionColumns, opts.por === 'operacion' ? 'OPERACIÓN' : 'LLEGA (EST.)').map(
+        (c) => (c.header === 'ID' ? { ...c, drop: 0 } : c),
+      ),
       rows,
       'no hay liquidaciones estimadas',
       liquidacionFields,

@@ -96,15 +96,15 @@ export async function run(
     // An event's name is a code, never shortened; a hostile one is shown escaped whole.
     { header: 'EVENTO', value: (e) => raw(e.event) },
     { header: 'COBRO', value: (e) => raw(e.cobro_id), align: 'right' },
-    // What happened to each event (FIRMA, RESULTADO, STATUS) stays longest on a narrow
-    // terminal; what the event said (ESTADO, MONTO) is in `svc webhook ver <id>`.
+    // What the event said (ESTADO, MONTO) stays longest on a narrow terminal, with what
+    // happened to it (FIRMA, RESULTADO, STATUS) next; the rest is in `svc webhook ver <id>`.
     {
       header: 'ESTADO',
       value: (e) => raw(e.estado),
       style: (s, _e, c) => colorState(s, c),
-      drop: 2,
+      drop: 8,
     },
-    { header: 'MONTO', value: (e) => raw(e.monto), align: 'right', drop: 3 },
+    { header: 'MONTO', value: (e) => raw(e.monto), align: 'right', drop: 9 },
     {
       header: 'FIRMA',
       value: (e) =>
