@@ -4,7 +4,7 @@
 // against the sum over all pages read straight from the service; every write in doubt
 // is exit 6 "puede haberse hecho o no", and a rerun as a person types it makes exactly
 // one refund or one request, counted at the service over all pages.
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
@@ -286,16 +286,14 @@ describe('writes answered 500 after the service wrote, then rerun', () => {
         .split('\n')
         .map((l) => JSON.parse(l).estado as string),
     ).toEqual(refs.map(() => 'ya_creado'));
-    // From another machine (no ledger of this batch): the referencias are looked up over
-    // every page of the service's list.
-    const elsewhere = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: machine() });
-    expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
-    expect(
-      elsewhere.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).estado as string),
-    ).toEqual(refs.map(() => 'ya_creado'));
+    // From another machine (a copy of the file, without the ledger kept beside the
+    // original): the referencias are looked up over every page of the service's list,
+    // and the batch is refused whole: nothing is created.
+    const copy = join(tempDir('svc-cobros-'), 'cobros.csv');
+    copyFileSync(path, copy);
+    const elsewhere = await svc(['cobro', 'crear', '--lote', copy, '--json'], { env: machine() });
+    expect(elsewhere.exitCode, elsewhere.stderr).toBe(2);
+    expect(elsewhere.stderr).toContain(`ya hay un cobro con la referencia "${refs[0]}"`);
     for (const ref of refs) expect(await requestsWith(ref), ref).toBe(1);
   });
 
