@@ -274,6 +274,7 @@ const CASES: Record<string, Case> = {
   },
   cuenta: { argv: () => ['cuenta'], piped: 'record' },
   salud: { argv: () => ['salud'], piped: 'record' },
+  diagnostico: { argv: () => ['diagnostico'], piped: 'record' },
   cargos: { argv: () => ['cargos'], piped: 'table' },
   sync: { argv: () => ['sync', String(fx.cobroId), '--yes'], piped: 'record' },
   'cobro sync': { argv: () => ['cobro', 'sync', String(fx.cobroId), '--yes'], piped: 'record' },

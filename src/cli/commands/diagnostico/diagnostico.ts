@@ -12,6 +12,7 @@ import type { Resolved, Source } from '../../../config/resolve.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { EXIT, Reported } from '../../../errors.js';
 import { printJson, printRecord } from '../../../output/format.js';
+import { shown } from '../../../text.js';
 import type { Colors } from '../../../output/io.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
@@ -192,7 +193,7 @@ export async function run(ctx: Context): Promise<void> {
     const [saludText, saludStyle] = check(salud, `ok en ${salud?.ms} ms (/v1/salud)`);
     const [cuentaText, cuentaStyle] = check(
       cuenta,
-      `ok en ${cuenta?.ms} ms: ${cuenta?.nombre}${cuenta?.puede_cobrar ? '' : ' (todavía no puede cobrar)'}`,
+      `ok en ${cuenta?.ms} ms: ${shown(cuenta?.nombre ?? '')}${cuenta?.puede_cobrar ? '' : ' (todavía no puede cobrar)'}`,
     );
     printRecord(io, [
       ['svc', `${VERSION} (Node ${process.version})`],
