@@ -12,6 +12,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { MAX_MESSAGE_BYTES, MessageGuard } from './stdio-guard.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   ListToolsRequestSchema,
@@ -592,10 +593,15 @@ export function scrub<T>(value: T, secrets: readonly string[]): T {
 
 async function serveStdio(shared: Shared, signal: AbortSignal): Promise<void> {
   const server = newServer(shared);
-  const transport = new StdioServerTransport(
-    shared.ctx.io.stdin as NodeJS.ReadStream as never,
-    shared.ctx.io.stdout as never,
+  const out = shared.ctx.io.stdout as NodeJS.WritableStream;
+  const input = (shared.ctx.io.stdin as NodeJS.ReadableStream).pipe(
+    new MessageGuard(({ id, bytes }) => {
+      const message = `mensaje de ${(bytes / 1024 / 1024).toFixed(1)} MiB: svc mcp lee hasta ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB por mensaje; no se hizo nada`;
+      out.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
+      shared.ctx.io.err(`svc mcp: ${message}`);
+    }),
   );
+  const transport = new StdioServerTransport(input as never, out as never);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     shared.ctx.io.stdin.once('end', () => done());
