@@ -29,7 +29,7 @@ export function shownAddress<T extends string | null | undefined>(address: T): T
  */
 export function maskTarget<T extends string | null | undefined>(url: T): T {
   if (typeof url !== 'string') return url;
-  const text = redactAddresses(url);
+  const text = maskPathTokens(redactAddresses(url));
   const q = text.indexOf('?');
   if (q < 0) return text as T;
   const hash = text.indexOf('#', q);
@@ -46,7 +46,33 @@ export function maskTarget<T extends string | null | undefined>(url: T): T {
   return `${text.slice(0, q + 1)}${query}${text.slice(end)}` as T;
 }
 
+/**
+ * A path segment or fragment that looks like a token (`/hooks/9f8e7d6c5b4a3f2e1d0c`,
+ * `#k=…`): 16 or more URL-safe characters with both letters and digits. Chat and CI
+ * webhooks carry their secret there rather than in the query.
+ */
+const TOKEN_LIKE = /^(?=[^]*[A-Za-z])(?=[^]*\d)[A-Za-z0-9._~=-]{16,}$/;
+
+/** The target with every token-like segment of its path and its fragment shown as `***`. */
+function maskPathTokens(text: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i.exec(text);
+  if (!m) return text;
+  const [, origin, path = '', query = '', fragment = ''] = m;
+  const maskedPath = path
+    .split('/')
+    .map((segment) => (TOKEN_LIKE.test(segment) ? HIDDEN_USERINFO : segment))
+    .join('/');
+  const maskedFragment =
+    fragment && TOKEN_LIKE.test(fragment.slice(1)) ? `#${HIDDEN_USERINFO}` : fragment;
+  return `${origin}${maskedPath}${query}${maskedFragment}`;
+}
+
 /** Whether a stored target was masked (maskTarget hid something): it cannot be sent to again as it is. */
 export function isMaskedTarget(url: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\/\*\*\*@/i.test(url) || /[?&]([^&#=]*=)?\*\*\*(?=[&#]|$)/.test(url);
+  return (
+    /^[a-z][a-z0-9+.-]*:\/\/\*\*\*@/i.test(url) ||
+    /[?&]([^&#=]*=)?\*\*\*(?=[&#]|$)/.test(url) ||
+    /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?\/\*\*\*(?=[/?#]|$)/i.test(url) ||
+    /#\*\*\*$/.test(url)
+  );
 }

@@ -23,7 +23,8 @@ import {
 } from '../helpers/receiver.js';
 
 const SECRET = 'whsec_target_credentials_01';
-const HIDDEN = ['hunter2', 'bob:', 'token=T', 'T&'];
+const PATH_TOKEN = 'a1B2c3D4e5F6g7H8i9J0';
+const HIDDEN = ['hunter2', 'bob:', 'token=T', 'T&', PATH_TOKEN];
 
 function get(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -48,6 +49,16 @@ describe('maskTarget', () => {
     ['http://127.0.0.1:3000/h', 'http://127.0.0.1:3000/h'],
     ['https://app.example/h?a=1&b=&c#x?y=2', 'https://app.example/h?a=***&b=&***#x?y=2'],
     ['http://u@h/p?', 'http://***@h/p?'],
+    // A token in the path or the fragment, as chat and CI webhooks carry it.
+    [
+      'https://hooks.example/services/T0123/B0456/a1B2c3D4e5F6g7H8i9J0',
+      'https://hooks.example/services/T0123/B0456/***',
+    ],
+    ['http://127.0.0.1:3000/hooks/9f8e7d6c5b4a3f2e1d0c/in', 'http://127.0.0.1:3000/hooks/***/in'],
+    ['http://h/h#k=0123456789abcdefXYZ', 'http://h/h#***'],
+    // Words, short ids and dates stay: only long mixes of letters and digits are masked.
+    ['http://h/webhooks/pedidos-2026/v1', 'http://h/webhooks/pedidos-2026/v1'],
+    ['http://h/notificaciones/recibir', 'http://h/notificaciones/recibir'],
   ])('%s → %s', (url, shown) => {
     expect(maskTarget(url)).toBe(shown);
     expect(isMaskedTarget(shown)).toBe(shown !== url);
@@ -63,7 +74,7 @@ describe('a target with credentials', () => {
 
   beforeAll(async () => {
     app = await startReceiver();
-    full = `http://bob:hunter2@127.0.0.1:${app.port}/h?token=T&x=1`;
+    full = `http://bob:hunter2@127.0.0.1:${app.port}/h/${PATH_TOKEN}?token=T&x=1`;
     journal = join(tempDir('svc-cred-'), 'webhooks.jsonl');
     listen = await startListen(['--forward-to', full, '--journal', journal], env());
     const body = JSON.stringify(sampleBody('payment.approved'));
@@ -80,7 +91,7 @@ describe('a target with credentials', () => {
   });
 
   it('reach the app, and only the app', async () => {
-    expect(app.received[0]!.url).toBe('/h?token=T&x=1');
+    expect(app.received[0]!.url).toBe(`/h/${PATH_TOKEN}?token=T&x=1`);
     expect(app.received[0]!.headers.authorization).toBe(
       `Basic ${Buffer.from('bob:hunter2').toString('base64')}`,
     );
@@ -89,7 +100,7 @@ describe('a target with credentials', () => {
 
   it("the listener's status page shows the target masked", async () => {
     const status = JSON.parse(await get(listen.url)) as { forward_to: string };
-    expect(status.forward_to).toBe(`http://***@127.0.0.1:${app.port}/h?token=***&x=***`);
+    expect(status.forward_to).toBe(`http://***@127.0.0.1:${app.port}/h/***?token=***&x=***`);
   });
 
   it('the journal, webhook ver, eventos --json and --csv keep and show it masked', async () => {
@@ -135,7 +146,7 @@ describe('a target with credentials', () => {
     expect(refused.stderr).toMatch(
       /guardada sin sus credenciales: indicá la dirección completa con --forward-to/,
     );
-    expect(refused.stderr).toContain(`http://***@127.0.0.1:${app.port}/h?token=***&x=***`);
+    expect(refused.stderr).toContain(`http://***@127.0.0.1:${app.port}/h/***?token=***&x=***`);
     expect(app.received).toHaveLength(1);
 
     for (const json of [[], ['--json']]) {
