@@ -60,4 +60,4 @@ export {
   sumAmounts,
   percentOf,
   AmountError,
-} from './money.js';
+} from './domain/money.js';

@@ -43,7 +43,7 @@ import {
   type Open,
 } from './schemas.js';
 import { EXIT, SvcError } from '../errors.js';
-import { isLoopbackHost } from '../rules.js';
+import { isLoopbackHost } from '../domain/rules.js';
 import { VERSION } from '../version.js';
 
 /**

@@ -19,7 +19,7 @@ import {
   Transaccion,
   type ErrorCode,
 } from './schemas.js';
-import { MAX_CONCEPTO, MAX_REFERENCIA } from '../rules.js';
+import { MAX_CONCEPTO, MAX_REFERENCIA } from '../domain/rules.js';
 
 // --- resources ----------------------------------------------------------------------
 

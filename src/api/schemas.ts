@@ -16,7 +16,7 @@ import {
   SANDBOX_ERROR_CODES,
   TIPOS_DEVOLUCION,
 } from './enums.js';
-import { isAmount, parsePercent } from '../money.js';
+import { isAmount, parsePercent } from '../domain/money.js';
 
 export * from './enums.js';
 

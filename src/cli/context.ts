@@ -11,7 +11,7 @@ import type { Store } from '../config/store.js';
 import type { IO, Streams } from '../output/io.js';
 import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
-import { parseAmount, parseTypedAmount, twoReadings } from '../money.js';
+import { parseAmount, parseTypedAmount, twoReadings } from '../domain/money.js';
 
 export interface GlobalOptions {
   json: boolean;
@@ -183,7 +183,7 @@ export function createContext(deps: ContextDeps): Context {
       return networkP;
     },
     async zone() {
-      const { serviceZone, DateError } = await import('../dates.js');
+      const { serviceZone, DateError } = await import('../domain/dates.js');
       const profileZone = env.SVC_TZ?.trim() ? undefined : (await ctx.resolved()).profile?.zona;
       try {
         return serviceZone(env, profileZone);

@@ -3,7 +3,7 @@
 // `run` receives are typed from the option list of its metadata, so a flag renamed in
 // the metadata is a type error in the verb, not an `undefined` at run time.
 import type { Context } from './context.js';
-import { DAY_WORDS } from '../rules.js';
+import { DAY_WORDS } from '../domain/rules.js';
 
 export interface OptionDef {
   /** Commander flags, e.g. '--monto <monto>' or '--no-qr'. */

@@ -2,8 +2,8 @@
 // command that takes it (ids, amounts, URLs, host and port, seconds, headers): each
 // failure is a UsageError (exit 2) raised before any request is made.
 import { UsageError } from '../errors.js';
-import { AmountError, formatCents, parsePositiveAmount, type Cents } from '../money.js';
-import { MAX_URL, isLoopbackHost } from '../rules.js';
+import { AmountError, formatCents, parsePositiveAmount, type Cents } from '../domain/money.js';
+import { MAX_URL, isLoopbackHost } from '../domain/rules.js';
 import { printable } from '../text.js';
 
 export { printable };

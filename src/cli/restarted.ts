@@ -4,7 +4,7 @@
 // check a key that was right. Loaded only when a command failed with a 401.
 import { UnauthorizedError } from '../api/errors.js';
 import { CliError, EXIT } from '../errors.js';
-import { isLoopbackHost, SANDBOX_SERVICE_NAME } from '../rules.js';
+import { isLoopbackHost, SANDBOX_SERVICE_NAME } from '../domain/rules.js';
 import type { Context, KeyInUse } from './context.js';
 
 /** A key as `svc sandbox` makes them (sandbox/store.ts): 16 random bytes in hex; a typo rarely keeps that shape. */

@@ -1,7 +1,7 @@
 // Which profile, address, key and secret a command uses, and where each came from.
 // Precedence: flag > environment > profile > default. Nothing is guessed: with no
 // address configured, the error says how to set one or start the sandbox.
-import { keyMode } from '../rules.js';
+import { keyMode } from '../domain/rules.js';
 import type { ConfigFile, Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'keyring' | 'default';
@@ -31,8 +31,8 @@ export interface Resolved {
   webhookSecret: Sourced<string> | undefined;
 }
 
-// A key is judged here by its prefix only (src/rules.ts); the service judges the rest.
-export { KEY_RE, keyMode } from '../rules.js';
+// A key is judged here by its prefix only (src/domain/rules.ts); the service judges the rest.
+export { KEY_RE, keyMode } from '../domain/rules.js';
 
 export function resolve(
   flags: GlobalFlags,

@@ -48,7 +48,7 @@ export const Profile = z.object({
   /** "keyring": the live key is in the OS keyring (see keyring.ts), not in this file. */
   live_key_in: z.optional(z.literal('keyring')),
   webhook_secret: z.optional(z.string()),
-  /** The service's IANA time zone, when it is not the default (see src/dates.ts serviceZone). */
+  /** The service's IANA time zone, when it is not the default (see src/domain/dates.ts serviceZone). */
   zona: z.optional(z.string()),
   /** The proxy to go out through (network.ts), below --proxy and the environment. */
   proxy: z.optional(z.string()),

@@ -29,7 +29,7 @@ import { replaceFile } from '../durable.js';
 import { dataDir } from '../config/store.js';
 import { UsageError } from '../errors.js';
 import { main } from '../main.js';
-import { isLoopbackHost } from '../rules.js';
+import { isLoopbackHost } from '../domain/rules.js';
 import { VERSION } from '../version.js';
 import { hintFor } from '../cli/hints.js';
 import { AmbiguousCobroError, NearCobroError } from '../cli/shared/find-cobro.js';

@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { ESTADOS_COBRO, ESTADOS_TRANSACCION, MEDIOS } from '../api/enums.js';
 import { commands } from '../cli/registry.js';
 import type { CommandDef } from '../cli/define.js';
-import { formatCents, isAmount, sumAmounts } from '../money.js';
+import { formatCents, isAmount, sumAmounts } from '../domain/money.js';
 import { count } from '../text.js';
 
 export interface ToolAnnotations {

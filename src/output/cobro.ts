@@ -5,7 +5,7 @@ import type { Cobro } from '../api/schemas.js';
 import { colorState, nullable, openText, printRecord } from './format.js';
 import { OPEN_FIELDS } from '../api/enums.js';
 import type { Colors, IO } from './io.js';
-import { PAYABLE } from '../rules.js';
+import { PAYABLE } from '../domain/rules.js';
 import { shown } from '../text.js';
 
 export type Pair = [string, string, ((s: string, c: Colors) => string)?];

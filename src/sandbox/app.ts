@@ -20,7 +20,7 @@ import type { Clock } from './time.js';
 import type { ApiRequest, Reply } from './types.js';
 import { parseBody } from './json-body.js';
 import { BodyBudget, SMALL_BODY_BYTES } from '../body-budget.js';
-import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, isLoopbackHost } from '../rules.js';
+import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, isLoopbackHost } from '../domain/rules.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const EXPIRY_SWEEP_MS = 1000;

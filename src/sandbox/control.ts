@@ -5,8 +5,8 @@
 // request whole, settlement totals by date, the keys and secret, a resend, the live
 // stream.
 import { MEDIOS, type EstadoCobro, type Medio } from '../api/enums.js';
-import { formatCents, parseAmount } from '../money.js';
-import { porFecha } from '../liquidaciones.js';
+import { formatCents, parseAmount } from '../domain/money.js';
+import { porFecha } from '../domain/liquidaciones.js';
 import { SandboxError, notFound } from './errors.js';
 import type { Faults, RequestLog } from './faults.js';
 import { allowedMedios, feeOf, split } from './fees.js';
@@ -288,7 +288,7 @@ export const detalle: ControlHandler = (deps, req) => {
 /**
  * GET /_sandbox/liquidaciones/totales: the merchant's settlement estimates summed by
  * the day the money is expected (fecha_estimada), earliest first: the totals of
- * `svc liquidaciones --por-fecha` (src/liquidaciones.ts).
+ * `svc liquidaciones --por-fecha` (src/domain/liquidaciones.ts).
  */
 export const totalesLiquidaciones: ControlHandler = (deps, req) =>
   ok(

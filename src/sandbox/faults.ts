@@ -3,7 +3,7 @@
 // intermittent failure) answer a given status/body (instead of being processed, or
 // after: the change made and the answer an error), answer late, or have their
 // connection cut before or after being processed. Control-plane routes never match.
-import { CONTROL_CHARS } from '../rules.js';
+import { CONTROL_CHARS } from '../domain/rules.js';
 import { SandboxError } from './errors.js';
 
 export type FaultAction = 'respond' | 'respond_after' | 'cut' | 'cut_after' | 'delay';

@@ -1,7 +1,7 @@
 // The sandbox's fee table and delays per payment method (the seed leaves them open;
 // docs/sandbox.md documents them). Fees are exact: money.percentOf, half-up to the cent.
 import type { Medio } from '../api/enums.js';
-import { formatCents, percentOf, type Cents } from '../money.js';
+import { formatCents, percentOf, type Cents } from '../domain/money.js';
 
 export interface FeeRow {
   medio: Medio;

@@ -14,8 +14,8 @@ import {
   ESTADOS_LIQUIDACION,
   shapeProblem,
 } from '../api/schemas.js';
-import { parseAmount } from '../money.js';
-import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../rules.js';
+import { parseAmount } from '../domain/money.js';
+import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../domain/rules.js';
 
 /** Amounts as the sandbox writes them: cents, two decimals, never negative. */
 const Amount = z

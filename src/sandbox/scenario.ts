@@ -8,7 +8,7 @@ import type { Cobro, Devolucion, Transaccion } from '../api/schemas.js';
 import { MEDIOS, isKnown } from '../api/enums.js';
 import { notJson } from '../text.js';
 import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
-import { isAmount } from '../money.js';
+import { isAmount } from '../domain/money.js';
 
 const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
 

@@ -2,8 +2,8 @@
 // state, what they lead to, which event they emit, and the refund rules. No I/O, no
 // clock, amounts in integer cents; store.ts applies the results.
 import type { EstadoCobro, Evento } from '../api/enums.js';
-import { formatCents, type Cents } from '../money.js';
-import { PAYABLE as RULES_PAYABLE, REFUNDABLE as RULES_REFUNDABLE } from '../rules.js';
+import { formatCents, type Cents } from '../domain/money.js';
+import { PAYABLE as RULES_PAYABLE, REFUNDABLE as RULES_REFUNDABLE } from '../domain/rules.js';
 
 /** A move that is not allowed, with the reason a merchant can act on. */
 export class TransitionError extends Error {

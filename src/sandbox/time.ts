@@ -6,7 +6,7 @@
 // in the configured zone (Intl, no library); the strict ISO 8601 parse of `vencimiento`;
 // and the durations the clock is moved by.
 import { SandboxStartError } from './errors.js';
-import { WALL_CLOCK } from '../dates.js';
+import { WALL_CLOCK } from '../domain/dates.js';
 import { DEFAULTS } from '../defaults.js';
 
 export const DEFAULT_TZ: string = DEFAULTS.timeZone;

@@ -4,7 +4,7 @@
 import { EVENTOS, type EstadoCobro, type Evento } from '../api/enums.js';
 import type { EventoBody } from '../api/schemas.js';
 import { DEFAULTS } from '../defaults.js';
-import { formatCents, parseAmount, percentOf } from '../money.js';
+import { formatCents, parseAmount, percentOf } from '../domain/money.js';
 
 /** The `estado` each event carries (payment.pending may also carry PENDIENTE). */
 export const ESTADO_OF: Record<Evento, EstadoCobro> = {

@@ -12,7 +12,7 @@ import {
   parseStatementDate,
   parseWrittenAmount,
   reconcile,
-} from '../../src/extracto.js';
+} from '../../src/domain/extracto.js';
 import { parseCsvText } from '../../src/cli/shared/csv.js';
 import { tempDir } from '../helpers/cli.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';

@@ -2,7 +2,7 @@
 // summed exactly (integer cents), against a real sandbox and as pure logic.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
-import { porFecha } from '../../src/liquidaciones.js';
+import { porFecha } from '../../src/domain/liquidaciones.js';
 import { svcSpawned } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';

@@ -1,6 +1,6 @@
 // Unit tests of --vencimiento parsing: fixed `now` and zone, no clock involved.
 import { describe, expect, it } from 'vitest';
-import { DateError, parseDayBound, parseVencimiento, toLocalIso } from '../../src/dates.js';
+import { DateError, parseDayBound, parseVencimiento, toLocalIso } from '../../src/domain/dates.js';
 
 const BA = 'America/Argentina/Buenos_Aires'; // UTC-3, no DST
 const NOW = Date.parse('2026-06-15T12:00:00-03:00');

@@ -13,7 +13,7 @@ import {
   parsePercent,
   parsePositiveAmount,
   percentOf,
-} from '../../src/money.js';
+} from '../../src/domain/money.js';
 
 describe('checkAmount: the first problem, exactly', () => {
   it.each([

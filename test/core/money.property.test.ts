@@ -11,7 +11,7 @@ import {
   parsePositiveAmount,
   percentOf,
   sumAmounts,
-} from '../../src/money.js';
+} from '../../src/domain/money.js';
 
 const cents = fc.bigInt({ min: 0n, max: MAX_CENTS });
 /** Every way a person may write an amount: "15", "15.5", "15.50". */
@@ -130,7 +130,7 @@ describe('money properties', () => {
 
   it('no float on the path: the money module never calls Number() or parseFloat on an amount', async () => {
     const { readFile } = await import('node:fs/promises');
-    const src = await readFile(new URL('../../src/money.ts', import.meta.url), 'utf8');
+    const src = await readFile(new URL('../../src/domain/money.ts', import.meta.url), 'utf8');
     const code = src.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(code).not.toMatch(
       /\bparseFloat\s*\(|\bNumber\s*\(|\bparseInt\s*\(|\bMath\.|toFixed\s*\(/,

@@ -9,7 +9,7 @@ import {
   parseTypedAmount,
   percentOf,
   sumAmounts,
-} from '../../src/money.js';
+} from '../../src/domain/money.js';
 
 describe('money', () => {
   it.each([

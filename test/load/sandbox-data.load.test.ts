@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseAmount, formatCents } from '../../src/money.js';
+import { parseAmount, formatCents } from '../../src/domain/money.js';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 import { pool } from '../helpers/fixtures.js';

@@ -20,7 +20,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  */
 export const MODULES = {
   money: {
-    mutate: ['src/money.ts'],
+    mutate: ['src/domain/money.ts'],
     tests: [
       'test/core/money.test.ts',
       'test/core/money.property.test.ts',
@@ -51,7 +51,7 @@ export const MODULES = {
     tests: ['test/cli/shared/ledger.test.ts', 'test/cli/cobro/lote.test.ts'],
   },
   liquidaciones: {
-    mutate: ['src/liquidaciones.ts', 'src/sandbox/fees.ts'],
+    mutate: ['src/domain/liquidaciones.ts', 'src/sandbox/fees.ts'],
     tests: [
       'test/cli/liquidaciones.test.ts',
       'test/sandbox/state.test.ts',
@@ -60,7 +60,7 @@ export const MODULES = {
   },
   // A bank statement against the settlements: which credit is which day's.
   conciliar: {
-    mutate: ['src/extracto.ts'],
+    mutate: ['src/domain/extracto.ts'],
     tests: ['test/cli/liquidaciones-conciliar.test.ts'],
   },
   // What a write's failure means: sent or not, and whether it may have been done (exit 6).

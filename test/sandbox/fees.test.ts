@@ -4,7 +4,7 @@
 // GET /v1/cargos. Compared whole, and settlements grouped by date in date order.
 import { describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
-import { porFecha } from '../../src/liquidaciones.js';
+import { porFecha } from '../../src/domain/liquidaciones.js';
 import { FEES, cargos, feeOf } from '../../src/sandbox/fees.js';
 
 const DAY = 86_400_000;

@@ -1,7 +1,13 @@
 // An amount asked at a prompt (cobro crear, devolver): typed as people write it
 // (1500,50 · 1.500,50 · 1500.50, money.ts parseTypedAmount), asked again while it is
 // not one, and said back in the API's notation when it was typed another way.
-import { AmountError, formatCents, isAmount, parseTypedAmount, type Cents } from '../../money.js';
+import {
+  AmountError,
+  formatCents,
+  isAmount,
+  parseTypedAmount,
+  type Cents,
+} from '../../domain/money.js';
 import { prompt, promptStreams, type Context } from '../context.js';
 
 /** `check` adds the command's own limit (what is left to refund): a reason, or undefined when it fits. */

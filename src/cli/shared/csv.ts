@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../errors.js';
-import { AmountError, parseTypedAmount, type Cents } from '../../money.js';
+import { AmountError, parseTypedAmount, type Cents } from '../../domain/money.js';
 import { printable } from '../../text.js';
 
 /** Largest CSV read: a batch of thousands of rows or a year of a bank's statement is well under it. */

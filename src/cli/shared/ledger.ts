@@ -6,7 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { UsageError } from '../../errors.js';
 import { printable } from '../../text.js';
 import { AppendLog } from '../../durable.js';
-import { formatCents, parseAmount } from '../../money.js';
+import { formatCents, parseAmount } from '../../domain/money.js';
 import type { Context } from '../context.js';
 import { outcomeUnknown } from '../outcome.js';
 

@@ -4,7 +4,7 @@
 import type { Client } from '../../api/client.js';
 import type { Context } from '../context.js';
 import { parseLimit } from '../parse.js';
-import { DateError, parseDayBound } from '../../dates.js';
+import { DateError, parseDayBound } from '../../domain/dates.js';
 import { UsageError } from '../../errors.js';
 import { cobroNamed, parseCobroRef } from './find-cobro.js';
 

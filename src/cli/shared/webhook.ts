@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { parseFilePath, printable } from '../parse.js';
 import { count, shown } from '../../text.js';
-import { serviceTime, timeOfDay } from '../../dates.js';
+import { serviceTime, timeOfDay } from '../../domain/dates.js';
 import { readAll } from '../stdin.js';
 import { breakAtSpaces, narrowerThan, type Colors, type IO } from '../../output/io.js';
 import { maskTarget } from '../../api/address.js';

@@ -1,6 +1,6 @@
 // What the payer reads: amounts and dates in es-AR notation, escaping of every
 // interpolated value, and the amount a payer types (1500,50 or 1500.50).
-import { formatCents, parseTypedAmount, type Cents } from '../../money.js';
+import { formatCents, parseTypedAmount, type Cents } from '../../domain/money.js';
 
 /** Escapes text for HTML content and double- or single-quoted attributes. */
 export function esc(value: string | number | bigint): string {

@@ -8,7 +8,7 @@
 // through the very control-plane handlers of /_sandbox/cobros/{id}/… on behalf of the
 // request's merchant, so states, transactions, settlements and notifications cannot
 // differ from `svc sandbox pagar`. Every submit answers 303 (no resubmit on reload).
-import { AmountError, formatCents, parseAmount, type Cents } from '../../money.js';
+import { AmountError, formatCents, parseAmount, type Cents } from '../../domain/money.js';
 import * as control from '../control.js';
 import type { ControlDeps, ControlHandler } from '../control.js';
 import { SandboxError } from '../errors.js';

@@ -4,7 +4,7 @@
 // column that fits a 320 px screen.
 import { createHash } from 'node:crypto';
 import type { EstadoCobro, Medio } from '../../api/enums.js';
-import { TYPED_AMOUNT_HINT, type Cents } from '../../money.js';
+import { TYPED_AMOUNT_HINT, type Cents } from '../../domain/money.js';
 import { esc, fecha, pesos } from './format.js';
 import { qrSvg } from './qr.js';
 

@@ -2,7 +2,7 @@
 // POST /v1/cobros/{id}/sync.
 import { API } from '../../api/contract.js';
 import type { EstadoCobro } from '../../api/enums.js';
-import { formatCents } from '../../money.js';
+import { formatCents } from '../../domain/money.js';
 import { SandboxError } from '../errors.js';
 import { eventOf, findCobro, refresh } from '../model.js';
 import * as state from '../state.js';

@@ -1,5 +1,5 @@
 // GET /v1/salud: public, not wrapped in `data`.
-import { SANDBOX_SERVICE_NAME } from '../../rules.js';
+import { SANDBOX_SERVICE_NAME } from '../../domain/rules.js';
 import type { Reply } from '../types.js';
 
 export const SERVICE_NAME = SANDBOX_SERVICE_NAME;

@@ -3,7 +3,7 @@
 // the rule of rules.ts or money.ts. Each failure is a 400 with the endpoint's own code
 // and a message that starts with the field it is about.
 import type { Field, Fields, RequestBody } from '../../api/contract.js';
-import { MAX_CENTS, checkAmount, formatCents, type Cents } from '../../money.js';
+import { MAX_CENTS, checkAmount, formatCents, type Cents } from '../../domain/money.js';
 import { SandboxError } from '../errors.js';
 import { parseIsoWithOffset } from '../time.js';
 import {
@@ -13,7 +13,7 @@ import {
   MAX_URL,
   MAX_VENCIMIENTO_DAYS,
   isLoopbackHost,
-} from '../../rules.js';
+} from '../../domain/rules.js';
 import { printable } from '../../text.js';
 
 export { MAX_CONCEPTO, MAX_REFERENCIA, MAX_URL, MAX_VENCIMIENTO_DAYS };

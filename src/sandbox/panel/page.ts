@@ -3,7 +3,7 @@
 // origin and cannot be framed; the only data in it is the service's states and rules
 // as JSON, which the script reads (script.ts). The script fills the page with
 // textContent only (browser/panel.ts). One column at 375 px, two from 64rem.
-import { TYPED_AMOUNT_HINT } from '../../money.js';
+import { TYPED_AMOUNT_HINT } from '../../domain/money.js';
 import { BANNER_CSS, hash } from '../checkout/page.js';
 import { panelDataJson, panelScript } from './script.js';
 

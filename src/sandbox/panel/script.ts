@@ -4,7 +4,7 @@
 // allowed by its hash. Read once, when the page is first asked for.
 import { readFileSync } from 'node:fs';
 import { ESTADOS_COBRO } from '../../api/enums.js';
-import { REFUNDABLE } from '../../rules.js';
+import { REFUNDABLE } from '../../domain/rules.js';
 import { NAMED_FAULTS, namedFault } from '../faults.js';
 import { OPEN, PAYABLE } from '../state.js';
 import type { PanelData } from './browser/data.js';

@@ -2,7 +2,7 @@
 // and types, escaping of every value the page interpolates, and the routes over HTTP
 // against an in-process sandbox (redirects, refusals, states, events).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AmountError, TYPED_AMOUNT_HINT } from '../../../src/money.js';
+import { AmountError, TYPED_AMOUNT_HINT } from '../../../src/domain/money.js';
 import { esc, fecha, parseTyped, pesos } from '../../../src/sandbox/checkout/format.js';
 import {
   checkoutPage,

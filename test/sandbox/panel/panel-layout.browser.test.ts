@@ -20,7 +20,7 @@ import {
   watch,
 } from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
-import { parseTypedAmount } from '../../../src/money.js';
+import { parseTypedAmount } from '../../../src/domain/money.js';
 import { skipBecause } from '../../helpers/skips.js';
 
 const NO_BROWSER = skipBecause(import.meta.url, BROWSER_MISSING);

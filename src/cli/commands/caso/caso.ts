@@ -6,9 +6,9 @@
 // --markdown a report for a ticket that carries no key, secret or signature (the
 // journal's headers, which hold the signature, are never shown here).
 import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/schemas.js';
-import { serviceTime } from '../../../dates.js';
+import { serviceTime } from '../../../domain/dates.js';
 import { DEFAULTS } from '../../../defaults.js';
-import { formatCents, parseAmount, sumAmounts } from '../../../money.js';
+import { formatCents, parseAmount, sumAmounts } from '../../../domain/money.js';
 import {
   colorState,
   printJson,

@@ -1,14 +1,14 @@
 // svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
 // before any request (exit 2); missing required values are asked only on a terminal.
 import type { CrearCobroInput } from '../../../api/contract.js';
-import { DateError, parseVencimiento, serviceTime } from '../../../dates.js';
-import { formatCents, parseAmount, TYPED_AMOUNT_HINT } from '../../../money.js';
+import { DateError, parseVencimiento, serviceTime } from '../../../domain/dates.js';
+import { formatCents, parseAmount, TYPED_AMOUNT_HINT } from '../../../domain/money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
 import { prompt, promptStreams, type Context } from '../../context.js';
 import { CliError, EXIT, OutcomeUnknownError, UsageError } from '../../../errors.js';
 import { carried, outcomeUnknown, shellWord, unknownOutcomeReason } from '../../outcome.js';
-import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA } from '../../../rules.js';
+import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA } from '../../../domain/rules.js';
 import type { OptionsOf } from '../../define.js';
 import { montoText, parseUrl, printable } from '../../parse.js';
 import { showQr } from '../../shared/qr.js';
@@ -33,7 +33,7 @@ export function textProblem(value: string, max: number): string | undefined {
   if (value.trim() === '') return 'está vacío';
   const length = [...value].length;
   if (length > max) return `tiene ${length} caracteres (máximo ${max})`;
-  // The sandbox refuses the same characters (src/rules.ts): refused here, nothing is sent.
+  // The sandbox refuses the same characters (src/domain/rules.ts): refused here, nothing is sent.
   if (CONTROL_CHARS.test(value))
     return 'tiene caracteres de control (saltos de línea, tabulaciones, escapes, controles bidireccionales)';
   return undefined;

@@ -3,7 +3,7 @@
 // left, refuse locally what cannot fit, confirm (typing the amount in live mode). The POST
 // is sent exactly once; a failure after sending is reported as an unknown outcome.
 import type { Cobro, Devolucion, EstadoCobro, Transaccion } from '../../../api/schemas.js';
-import { formatCents, parseAmount, sumAmounts, type Cents } from '../../../money.js';
+import { formatCents, parseAmount, sumAmounts, type Cents } from '../../../domain/money.js';
 import { colorState, printJson, printRecord } from '../../../output/format.js';
 import { pairsOf } from '../../../output/resources.js';
 import type { Context } from '../../context.js';
@@ -28,7 +28,7 @@ import {
   type Plan,
 } from './plan.js';
 import { lockFile } from '../../../lock.js';
-import { CONTROL_CHARS, REFUNDABLE as RULES_REFUNDABLE } from '../../../rules.js';
+import { CONTROL_CHARS, REFUNDABLE as RULES_REFUNDABLE } from '../../../domain/rules.js';
 import {
   describeRef,
   findCobro,
@@ -39,7 +39,7 @@ import {
 import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
 import { count, displayWidth, fitWidth, shown } from '../../../text.js';
-import { serviceTime } from '../../../dates.js';
+import { serviceTime } from '../../../domain/dates.js';
 import { ApiError } from '../../../api/errors.js';
 import {
   DoubtBook,

@@ -20,7 +20,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
 import { CancelledError, CliError, EXIT, UsageError } from '../../../errors.js';
-import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
+import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../domain/money.js';
 import { csvField, fitColumns } from '../../../output/format.js';
 import { count, displayWidth, fitWidth, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
@@ -39,7 +39,7 @@ import { replaceFile } from '../../../durable.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { NOTHING_REFUNDED } from './devolver.js';
 import { isIdText, parseId } from '../../parse.js';
-import { referenciaKey } from '../../../rules.js';
+import { referenciaKey } from '../../../domain/rules.js';
 
 export interface BatchRow {
   /** The CSV line the row came from. */

@@ -8,7 +8,7 @@
 import { constants, fstatSync, openSync, readSync, closeSync } from 'node:fs';
 import type { Cobro, Devolucion } from '../../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
-import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../money.js';
+import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../domain/money.js';
 import { printable } from '../../../text.js';
 
 /** Largest plan file read: a plan is a few hundred bytes. */

@@ -14,9 +14,9 @@ import {
   type Estado,
   type Expected,
   type Fila,
-} from '../../../extracto.js';
+} from '../../../domain/extracto.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
-import { parseAmount } from '../../../money.js';
+import { parseAmount } from '../../../domain/money.js';
 import { count, printable, wrapWords } from '../../../text.js';
 import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv.js';
 import type { conciliarOptions } from './index.js';

@@ -5,7 +5,7 @@ import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { keeping, liquidacionColumns, liquidacionFields } from '../../../output/resources.js';
-import { porFecha, total, type PorFecha } from '../../../liquidaciones.js';
+import { porFecha, total, type PorFecha } from '../../../domain/liquidaciones.js';
 import { count, wrapParts } from '../../../text.js';
 import type { liquidacionesOptions } from './index.js';
 

@@ -8,7 +8,7 @@
 import { NetworkError } from '../../../api/errors.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { shown } from '../../../text.js';
-import { timeOfDay } from '../../../dates.js';
+import { timeOfDay } from '../../../domain/dates.js';
 import { breakAtSpaces, narrowerThan } from '../../../output/io.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';

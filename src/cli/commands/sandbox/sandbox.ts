@@ -2,7 +2,7 @@
 // it listens, its keys and its signing secret (its job: the only place they are
 // shown); with --json, exactly one line {base_url, api_key, api_key_no_listo,
 // api_key_live, webhook_secret}. Then one line per request on stderr (method, path, status, time).
-import { isLoopbackHost } from '../../../rules.js';
+import { isLoopbackHost } from '../../../domain/rules.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { DEFAULTS } from '../../../defaults.js';
@@ -203,7 +203,7 @@ async function startWith(
   tz: string | undefined,
 ): Promise<void> {
   const { applyScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
-  const { parseVencimiento } = await import('../../../dates.js');
+  const { parseVencimiento } = await import('../../../domain/dates.js');
   if (sandbox.app.deps.store.cobros.maxId > 0) {
     await sandbox.close();
     throw new UsageError(

@@ -13,7 +13,7 @@ import {
   type Column,
   printJson,
 } from '../../../output/format.js';
-import { serviceTime } from '../../../dates.js';
+import { serviceTime } from '../../../domain/dates.js';
 import { count, wrapWords } from '../../../text.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';

@@ -6,7 +6,7 @@ import type { Evento } from '../../../api/enums.js';
 import type { Cobro } from '../../../api/schemas.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { UsageError } from '../../../errors.js';
-import { formatCents, parseAmount, percentOf, sumAmounts } from '../../../money.js';
+import { formatCents, parseAmount, percentOf, sumAmounts } from '../../../domain/money.js';
 import { printJson } from '../../../output/format.js';
 import type { Context } from '../../context.js';
 import {

@@ -5,7 +5,7 @@
 import { maskTarget } from '../../../api/address.js';
 import { printable, shown } from '../../../text.js';
 import { entryBody, type JournalEntry, type KeptResponse } from '../../../webhooks/journal.js';
-import { serviceTime } from '../../../dates.js';
+import { serviceTime } from '../../../domain/dates.js';
 import { breakAtSpaces } from '../../../output/io.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';

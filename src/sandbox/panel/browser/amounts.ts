@@ -6,8 +6,8 @@ import {
   isAmount,
   parseAmount,
   parseTypedAmount,
-} from '../../../money.js';
-import type { Cents } from '../../../money.js';
+} from '../../../domain/money.js';
+import type { Cents } from '../../../domain/money.js';
 import { $, text } from './dom.js';
 
 /** Cents of an amount the sandbox sent (always the API's notation; zero too). */

@@ -7,7 +7,7 @@ import { reloadDetail, shownDetail } from './detail.js';
 import { $, input, select, text } from './dom.js';
 import { notify, zoneBox } from './messages.js';
 import { DATA, has } from './page-data.js';
-import { TYPED_AMOUNT_HINT } from '../../../money.js';
+import { TYPED_AMOUNT_HINT } from '../../../domain/money.js';
 import type { Detalle, Devolucion, Transaccion } from './wire.js';
 
 /** A refund checked and waiting for its confirmation. */

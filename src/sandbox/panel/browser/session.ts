@@ -6,7 +6,7 @@ import { $, input, text } from './dom.js';
 import { hideKeys } from './keys.js';
 import { connectStream, showConnection, stopStream } from './live.js';
 import { loadAll } from './refresh.js';
-import { KEY_RE } from '../../../rules.js';
+import { KEY_RE } from '../../../domain/rules.js';
 import type { Cargo, Cuenta } from './wire.js';
 
 export function disconnect(why?: string): void {

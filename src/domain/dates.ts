@@ -14,9 +14,9 @@
 // daylight-saving change is refused, and so is one more than MAX_VENCIMIENTO_DAYS
 // ahead (the service's limit, said before anything is sent).
 
-import { DEFAULTS } from './defaults.js';
+import { DEFAULTS } from '../defaults.js';
 import { DAY_WORDS, MAX_VENCIMIENTO_DAYS } from './rules.js';
-import { printable } from './text.js';
+import { printable } from '../text.js';
 export class DateError extends Error {
   override name = 'DateError';
 }

@@ -2,9 +2,9 @@
 // The only module of svc that does arithmetic on amounts; nothing here ever
 // turns an amount into a JavaScript number.
 
-import { EXIT, SvcError } from './errors.js';
+import { EXIT, SvcError } from '../errors.js';
 import { AMOUNT_RE, MAX_CENTS, MIN_CENTS } from './rules.js';
-import { printable } from './text.js';
+import { printable } from '../text.js';
 
 export type Cents = bigint;
 

@@ -1,7 +1,7 @@
 // Settlement estimates totalled, exactly (integer cents, money.ts): overall and by the
 // day the money is expected. One definition for `svc liquidaciones [--por-fecha]` and
 // the sandbox's GET /_sandbox/liquidaciones/totales (the dashboard).
-import type { Liquidacion } from './api/schemas.js';
+import type { Liquidacion } from '../api/schemas.js';
 import { formatCents, sumAmounts } from './money.js';
 
 type Amounts = Pick<Liquidacion, 'fecha_estimada' | 'bruto' | 'te_cobramos' | 'te_queda'>;
