@@ -23,7 +23,7 @@ export const EXIT = {
  * The one root of every error svc reports: it carries its exit code, the name a script
  * reads under --json (`{"error": <code>}`) and, where there is one, what to do next.
  * cli/report.ts reads these three and never works them out backwards. The service's
- * refusals (api/errors.ts ApiError) and failures on the way (NetworkError) are of it too.
+ * refusals (api/service-errors.ts ApiError) and failures on the way (NetworkError) are of it too.
  */
 export abstract class SvcError extends Error {
   abstract readonly exitCode: number;

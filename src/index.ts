@@ -19,7 +19,7 @@ export {
   serviceError,
   NetworkError,
   type NetworkFailure,
-} from './api/errors.js';
+} from './api/service-errors.js';
 // Every error the library throws extends SvcError: its exitCode and code are the CLI's.
 export { EXIT, SvcError } from './errors.js';
 export {

@@ -12,7 +12,7 @@ import {
   refusedWrite,
   serviceError,
   type NetworkFailure,
-} from './errors.js';
+} from './service-errors.js';
 import {
   IncompleteListError,
   ItemList,

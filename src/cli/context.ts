@@ -7,7 +7,7 @@ import { redactAddresses } from '../api/address.js';
 import type { Client, WriteRecord } from '../api/client.js';
 import type { Network } from '../api/network.js';
 import type { Resolved } from '../config/resolve.js';
-import type { Store } from '../config/store.js';
+import type { ProfileStore } from '../config/profiles.js';
 import type { IO, Streams } from '../output/io.js';
 import { CancelledError, DeclinedError, UsageError } from '../errors.js';
 import { printable } from './parse.js';
@@ -34,7 +34,7 @@ export interface Context {
   env: NodeJS.ProcessEnv;
   globals: GlobalOptions;
   /** The profile store (config file), opened on first use. */
-  store(): Promise<Store>;
+  store(): Promise<ProfileStore>;
   /** Profile, address, key and secret with their sources. */
   resolved(): Promise<Resolved>;
   /** The service's zone, the one clock of typed and shown times (SVC_TZ > profile > default). */
@@ -108,7 +108,7 @@ export interface ContextDeps {
 
 export function createContext(deps: ContextDeps): Context {
   const { io, env, globals } = deps;
-  let storeP: Promise<Store> | undefined;
+  let storeP: Promise<ProfileStore> | undefined;
   let resolvedP: Promise<Resolved> | undefined;
   let networkP: Promise<Network> | undefined;
   let bannerShown = false;
@@ -133,14 +133,14 @@ export function createContext(deps: ContextDeps): Context {
       return deps.signal;
     },
     store() {
-      storeP ??= import('../config/store.js').then((m) => m.openStore(env));
+      storeP ??= import('../config/profiles.js').then((m) => m.openStore(env));
       return storeP;
     },
     resolved() {
       resolvedP ??= (async () => {
         // An empty or malformed --profile / --base-url is a typo, not "use the default".
         if (globals.profile !== undefined) {
-          const { PROFILE_NAME } = await import('../config/store.js');
+          const { PROFILE_NAME } = await import('../config/profiles.js');
           if (!PROFILE_NAME.test(globals.profile)) {
             throw new UsageError(
               `--profile "${printable(globals.profile)}" no es un nombre de perfil válido (letras, números, . _ -; hasta 64)`,

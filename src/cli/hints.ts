@@ -1,6 +1,6 @@
 // What to do next, in svc's own words: the library's errors say what happened and
 // name no command; the CLI adds which `svc` command helps.
-import { ApiError, NetworkError } from '../api/errors.js';
+import { ApiError, NetworkError } from '../api/service-errors.js';
 import { IncompleteListError } from '../api/list.js';
 import { CredentialError } from '../config/credentials.js';
 import { carried, type CarriedFlags } from './outcome.js';

@@ -1,7 +1,7 @@
 // What a failed command prints: one readable line on stderr (JSON with --json) and the
 // exit code of docs/salida-y-codigos.md. Loaded only when something failed, so a command that
 // succeeds (and --help) does not load the error classes, hints and redaction.
-import { ApiError, NetworkError } from '../api/errors.js';
+import { ApiError, NetworkError } from '../api/service-errors.js';
 import { redactAddresses } from '../api/address.js';
 import { EXIT, SvcError } from '../errors.js';
 import type { IO } from '../output/io.js';

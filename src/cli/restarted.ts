@@ -2,7 +2,7 @@
 // --data makes new keys each time, so after a restart the key in SVC_API_KEY or the
 // profile is one of a sandbox that is gone: "unauthorized" alone sends the person to
 // check a key that was right. Loaded only when a command failed with a 401.
-import { UnauthorizedError } from '../api/errors.js';
+import { UnauthorizedError } from '../api/service-errors.js';
 import { CliError, EXIT } from '../errors.js';
 import { isLoopbackHost, SANDBOX_SERVICE_NAME } from '../domain/rules.js';
 import type { Context, KeyInUse } from './context.js';

@@ -2,7 +2,7 @@
 // Precedence: flag > environment > profile > default. Nothing is guessed: with no
 // address configured, the error says how to set one or start the sandbox.
 import { keyMode } from '../domain/rules.js';
-import type { ConfigFile, Profile } from './store.js';
+import type { ConfigFile, Profile } from './profiles.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'keyring' | 'default';
 export interface Sourced<T> {

@@ -26,7 +26,7 @@ import type { Resolved } from '../config/resolve.js';
 import { parsePort, printable } from '../cli/parse.js';
 import { PrivatePathError, readPrivateFile } from '../config/private.js';
 import { replaceFile } from '../durable.js';
-import { dataDir } from '../config/store.js';
+import { dataDir } from '../config/profiles.js';
 import { UsageError } from '../errors.js';
 import { main } from '../main.js';
 import { isLoopbackHost } from '../domain/rules.js';

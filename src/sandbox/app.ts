@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ControlDeps } from './control.js';
 import { Dispatcher } from './dispatcher.js';
-import { SandboxError, noEndpoint, unauthorized } from './errors.js';
+import { SandboxError, noEndpoint, unauthorized } from './sandbox-error.js';
 import { Faults, RequestLog, faultResponse, type Fault, type LogEntry } from './faults.js';
 import { eventoView } from './control.js';
 import { refresh } from './model.js';

@@ -7,7 +7,7 @@
 import { MEDIOS, type EstadoCobro, type Medio } from '../api/enums.js';
 import { formatCents, parseAmount } from '../domain/money.js';
 import { porFecha } from '../domain/liquidaciones.js';
-import { SandboxError, notFound } from './errors.js';
+import { SandboxError, notFound } from './sandbox-error.js';
 import type { Faults, RequestLog } from './faults.js';
 import { allowedMedios, feeOf, split } from './fees.js';
 import { amount, object, webhookUrl } from './handlers/validate.js';

@@ -12,7 +12,7 @@
 import { closeSync, lstatSync, openSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { holderText, lockFolder, LockSetupError, tryLock, visible } from '../lock.js';
-import { SandboxStartError } from './errors.js';
+import { SandboxStartError } from './sandbox-error.js';
 
 export interface DataLock {
   path: string;

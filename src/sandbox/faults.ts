@@ -4,7 +4,7 @@
 // after: the change made and the answer an error), answer late, or have their
 // connection cut before or after being processed. Control-plane routes never match.
 import { CONTROL_CHARS } from '../domain/rules.js';
-import { SandboxError } from './errors.js';
+import { SandboxError } from './sandbox-error.js';
 
 export type FaultAction = 'respond' | 'respond_after' | 'cut' | 'cut_after' | 'delay';
 

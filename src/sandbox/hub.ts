@@ -5,7 +5,7 @@
 // merchant) and `log` (a request the sandbox answered, to everyone, as
 // GET /_sandbox/log shows them). Never keys, secrets, headers or bodies of requests.
 import type { ServerResponse } from 'node:http';
-import { SandboxError } from './errors.js';
+import { SandboxError } from './sandbox-error.js';
 import type { Reply } from './types.js';
 
 /**

@@ -5,13 +5,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSandbox, type Coding, type SandboxApp } from './app.js';
 import type { LogEntry } from './faults.js';
-import { SandboxStartError } from './errors.js';
+import { SandboxStartError } from './sandbox-error.js';
 import type { FileLayer } from '../durable.js';
 import { Store, type Op } from './store.js';
 import { DEFAULT_TZ, createClock } from './time.js';
 import { DEFAULTS } from '../defaults.js';
 
-export { SandboxStartError } from './errors.js';
+export { SandboxStartError } from './sandbox-error.js';
 export { DEFAULT_RETRY_SCHEDULE } from './dispatcher.js';
 
 export const DEFAULT_READY_DELAY_MS = DEFAULTS.readyDelayMs;

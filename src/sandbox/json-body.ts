@@ -3,7 +3,7 @@
 // with an unpaired surrogate (valid JSON escapes, yet no text: jq and strict parsers
 // fail on the whole list that holds one) are refused with the endpoint's 400 naming
 // the field, before a handler sees the body, so nothing of them is ever stored.
-import { SandboxError } from './errors.js';
+import { SandboxError } from './sandbox-error.js';
 import { clip } from './handlers/validate.js';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -2,7 +2,7 @@
 // what a request looks like now (cvu/qr once ready), expiry checked on every read,
 // and the notification body of a change.
 import type { Evento } from '../api/enums.js';
-import { notFound } from './errors.js';
+import { notFound } from './sandbox-error.js';
 import * as state from './state.js';
 import type { CobroRec, CobroWire, Emitted } from './store.js';
 import type { Deps } from './types.js';

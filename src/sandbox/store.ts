@@ -3,7 +3,7 @@
 // fsynced before the change is applied in memory and answered, so a write costs the
 // same with 10 or 10,000 stored requests and a `kill -9` loses at most the change
 // that was never answered. A write that fails (a full disk) is undone and answered
-// 503; nothing is applied (journal.ts). On start the journal is replayed line by
+// 503; nothing is applied (data-file.ts). On start the journal is replayed line by
 // line, each record checked (records.ts); a bad line stops the start naming the file
 // and line, and the file is left untouched. Only a cut last line is trimmed, its
 // bytes kept aside first. A file mostly made of superseded lines is compacted.
@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Seed } from '../api/schemas.js';
 import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
-import { SandboxError, SandboxStartError } from './errors.js';
+import { SandboxError, SandboxStartError } from './sandbox-error.js';
 import {
   JournalWriteError,
   JournalWriter,
@@ -24,7 +24,7 @@ import {
   setAsideTail,
   terminateLastLine,
   type Line,
-} from './journal.js';
+} from './data-file.js';
 import { nodeFiles, openAppend as openForAppend, type FileLayer } from '../durable.js';
 import { lockDataFile, type DataLock } from './data-path.js';
 import {
@@ -459,7 +459,7 @@ export class Store {
   }
 
   /**
-   * Rewrites the data file as the current state only (atomically; see journal.ts),
+   * Rewrites the data file as the current state only (atomically; see data-file.ts),
    * and goes on appending to the new file.
    */
   compact(): Compacted {

@@ -5,7 +5,7 @@
 // instead (replay protection is about when it was sent); local `YYYY-MM-DD HH:MM:SS`
 // in the configured zone (Intl, no library); the strict ISO 8601 parse of `vencimiento`;
 // and the durations the clock is moved by.
-import { SandboxStartError } from './errors.js';
+import { SandboxStartError } from './sandbox-error.js';
 import { WALL_CLOCK } from '../domain/dates.js';
 import { DEFAULTS } from '../defaults.js';
 

@@ -2,7 +2,7 @@
 // the server (listen.ts) and one request's way through it (receive.ts) use, apart so
 // neither imports the other for them.
 import type { Network } from '../api/network.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './event-journal.js';
 
 export interface ListenOptions {
   secret: string;

@@ -15,7 +15,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Forwarder } from './forwarder.js';
-import { Journal } from './journal.js';
+import { Journal } from './event-journal.js';
 import type { ListenerStats, ListenOptions } from './listen-types.js';
 import { NotificationHandler, normalizePath, reply } from './receive.js';
 

@@ -2,7 +2,7 @@
 // method, the body read within its cap and the shared budget, the signature checked
 // over the raw bytes, the filter, the forward to the app, the journal line made
 // durable before any 2xx, and what a stranger's request costs (little). The server,
-// its start and its close are listen.ts; the journal's lines are built in journal.ts.
+// its start and its close are listen.ts; the journal's lines are built in event-journal.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BODIES_IN_FLIGHT_BYTES, BodyBudget, SMALL_BODY_BYTES } from '../body-budget.js';
 import { VERSION } from '../version.js';
@@ -22,7 +22,7 @@ import {
   type Arrival,
   type KeptBody,
   type Outcome,
-} from './journal.js';
+} from './event-journal.js';
 import { DEFAULT_TOLERANCE_SECONDS, verify, type VerifyResult } from './signature.js';
 import type { ListenerStats, ListenOptions, ListenRecord } from './listen-types.js';
 import { maskTarget } from '../api/address.js';

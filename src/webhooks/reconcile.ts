@@ -7,7 +7,7 @@
 import type { Cobro, EstadoCobro, Evento } from '../api/schemas.js';
 import { ESTADOS_COBRO, isKnown } from '../api/enums.js';
 import { ESTADO_OF } from './events.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './event-journal.js';
 
 export interface Diferencia {
   cobro_id: number;

@@ -7,7 +7,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, NetworkError } from '../../src/api/errors.js';
+import { ApiError, NetworkError } from '../../src/api/service-errors.js';
 import {
   checkBaseUrl,
   Client,

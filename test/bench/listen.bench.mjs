@@ -61,7 +61,7 @@ const PARTS = new Set(
   (process.env.BENCH_PARTS ?? 'steady,floor,busy,burst').split(',').map((p) => p.trim()),
 );
 
-// Where svc keeps its journal by default (src/config/store.ts dataDir), without SVC_DATA_DIR.
+// Where svc keeps its journal by default (src/config/profiles.ts dataDir), without SVC_DATA_DIR.
 const dataDir =
   process.env.XDG_DATA_HOME && isAbsolute(process.env.XDG_DATA_HOME)
     ? join(process.env.XDG_DATA_HOME, 'svc')

@@ -1,4 +1,4 @@
-// Service errors are a class per code from one factory (src/api/errors.ts): a command
+// Service errors are a class per code from one factory (src/api/service-errors.ts): a command
 // and `svc api` give the same exit code for the same answer, the library's errors name
 // no svc command (the CLI adds the `→` hint), and every command that takes a --monto,
 // a --port or a target URL refuses a bad one with the same line. In-process: main().

@@ -13,7 +13,7 @@ import {
 import { exitCodeOf, parseFields } from '../../src/cli/commands/api/api.js';
 import { UsageError } from '../../src/errors.js';
 import { cobroPairs } from '../../src/output/cobro.js';
-import { qrMatrix, renderQr } from '../../src/output/qr.js';
+import { qrMatrix, renderQr } from '../../src/output/terminal-qr.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00-03:00');
 const BA = 'America/Argentina/Buenos_Aires';

@@ -9,7 +9,7 @@ import { paidCobros, refundsPer, requestsCsv } from '../helpers/batches.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { refusedWrite } from '../../src/api/errors.js';
+import { refusedWrite } from '../../src/api/service-errors.js';
 import { checkCommandFor, refundCheck } from '../../src/cli/outcome.js';
 
 let sb: Sandbox;

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configDir, dataDir } from '../../src/config/store.js';
+import { configDir, dataDir } from '../../src/config/profiles.js';
 
 describe('configDir / dataDir', () => {
   it('SVC_CONFIG_DIR / SVC_DATA_DIR win and are made absolute, so messages and fixes work from any folder', () => {

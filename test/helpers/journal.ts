@@ -1,6 +1,6 @@
 // A listener journal entry for tests of the journal itself: a verified event, forwarded
 // and answered 200, with a small JSON body numbered `i` (its cobro_id too).
-import { encodeBody, newEntryId, type JournalEntry } from '../../src/webhooks/journal.js';
+import { encodeBody, newEntryId, type JournalEntry } from '../../src/webhooks/event-journal.js';
 
 export function journalEntry(i: number, body: Buffer = Buffer.from(`{"n":${i}}`)): JournalEntry {
   return {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { readJournal } from '../../src/webhooks/journal.js';
+import { readJournal } from '../../src/webhooks/event-journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from './cli.js';
 import {

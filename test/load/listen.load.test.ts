@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTOS } from '../../src/api/enums.js';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
+import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/event-journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
 import {

@@ -33,7 +33,7 @@ export const MODULES = {
     tests: ['test/cli/devolver/plan.file.test.ts', 'test/cli/devolver/plan.test.ts'],
   },
   journal: {
-    mutate: ['src/webhooks/journal.ts'],
+    mutate: ['src/webhooks/event-journal.ts'],
     tests: [
       'test/webhooks/journal.test.ts',
       'test/webhooks/journal.entries.test.ts',
@@ -65,7 +65,7 @@ export const MODULES = {
   },
   // What a write's failure means: sent or not, and whether it may have been done (exit 6).
   outcome: {
-    mutate: ['src/api/errors.ts', 'src/cli/outcome.ts'],
+    mutate: ['src/api/service-errors.ts', 'src/cli/outcome.ts'],
     tests: ['test/cli/errors.test.ts', 'test/api/faults.test.ts', 'test/api/faults-writes.test.ts'],
   },
   // Reading a list page by page: nothing skipped, nothing twice.

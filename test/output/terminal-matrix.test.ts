@@ -19,7 +19,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { commands } from '../../src/cli/registry.js';
-import { encodeBody } from '../../src/webhooks/journal.js';
+import { encodeBody } from '../../src/webhooks/event-journal.js';
 import { signatureHeader } from '../../src/webhooks/signature.js';
 import { ownFolders, tempDir } from '../helpers/cli.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';

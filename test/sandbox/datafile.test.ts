@@ -28,7 +28,7 @@ import { startSandbox } from '../helpers/sandbox.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { eventually } from './helpers.js';
 import type { FileLayer } from '../../src/durable.js';
-import { readLines } from '../../src/sandbox/journal.js';
+import { readLines } from '../../src/sandbox/data-file.js';
 import { Store } from '../../src/sandbox/store.js';
 import { skipBecause } from '../helpers/skips.js';
 

@@ -10,7 +10,7 @@ import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
 import { svc } from '../helpers/inproc.js';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { readJournal } from '../../src/webhooks/journal.js';
+import { readJournal } from '../../src/webhooks/event-journal.js';
 import { notificationHeaders, signatureHeader } from '../../src/webhooks/signature.js';
 import { closedPort } from '../helpers/fixtures.js';
 import {

@@ -7,7 +7,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { Journal } from '../../src/webhooks/journal.js';
+import { Journal } from '../../src/webhooks/event-journal.js';
 import { startListener, type Listener } from '../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { tempDir } from '../helpers/cli.js';

@@ -9,7 +9,7 @@ import {
   eventEntry,
   keptResponse,
   strangeEntry,
-} from '../../src/webhooks/journal.js';
+} from '../../src/webhooks/event-journal.js';
 
 const arrival = {
   received_at: '2026-01-01T00:00:00.000Z',

@@ -33,7 +33,7 @@ import {
   rejectedPath,
   rotatedPath,
   type JournalEntry,
-} from '../../src/webhooks/journal.js';
+} from '../../src/webhooks/event-journal.js';
 
 /** Entries of one size, the same each time for one `i` (100…999, in the body and cobro_id). */
 const entry = (i: number): JournalEntry => ({

@@ -15,7 +15,7 @@ import {
   rejectedPath,
   rotatedPath,
   type JournalEntry,
-} from '../../src/webhooks/journal.js';
+} from '../../src/webhooks/event-journal.js';
 
 const entry = journalEntry;
 

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { readJournal } from '../../src/webhooks/journal.js';
+import { readJournal } from '../../src/webhooks/event-journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { expectNoStack, tempDir } from '../helpers/cli.js';
 import {

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../helpers/cli.js';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { entryBody, readJournal, rejectedPath, rotatedPath } from '../../src/webhooks/journal.js';
+import {
+  entryBody,
+  readJournal,
+  rejectedPath,
+  rotatedPath,
+} from '../../src/webhooks/event-journal.js';
 import { startListener, type Listener } from '../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
 import { post, startReceiver } from '../helpers/receiver.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { sampleBody } from '../../src/webhooks/events.js';
-import { entryBody, readJournal } from '../../src/webhooks/journal.js';
+import { entryBody, readJournal } from '../../src/webhooks/event-journal.js';
 import {
   startListener,
   type Listener,

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { readJournal, type JournalEntry } from '../../src/webhooks/journal.js';
+import { readJournal, type JournalEntry } from '../../src/webhooks/event-journal.js';
 import { verify } from '../../src/webhooks/signature.js';
 import { startListen, startReceiver, type ListenProc, type Receiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';

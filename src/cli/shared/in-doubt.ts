@@ -8,7 +8,7 @@
 // other's record, and no lock is needed.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir } from '../../config/store.js';
+import { dataDir } from '../../config/profiles.js';
 import { readPrivateFile } from '../../config/private.js';
 import { replaceFile } from '../../durable.js';
 import { shown } from '../../text.js';

@@ -3,7 +3,7 @@
 // `svc sandbox pagar|iniciar|rechazar|expirar` and `svc webhook trigger --sandbox`,
 // so the routes and their bodies are written once.
 import type { Client } from '../../api/client.js';
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../../api/service-errors.js';
 import type { Medio } from '../../api/enums.js';
 import type { Cobro } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';

@@ -1,6 +1,6 @@
 // Shared body of the `ver` commands: check the id (before any request), fetch, print the record.
 import type { Client } from '../../api/client.js';
-import { NotFoundError } from '../../api/errors.js';
+import { NotFoundError } from '../../api/service-errors.js';
 import type { Context } from '../context.js';
 import { parseId } from '../parse.js';
 import { printJson, printRecord } from '../../output/format.js';

@@ -2,7 +2,7 @@
 // body and the journal are found, and the one-line rendering of an event for
 // listen, replay and trigger.
 import { existsSync, readFileSync } from 'node:fs';
-import type { JournalEntry, JournalRead } from '../../webhooks/journal.js';
+import type { JournalEntry, JournalRead } from '../../webhooks/event-journal.js';
 import type { Context } from '../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { parseFilePath, printable } from '../parse.js';
@@ -88,7 +88,7 @@ export async function journalPath(
       );
     return path;
   }
-  const { defaultJournalPath } = await import('../../webhooks/journal.js');
+  const { defaultJournalPath } = await import('../../webhooks/event-journal.js');
   return defaultJournalPath(ctx.env);
 }
 
@@ -99,7 +99,7 @@ export async function journalPath(
  * halfway on it.
  */
 export async function readJournalAt(ctx: Context, path: string): Promise<JournalRead> {
-  const { readJournal, JournalError } = await import('../../webhooks/journal.js');
+  const { readJournal, JournalError } = await import('../../webhooks/event-journal.js');
   let read: JournalRead;
   try {
     read = readJournal(path);

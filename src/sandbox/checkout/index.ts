@@ -11,7 +11,7 @@
 import { AmountError, formatCents, parseAmount, type Cents } from '../../domain/money.js';
 import * as control from '../control.js';
 import type { ControlDeps, ControlHandler } from '../control.js';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../sandbox-error.js';
 import { allowedMedios, feeOf } from '../fees.js';
 import { refresh } from '../model.js';
 import * as state from '../state.js';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { EstadoCobro, Medio } from '../../api/enums.js';
 import { TYPED_AMOUNT_HINT, type Cents } from '../../domain/money.js';
 import { esc, fecha, pesos } from './format.js';
-import { qrSvg } from './qr.js';
+import { qrSvg } from './svg-qr.js';
 
 /** The SANDBOX banner, the same on the payer's page and on the dashboard (panel/page.ts). */
 export const BANNER_CSS = `.banner{background:#ffd400;color:#000;text-align:center;padding:.5rem 1rem;font-size:.9rem;border-bottom:2px solid #000}

@@ -3,7 +3,7 @@
 import { API } from '../../api/contract.js';
 import type { EstadoCobro } from '../../api/enums.js';
 import { formatCents } from '../../domain/money.js';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../sandbox-error.js';
 import { eventOf, findCobro, refresh } from '../model.js';
 import * as state from '../state.js';
 import { payerUrl, type CobroRec } from '../store.js';

@@ -1,7 +1,7 @@
 // Refunds: POST /v1/cobros/{id}/devoluciones, GET /v1/devoluciones, GET /v1/devoluciones/{id}.
 import { API } from '../../api/contract.js';
 import { formatCents, parseAmount } from '../../domain/money.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../sandbox-error.js';
 import { eventOf, findCobro, idOf, withWire } from '../model.js';
 import * as state from '../state.js';
 import type { DevolucionRec, Op } from '../store.js';

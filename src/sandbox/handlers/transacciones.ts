@@ -1,5 +1,5 @@
 // GET /v1/transacciones (filters medio, estado) and GET /v1/transacciones/{id}.
-import { notFound } from '../errors.js';
+import { notFound } from '../sandbox-error.js';
 import { idOf } from '../model.js';
 import { ok, type Handler } from '../types.js';
 

@@ -4,7 +4,7 @@
 // and a message that starts with the field it is about.
 import type { Field, Fields, RequestBody } from '../../api/contract.js';
 import { MAX_CENTS, checkAmount, formatCents, type Cents } from '../../domain/money.js';
-import { SandboxError } from '../errors.js';
+import { SandboxError } from '../sandbox-error.js';
 import { parseIsoWithOffset } from '../time.js';
 import {
   CONTROL_CHARS,

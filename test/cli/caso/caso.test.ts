@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/text.js';
-import { readJournal } from '../../../src/webhooks/journal.js';
+import { readJournal } from '../../../src/webhooks/event-journal.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.

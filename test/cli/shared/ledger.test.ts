@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, NetworkError } from '../../../src/api/errors.js';
+import { ApiError, NetworkError } from '../../../src/api/service-errors.js';
 import type { Context } from '../../../src/cli/context.js';
 import {
   eachInTurn,

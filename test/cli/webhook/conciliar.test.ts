@@ -4,7 +4,7 @@
 // journal's event and `replay` when the app refused it.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../../src/webhooks/journal.js';
+import { readJournal } from '../../../src/webhooks/event-journal.js';
 import { reconcile } from '../../../src/webhooks/reconcile.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { svcSpawned, tempDir } from '../../helpers/cli.js';

@@ -7,7 +7,7 @@ import { EVENTOS, ESTADOS_COBRO } from '../../../src/api/enums.js';
 import { eventLine, EVENT_LINE_WIDTH, shortEventLines } from '../../../src/cli/shared/webhook.js';
 import { createIO } from '../../../src/output/io.js';
 import { displayWidth } from '../../../src/text.js';
-import type { JournalEntry } from '../../../src/webhooks/journal.js';
+import type { JournalEntry } from '../../../src/webhooks/event-journal.js';
 
 const terminal = (columns?: number) =>
   createIO(

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../../src/webhooks/events.js';
 import { keptResponseHeaders } from '../../../src/webhooks/forwarder.js';
-import { readJournal } from '../../../src/webhooks/journal.js';
+import { readJournal } from '../../../src/webhooks/event-journal.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { notificationHeaders } from '../../../src/webhooks/signature.js';
 import { svcSpawned, tempDir } from '../../helpers/cli.js';

@@ -3,7 +3,7 @@
 // its status maps to; GETs are retried like every GET, nothing else ever is. Any
 // other method whose answer cannot be read may have been done: said so, exit 6.
 import { readFile } from 'node:fs/promises';
-import { NetworkError, refusedWrite, serviceError } from '../../../api/errors.js';
+import { NetworkError, refusedWrite, serviceError } from '../../../api/service-errors.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { EXIT, OutcomeUnknownError, Reported, UsageError } from '../../../errors.js';
@@ -16,7 +16,7 @@ import { printJson } from '../../../output/format.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Exit code of an HTTP answer: the class the client would have thrown for it (api/errors.ts). */
+/** Exit code of an HTTP answer: the class the client would have thrown for it (api/service-errors.ts). */
 export function exitCodeOf(status: number, body: unknown, method = 'GET', path = ''): number {
   if (status >= 200 && status < 300) return EXIT.ok;
   const error =

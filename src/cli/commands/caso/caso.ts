@@ -24,7 +24,7 @@ import {
 } from '../../../output/resources.js';
 import { cobroPairs } from '../../../output/cobro.js';
 import { count, printable, shown } from '../../../text.js';
-import type { JournalEntry } from '../../../webhooks/journal.js';
+import type { JournalEntry } from '../../../webhooks/event-journal.js';
 import { UsageError } from '../../../errors.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';

@@ -11,10 +11,10 @@ import { carried, outcomeUnknown, shellWord, unknownOutcomeReason } from '../../
 import { CONTROL_CHARS, MAX_CONCEPTO, MAX_REFERENCIA } from '../../../domain/rules.js';
 import type { OptionsOf } from '../../define.js';
 import { montoText, parseUrl, printable } from '../../parse.js';
-import { showQr } from '../../shared/qr.js';
+import { showQr } from '../../shared/show-qr.js';
 import type { crearOptions } from './index.js';
 import type { Client } from '../../../api/client.js';
-import { ApiError } from '../../../api/errors.js';
+import { ApiError } from '../../../api/service-errors.js';
 import type { Cobro } from '../../../api/schemas.js';
 import {
   DoubtBook,

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { OutcomeUnknownError } from '../../../errors.js';
 import { checkCommandFor, outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
 import { cobroNamed, describeRef, parseCobroRef } from '../../shared/find-cobro.js';
-import { showQr } from '../../shared/qr.js';
+import { showQr } from '../../shared/show-qr.js';
 import type { OptionsOf } from '../../define.js';
 import type { syncOptions } from './index.js';
 

@@ -22,7 +22,7 @@ export async function run(
   // Only draws: a QR not ready yet is waited for with reads, nothing is changed.
   if (opts.mostrarQr === true) {
     // Loaded only when asked: the read path stays light (start-up).
-    const { showQr } = await import('../../shared/qr.js');
+    const { showQr } = await import('../../shared/show-qr.js');
     await showQr(ctx, client, cobro);
   }
 }

@@ -40,7 +40,7 @@ import { withNotFoundHint } from '../../shared/show-record.js';
 import type { devolverOptions } from './index.js';
 import { count, displayWidth, fitWidth, shown } from '../../../text.js';
 import { serviceTime } from '../../../domain/dates.js';
-import { ApiError } from '../../../api/errors.js';
+import { ApiError } from '../../../api/service-errors.js';
 import {
   DoubtBook,
   doubtDir,

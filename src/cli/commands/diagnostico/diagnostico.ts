@@ -7,7 +7,7 @@
 // Exit 0 when everything works, 6 when the service cannot be reached, 1 otherwise.
 import { performance } from 'node:perf_hooks';
 import { shownAddress } from '../../../api/address.js';
-import { NetworkError } from '../../../api/errors.js';
+import { NetworkError } from '../../../api/service-errors.js';
 import type { Resolved, Source } from '../../../config/resolve.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { EXIT, Reported } from '../../../errors.js';

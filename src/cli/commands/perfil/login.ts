@@ -8,7 +8,7 @@ import { isLoopbackHost, KEY_RE, keyMode } from '../../../domain/rules.js';
 import { knownZone } from '../../../domain/dates.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { printable } from '../../parse.js';
-import { PROFILE_NAME } from '../../../config/store.js';
+import { PROFILE_NAME } from '../../../config/profiles.js';
 import { maskKey, printJson } from '../../../output/format.js';
 import { shown } from '../../../text.js';
 import { checkBaseUrl, InsecureBaseUrlError, type Client } from '../../../api/client.js';

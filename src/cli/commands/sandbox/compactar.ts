@@ -24,7 +24,7 @@ export async function run(
     );
   const { io } = ctx;
   const { Store } = await import('../../../sandbox/store.js');
-  const { SandboxStartError } = await import('../../../sandbox/errors.js');
+  const { SandboxStartError } = await import('../../../sandbox/sandbox-error.js');
   let store;
   try {
     store = Store.open(file, {

@@ -5,7 +5,7 @@
 // what comes after the last line shown, until Ctrl-C (exit 0) or until the sandbox goes
 // away (exit 6, one line). It used to ask twice a second: a GET /_sandbox/log line in
 // the sandbox's terminal every half second, and an abort listener more each time.
-import { NetworkError } from '../../../api/errors.js';
+import { NetworkError } from '../../../api/service-errors.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { shown } from '../../../text.js';
 import { timeOfDay } from '../../../domain/dates.js';

@@ -4,7 +4,7 @@
 // The journal holds what strangers sent: every field is a string to show safely
 // (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
 import { maskTarget } from '../../../api/address.js';
-import type { JournalEntry } from '../../../webhooks/journal.js';
+import type { JournalEntry } from '../../../webhooks/event-journal.js';
 import {
   csvHeader,
   printCsv,

@@ -94,7 +94,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const signal = ctx.holdSignals();
   const json = ctx.globals.json;
   const { startListener, ListenStartError } = await import('../../../webhooks/listen.js');
-  const { JournalError } = await import('../../../webhooks/journal.js');
+  const { JournalError } = await import('../../../webhooks/event-journal.js');
 
   // One write for the lines of a few dozen milliseconds (LineBatch): a write per event
   // was a system call per event on the listener's busiest thread.

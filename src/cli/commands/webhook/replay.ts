@@ -10,7 +10,7 @@ import {
   keptResponse,
   newEntryId,
   type JournalEntry,
-} from '../../../webhooks/journal.js';
+} from '../../../webhooks/event-journal.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';

@@ -4,7 +4,11 @@
 // the app's answer (headers and the first 64 KiB of its body). --json: one object.
 import { maskTarget } from '../../../api/address.js';
 import { printable, shown } from '../../../text.js';
-import { entryBody, type JournalEntry, type KeptResponse } from '../../../webhooks/journal.js';
+import {
+  entryBody,
+  type JournalEntry,
+  type KeptResponse,
+} from '../../../webhooks/event-journal.js';
 import { serviceTime } from '../../../domain/dates.js';
 import { breakAtSpaces } from '../../../output/io.js';
 import type { Context } from '../../context.js';

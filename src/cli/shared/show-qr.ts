@@ -3,7 +3,7 @@
 // on a terminal and to stderr otherwise, so piped data and --json stay clean.
 import type { Client } from '../../api/client.js';
 import type { Cobro } from '../../api/schemas.js';
-import { renderQr } from '../../output/qr.js';
+import { renderQr } from '../../output/terminal-qr.js';
 import { shown } from '../../text.js';
 import type { Context } from '../context.js';
 

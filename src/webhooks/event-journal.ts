@@ -208,7 +208,7 @@ function startOf(data: Buffer): string {
 
 /** `<data dir>/webhooks.jsonl` (SVC_DATA_DIR, XDG_DATA_HOME or ~/.local/share/svc). */
 export async function defaultJournalPath(env: NodeJS.ProcessEnv): Promise<string> {
-  const { dataDir } = await import('../config/store.js');
+  const { dataDir } = await import('../config/profiles.js');
   return join(dataDir(env), JOURNAL_FILE);
 }
 

@@ -86,7 +86,7 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
   return join(homedir(), '.local', 'share', 'svc');
 }
 
-export interface Store {
+export interface ProfileStore {
   readonly path: string;
   read(): ConfigFile;
   write(update: (config: ConfigFile) => ConfigFile): Promise<ConfigFile>;
@@ -98,7 +98,7 @@ const FOLDER: FolderLabels = {
 };
 const FILE = 'el archivo de configuración';
 
-export async function openStore(env: NodeJS.ProcessEnv): Promise<Store> {
+export async function openStore(env: NodeJS.ProcessEnv): Promise<ProfileStore> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
   const checkFolder = () => {
