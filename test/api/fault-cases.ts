@@ -218,7 +218,10 @@ export const FAULTS: Fault[] = [
     // A GET says how long it waited in all (its attempts), a POST its one attempt.
     line: /sin respuesta de 127\.0\.0\.1:\d+ en (0\.3 s|\d+\.\d s \(\d intentos de 0\.3 s\))/,
     getAttempts: GET_BUDGET,
-    getAttemptsAtLeast: 1,
+    // 0: on a loaded machine all three 300 ms attempts can be aborted before the
+    // in-process sandbox reads them (seen at load 18+). The exact budget is checked
+    // with a longer timeout in faults-writes.test.ts; here, never more than it.
+    getAttemptsAtLeast: 0,
     outcomeUnknown: true,
   },
   {
