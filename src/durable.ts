@@ -14,6 +14,8 @@
 //   its folder fsynced as well.
 // - openAppendAsync / appendAsync: the same off the main thread (the listener's
 //   journal), with O_DSYNC where the platform has it.
+// And the other way, openRegularFile: a file svc reads back (a plan, a ledger, a
+// batch's CSV) opened only when it is a regular file, never blocking on a FIFO.
 // The synchronous calls go through a file layer (node:fs) that a test can replace
 // to see each write, fsync and rename in order.
 import * as nodeFs from 'node:fs';
@@ -66,8 +68,36 @@ export function useFileLayer(fs: FileLayer): () => void {
 const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_RDONLY } = nodeFs.constants;
 /** Never through a link planted at the name (0 where the platform has no such flag). */
 const NOFOLLOW = nodeFs.constants.O_NOFOLLOW ?? 0;
+/** Opening a FIFO returns at once instead of waiting for a writer (0 where there is no such flag). */
+const NONBLOCK = nodeFs.constants.O_NONBLOCK ?? 0;
 const WINDOWS = process.platform === 'win32';
 const CHUNK = 1024 * 1024;
+
+/** A regular file opened for reading by openRegularFile: its descriptor (the caller closes it) and size. */
+export interface RegularFile {
+  fd: number;
+  size: number;
+}
+
+/**
+ * Opens `path` read-only when it is a regular file, and only then. Never blocking
+ * (O_NONBLOCK: a FIFO planted at the name is refused, not waited on forever) and, unless
+ * `follow`, never through a link at its last name (ELOOP). Throws the open's own error
+ * (ENOENT, ELOOP, EACCES …), or one with code ENOTREG for a FIFO, a device (a link to
+ * /dev/zero, whose read would never end) or a folder.
+ */
+export function openRegularFile(path: string, follow = false): RegularFile {
+  const fd = nodeFs.openSync(path, O_RDONLY | (follow ? 0 : NOFOLLOW) | NONBLOCK);
+  let file: RegularFile | undefined;
+  try {
+    const st = nodeFs.fstatSync(fd);
+    if (st.isFile()) file = { fd, size: st.size };
+  } finally {
+    if (!file) nodeFs.closeSync(fd);
+  }
+  if (file) return file;
+  throw Object.assign(new Error(`${path}: not a regular file`), { code: 'ENOTREG' });
+}
 
 /** Writes all of `bytes` at the descriptor's position (a short write is continued). */
 export function writeAll(fd: number, bytes: Uint8Array, fs: FileLayer = layer): void {

@@ -2,10 +2,10 @@
 // kill -9, Ctrl-C and replies whose outcome is unknown: a ledger beside the batch's file,
 // one JSON line per intent (written and fsynced before the row's POST) and per outcome
 // (after it), read back on the next run; and, on a terminal, one progress line.
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../text.js';
-import { AppendLog } from '../../durable.js';
+import { AppendLog, openRegularFile } from '../../durable.js';
 import { formatCents, parseAmount } from '../../domain/money.js';
 import type { Context } from '../context.js';
 import { outcomeUnknown } from '../outcome.js';
@@ -82,22 +82,21 @@ export class Ledger<O extends LedgerOutcome> {
 function readLedger(path: string): string {
   let fd: number;
   try {
-    fd = openSync(
-      path,
-      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-    );
+    fd = openRegularFile(path).fd;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return '';
     throw new UsageError(
-      `el registro ${printable(path, 500)} ${code === 'ELOOP' ? 'es un enlace simbólico' : `no se puede leer (${code ?? (err as Error).message})`}: no se hizo nada`,
+      `el registro ${printable(path, 500)} ${
+        code === 'ELOOP'
+          ? 'es un enlace simbólico'
+          : code === 'ENOTREG'
+            ? 'no es un archivo común (una tubería, un dispositivo)'
+            : `no se puede leer (${code ?? (err as Error).message})`
+      }: no se hizo nada`,
     );
   }
   try {
-    if (!fstatSync(fd).isFile())
-      throw new UsageError(
-        `el registro ${printable(path, 500)} no es un archivo común (una tubería, un dispositivo): no se hizo nada`,
-      );
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);

@@ -16,7 +16,7 @@
 //   found cannot be told apart (which of them were made?): none of them is sent, and
 //   they are named for a person to decide;
 // - a reply lost on the way is looked for on the service before the row is sent again.
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
 import { CancelledError, CliError, EXIT, UsageError } from '../../../errors.js';
@@ -35,7 +35,7 @@ import {
 } from '../../shared/csv.js';
 import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
-import { replaceFile } from '../../../durable.js';
+import { openRegularFile, replaceFile } from '../../../durable.js';
 import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { NOTHING_REFUNDED } from './devolver.js';
 import { isIdText, parseId } from '../../parse.js';
@@ -100,8 +100,14 @@ export function peekBatch(path: string): BatchPlan | undefined {
   try {
     // A regular file only: reading a named pipe would wait for a writer forever, and a
     // link is not followed (readPlan refuses both, saying which).
-    if (!lstatSync(path).isFile()) return undefined;
-    const p: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const { fd } = openRegularFile(path);
+    let text: string;
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const p: unknown = JSON.parse(text);
     return typeof p === 'object' && p !== null && (p as { tipo?: unknown }).tipo === 'lote'
       ? (p as BatchPlan)
       : undefined;

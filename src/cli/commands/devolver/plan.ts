@@ -5,7 +5,8 @@
 // catches edits, it is not a signature (whoever can write the file can recompute
 // it); what keeps the money safe is that applying re-reads the request and refuses
 // when anything the plan relied on changed, or when the refund was already made.
-import { constants, fstatSync, openSync, readSync, closeSync } from 'node:fs';
+import { readSync, closeSync } from 'node:fs';
+import { openRegularFile, type RegularFile } from '../../../durable.js';
 import type { Cobro, Devolucion } from '../../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../domain/money.js';
@@ -212,12 +213,9 @@ function notAPlan(p: unknown): string | undefined {
 /** Reads and checks a plan file: its shape (exit 2 when it is not a plan), then its digest (exit 1 when edited). */
 export function readPlan(path: string): Plan {
   let text: string;
-  let fd: number;
+  let file: RegularFile;
   try {
-    fd = openSync(
-      path,
-      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-    );
+    file = openRegularFile(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
@@ -227,17 +225,18 @@ export function readPlan(path: string): Plan {
           ? 'es un enlace simbólico'
           : code === 'EACCES'
             ? 'sin permiso de lectura'
-            : (err as Error).message;
+            : code === 'ENOTREG'
+              ? 'no es un archivo'
+              : (err as Error).message;
     throw new UsageError(`--aplicar "${printable(path)}": ${why}`);
   }
+  const { fd, size } = file;
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new UsageError(`--aplicar "${printable(path)}": no es un archivo`);
-    if (st.size > MAX_PLAN_BYTES)
+    if (size > MAX_PLAN_BYTES)
       throw new UsageError(
-        `--aplicar "${printable(path)}": ${st.size} bytes no es un plan de devolución`,
+        `--aplicar "${printable(path)}": ${size} bytes no es un plan de devolución`,
       );
-    const buf = Buffer.alloc(st.size);
+    const buf = Buffer.alloc(size);
     let off = 0;
     while (off < buf.length) {
       const n = readSync(fd, buf, off, buf.length - off, off);

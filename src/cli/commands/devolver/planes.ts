@@ -2,8 +2,9 @@
 // (one refund or a batch): who prepared it, why, how much, for which request or how
 // many rows, and whether it was applied and by whom. Files that are not plans are
 // passed over; nothing is sent and nothing is checked against the service.
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openRegularFile } from '../../../durable.js';
 import { UsageError } from '../../../errors.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { printable } from '../../../text.js';
@@ -27,10 +28,10 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 /** The text of `file` when it is a regular file of at most MAX_BYTES (a FIFO or a link to /dev/zero is passed over, never read). */
 function regularText(file: string): string | undefined {
-  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  // A link is followed here (a folder of links to plans is listed), unlike --aplicar.
+  const { fd, size } = openRegularFile(file, true);
   try {
-    const st = fstatSync(fd);
-    return st.isFile() && st.size <= MAX_BYTES ? readFileSync(fd, 'utf8') : undefined;
+    return size <= MAX_BYTES ? readFileSync(fd, 'utf8') : undefined;
   } finally {
     closeSync(fd);
   }
