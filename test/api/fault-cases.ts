@@ -1,6 +1,6 @@
 // The commands and faults shared by faults.test.ts (read commands) and
 // faults-writes.test.ts (POSTs, no service, retries, --json). The table of
-// docs/fiabilidad.md "What `svc` does when the service misbehaves" states what these tests check.
+// docs/fiabilidad.md "Qué hace `svc` cuando el servicio falla" states what these tests check.
 import { svcSpawned, type SvcResult } from '../helpers/cli.js';
 import type { InProcessSandbox } from '../helpers/sandbox.js';
 import type { Fixture } from '../helpers/fixtures.js';
@@ -103,7 +103,7 @@ export const WRITES: Cmd[] = [
 
 export interface Fault {
   key: string;
-  /** How the table in docs/fiabilidad.md names it. */
+  /** The fault as this test names it (its row of the table in docs/fiabilidad.md). */
   label: string;
   fault: Record<string, unknown>;
   env?: Record<string, string>;
