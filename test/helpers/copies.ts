@@ -31,6 +31,24 @@ export const noPidNamespace = ((): string | null => {
 
 export type Attack = 'copias' | 'enlace duro' | 'otro espacio de pids';
 
+/** Every attack, in the order the tests run them. */
+export const ATTACKS: Attack[] = ['copias', 'enlace duro', 'otro espacio de pids'];
+
+/**
+ * Skips the test, as a reported skip with its reason (never a silent pass), when
+ * `attack` cannot be mounted here: the second PID namespace needs unshare.
+ * `skip` is the test context's.
+ */
+export function skipUnmountable(
+  attack: Attack,
+  skip: (condition: boolean, note?: string) => void,
+): void {
+  skip(
+    attack === 'otro espacio de pids' && noPidNamespace !== null,
+    `"otro espacio de pids" not run: ${noPidNamespace}`,
+  );
+}
+
 /** `svc <argv>` as a process, in a PID namespace of its own when `ns`. */
 async function run(sb: Sandbox, argv: string[], ns: boolean) {
   const cmd = ns ? ['unshare', '--pid', '--fork', 'node', BIN] : ['node', BIN];

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   batchPlanTrial,
   csvTrial,
-  noPidNamespace,
+  skipUnmountable,
+  ATTACKS,
   singlePlanTrial,
-  type Attack,
 } from '../helpers/copies.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 
@@ -22,29 +22,20 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.stop());
 
-if (noPidNamespace) console.log(`skipped: "otro espacio de pids" attacks: ${noPidNamespace}`);
-const attacks: Attack[] = ['copias', 'enlace duro', 'otro espacio de pids'];
-const can = (a: Attack) => a !== 'otro espacio de pids' || noPidNamespace === null;
-
 describe(`${TRIALS} trials of each attack`, () => {
-  it.each(attacks)(
-    'a refund plan through %s',
-    async (attack) => {
-      if (!can(attack)) return;
-      const counts: number[] = [];
-      for (let t = 0; t < TRIALS; t++) counts.push(await singlePlanTrial(sb, attack));
-      console.log(
-        `single plan, ${attack}: ${TRIALS} trials, refunds per trial ${counts.join(' ')}`,
-      );
-      expect(counts).toEqual(counts.map(() => 1));
-    },
-    600_000,
-  );
+  it.for(ATTACKS)('a refund plan through %s', { timeout: 600_000 }, async (attack, { skip }) => {
+    skipUnmountable(attack, skip);
+    const counts: number[] = [];
+    for (let t = 0; t < TRIALS; t++) counts.push(await singlePlanTrial(sb, attack));
+    console.log(`single plan, ${attack}: ${TRIALS} trials, refunds per trial ${counts.join(' ')}`);
+    expect(counts).toEqual(counts.map(() => 1));
+  });
 
-  it.each(attacks)(
+  it.for(ATTACKS)(
     `a batch plan of ${ROWS} rows through %s`,
-    async (attack) => {
-      if (!can(attack)) return;
+    { timeout: 600_000 },
+    async (attack, { skip }) => {
+      skipUnmountable(attack, skip);
       const totals: number[] = [];
       for (let t = 0; t < TRIALS; t++) {
         const per = await batchPlanTrial(sb, attack, ROWS);
@@ -55,13 +46,13 @@ describe(`${TRIALS} trials of each attack`, () => {
         `batch plan, ${attack}: ${TRIALS} trials, refunds per trial (${ROWS} rows) ${totals.join(' ')}`,
       );
     },
-    600_000,
   );
 
-  it.each(attacks)(
+  it.for(ATTACKS)(
     `a batch CSV of ${ROWS} requests through %s`,
-    async (attack) => {
-      if (!can(attack)) return;
+    { timeout: 600_000 },
+    async (attack, { skip }) => {
+      skipUnmountable(attack, skip);
       const totals: number[] = [];
       for (let t = 0; t < TRIALS; t++) {
         const per = await csvTrial(sb, attack, ROWS);
@@ -72,6 +63,5 @@ describe(`${TRIALS} trials of each attack`, () => {
         `batch CSV, ${attack}: ${TRIALS} trials, requests per trial (${ROWS} rows) ${totals.join(' ')}`,
       );
     },
-    600_000,
   );
 });

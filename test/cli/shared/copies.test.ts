@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   batchPlanTrial,
   csvTrial,
-  noPidNamespace,
+  skipUnmountable,
+  ATTACKS,
   singlePlanTrial,
-  type Attack,
 } from '../../helpers/copies.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
@@ -20,28 +20,27 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.stop());
 
-if (noPidNamespace) console.log(`skipped: "otro espacio de pids" attacks: ${noPidNamespace}`);
-const attacks: Attack[] = ['copias', 'enlace duro', 'otro espacio de pids'];
-const can = (a: Attack) => a !== 'otro espacio de pids' || noPidNamespace === null;
-
 describe('one plan, one batch: whatever its name or namespace', () => {
-  it.each(attacks)('a refund plan applied at once through %s: one refund', async (attack) => {
-    if (!can(attack)) return;
-    expect(await singlePlanTrial(sb, attack)).toBe(1);
-  });
+  it.for(ATTACKS)(
+    'a refund plan applied at once through %s: one refund',
+    async (attack, { skip }) => {
+      skipUnmountable(attack, skip);
+      expect(await singlePlanTrial(sb, attack)).toBe(1);
+    },
+  );
 
-  it.each(attacks)(
+  it.for(ATTACKS)(
     'a batch refund plan applied at once through %s: one refund per row',
-    async (attack) => {
-      if (!can(attack)) return;
+    async (attack, { skip }) => {
+      skipUnmountable(attack, skip);
       expect(await batchPlanTrial(sb, attack)).toEqual([1, 1, 1]);
     },
   );
 
-  it.each(attacks)(
+  it.for(ATTACKS)(
     'a batch CSV of requests run at once through %s: one request per referencia',
-    async (attack) => {
-      if (!can(attack)) return;
+    async (attack, { skip }) => {
+      skipUnmountable(attack, skip);
       expect(await csvTrial(sb, attack)).toEqual([1, 1, 1]);
     },
   );
