@@ -5,6 +5,7 @@ import { expectNoStack, svcSpawned } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fixtures.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { COBRO_FIELDS } from '../sandbox/helpers.js';
 
 let sb: Sandbox;
 let cobroId: number;
@@ -77,24 +78,7 @@ describe('read commands', () => {
       ['cobro', 'ver', String(cobroId)],
       `/v1/cobros/${cobroId}`,
     );
-    expect(Object.keys(cobro)).toEqual([
-      'id',
-      'codigo',
-      'concepto',
-      'monto',
-      'monto_cobrado',
-      'estado',
-      'url',
-      'cvu',
-      'qr',
-      'referencia',
-      'medios',
-      'vencimiento',
-      'success_url',
-      'error_url',
-      'created_at',
-      'updated_at',
-    ]);
+    expect(Object.keys(cobro)).toEqual(COBRO_FIELDS);
     const tx = await expectSameAsService(['transacciones', 'listar'], '/v1/transacciones');
     expect(tx).toHaveLength(2);
     await expectSameAsService(

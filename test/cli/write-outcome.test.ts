@@ -185,25 +185,21 @@ describe('which answers to a write mean "not done"', () => {
 
   it('a named refusal of a refund is still exit 1; a 422 of its own is exit 6', async () => {
     const [c] = await paidCobros(sb, 1, '30.00');
-    const path = `/v1/cobros/${c!.id}/devoluciones`;
-    await sb.api('POST', '/_sandbox/fallas', {
-      method: 'POST',
-      path,
-      action: 'respond',
-      status: 400,
-      body: { error: 'refund_failed', message: 'no' },
-    });
-    const refused = await svc(['devolver', String(c!.id), '--monto', '1.00'], { env: sb.env });
+    /** `devolver` of 1.00 on c, the service answering it `status` with error `code`. */
+    const refundAnswered = async (status: number, code: string) => {
+      await sb.api('POST', '/_sandbox/fallas', {
+        method: 'POST',
+        path: `/v1/cobros/${c!.id}/devoluciones`,
+        action: 'respond',
+        status,
+        body: { error: code, message: 'no' },
+      });
+      return svc(['devolver', String(c!.id), '--monto', '1.00'], { env: sb.env });
+    };
+    const refused = await refundAnswered(400, 'refund_failed');
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/^error: refund_failed \(HTTP 400\): "no"$/m);
-    await sb.api('POST', '/_sandbox/fallas', {
-      method: 'POST',
-      path,
-      action: 'respond',
-      status: 422,
-      body: { error: 'monto_invalido', message: 'no' },
-    });
-    const odd = await svc(['devolver', String(c!.id), '--monto', '1.00'], { env: sb.env });
+    const odd = await refundAnswered(422, 'monto_invalido');
     expect(odd.exitCode).toBe(6);
     expect(odd.stderr).toMatch(/puede haberse hecho o no \(.*HTTP 422 monto_invalido/);
   });

@@ -7,94 +7,23 @@
 import * as nodeFs from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FileLayer } from '../../src/durable.js';
 import { Store } from '../../src/sandbox/store.js';
 import { tempDir } from '../helpers/cli.js';
+import { spyFiles, syncAfter, writeOf } from '../helpers/file-spy.js';
 import { startSandbox } from '../helpers/sandbox.js';
-
-type Op =
-  | { op: 'open'; fd: number; path: string; flags: string }
-  | { op: 'write'; fd: number; path: string; text: string }
-  | { op: 'sync'; fd: number; path: string; how: 'fdatasync' | 'fsync' }
-  | { op: 'close'; fd: number; path: string }
-  | { op: 'rename'; from: string; to: string }
-  | { op: 'answer'; marker: string };
-
-/** node:fs, every call the journal makes recorded in order (with the path behind each descriptor). */
-function spyFs() {
-  const log: Op[] = [];
-  const paths = new Map<number, string>();
-  const at = (fd: number) => paths.get(fd) ?? `fd ${fd}`;
-  const fs: FileLayer = {
-    ...nodeFs,
-    openSync(path: string, flags: string, mode?: number) {
-      const fd = nodeFs.openSync(path, flags, mode);
-      paths.set(fd, path);
-      log.push({ op: 'open', fd, path, flags });
-      return fd;
-    },
-    writeSync(fd: number, buf: Uint8Array, off: number, len: number) {
-      const n = nodeFs.writeSync(fd, buf, off, len);
-      log.push({
-        op: 'write',
-        fd,
-        path: at(fd),
-        text: Buffer.from(buf.subarray(off, off + n)).toString('utf8'),
-      });
-      return n;
-    },
-    fdatasyncSync(fd: number) {
-      nodeFs.fdatasyncSync(fd);
-      log.push({ op: 'sync', fd, path: at(fd), how: 'fdatasync' });
-    },
-    fsyncSync(fd: number) {
-      nodeFs.fsyncSync(fd);
-      log.push({ op: 'sync', fd, path: at(fd), how: 'fsync' });
-    },
-    closeSync(fd: number) {
-      nodeFs.closeSync(fd);
-      log.push({ op: 'close', fd, path: at(fd) });
-      paths.delete(fd);
-    },
-    renameSync(from: string, to: string) {
-      nodeFs.renameSync(from, to);
-      log.push({ op: 'rename', from, to });
-    },
-  };
-  return { fs, log };
-}
-
-/** Where in `log` the write holding `marker` to `path` became durable: the index of the sync after it on the same descriptor, or -1. */
-function durableAt(log: Op[], path: string, marker: string, before: number): number {
-  let w = -1;
-  for (let i = before - 1; i >= 0; i--) {
-    const o = log[i]!;
-    if (o.op === 'write' && o.path === path && o.text.includes(marker)) {
-      w = i;
-      break;
-    }
-  }
-  if (w < 0) return -1;
-  const fd = (log[w] as { fd: number }).fd;
-  for (let i = w + 1; i < before; i++) {
-    const o = log[i]!;
-    if (o.op === 'sync' && o.fd === fd) return i;
-    if (o.op === 'close' && o.fd === fd) return -1;
-  }
-  return -1;
-}
 
 describe('the data file is written durably', () => {
   it('every change answered 2xx was written and fdatasynced on the data file before its answer', async () => {
     const file = join(nodeFs.realpathSync(tempDir('svc-durable-')), 'state.jsonl');
-    const spy = spyFs();
+    const spy = spyFiles();
     const sb = await startSandbox({ dataFile: file, dataFs: spy.fs });
     const problems: string[] = [];
     try {
+      // Called as the answer arrives: its line's write must already be synced.
       const check = (marker: string) => {
-        spy.log.push({ op: 'answer', marker });
-        if (durableAt(spy.log, file, marker, spy.log.length - 1) < 0)
+        if (syncAfter(spy.log, writeOf(spy.log, file, marker)) < 0)
           problems.push(`${marker}: answered before a durable write of its line`);
+        spy.log.push({ op: 'mark', text: `answered ${marker}` });
       };
       for (let i = 0; i < 5; i++) {
         const concepto = `durable-${i}-fin`;
@@ -122,7 +51,7 @@ describe('the data file is written durably', () => {
       ).toBe(201);
     await sb.close();
 
-    const spy = spyFs();
+    const spy = spyFiles();
     const store = Store.open(file, { fs: spy.fs });
     const real = nodeFs.realpathSync(file);
     spy.log.length = 0;
