@@ -7,7 +7,7 @@ import { keyMode, type Mode, type Resolved, type Sourced } from './resolve.js';
 
 /**
  * Every configuration problem and its exit code, in one table (docs/salida-y-codigos.md,
- * "Configuration problems", lists it): what cannot be used as configured is a usage
+ * "Problemas de configuración", lists it): what cannot be used as configured is a usage
  * error (2); a key that is missing or cannot be read is the same as a refused one (3).
  * Under --json each is `{"error":"config","problem":<name>,…}`.
  */

@@ -25,7 +25,7 @@ import { dirname, resolve } from 'node:path';
 
 /**
  * Each reason svc refuses a folder or file that holds secrets, by name: the `problem`
- * of the refusal under --json (docs/salida-y-codigos.md, "Configuration problems", lists them).
+ * of the refusal under --json (docs/salida-y-codigos.md, "Problemas de configuración", lists them).
  */
 export type UnsafeProblem =
   | 'folder_unreadable'

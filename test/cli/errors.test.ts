@@ -151,7 +151,7 @@ describe('one check per kind of value', () => {
 // JSON name; report.ts only reads them. Each name a script can meet is in docs/salida-y-codigos.md.
 describe("one error family: the JSON name is the error's own", () => {
   const readme = readFileSync(new URL('../../docs/salida-y-codigos.md', import.meta.url), 'utf8');
-  const table = readme.slice(readme.indexOf('| name | exit | when |'));
+  const table = readme.slice(readme.indexOf('| nombre | salida | cuándo |'));
   const documented = new Set(
     [...table.slice(0, table.indexOf('\n\n')).matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!),
   );
