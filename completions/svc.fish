@@ -174,6 +174,7 @@ complete -c svc -n "__fish_seen_subcommand_from liquidaciones" -l limit -r -d 'm
 complete -c svc -n "__fish_seen_subcommand_from liquidaciones; and __fish_seen_subcommand_from conciliar" -l columnas -r -d 'qué columna es cada dato: fecha=Fecha,importe=Crédito,concepto=Descripción (por omisión se reconocen por nombre)'
 complete -c svc -n "__fish_seen_subcommand_from liquidaciones; and __fish_seen_subcommand_from conciliar" -l tolerancia -r -d 'días hábiles que un crédito puede llegar después de la fecha estimada (ej. 2d; default 0d)'
 complete -c svc -n "__fish_seen_subcommand_from liquidaciones; and __fish_seen_subcommand_from conciliar" -l separador -r -d 'separador del CSV: , ; o tab (por omisión se detecta)'
+complete -c svc -n "__fish_seen_subcommand_from liquidaciones; and __fish_seen_subcommand_from conciliar" -l feriados -r -d 'días en que tu banco no acredita, además de fines de semana y feriados nacionales: 2026-12-24,2026-12-31 (repetible)'
 complete -c svc -n "__fish_seen_subcommand_from login" -l with-key-stdin -d 'lee la clave de stdin en vez de preguntarla'
 complete -c svc -n "__fish_seen_subcommand_from login" -l webhook-secret-stdin -d 'lee el secreto de firma de stdin (después de la clave, en otra línea)'
 complete -c svc -n "__fish_seen_subcommand_from login" -l zona -r -d 'zona horaria del servicio, si no es America/Argentina/Buenos_Aires (contra `svc sandbox` se toma la suya)'

@@ -113,30 +113,39 @@ export function parseStatementDate(text: string): string | undefined {
 
 const dayMs = 86_400_000;
 const weekday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay();
-const isBusiness = (day: string) => weekday(day) !== 0 && weekday(day) !== 6;
+/** Days on which no bank credits, besides weekends (`YYYY-MM-DD`): holidays. */
+export type Holidays = ReadonlySet<string>;
+const NO_HOLIDAYS: Holidays = new Set();
+const isBusiness = (day: string, holidays: Holidays) =>
+  weekday(day) !== 0 && weekday(day) !== 6 && !holidays.has(day);
 const nextDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + dayMs).toISOString().slice(0, 10);
 
-/** The first business day on or after `day`. */
-export function businessDayFrom(day: string): string {
+/** The first business day on or after `day` (neither a weekend nor one of `holidays`). */
+export function businessDayFrom(day: string, holidays: Holidays = NO_HOLIDAYS): string {
   let d = day;
-  while (!isBusiness(d)) d = nextDay(d);
+  // Bounded: a year of holidays in a row is a mistake, not a calendar.
+  for (let i = 0; i < 366 && !isBusiness(d, holidays); i++) d = nextDay(d);
   return d;
 }
 
-/** `n` business days after `day` (a weekend day counts from the Monday after it). */
-export function addBusinessDays(day: string, n: number): string {
-  let d = businessDayFrom(day);
-  for (let i = 0; i < n; i++) d = businessDayFrom(nextDay(d));
+/** `n` business days after `day` (a weekend day or holiday counts from the business day after it). */
+export function addBusinessDays(day: string, n: number, holidays: Holidays = NO_HOLIDAYS): string {
+  let d = businessDayFrom(day, holidays);
+  for (let i = 0; i < n; i++) d = businessDayFrom(nextDay(d), holidays);
   return d;
 }
 
 /** Business days from `from` (or the business day after it) to `to`: 0 when `to` is that first business day. */
-export function businessDaysBetween(from: string, to: string): number {
-  let d = businessDayFrom(from);
+export function businessDaysBetween(
+  from: string,
+  to: string,
+  holidays: Holidays = NO_HOLIDAYS,
+): number {
+  let d = businessDayFrom(from, holidays);
   let n = 0;
   while (d < to) {
-    d = businessDayFrom(nextDay(d));
+    d = businessDayFrom(nextDay(d), holidays);
     n++;
   }
   return n;
@@ -148,6 +157,7 @@ export function reconcile(
   credits: readonly Credit[],
   period: { desde: string; hasta: string },
   tolerance: number,
+  holidays: Holidays = NO_HOLIDAYS,
 ): Conciliacion {
   const free = [...credits].sort((a, b) =>
     a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : a.line - b.line,
@@ -173,7 +183,7 @@ export function reconcile(
     ...fila,
   });
   for (const e of [...expected].sort((a, b) => (a.fecha < b.fecha ? -1 : 1))) {
-    const last = addBusinessDays(e.fecha, tolerance);
+    const last = addBusinessDays(e.fecha, tolerance, holidays);
     if (e.fecha > period.hasta || last < period.desde) {
       outside++;
       continue;
@@ -184,7 +194,7 @@ export function reconcile(
     const esperado = formatCents(e.cents);
     if (credit) {
       used.add(credit);
-      const late = businessDaysBetween(e.fecha, credit.fecha);
+      const late = businessDaysBetween(e.fecha, credit.fecha, holidays);
       filas.push(
         row({
           fecha: e.fecha,

@@ -13,6 +13,7 @@ import {
   parseWrittenAmount,
   reconcile,
 } from '../../src/domain/extracto.js';
+import { nationalHolidays, yearsOf } from '../../src/domain/holidays.js';
 import { parseCsvText } from '../../src/cli/shared/csv.js';
 import { tempDir } from '../helpers/cli.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
@@ -73,6 +74,33 @@ describe('amounts, dates and business days as a bank writes them', () => {
     expect(addBusinessDays('2026-11-28', 0)).toBe('2026-11-30');
     expect(businessDaysBetween('2026-11-27', '2026-11-30')).toBe(1);
     expect(businessDaysBetween('2026-11-26', '2026-11-26')).toBe(0);
+  });
+
+  it("the service's country's national holidays are not business days: a credit the day after one matches, a day later does not", async () => {
+    const { country, days } = await nationalHolidays('America/Argentina/Buenos_Aires', [2026]);
+    expect(country).toBe('AR');
+    // Monday 2026-11-23 (Soberanía Nacional, moved from the 20th) and Tuesday 2026-12-08.
+    expect(days.get('2026-11-23')).toMatch(/Soberanía/);
+    expect(days.has('2026-12-08')).toBe(true);
+    // Christmas Eve is optional (banks open): a business day unless the merchant says not.
+    expect(days.has('2026-12-24')).toBe(false);
+    const holidays = new Set(days.keys());
+    expect(addBusinessDays('2026-11-20', 1, holidays)).toBe('2026-11-24');
+    expect(businessDaysBetween('2026-11-20', '2026-11-24', holidays)).toBe(1);
+    const expected = [{ fecha: '2026-11-20', cents: 5_000n, liquidaciones: [3] }];
+    const period = { desde: '2026-11-16', hasta: '2026-11-30' };
+    const judged = (fecha: string, h = holidays) =>
+      reconcile(expected, [{ fecha, cents: 5_000n, concepto: '', line: 2 }], period, 1, h)
+        .filas.map((f) => `${f.estado}${f.dias_habiles_tarde ? ` +${f.dias_habiles_tarde}` : ''}`)
+        .join(' ');
+    expect(judged('2026-11-24')).toBe('tarde +1');
+    expect(judged('2026-11-25'), 'a day too late').toBe('falta no_esperado');
+    expect(judged('2026-11-24', new Set()), 'weekends alone').toBe('falta no_esperado');
+    // An expected day that is a holiday is paid on the next business day, on time.
+    expect(addBusinessDays('2026-12-08', 0, holidays)).toBe('2026-12-09');
+    // A zone no country has: no national holidays, weekends only.
+    expect(await nationalHolidays('UTC', [2026])).toEqual({ country: null, days: new Map() });
+    expect(yearsOf('2026-11-02', '2026-12-30')).toEqual([2026, 2027]);
   });
 
   it('one credit serves one day: two days of the same amount need two credits', () => {
@@ -316,6 +344,49 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
         why,
       ).toEqual([[fecha, amount]]);
     }
+  });
+
+  it('--feriados: a day the bank did not credit is not a business day; a credit a day later still is not that day’s', async () => {
+    const first = days[0]!;
+    const years = yearsOf(first.fecha, first.fecha);
+    const national = new Set(
+      (await nationalHolidays('America/Argentina/Buenos_Aires', years)).days.keys(),
+    );
+    const closed = addBusinessDays(first.fecha, 1, national);
+    const withClosed = new Set([...national, closed]);
+    const after = addBusinessDays(first.fecha, 1, withClosed);
+    const tooLate = addBusinessDays(first.fecha, 2, withClosed);
+    const statement = (fecha: string) =>
+      galicia(
+        credited().map(
+          ([d, desc, a], i) => [i === 0 ? fecha : d, desc, a] as [string, string, string],
+        ),
+        tooLate,
+      );
+    const run = (path: string, ...extra: string[]) =>
+      svc(['liquidaciones', 'conciliar', path, '--tolerancia', '1d', '--json', ...extra], {
+        env: sb.env,
+      });
+    const ok = await run(statement(after), '--feriados', closed);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    const out = JSON.parse(ok.stdout);
+    expect(out.filas[0]).toMatchObject({
+      fecha: first.fecha,
+      estado: 'tarde',
+      fecha_recibido: after,
+      dias_habiles_tarde: 1,
+    });
+    expect(out.feriados).toContainEqual({ fecha: closed, nombre: 'feriado tuyo' });
+    // Without it the bank's closed day counts: two business days late, past the tolerance.
+    expect((await run(statement(after))).exitCode).toBe(1);
+    const late = await run(statement(tooLate), '--feriados', `${closed},2099-01-01`);
+    expect(late.exitCode).toBe(1);
+    expect(JSON.parse(late.stdout).filas[0]).toMatchObject({ fecha: first.fecha, estado: 'falta' });
+    const bad = await run(statement(after), '--feriados', 'navidad');
+    expect([bad.exitCode, JSON.parse(bad.stderr).message]).toEqual([
+      2,
+      '--feriados "navidad" no es una fecha: AAAA-MM-DD o dd/mm/aaaa, separadas por coma',
+    ]);
   });
 
   it("a credit nobody promised (a customer's transfer) is money received and not expected: exit 1, its line and concept shown", async () => {

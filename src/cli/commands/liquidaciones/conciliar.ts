@@ -17,6 +17,7 @@ import {
 } from '../../../domain/extracto.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { parseAmount } from '../../../domain/money.js';
+import { nationalHolidays, yearsOf } from '../../../domain/holidays.js';
 import { count, printable, wrapWords } from '../../../text.js';
 import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv.js';
 import type { conciliarOptions } from './index.js';
@@ -65,6 +66,7 @@ export async function run(
   const path = args[0]!;
   const columns = parseColumns(opts.columnas);
   const tolerance = parseDays(opts.tolerancia);
+  const own = parseHolidays(opts.feriados);
   const file = readCsvFile(path, {
     separator: parseSeparator(opts.separador),
     what: 'el extracto',
@@ -93,11 +95,31 @@ export async function run(
     names as Record<'fecha' | 'importe', string> & { concepto?: string },
   );
 
+  const zone = await ctx.zone();
+  const national = await nationalHolidays(zone, yearsOf(period.desde, period.hasta));
+  if (national.country === null)
+    ctx.io.err(
+      ctx.io.c.yellow(
+        `aviso: la zona ${zone} no es de un país con calendario de feriados conocido: se saltean fines de semana${own.size ? ' y --feriados' : ''}`,
+      ),
+    );
+  const closed = new Map([...national.days, ...[...own].map((d) => [d, 'feriado tuyo'] as const)]);
   const client = await ctx.client();
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
-  const result = reconcile(expectedDays(data.data), credits, period, tolerance);
+  const result = reconcile(
+    expectedDays(data.data),
+    credits,
+    period,
+    tolerance,
+    new Set(closed.keys()),
+  );
+  // The holidays that moved a day inside the statement's dates: the rows they explain.
+  const feriados = [...closed]
+    .filter(([d]) => d >= period.desde && d <= period.hasta && !isWeekend(d))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([fecha, nombre]) => ({ fecha, nombre }));
 
-  if (ctx.globals.json) printJson(ctx.io, result);
+  if (ctx.globals.json) printJson(ctx.io, { ...result, feriados });
   else {
     const { c } = ctx.io;
     const cols: Column<Fila>[] = [
@@ -144,6 +166,12 @@ export async function run(
         : []),
     ];
     const summary = `del ${result.periodo.desde} al ${result.periodo.hasta}: ${parts.join(', ')}`;
+    if (feriados.length)
+      ctx.io.err(
+        c.dim(
+          `días hábiles sin contar ${feriados.length === 1 ? 'el feriado' : 'los feriados'} ${feriados.map((f) => `${f.fecha} (${f.nombre})`).join(', ')}`,
+        ),
+      );
     if (ctx.io.stdoutTTY && !ctx.io.csv)
       for (const line of wrapWords(summary, ctx.io.columns ?? Infinity)) ctx.io.out(c.bold(line));
     else ctx.io.err(summary);
@@ -249,6 +277,23 @@ function parseColumns(value: string | undefined): Partial<Record<Field, string>>
   }
   return out;
 }
+
+/** --feriados 2026-12-24,31/12/2026 (repeatable): the merchant's own days without credits. */
+function parseHolidays(values: readonly string[] | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const part of (values ?? []).flatMap((v) => v.split(','))) {
+    if (part.trim() === '') continue;
+    const day = parseStatementDate(part.trim());
+    if (!day)
+      throw new UsageError(
+        `--feriados "${printable(part)}" no es una fecha: AAAA-MM-DD o dd/mm/aaaa, separadas por coma`,
+      );
+    out.add(day);
+  }
+  return out;
+}
+
+const isWeekend = (day: string) => [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
 
 /** --tolerancia: business days, "2d" or "2". */
 function parseDays(value: string | undefined): number {

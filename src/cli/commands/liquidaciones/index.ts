@@ -32,6 +32,12 @@ export const conciliarOptions = defineOptions([
     flags: '--separador <sep>',
     description: 'separador del CSV: , ; o tab (por omisión se detecta)',
   },
+  {
+    flags: '--feriados <fechas>',
+    description:
+      'días en que tu banco no acredita, además de fines de semana y feriados nacionales: 2026-12-24,2026-12-31 (repetible)',
+    repeatable: true,
+  },
 ]);
 
 export const liquidacionesOptions = defineOptions([
@@ -79,6 +85,7 @@ export const commands: CommandDef[] = [
       'svc liquidaciones conciliar extracto.csv',
       'svc liquidaciones conciliar movimientos.csv --columnas fecha=Fecha,importe=Crédito --tolerancia 2d',
       'svc liquidaciones conciliar extracto.csv --json',
+      'svc liquidaciones conciliar extracto.csv --tolerancia 1d --feriados 2026-12-24,2026-12-31',
     ],
     load: () => import('./conciliar.js'),
   }),
