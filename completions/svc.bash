@@ -77,7 +77,7 @@ _svc_complete() {
         'perfil usar') candidates='--json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'perfil use') candidates='--json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'salud') candidates='--json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
-        'sandbox') candidates='compactar iniciar pagar rechazar expirar reenviar fallas log entregas webhook reloj escenario --host --port --data --webhook-url --tz --retry-schedule --ready-delay --por-pagina --comprimir --escenario --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
+        'sandbox') candidates='compactar iniciar pagar rechazar expirar reenviar fallas log entregas webhook reloj escenario --host --port --data --webhook-url --tz --retry-schedule --ready-delay --por-pagina --comprimir --campos-extra --fechas-con-zona --estados-nuevos --escenario --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox compactar') candidates='--data --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox entregas') candidates='--follow --limit --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'sandbox escenario') candidates='exportar --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;

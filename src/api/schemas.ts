@@ -17,6 +17,7 @@ import {
   TIPOS_DEVOLUCION,
 } from './enums.js';
 import { isAmount, parsePercent } from '../domain/money.js';
+import { isServiceDate } from '../domain/dates.js';
 
 export * from './enums.js';
 
@@ -43,11 +44,18 @@ export const Percent = z.string().check(
     }
   }, 'porcentaje decimal con hasta cuatro decimales (ej. "3.2500")'),
 );
-/** Local date-time `YYYY-MM-DD HH:MM:SS`. */
+/**
+ * A date-time as the service writes it: local `YYYY-MM-DD HH:MM:SS` (the seed's form), or
+ * ISO 8601 with its offset (`2026-11-27T05:10:03-03:00`, `…Z`), which svc reads and shows
+ * in the service's zone (dates.ts localDate). A day or time that does not exist is refused.
+ */
 export const LocalDateTime = z
   .string()
   .check(
-    z.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'fecha y hora local AAAA-MM-DD HH:MM:SS'),
+    z.refine(
+      isServiceDate,
+      'fecha y hora AAAA-MM-DD HH:MM:SS, o ISO 8601 con zona (2026-11-27T05:10:03-03:00)',
+    ),
   );
 
 export const Salud = z.object({ ok: z.boolean(), name: z.string(), version: z.string() });

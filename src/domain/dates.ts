@@ -129,7 +129,7 @@ export function parseVencimiento(text: string, options: DateOptions = {}): Venci
  * else the profile's `zona` (set by `svc login --zona`, or taken from the sandbox),
  * else the service's default. Throws DateError naming where a bad zone came from.
  */
-export function serviceZone(env: NodeJS.ProcessEnv, profileZone?: string): string {
+export function serviceZone(env: { SVC_TZ?: string }, profileZone?: string): string {
   const fromEnv = env.SVC_TZ?.trim();
   const [tz, from] = fromEnv
     ? [fromEnv, 'SVC_TZ']
@@ -340,4 +340,138 @@ export function parseDayBound(
   if (mm < 1 || mm > 12 || Number(written.slice(8)) !== dd)
     throw new DateError(`"${clip(text)}" no es una fecha del calendario`);
   return written;
+}
+
+// --- dates as the service writes them ---------------------------------------------
+// The seed shows local date-times `YYYY-MM-DD HH:MM:SS` in the service's zone. A service
+// may also write an instant with its ISO 8601 offset (`2026-11-27T05:10:03-03:00`,
+// `…Z`, `…+00:00`): svc reads both, shows both in the service's zone, and compares
+// them as the instants they are, so a list that mixes them filters and sorts right.
+
+const NAIVE_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const OFFSET_RE =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|z|[+-]\d{2}:?\d{2})$/;
+
+/** The fields of the service's records that hold a date. */
+export const DATE_FIELDS = [
+  'created_at',
+  'updated_at',
+  'vencimiento',
+  'fecha',
+  'acreditacion',
+  'fecha_operacion',
+  'fecha_estimada',
+] as const;
+
+interface ServiceDate {
+  /** The wall clock written, as if it were UTC (ms). */
+  wall: number;
+  /** Minutes east of UTC, when the date says its offset. */
+  offset?: number;
+}
+
+function readServiceDate(text: string): ServiceDate | undefined {
+  const m = NAIVE_RE.exec(text) ?? OFFSET_RE.exec(text);
+  if (!m) return undefined;
+  const w = {
+    y: Number(m[1]),
+    mo: Number(m[2]),
+    d: Number(m[3]),
+    h: Number(m[4]),
+    mi: Number(m[5]),
+    s: Number(m[6]),
+  };
+  try {
+    checkWall(w, text);
+  } catch {
+    return undefined;
+  }
+  const wall = Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi, w.s);
+  if (m[7] === undefined) return { wall };
+  try {
+    return { wall, offset: offsetOfText(m[7], text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A date as the service may write it: local `YYYY-MM-DD HH:MM:SS`, or ISO 8601 with its
+ * offset (T or a space, optional fractions of a second, Z or ±HH:MM): a real calendar
+ * day and time, an offset that exists.
+ */
+export function isServiceDate(text: string): boolean {
+  return readServiceDate(text) !== undefined;
+}
+
+/** True when the date says its own offset (it is an instant, not a local wall clock). */
+export function hasOffset(text: string): boolean {
+  return readServiceDate(text)?.offset !== undefined;
+}
+
+/**
+ * A service date as the service's zone reads it, `YYYY-MM-DD HH:MM:SS`: a local one as
+ * it is, one with an offset moved to that zone (to the second). Other text as it is.
+ */
+export function localDate(text: string, timeZone: string): string {
+  const date = readServiceDate(text);
+  if (date?.offset === undefined) return text;
+  return serviceTime(date.wall - date.offset * 60_000, timeZone);
+}
+
+/** The instant of a service date (ms), a local one read in the service's zone; NaN for other text. */
+export function dateInstant(text: string, timeZone: string): number {
+  const date = readServiceDate(text);
+  if (!date) return NaN;
+  if (date.offset !== undefined) return date.wall - date.offset * 60_000;
+  const fmt = formatter(timeZone);
+  // A local time a daylight-saving change skips or repeats: the offset before it.
+  const ms = date.wall - offsetAt(date.wall, fmt) * 60_000;
+  return date.wall - offsetAt(ms, fmt) * 60_000;
+}
+
+/** Orders two service dates by the instants they are (text that is no date last, as text). */
+export function compareDates(a: string, b: string, timeZone: string): number {
+  const x = dateInstant(a, timeZone);
+  const y = dateInstant(b, timeZone);
+  if (Number.isNaN(x) || Number.isNaN(y)) {
+    if (Number.isNaN(x) !== Number.isNaN(y)) return Number.isNaN(x) ? 1 : -1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  return x - y;
+}
+
+/**
+ * A record with its dates as the service's zone reads them (localDate on DATE_FIELDS),
+ * to show and to reckon days with; the same object when no date has an offset, so
+ * records of a service that writes local dates are not copied.
+ */
+export function inZone<T>(record: T, timeZone: string): T {
+  if (record === null || typeof record !== 'object') return record;
+  const r = record as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const field of DATE_FIELDS) {
+    const v = r[field];
+    if (typeof v !== 'string') continue;
+    const local = localDate(v, timeZone);
+    if (local !== v) (copy ??= { ...r })[field] = local;
+  }
+  if (!copy) return record;
+  zoneCopies.set(copy, record as object);
+  return copy as T;
+}
+
+/** Each copy inZone made, and the record as sent it stands for (markOf in api/unusual looks through). */
+const zoneCopies = new WeakMap<object, object>();
+
+/** The record as the service sent it, for a copy inZone made; the value itself otherwise. */
+export function asSent<T>(value: T): T {
+  return (
+    value !== null && typeof value === 'object' ? (zoneCopies.get(value) ?? value) : value
+  ) as T;
+}
+
+/** The local day (`YYYY-MM-DD`) of a service date in the service's zone; other text's first ten characters. */
+export function localDay(text: string, timeZone: string): string {
+  return localDate(String(text), timeZone).slice(0, 10);
 }

@@ -3,6 +3,7 @@
 // the sandbox's GET /_sandbox/liquidaciones/totales (the dashboard).
 import type { Liquidacion } from '../api/schemas.js';
 import { formatCents, sumAmounts } from './money.js';
+import { localDay } from './dates.js';
 
 type Amounts = Pick<Liquidacion, 'fecha_estimada' | 'bruto' | 'te_cobramos' | 'te_queda'>;
 
@@ -21,11 +22,14 @@ type Field = 'bruto' | 'te_cobramos' | 'te_queda';
 export const total = (rows: readonly Amounts[], field: Field): string =>
   formatCents(sumAmounts(rows.map((r) => r[field])));
 
-/** Settlements grouped by the date of fecha_estimada, earliest first. */
-export function porFecha(rows: Iterable<Amounts>): PorFecha[] {
+/**
+ * Settlements grouped by the day of fecha_estimada, earliest first: its day in `timeZone`
+ * (the service's) when it has an offset, its first ten characters otherwise.
+ */
+export function porFecha(rows: Iterable<Amounts>, timeZone?: string): PorFecha[] {
   const byDate = new Map<string, Amounts[]>();
   for (const r of rows) {
-    const day = r.fecha_estimada.slice(0, 10);
+    const day = timeZone ? localDay(r.fecha_estimada, timeZone) : r.fecha_estimada.slice(0, 10);
     const list = byDate.get(day);
     if (list) list.push(r);
     else byDate.set(day, [r]);

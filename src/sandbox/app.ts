@@ -19,6 +19,7 @@ import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
 import type { ApiRequest, Reply } from './types.js';
 import { parseBody } from './json-body.js';
+import { anyLatitude, withLatitude, type Latitude } from './latitude.js';
 import { BodyBudget, SMALL_BODY_BYTES } from '../body-budget.js';
 import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE, isLoopbackHost } from '../domain/rules.js';
 
@@ -53,6 +54,8 @@ export interface SandboxAppOptions {
    * for (Content-Encoding), as a service or a proxy in front of it may do.
    */
   compress?: Coding;
+  /** Fields, dates and states a real service may send within the seed (latitude.ts). */
+  latitude?: Latitude;
 }
 
 /** The codings a body may come compressed with (`svc sandbox --comprimir`). */
@@ -165,6 +168,8 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0,
       );
       if (options.checkReplies) reply = checked(method, path, reply);
+      if (anyLatitude(options.latitude) && !isStreamReply(reply))
+        reply = withLatitude(reply, path, options.latitude, clock.tz);
       if (options.pageSize !== undefined && (method === 'GET' || method === 'HEAD'))
         reply = paged(reply, path, qi < 0 ? '' : url.slice(qi + 1), options.pageSize, baseUrl);
       if (isStreamReply(reply)) {

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSandbox, type Coding, type SandboxApp } from './app.js';
 import type { LogEntry } from './faults.js';
+import type { Latitude } from './latitude.js';
 import { SandboxStartError } from './sandbox-error.js';
 import type { FileLayer } from '../durable.js';
 import { Store, type Op } from './store.js';
@@ -49,6 +50,8 @@ export interface SandboxOptions {
   pageSize?: number;
   /** Compress every /v1 answer with this coding (see SandboxAppOptions.compress). */
   compress?: Coding;
+  /** Extra fields, offset dates, unlisted states in the answers (SandboxAppOptions.latitude). */
+  latitude?: Latitude;
 }
 
 export interface RunningSandbox {
@@ -97,6 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       checkReplies: options.checkReplies,
       pageSize: options.pageSize,
       compress: options.compress,
+      latitude: options.latitude,
     });
     // A request has 30 s to arrive whole (headers within 15 s), not Node's 5 minutes: a
     // client that trickles its body, or never ends it, does not keep a connection for long.

@@ -1,6 +1,17 @@
 // Unit tests of --vencimiento parsing: fixed `now` and zone, no clock involved.
 import { describe, expect, it } from 'vitest';
-import { DateError, parseDayBound, parseVencimiento, toLocalIso } from '../../src/domain/dates.js';
+import {
+  DateError,
+  compareDates,
+  dateInstant,
+  inZone,
+  isServiceDate,
+  localDate,
+  localDay,
+  parseDayBound,
+  parseVencimiento,
+  toLocalIso,
+} from '../../src/domain/dates.js';
 
 const BA = 'America/Argentina/Buenos_Aires'; // UTC-3, no DST
 const NOW = Date.parse('2026-06-15T12:00:00-03:00');
@@ -183,5 +194,51 @@ describe('parseDayBound (--desde / --hasta)', () => {
     '2026-11-01 10:00',
   ])('refuses %j', (text) => {
     expect(() => day(text)).toThrow(DateError);
+  });
+});
+
+describe('dates as the service writes them: local, or ISO 8601 with an offset', () => {
+  const BA = 'America/Argentina/Buenos_Aires';
+  it.each([
+    ['2026-11-27 05:10:03', '2026-11-27 05:10:03'],
+    ['2026-11-27T05:10:03-03:00', '2026-11-27 05:10:03'],
+    ['2026-11-27T08:10:03Z', '2026-11-27 05:10:03'],
+    ['2026-11-27T08:10:03+00:00', '2026-11-27 05:10:03'],
+    ['2026-11-27 08:10:03.250Z', '2026-11-27 05:10:03'],
+    ['2026-11-27T10:40:03+0530', '2026-11-27 02:10:03'],
+    ['2026-11-27T01:30:00Z', '2026-11-26 22:30:00'],
+  ])('%s is %s in Buenos Aires', (sent, local) => {
+    expect(isServiceDate(sent)).toBe(true);
+    expect(localDate(sent, BA)).toBe(local);
+  });
+  it.each([
+    '2026-11-27T05:10:03',
+    '2026-02-30 10:00:00',
+    '2026-11-27 24:00:00',
+    '2026-11-27T05:10:03+15:00',
+    '2026-11-27',
+    '27/11/2026 05:10:03',
+    '2026-11-27T05:10:03 -03:00',
+  ])('%j is no date svc reads', (text) => {
+    expect(isServiceDate(text)).toBe(false);
+    expect(localDate(text, BA)).toBe(text);
+  });
+  it('mixed forms compare as the instants they are, not as text', () => {
+    // 22:50 local is before 23:10 local, though "2026-11-27T01:50:00Z" sorts after as text.
+    const early = '2026-11-27T01:50:00Z';
+    const late = '2026-11-26 23:10:00';
+    expect(compareDates(early, late, BA)).toBeLessThan(0);
+    expect([late, early].sort((a, b) => compareDates(a, b, BA))).toEqual([early, late]);
+    expect(dateInstant(early, BA)).toBe(Date.parse(early));
+    expect(dateInstant(late, BA)).toBe(Date.parse('2026-11-27T02:10:00Z'));
+    expect(localDay(early, BA)).toBe('2026-11-26');
+    expect(compareDates('2026-11-27T05:10:03-03:00', '2026-11-27T08:10:03Z', BA)).toBe(0);
+  });
+  it('inZone copies a record only when a date has an offset, and keeps the rest', () => {
+    const plain = { id: 1, created_at: '2026-11-26 23:10:00', monto: '1.00' };
+    expect(inZone(plain, BA)).toBe(plain);
+    const zoned = { id: 2, created_at: '2026-11-27T01:50:00Z', vencimiento: null, canal: 'x' };
+    expect(inZone(zoned, BA)).toEqual({ ...zoned, created_at: '2026-11-26 22:50:00' });
+    expect(zoned.created_at).toBe('2026-11-27T01:50:00Z');
   });
 });

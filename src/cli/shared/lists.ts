@@ -4,7 +4,7 @@
 import type { Client } from '../../api/client.js';
 import type { Context } from '../context.js';
 import { parseLimit } from '../parse.js';
-import { DateError, parseDayBound } from '../../domain/dates.js';
+import { DateError, localDay, parseDayBound } from '../../domain/dates.js';
 import { UsageError } from '../../errors.js';
 import { cobroNamed, parseCobroRef } from './find-cobro.js';
 
@@ -15,13 +15,15 @@ export interface ListFilter {
   /** First and last day kept (`YYYY-MM-DD`, the service's zone), both inclusive. */
   desde?: string;
   hasta?: string;
+  /** The service's zone, set with desde or hasta: a date with an offset is of its day there. */
+  timeZone?: string;
 }
 
 /** --desde and --hasta as days of the service's zone; exit 2 for a date svc cannot read or a range that ends before it starts. */
 export async function dateRange(
   ctx: Context,
   opts: { desde?: string; hasta?: string },
-): Promise<{ desde?: string; hasta?: string }> {
+): Promise<{ desde?: string; hasta?: string; timeZone?: string }> {
   if (opts.desde === undefined && opts.hasta === undefined) return {};
   const timeZone = await ctx.zone();
   const read = (bound: 'desde' | 'hasta') => {
@@ -34,7 +36,7 @@ export async function dateRange(
       throw err;
     }
   };
-  const range = { desde: read('desde'), hasta: read('hasta') };
+  const range = { desde: read('desde'), hasta: read('hasta'), timeZone };
   if (range.desde !== undefined && range.hasta !== undefined && range.desde > range.hasta) {
     throw new UsageError(
       `--desde ${range.desde} es posterior a --hasta ${range.hasta}: no queda ningún día`,
@@ -65,7 +67,7 @@ export async function listFilter(
  * The items of the request and days asked for (`matched`: what totals are of), and the
  * first `limit` of them (`rows`: what is shown; lists come newest first). --limit shortens
  * what is shown, never what is counted. `dateOf` is the date the days are of (created_at,
- * or a settlement's fecha_estimada): its first ten characters are its local day.
+ * or a settlement's fecha_estimada), its day read in the service's zone (dates.ts localDay).
  */
 export function applyFilter<T extends object>(
   items: Iterable<T>,
@@ -77,7 +79,8 @@ export function applyFilter<T extends object>(
     if (filter.cobroId !== undefined && (item as { cobro_id?: number }).cobro_id !== filter.cobroId)
       continue;
     if (filter.desde !== undefined || filter.hasta !== undefined) {
-      const day = String(dateOf(item)).slice(0, 10);
+      const date = String(dateOf(item));
+      const day = filter.timeZone ? localDay(date, filter.timeZone) : date.slice(0, 10);
       if (
         (filter.desde !== undefined && day < filter.desde) ||
         (filter.hasta !== undefined && day > filter.hasta)

@@ -6,7 +6,7 @@
 // --markdown a report for a ticket that carries no key, secret or signature (the
 // journal's headers, which hold the signature, are never shown here).
 import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/schemas.js';
-import { serviceTime } from '../../../domain/dates.js';
+import { inZone, serviceTime } from '../../../domain/dates.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { formatCents, parseAmount, sumAmounts } from '../../../domain/money.js';
 import {
@@ -92,11 +92,20 @@ export async function run(
     });
 
   if (ctx.globals.json) return printJson(ctx.io, caso);
+  // Every date as the service's zone reads it: shown so, and the timeline in its order.
+  const zone = await ctx.zone();
+  const local: Caso = {
+    ...caso,
+    cobro: inZone(caso.cobro, zone),
+    transacciones: caso.transacciones.map((x) => inZone(x, zone)),
+    devoluciones: caso.devoluciones.map((x) => inZone(x, zone)),
+    liquidaciones: caso.liquidaciones.map((x) => inZone(x, zone)),
+  };
   if (opts.markdown === true) {
-    ctx.io.out(markdown(caso, await ctx.zone()));
+    ctx.io.out(markdown(local, zone));
     return;
   }
-  await printCaso(ctx, caso);
+  await printCaso(ctx, local);
 }
 
 /** The journal's notifications about one request, oldest first; none when there is no journal. */

@@ -1,7 +1,7 @@
 // svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
 // before any request (exit 2); missing required values are asked only on a terminal.
 import type { CrearCobroInput } from '../../../api/contract.js';
-import { DateError, parseVencimiento, serviceTime } from '../../../domain/dates.js';
+import { DateError, localDate, parseVencimiento, serviceTime } from '../../../domain/dates.js';
 import { formatCents, parseAmount, TYPED_AMOUNT_HINT } from '../../../domain/money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
@@ -243,7 +243,7 @@ async function lookUpDoubts(
         : c.referencia === null &&
           c.concepto === doubt.concepto &&
           sameAmount(c.monto, doubt.monto) &&
-          c.created_at >= since,
+          localDate(c.created_at, zone) >= since,
     );
     const what =
       ref !== null

@@ -4,6 +4,7 @@
 import type { Cobro } from '../../../api/schemas.js';
 import { folded, printable } from '../../../text.js';
 import type { Context } from '../../context.js';
+import { inZone } from '../../../domain/dates.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
@@ -48,10 +49,11 @@ export async function run(
   if (widened && !ctx.globals.json) ctx.io.err(ctx.io.c.yellow(widened));
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   const filtered = [opts.estado, q, opts.desde, opts.hasta].some((v) => v !== undefined);
+  const zone = await ctx.zone();
   await printTable(
     ctx.io,
     cobroColumns,
-    rows,
+    rows.map((r) => inZone(r, zone)),
     filtered
       ? 'no hay cobros con esos filtros'
       : 'no hay cobros todavía: `svc cobro crear` crea uno',

@@ -3,6 +3,7 @@
 // draws its QR.
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
+import { inZone } from '../../../domain/dates.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { cobroNamed, parseCobroRef } from '../../shared/find-cobro.js';
@@ -18,7 +19,7 @@ export async function run(
   const cobro = await cobroNamed(ctx, client, ref);
   if (ctx.globals.json) printJson(ctx.io, cobro);
   // The same record as sync prints, in the same order and forms.
-  else printCobro(ctx.io, cobro);
+  else printCobro(ctx.io, inZone(cobro, await ctx.zone()));
   // Only draws: a QR not ready yet is waited for with reads, nothing is changed.
   if (opts.mostrarQr === true) {
     // Loaded only when asked: the read path stays light (start-up).

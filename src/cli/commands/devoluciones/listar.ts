@@ -1,5 +1,6 @@
 // svc devoluciones listar: GET /v1/devoluciones; --cobro, --desde, --hasta and --limit applied here.
 import type { Context } from '../../context.js';
+import { inZone } from '../../../domain/dates.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
@@ -18,10 +19,11 @@ export async function run(
   );
   const { rows, matched } = applyFilter(list, filter, (d) => d.created_at);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
+  const zone = await ctx.zone();
   await printTable(
     ctx.io,
     devolucionColumns,
-    rows,
+    rows.map((r) => inZone(r, zone)),
     filter.cobroId === undefined
       ? 'no hay devoluciones'
       : `el cobro ${filter.cobroId} no tiene devoluciones`,

@@ -18,6 +18,7 @@ import {
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { parseAmount } from '../../../domain/money.js';
 import { nationalHolidays, yearsOf } from '../../../domain/holidays.js';
+import { localDay } from '../../../domain/dates.js';
 import { count, printable, wrapWords } from '../../../text.js';
 import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv.js';
 import type { conciliarOptions } from './index.js';
@@ -107,7 +108,7 @@ export async function run(
   const client = await ctx.client();
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
   const result = reconcile(
-    expectedDays(data.data),
+    expectedDays(data.data, zone),
     credits,
     period,
     tolerance,
@@ -197,13 +198,14 @@ function detail(r: Fila): string {
   return settled;
 }
 
-/** The days the service expects to pay, with the settlements behind each: te_queda summed per fecha_estimada. */
+/** The days the service expects to pay, with the settlements behind each: te_queda summed per fecha_estimada's day in the service's zone. */
 function expectedDays(
   rows: readonly { id: number; te_queda: string; fecha_estimada: string }[],
+  timeZone: string,
 ): Expected[] {
   const byDay = new Map<string, Expected>();
   for (const r of rows) {
-    const fecha = r.fecha_estimada.slice(0, 10);
+    const fecha = localDay(r.fecha_estimada, timeZone);
     const day = byDay.get(fecha) ?? { fecha, cents: 0n, liquidaciones: [] };
     day.cents += parseAmount(r.te_queda);
     day.liquidaciones.push(r.id);

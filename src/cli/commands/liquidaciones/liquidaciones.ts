@@ -7,6 +7,7 @@ import { printJson, printTable, type Column } from '../../../output/format.js';
 import { keeping, liquidacionColumns, liquidacionFields } from '../../../output/resources.js';
 import { porFecha, total, type PorFecha } from '../../../domain/liquidaciones.js';
 import { count, wrapParts } from '../../../text.js';
+import { inZone } from '../../../domain/dates.js';
 import type { liquidacionesOptions } from './index.js';
 
 const porFechaColumns: Column<PorFecha>[] = [
@@ -41,7 +42,7 @@ export async function run(
   let shown = rows.length;
   let of = matched.length;
   if (opts.porFecha === true) {
-    const allDays = porFecha(matched);
+    const allDays = porFecha(matched, await ctx.zone());
     // The n newest dates (the list's order is earliest first: the n at its end).
     const days =
       filter.limit === undefined
@@ -58,6 +59,7 @@ export async function run(
     );
   } else {
     if (ctx.globals.json) return printJson(ctx.io, rows);
+    const zone = await ctx.zone();
     await printTable(
       ctx.io,
       // What the list is read for stays on a narrow terminal: when the money arrives, or
@@ -66,7 +68,7 @@ export async function run(
       keeping(liquidacionColumns, opts.por === 'operacion' ? 'OPERACIÓN' : 'LLEGA (EST.)').map(
         (c) => (c.header === 'ID' ? { ...c, drop: 0 } : c),
       ),
-      rows,
+      rows.map((r) => inZone(r, zone)),
       'no hay liquidaciones estimadas',
       liquidacionFields,
     );

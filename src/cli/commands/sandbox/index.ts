@@ -51,6 +51,21 @@ export const sandboxOptions = defineOptions([
     choices: ['gzip', 'deflate', 'br'],
   },
   {
+    flags: '--campos-extra',
+    description:
+      'cada registro de /v1 lleva campos que el contrato no muestra (canal, metadatos), como puede agregar un servicio real',
+  },
+  {
+    flags: '--fechas-con-zona',
+    description:
+      'las fechas de los registros de id impar van en ISO 8601 con zona, en UTC (2026-11-27T08:10:03Z); las demás, locales como siempre',
+  },
+  {
+    flags: '--estados-nuevos',
+    description:
+      'los registros de id múltiplo de 3 llevan un estado que el contrato no lista (EN_REVISION, EN_DISPUTA, retenido), y las transacciones el medio billetera',
+  },
+  {
     flags: '--escenario <archivo>',
     description:
       'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)',

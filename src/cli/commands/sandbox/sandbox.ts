@@ -33,6 +33,8 @@ export interface ServeOptions {
   pageSize?: number;
   /** --comprimir: every /v1 answer compressed with this coding. */
   compress?: import('../../../sandbox/app.js').Coding;
+  /** --campos-extra, --fechas-con-zona, --estados-nuevos: what a real service may send within the seed. */
+  latitude?: import('../../../sandbox/latitude.js').Latitude;
   /** --escenario: the known state to start with (checked before anything starts). */
   escenario?: { file: string; scenario: import('../../../sandbox/scenario.js').Scenario };
 }
@@ -68,6 +70,12 @@ export async function parseOptions(opts: Options): Promise<ServeOptions> {
     out.pageSize = parseInteger(opts.porPagina, '--por-pagina', 1, 100_000);
   if (opts.comprimir !== undefined)
     out.compress = parseChoice(opts.comprimir, ['gzip', 'deflate', 'br'] as const, '--comprimir');
+  if (opts.camposExtra === true || opts.fechasConZona === true || opts.estadosNuevos === true)
+    out.latitude = {
+      extraFields: opts.camposExtra === true,
+      offsetDates: opts.fechasConZona === true,
+      newStates: opts.estadosNuevos === true,
+    };
   if (opts.escenario !== undefined) {
     const file = parseFilePath(opts.escenario, '--escenario');
     const { parseScenario, ScenarioError } = await import('../../../sandbox/scenario.js');

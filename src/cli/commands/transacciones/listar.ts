@@ -1,5 +1,6 @@
 // svc transacciones listar: GET /v1/transacciones with medio and estado; --cobro, --desde, --hasta and --limit applied here.
 import type { Context } from '../../context.js';
+import { inZone } from '../../../domain/dates.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
@@ -26,10 +27,11 @@ export async function run(
   const filtered = [opts.medio, opts.estado, opts.cobro, opts.desde, opts.hasta].some(
     (v) => v !== undefined,
   );
+  const zone = await ctx.zone();
   await printTable(
     ctx.io,
     transaccionColumns,
-    rows,
+    rows.map((r) => inZone(r, zone)),
     filtered
       ? 'no hay transacciones con esos filtros'
       : 'no hay transacciones todavía: aparecen cuando alguien paga un cobro',

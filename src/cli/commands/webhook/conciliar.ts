@@ -5,6 +5,7 @@
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { printTable } from '../../../output/format.js';
 import { shown } from '../../../text.js';
+import { localDate } from '../../../domain/dates.js';
 import { reconcile, type Diferencia } from '../../../webhooks/reconcile.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
@@ -36,8 +37,11 @@ export async function run(
   const journal = (await readJournalAt(ctx, path)).entries;
   const client = await ctx.client();
   const cobros = (await ctx.spin('leyendo los cobros…', () => client.listarCobros())).data.data;
+  const zone = desde === undefined ? '' : await ctx.zone();
   const since =
-    desde === undefined ? [...cobros] : [...cobros].filter((c) => c.created_at >= desde);
+    desde === undefined
+      ? [...cobros]
+      : [...cobros].filter((c) => localDate(c.created_at, zone) >= desde);
   const diffs = reconcile(since, journal, forwardTo);
   const { io } = ctx;
   if (ctx.globals.json) {
