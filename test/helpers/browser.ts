@@ -172,6 +172,50 @@ export async function sandboxNotifying(
   return { sb, receiver };
 }
 
+/** What a browser test works with: a notifying sandbox, the run's browser, and what left loopback. */
+export interface BrowserRig {
+  sb: Sandbox;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  browser: Browser;
+  context: BrowserContext;
+  /** Every request a page made outside the sandbox and outside `answer` (refused). */
+  leftLoopback: string[];
+  /** Closes all of it (any part may be missing after a failed start). */
+  close(): Promise<void>;
+}
+
+/**
+ * The set-up every browser test file shares, once per file (its cases reuse it): a
+ * sandbox whose notifications a verifying receiver gets (sandboxNotifying), a context
+ * of the run's Chromium (launchBrowser), and a route that lets the pages reach only
+ * the sandbox. `answer` gives the page that stands in for one outside this machine
+ * (the shop a checkout sends the payer back to); anything else is refused and listed
+ * in `leftLoopback`.
+ */
+export async function openBrowserRig(
+  options: StartOptions = {},
+  answer: (url: string) => string | undefined = () => undefined,
+): Promise<BrowserRig> {
+  const rig = { leftLoopback: [] as string[] } as BrowserRig;
+  rig.close = () => closeAll(rig);
+  try {
+    ({ sb: rig.sb, receiver: rig.receiver } = await sandboxNotifying(options));
+    ({ browser: rig.browser, context: rig.context } = await launchBrowser());
+    await rig.context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(rig.sb.base_url + '/')) return route.continue();
+      const body = answer(url);
+      if (body !== undefined) return route.fulfill({ status: 200, contentType: 'text/html', body });
+      rig.leftLoopback.push(url);
+      return route.abort();
+    });
+  } catch (err) {
+    await rig.close();
+    throw err;
+  }
+  return rig;
+}
+
 /** Closes what launchBrowser and sandboxNotifying opened (any of them may be missing after a failed start). */
 export async function closeAll(o: {
   context?: BrowserContext;

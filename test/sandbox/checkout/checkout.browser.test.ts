@@ -3,15 +3,14 @@
 // pay part, pay the rest, reject another, and check the state with the CLI and the
 // signed notifications a local receiver got. Also the basics of accessibility: every
 // control has an accessible name and nothing scrolls sideways at 375 px.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  closeAll,
+  type BrowserRig,
   expectFitsWidth,
   expectNamedControls,
   BROWSER_MISSING,
-  launchBrowser,
-  sandboxNotifying,
+  openBrowserRig,
   screenshot,
   type startReceiver,
   waitFor,
@@ -96,30 +95,23 @@ async function ver(sb: Sandbox, id: number): Promise<any> {
 }
 
 describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in a browser', () => {
+  let rig: BrowserRig;
   let sb: Sandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let browser: Browser;
   let context: BrowserContext;
 
   beforeAll(async () => {
-    ({ sb, receiver } = await sandboxNotifying());
-    ({ browser, context } = await launchBrowser());
-    // The shop's pages are https and outside this machine: answer them here, and
-    // refuse anything else that would leave loopback.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(SHOP))
-        return route.fulfill({
-          status: 200,
-          contentType: 'text/html',
-          body: `<title>tienda</title><p>${url}</p>`,
-        });
-      if (url.startsWith(sb.base_url)) return route.continue();
-      return route.abort();
-    });
+    // The shop's pages are https and outside this machine: answered here.
+    rig = await openBrowserRig({}, (url) =>
+      url.startsWith(SHOP) ? `<title>tienda</title><p>${url}</p>` : undefined,
+    );
+    ({ sb, receiver, context } = rig);
   });
 
-  afterAll(() => closeAll({ context, browser, sb, receiver }));
+  afterAll(async () => {
+    await rig?.close();
+    expect(rig?.leftLoopback ?? []).toEqual([]);
+  });
 
   it('pays part, then the rest: PAGADA, signed partially_paid then approved, redirect to success_url', async () => {
     const concepto = 'Pedido <b id="inyectado">1042</b> & "cía"';

@@ -7,16 +7,14 @@
 // back in the API's notation, and 1.500 is refused naming both readings, in the same
 // words. One page load, resized once; screenshots in test-artifacts/ when
 // SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  closeAll,
+  type BrowserRig,
   expectFitsWidth,
   BROWSER_MISSING,
-  launchBrowser,
-  sandboxNotifying,
+  openBrowserRig,
   screenshot,
-  type startReceiver,
   watch,
 } from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
@@ -79,14 +77,12 @@ async function box(page: Page, selector: string): Promise<Box> {
 }
 
 describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
+  let rig: BrowserRig;
   let sb: Sandbox;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let browser: Browser;
   let context: BrowserContext;
-
   beforeAll(async () => {
-    ({ sb, receiver } = await sandboxNotifying({ retrySchedule: [] }));
-    ({ browser, context } = await launchBrowser());
+    rig = await openBrowserRig({ retrySchedule: [] });
+    ({ sb, context } = rig);
     const ids: number[] = [];
     for (let i = 1; i <= REQUESTS; i++) {
       const r = await sb.api('POST', '/v1/cobros', {
@@ -115,7 +111,10 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
     ).toBe(200);
   }, 60_000);
 
-  afterAll(() => closeAll({ context, browser, sb, receiver }));
+  afterAll(async () => {
+    await rig?.close();
+    expect(rig?.leftLoopback ?? []).toEqual([]);
+  });
 
   // One long walk through a page on a machine that may be busy: it waits on what the page shows, never on time.
   it('reaches every section, pages long lists, keeps buttons on screen and errors beside their form', async () => {

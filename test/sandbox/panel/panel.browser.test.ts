@@ -7,15 +7,14 @@
 // `svc … --json`. Controls named in Chromium's accessibility tree, no horizontal
 // scroll at 375 px, no console errors, no request leaving loopback; screenshots in
 // test-artifacts/ when SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  closeAll,
+  type BrowserRig,
   expectFitsWidth,
   expectNamedControls,
   BROWSER_MISSING,
-  launchBrowser,
-  sandboxNotifying,
+  openBrowserRig,
   screenshot,
   type startReceiver,
   waitFor,
@@ -53,28 +52,22 @@ async function json(sb: Sandbox, args: string[]): Promise<any> {
 }
 
 describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('the dashboard in a browser', () => {
+  let rig: BrowserRig;
   let sb: Sandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let browser: Browser;
   let context: BrowserContext;
   const problems: string[] = [];
-  const leftLoopback: string[] = [];
+  let leftLoopback: string[] = [];
 
   beforeAll(async () => {
     // No retries: once the clock is moved on, the receiver refuses the timestamps, and
     // retries arriving while the accessibility tree is read would change the controls.
-    ({ sb, receiver } = await sandboxNotifying({ retrySchedule: [] }));
-    ({ browser, context } = await launchBrowser());
     // Only the sandbox: anything else would leave loopback, and is refused and counted.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(sb.base_url + '/')) return route.continue();
-      leftLoopback.push(url);
-      return route.abort();
-    });
+    rig = await openBrowserRig({ retrySchedule: [] });
+    ({ sb, receiver, context, leftLoopback } = rig);
   });
 
-  afterAll(() => closeAll({ context, browser, sb, receiver }));
+  afterAll(() => rig?.close());
 
   it('creates, sees a payment arrive live, resends, refunds and expires by the clock, as svc sees it', async () => {
     const page = await context.newPage();
