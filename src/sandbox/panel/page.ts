@@ -221,7 +221,7 @@ ${pager('notif', 'Notificaciones más nuevas', 'Notificaciones más viejas')}
 </section>
 <section id="registro" class="card" aria-labelledby="registro-t">
 <h2 id="registro-t">Registro de pedidos</h2>
-<p class="muted">En vivo, el más nuevo primero. Nunca muestra encabezados, claves ni cuerpos.</p>
+<p class="muted">Se actualiza solo, el más nuevo primero. Nunca muestra encabezados, claves ni cuerpos.</p>
 <ol class="log" id="log" aria-labelledby="registro-t" tabindex="0"></ol>
 </section>
 <section id="liquidaciones" class="card" aria-labelledby="liq-t">

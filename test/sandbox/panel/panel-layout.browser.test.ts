@@ -76,6 +76,30 @@ async function box(page: Page, selector: string): Promise<Box> {
   return { top: b!.y, bottom: b!.y + b!.height };
 }
 
+const WIDTHS = [
+  [1280, 800],
+  [375, 812],
+] as const;
+
+/** A new page at `width`, connected with `key`, its stream up; the caller closes it. */
+async function connected(
+  context: BrowserContext,
+  base: string,
+  key: string,
+  width: number,
+  height: number,
+  problems: string[],
+): Promise<Page> {
+  const page = await context.newPage();
+  watch(page, problems, (url) => url.endsWith('/_sandbox/stream'));
+  await page.setViewportSize({ width, height });
+  await page.goto(`${base}/`);
+  await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(key);
+  await page.getByRole('button', { name: 'Conectar' }).click();
+  await expect.poll(() => page.locator('#conexion').textContent()).toContain('se actualiza solo');
+  return page;
+}
+
 describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
   let rig: BrowserRig;
   let sb: Sandbox;
@@ -125,7 +149,7 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
     await page.goto(`${sb.base_url}/`);
     await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(sb.api_key);
     await page.getByRole('button', { name: 'Conectar' }).click();
-    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('se actualiza solo');
 
     // An amount typed the Spanish way is read as svc's prompts read it and said back
     // in the API's notation, as they say it, before it is sent.
@@ -236,4 +260,35 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
     await page.close();
   }, 180_000);
+  // "en vivo" read as svc's live mode (real money): the stream says what it does, the mode is said apart.
+  it('says the mode and that the page updates itself, never "en vivo", at 1280 and 375 px', async () => {
+    const problems: string[] = [];
+    for (const [key, mode] of [
+      [sb.api_key, 'modo test'],
+      [sb.api_key_live!, 'modo live de ensayo, sin dinero real'],
+    ] as const) {
+      const page = await connected(context, sb.base_url, key, ...WIDTHS[0], problems);
+      for (const [width, height] of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        const status = (await page.locator('#conexion').textContent())!;
+        expect(status, `at ${width} px`).toMatch(
+          new RegExp(
+            `^Conectado como .+ \\(comercio \\d+\\) · ${mode} · el panel se actualiza solo$`,
+          ),
+        );
+        const shown = await page.locator('body').innerText();
+        expect(shown, `at ${width} px`).not.toMatch(/en vivo/i);
+        expect(shown).not.toContain(key);
+        expect(await page.content()).not.toContain(key);
+        // Whole on screen: not cut by the window.
+        const b = (await page.locator('#conexion').boundingBox())!;
+        expect(b.x).toBeGreaterThanOrEqual(0);
+        expect(b.x + b.width, `at ${width} px`).toBeLessThanOrEqual(width);
+        await expectFitsWidth(page, width);
+        await screenshot(page, `panel-conexion-${width}`);
+      }
+      await page.close();
+    }
+    expect(problems).toEqual([]);
+  });
 });

@@ -79,10 +79,10 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('the dashboard in
     // The key, once; the tab keeps it (sessionStorage), so a reload stays connected.
     await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(sb.api_key);
     await page.getByRole('button', { name: 'Conectar' }).click();
-    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('se actualiza solo');
     expect(await page.locator('#conexion').textContent()).toContain('Comercio de Prueba');
     await page.reload();
-    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('se actualiza solo');
     expect(await page.getByRole('button', { name: 'Conectar' }).isVisible()).toBe(false);
     // Everything below happens on this one load of the page.
     await page.evaluate('window.sinRecargar = true');
@@ -290,7 +290,7 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('the dashboard in
     await page.goto(`${sb.base_url}/`);
     await page.getByRole('textbox', { name: 'Clave de API de test' }).fill(sb.api_key);
     await page.getByRole('button', { name: 'Conectar' }).click();
-    await expect.poll(() => page.locator('#conexion').textContent()).toContain('en vivo');
+    await expect.poll(() => page.locator('#conexion').textContent()).toContain('se actualiza solo');
     await sb.api('POST', '/v1/cobros', { concepto: 'Carrera', monto: '10.00' });
     await deliveriesShown(sb, page);
     const buttons = () => listed(page);

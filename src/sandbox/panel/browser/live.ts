@@ -14,12 +14,20 @@ import { loadLiquidaciones } from './settlements.js';
 import type { Entrega, Evento, LineaLog } from './wire.js';
 
 const stream = { ctl: null as AbortController | null, wait: 1000 };
-/** Who the page is connected as (session.ts), said beside the stream's state. */
+/** Who the page is connected as and in which mode (session.ts), said beside the stream's state. */
 let who = '';
 
-export function showConnection(live: boolean, as?: string): void {
+/**
+ * "Conectado como … · modo test · el panel se actualiza solo". The stream's state is
+ * said as what it does for the person, never as "en vivo", which reads as svc's live
+ * mode (real money): the mode is said apart, from the key.
+ */
+export function showConnection(streaming: boolean, as?: string): void {
   if (as !== undefined) who = as;
-  text($('conexion'), who + (live ? ' · en vivo' : ' · reconectando…'));
+  text(
+    $('conexion'),
+    who + (streaming ? ' · el panel se actualiza solo' : ' · sin actualizar: reconectando…'),
+  );
 }
 
 export function stopStream(): void {

@@ -1,12 +1,12 @@
 // Connecting with the pasted key, and forgetting it (asked, or refused by the sandbox).
-import { call, forgetKey, SandboxError, storeKey } from './calls.js';
+import { call, forgetKey, SandboxError, storedKey, storeKey } from './calls.js';
 import { selectCobro } from './cobro-list.js';
 import { medioLabels } from './detail.js';
 import { $, input, text } from './dom.js';
 import { hideKeys } from './keys.js';
 import { connectStream, showConnection, stopStream } from './live.js';
 import { loadAll } from './refresh.js';
-import { KEY_RE } from '../../../domain/rules.js';
+import { KEY_RE, keyMode } from '../../../domain/rules.js';
 import type { Cargo, Cuenta } from './wire.js';
 
 export function disconnect(why?: string): void {
@@ -37,7 +37,9 @@ export async function connect(): Promise<void> {
   text($('acceso-error'), '');
   $('acceso').hidden = true;
   $('app').hidden = false;
-  showConnection(false, `Conectado como ${cuenta.nombre} (comercio ${cuenta.id})`);
+  const mode =
+    keyMode(storedKey()) === 'live' ? 'modo live de ensayo, sin dinero real' : 'modo test';
+  showConnection(false, `Conectado como ${cuenta.nombre} (comercio ${cuenta.id}) · ${mode}`);
   await loadAll();
   void connectStream();
 }
