@@ -11,7 +11,7 @@
 // to a file of their own (`webhooks.rechazados.jsonl`, rotated at a few MiB) with
 // only the start of their body: a flood of them can never push a verified event out,
 // nor make the disk use grow past both files' two generations.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -460,7 +460,13 @@ export interface JournalRead {
   /** Lines that are not entries (a line cut by a crash, a hand edit). */
   skipped: number;
   /** Where each skipped line is and why it was skipped (the first MAX_PROBLEMS). */
-  problems: { file: string; line: number; why: string }[];
+  problems: JournalProblem[];
+}
+
+export interface JournalProblem {
+  file: string;
+  line: number;
+  why: string;
 }
 
 /** Skipped lines named one by one; past these, a count. */
@@ -539,56 +545,376 @@ function responseProblem(v: unknown): string | undefined {
 }
 
 /**
- * Reads the whole journal, its previous generation first, with the rejected requests
- * (their own file) merged in by arrival time; a missing file is an empty journal.
+ * A line longer than this is not one svc writes (a body is at most 1 MiB, 4/3 of it
+ * in base64, plus 64 KiB of the app's answer): it is skipped without being kept whole,
+ * so a journal of any size or shape is read in bounded memory.
  */
-export function readJournal(path: string): JournalRead {
-  const read: JournalRead = { entries: [], skipped: 0, problems: [] };
-  for (const file of [rotatedPath(path), path]) readInto(file, read);
-  const rejected: JournalRead = { entries: [], skipped: 0, problems: [] };
-  const other = rejectedPath(path);
-  for (const file of [rotatedPath(other), other]) readInto(file, rejected);
-  read.skipped += rejected.skipped;
-  read.problems = [...read.problems, ...rejected.problems].slice(0, MAX_PROBLEMS);
-  if (rejected.entries.length) read.entries = mergeByArrival(read.entries, rejected.entries);
-  return read;
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Bytes read from a journal file at a time. */
+const CHUNK_BYTES = 256 * 1024;
+
+/** One line of a file: its bytes (undefined when longer than MAX_LINE_BYTES) and where it starts. */
+interface RawLine {
+  data: Buffer | undefined;
+  /** Byte offset of its first character. */
+  start: number;
 }
 
-/** Both lists in one, each keeping its own order, the earlier arrival first where they meet. */
-function mergeByArrival(a: JournalEntry[], b: JournalEntry[]): JournalEntry[] {
-  const out: JournalEntry[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length)
-    out.push(b[j]!.received_at < a[i]!.received_at ? b[j++]! : a[i++]!);
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
+function openForReading(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new JournalError(`no se pudo leer el journal ${path}: ${(err as Error).message}`);
+  }
+}
+
+function readChunk(
+  path: string,
+  fd: number,
+  buf: Buffer,
+  length: number,
+  at: number | null,
+): number {
+  try {
+    return readSync(fd, buf, 0, length, at);
+  } catch (err) {
+    throw new JournalError(`no se pudo leer el journal ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Pieces of one line being put together, dropped once it is too long to be an entry. */
+class LineParts {
+  private parts: Buffer[] = [];
+  private bytes = 0;
+  private tooLong = false;
+  add(piece: Buffer, atStart: boolean): void {
+    if (piece.length === 0) return;
+    this.bytes += piece.length;
+    if (this.tooLong) return;
+    if (this.bytes > MAX_LINE_BYTES) {
+      this.tooLong = true;
+      this.parts = [];
+      return;
+    }
+    // A chunk is reused by the next read: the piece is copied.
+    const copy = Buffer.from(piece);
+    if (atStart) this.parts.unshift(copy);
+    else this.parts.push(copy);
+  }
+  get empty(): boolean {
+    return this.bytes === 0;
+  }
+  take(): Buffer | undefined {
+    const data = this.tooLong
+      ? undefined
+      : this.parts.length === 1
+        ? this.parts[0]!
+        : Buffer.concat(this.parts);
+    this.parts = [];
+    this.bytes = 0;
+    this.tooLong = false;
+    return data;
+  }
+}
+
+/** The lines of a file, first to last, read a chunk at a time (a FIFO too). */
+function* linesForward(path: string): Generator<RawLine> {
+  const fd = openForReading(path);
+  if (fd === undefined) return;
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    const line = new LineParts();
+    let offset = 0;
+    let lineStart = 0;
+    for (;;) {
+      const n = readChunk(path, fd, buf, CHUNK_BYTES, null);
+      if (n === 0) break;
+      let from = 0;
+      for (let nl = buf.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, from)) {
+        line.add(buf.subarray(from, nl), false);
+        yield { data: line.take(), start: lineStart };
+        from = nl + 1;
+        lineStart = offset + from;
+      }
+      line.add(buf.subarray(from, n), false);
+      offset += n;
+    }
+    if (!line.empty) yield { data: line.take(), start: lineStart };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The lines of a file, last to first, read a chunk at a time from its end: the newest
+ * entries cost the same whatever the journal's size. A file that cannot be read from
+ * its end (a FIFO) is read forward, and its lines given last first.
+ */
+function* linesBackward(path: string): Generator<RawLine> {
+  const fd = openForReading(path);
+  if (fd === undefined) return;
+  let size: number;
+  let regular: boolean;
+  try {
+    const st = fstatSync(fd);
+    size = st.size;
+    regular = st.isFile();
+  } catch (err) {
+    closeSync(fd);
+    throw new JournalError(`no se pudo leer el journal ${path}: ${(err as Error).message}`);
+  }
+  if (!regular) {
+    closeSync(fd);
+    yield* [...linesForward(path)].reverse();
+    return;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    const line = new LineParts();
+    let pos = size;
+    while (pos > 0) {
+      const length = Math.min(CHUNK_BYTES, pos);
+      pos -= length;
+      const n = readChunk(path, fd, buf, length, pos);
+      if (n !== length) throw new JournalError(`el journal ${path} cambió mientras se leía`);
+      let end = length;
+      for (
+        let nl = buf.lastIndexOf(0x0a, end - 1);
+        nl !== -1;
+        nl = buf.lastIndexOf(0x0a, end - 1)
+      ) {
+        line.add(buf.subarray(nl + 1, end), true);
+        // The file's last newline ends its last line: there is no empty line after it.
+        if (!(pos + nl + 1 === size && line.empty))
+          yield { data: line.take(), start: pos + nl + 1 };
+        else line.take();
+        end = nl;
+        if (end === 0) break;
+      }
+      line.add(buf.subarray(0, end), true);
+    }
+    if (!line.empty) yield { data: line.take(), start: 0 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type Parsed = { entry: JournalEntry; why?: undefined } | { entry?: undefined; why: string };
+
+function parseLine(data: Buffer | undefined): Parsed | undefined {
+  if (data === undefined) return { why: `más de ${MAX_LINE_BYTES / 1024 / 1024} MiB en una línea` };
+  // Blank lines (only spaces, tabs, CR) are not entries nor problems.
+  let blank = true;
+  for (const b of data)
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) {
+      blank = false;
+      break;
+    }
+  if (blank) return undefined;
+  try {
+    const value = JSON.parse(data.toString('utf8')) as unknown;
+    const why = entryProblem(value);
+    return why ? { why } : { entry: value as JournalEntry };
+  } catch {
+    return { why: 'no es JSON (¿una línea cortada?)' };
+  }
+}
+
+/** The number of each line starting at the given offsets of a file (1 for offset 0). */
+function lineNumbers(path: string, offsets: number[]): Map<number, number> {
+  const wanted = [...new Set(offsets)].sort((a, b) => a - b);
+  const out = new Map<number, number>();
+  const fd = openForReading(path);
+  if (fd === undefined) return out;
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    let offset = 0;
+    let line = 1;
+    let i = 0;
+    while (i < wanted.length) {
+      const n = readChunk(path, fd, buf, CHUNK_BYTES, offset);
+      if (n === 0) break;
+      // Each wanted offset in this chunk gets the count of newlines before it.
+      let from = 0;
+      while (i < wanted.length && wanted[i]! < offset + n) {
+        const to = wanted[i]! - offset;
+        for (let nl = buf.indexOf(0x0a, from); nl !== -1 && nl < to; nl = buf.indexOf(0x0a, nl + 1))
+          line++;
+        from = to;
+        out.set(wanted[i++]!, line);
+      }
+      for (let nl = buf.indexOf(0x0a, from); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, nl + 1))
+        line++;
+      offset += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
   return out;
 }
 
-function readInto(path: string, read: JournalRead): void {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new JournalError(`no se pudo leer el journal ${path}: ${(err as Error).message}`);
-  }
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    let why: string | undefined;
-    try {
-      const value = JSON.parse(line) as unknown;
-      why = entryProblem(value);
-      if (!why) read.entries.push(value as JournalEntry);
-    } catch {
-      why = 'no es JSON (¿una línea cortada?)';
+/**
+ * A reading of the journal (both generations and the rejected requests) as a stream
+ * of entries, oldest or newest first, never the whole file in memory: lines are read
+ * a chunk at a time and each is parsed alone. Lines that are not entries are counted
+ * and the first MAX_PROBLEMS kept; `report()` names their file and line.
+ * Errors reading a file are JournalError.
+ */
+export class JournalReader {
+  /** Lines that were not entries, among those read so far. */
+  skipped = 0;
+  private found: { file: string; start: number; line?: number; why: string }[] = [];
+
+  constructor(readonly path: string) {}
+
+  private *entries(
+    file: string,
+    lines: Generator<RawLine>,
+    numbered: boolean,
+  ): Generator<JournalEntry> {
+    let n = 0;
+    let kept = 0;
+    for (const raw of lines) {
+      n++;
+      const parsed = parseLine(raw.data);
+      if (!parsed) continue;
+      if (parsed.entry) {
+        yield parsed.entry;
+        continue;
+      }
+      this.skipped++;
+      // Up to MAX_PROBLEMS of each file: the files are read side by side (merged by
+      // arrival), and the ones named are those of the oldest file first.
+      if ((kept += 1) <= MAX_PROBLEMS)
+        this.found.push({
+          file,
+          start: raw.start,
+          line: numbered ? n : undefined,
+          why: parsed.why,
+        });
     }
-    if (why) {
-      read.skipped++;
-      if (read.problems.length < MAX_PROBLEMS) read.problems.push({ file: path, line: i + 1, why });
+  }
+
+  /** The verified journal's entries (previous generation first), without the rejected requests. */
+  *events(order: 'oldest' | 'newest' = 'oldest'): Generator<JournalEntry> {
+    yield* this.files([rotatedPath(this.path), this.path], order);
+  }
+
+  /** The requests the listener rejected (a file of their own). */
+  *rejected(order: 'oldest' | 'newest' = 'oldest'): Generator<JournalEntry> {
+    const other = rejectedPath(this.path);
+    yield* this.files([rotatedPath(other), other], order);
+  }
+
+  private *files(files: string[], order: 'oldest' | 'newest'): Generator<JournalEntry> {
+    if (order === 'oldest') for (const f of files) yield* this.entries(f, linesForward(f), true);
+    else for (const f of files.reverse()) yield* this.entries(f, linesBackward(f), false);
+  }
+
+  /** Every entry, the rejected requests merged in by arrival time. */
+  *all(order: 'oldest' | 'newest' = 'oldest'): Generator<JournalEntry> {
+    const a = this.events(order);
+    const b = this.rejected(order);
+    // Where both arrived at the same time, the verified event's entry goes first (oldest first).
+    const bFirst =
+      order === 'oldest'
+        ? (x: JournalEntry, y: JournalEntry) => y.received_at < x.received_at
+        : (x: JournalEntry, y: JournalEntry) => y.received_at >= x.received_at;
+    let x = a.next();
+    let y = b.next();
+    while (!x.done && !y.done) {
+      if (bFirst(x.value, y.value)) {
+        yield y.value;
+        y = b.next();
+      } else {
+        yield x.value;
+        x = a.next();
+      }
+    }
+    for (; !x.done; x = a.next()) yield x.value;
+    for (; !y.done; y = b.next()) yield y.value;
+  }
+
+  /** The lines skipped so far, each named by file and line (counted only for those named). */
+  problems(): JournalProblem[] {
+    const byFile = new Map<string, number[]>();
+    for (const p of this.found)
+      if (p.line === undefined) byFile.set(p.file, [...(byFile.get(p.file) ?? []), p.start]);
+    const other = rejectedPath(this.path);
+    const files = [rotatedPath(this.path), this.path, rotatedPath(other), other];
+    const order = (file: string) => files.indexOf(file);
+    const numbers = new Map<string, Map<number, number>>();
+    for (const [file, offsets] of byFile) numbers.set(file, lineNumbers(file, offsets));
+    return this.found
+      .map((p) => ({
+        file: p.file,
+        line: p.line ?? numbers.get(p.file)?.get(p.start) ?? 0,
+        why: p.why,
+      }))
+      .sort((p, q) => order(p.file) - order(q.file) || p.line - q.line)
+      .slice(0, MAX_PROBLEMS);
+  }
+}
+
+/**
+ * Reads the whole journal, its previous generation first, with the rejected requests
+ * (their own file) merged in by arrival time; a missing file is an empty journal.
+ * `keep` chooses the entries kept (every one by default): the rest are read and let go.
+ */
+export function readJournal(
+  path: string,
+  keep: (e: JournalEntry) => boolean = () => true,
+): JournalRead {
+  const reader = new JournalReader(path);
+  const entries: JournalEntry[] = [];
+  for (const e of reader.all()) if (keep(e)) entries.push(e);
+  return { entries, skipped: reader.skipped, problems: reader.problems() };
+}
+
+export interface Lookup {
+  /** The entry with that id, or the one whose id starts with it. */
+  entry: JournalEntry | undefined;
+  /** Its replays, oldest first. */
+  replays: JournalEntry[];
+  /** How many entries' ids start with the text (when none is the id itself). */
+  matches: number;
+}
+
+/**
+ * The entry `id` names and its replays, read from the newest entry back: a replay is
+ * written after the entry it replays, so by the time the entry is found every replay
+ * of it has been seen, and the reading stops there (an id written whole). A start of
+ * an id reads everything, to be sure it names only one.
+ */
+export function lookUp(reader: JournalReader, id: string): Lookup {
+  const replays = new Map<string, JournalEntry[]>();
+  let first: JournalEntry | undefined;
+  let matches = 0;
+  const found = (entry: JournalEntry): Lookup => ({
+    entry,
+    replays: (replays.get(entry.id) ?? []).reverse(),
+    matches: 1,
+  });
+  for (const e of reader.events('newest')) {
+    if (e.id === id) return found(e);
+    if (e.id.startsWith(id)) {
+      matches++;
+      first ??= e;
+    }
+    if (e.replay_of !== undefined && e.replay_of.startsWith(id)) {
+      const list = replays.get(e.replay_of);
+      if (list) list.push(e);
+      else replays.set(e.replay_of, [e]);
     }
   }
+  for (const e of reader.rejected('newest')) {
+    if (e.id === id) return found(e);
+    if (e.id.startsWith(id)) {
+      matches++;
+      first ??= e;
+    }
+  }
+  if (matches === 1 && first) return found(first);
+  return { entry: undefined, replays: [], matches };
 }

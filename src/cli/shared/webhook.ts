@@ -92,21 +92,50 @@ export async function journalPath(
   return defaultJournalPath(ctx.env);
 }
 
-/** The journal at `path` (both generations and the rejected requests); a ConfigError when it cannot be read. */
 /**
  * The journal's entries; a line that is not one (cut by a crash, edited by hand) is
  * skipped with a notice on stderr naming its file and line, so no command stops
- * halfway on it.
+ * halfway on it. `keep` chooses the entries kept (every one by default).
  */
-export async function readJournalAt(ctx: Context, path: string): Promise<JournalRead> {
-  const { readJournal, JournalError } = await import('../../webhooks/event-journal.js');
-  let read: JournalRead;
+export async function readJournalAt(
+  ctx: Context,
+  path: string,
+  keep?: (e: JournalEntry) => boolean,
+): Promise<JournalRead> {
+  const { readJournal } = await import('../../webhooks/event-journal.js');
+  const read = await journalRead(() => readJournal(path, keep));
+  reportSkipped(ctx, read);
+  return read;
+}
+
+/** What a reading of the journal did; a JournalError (a file that cannot be read) as a ConfigError. */
+export async function journalRead<T>(read: () => T): Promise<T> {
+  const { JournalError } = await import('../../webhooks/event-journal.js');
   try {
-    read = readJournal(path);
+    return read();
   } catch (err) {
     if (err instanceof JournalError) throw new ConfigError(err.message);
     throw err;
   }
+}
+
+/** Entries of a stream of the journal, a file that cannot be read as a ConfigError. */
+export async function journalStream(
+  entries: Iterable<JournalEntry>,
+): Promise<Iterable<JournalEntry>> {
+  const { JournalError } = await import('../../webhooks/event-journal.js');
+  return (function* () {
+    try {
+      yield* entries;
+    } catch (err) {
+      if (err instanceof JournalError) throw new ConfigError(err.message);
+      throw err;
+    }
+  })();
+}
+
+/** One notice on stderr for each line of the journal that was skipped (the first few), then a count. */
+export function reportSkipped(ctx: Context, read: Pick<JournalRead, 'problems' | 'skipped'>): void {
   const { io } = ctx;
   for (const p of read.problems)
     io.err(
@@ -121,7 +150,6 @@ export async function readJournalAt(ctx: Context, path: string): Promise<Journal
         `aviso: y ${count(more, 'línea más', 'líneas más')} del journal que no se pudieron leer`,
       ),
     );
-  return read;
 }
 
 export const OUTCOME_LABEL: Record<string, string> = {

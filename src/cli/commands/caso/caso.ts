@@ -66,7 +66,7 @@ export async function run(
   if (opts.markdown === true && ctx.globals.json)
     throw new UsageError('--markdown o --json, no los dos');
   const ref = parseCobroRef(args[0], opts.referencia, 'svc caso');
-  const journal = (await readJournalAt(ctx, await journalPath(ctx, opts, true))).entries;
+  const journal = await journalPath(ctx, opts, true);
   const client = await ctx.client();
   const caso = await ctx
     .spin(`leyendo ${describeRef(ref)}…`, async () => {
@@ -84,12 +84,18 @@ export async function run(
         transacciones: mine(t.data.data),
         devoluciones: mine(d.data.data),
         liquidaciones: mine(l.data.data),
-        notificaciones: notificationsOf(journal, cobro.id),
+        notificaciones: [] as Notificacion[],
       } satisfies Caso;
     })
     .catch((err: unknown) => {
       throw sayMatches(ctx, err);
     });
+  // The journal read a line at a time, keeping only this request's notifications.
+  const id = caso.cobro.id;
+  caso.notificaciones = notificationsOf(
+    (await readJournalAt(ctx, journal, (e) => e.cobro_id === id)).entries,
+    id,
+  );
 
   if (ctx.globals.json) return printJson(ctx.io, caso);
   // Every date as the service's zone reads it: shown so, and the timeline in its order.

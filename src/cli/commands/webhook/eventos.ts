@@ -11,7 +11,7 @@ import {
   printTable,
   colorState,
   type Column,
-  printJson,
+  printJsonItems,
 } from '../../../output/format.js';
 import { serviceTime } from '../../../domain/dates.js';
 import { count, wrapWords } from '../../../text.js';
@@ -19,7 +19,13 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { parseLimit } from '../../parse.js';
 import type { eventosOptions } from './index.js';
-import { formatMs, journalPath, OUTCOME_LABEL, readJournalAt } from '../../shared/webhook.js';
+import {
+  formatMs,
+  journalPath,
+  journalStream,
+  OUTCOME_LABEL,
+  reportSkipped,
+} from '../../shared/webhook.js';
 
 /**
  * A field as text for a cell (printTable shows it safely). Strings stay as they are,
@@ -66,30 +72,79 @@ export async function run(
   const { io } = ctx;
   const limit = parseLimit(opts.limit);
   const path = await journalPath(ctx, opts, true);
-  const read = await readJournalAt(ctx, path);
-  // Newest first, as every list of svc and of the service.
-  const entries = read.entries.slice(limit ? -limit : 0).reverse();
-  if (ctx.globals.json) {
-    // An older journal may hold a target whole: shown without its credentials.
-    printJson(
-      io,
-      entries.map((e) => ({ ...e, target: maskTarget(e.target) })),
-    );
-    return;
+  // Newest first, as every list of svc and of the service: read from the journal's end,
+  // a line at a time, and no further than --limit (one more, to know there are more).
+  const { JournalReader } = await import('../../../webhooks/event-journal.js');
+  const reader = new JournalReader(path);
+  const stream = (await journalStream(reader.all('newest')))[Symbol.iterator]();
+  let shownCount = 0;
+  let more = false;
+  const entries = (function* () {
+    try {
+      for (let next = stream.next(); !next.done; next = stream.next()) {
+        if (limit !== undefined && shownCount === limit) {
+          more = true;
+          return;
+        }
+        shownCount++;
+        yield next.value;
+      }
+    } finally {
+      // The files are closed when the reading stops before their start.
+      stream.return?.(undefined);
+    }
+  })();
+  try {
+    if (ctx.globals.json) {
+      // An older journal may hold a target whole: shown without its credentials.
+      await printJsonItems(
+        io,
+        map(entries, (e) => ({ ...e, target: maskTarget(e.target) })),
+      );
+      return;
+    }
+    const zone = await ctx.zone();
+    if (io.csv)
+      return await printCsv(
+        io,
+        map(entries, (e) => csvRow(e, zone)),
+        CSV_FIELDS,
+      );
+    const first = entries.next();
+    if (first.done) {
+      io.err(
+        `el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`,
+      );
+      return;
+    }
+    await table(ctx, zone, map(prepend(first.value, entries), summaryOf));
+  } finally {
+    reportSkipped(ctx, { problems: reader.problems(), skipped: reader.skipped });
   }
-  const zone = await ctx.zone();
-  if (io.csv)
-    return printCsv(
-      io,
-      entries.map((e) => csvRow(e, zone)),
-      CSV_FIELDS,
-    );
-  if (entries.length === 0) {
-    io.err(
-      `el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`,
-    );
-    return;
+  if (io.stdoutTTY) {
+    const note = more
+      ? `los ${count(shownCount, 'evento más reciente', 'eventos más recientes')} de ${path} (hay más) · svc webhook replay <id> para reenviar`
+      : `${count(shownCount, 'evento', 'eventos')} en ${path} · svc webhook replay <id> para reenviar`;
+    for (const line of wrapWords(note, io.columns ?? Infinity)) io.err(io.c.dim(line));
   }
+}
+
+function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
+
+function* prepend<T>(first: T, rest: Iterable<T>): Generator<T> {
+  yield first;
+  yield* rest;
+}
+
+/** What a row of the table shows of an entry: not its bodies (a table of a year of events keeps only these). */
+function summaryOf(e: JournalEntry): JournalEntry {
+  return { ...e, headers: {}, body: '', response: undefined };
+}
+
+async function table(ctx: Context, zone: string, entries: Iterable<JournalEntry>): Promise<void> {
+  const { io } = ctx;
   const columns: Column<JournalEntry>[] = [
     { header: 'ID', value: (e) => e.id },
     { header: 'FECHA', value: (e) => serviceTime(e.received_at, zone), drop: 4 },
@@ -141,8 +196,4 @@ export async function run(
     { header: 'LATENCIA', value: (e) => formatMs(e.latency_ms), align: 'right', drop: 1 },
   ];
   await printTable(io, columns, entries);
-  if (io.stdoutTTY) {
-    const note = `${entries.length} de ${count(read.entries.length, 'evento', 'eventos')} en ${path} · svc webhook replay <id> para reenviar`;
-    for (const line of wrapWords(note, io.columns ?? Infinity)) io.err(io.c.dim(line));
-  }
 }

@@ -53,20 +53,24 @@ export function select(
     const matches = entries.filter((e) => e.id === id || e.id.startsWith(id));
     const exact = matches.filter((e) => e.id === id);
     if (exact.length) return [exact[0]!];
-    if (matches.length === 0)
-      throw new CliError(`no hay un evento "${printable(id)}" en el journal`, {
-        exit: EXIT.notFound,
-        code: 'not_found',
-        hint: '`svc webhook eventos` lista los ids',
-      });
-    if (matches.length > 1)
-      throw new UsageError(
-        `"${printable(id)}" coincide con ${matches.length} eventos: escribí más caracteres del id`,
-      );
+    if (matches.length !== 1) throw notFound(id, matches.length);
     return matches;
   }
   const pool = entries.filter(replayable);
   return last !== undefined ? lastEvents(pool, last) : pool;
+}
+
+/** No entry is `id`, and `matches` entries' ids start with it (none, or more than one). */
+export function notFound(id: string, matches: number): CliError {
+  if (matches > 1)
+    return new UsageError(
+      `"${printable(id)}" coincide con ${matches} eventos: escribí más caracteres del id`,
+    );
+  return new CliError(`no hay un evento "${printable(id)}" en el journal`, {
+    exit: EXIT.notFound,
+    code: 'not_found',
+    hint: '`svc webhook eventos` lista los ids',
+  });
 }
 
 /**

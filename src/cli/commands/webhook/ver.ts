@@ -13,8 +13,8 @@ import { serviceTime } from '../../../domain/dates.js';
 import { breakAtSpaces } from '../../../output/io.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
-import { journalPath, readJournalAt } from '../../shared/webhook.js';
-import { select } from './replay.js';
+import { journalPath, journalRead, reportSkipped } from '../../shared/webhook.js';
+import { notFound } from './replay.js';
 import type { verOptions } from './index.js';
 
 export interface Intento {
@@ -68,10 +68,16 @@ export async function run(
   opts: OptionsOf<typeof verOptions>,
 ): Promise<void> {
   const path = await journalPath(ctx, opts, true);
-  const { entries } = await readJournalAt(ctx, path);
-  const [entry] = select(entries, args[0], undefined, false);
-  const e = entry!;
-  const attempts = [e, ...entries.filter((x) => x.replay_of === e.id)]
+  const id = args[0]!;
+  // Read from the newest entry back, stopping at the one asked for: the same time
+  // whatever the journal's size.
+  const { JournalReader, lookUp } = await import('../../../webhooks/event-journal.js');
+  const reader = new JournalReader(path);
+  const found = await journalRead(() => lookUp(reader, id));
+  reportSkipped(ctx, { problems: reader.problems(), skipped: reader.skipped });
+  if (!found.entry) throw notFound(id, found.matches);
+  const e = found.entry;
+  const attempts = [e, ...found.replays]
     .filter((x) => x.target !== null || x.source !== 'listen')
     .map(attemptOf);
   const { io } = ctx;
