@@ -213,6 +213,7 @@ complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcomm
 complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen" -l forward-timeout -r -d 'espera máxima de la respuesta de la app (default 10)'
 complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen" -l tolerance -r -d 'antigüedad aceptada del timestamp, en ambos sentidos (default 300; 0 la desactiva)'
 complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen" -l journal -r -d 'archivo del journal (default: webhooks.jsonl en la carpeta de datos de svc)'
+complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen" -l conservar -r -d 'cuánto guarda el journal (default 2.5GiB, un año de un comercio con 2.000 notificaciones por día); pasado eso borra lo más viejo'
 complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen" -l secret-from-env -d 'usa el secreto de SVC_WEBHOOK_SECRET (sin esto: SVC_WEBHOOK_SECRET o el del perfil); nunca va en un flag'
 complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger" -l forward-to -r -d 'URL de tu app (localhost:3000/webhooks sirve; default: el listener local, http://127.0.0.1:4242/)'
 complete -c svc -n "__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger" -l cobro -r -d 'toma codigo y monto de esta solicitud real (necesita clave)'

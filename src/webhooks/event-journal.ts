@@ -11,10 +11,10 @@
 // to a file of their own (`webhooks.rechazados.jsonl`, rotated at a few MiB) with
 // only the start of their body: a flood of them can never push a verified event out,
 // nor make the disk use grow past both files' two generations.
-import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { rename, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { decodeUtf8, type EventSummary } from './events.js';
 import type { ForwardResult } from './forwarder.js';
 import { maskTarget } from '../api/address.js';
@@ -33,9 +33,42 @@ export const REJECTED_BODY_KEEP = 256;
  */
 export const BATCH_MAX_CHARS = 4 * 1024 * 1024;
 
-/** The previous generation of a journal. */
-export function rotatedPath(path: string): string {
-  return `${path}.1`;
+/**
+ * What the journal keeps by default: 40 files of JOURNAL_MAX_BYTES (2.5 GiB), about a
+ * year of a merchant with 2,000 notifications a day (a notification's line is near 1 KiB).
+ */
+export const JOURNAL_KEEP_BYTES = 40 * JOURNAL_MAX_BYTES;
+
+/** The `n`th previous generation of a journal (`.1` the newest of them). */
+export function rotatedPath(path: string, n = 1): string {
+  return `${path}.${n}`;
+}
+
+/** Files of JOURNAL_MAX_BYTES (smaller when `keepBytes` is small) and how many, for a journal that keeps `keepBytes`. */
+export function journalSizes(keepBytes: number): { maxBytes: number; generations: number } {
+  const generations = Math.max(2, Math.round(keepBytes / JOURNAL_MAX_BYTES));
+  return {
+    maxBytes: Math.max(1, Math.floor(Math.min(JOURNAL_MAX_BYTES, keepBytes / 2))),
+    generations,
+  };
+}
+
+/** The previous generations of a journal that are on disk, oldest first (`.N` … `.1`). */
+export function generationPaths(path: string): string[] {
+  const base = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`)) continue;
+    const n = name.slice(base.length + 1);
+    if (/^[1-9][0-9]{0,5}$/.test(n)) found.push(Number(n));
+  }
+  return found.sort((a, b) => b - a).map((n) => rotatedPath(path, n));
 }
 
 /** Where the requests rejected by the listener are kept: `webhooks.jsonl` -> `webhooks.rechazados.jsonl`. */
@@ -312,7 +345,10 @@ export interface JournalStats {
 }
 
 export interface JournalOptions {
+  /** Size of each file (JOURNAL_MAX_BYTES). */
   maxBytes?: number;
+  /** Files kept, the one written to included (40); the oldest is dropped when a new one starts. */
+  generations?: number;
 }
 
 export class Journal {
@@ -338,6 +374,7 @@ export class Journal {
     private readonly maxBytes: number,
     /** The file was opened O_DSYNC: each write is on disk when it returns, no fdatasync needed. */
     private readonly dsync: boolean,
+    private readonly generations: number,
   ) {}
 
   /** Opens (creates) the journal for appending; folder 0700, file 0600. */
@@ -356,7 +393,14 @@ export class Journal {
           size++;
         }
       }
-      return new Journal(path, fh, size, options.maxBytes ?? JOURNAL_MAX_BYTES, dsync);
+      return new Journal(
+        path,
+        fh,
+        size,
+        options.maxBytes ?? JOURNAL_MAX_BYTES,
+        dsync,
+        Math.max(2, options.generations ?? JOURNAL_KEEP_BYTES / JOURNAL_MAX_BYTES),
+      );
     } catch (err) {
       throw new JournalError(`no se pudo abrir el journal ${path}: ${(err as Error).message}`);
     }
@@ -430,9 +474,19 @@ export class Journal {
     this.flushing = undefined;
   }
 
-  /** The full file becomes the previous generation; appends go on in a new one. */
+  /**
+   * The full file becomes the newest previous generation (`.1`), each older one moves
+   * one number up, and the oldest beyond the generations kept is dropped; appends go
+   * on in a new file. A crash part-way leaves a gap in the numbers, which readers skip.
+   */
   private async rotate(): Promise<void> {
     try {
+      const last = this.generations - 1;
+      for (const older of generationPaths(this.path)) {
+        const n = Number(older.slice(this.path.length + 1));
+        if (n >= last) await rm(older, { force: true });
+        else await rename(older, rotatedPath(this.path, n + 1));
+      }
       await rename(this.path, rotatedPath(this.path));
       // The new file's creation fsyncs the folder, which keeps the rename too.
       const { fh } = await openAppendAsync(this.path);
@@ -796,15 +850,15 @@ export class JournalReader {
     }
   }
 
-  /** The verified journal's entries (previous generation first), without the rejected requests. */
+  /** The verified journal's entries (previous generations first), without the rejected requests. */
   *events(order: 'oldest' | 'newest' = 'oldest'): Generator<JournalEntry> {
-    yield* this.files([rotatedPath(this.path), this.path], order);
+    yield* this.files([...generationPaths(this.path), this.path], order);
   }
 
   /** The requests the listener rejected (a file of their own). */
   *rejected(order: 'oldest' | 'newest' = 'oldest'): Generator<JournalEntry> {
     const other = rejectedPath(this.path);
-    yield* this.files([rotatedPath(other), other], order);
+    yield* this.files([...generationPaths(other), other], order);
   }
 
   private *files(files: string[], order: 'oldest' | 'newest'): Generator<JournalEntry> {
@@ -842,7 +896,7 @@ export class JournalReader {
     for (const p of this.found)
       if (p.line === undefined) byFile.set(p.file, [...(byFile.get(p.file) ?? []), p.start]);
     const other = rejectedPath(this.path);
-    const files = [rotatedPath(this.path), this.path, rotatedPath(other), other];
+    const files = [...generationPaths(this.path), this.path, ...generationPaths(other), other];
     const order = (file: string) => files.indexOf(file);
     const numbers = new Map<string, Map<number, number>>();
     for (const [file, offsets] of byFile) numbers.set(file, lineNumbers(file, offsets));

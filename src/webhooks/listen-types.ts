@@ -28,6 +28,8 @@ export interface ListenOptions {
   maxBodiesBytes?: number;
   /** Size at which the file of rejected requests rotates (default REJECTED_MAX_BYTES). */
   rejectedMaxBytes?: number;
+  /** What the journal keeps, in bytes (default JOURNAL_KEEP_BYTES): past it, its oldest file is dropped. */
+  journalKeepBytes?: number;
   /** Journal file path; null or absent: no journal. */
   journal?: string | null;
   /** Same as `journal`. */

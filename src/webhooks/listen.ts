@@ -15,7 +15,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Forwarder } from './forwarder.js';
-import { Journal } from './event-journal.js';
+import { Journal, journalSizes } from './event-journal.js';
 import type { ListenerStats, ListenOptions } from './listen-types.js';
 import { NotificationHandler, normalizePath, reply } from './receive.js';
 
@@ -54,7 +54,12 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     network: options.network,
   });
   const journalFile = options.journal ?? options.journalPath;
-  const journal = journalFile ? await Journal.open(journalFile) : undefined;
+  const journal = journalFile
+    ? await Journal.open(
+        journalFile,
+        options.journalKeepBytes === undefined ? {} : journalSizes(options.journalKeepBytes),
+      )
+    : undefined;
   const onError = options.onError ?? (() => {});
   const handler = new NotificationHandler(options, forwarder, journal);
   const inflight = new Set<Promise<void>>();

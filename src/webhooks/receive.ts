@@ -265,6 +265,7 @@ export class NotificationHandler {
     if (this.journalFile) {
       this.rejectedJournal ??= Journal.open(rejectedPath(this.journalFile), {
         maxBytes: this.options.rejectedMaxBytes ?? REJECTED_MAX_BYTES,
+        generations: 2,
       }).catch((err: Error) => {
         this.onError(err);
         return undefined;

@@ -153,7 +153,7 @@ describe('journal: when the disk fails', () => {
 
   it('a folder where the journal cannot be rotated: it grows in full batches, and rotation is not tried again', async () => {
     const path = journalIn();
-    const j = await Journal.open(path, { maxBytes: 3 * ONE });
+    const j = await Journal.open(path, { maxBytes: 3 * ONE, generations: 2 });
     // A folder in the way of webhooks.jsonl.1: the rename fails.
     mkdirSync(rotatedPath(path));
     for (let i = 100; i < 105; i++) await j.append(entry(i));

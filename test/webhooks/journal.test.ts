@@ -13,6 +13,7 @@ import {
   keptHeaders,
   readJournal,
   rejectedPath,
+  generationPaths,
   rotatedPath,
   type JournalEntry,
 } from '../../src/webhooks/event-journal.js';
@@ -23,7 +24,7 @@ describe('journal', () => {
   it('past its size it rotates: two generations on disk, read oldest first, older ones dropped', async () => {
     const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
     const one = Buffer.byteLength(`${JSON.stringify(entry(100))}\n`);
-    const j = await Journal.open(path, { maxBytes: 10 * one });
+    const j = await Journal.open(path, { maxBytes: 10 * one, generations: 2 });
     for (let i = 100; i < 125; i++) await j.append(entry(i)); // one at a time: each its own write
     await j.close();
     // 25 entries in files of 10: two full rotations; the first 10 entries are gone.
@@ -37,11 +38,34 @@ describe('journal', () => {
       expect(statSync(rotatedPath(path)).mode & 0o777).toBe(0o600);
     }
     // A journal opened again keeps counting from its size.
-    const again = await Journal.open(path, { maxBytes: 10 * one });
+    const again = await Journal.open(path, { maxBytes: 10 * one, generations: 2 });
     for (let i = 125; i < 131; i++) await again.append(entry(i));
     await again.close();
     expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(
       Array.from({ length: 11 }, (_, i) => 120 + i),
+    );
+  });
+
+  it('keeps as many generations as asked, numbered newest first, read oldest first', async () => {
+    const path = join(tempDir('svc-journal-'), 'webhooks.jsonl');
+    const one = Buffer.byteLength(`${JSON.stringify(entry(100))}\n`);
+    const j = await Journal.open(path, { maxBytes: 10 * one, generations: 4 });
+    for (let i = 100; i < 155; i++) await j.append(entry(i));
+    await j.close();
+    // 55 entries in files of 10, four files kept: the 20 oldest dropped.
+    expect(generationPaths(path)).toEqual([3, 2, 1].map((n) => rotatedPath(path, n)));
+    expect(readJournal(path).entries[0]!.cobro_id).toBe(120);
+    expect(readFileSync(rotatedPath(path, 3), 'utf8').split('\n')[0]).toContain('"cobro_id":120');
+    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(
+      Array.from({ length: 35 }, (_, i) => 120 + i),
+    );
+    // Kept smaller next time: the generations past it go at the next rotation.
+    const fewer = await Journal.open(path, { maxBytes: 10 * one, generations: 2 });
+    for (let i = 155; i < 161; i++) await fewer.append(entry(i));
+    await fewer.close();
+    expect(generationPaths(path)).toEqual([rotatedPath(path)]);
+    expect(readJournal(path).entries.map((e) => e.cobro_id)).toEqual(
+      Array.from({ length: 11 }, (_, i) => 150 + i),
     );
   });
 

@@ -90,6 +90,11 @@ export const listenOptions = defineOptions([
   forwardTimeout,
   tolerance,
   journal,
+  {
+    flags: '--conservar <tamaño>',
+    description:
+      'cuánto guarda el journal (default 2.5GiB, un año de un comercio con 2.000 notificaciones por día); pasado eso borra lo más viejo',
+  },
   secretFromEnv,
 ]);
 

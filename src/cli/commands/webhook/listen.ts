@@ -35,6 +35,30 @@ export interface ListenFlags {
   headers: [string, string][];
   toleranceSeconds?: number;
   forwardTimeoutMs?: number;
+  /** --conservar: what the journal keeps, in bytes. */
+  keepBytes?: number;
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  kb: 1e3,
+  kib: 1024,
+  mb: 1e6,
+  mib: 1024 ** 2,
+  gb: 1e9,
+  gib: 1024 ** 3,
+  tb: 1e12,
+  tib: 1024 ** 4,
+};
+
+/** `--conservar 2GiB`, `500MB`, `1.5GB`: bytes, between 1 MiB and 16 TiB; exit 2 for anything else. */
+export function parseKeepSize(text: string): number {
+  const m = /^\s*(\d+(?:[.,]\d+)?)\s*([KMGT]i?B)\s*$/i.exec(text);
+  const bytes = m ? Number(m[1]!.replace(',', '.')) * SIZE_UNITS[m[2]!.toLowerCase()]! : NaN;
+  if (!(bytes >= 1024 ** 2 && bytes <= 16 * 1024 ** 4))
+    throw new UsageError(
+      `--conservar "${printable(text)}" no es un tamaño entre 1 MiB y 16 TiB (ej. 500MB, 2GiB)`,
+    );
+  return Math.floor(bytes);
 }
 
 /** Checks every flag; UsageError (exit 2) before anything starts. */
@@ -47,6 +71,7 @@ export function parseListenFlags(opts: Options): ListenFlags {
     headers: parseHeaders(opts.header),
   };
   if (opts.host !== undefined) out.host = parseHost(opts.host);
+  if (opts.conservar !== undefined) out.keepBytes = parseKeepSize(opts.conservar);
   if (opts.port !== undefined) out.port = parsePort(opts.port);
   if (opts.path !== undefined) {
     const p = String(opts.path).trim();
@@ -94,7 +119,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const signal = ctx.holdSignals();
   const json = ctx.globals.json;
   const { startListener, ListenStartError } = await import('../../../webhooks/listen.js');
-  const { JournalError } = await import('../../../webhooks/event-journal.js');
+  const { JournalError, JOURNAL_KEEP_BYTES } = await import('../../../webhooks/event-journal.js');
 
   // One write for the lines of a few dozen milliseconds (LineBatch): a write per event
   // was a system call per event on the listener's busiest thread.
@@ -116,6 +141,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       forwardTimeoutMs: flags.forwardTimeoutMs,
       network: await ctx.network(),
       journal,
+      journalKeepBytes: flags.keepBytes,
       onEvent: (e) => lines.push(json ? JSON.stringify(e) : eventLine(io, e, zone, short)),
       onError: (err) => io.err(`${c.red('error:')} ${err.message}`),
     });
@@ -150,7 +176,10 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   io.err(
     `  firma      secreto de ${opts.secretFromEnv === true ? 'SVC_WEBHOOK_SECRET' : 'SVC_WEBHOOK_SECRET o el perfil'}; tolerancia ${tolerance === 0 ? 'desactivada' : `${tolerance} s`}`,
   );
-  io.err(`  journal    ${journal}`);
+  const keep = flags.keepBytes ?? JOURNAL_KEEP_BYTES;
+  io.err(
+    `  journal    ${journal} ${c.dim(`(guarda hasta ${sizeText(keep)}; pasado eso borra lo más viejo: --conservar)`)}`,
+  );
   if (short)
     io.err(
       `  líneas     ${c.dim(`cortas, a ${io.columns} columnas: sin fecha ni estado (svc webhook ver <id>)`)}`,
@@ -218,4 +247,11 @@ class LineBatch {
     this.pending = [];
     this.write(text);
   }
+}
+
+/** A size as a person reads it: `2.5 GiB`, `500 MiB`. */
+function sizeText(bytes: number): string {
+  const gib = bytes / 1024 ** 3;
+  if (gib >= 1) return `${Number(gib.toFixed(1))} GiB`;
+  return `${Math.round(bytes / 1024 ** 2)} MiB`;
 }
