@@ -12,6 +12,30 @@ import { qrSvg } from './svg-qr.js';
 export const BANNER_CSS = `.banner{background:#ffd400;color:#000;text-align:center;padding:.5rem 1rem;font-size:.9rem;border-bottom:2px solid #000}
 .banner strong{letter-spacing:.12em}`;
 
+/** The kinds of method, each with what the payer needs for it (the QR, the CVU, nothing). */
+const HOW: Record<Medio, 'qr' | 'transferencia' | 'tarjeta'> = {
+  qr: 'qr',
+  transferencia: 'transferencia',
+  debito: 'tarjeta',
+  credito: 'tarjeta',
+  prepaga: 'tarjeta',
+};
+
+/**
+ * Only what the chosen method needs shows: the QR with QR, the CVU with a transfer, a
+ * line with a card. CSS alone (:has), so it follows the radios without a script; a
+ * browser without :has shows every method's part, as before.
+ */
+const HOW_CSS =
+  `@supports selector(:has(*)){.how{display:none}` +
+  (Object.entries(HOW) as [Medio, string][])
+    .map(
+      ([medio, how]) =>
+        `form:has(input[name=medio][value=${medio}]:checked) .how[data-medio=${how}]`,
+    )
+    .join(',') +
+  `{display:block}}`;
+
 const CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -54,7 +78,7 @@ ul.txs li{padding:.5rem 0;border-top:1px solid #e5e7eb;overflow-wrap:anywhere}
 small,.muted{color:#4b5563}
 a{color:#1d4ed8}
 footer{max-width:30rem;margin:0 auto;padding:0 1rem 2rem;color:#4b5563;font-size:.85rem}
-`;
+${HOW_CSS}`;
 
 // Shown only with JavaScript: copies the CVU. Without it the CVU is still a
 // read-only field the payer can select.
@@ -119,7 +143,7 @@ export interface CheckoutView {
   error?: string;
   /** What the page was rendered from (see versionOf); a submit from a stale page is refused. */
   version: string;
-  /** What the payer typed and chose, kept after an error. */
+  /** What the payer typed and chose: the method is kept after an error, the amount is not. */
   typed?: { monto?: string; medio?: string };
 }
 
@@ -185,20 +209,28 @@ export function checkoutPage(v: CheckoutView): string {
         `<label class="opt"><input type="radio" name="medio" value="${esc(m.medio)}"${m.medio === chosen ? ' checked' : ''}> ${esc(m.label)}</label>`,
     )
     .join('');
+  const offered = new Set(v.medios.map((m) => HOW[m.medio]));
   let how = '';
-  if (v.medios.some((m) => m.medio === 'qr')) {
-    how += `<h2>Pagar con QR</h2>`;
+  if (offered.has('qr')) {
+    how += `<div class="how" data-medio="qr"><h2>Pagar con QR</h2>`;
     how += v.qr
       ? `<figure>${qrSvg(v.qr, `Código QR para pagar ${esc(pesos(left))} a ${esc(v.comercio)}`)}<figcaption>Escaneá el código con la app de tu banco o billetera.</figcaption></figure>`
       : `<p class="muted">El código QR se está generando. <a href="${base(v.codigo)}">Recargá la página</a> en unos segundos.</p>`;
+    how += `</div>`;
   }
-  if (v.medios.some((m) => m.medio === 'transferencia')) {
-    how += `<h2>Pagar con transferencia</h2>`;
+  if (offered.has('transferencia')) {
+    how += `<div class="how" data-medio="transferencia"><h2>Pagar con transferencia</h2>`;
     how += v.cvu
       ? `<label class="field" for="cvu">CVU para transferir</label><input type="text" id="cvu" readonly value="${esc(v.cvu)}">` +
         `<button type="button" class="sec" data-copy="cvu" hidden>Copiar CVU</button>`
       : `<p class="muted">El CVU se está generando. <a href="${base(v.codigo)}">Recargá la página</a> en unos segundos.</p>`;
+    how += `</div>`;
   }
+  if (offered.has('tarjeta'))
+    how += `<div class="how" data-medio="tarjeta"><h2>Pagar con tarjeta</h2><p class="muted">En el sandbox no se piden los datos de la tarjeta: el pago se simula al tocar «Pagar el total» o «Pagar este monto».</p></div>`;
+  // A refused amount is not written back: what the payer types next starts an empty
+  // field (the refusal quotes what was typed), and the field has the focus.
+  const retype = Boolean(v.error && v.typed?.monto?.trim());
   const action = base(v.codigo);
   html +=
     `<form class="card" method="post" action="${action}/pagar" aria-label="Pagar este cobro"${v.error ? ' aria-describedby="error"' : ''}>` +
@@ -207,7 +239,7 @@ export function checkoutPage(v: CheckoutView): string {
     how +
     `<label class="field" for="monto">Monto a pagar ahora</label>` +
     `<p class="help" id="monto-ayuda">Para pagar una parte escribí el monto (${TYPED_AMOUNT_HINT}) y tocá «Pagar este monto».</p>` +
-    `<input type="text" id="monto" name="monto" inputmode="decimal" autocomplete="off" aria-describedby="monto-ayuda" value="${esc(v.typed?.monto ?? '')}">` +
+    `<input type="text" id="monto" name="monto" inputmode="decimal" autocomplete="off" aria-describedby="${retype ? 'error ' : ''}monto-ayuda"${retype ? ' autofocus' : ''} value="">` +
     `<button type="submit" class="sec" name="modo" value="parcial">Pagar este monto</button>` +
     `<button type="submit" class="pri" name="modo" value="total">Pagar el total (${esc(pesos(left))})</button>` +
     (v.canCancel

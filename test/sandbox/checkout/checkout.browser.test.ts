@@ -79,6 +79,24 @@ const BROKEN_AMOUNTS = `(() => {
   return out;
 })()`;
 
+const WIDTHS = [
+  [1280, 800],
+  [375, 812],
+] as const;
+
+/** What the page shows of each method's part: the QR, the CVU and its button, the card's line. */
+async function shownParts(page: Page): Promise<string[]> {
+  const parts: [string, ReturnType<Page['locator']>][] = [
+    ['qr', page.getByRole('img', { name: /Código QR para pagar/ })],
+    ['cvu', page.getByRole('textbox', { name: 'CVU para transferir' })],
+    ['copiar', page.getByRole('button', { name: 'Copiar CVU' })],
+    ['tarjeta', page.getByRole('heading', { name: 'Pagar con tarjeta' })],
+  ];
+  const shown: string[] = [];
+  for (const [name, loc] of parts) if (await loc.isVisible()) shown.push(name);
+  return shown;
+}
+
 async function crear(sb: Sandbox, args: string[]): Promise<any> {
   const r = await svc(['cobro', 'crear', '--json', ...args], { env: sb.env });
   expect(r.stderr === '' || r.exitCode === 0, r.stderr).toBe(true);
@@ -147,16 +165,19 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
     ]) {
       expect(await page.getByRole('radio', { name }).count(), name).toBe(1);
     }
+    // The first method (a transfer) is chosen: its CVU shows, not the QR.
+    expect(await page.getByRole('textbox', { name: 'CVU para transferir' }).inputValue()).toBe(
+      c.cvu,
+    );
+    expect(await page.getByRole('button', { name: 'Copiar CVU' }).isVisible()).toBe(true);
+    await page.getByRole('radio', { name: 'Código QR' }).check();
     expect(
       await page
         .getByRole('img', { name: /Código QR para pagar/ })
         .locator('path')
         .count(),
     ).toBe(1);
-    expect(await page.getByRole('textbox', { name: 'CVU para transferir' }).inputValue()).toBe(
-      c.cvu,
-    );
-    expect(await page.getByRole('button', { name: 'Copiar CVU' }).isVisible()).toBe(true);
+    await page.getByRole('radio', { name: 'Transferencia bancaria' }).check();
     const controls = await expectNamedControls(page);
     expect(controls.length).toBe(12);
     await expectFitsWidth(page);
@@ -168,9 +189,8 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toContain('supera lo que queda por pagar');
-    expect(await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).inputValue()).toBe(
-      '5000',
-    );
+    // Emptied for retyping; the refusal says what was read.
+    expect(await page.getByRole('textbox', { name: 'Monto a pagar ahora' }).inputValue()).toBe('');
     // The refusal is a 400 page, which Chromium reports; nothing else went wrong so far.
     expect(watched.problems).toEqual([expect.stringContaining('status of 400')]);
     watched.problems.length = 0;
@@ -272,5 +292,64 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
     expect(await page.getByRole('note').textContent()).toContain('SANDBOX');
     await expectFitsWidth(page);
     await page.close();
+  });
+  it('shows only what the chosen method needs, at 1280 and 375 px', async () => {
+    const c = await crear(sb, ['--concepto', 'Pedido 77', '--monto', '185000.50']);
+    const page = await context.newPage();
+    const watched = watchPage(page);
+    for (const [width, height] of WIDTHS) {
+      await page.setViewportSize({ width, height });
+      await page.goto(c.url);
+      for (const [name, parts] of [
+        ['Transferencia bancaria', ['cvu', 'copiar']],
+        ['Código QR', ['qr']],
+        ['Tarjeta de débito', ['tarjeta']],
+        ['Tarjeta de crédito', ['tarjeta']],
+        ['Tarjeta prepaga', ['tarjeta']],
+        ['Transferencia bancaria', ['cvu', 'copiar']],
+      ] as const) {
+        await page.getByRole('radio', { name }).check();
+        expect(await shownParts(page), `${name} at ${width} px`).toEqual(parts);
+        await expectFitsWidth(page, width);
+      }
+      await page.getByRole('radio', { name: 'Código QR' }).check();
+      // The QR whole inside the window.
+      const qr = (await page.getByRole('img', { name: /Código QR para pagar/ }).boundingBox())!;
+      expect(qr.x).toBeGreaterThanOrEqual(0);
+      expect(qr.x + qr.width, `the QR at ${width} px`).toBeLessThanOrEqual(width);
+      await expectNamedControls(page);
+      await screenshot(page, `checkout-qr-${width}`);
+    }
+    expect(watched.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a refused amount is emptied, with the focus, so what is typed next is the amount, at 1280 and 375 px', async () => {
+    for (const [width, height] of WIDTHS) {
+      const c = await crear(sb, ['--concepto', `Cuota ${width}`, '--monto', '5000']);
+      const page = await context.newPage();
+      const watched = watchPage(page);
+      await page.setViewportSize({ width, height });
+      await page.goto(c.url);
+      const field = page.getByRole('textbox', { name: 'Monto a pagar ahora' });
+      await field.fill('4.800');
+      await page.getByRole('button', { name: 'Pagar este monto' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('4.800');
+      expect(await field.inputValue(), `at ${width} px`).toBe('');
+      expect(await page.evaluate('document.activeElement.id'), `at ${width} px`).toBe('monto');
+      // The person taps the field, as on a phone, and types the amount again.
+      await field.click();
+      await page.keyboard.type('4.800,00');
+      expect(await field.inputValue(), `at ${width} px`).toBe('4.800,00');
+      await page.getByRole('button', { name: 'Pagar este monto' }).click();
+      await page.waitForURL(/\?tx=\d+$/);
+      expect(await page.getByRole('status').first().textContent()).toContain(
+        'Pago de $\u00a04.800,00 acreditado',
+      );
+      expect((await ver(sb, c.id)).monto_cobrado).toBe('4800.00');
+      await expectFitsWidth(page, width);
+      expect(watched.problems).toEqual([expect.stringContaining('status of 400')]);
+      await page.close();
+    }
   });
 });

@@ -228,13 +228,16 @@ describe('routes', () => {
     expect((await api('GET', `/v1/cobros/${c.id}`)).data.monto_cobrado).toBe('30.00');
   });
 
-  it('refuses bad amounts and methods the request does not take, in Spanish, keeping the input', async () => {
+  it('refuses bad amounts and methods the request does not take, in Spanish, emptying the amount', async () => {
     const c = await crear({ qr: false });
     const over = await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '100,01' });
     expect(over.status).toBe(400);
     const text = await over.text();
     expect(text).toContain('supera lo que queda por pagar ($\u00a0100,00)');
-    expect(text).toContain('value="100,01"');
+    // The amount field is emptied, with the focus, for retyping (the refusal says what was read).
+    expect(text).toContain(
+      '<input type="text" id="monto" name="monto" inputmode="decimal" autocomplete="off" aria-describedby="error monto-ayuda" autofocus value="">',
+    );
     expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '' })).status).toBe(
       400,
     );

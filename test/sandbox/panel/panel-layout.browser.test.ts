@@ -291,4 +291,46 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
     }
     expect(problems).toEqual([]);
   });
+  // 4.800 refused, then 4.800,00 typed after a click at the field's end made 4.8004.800,00.
+  it('empties a refused amount, with the focus, so what is typed next is the amount, at 1280 and 375 px', async () => {
+    const problems: string[] = [];
+    const page = await connected(context, sb.base_url, sb.api_key, ...WIDTHS[0], problems);
+    await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
+    await expect
+      .poll(() => page.locator('#detalle-datos').textContent())
+      .toContain('DEVUELTA_PARCIALMENTE');
+    for (const [width, height] of WIDTHS) {
+      await page.setViewportSize({ width, height });
+      for (const [form, field, button, retyped, read] of [
+        ['#form-crear', '#crear-monto', 'Crear cobro', '4.800,00', '4.800,00 → 4800.00'],
+        [
+          '#form-devolver',
+          '#devolver-monto',
+          'Revisar devolución',
+          '1.500,00',
+          '1.500,00 → 1500.00',
+        ],
+      ] as const) {
+        if (form === '#form-crear') await page.locator('#crear-concepto').fill('Prueba');
+        const typed = retyped.slice(0, 5);
+        await page.locator(field).fill(typed);
+        await page.getByRole('button', { name: button }).click();
+        const alert = page.locator(`[data-zona]:has(${form}) [role=alert]`);
+        await expect
+          .poll(() => alert.textContent(), { message: `${form} at ${width} px` })
+          .toBe(refusalOf(typed));
+        expect(await page.locator(field).inputValue(), `${form} at ${width} px`).toBe('');
+        expect(await page.evaluate('document.activeElement.id')).toBe(field.slice(1));
+        // The person clicks the field and types the amount again.
+        await page.locator(field).click();
+        await page.keyboard.type(retyped);
+        expect(await page.locator(field).inputValue(), `${form} at ${width} px`).toBe(retyped);
+        expect(await page.locator(`${field}-lectura`).textContent()).toBe(read);
+        await page.locator(field).fill('');
+      }
+    }
+    // Each refusal happened on the page: nothing was sent, nothing failed.
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

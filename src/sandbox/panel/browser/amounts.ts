@@ -40,3 +40,25 @@ export function showReading(field: HTMLInputElement): void {
     text(out, err.message);
   }
 }
+
+/**
+ * Empties an amount field whose amount was refused and puts the focus in it: left
+ * there, what the person types next, after a click at its end, is added to it
+ * (4.800 then 4.800,00 made 4.8004.800,00). The refusal beside the form quotes what
+ * was typed.
+ */
+export function clearForRetyping(field: HTMLInputElement): void {
+  field.value = '';
+  showReading(field);
+  field.focus();
+}
+
+/** typedAmount of a field; refused, the field is emptied for retyping and the refusal thrown. */
+export function amountOf(field: HTMLInputElement): string {
+  try {
+    return typedAmount(field.value);
+  } catch (err) {
+    clearForRetyping(field);
+    throw err;
+  }
+}

@@ -1,6 +1,6 @@
 // The list of payment requests: filtered by state and searched as `q` does, newest
 // first, a page at a time; which one is selected; creating one.
-import { showReading, typedAmount } from './amounts.js';
+import { amountOf, showReading } from './amounts.js';
 import { call, latest } from './calls.js';
 import { $, badge, clear, el, input, select, text } from './dom.js';
 import { notify, showErrorAt, zoneBox } from './messages.js';
@@ -68,7 +68,7 @@ export async function createCobro(ev: Event): Promise<void> {
   ev.preventDefault();
   const body: Record<string, string> = {
     concepto: input('crear-concepto').value,
-    monto: typedAmount(input('crear-monto').value),
+    monto: amountOf(input('crear-monto')),
   };
   const ref = input('crear-referencia').value.trim();
   if (ref) body.referencia = ref;

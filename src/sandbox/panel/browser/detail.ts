@@ -1,6 +1,6 @@
 // One payment request whole: its data, transactions, refunds, settlement estimates,
 // events and delivery attempts, and the payer's moves (pay, start, reject, expire).
-import { showReading, typedAmount } from './amounts.js';
+import { amountOf, clearForRetyping, showReading } from './amounts.js';
 import { call, latest } from './calls.js';
 import { loadCobros, renderCobros, selectCobro, selectedCobro } from './cobro-list.js';
 import { $, badge, cell, clear, el, fill, input, select, text } from './dom.js';
@@ -194,9 +194,17 @@ export async function movePayer(move: string, body: Record<string, string> = {})
 export async function pay(ev: Event): Promise<void> {
   ev.preventDefault();
   const body: Record<string, string> = { medio: select('pagar-medio').value };
-  const typed = input('pagar-monto').value.trim();
-  if (typed) body.monto = typedAmount(typed);
-  await movePayer('pagar', body);
-  input('pagar-monto').value = '';
-  showReading(input('pagar-monto'));
+  const field = input('pagar-monto');
+  if (field.value.trim()) {
+    body.monto = amountOf(field);
+    // The sandbox's refusal (more than what is left) empties the field too.
+    await movePayer('pagar', body).catch((err: unknown) => {
+      clearForRetyping(field);
+      throw err;
+    });
+  } else {
+    await movePayer('pagar', body);
+  }
+  field.value = '';
+  showReading(field);
 }

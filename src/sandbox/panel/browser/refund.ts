@@ -1,6 +1,6 @@
 // A refund from the dashboard: the checks of svc devolver, then a confirmation, then one
 // POST. What is left is read again before the question.
-import { cents, showReading, typedAmount } from './amounts.js';
+import { cents, clearForRetyping, showReading, typedAmount } from './amounts.js';
 import { call } from './calls.js';
 import { loadCobros, selectedCobro } from './cobro-list.js';
 import { reloadDetail, shownDetail } from './detail.js';
@@ -69,12 +69,15 @@ export function planDevolucion(d: Detalle, typed: string, total: boolean, txId: 
 export async function reviewDevolucion(total: boolean): Promise<void> {
   dropReview();
   await reloadDetail();
-  const plan = planDevolucion(
-    shownDetail()!,
-    input('devolver-monto').value.trim(),
-    total,
-    select('devolver-tx').value,
-  );
+  const field = input('devolver-monto');
+  let plan: Review;
+  try {
+    plan = planDevolucion(shownDetail()!, field.value.trim(), total, select('devolver-tx').value);
+  } catch (err) {
+    // A refused amount is emptied for retyping (amounts.ts); the refusal quotes it.
+    if (!total && field.value.trim()) clearForRetyping(field);
+    throw err;
+  }
   review = plan;
   text(
     $('devolver-pregunta'),
