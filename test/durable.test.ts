@@ -2,6 +2,7 @@
 // fsynced before the call returns (and before the rename that publishes it), and a
 // new name in a folder (a created file, a rename) is followed by an fsync of that
 // folder. Each caller's use of it has its own test beside the caller.
+import { execFileSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
 import {
   lstatSync,
@@ -21,7 +22,9 @@ import {
   files,
   nodeFiles,
   openAppendAsync,
+  openRegularFile,
   replaceFile,
+  type FileLayer,
   useFileLayer,
 } from '../src/durable.js';
 import { tempDir } from './helpers/cli.js';
@@ -242,5 +245,254 @@ describe('appends off the main thread', () => {
     await real.close();
     expect(calls).toEqual(['write 2', 'write 2', 'write 1', 'datasync']);
     expect(readFileSync(join(dir, 'j.jsonl'), 'utf8')).toBe('abcde');
+
+    // Opened O_DSYNC, each write is on the disk when it returns: one trip to the
+    // thread pool, no fdatasync after it.
+    calls.length = 0;
+    const again = await open(join(dir, 'j.jsonl'), 'a');
+    await appendAsync(
+      {
+        ...fh,
+        write: (b: Uint8Array, off: number, len: number) => {
+          calls.push(`write ${len}`);
+          return again.write(b, off, len);
+        },
+      } as unknown as FileHandle,
+      Buffer.from('fg'),
+      true,
+    );
+    await again.close();
+    expect(calls).toEqual(['write 2']);
+  });
+
+  it('where there is no O_DSYNC (Windows), openAppendAsync says so: each append is then fdatasynced', async () => {
+    const dir = dirOf();
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+    Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+    let opened: Awaited<ReturnType<typeof openAppendAsync>>;
+    try {
+      opened = await openAppendAsync(join(dir, 'webhooks.jsonl'));
+    } finally {
+      Object.defineProperty(process, 'platform', platform);
+    }
+    try {
+      expect(opened.dsync).toBe(false);
+      if (process.platform === 'linux') {
+        const info = readFileSync(`/proc/self/fdinfo/${opened.fh.fd}`, 'utf8');
+        const flags = parseInt(/^flags:\s+([0-7]+)/m.exec(info)![1]!, 8);
+        expect(flags & nodeFs.constants.O_DSYNC, info).toBe(0);
+      }
+    } finally {
+      await opened.fh.close();
+    }
+  });
+});
+
+describe('what a write does when the system does less than asked', () => {
+  it('a short write is continued until every byte is on the file', () => {
+    const dir = dirOf();
+    const { fs } = spyFiles();
+    // At most three bytes a call, as a write interrupted by a signal may return.
+    const short: FileLayer = {
+      ...fs,
+      writeSync: (fd, buf, off, len) => fs.writeSync(fd, buf, off, Math.min(3, len)),
+    };
+    replaceFile(join(dir, 'config.json'), '{"clave":"ñandú"}', short);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{"clave":"ñandú"}');
+    createFile(join(dir, 'plan.json'), Buffer.from('0123456789'), short);
+    expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toBe('0123456789');
+    const ledger = AppendLog.open(join(dir, 'registro.jsonl'), short);
+    ledger.append('{"fila":1}\n');
+    ledger.close();
+    expect(readFileSync(join(dir, 'registro.jsonl'), 'utf8')).toBe('{"fila":1}\n');
+  });
+
+  it('content handed out piece by piece reaches the file a mebibyte at a time, never held whole', () => {
+    const dir = dirOf();
+    const { fs, log } = spyFiles();
+    const MiB = 1024 * 1024;
+    const piece = 'y'.repeat(64 * 1024);
+    // 3 MiB in 48 pieces, then a tail of 5 bytes.
+    createFile(
+      join(dir, 'state.jsonl'),
+      (out) => {
+        for (let i = 0; i < 48; i++) out(piece);
+        out('fin\n\n');
+      },
+      fs,
+    );
+    const writes = log.flatMap((o) => (o.op === 'write' ? [o.text.length] : []));
+    expect(writes).toEqual([MiB, MiB, MiB, 5]);
+    expect(statSync(join(dir, 'state.jsonl')).size).toBe(3 * MiB + 5);
+  });
+
+  it('replaceFile makes the mode 0600 whatever the umask took away', () => {
+    const dir = dirOf();
+    const { fs } = spyFiles();
+    // A umask of 0277 turns the 0600 asked for into 0400 (process.umask cannot be set in
+    // a worker thread, where the mutation runner puts tests: the open does it here).
+    const umask277: FileLayer = {
+      ...fs,
+      openSync: (p, flags, mode) => fs.openSync(p, flags, mode === undefined ? mode : mode & 0o400),
+    };
+    replaceFile(join(dir, 'config.json'), '{}', umask277);
+    // 0400 would leave svc unable to write its own config in place.
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a folder that cannot be opened or fsynced: the file’s own fsync stands, and no descriptor is left open', () => {
+    const dir = dirOf();
+    const path = join(dir, 'config.json');
+    const { fs, log } = spyFiles();
+    const refusesOpen: FileLayer = {
+      ...fs,
+      openSync: (p, flags, mode) => {
+        if (p === dir) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+        return fs.openSync(p, flags, mode);
+      },
+    };
+    replaceFile(path, 'uno', refusesOpen);
+    createFile(join(dir, 'plan.json'), 'dos', refusesOpen);
+    expect(readFileSync(path, 'utf8')).toBe('uno');
+
+    const folderFds = new Set<number>();
+    const refusesSync: FileLayer = {
+      ...fs,
+      openSync: (p, flags, mode) => {
+        const fd = fs.openSync(p, flags, mode);
+        if (p === dir) folderFds.add(fd);
+        return fd;
+      },
+      fsyncSync: (fd) => {
+        if (folderFds.has(fd)) throw Object.assign(new Error('EINVAL'), { code: 'EINVAL' });
+        fs.fsyncSync(fd);
+      },
+    };
+    log.length = 0;
+    replaceFile(path, 'tres', refusesSync);
+    expect(readFileSync(path, 'utf8')).toBe('tres');
+    expect(folderFds.size).toBe(1);
+    expect(log.filter((o) => o.op === 'close' && o.path === dir)).toHaveLength(1);
+  });
+
+  it('every descriptor a write opens is closed, on success and on failure', () => {
+    const dir = dirOf();
+    const { fs, log } = spyFiles();
+    const full: FileLayer = {
+      ...fs,
+      writeSync: () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    };
+    writeFileSync(join(dir, 'config.json'), 'antes');
+    expect(() => replaceFile(join(dir, 'config.json'), 'después', full)).toThrow(/ENOSPC/);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8'), 'left as it was').toBe('antes');
+    expect(readdirSync(dir), 'the temporary file removed').toEqual(['config.json']);
+    expect(() => createFile(join(dir, 'plan.json'), 'x', full)).toThrow(/ENOSPC/);
+    replaceFile(join(dir, 'a'), 'a', fs);
+    createFile(join(dir, 'b'), 'b', fs);
+    const ledger = AppendLog.open(join(dir, 'c'), fs);
+    ledger.append('c\n');
+    ledger.close();
+    const opened = log.filter((o) => o.op === 'open').map((o) => (o as { fd: number }).fd);
+    const closed = log.filter((o) => o.op === 'close').map((o) => (o as { fd: number }).fd);
+    expect(opened.length).toBeGreaterThan(5);
+    // Each open matched by a close of its descriptor (numbers are reused, so counted).
+    const byFd = (fds: number[]) => fds.toSorted((a, b) => a - b);
+    expect(byFd(closed)).toEqual(byFd(opened));
+  });
+});
+
+describe('openAppend when another process creates the log at the same moment', () => {
+  it('the log someone else created in between is opened and appended to, not refused', () => {
+    const dir = dirOf();
+    const path = join(dir, 'registro.jsonl');
+    const { fs, log } = spyFiles();
+    let first = true;
+    const race: FileLayer = {
+      ...fs,
+      openSync: (p, flags, mode) => {
+        if (p === path && first) {
+          // Missing when looked for; there by the time this process creates it.
+          first = false;
+          writeFileSync(path, 'del otro\n');
+          throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+        }
+        return fs.openSync(p, flags, mode);
+      },
+    };
+    const ledger = AppendLog.open(path, race);
+    ledger.append('mío\n');
+    ledger.close();
+    expect(readFileSync(path, 'utf8')).toBe('del otro\nmío\n');
+    // Its folder entry is the creator's to sync: this process made no new name.
+    expect(log.some((o) => o.op === 'sync' && o.path === dir)).toBe(false);
+  });
+
+  it('a log that cannot be created says why', () => {
+    const dir = dirOf();
+    const { fs } = spyFiles();
+    const readOnly: FileLayer = {
+      ...fs,
+      openSync: (p, flags, mode) => {
+        if (typeof flags === 'number' && flags & nodeFs.constants.O_CREAT)
+          throw Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' });
+        return fs.openSync(p, flags, mode);
+      },
+    };
+    expect(() => AppendLog.open(join(dir, 'registro.jsonl'), readOnly)).toThrow(
+      expect.objectContaining({ code: 'EROFS' }),
+    );
+  });
+});
+
+describe('openRegularFile: what svc reads back is a regular file, or it is refused at once', () => {
+  const openFds = () => readdirSync('/proc/self/fd').length;
+
+  it('a regular file: its descriptor and size', () => {
+    const path = join(dirOf(), 'plan.json');
+    writeFileSync(path, '{"filas":[]}');
+    const { fd, size } = openRegularFile(path);
+    try {
+      expect(size).toBe(12);
+      expect(nodeFs.readFileSync(fd, 'utf8')).toBe('{"filas":[]}');
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'a FIFO, a folder or a link to /dev/zero: ENOTREG without waiting, and no descriptor left open',
+    () => {
+      const dir = dirOf();
+      execFileSync('mkfifo', [join(dir, 'fifo')]);
+      nodeFs.mkdirSync(join(dir, 'carpeta'));
+      symlinkSync('/dev/zero', join(dir, 'cero'));
+      const before = openFds();
+      for (const [name, follow] of [
+        ['fifo', false],
+        ['carpeta', false],
+        ['cero', true],
+      ] as const)
+        expect(() => openRegularFile(join(dir, name), follow), name).toThrow(
+          expect.objectContaining({
+            code: 'ENOTREG',
+            message: `${join(dir, name)}: not a regular file`,
+          }),
+        );
+      expect(openFds()).toBe(before);
+    },
+  );
+
+  it('a link at the name is refused (ELOOP) unless the caller follows links', () => {
+    const dir = dirOf();
+    writeFileSync(join(dir, 'real.json'), 'x');
+    symlinkSync(join(dir, 'real.json'), join(dir, 'enlace.json'));
+    expect(() => openRegularFile(join(dir, 'enlace.json'))).toThrow(
+      expect.objectContaining({ code: 'ELOOP' }),
+    );
+    const { fd, size } = openRegularFile(join(dir, 'enlace.json'), true);
+    nodeFs.closeSync(fd);
+    expect(size).toBe(1);
   });
 });
