@@ -21,6 +21,7 @@ import {
   pagingOf,
   scanList,
 } from './list.js';
+import { inexactOf, kindOfPath, type Inexact } from './exact.js';
 import { ProxyError, proxyAuthError, type CaSetting, type Network } from './network.js';
 import { CaFileError, openRequest, ReplyTooLargeError, send, sendWithFetch } from './transport.js';
 import {
@@ -382,8 +383,17 @@ export class Client {
     let wrong: NetworkError | undefined;
     const decode: Decode = (text, where, http, streamed) => {
       wrong = undefined;
-      const check = (value: unknown, i: number) =>
-        (wrong ??= shapeError(item, value, where, http, `data.${i}`));
+      // An item whose only fault is a value svc cannot take exactly is kept, marked
+      // (api/exact.ts): the rest of the list is read; any other fault is the reply's.
+      const check = (value: unknown, i: number): Inexact | undefined => {
+        if (wrong) return undefined;
+        const err = shapeError(item, value, where, http, `data.${i}`);
+        if (!err) return undefined;
+        const why = inexactOf(item, value);
+        if (why) return { why, kind: kindOfPath(path) };
+        wrong = err;
+        return undefined;
+      };
       const list = streamed ? streamed.result(check) : scanList(text, check);
       if (list) return list;
       // A body whose items had started and then was no list (its text was not kept).

@@ -7,6 +7,7 @@
 // (start-up, #16).
 
 import { EXIT, SvcError } from '../errors.js';
+import { exactItem, type Inexact } from './exact.js';
 
 /** Bodies up to this many characters are parsed whole (a page of about 250 requests). */
 export const WHOLE_BODY_CHARS = 256 * 1024;
@@ -23,6 +24,8 @@ export class ItemList<T = unknown> implements Iterable<T> {
     readonly envelope: Record<string, unknown>,
     /** A short body's items, already parsed (then `text` and `spans` are empty). */
     private readonly items?: readonly unknown[],
+    /** Items svc cannot take exactly, by index, as the check marked them (api/exact.ts). */
+    private readonly marks?: ReadonlyMap<number, Inexact>,
   ) {
     this.length = items ? items.length : spans.length / 2;
   }
@@ -30,7 +33,9 @@ export class ItemList<T = unknown> implements Iterable<T> {
   at(index: number): T | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.length) return undefined;
     if (this.items) return this.items[index] as T;
-    return JSON.parse(this.text.slice(this.spans[2 * index], this.spans[2 * index + 1])) as T;
+    const text = this.text.slice(this.spans[2 * index], this.spans[2 * index + 1]);
+    const mark = this.marks?.get(index);
+    return mark ? exactItem(JSON.parse(text) as T, text, mark) : (JSON.parse(text) as T);
   }
 
   *[Symbol.iterator](): Iterator<T> {
@@ -237,6 +242,18 @@ function isBlank(ch: number): boolean {
 }
 
 /**
+ * The check each item of a list is handed as it is read: it may throw, and it returns
+ * the mark of an item svc cannot take exactly (api/exact.ts), kept with the list.
+ */
+export type ItemCheck = (item: unknown, index: number) => unknown;
+
+/** A check's answer that marks its item (anything else it returns marks nothing). */
+const markIn = (answer: unknown): Inexact | undefined =>
+  answer !== null && typeof answer === 'object' && 'why' in answer
+    ? (answer as Inexact)
+    : undefined;
+
+/**
  * The items of `text` when it is valid JSON of the form `{ …, "data": [ … ], … }`;
  * undefined otherwise (the caller parses it whole to say why). Valid means exactly
  * what JSON.parse accepts: the envelope with `[]` in place of the list parses, and
@@ -245,7 +262,7 @@ function isBlank(ch: number): boolean {
  */
 export function scanList<T = unknown>(
   text: string,
-  check?: (item: unknown, index: number) => void,
+  check?: ItemCheck,
   wholeUpTo = WHOLE_BODY_CHARS,
 ): ItemList<T> | undefined {
   if (text.length <= wholeUpTo) {
@@ -258,7 +275,8 @@ export function scanList<T = unknown>(
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const items = (body as { data?: unknown }).data;
     if (!Array.isArray(items)) return undefined;
-    items.forEach((item, i) => check?.(item, i));
+    // An item svc cannot take exactly is kept with its text (read again item by item).
+    if (items.some((item, i) => markIn(check?.(item, i)))) return scanList(text, check, 0);
     return new ItemList<T>('', [], { ...body, data: [] }, items);
   }
   const n = text.length;
@@ -355,6 +373,7 @@ export function scanList<T = unknown>(
   // A later "data" that is not an array replaces the one scanned, as in JSON.parse.
   const body = envelope as { data?: unknown };
   if (!Array.isArray(body.data) || body.data.length !== 0) return undefined;
+  let marks: Map<number, Inexact> | undefined;
   for (let i = 0; i < spans.length; i += 2) {
     let item: unknown;
     try {
@@ -362,9 +381,10 @@ export function scanList<T = unknown>(
     } catch {
       return undefined;
     }
-    check?.(item, i / 2);
+    const mark = markIn(check?.(item, i / 2));
+    if (mark) (marks ??= new Map()).set(i / 2, mark);
   }
-  return new ItemList<T>(text, spans, body as Record<string, unknown>);
+  return new ItemList<T>(text, spans, body as Record<string, unknown>, undefined, marks);
 }
 
 /** Characters of items kept in one piece of text by ListStream (many pieces, never one string). */
@@ -561,7 +581,7 @@ export class ListStream {
   }
 
   /** The list, each item checked as scanList checks it; undefined when the body is no such list. */
-  result<T>(check?: (item: unknown, index: number) => void): ItemList<T> | undefined {
+  result<T>(check?: ItemCheck): ItemList<T> | undefined {
     if (this.broken || this.tooLarge) return undefined;
     this.feed(this.decoder.decode());
     if (this.broken || !this.ended || !this.sawData || this.inData) return undefined;
@@ -576,6 +596,7 @@ export class ListStream {
     const pages: ItemList<T>[] = [];
     let index = 0;
     for (const s of this.segments) {
+      let marks: Map<number, Inexact> | undefined;
       for (let i = 0; i < s.spans.length; i += 2) {
         let item: unknown;
         try {
@@ -583,9 +604,12 @@ export class ListStream {
         } catch {
           return undefined;
         }
-        check?.(item, index++);
+        const mark = markIn(check?.(item, index++));
+        if (mark) (marks ??= new Map()).set(i / 2, mark);
       }
-      pages.push(new ItemList<T>(s.text, s.spans, body as Record<string, unknown>));
+      pages.push(
+        new ItemList<T>(s.text, s.spans, body as Record<string, unknown>, undefined, marks),
+      );
     }
     if (pages.length === 1) return pages[0];
     return new PagedList<T>(

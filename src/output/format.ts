@@ -5,6 +5,7 @@
 // a value would break its row. --json is the byte-exact channel when piped; on a
 // terminal its unsafe characters are \u escapes (jsonFor), the same JSON value.
 import type { IO, Colors } from './io.js';
+import { jsonText } from '../api/exact.js';
 import {
   csvGuard,
   displayWidth,
@@ -22,7 +23,7 @@ const jsonFor = (io: IO, text: string) => (io.stdoutTTY ? jsonGuard(text) : text
 /** `--json`: the value as the service sent it, field order and strings kept. */
 export function printJson(io: IO, value: unknown): void {
   // Not through out()'s terminal guard, which keeps SGR: JSON has its own (jsonFor).
-  io.stdout.write(jsonFor(io, `${JSON.stringify(value, null, 2)}\n`));
+  io.stdout.write(jsonFor(io, `${jsonText(value)}\n`));
 }
 
 /**
@@ -37,10 +38,7 @@ export async function printJsonItems(io: IO, items: Iterable<unknown>): Promise<
     (function* () {
       for (const item of items) {
         // An item's own lines are indented one level more; JSON strings hold no raw newline.
-        yield jsonFor(
-          io,
-          `${first ? '[' : ','}\n  ${JSON.stringify(item, null, 2).replaceAll('\n', '\n  ')}`,
-        );
+        yield jsonFor(io, `${first ? '[' : ','}\n  ${jsonText(item, '  ')}`);
         first = false;
       }
       yield first ? '[]\n' : '\n]\n';

@@ -4,6 +4,7 @@
 // looks up by id; a codigo or a reference is searched with `q` (which also matches
 // inside concepts) and then matched exactly here. Used by every command that takes
 // a request: cobro ver, sync, devolver, caso.
+import { refuseInexact } from '../../api/exact.js';
 import type { Client } from '../../api/client.js';
 import type { Cobro } from '../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
@@ -136,7 +137,11 @@ export async function findCobro(client: Client, ref: CobroRef): Promise<Cobro> {
     )
       matches.push(c);
   }
-  if (matches.length === 1) return matches[0]!;
+  // The one named, when svc cannot take it exactly, is named back: nothing rests on it.
+  if (matches.length === 1) {
+    refuseInexact(matches, 'nada sobre él');
+    return matches[0]!;
+  }
   if (matches.length === 0 && ref.kind === 'codigo' && ref.orReferencia !== undefined) {
     // No such code: the text as a reference; nothing there either, the code's own "not found".
     const asReference = await findCobro(client, {

@@ -7,6 +7,7 @@
 // journal's headers, which hold the signature, are never shown here).
 import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/schemas.js';
 import { inZone, serviceTime } from '../../../domain/dates.js';
+import { refuseInexact } from '../../../api/exact.js';
 import { DEFAULTS } from '../../../defaults.js';
 import { formatCents, parseAmount, sumAmounts } from '../../../domain/money.js';
 import {
@@ -79,13 +80,19 @@ export async function run(
       ]);
       const mine = <T extends { cobro_id: number }>(items: Iterable<T>) =>
         [...items].filter((x) => x.cobro_id === cobro.id);
-      return {
+      const caso = {
         cobro,
         transacciones: mine(t.data.data),
         devoluciones: mine(d.data.data),
         liquidaciones: mine(l.data.data),
         notificaciones: [] as Notificacion[],
       } satisfies Caso;
+      // The case's totals and timeline rest on every row of the request: none taken in part.
+      refuseInexact(
+        [...caso.transacciones, ...caso.devoluciones, ...caso.liquidaciones],
+        `el caso del cobro ${cobro.id}`,
+      );
+      return caso;
     })
     .catch((err: unknown) => {
       throw sayMatches(ctx, err);

@@ -11,6 +11,7 @@ import { printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns, cobroFields } from '../../../output/resources.js';
 import { UsageError } from '../../../errors.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
+import { sayInexact } from '../../shared/inexact.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
 
@@ -59,5 +60,6 @@ export async function run(
       : 'no hay cobros todavía: `svc cobro crear` crea uno',
     cobroFields,
   );
+  sayInexact(ctx, rows);
   sayLimited(ctx, rows.length, matched.length);
 }

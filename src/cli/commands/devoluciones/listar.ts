@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { inZone } from '../../../domain/dates.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
+import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { devolucionColumns, devolucionFields } from '../../../output/resources.js';
 import type { listarOptions } from './index.js';
@@ -29,5 +30,6 @@ export async function run(
       : `el cobro ${filter.cobroId} no tiene devoluciones`,
     devolucionFields,
   );
+  sayInexact(ctx, rows);
   sayLimited(ctx, rows.length, matched.length);
 }

@@ -2,6 +2,7 @@
 // safely (docs/recorrido.md, "Refunds, safely"). Before the POST: read the request and its refunds, show what is
 // left, refuse locally what cannot fit, confirm (typing the amount in live mode). The POST
 // is sent exactly once; a failure after sending is reported as an unknown outcome.
+import { refuseInexact } from '../../../api/exact.js';
 import type { Cobro, Devolucion, EstadoCobro, Transaccion } from '../../../api/schemas.js';
 import { formatCents, parseAmount, sumAmounts, type Cents } from '../../../domain/money.js';
 import { colorState, printJson, printRecord } from '../../../output/format.js';
@@ -587,6 +588,7 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
     return { cobro: c.data.data, devoluciones: d.data.data, tx: t?.data.data };
   });
   const mine = devoluciones.filter((d) => d.cobro_id === id);
+  refuseInexact(mine, `el plan del cobro ${id}`);
   const since = mine.filter((d) => !plan.cobro.devoluciones.includes(d.id));
   const same = since.find((d) => parseAmount(d.monto) === parseAmount(plan.monto));
   if (same) {
@@ -693,6 +695,7 @@ function say(ctx: Context, line: string): void {
 function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): void {
   const { io } = ctx;
   const mine = devoluciones.filter((d) => d.cobro_id === cobro.id);
+  refuseInexact(mine, `"ya devuelto" ni "queda" del cobro ${cobro.id}`);
   const refunded = sumAmounts(mine.map((d) => d.monto));
   const left = parseAmount(cobro.monto_cobrado) - refunded;
   // On a terminal the concept is shortened to the line's room ("…"), so the preview

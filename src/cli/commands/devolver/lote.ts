@@ -16,6 +16,7 @@
 //   found cannot be told apart (which of them were made?): none of them is sent, and
 //   they are named for a person to decide;
 // - a reply lost on the way is looked for on the service before the row is sent again.
+import { InexactRowError, markOf, refuseInexact, rowName } from '../../../api/exact.js';
 import { closeSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
@@ -193,6 +194,8 @@ export async function prepareBatch(
       if (transaccion !== undefined && !tx)
         throw new UsageError(`no hay transacción ${transaccion}`);
       const mine = refundsOf.get(cobro.id) ?? [];
+      // A row whose request has a row svc cannot take exactly stays out, named; the others go on.
+      refuseInexact([cobro, ...mine], `un plan para el cobro ${cobro.id}`);
       const before = pending.get(cobro.id) ?? [];
       const plan = planRefund(
         { ref, amount, total, transaccion },
@@ -221,7 +224,7 @@ export async function prepareBatch(
         antes: mine.map((d) => d.id).sort((a, b) => a - b),
       });
     } catch (err) {
-      if (!(err instanceof CliError)) throw err;
+      if (!(err instanceof CliError) && !(err instanceof InexactRowError)) throw err;
       left.push({ fila: r.line, why: err.message });
     }
   }
@@ -641,6 +644,13 @@ export function judgeRows(
   const verdicts = new Map<number, Verdict>();
   for (const group of groups.values()) {
     const first = group[0]!;
+    // A refund of the request svc cannot take exactly may be this row's: none is sent.
+    const odd = all.find((d) => d.cobro_id === first.cobro_id && markOf(d));
+    if (odd) {
+      const doubt = `${rowName(odd)} (del cobro ${first.cobro_id}) tiene ${markOf(odd)!.why}: svc no puede saber si es la de ${group.length > 1 ? 'estas filas' : 'esta fila'} y no envía ${group.length > 1 ? 'ninguna' : 'otra'}`;
+      for (const r of group) verdicts.set(r.fila, { doubt });
+      continue;
+    }
     const since = all
       .filter(
         (d) =>
@@ -668,6 +678,10 @@ async function findMade(
   r: BatchRow,
 ): Promise<Devolucion | undefined> {
   const all = (await client.listarDevoluciones()).data.data;
+  refuseInexact(
+    all.filter((d) => d.cobro_id === r.cobro_id),
+    `si la devolución de la línea ${r.fila} se hizo`,
+  );
   const taken = claimed(ledger);
   return all.find(
     (d) =>
@@ -771,9 +785,11 @@ async function showRows(
       found.set(id, (await client.verCobro(id)).data.data as Cobro);
     });
     const sums = new Map<number, bigint>();
-    for (const d of (await client.listarDevoluciones()).data.data)
-      if (found.has(d.cobro_id))
-        sums.set(d.cobro_id, (sums.get(d.cobro_id) ?? 0n) + parseAmount(d.monto));
+    for (const d of (await client.listarDevoluciones()).data.data) {
+      if (!found.has(d.cobro_id)) continue;
+      refuseInexact([d], `lo que queda del cobro ${d.cobro_id}`);
+      sums.set(d.cobro_id, (sums.get(d.cobro_id) ?? 0n) + parseAmount(d.monto));
+    }
     return [found, sums] as const;
   });
   const left = new Map<number, bigint>();

@@ -19,6 +19,7 @@ import { printJson, printTable, type Column } from '../../../output/format.js';
 import { parseAmount } from '../../../domain/money.js';
 import { nationalHolidays, yearsOf } from '../../../domain/holidays.js';
 import { localDay } from '../../../domain/dates.js';
+import { refuseInexact } from '../../../api/exact.js';
 import { count, printable, wrapWords } from '../../../text.js';
 import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv.js';
 import type { conciliarOptions } from './index.js';
@@ -107,6 +108,7 @@ export async function run(
   const closed = new Map([...national.days, ...[...own].map((d) => [d, 'feriado tuyo'] as const)]);
   const client = await ctx.client();
   const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
+  refuseInexact(data.data, 'los días que el servicio espera pagar');
   const result = reconcile(
     expectedDays(data.data, zone),
     credits,

@@ -8,6 +8,8 @@ import { keeping, liquidacionColumns, liquidacionFields } from '../../../output/
 import { porFecha, total, type PorFecha } from '../../../domain/liquidaciones.js';
 import { count, wrapParts } from '../../../text.js';
 import { inZone } from '../../../domain/dates.js';
+import { refuseInexact } from '../../../api/exact.js';
+import { sayInexact } from '../../shared/inexact.js';
 import type { liquidacionesOptions } from './index.js';
 
 const porFechaColumns: Column<PorFecha>[] = [
@@ -42,6 +44,7 @@ export async function run(
   let shown = rows.length;
   let of = matched.length;
   if (opts.porFecha === true) {
+    refuseInexact(matched, 'las sumas por fecha');
     const allDays = porFecha(matched, await ctx.zone());
     // The n newest dates (the list's order is earliest first: the n at its end).
     const days =
@@ -73,6 +76,8 @@ export async function run(
       liquidacionFields,
     );
   }
+  sayInexact(ctx, rows);
+  refuseInexact(matched, 'el total');
   const parts = [
     'total',
     `bruto ${total(matched, 'bruto')}`,

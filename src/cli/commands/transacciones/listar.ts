@@ -4,6 +4,7 @@ import { inZone } from '../../../domain/dates.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
+import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { transaccionColumns, transaccionFields } from '../../../output/resources.js';
 import type { OptionsOf } from '../../define.js';
@@ -37,5 +38,6 @@ export async function run(
       : 'no hay transacciones todavía: aparecen cuando alguien paga un cobro',
     transaccionFields,
   );
+  sayInexact(ctx, rows);
   sayLimited(ctx, rows.length, matched.length);
 }

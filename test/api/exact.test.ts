@@ -1,0 +1,75 @@
+// api/exact.ts: the one place that tells a list item svc cannot take exactly from one of
+// the wrong shape, and writes such a row back as it was sent.
+import { describe, expect, it } from 'vitest';
+import {
+  exactItem,
+  inexactOf,
+  jsonText,
+  markOf,
+  rawMembers,
+  reindent,
+} from '../../src/api/exact.js';
+import { Abierto } from '../../src/api/schemas.js';
+
+const dev = {
+  id: 7,
+  cobro_id: 4,
+  monto: '10.00',
+  tipo: 'parcial',
+  estado: 'PAGADA',
+  created_at: '2026-11-27 05:10:03',
+};
+
+describe('inexactOf', () => {
+  it.each([
+    [{ ...dev, monto: '10.001' }, 'monto 10.001 con más de dos decimales'],
+    [{ ...dev, monto: '1234567890123.00' }, 'monto 1234567890123.00 de más de 12 cifras enteras'],
+    [{ ...dev, id: 2 ** 53 + 2 }, 'id más allá de 2^53−1'],
+    [
+      { ...dev, cobro_id: 1e30, monto: '0.001' },
+      'cobro_id más allá de 2^53−1; monto 0.001 con más de dos decimales',
+    ],
+  ])('%j: %s', (item, why) => {
+    expect(inexactOf(Abierto.Devolucion, item)).toBe(why);
+  });
+  it.each([
+    dev,
+    { ...dev, monto: '-5.00' },
+    { ...dev, monto: '1e3' },
+    { ...dev, monto: 10 },
+    { ...dev, monto: '10.001', estado: 5 },
+    { ...dev, id: 1.5 },
+    { ...dev, id: 2 ** 53 + 2, created_at: 'ayer' },
+  ])('%j: fits, or is of the wrong shape: not marked', (item) => {
+    expect(inexactOf(Abierto.Devolucion, item)).toBeUndefined();
+  });
+});
+
+describe('a row kept as sent', () => {
+  const text = '{"id":9007199254740993,"cobro_id":4,"monto":"10.00","nested":{"a":[1,{}]}}';
+  it('rawMembers reads each top-level value as written', () => {
+    expect([...rawMembers(text)]).toEqual([
+      ['id', '9007199254740993'],
+      ['cobro_id', '4'],
+      ['monto', '"10.00"'],
+      ['nested', '{"a":[1,{}]}'],
+    ]);
+  });
+  it('exactItem gives the digits sent for an integer JSON cannot hold, and marks the row', () => {
+    const row = exactItem(JSON.parse(text) as Record<string, unknown>, text, {
+      why: 'id más allá de 2^53−1',
+      kind: 'la devolución',
+    });
+    expect(row.id).toBe('9007199254740993');
+    expect(markOf(row)?.text).toBe(text);
+    // --json: as JSON.stringify(…, null, 2) lays it out, every token as sent.
+    expect(jsonText([row, { id: 1 }])).toBe(
+      '[\n  {\n    "id": 9007199254740993,\n    "cobro_id": 4,\n    "monto": "10.00",\n    "nested": {\n      "a": [\n        1,\n        {}\n      ]\n    }\n  },\n  {\n    "id": 1\n  }\n]',
+    );
+  });
+  it('reindent lays out any JSON as JSON.stringify(…, null, 2) does', () => {
+    for (const value of [{ a: [1, 2, { b: 'x, y: "z"' }], c: {}, d: [] }, [], 'a\\"b', null]) {
+      expect(reindent(JSON.stringify(value))).toBe(JSON.stringify(value, null, 2));
+    }
+  });
+});
