@@ -17,7 +17,7 @@ import { refresh } from '../model.js';
 import * as state from '../state.js';
 import type { CobroRec } from '../store.js';
 import type { ApiRequest, Reply } from '../types.js';
-import { parseTyped, pesos } from './format.js';
+import { parseTyped, pesos, typedRefusal } from './format.js';
 import {
   PAGE_HEADERS,
   checkoutPage,
@@ -203,7 +203,7 @@ export const pagar: ControlHandler = (deps, req) => {
       cents = parseTyped(typed.monto);
     } catch (err) {
       if (!(err instanceof AmountError)) throw err;
-      return failed(deps, req, 400, err.message, typed);
+      return failed(deps, req, 400, typedRefusal(typed.monto, err), typed);
     }
     const left = parseAmount(rec.wire.monto) - parseAmount(rec.wire.monto_cobrado);
     if (state.PAYABLE.includes(rec.wire.estado) && cents > left) {

@@ -97,6 +97,17 @@ async function shownParts(page: Page): Promise<string[]> {
   return shown;
 }
 
+/**
+ * Run in the page: every amount written as the API writes it (4800.00) in what the
+ * payer reads. The typing example under the amount field shows both spellings the
+ * field reads, and is left out.
+ */
+const API_AMOUNTS = `(() => {
+  const main = document.querySelector('main').cloneNode(true);
+  main.querySelector('#monto-ayuda')?.remove();
+  return main.textContent.match(/(?<![\\d.,])\\d+\\.\\d{2}(?![\\d.,])/g) ?? [];
+})()`;
+
 async function crear(sb: Sandbox, args: string[]): Promise<any> {
   const r = await svc(['cobro', 'crear', '--json', ...args], { env: sb.env });
   expect(r.stderr === '' || r.exitCode === 0, r.stderr).toBe(true);
@@ -312,6 +323,8 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
         expect(await shownParts(page), `${name} at ${width} px`).toEqual(parts);
         await expectFitsWidth(page, width);
       }
+      expect(await page.evaluate(API_AMOUNTS), `at ${width} px`).toEqual([]);
+      expect(await page.locator('main').textContent()).toContain('$\u00a0185.000,50');
       await page.getByRole('radio', { name: 'Código QR' }).check();
       // The QR whole inside the window.
       const qr = (await page.getByRole('img', { name: /Código QR para pagar/ }).boundingBox())!;
@@ -334,7 +347,11 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
       const field = page.getByRole('textbox', { name: 'Monto a pagar ahora' });
       await field.fill('4.800');
       await page.getByRole('button', { name: 'Pagar este monto' }).click();
-      await expect.poll(() => page.getByRole('alert').textContent()).toContain('4.800');
+      // Said in the payer's notation, as every amount of the page.
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('"4.800" puede ser $\u00a04.800,00 o $\u00a04,80: escribí 4.800,00 o 4,80');
+      expect(await page.evaluate(API_AMOUNTS), `at ${width} px`).toEqual([]);
       expect(await field.inputValue(), `at ${width} px`).toBe('');
       expect(await page.evaluate('document.activeElement.id'), `at ${width} px`).toBe('monto');
       // The person taps the field, as on a phone, and types the amount again.
@@ -347,6 +364,7 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
         'Pago de $\u00a04.800,00 acreditado',
       );
       expect((await ver(sb, c.id)).monto_cobrado).toBe('4800.00');
+      expect(await page.evaluate(API_AMOUNTS), `at ${width} px`).toEqual([]);
       await expectFitsWidth(page, width);
       expect(watched.problems).toEqual([expect.stringContaining('status of 400')]);
       await page.close();

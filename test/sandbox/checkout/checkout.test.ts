@@ -245,7 +245,15 @@ describe('routes', () => {
     const ambiguous = await post(`/pagar/${c.codigo}/pagar`, { modo: 'parcial', monto: '1.500' });
     expect(ambiguous.status).toBe(400);
     const page = await ambiguous.text();
-    expect(page).toContain('&#34;1.500&#34; puede ser 1500.00 o 1.50: escribí uno de los dos así');
+    // In the payer's notation, as every amount of the page (format.ts typedRefusal).
+    expect(page).toContain(
+      '&#34;1.500&#34; puede ser $\u00a01.500,00 o $\u00a01,50: escribí 1.500,00 o 1,50',
+    );
+    const huge = await post(`/pagar/${c.codigo}/pagar`, {
+      modo: 'parcial',
+      monto: '1.000.000.000',
+    });
+    expect(await huge.text()).toContain('supera el máximo de $\u00a0999.999.999,99');
     expect(page).toContain(`escribí el monto (${TYPED_AMOUNT_HINT})`);
     expect((await post(`/pagar/${c.codigo}/pagar`, { modo: 'otro' })).status).toBe(400);
     const qr = await post(`/pagar/${c.codigo}/pagar`, { modo: 'total', medio: 'qr' });

@@ -280,6 +280,13 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
         expect(shown, `at ${width} px`).not.toMatch(/en vivo/i);
         expect(shown).not.toContain(key);
         expect(await page.content()).not.toContain(key);
+        // Amounts as svc and the API write them (2000.00), never as the payer's page does.
+        if (key === sb.api_key)
+          await expect
+            .poll(() => page.locator('#lista-cobros').innerText())
+            .toMatch(/\b2000\.00\b/);
+        const app = await page.locator('#app').innerText();
+        expect(app.match(/\$|\d,\d{2}(?!\d)/g), `at ${width} px`).toBeNull();
         // Whole on screen: not cut by the window.
         const b = (await page.locator('#conexion').boundingBox())!;
         expect(b.x).toBeGreaterThanOrEqual(0);
