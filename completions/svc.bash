@@ -100,7 +100,7 @@ _svc_complete() {
         'transacciones ver') candidates='--json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'version') candidates='--json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'webhook') candidates='verify sign listen trigger replay eventos events probar conciliar ver --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
-        'webhook conciliar') candidates='--desde --forward-to --journal --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
+        'webhook conciliar') candidates='--desde --forward-to --anteriores --plan --aplicar --journal --secret-from-env --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'webhook eventos') candidates='--limit --journal --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'webhook events') candidates='--limit --journal --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;
         'webhook listen') candidates='--forward-to --host --port --path --events --route --header --forward-timeout --tolerance --journal --conservar --secret-from-env --json --csv --profile --live --base-url --proxy --cacert --yes --no-input --no-color --no-pager --debug --help' ;;

@@ -177,25 +177,32 @@ describe('tables that fit the terminal', () => {
     }
   });
 
-  it('webhook conciliar at 80 columns: every line fits; the command of each row is never shortened, broken between its words; states whole', async () => {
+  it('webhook conciliar at 80 columns: every line fits; rows grouped by what fixes them, event names and states whole', async () => {
     const journal = join(tempDir(), 'webhooks.jsonl');
     writeFileSync(journal, '');
-    const r = await onTerminal(['webhook', 'conciliar', '--journal', journal], sb.env, 80);
+    // An empty journal knows nothing: every request is older than it, counted apart.
+    const apart = await onTerminal(['webhook', 'conciliar', '--journal', journal], sb.env, 80);
+    expect(apart.exitCode, apart.screen).toBe(1);
+    expect(apart.screen.replace(/\s+/g, ' ')).toMatch(
+      /error: el journal \S+ no tiene eventos del listener: no se sabe qué le llegó a tu app/,
+    );
+    const r = await onTerminal(
+      ['webhook', 'conciliar', '--journal', journal, '--anteriores'],
+      sb.env,
+      80,
+    );
     expect(r.exitCode, r.screen).toBe(1);
     const lines = screenLines(r.screen);
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
-    // The PARA ARREGLARLO column read down: a command goes on under itself.
-    const header = lines.findIndex((l) => l.includes('PARA ARREGLARLO'));
-    const at = lines[header]!.indexOf('PARA ARREGLARLO');
-    const column = lines
-      .slice(header + 1)
-      .filter((l) => l.length > at && !/^error|^→/.test(l))
-      .map((l) => l.slice(at).trim());
-    expect(column.join(' ')).toContain(
-      'svc webhook trigger payment.partially_paid --cobro 2 --forward-to URL_DE_TU_APP',
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^nunca llegó al listener \(\d+\): svc webhook trigger EVENTO --cobro N$/,
+      ),
     );
-    expect(r.screen).toContain('PAGADA_PARCIALMENTE');
-    expect(r.screen).not.toMatch(/svc webhook trigger[^\n]*…/);
+    expect(r.screen).toMatch(/\n +2 +\(nada\) +PAGADA_PARCIALMENTE +payment\.partially_paid\n/);
+    // No address known: said once, not repeated as a placeholder on every row.
+    expect(r.screen).toContain('el journal no sabe adónde reenviar');
+    expect(r.screen).not.toContain('URL_DE_TU_APP');
   });
 
   it('webhook eventos fits 80 columns, event names whole, and says what it left out', async () => {

@@ -153,9 +153,26 @@ export const conciliarOptions = defineOptions([
   },
   {
     flags: '--forward-to <url>',
-    description: 'la URL de tu app, para escribirla en los comandos que arreglan cada diferencia',
+    description:
+      'la URL de tu app (default: adonde el listener reenvió por última vez, según el journal)',
+  },
+  {
+    flags: '--anteriores',
+    description:
+      'también los cobros sin cambios desde antes del journal (por omisión se cuentan aparte): se dan por no avisados',
+  },
+  {
+    flags: '--plan <archivo>',
+    description:
+      'no envía nada: escribe un plan (JSON, 0600) con cada notificación que falta, para --aplicar',
+  },
+  {
+    flags: '--aplicar <archivo>',
+    description:
+      'envía lo que el plan dice y todavía falta, firmado ahora, y lo guarda en el journal',
   },
   journal,
+  secretFromEnv,
 ]);
 
 export const probarOptions = defineOptions([
@@ -272,6 +289,8 @@ export const commands: CommandDef[] = [
       'svc webhook conciliar',
       'svc webhook conciliar --desde 2026-11-01 --forward-to http://localhost:3000/webhooks',
       'svc webhook conciliar --json | jq -r .arreglo',
+      'svc webhook conciliar --plan conciliar.json',
+      'svc webhook conciliar --aplicar conciliar.json',
     ],
     load: () => import('./conciliar.js'),
   }),
