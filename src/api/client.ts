@@ -132,10 +132,22 @@ export interface RawRequest {
   url?: URL;
   /** A list: its 2xx body is read as it arrives (ListStream), whatever its length. */
   streamList?: boolean;
+  /** A list read only until this says so (ListStream's `until`). */
+  until?: (item: unknown) => boolean;
 }
 
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
 type Decode = (text: string, where: string, http: number, streamed?: ListStream) => unknown;
+
+/**
+ * How much of a list to read. `until` is called with each item as it arrives (parsed,
+ * not yet checked: any shape); once it answers true the reading stops there, that
+ * item included, and the list says `cut` (more may follow): for `--limit` without a
+ * total, which needs only the first items. A reply not read as a stream is read whole.
+ */
+export interface ListRead {
+  until?: (item: unknown) => boolean;
+}
 
 // Filters on open fields: a value the service added is sent as typed.
 export type CobroFilters = { estado?: Open<EstadoCobro>; q?: string };
@@ -311,14 +323,14 @@ export class Client {
   iterarCargos() {
     return this.list(API.cargos);
   }
-  iterarCobros(filters: CobroFilters = {}) {
-    return this.list(API.listarCobros, filters);
+  iterarCobros(filters: CobroFilters = {}, read: ListRead = {}) {
+    return this.list(API.listarCobros, filters, read);
   }
-  iterarTransacciones(filters: TransaccionFilters = {}) {
-    return this.list(API.listarTransacciones, filters);
+  iterarTransacciones(filters: TransaccionFilters = {}, read: ListRead = {}) {
+    return this.list(API.listarTransacciones, filters, read);
   }
-  iterarDevoluciones() {
-    return this.list(API.listarDevoluciones);
+  iterarDevoluciones(read: ListRead = {}) {
+    return this.list(API.listarDevoluciones, undefined, read);
   }
   iterarLiquidaciones() {
     return this.list(API.listarLiquidaciones);
@@ -341,12 +353,12 @@ export class Client {
   private list<E extends Endpoint>(
     e: E,
     query?: Record<string, string | undefined>,
+    read: ListRead = {},
   ): Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>> {
-    return this.callList(
-      pathOf(e),
-      RESOURCES[e.reply.resource].read as ReadItem<E>,
-      query ? { query } : {},
-    ) as Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>>;
+    return this.callList(pathOf(e), RESOURCES[e.reply.resource].read as ReadItem<E>, {
+      ...(query ? { query } : {}),
+      ...(read.until ? { until: read.until } : {}),
+    }) as Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>>;
   }
 
   // --- machinery ---------------------------------------------------------------
@@ -376,7 +388,11 @@ export class Client {
   async callList<S extends z.ZodMiniType>(
     path: string,
     item: S,
-    extra: { query?: Record<string, string | undefined> } = {},
+    extra: {
+      query?: Record<string, string | undefined>;
+      /** Read the list only until this is true of an item (that item included): see ListRead. */
+      until?: (item: unknown) => boolean;
+    } = {},
   ): Promise<ApiResponse<ItemList<z.infer<S>>>> {
     // The first item of the wrong shape, kept rather than thrown: a body of the wrong
     // shape is an answer (never retried), while one that is not JSON is retried.
@@ -427,7 +443,14 @@ export class Client {
       http = res.http;
       pages.push(res.data as ItemList<z.infer<S>>);
       items += res.data.length;
+      // Stopped where the reader had enough: no next page either.
+      if (res.data.cut) break;
       const paging = pagingOf(res.headers.link, res.data.envelope);
+      // The reader had enough by this page's end: more pages are more than it asked for.
+      if (res.data.satisfied && (paging.next || paging.signs.length > 0)) {
+        res.data.cut = true;
+        break;
+      }
       if (paging.total) total = paging.total;
       if (!paging.next) {
         if (paging.signs.length > 0)
@@ -460,9 +483,16 @@ export class Client {
       seen.add(next.href);
       here = next;
       this.opts.onPage?.({ path, page: page + 1, items });
-      req = { method: 'GET', path: next.pathname + next.search, url: next, streamList: true };
+      req = {
+        method: 'GET',
+        path: next.pathname + next.search,
+        url: next,
+        streamList: true,
+        until: extra.until,
+      };
     }
     const data = pages.length === 1 ? pages[0]! : new PagedList(pages);
+    data.cut = pages.at(-1)?.cut === true;
     return { http, data };
   }
 
@@ -660,7 +690,9 @@ export class Client {
     try {
       // A list has no cap on its length; each of its items has the reply's.
       const streamed =
-        req.streamList && !this.opts.fetch ? new ListStream(this.opts.maxReplyBytes) : undefined;
+        req.streamList && !this.opts.fetch
+          ? new ListStream(this.opts.maxReplyBytes, req.until)
+          : undefined;
       const exchange = {
         sink: streamed,
         method,

@@ -15,6 +15,13 @@ export const WHOLE_BODY_CHARS = 256 * 1024;
 /** The items of a list body, parsed on each read; iterate it as often as needed. */
 export class ItemList<T = unknown> implements Iterable<T> {
   readonly length: number;
+  /**
+   * The reading stopped before the list's end, once the reader had what it asked for
+   * (ListStream's `until`): these are its first items, and more may follow.
+   */
+  cut = false;
+  /** The reader had what it asked for by this list's end: a next page need not be read. */
+  satisfied = false;
 
   constructor(
     private readonly text: string,
@@ -420,8 +427,19 @@ export class ListStream {
 
   /** An item, or the envelope, longer than the most an item may be (`maxItemChars`). */
   tooLarge = false;
+  /** `until` said enough: the rest of the body is not wanted (the items so far are the list). */
+  enough = false;
+  /** `until` said enough (at the last item, the body is still read to its end). */
+  private satisfied = false;
 
-  constructor(private readonly maxItemChars = Infinity) {}
+  constructor(
+    private readonly maxItemChars = Infinity,
+    /**
+     * Called with each item as it is read whole (parsed, not yet checked); true stops
+     * the reading there, that item included: `--limit 20` reads 20 items, not the list.
+     */
+    private readonly until?: (item: unknown) => boolean,
+  ) {}
 
   /**
    * Whether the body's text is still worth keeping beside the list: until its items
@@ -433,7 +451,7 @@ export class ListStream {
 
   /** Takes the next bytes; false once the body can no longer be a list svc reads. */
   push(chunk: Uint8Array): boolean {
-    if (this.broken || this.tooLarge) return false;
+    if (this.broken || this.tooLarge || this.enough) return false;
     this.feed(this.decoder.decode(chunk, { stream: true }));
     const item = this.itemStart < 0 ? 0 : this.text.length - this.itemStart;
     if (item > this.maxItemChars || this.envelope.length > this.maxItemChars) this.tooLarge = true;
@@ -490,8 +508,18 @@ export class ListStream {
             this.tooLarge = true;
             return;
           }
-          if (this.itemStart >= 0) this.spans.push(this.itemStart, at);
-          else if (ch === COMMA || this.spans.length > 0 || this.segments.length > 0) {
+          if (this.itemStart >= 0) {
+            this.spans.push(this.itemStart, at);
+            // Every item is offered to `until` (it counts them); the reading stops only
+            // where more follow (a comma): at the end of the items it ends anyway.
+            if (this.until && !this.satisfied && this.wanted(chunk, mark, i)) this.satisfied = true;
+            if (this.satisfied && ch === COMMA) {
+              this.text += chunk.slice(mark, i);
+              this.cut(true);
+              this.enough = true;
+              return;
+            }
+          } else if (ch === COMMA || this.spans.length > 0 || this.segments.length > 0) {
             this.broken = true; // an empty item
             return;
           }
@@ -572,6 +600,26 @@ export class ListStream {
     else this.envelope += chunk.slice(mark);
   }
 
+  /** Whether `until` wants the reading to stop at the item just read (it ends at `end` of `chunk`). */
+  private wanted(chunk: string, mark: number, end: number): boolean {
+    const inText = this.text.length;
+    const item =
+      this.itemStart >= inText
+        ? chunk.slice(mark + (this.itemStart - inText), end)
+        : this.text.slice(this.itemStart) + chunk.slice(mark, end);
+    let value: unknown;
+    try {
+      value = JSON.parse(item);
+    } catch {
+      return false; // result() says what is wrong with it
+    }
+    try {
+      return this.until!(value) === true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Closes the piece of items being read (the last one only when it has any). */
   private cut(last: boolean): void {
     if (this.spans.length > 0 || !last) this.segments.push({ text: this.text, spans: this.spans });
@@ -583,13 +631,16 @@ export class ListStream {
   /** The list, each item checked as scanList checks it; undefined when the body is no such list. */
   result<T>(check?: ItemCheck): ItemList<T> | undefined {
     if (this.broken || this.tooLarge) return undefined;
-    this.feed(this.decoder.decode());
-    if (this.broken || !this.ended || !this.sawData || this.inData) return undefined;
-    let envelope: unknown;
-    try {
-      envelope = JSON.parse(this.envelope);
-    } catch {
-      return undefined;
+    // Stopped early: the items read so far, and an envelope of nothing but them.
+    let envelope: unknown = { data: [] };
+    if (!this.enough) {
+      this.feed(this.decoder.decode());
+      if (this.broken || !this.ended || !this.sawData || this.inData) return undefined;
+      try {
+        envelope = JSON.parse(this.envelope);
+      } catch {
+        return undefined;
+      }
     }
     const body = envelope as { data?: unknown };
     if (!Array.isArray(body.data) || body.data.length !== 0) return undefined;
@@ -611,9 +662,14 @@ export class ListStream {
         new ItemList<T>(s.text, s.spans, body as Record<string, unknown>, undefined, marks),
       );
     }
-    if (pages.length === 1) return pages[0];
-    return new PagedList<T>(
-      pages.length ? pages : [new ItemList<T>('', [], body as Record<string, unknown>)],
-    );
+    const list =
+      pages.length === 1
+        ? pages[0]!
+        : new PagedList<T>(
+            pages.length ? pages : [new ItemList<T>('', [], body as Record<string, unknown>)],
+          );
+    list.cut = this.enough;
+    list.satisfied = this.satisfied;
+    return list;
   }
 }

@@ -39,7 +39,13 @@ export interface Exchange {
    * ListStream); past maxBytes the body's text is no longer kept (Reply.overflow)
    * but the sink goes on receiving it.
    */
-  sink?: { push(chunk: Uint8Array): boolean; keepsText(): boolean; tooLarge: boolean };
+  sink?: {
+    push(chunk: Uint8Array): boolean;
+    keepsText(): boolean;
+    tooLarge: boolean;
+    /** The sink has what it wanted: the rest of the body is not read (the connection is closed). */
+    enough?: boolean;
+  };
 }
 
 /** The reply's body is larger than Exchange.maxBytes (declared, or seen while reading). */
@@ -116,6 +122,12 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
           // turns out to be no list is read on up to the cap, an item past it not at all.
           const fine = sink.push(chunk);
           size += chunk.length;
+          if (sink.enough) {
+            resolve({ status, headers: res.headers, text: '', overflow: true });
+            res.destroy();
+            body.destroy();
+            return;
+          }
           if (sink.tooLarge || (!fine && size > x.maxBytes)) return tooLarge();
           if (overflow) return;
           if (!sink.keepsText() && fine) {

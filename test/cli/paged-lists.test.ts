@@ -129,7 +129,7 @@ describe('a paged service: svc reads every page', () => {
     expect(JSON.parse(r.stdout).map((t: { cobro_id: number }) => t.cobro_id)).toEqual([first.id]);
     const limited = await svc(['cobro', 'listar', '--limit', '3'], { env: sb.env });
     expect(limited.stdout.trim().split('\n')).toHaveLength(3);
-    expect(limited.stderr).toMatch(/^mostrando 3 de 5$/m);
+    expect(limited.stderr).toMatch(/^mostrando 3; hay más \(svc no leyó el resto de la lista\)$/m);
   });
 });
 

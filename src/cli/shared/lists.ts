@@ -75,21 +75,64 @@ export function applyFilter<T extends object>(
   dateOf: (item: T) => string,
 ): { rows: T[]; matched: T[] } {
   const matched: T[] = [];
-  for (const item of items) {
-    if (filter.cobroId !== undefined && (item as { cobro_id?: number }).cobro_id !== filter.cobroId)
-      continue;
-    if (filter.desde !== undefined || filter.hasta !== undefined) {
-      const date = String(dateOf(item));
-      const day = filter.timeZone ? localDay(date, filter.timeZone) : date.slice(0, 10);
-      if (
-        (filter.desde !== undefined && day < filter.desde) ||
-        (filter.hasta !== undefined && day > filter.hasta)
-      )
-        continue;
-    }
-    matched.push(item);
-  }
+  for (const item of items) if (kept(item, filter, dateOf)) matched.push(item);
   return { rows: filter.limit === undefined ? matched : matched.slice(0, filter.limit), matched };
+}
+
+/** Whether an item is of the request and days asked for. */
+function kept<T extends object>(item: T, filter: ListFilter, dateOf: (item: T) => string): boolean {
+  if (filter.cobroId !== undefined && (item as { cobro_id?: number }).cobro_id !== filter.cobroId)
+    return false;
+  if (filter.desde !== undefined || filter.hasta !== undefined) {
+    const date = String(dateOf(item));
+    const day = filter.timeZone ? localDay(date, filter.timeZone) : date.slice(0, 10);
+    if (
+      (filter.desde !== undefined && day < filter.desde) ||
+      (filter.hasta !== undefined && day > filter.hasta)
+    )
+      return false;
+  }
+  return true;
+}
+
+/**
+ * For a list that only shows (no total): where its reading may stop, once it has
+ * --limit items of the request and days asked for; the rest of the list is not read
+ * (`svc cobro listar --limit 20` costs 20 items, whatever the merchant's history).
+ * Nothing without --limit.
+ */
+export function readUntilShown<T extends object>(
+  filter: ListFilter,
+  dateOf: (item: T) => string,
+): { until?: (item: unknown) => boolean } {
+  const limit = filter.limit;
+  if (limit === undefined) return {};
+  let n = 0;
+  // The item is not checked yet (any shape): one svc cannot read is not counted.
+  return {
+    until: (item) =>
+      typeof item === 'object' && item !== null && kept(item as T, filter, dateOf) && ++n >= limit,
+  };
+}
+
+/**
+ * The first --limit items of the request and days asked for (what is shown), and how
+ * many there are in all (`count`), or, when the list was read only until it had
+ * them (`cut`), that there may be more. Only the rows shown are kept.
+ */
+export function firstRows<T extends object>(
+  items: Iterable<T> & { cut?: boolean },
+  filter: ListFilter,
+  dateOf: (item: T) => string,
+): { rows: T[]; count: number; cut: boolean } {
+  const rows: T[] = [];
+  let count = 0;
+  for (const item of items) {
+    if (!kept(item, filter, dateOf)) continue;
+    count++;
+    if (filter.limit === undefined || rows.length < filter.limit) rows.push(item);
+  }
+  return { rows, count, cut: items.cut === true };
 }
 
 /**
@@ -98,8 +141,17 @@ export function applyFilter<T extends object>(
  * terminal, plain when piped or with --csv, so a script sees the cut too. `note`
  * follows it (what totals are of).
  */
-export function sayLimited(ctx: Context, shown: number, total: number, note = ''): void {
-  if (shown >= total || ctx.globals.json) return;
-  const line = `mostrando ${shown} de ${total}${note}`;
+export function sayLimited(
+  ctx: Context,
+  shown: number,
+  total: number,
+  note = '',
+  cut = false,
+): void {
+  if ((shown >= total && !cut) || ctx.globals.json) return;
+  // Read only until --limit was reached: how many there are is not known.
+  const line = cut
+    ? `mostrando ${shown}; hay más (svc no leyó el resto de la lista)${note}`
+    : `mostrando ${shown} de ${total}${note}`;
   ctx.io.err(ctx.io.stdoutTTY && !ctx.io.csv ? ctx.io.c.dim(line) : line);
 }

@@ -10,10 +10,12 @@ import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns, cobroFields } from '../../../output/resources.js';
 import { UsageError } from '../../../errors.js';
-import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
+import { firstRows, listFilter, readUntilShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
+
+const createdAt = (c: { created_at: string }) => c.created_at;
 
 export async function run(
   ctx: Context,
@@ -30,22 +32,23 @@ export async function run(
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando cobros…', () =>
-    client.iterarCobros({ estado, q }),
+    client.iterarCobros({ estado, q }, readUntilShown(filter, createdAt)),
   );
-  let { rows, matched } = applyFilter(list, filter, (c) => c.created_at);
+  let { rows, count, cut } = firstRows(list, filter, createdAt);
   let widened: string | undefined;
-  if (q !== undefined && matched.length === 0) {
+  if (q !== undefined && count === 0) {
     const want = folded(q.trim());
     const { data: all } = await ctx.spin('buscando sin acentos ni mayúsculas…', () =>
       client.iterarCobros({ estado }),
     );
+    cut = false;
     const like = function* (items: Iterable<Cobro>) {
       for (const c of items)
         if ([c.codigo, c.concepto, c.referencia ?? ''].some((t) => folded(t).includes(want)))
           yield c;
     };
-    ({ rows, matched } = applyFilter(like(all), filter, (c) => c.created_at));
-    widened = `la búsqueda del servicio no encontró "${printable(q)}" (distingue acentos); svc buscó ignorando acentos y mayúsculas: ${matched.length === 1 ? '1 cobro' : `${matched.length} cobros`}`;
+    ({ rows, count } = firstRows(like(all), filter, createdAt));
+    widened = `la búsqueda del servicio no encontró "${printable(q)}" (distingue acentos); svc buscó ignorando acentos y mayúsculas: ${count === 1 ? '1 cobro' : `${count} cobros`}`;
   }
   if (widened && !ctx.globals.json) ctx.io.err(ctx.io.c.yellow(widened));
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
@@ -61,5 +64,5 @@ export async function run(
     cobroFields,
   );
   sayInexact(ctx, rows);
-  sayLimited(ctx, rows.length, matched.length);
+  sayLimited(ctx, rows.length, count, '', cut);
 }

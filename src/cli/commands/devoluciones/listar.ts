@@ -2,11 +2,13 @@
 import type { Context } from '../../context.js';
 import { inZone } from '../../../domain/dates.js';
 import type { OptionsOf } from '../../define.js';
-import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
+import { firstRows, listFilter, readUntilShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { devolucionColumns, devolucionFields } from '../../../output/resources.js';
 import type { listarOptions } from './index.js';
+
+const createdAt = (d: { created_at: string }) => d.created_at;
 
 export async function run(
   ctx: Context,
@@ -16,9 +18,9 @@ export async function run(
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando devoluciones…', () =>
-    client.iterarDevoluciones(),
+    client.iterarDevoluciones(readUntilShown(filter, createdAt)),
   );
-  const { rows, matched } = applyFilter(list, filter, (d) => d.created_at);
+  const { rows, count, cut } = firstRows(list, filter, createdAt);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   const zone = await ctx.zone();
   await printTable(
@@ -31,5 +33,5 @@ export async function run(
     devolucionFields,
   );
   sayInexact(ctx, rows);
-  sayLimited(ctx, rows.length, matched.length);
+  sayLimited(ctx, rows.length, count, '', cut);
 }

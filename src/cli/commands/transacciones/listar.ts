@@ -3,12 +3,14 @@ import type { Context } from '../../context.js';
 import { inZone } from '../../../domain/dates.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
-import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
+import { firstRows, listFilter, readUntilShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { transaccionColumns, transaccionFields } from '../../../output/resources.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
+
+const fecha = (t: { fecha: string }) => t.fecha;
 
 export async function run(
   ctx: Context,
@@ -21,9 +23,9 @@ export async function run(
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando transacciones…', () =>
-    client.iterarTransacciones({ medio, estado }),
+    client.iterarTransacciones({ medio, estado }, readUntilShown(filter, fecha)),
   );
-  const { rows, matched } = applyFilter(list, filter, (t) => t.fecha);
+  const { rows, count, cut } = firstRows(list, filter, fecha);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
   const filtered = [opts.medio, opts.estado, opts.cobro, opts.desde, opts.hasta].some(
     (v) => v !== undefined,
@@ -39,5 +41,5 @@ export async function run(
     transaccionFields,
   );
   sayInexact(ctx, rows);
-  sayLimited(ctx, rows.length, matched.length);
+  sayLimited(ctx, rows.length, count, '', cut);
 }
