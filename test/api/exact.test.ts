@@ -10,6 +10,7 @@ import {
   reindent,
 } from '../../src/api/exact.js';
 import { Abierto } from '../../src/api/schemas.js';
+import { ListStream, SEGMENT_CHARS, scanList } from '../../src/api/list.js';
 
 const dev = {
   id: 7,
@@ -71,5 +72,42 @@ describe('a row kept as sent', () => {
     for (const value of [{ a: [1, 2, { b: 'x, y: "z"' }], c: {}, d: [] }, [], 'a\\"b', null]) {
       expect(reindent(JSON.stringify(value))).toBe(JSON.stringify(value, null, 2));
     }
+  });
+});
+
+describe('the list reader keeps the mark with its item, however the list arrived', () => {
+  // Over one piece of ListStream (SEGMENT_CHARS): the marked items sit in different pieces.
+  const n = Math.ceil((SEGMENT_CHARS * 2) / 110);
+  const items = Array.from({ length: n }, (_, i) => ({ ...dev, id: i + 1 }));
+  const odd = new Set([0, Math.floor(n / 2), n - 1]);
+  const text = `{"data":[${items
+    .map((it, i) =>
+      odd.has(i)
+        ? JSON.stringify({ ...it, id: 0 }).replace('"id":0', `"id":900719925474099${i % 10}1`)
+        : JSON.stringify(it),
+    )
+    .join(',')}]}`;
+  const check = (value: unknown) => {
+    const why = inexactOf(Abierto.Devolucion, value);
+    return why ? { why, kind: 'la devolución' } : undefined;
+  };
+  const marked = (list: Iterable<unknown>) =>
+    [...list].flatMap((row, i) => (markOf(row) ? [[i, (row as { id: unknown }).id]] : []));
+  const want = [...odd].map((i) => [i, `900719925474099${i % 10}1`]);
+
+  it('scanList, whole or scanned', () => {
+    expect(marked(scanList(text, check)!)).toEqual(want);
+    expect(marked(scanList(text, check, 0)!)).toEqual(want);
+    const small =
+      '{"data":[{"id":1e30,"cobro_id":4,"monto":"1.00","tipo":"parcial","estado":"PAGADA","created_at":"2026-11-27 05:10:03"}]}';
+    expect(marked(scanList(small, check)!)).toEqual([[0, '1e30']]);
+  });
+  it('ListStream, in pieces', () => {
+    const stream = new ListStream();
+    const bytes = new TextEncoder().encode(text);
+    for (let at = 0; at < bytes.length; at += 65_536) stream.push(bytes.subarray(at, at + 65_536));
+    const list = stream.result(check)!;
+    expect(list.length).toBe(n);
+    expect(marked(list)).toEqual(want);
   });
 });
