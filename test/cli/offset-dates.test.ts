@@ -97,6 +97,9 @@ describe('dates with an offset: read and shown in the service zone', () => {
     ['caso 1'],
     ['caso 1 --markdown'],
     ['cobro ver 1'],
+    ['transacciones ver 1'],
+    ['devoluciones ver 1'],
+    ['devoluciones ver 3'],
     ['devolver 1 --total --dry-run'],
   ])('svc %s: the same as against a service that writes local dates', async (line) => {
     const args = line.split(' ');
@@ -142,5 +145,25 @@ describe('dates with an offset: read and shown in the service zone', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('"created_at": "2026-11-27T01:50:00Z"');
     expect(r.stdout).toContain('"created_at": "2026-11-26 23:10:00"');
+  });
+});
+
+describe('records a write answers with', () => {
+  it('cobro crear and sync show the dates of an odd id in the service zone', async () => {
+    const out: Record<string, string>[] = [];
+    for (const sb of [plain, zoned]) {
+      await run(sb, ['cobro', 'crear', '--concepto', 'Par', '--monto', '1.00']);
+      const made = await run(sb, ['cobro', 'crear', '--concepto', 'Impar', '--monto', '1.00']);
+      const synced = await run(sb, ['sync', '5']);
+      expect([made.exitCode, synced.exitCode], made.stderr + synced.stderr).toEqual([0, 0]);
+      out.push({
+        made: await same(sb, made.stdout),
+        synced: await same(sb, synced.stdout + synced.stderr),
+      });
+    }
+    expect(out[1]).toEqual(out[0]);
+    expect(out[1]!.made).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    const sent = await zoned.api('GET', '/v1/cobros/5');
+    expect((sent.body.data as Cobro).created_at).toMatch(/Z$/);
   });
 });

@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { parseId } from '../parse.js';
 import { printJson, printRecord } from '../../output/format.js';
 import { pairsOf } from '../../output/resources.js';
+import { inZone } from '../../domain/dates.js';
 
 export async function showRecord<T extends Record<string, unknown>>(
   ctx: Context,
@@ -22,7 +23,7 @@ export async function showRecord<T extends Record<string, unknown>>(
     withNotFoundHint(fetch(client, id), `revisá el id; \`${list}\` las muestra`),
   );
   if (ctx.globals.json) return printJson(ctx.io, data.data);
-  printRecord(ctx.io, pairsOf(data.data, open));
+  printRecord(ctx.io, pairsOf(inZone(data.data, await ctx.zone()), open));
 }
 
 /** A 404 of `pending` carries `hint` (the list where such ids are found) instead of the one about cobros. */

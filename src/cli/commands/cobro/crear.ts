@@ -1,7 +1,13 @@
 // svc cobro crear: POST /v1/cobros. Every value the seed rules out is refused here,
 // before any request (exit 2); missing required values are asked only on a terminal.
 import type { CrearCobroInput } from '../../../api/contract.js';
-import { DateError, localDate, parseVencimiento, serviceTime } from '../../../domain/dates.js';
+import {
+  DateError,
+  inZone,
+  localDate,
+  parseVencimiento,
+  serviceTime,
+} from '../../../domain/dates.js';
 import { formatCents, parseAmount, TYPED_AMOUNT_HINT } from '../../../domain/money.js';
 import { printJson } from '../../../output/format.js';
 import { printCobro } from '../../../output/cobro.js';
@@ -168,7 +174,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   const made = await lookUpDoubts(ctx, client, book, input);
   if (made) {
     if (ctx.globals.json) printJson(io, made);
-    else printCobro(io, made, { short: true });
+    else printCobro(io, inZone(made, await ctx.zone()), { short: true });
     return;
   }
   await ctx.guardChange(`crear un cobro de ${input.monto} ("${printable(input.concepto, 40)}")`);
@@ -200,7 +206,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     throw err;
   }
   if (ctx.globals.json) printJson(io, cobro);
-  else printCobro(io, cobro, { short: true });
+  else printCobro(io, inZone(cobro, await ctx.zone()), { short: true });
   if (opts.mostrarQr === true) await showQr(ctx, client, cobro);
 }
 

@@ -5,6 +5,7 @@ import { ESTADOS_COBRO, isKnown } from '../../../api/enums.js';
 import { shown } from '../../../text.js';
 import { colorState, printJson } from '../../../output/format.js';
 import { printCobro, type Pair } from '../../../output/cobro.js';
+import { inZone } from '../../../domain/dates.js';
 import type { Context } from '../../context.js';
 import { OutcomeUnknownError } from '../../../errors.js';
 import { checkCommandFor, outcomeUnknown, unknownOutcomeReason } from '../../outcome.js';
@@ -58,11 +59,11 @@ export async function run(
         : io.c.dim(`estado sin cambios: ${after.estado}`),
     );
     io.out();
-    printCobro(io, after);
+    printCobro(io, inZone(after, await ctx.zone()));
   } else {
     // Piped: the old state is one more key/value pair, right after estado.
     const extra: Pair[] = [['estado_anterior', before.estado]];
-    printCobro(io, after, { extra });
+    printCobro(io, inZone(after, await ctx.zone()), { extra });
     io.err(changed ? `estado: ${transition}` : `estado sin cambios: ${after.estado}`);
   }
   if (opts.mostrarQr === true) await showQr(ctx, client, after);
