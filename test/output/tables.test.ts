@@ -284,7 +284,9 @@ describe('tables that fit the terminal', () => {
       for (const line of lines)
         expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(60);
       if (args[0] === 'liquidaciones')
-        expect(r.screen).toMatch(/^total {3}bruto \d+\.\d\d {3}te_cobramos .*\n\(\d+ liquidaci/m);
+        expect(r.screen).toMatch(
+          /^total: bruto \d+\.\d\d, te cobramos \d+\.\d\d, te queda \d+\.\d\d\n\(\d+ liquidaci/m,
+        );
       else expect(r.screen).toMatch(/200\.00 +DEVUELTA_PARCIALMENTE/);
     }
   });

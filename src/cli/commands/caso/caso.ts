@@ -27,6 +27,7 @@ import { cobroPairs } from '../../../output/cobro.js';
 import { count, printable, shown } from '../../../text.js';
 import type { JournalEntry } from '../../../webhooks/event-journal.js';
 import { UsageError } from '../../../errors.js';
+import { settlementTotalsParts } from '../../shared/totals.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches } from '../../shared/find-cobro.js';
@@ -349,7 +350,7 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
     'liquidaciones',
     withoutCobro(liquidacionColumns),
     caso.liquidaciones,
-    `total: bruto ${totals.bruto}, te cobramos ${totals.te_cobramos}, te queda ${totals.te_queda}`,
+    settlementTotalsParts(totals).join(' '),
   );
   await section('notificaciones recibidas', notificationColumns(zone), caso.notificaciones);
   io.out();

@@ -1,5 +1,6 @@
 // svc liquidaciones: GET /v1/liquidaciones, with exact totals of bruto, te_cobramos and
 // te_queda; --por-fecha totals them per estimated date (the day the money arrives).
+import { settlementTotalsParts } from '../../shared/totals.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
@@ -78,18 +79,30 @@ export async function run(
   }
   sayInexact(ctx, rows);
   refuseInexact(matched, 'el total');
-  const parts = [
-    'total',
-    `bruto ${total(matched, 'bruto')}`,
-    `te_cobramos ${total(matched, 'te_cobramos')}`,
-    `te_queda ${total(matched, 'te_queda')}`,
-    `(${count(matched.length, 'liquidación', 'liquidaciones')})`,
-  ];
-  // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean.
+  const sums = {
+    bruto: total(matched, 'bruto'),
+    te_cobramos: total(matched, 'te_cobramos'),
+    te_queda: total(matched, 'te_queda'),
+  };
+  // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean,
+  // with the field names a script reads; a terminal gets the words `caso` uses.
   if (ctx.io.stdoutTTY && !ctx.io.csv)
-    for (const line of wrapParts(parts, ctx.io.columns ?? Infinity, '   '))
+    for (const line of wrapParts(
+      settlementTotalsParts(sums, matched.length),
+      ctx.io.columns ?? Infinity,
+      ' ',
+    ))
       ctx.io.out(ctx.io.c.bold(line));
-  else ctx.io.err(parts.join('\t'));
+  else
+    ctx.io.err(
+      [
+        'total',
+        `bruto ${sums.bruto}`,
+        `te_cobramos ${sums.te_cobramos}`,
+        `te_queda ${sums.te_queda}`,
+        `(${count(matched.length, 'liquidación', 'liquidaciones')})`,
+      ].join('\t'),
+    );
   sayLimited(
     ctx,
     shown,
