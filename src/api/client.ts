@@ -134,6 +134,8 @@ export interface RawRequest {
   streamList?: boolean;
   /** A list read only until this says so (ListStream's `until`). */
   until?: (item: unknown) => boolean;
+  /** Only the items this keeps are kept (ListStream's `keep`). */
+  keep?: (item: unknown) => boolean;
 }
 
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
@@ -147,6 +149,13 @@ type Decode = (text: string, where: string, http: number, streamed?: ListStream)
  */
 export interface ListRead {
   until?: (item: unknown) => boolean;
+  /**
+   * Called with each item as it arrives (parsed, not yet checked: any shape): only the
+   * items it keeps are kept, and checked, so a list read for a few of its items (one
+   * request's, for `caso`) costs memory for those, not for the whole list. A reply not
+   * read as a stream (a fetch of the caller's) is kept whole.
+   */
+  keep?: (item: unknown) => boolean;
 }
 
 // Filters on open fields: a value the service added is sent as typed.
@@ -332,8 +341,8 @@ export class Client {
   iterarDevoluciones(read: ListRead = {}) {
     return this.list(API.listarDevoluciones, undefined, read);
   }
-  iterarLiquidaciones() {
-    return this.list(API.listarLiquidaciones);
+  iterarLiquidaciones(read: ListRead = {}) {
+    return this.list(API.listarLiquidaciones, undefined, read);
   }
 
   /** An endpoint of the table that answers one object, its reply read openly. */
@@ -358,6 +367,7 @@ export class Client {
     return this.callList(pathOf(e), RESOURCES[e.reply.resource].read as ReadItem<E>, {
       ...(query ? { query } : {}),
       ...(read.until ? { until: read.until } : {}),
+      ...(read.keep ? { keep: read.keep } : {}),
     }) as Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>>;
   }
 
@@ -392,6 +402,8 @@ export class Client {
       query?: Record<string, string | undefined>;
       /** Read the list only until this is true of an item (that item included): see ListRead. */
       until?: (item: unknown) => boolean;
+      /** Keep only the items this is true of: see ListRead. */
+      keep?: (item: unknown) => boolean;
     } = {},
   ): Promise<ApiResponse<ItemList<z.infer<S>>>> {
     // The first item of the wrong shape, kept rather than thrown: a body of the wrong
@@ -489,6 +501,7 @@ export class Client {
         url: next,
         streamList: true,
         until: extra.until,
+        keep: extra.keep,
       };
     }
     const data = pages.length === 1 ? pages[0]! : new PagedList(pages);
@@ -691,7 +704,7 @@ export class Client {
       // A list has no cap on its length; each of its items has the reply's.
       const streamed =
         req.streamList && !this.opts.fetch
-          ? new ListStream(this.opts.maxReplyBytes, req.until)
+          ? new ListStream(this.opts.maxReplyBytes, { until: req.until, keep: req.keep })
           : undefined;
       const exchange = {
         sink: streamed,

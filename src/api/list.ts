@@ -432,14 +432,30 @@ export class ListStream {
   /** `until` said enough (at the last item, the body is still read to its end). */
   private satisfied = false;
 
+  /** Items read whole so far (kept or not). */
+  private itemsSeen = 0;
+  private readonly until?: (item: unknown) => boolean;
+  private readonly keep?: (item: unknown) => boolean;
+
   constructor(
     private readonly maxItemChars = Infinity,
-    /**
-     * Called with each item as it is read whole (parsed, not yet checked); true stops
-     * the reading there, that item included: `--limit 20` reads 20 items, not the list.
-     */
-    private readonly until?: (item: unknown) => boolean,
-  ) {}
+    read: {
+      /**
+       * Called with each item as it is read whole (parsed, not yet checked); true stops
+       * the reading there, that item included: `--limit 20` reads 20 items, not the list.
+       */
+      until?: (item: unknown) => boolean;
+      /**
+       * Called with each item as it is read whole (parsed, not yet checked); only the
+       * items it keeps are kept (and checked): `caso` keeps one request's, in memory
+       * bounded by them, not by the list.
+       */
+      keep?: (item: unknown) => boolean;
+    } = {},
+  ) {
+    this.until = read.until;
+    this.keep = read.keep;
+  }
 
   /**
    * Whether the body's text is still worth keeping beside the list: until its items
@@ -509,17 +525,22 @@ export class ListStream {
             return;
           }
           if (this.itemStart >= 0) {
-            this.spans.push(this.itemStart, at);
+            this.itemsSeen++;
+            const value = this.until || this.keep ? this.itemAt(chunk, mark, i) : undefined;
+            // An item that does not parse is kept: result() says what is wrong with it.
+            if (!value || !this.keep || this.offer(this.keep, value.item))
+              this.spans.push(this.itemStart, at);
             // Every item is offered to `until` (it counts them); the reading stops only
             // where more follow (a comma): at the end of the items it ends anyway.
-            if (this.until && !this.satisfied && this.wanted(chunk, mark, i)) this.satisfied = true;
+            if (this.until && !this.satisfied && value && this.offer(this.until, value.item))
+              this.satisfied = true;
             if (this.satisfied && ch === COMMA) {
               this.text += chunk.slice(mark, i);
-              this.cut(true);
+              this.cut();
               this.enough = true;
               return;
             }
-          } else if (ch === COMMA || this.spans.length > 0 || this.segments.length > 0) {
+          } else if (ch === COMMA || this.itemsSeen > 0) {
             this.broken = true; // an empty item
             return;
           }
@@ -527,7 +548,7 @@ export class ListStream {
           if (ch === CLOSE_ARRAY) {
             this.text += chunk.slice(mark, i);
             mark = i;
-            this.cut(true);
+            this.cut();
             this.inData = false;
             this.depth = 1;
             continue;
@@ -535,7 +556,7 @@ export class ListStream {
           if (this.text.length + (i - mark) >= SEGMENT_CHARS) {
             this.text += chunk.slice(mark, i + 1);
             mark = i + 1;
-            this.cut(false);
+            this.cut();
           }
           continue;
         }
@@ -600,29 +621,44 @@ export class ListStream {
     else this.envelope += chunk.slice(mark);
   }
 
-  /** Whether `until` wants the reading to stop at the item just read (it ends at `end` of `chunk`). */
-  private wanted(chunk: string, mark: number, end: number): boolean {
+  /** The item just read (it ends at `end` of `chunk`), parsed; undefined when it is no JSON. */
+  private itemAt(chunk: string, mark: number, end: number): { item: unknown } | undefined {
     const inText = this.text.length;
-    const item =
+    const text =
       this.itemStart >= inText
         ? chunk.slice(mark + (this.itemStart - inText), end)
         : this.text.slice(this.itemStart) + chunk.slice(mark, end);
-    let value: unknown;
     try {
-      value = JSON.parse(item);
+      return { item: JSON.parse(text) as unknown };
     } catch {
-      return false; // result() says what is wrong with it
+      return undefined;
     }
+  }
+
+  /** What a reader's callback answers of an item; one that throws answers no. */
+  private offer(f: (item: unknown) => boolean, item: unknown): boolean {
     try {
-      return this.until!(value) === true;
+      return f(item) === true;
     } catch {
       return false;
     }
   }
 
-  /** Closes the piece of items being read (the last one only when it has any). */
-  private cut(last: boolean): void {
-    if (this.spans.length > 0 || !last) this.segments.push({ text: this.text, spans: this.spans });
+  /** Closes the piece of items being read, when it has any (the text of items not kept goes). */
+  private cut(): void {
+    if (this.spans.length > 0 && this.keep) {
+      // Only the kept items' text stays: a list read for a few items holds those.
+      const parts: string[] = [];
+      const spans: number[] = [];
+      let at = 0;
+      for (let i = 0; i < this.spans.length; i += 2) {
+        const part = this.text.slice(this.spans[i], this.spans[i + 1]);
+        parts.push(part);
+        spans.push(at, at + part.length);
+        at += part.length;
+      }
+      this.segments.push({ text: parts.join(''), spans });
+    } else if (this.spans.length > 0) this.segments.push({ text: this.text, spans: this.spans });
     this.text = '';
     this.spans = [];
     this.itemStart = -1;

@@ -74,18 +74,21 @@ export async function run(
     .spin(`leyendo ${describeRef(ref)}…`, async () => {
       // The request first (a code or reference needs its list call); then the rest at once.
       const cobro = await findCobro(client, ref);
+      // One pass over each list, keeping only this request's items as they arrive:
+      // memory for the case, not for the merchant's history.
+      const read = { keep: (x: unknown) => (x as { cobro_id?: unknown }).cobro_id === cobro.id };
       const [t, d, l] = await Promise.all([
-        client.listarTransacciones(),
-        client.listarDevoluciones(),
-        client.listarLiquidaciones(),
+        client.iterarTransacciones({}, read),
+        client.iterarDevoluciones(read),
+        client.iterarLiquidaciones(read),
       ]);
       const mine = <T extends { cobro_id: number }>(items: Iterable<T>) =>
         [...items].filter((x) => x.cobro_id === cobro.id);
       const caso = {
         cobro,
-        transacciones: mine(t.data.data),
-        devoluciones: mine(d.data.data),
-        liquidaciones: mine(l.data.data),
+        transacciones: mine(t.data),
+        devoluciones: mine(d.data),
+        liquidaciones: mine(l.data),
         notificaciones: [] as Notificacion[],
       } satisfies Caso;
       // The case's totals and timeline rest on every row of the request: none taken in part.
