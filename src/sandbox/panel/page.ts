@@ -41,7 +41,7 @@ button.pri{background:#1d4ed8;color:#fff}
 button.warn{border-color:#b91c1c;color:#b91c1c}
 button:disabled{opacity:.55;cursor:not-allowed}
 button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
-.grid{display:grid;gap:0 .75rem;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));align-items:end}
+.grid{display:grid;gap:0 .75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,13rem),1fr));align-items:end}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.6rem}
 fieldset{border:1px solid #e5e7eb;border-radius:.5rem;margin:.75rem 0 0;padding:.25rem .75rem .75rem;min-width:0}
 legend{font-weight:700;padding:0 .25rem}
@@ -75,6 +75,12 @@ td button{white-space:nowrap;min-height:2.25rem;padding:.25rem .6rem}
 td small{display:block;color:#4b5563;white-space:nowrap}
 th{font-weight:600;color:#374151;white-space:nowrap}
 td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+@media (max-width:40rem){.scroll{position:relative}.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block}
+.scroll thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.scroll tr{border-top:1px solid #e5e7eb;padding:.3rem 0}
+.scroll td{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 .75rem;border:0;padding:.1rem .4rem;text-align:right;overflow-wrap:anywhere}
+.scroll td::before{content:attr(data-label);color:#4b5563;font:600 .85rem system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:left}
+.scroll td[colspan]{display:block;text-align:left}.scroll td[colspan]::before{content:none}}
 dl.kv{margin:0;display:grid;grid-template-columns:minmax(0,max-content) minmax(min-content,1fr);gap:.15rem .75rem}
 dl.kv dt{color:#4b5563}
 dl.kv dd{margin:0;overflow-wrap:anywhere;font-weight:600}

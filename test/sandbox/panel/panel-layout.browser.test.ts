@@ -65,6 +65,30 @@ const PROBLEMS = `(() => {
   return out;
 })()`;
 
+/**
+ * Run in the page: what is cut at this width. A box that scrolls sideways (a table at
+ * 375 px cut its amounts at the box's edge: "1831." of 1831.50), and a field whose
+ * hint does not fit in it ("ej. 1500,50 o 150").
+ */
+const CUT = `(() => {
+  const out = [];
+  for (const b of document.querySelectorAll('.scroll')) {
+    if (b.getClientRects().length === 0) continue;
+    if (b.scrollWidth > b.clientWidth + 1)
+      out.push('scrolls sideways: ' + b.getAttribute('aria-labelledby') + ' ' + b.scrollWidth + ' > ' + b.clientWidth);
+  }
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const i of document.querySelectorAll('input[placeholder]')) {
+    if (i.getClientRects().length === 0) continue;
+    const s = getComputedStyle(i);
+    ctx.font = s.font;
+    const room = i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    const need = ctx.measureText(i.placeholder).width;
+    if (need > room) out.push('hint cut: ' + i.id + ' ' + Math.round(need) + ' > ' + Math.round(room));
+  }
+  return out;
+})()`;
+
 interface Box {
   top: number;
   bottom: number;
@@ -337,6 +361,27 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
       }
     }
     // Each refusal happened on the page: nothing was sent, nothing failed.
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+  it('shows every table and field whole, nothing to scroll sideways, at 1280 and 375 px', async () => {
+    const problems: string[] = [];
+    const page = await connected(context, sb.base_url, sb.api_key, ...WIDTHS[0], problems);
+    await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
+    await expect.poll(() => page.locator('#t-dev').textContent()).toContain('500.00');
+    await expect.poll(() => page.locator('#t-tot').textContent()).toContain('2500.00');
+    for (const [width, height] of WIDTHS) {
+      await page.setViewportSize({ width, height });
+      expect(await page.evaluate(CUT), `at ${width} px`).toEqual([]);
+      expect(await page.evaluate(PROBLEMS), `at ${width} px`).toEqual([]);
+      await expectFitsWidth(page, width);
+      await screenshot(page, `panel-tablas-${width}`);
+    }
+    // At 375 px a row is a list, each cell saying its column: the refund's amount.
+    const label = (await page.evaluate(
+      `(() => { const td = document.querySelectorAll('#t-dev td')[1]; return [td.dataset.label, getComputedStyle(td, '::before').content]; })()`,
+    )) as string[];
+    expect(label).toEqual(['Monto', '"Monto"']);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -53,9 +53,14 @@ export function fill<T>(
     tbody.appendChild(tr);
     return;
   }
+  // Each cell names its column (page.ts: a narrow screen shows a row as label: value).
+  const heads = [...(tbody.closest('table')?.querySelectorAll('thead th') ?? [])].map(
+    (th) => th.textContent ?? '',
+  );
   for (const r of rows.slice(0, MAX_ROWS)) {
     const tr = el('tr');
     render(tr, r);
+    tr.querySelectorAll('td').forEach((td, i) => (td.dataset.label = heads[i] ?? ''));
     tbody.appendChild(tr);
   }
 }
