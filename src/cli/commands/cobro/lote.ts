@@ -1,8 +1,10 @@
 // Payment requests in a batch: `svc cobro crear --lote FILE.csv` creates one request per
 // row (a school's 300 families each month), each exactly once under kill -9, Ctrl-C, a
 // second run at the same moment and replies whose outcome is unknown:
-// - every row is checked before anything is sent (as `cobro crear` checks its flags), and
-//   a file with any bad row creates nothing, naming each bad line;
+// - the file is read as a stream (../../shared/csv.ts readCsvRows), a row kept as its
+//   line and one short string; every row is checked before anything is sent (as
+//   `cobro crear` checks its flags), and a file with any bad row creates nothing,
+//   naming each bad line;
 // - `referencia` is required and unique in the file: it is how a row is found on the
 //   service again. Referencias are compared in one normal form (rules.ts referenciaKey:
 //   NFC, invisible characters removed, blanks trimmed; case significant) and sent as
@@ -15,8 +17,6 @@
 //   began is refused: line numbers would name other rows;
 // - a row with an intent and no outcome is looked for by its referencia first; only
 //   when the service has none is it sent again.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro } from '../../../api/schemas.js';
 import type { CrearCobroInput } from '../../../api/contract.js';
@@ -33,8 +33,8 @@ import {
   cellAmount,
   encodingNote,
   parseSeparator,
-  readCsvFile,
-  type CsvRow,
+  readCsvRows,
+  type CsvRecord,
   type Separator,
 } from '../../shared/csv.js';
 import { lockFile } from '../../../lock.js';
@@ -95,57 +95,112 @@ function csvMedios(text: string): Partial<Record<(typeof MEDIOS)[number], false>
   return Object.fromEntries(MEDIOS.filter((m) => !named.includes(m)).map((m) => [m, false]));
 }
 
-/** Every row checked as `cobro crear` checks its flags; a UsageError naming each bad line when any is bad. */
-function checkRows(
-  ctx: Context,
-  lote: string,
-  rows: CsvRow[],
-  cell: (r: CsvRow, c: (typeof COLUMNS)[number]) => string,
-  timeZone: string,
-): Row[] {
-  const good: Row[] = [];
-  const bad: string[] = [];
-  const seen = new Map<string, number>();
-  for (const r of rows) {
+/** A row's body as one short string: [concepto, monto, referencia] then, when any, [medios left out, vencimiento, success_url, error_url]. */
+function pack(body: Row['body']): string {
+  const off = MEDIOS.filter((m) => body[m] === false).join(' ');
+  const more = [off, body.vencimiento ?? '', body.success_url ?? '', body.error_url ?? ''];
+  return JSON.stringify([
+    body.concepto,
+    body.monto,
+    body.referencia,
+    ...(more.some(Boolean) ? more : []),
+  ]);
+}
+
+function unpack(packed: string): Row['body'] {
+  const [concepto, monto, referencia, off, vencimiento, success, error] = JSON.parse(
+    packed,
+  ) as string[];
+  const body: Row['body'] = { concepto: concepto!, monto: monto!, referencia: referencia! };
+  for (const m of off ? off.split(' ') : []) body[m as (typeof MEDIOS)[number]] = false;
+  if (vencimiento) body.vencimiento = vencimiento;
+  if (success) body.success_url = success;
+  if (error) body.error_url = error;
+  return body;
+}
+
+/**
+ * A batch's rows as they are read, each checked as `cobro crear` checks its flags: a
+ * good row is kept as its line and one short string (a million rows fit in about a
+ * hundred MB), a bad one as the line that names it. Referencias are compared in one
+ * normal form, each kept once with its line.
+ */
+class CheckedRows {
+  readonly lines: number[] = [];
+  private readonly packed: string[] = [];
+  /** referenciaKey → the line that has it. */
+  readonly keys = new Map<string, number>();
+  readonly bad: string[] = [];
+
+  constructor(
+    private readonly at: Partial<Record<(typeof COLUMNS)[number], number>>,
+    private readonly timeZone: string,
+  ) {}
+
+  get length(): number {
+    return this.lines.length;
+  }
+
+  row(i: number): Row {
+    return { fila: this.lines[i]!, body: unpack(this.packed[i]!) };
+  }
+
+  *[Symbol.iterator](): Generator<Row> {
+    for (let i = 0; i < this.lines.length; i++) yield this.row(i);
+  }
+
+  check(r: CsvRecord): void {
+    const cell = (c: (typeof COLUMNS)[number]) => {
+      const i = this.at[c];
+      return i === undefined ? '' : (r.values[i] ?? '');
+    };
     try {
-      const concepto = checkText(cell(r, 'concepto'), 'concepto', MAX_CONCEPTO);
-      const referencia = checkText(cell(r, 'referencia'), 'referencia', MAX_REFERENCIA);
+      const concepto = checkText(cell('concepto'), 'concepto', MAX_CONCEPTO);
+      const referencia = checkText(cell('referencia'), 'referencia', MAX_REFERENCIA);
       // Compared as people type them: NFC and NFD, a zero-width space, a trailing blank are one referencia.
       const key = referenciaKey(referencia);
-      const twin = seen.get(key);
+      const twin = this.keys.get(key);
       if (twin !== undefined)
         throw new UsageError(
           `la referencia "${printable(referencia, 40)}" ya está en la línea ${twin} (cada fila necesita la suya: así se la encuentra después de un corte)`,
         );
-      seen.set(key, r.line);
+      this.keys.set(key, r.line);
       const body: Row['body'] = {
         concepto,
-        monto: formatCents(cellAmount(cell(r, 'monto'))),
+        monto: formatCents(cellAmount(cell('monto'))),
         referencia,
-        ...csvMedios(cell(r, 'medios')),
+        ...csvMedios(cell('medios')),
       };
       if (body.tarjeta === false && body.qr === false && body.transferencia === false)
         throw new UsageError('medios: ninguno; dejá al menos uno');
-      const vence = cell(r, 'vencimiento');
+      const vence = cell('vencimiento');
       if (vence) {
         try {
-          body.vencimiento = parseVencimiento(vence, { timeZone }).iso;
+          body.vencimiento = parseVencimiento(vence, { timeZone: this.timeZone }).iso;
         } catch (err) {
           if (err instanceof DateError) throw new UsageError(`vencimiento ${err.message}`);
           throw err;
         }
       }
-      if (cell(r, 'success_url'))
-        body.success_url = parseUrl(cell(r, 'success_url'), 'success_url', 'https');
-      if (cell(r, 'error_url'))
-        body.error_url = parseUrl(cell(r, 'error_url'), 'error_url', 'https');
-      good.push({ fila: r.line, body });
+      if (cell('success_url'))
+        body.success_url = parseUrl(cell('success_url'), 'success_url', 'https');
+      if (cell('error_url')) body.error_url = parseUrl(cell('error_url'), 'error_url', 'https');
+      // Once a row is bad nothing is created: the good ones need not be kept, only checked.
+      if (this.bad.length) return;
+      this.lines.push(r.line);
+      this.packed.push(pack(body));
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
-      bad.push(`línea ${r.line}: ${err.message}`);
+      this.bad.push(`línea ${r.line}: ${err.message}`);
+      this.lines.length = 0;
+      this.packed.length = 0;
     }
   }
-  if (bad.length) {
+
+  /** A UsageError naming each bad line, when any is bad. */
+  refuseBad(ctx: Context, lote: string): void {
+    const { bad } = this;
+    if (!bad.length) return;
     for (const line of bad) ctx.io.err(ctx.io.c.yellow(line));
     throw new CliError(
       `${count(bad.length, 'fila no se puede crear', 'filas no se pueden crear')} (${bad.map((b) => b.split(':')[0]).join(', ')}): no se creó ningún cobro de ${printable(lote)}`,
@@ -156,35 +211,37 @@ function checkRows(
       },
     );
   }
-  return good;
 }
 
-/** `svc cobro crear --lote FILE.csv`: checked whole, locked, each row once. */
+/** `svc cobro crear --lote FILE.csv`: read as a stream and checked whole, locked, each row once. */
 export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
   const paralelo = o.paralelo === undefined ? 1 : parseId(o.paralelo, '--paralelo');
   if (paralelo > 4)
     throw new UsageError('--paralelo: hasta 4 a la vez (el servicio no es para ráfagas)');
   const resultado = o.resultado === undefined ? undefined : String(o.resultado);
   const what = `--lote ${printable(o.lote)}`;
-  const csv = readCsvFile(o.lote, {
-    what: '--lote',
-    separator: parseSeparator(o.separador),
-    encoding: 'auto',
+  const separator = parseSeparator(o.separador);
+  const timeZone = await ctx.zone();
+  let rows: CheckedRows | undefined;
+  const notices: string[] = [];
+  const csv = await readCsvRows(o.lote, { what: '--lote', separator }, (head) => {
+    notices.length = 0;
+    const at = batchColumns(head, what, COLUMNS, ['concepto', 'monto', 'referencia'], (line) =>
+      notices.push(line),
+    );
+    const checked = new CheckedRows(at, timeZone);
+    rows = checked;
+    return (r) => checked.check(r);
   });
-  const notice = (line: string) => say(ctx, ctx.io.c.yellow(line));
   const read = encodingNote(csv, what);
-  if (read) notice(read);
-  const names = batchColumns(csv, what, COLUMNS, ['concepto', 'monto', 'referencia'], notice);
-  if (csv.rows.length === 0) throw new UsageError(`${what}: no tiene filas`);
-  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) =>
-    names[c] === undefined ? '' : (r.cells[names[c]] ?? '');
-  const rows = checkRows(ctx, o.lote, csv.rows, cell, await ctx.zone());
+  for (const line of read ? [read, ...notices] : notices) say(ctx, ctx.io.c.yellow(line));
+  if (!rows || csv.rows === 0) throw new UsageError(`${what}: no tiene filas`);
+  rows.refuseBad(ctx, o.lote);
   const client = await ctx.client();
-  const digest = `sha256:${createHash('sha256').update(readFileSync(o.lote)).digest('hex')}`;
   const lock = await lockFile(o.lote, {
     what: `el lote ${printable(o.lote)}`,
     kind: 'lote',
-    digest,
+    digest: csv.digest,
     onWait: (h) =>
       say(
         ctx,
@@ -194,7 +251,7 @@ export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
       ),
   });
   try {
-    await createLocked(ctx, client, o.lote, rows, paralelo, resultado, csv.separator);
+    await createLocked(ctx, client, o.lote, rows, paralelo, resultado, csv);
   } finally {
     lock.release();
   }
@@ -204,13 +261,12 @@ async function createLocked(
   ctx: Context,
   client: Client,
   lote: string,
-  rows: Row[],
+  rows: CheckedRows,
   paralelo: number,
   resultado: string | undefined,
-  separator: Separator,
+  { digest, separator }: { digest: string; separator: Separator },
 ): Promise<void> {
   const { io, globals } = ctx;
-  const digest = `sha256:${createHash('sha256').update(readFileSync(lote)).digest('hex')}`;
   const ledger = new Ledger<Outcome>(
     `${lote}.registro.jsonl`,
     (e) => e.estado === 'creado' || e.estado === 'rechazado',
@@ -226,12 +282,17 @@ async function createLocked(
         },
       );
     }
-    const todo = rows.filter((r) => !ledger.outcomes.has(r.fila));
+    // Rows left to do, by their place in `rows`: each is unpacked only when it is used.
+    const todo: number[] = [];
+    for (let i = 0; i < rows.length; i++) if (!ledger.outcomes.has(rows.lines[i]!)) todo.push(i);
     // The service's requests by referencia: a row's own (sent before a cut) or someone else's.
-    const existing = await byReferencia(ctx, client, todo);
-    const taken = todo.filter(
-      (r) => !ledger.intents.has(r.fila) && existing.has(referenciaKey(r.body.referencia)),
-    );
+    const existing = await byReferencia(ctx, client, rows.keys, ledger, todo.length > 0);
+    const taken: Row[] = [];
+    for (const i of todo) {
+      const r = rows.row(i);
+      if (!ledger.intents.has(r.fila) && existing.has(referenciaKey(r.body.referencia)))
+        taken.push(r);
+    }
     if (taken.length) {
       for (const r of taken)
         io.err(
@@ -256,7 +317,7 @@ async function createLocked(
         ctx,
         `${count(rows.length - todo.length, 'fila ya estaba creada', 'filas ya estaban creadas')} (registro ${shown(ledger.path)}): se saltean`,
       );
-    const total = sumAmounts(todo.map((r) => r.body.monto));
+    const total = sumAmounts(todo.map((i) => rows.row(i).body.monto));
     if (todo.length && !globals.yes) {
       const live = (await ctx.resolved()).mode === 'live';
       const sum = formatCents(total);
@@ -272,13 +333,16 @@ async function createLocked(
       }
     }
     ledger.begin({ digest, lote });
-    const results: RowResult[] = rows
-      .filter((r) => ledger.outcomes.has(r.fila))
-      .map((r) => resultOf(r, ledger.outcomes.get(r.fila)!, true));
+    const results: RowResult[] = [];
+    for (const r of rows) {
+      const done = ledger.outcomes.get(r.fila);
+      if (done) results.push(resultOf(r, done, true));
+    }
     for (const res of results) emit(ctx, res);
     const earlier = new Set(results.map((x) => x.fila));
     const progress = makeProgress(ctx, todo.length, total);
-    await eachInTurn(todo, paralelo, async (r) => {
+    await eachInTurn(todo, paralelo, async (i) => {
+      const r = rows.row(i);
       const res = await createRow(
         client,
         ledger,
@@ -332,19 +396,24 @@ function runSummary(results: RowResult[], earlier: Set<number>, unsure: number):
   );
 }
 
-/** The service's requests whose referencia is one of the rows', by referenciaKey (one read of the whole list). */
+/** The service's requests whose referencia is one of the rows' left to do, by referenciaKey (one read of the whole list). */
 async function byReferencia(
   ctx: Context,
   client: Client,
-  rows: Row[],
+  keys: Map<string, number>,
+  ledger: Ledger<Outcome>,
+  left: boolean,
 ): Promise<Map<string, Cobro[]>> {
-  const wanted = new Set(rows.map((r) => referenciaKey(r.body.referencia)));
+  const wanted = (key: string) => {
+    const fila = keys.get(key);
+    return fila !== undefined && !ledger.outcomes.has(fila);
+  };
   const found = new Map<string, Cobro[]>();
-  if (wanted.size === 0) return found;
+  if (!left) return found;
   const { data } = await ctx.spin('revisando las referencias…', () => client.listarCobros());
   for (const c of data.data) {
     const key = c.referencia === null ? undefined : referenciaKey(c.referencia);
-    if (key !== undefined && wanted.has(key)) found.set(key, [...(found.get(key) ?? []), c]);
+    if (key !== undefined && wanted(key)) found.set(key, [...(found.get(key) ?? []), c]);
   }
   return found;
 }

@@ -21,7 +21,13 @@ import { closeSync, readFileSync } from 'node:fs';
 import type { Client } from '../../../api/client.js';
 import type { Cobro, Devolucion, Transaccion } from '../../../api/schemas.js';
 import { CancelledError, CliError, EXIT, UsageError } from '../../../errors.js';
-import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../domain/money.js';
+import {
+  formatCents,
+  isAmount,
+  parseAmount,
+  sumAmounts,
+  type Cents,
+} from '../../../domain/money.js';
 import { csvField, fitColumns } from '../../../output/format.js';
 import { count, displayWidth, fitWidth, printable, shown } from '../../../text.js';
 import type { Context } from '../../context.js';
@@ -31,8 +37,7 @@ import {
   cellAmount,
   encodingNote,
   parseSeparator,
-  readCsvFile,
-  type CsvRow,
+  readCsvRows,
 } from '../../shared/csv.js';
 import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
@@ -129,6 +134,25 @@ interface PrepareOptions {
   motivo: string | null;
 }
 
+/**
+ * A row of the batch as read, kept small: its cells checked as far as they can be
+ * without the service (the request named, the amount, the transaction's id); what
+ * each says is judged once the service's lists are read, in the order --dry-run
+ * judges a refund (the request first).
+ */
+interface ReadRow {
+  fila: number;
+  /** The `cobro` cell as written, or why it names no request. */
+  cobro: string;
+  refProblem: string | undefined;
+  /** The amount, or null for "total". */
+  cents: Cents | null;
+  transaccion: number | undefined;
+  /** Why the amount or the transaction's id cannot be read: said once the request is found. */
+  problem: string | undefined;
+  motivo: string | null;
+}
+
 /** --lote FILE.csv --plan FILE: every row checked, the plan of those that fit written; exit 2 naming those left out. */
 export async function prepareBatch(
   ctx: Context,
@@ -137,25 +161,39 @@ export async function prepareBatch(
 ): Promise<void> {
   const { io, globals } = ctx;
   const what = `--lote ${printable(o.lote)}`;
-  const csv = readCsvFile(o.lote, {
-    what: '--lote',
-    separator: parseSeparator(o.separador),
-    encoding: 'auto',
-  });
-  const notice = (line: string) => say(ctx, io.c.yellow(line));
-  const read = encodingNote(csv, what);
-  if (read) notice(read);
-  const names = batchColumns(csv, what, COLUMNS, ['cobro', 'monto'], notice);
-  const cell = (r: CsvRow, c: (typeof COLUMNS)[number]) =>
-    names[c] === undefined ? '' : (r.cells[names[c]] ?? '');
-  if (csv.rows.length === 0) throw new UsageError(`--lote ${printable(o.lote)}: no tiene filas`);
+  let read: ReadRow[] = [];
+  let needTx = false;
+  const notices: string[] = [];
+  const csv = await readCsvRows(
+    o.lote,
+    { what: '--lote', separator: parseSeparator(o.separador) },
+    (head) => {
+      notices.length = 0;
+      read = [];
+      needTx = false;
+      const at = batchColumns(head, what, COLUMNS, ['cobro', 'monto'], (line) =>
+        notices.push(line),
+      );
+      return (r) => {
+        const cell = (c: (typeof COLUMNS)[number]) => {
+          const i = at[c];
+          return i === undefined ? '' : (r.values[i] ?? '');
+        };
+        const row = readRow(r.line, cell);
+        needTx ||= cell('transaccion') !== '';
+        read.push(row);
+      };
+    },
+  );
+  const encoding = encodingNote(csv, what);
+  for (const line of encoding ? [encoding, ...notices] : notices) say(ctx, io.c.yellow(line));
+  if (csv.rows === 0) throw new UsageError(`--lote ${printable(o.lote)}: no tiene filas`);
 
   const resolved = await ctx.resolved();
   const client = await ctx.client();
   const { cobros, devoluciones, txs } = await ctx.spin(
-    `revisando ${count(csv.rows.length, 'fila', 'filas')}…`,
+    `revisando ${count(csv.rows, 'fila', 'filas')}…`,
     async () => {
-      const needTx = csv.rows.some((r) => cell(r, 'transaccion') !== '');
       const [c, d, t] = await Promise.all([
         client.listarCobros(),
         client.listarDevoluciones(),
@@ -178,18 +216,13 @@ export async function prepareBatch(
     if (list) list.push(d);
     else refundsOf.set(d.cobro_id, [d]);
   }
-  for (const r of csv.rows) {
+  for (const r of read) {
     try {
-      // An id or a code as svc reads them anywhere; any other text is the merchant's referencia.
-      const name = cell(r, 'cobro');
-      const ref: CobroRef = cellRef(name);
+      if (r.refProblem !== undefined) throw new UsageError(r.refProblem);
+      const ref: CobroRef = cellRef(r.cobro);
       const cobro = pick(index, ref);
-      const montoText = cell(r, 'monto');
-      const total = montoText.toLowerCase() === 'total';
-      const amount = total ? undefined : cellAmount(montoText, ' (o "total": todo lo que queda)');
-      const transaccion = cell(r, 'transaccion')
-        ? parseId(cell(r, 'transaccion'), 'transaccion')
-        : undefined;
+      if (r.problem !== undefined) throw new UsageError(r.problem);
+      const { transaccion } = r;
       const tx = transaccion === undefined ? undefined : txById.get(transaccion);
       if (transaccion !== undefined && !tx)
         throw new UsageError(`no hay transacción ${transaccion}`);
@@ -198,7 +231,7 @@ export async function prepareBatch(
       refuseInexact([cobro, ...mine], `un plan para el cobro ${cobro.id}`);
       const before = pending.get(cobro.id) ?? [];
       const plan = planRefund(
-        { ref, amount, total, transaccion },
+        { ref, amount: r.cents ?? undefined, total: r.cents === null, transaccion },
         cobro,
         [...mine, ...before],
         tx as Transaccion | undefined,
@@ -213,21 +246,21 @@ export async function prepareBatch(
         created_at: '',
       } as Devolucion);
       pending.set(cobro.id, before);
-      const motivo = cell(r, 'motivo') || null;
       rows.push({
-        fila: r.line,
+        fila: r.fila,
         cobro_id: cobro.id,
         codigo: cobro.codigo,
         monto,
         transaccion_id: transaccion ?? null,
-        motivo,
+        motivo: r.motivo,
         antes: mine.map((d) => d.id).sort((a, b) => a - b),
       });
     } catch (err) {
       if (!(err instanceof CliError) && !(err instanceof InexactRowError)) throw err;
-      left.push({ fila: r.line, why: err.message });
+      left.push({ fila: r.fila, why: err.message });
     }
   }
+  read = [];
   const totalCents = sumAmounts(rows.map((r) => r.monto));
   for (const r of rows) say(ctx, `línea ${r.fila}\tcobro ${r.cobro_id}\t${r.monto}\tentra`);
   for (const l of left) say(ctx, io.c.yellow(`línea ${l.fila}\tqueda afuera: ${l.why}`));
@@ -281,6 +314,37 @@ function cellRef(name: string): CobroRef {
   if (/^[A-Za-z0-9]{10}$/.test(code) && /^[A-Za-z0-9][A-Za-z0-9\s-]*$/.test(name))
     return { kind: 'codigo', codigo: code.toUpperCase(), orReferencia: name };
   return name ? { kind: 'referencia', referencia: name } : parseCobroRef('', undefined);
+}
+
+/** A row's cells read as far as they can be without the service (see ReadRow). */
+function readRow(fila: number, cell: (c: (typeof COLUMNS)[number]) => string): ReadRow {
+  const cobro = cell('cobro');
+  const row: ReadRow = {
+    fila,
+    cobro,
+    refProblem: undefined,
+    cents: null,
+    transaccion: undefined,
+    problem: undefined,
+    motivo: cell('motivo') || null,
+  };
+  try {
+    cellRef(cobro);
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    row.refProblem = err.message;
+    return row;
+  }
+  try {
+    const montoText = cell('monto');
+    if (montoText.toLowerCase() !== 'total')
+      row.cents = cellAmount(montoText, ' (o "total": todo lo que queda)');
+    if (cell('transaccion')) row.transaccion = parseId(cell('transaccion'), 'transaccion');
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    row.problem = err.message;
+  }
+  return row;
 }
 
 /** The requests by id, by code (upper case), by referencia's key and by exact referencia. */
