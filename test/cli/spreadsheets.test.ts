@@ -72,5 +72,14 @@ describe('batch files as spreadsheets save them', () => {
     expect(p.filas).toMatchObject([
       { cobro_id: a!.id, monto: '12.50', motivo: 'canceló la función' },
     ]);
+    // The result of applying it has the batch file's separator, as a batch of requests' has.
+    const out = join(dir, 'resultado.csv');
+    const applied = await svc(['devolver', '--aplicar', plan, '--yes', '--resultado', out], {
+      env: sb.env,
+    });
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const result = readFileSync(out, 'utf8').split('\r\n');
+    expect(result[0]).toBe('fila;cobro;monto;estado;devolucion_id;error');
+    expect(result[1]).toMatch(new RegExp(`^2;${a!.id};12\\.50;hecha;\\d+;$`));
   });
 });

@@ -9,6 +9,7 @@ import { killAtRandom, paidCobros, refundsPer } from '../../helpers/batches.js';
 import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+import { digestOf, type BatchPlan } from '../../../src/cli/commands/devolver/lote.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -88,8 +89,9 @@ describe('devolver --lote / --aplicar a batch', () => {
       [c!.id, 'hecha'],
     ]);
     expect(await perCobro([a!.id, b!.id, c!.id, d!.id])).toEqual([1, 1, 1, 0]);
+    // The batch file's separator (;), as a batch of requests' result file has it.
     expect(readFileSync(resultado, 'utf8').split('\r\n')[0]).toBe(
-      'fila,cobro,monto,estado,devolucion_id,error',
+      'fila;cobro;monto;estado;devolucion_id;error',
     );
 
     const again = await svc(['devolver', '--aplicar', plan, '--yes', '--json'], { env: sb.env });
@@ -101,6 +103,27 @@ describe('devolver --lote / --aplicar a batch', () => {
     expect(listed.stdout).toMatch(
       /lote\.json\t3 filas\t142\.50\t\S+\tshow suspendido\tsí, por \S+/,
     );
+  });
+
+  it('a plan written before plans kept the separator (no "separador") still applies, its result with ","', async () => {
+    const [a] = await paid(1);
+    const path = await batchPlan([a!.id]);
+    const {
+      digest: _d,
+      aplicado: _a,
+      separador: _s,
+      ...body
+    } = JSON.parse(readFileSync(path, 'utf8')) as BatchPlan;
+    writeFileSync(path, JSON.stringify({ ...body, digest: digestOf(body), aplicado: null }));
+    const out = join(tempDir('svc-lote-'), 'resultado.csv');
+    const r = await svc(['devolver', '--aplicar', path, '--yes', '--resultado', out], {
+      env: sb.env,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\r\n')[0]).toBe(
+      'fila,cobro,monto,estado,devolucion_id,error',
+    );
+    expect(await perCobro([a!.id])).toEqual([1]);
   });
 
   it.each([

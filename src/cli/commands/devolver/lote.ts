@@ -38,6 +38,7 @@ import {
   encodingNote,
   parseSeparator,
   readCsvRows,
+  type Separator,
 } from '../../shared/csv.js';
 import { lockFile } from '../../../lock.js';
 import { eachInTurn, Ledger, makeProgress, refusalText, rowOnce } from '../../shared/ledger.js';
@@ -46,6 +47,9 @@ import { AlreadyApplied, osUser, PlanRefused } from './plan.js';
 import { NOTHING_REFUNDED } from './devolver.js';
 import { isIdText, parseId } from '../../parse.js';
 import { referenciaKey } from '../../../domain/rules.js';
+
+/** What a plan's `separador` may be. */
+const SEPARATORS: readonly unknown[] = [',', ';', '\t'];
 
 export interface BatchRow {
   /** The CSV line the row came from. */
@@ -70,6 +74,8 @@ export interface BatchPlan {
   creado: string;
   preparado_por: string;
   motivo: string | null;
+  /** The batch file's separator, which the result file of an apply uses too (plans before it: ","). */
+  separador?: Separator;
   digest: string;
   aplicado: null | { at: string; aplicado_por: string; hechas: number; rechazadas: number };
 }
@@ -77,7 +83,7 @@ export interface BatchPlan {
 /** The batch's columns: `cobro` is an id, a code or a referencia; `monto` an amount or "total". */
 const COLUMNS = ['cobro', 'monto', 'transaccion', 'motivo'] as const;
 
-function digestOf(p: Omit<BatchPlan, 'digest' | 'aplicado'>): string {
+export function digestOf(p: Omit<BatchPlan, 'digest' | 'aplicado'>): string {
   const canonical = JSON.stringify([
     p.version,
     p.tipo,
@@ -97,6 +103,8 @@ function digestOf(p: Omit<BatchPlan, 'digest' | 'aplicado'>): string {
     p.creado,
     p.preparado_por,
     p.motivo,
+    // Only where written: plans from before it keep their digest.
+    ...(p.separador === undefined ? [] : [p.separador]),
   ]);
   return `sha256:${process.getBuiltinModule('node:crypto').createHash('sha256').update(canonical).digest('hex')}`;
 }
@@ -281,6 +289,7 @@ export async function prepareBatch(
     creado: new Date().toISOString(),
     preparado_por: osUser(ctx.env),
     motivo: o.motivo,
+    separador: csv.separator,
   };
   const plan: BatchPlan = { ...body, digest: digestOf(body), aplicado: null };
   writeNew(o.plan, `${JSON.stringify(plan, null, 2)}\n`);
@@ -418,6 +427,7 @@ function checkBatch(path: string, p: BatchPlan): BatchPlan {
         isAmount(r.monto) &&
         Array.isArray(r.antes),
     ) &&
+    (p.separador === undefined || SEPARATORS.includes(p.separador)) &&
     typeof p.perfil === 'string' &&
     (p.modo === 'test' || p.modo === 'live') &&
     typeof p.total === 'string';
@@ -639,7 +649,7 @@ async function applyLocked(
     const rechazadas = results.filter((x) => x.estado === 'rechazada').length;
     const inciertas = results.filter((x) => x.estado === 'incierta');
     const dudosas = results.filter((x) => x.estado === 'dudosa');
-    if (resultado) replaceFile(resultado, resultCsv(results));
+    if (resultado) replaceFile(resultado, resultCsv(results, plan.separador ?? ','));
     if (inciertas.length === 0 && dudosas.length === 0) {
       replaceFile(
         path,
@@ -812,13 +822,14 @@ function emit(ctx: Context, res: RowResult): void {
     );
 }
 
-function resultCsv(results: RowResult[]): string {
-  const lines = [['fila', 'cobro', 'monto', 'estado', 'devolucion_id', 'error'].join(',')];
+/** The result file, with the batch file's separator: the spreadsheet that saved it opens it the same way. */
+function resultCsv(results: RowResult[], separator: Separator): string {
+  const lines = [['fila', 'cobro', 'monto', 'estado', 'devolucion_id', 'error'].join(separator)];
   for (const r of results)
     lines.push(
       [r.fila, r.cobro_id, r.monto, r.estado, r.devolucion_id ?? '', r.error ?? '']
-        .map((v) => csvField(v))
-        .join(','),
+        .map((v) => csvField(v, separator))
+        .join(separator),
     );
   return `${lines.join('\r\n')}\r\n`;
 }
