@@ -3,9 +3,28 @@
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/registry.js';
 import { EXIT } from '../../src/errors.js';
-import { svc } from '../helpers/inproc.js';
+import { displayWidth } from '../../src/text.js';
+import { svc, svcOnTerminal } from '../helpers/inproc.js';
 
 describe('svc comandos', () => {
+  it('on a terminal of 80 and 60 columns each summary goes on under itself, broken at spaces; piped, one line each', async () => {
+    for (const cols of [80, 60, 30]) {
+      const r = await svcOnTerminal(['comandos'], {}, cols);
+      expect(r.exitCode).toBe(0);
+      const lines = r.screen.split('\n').filter((l) => l !== '');
+      expect(
+        lines.filter((l) => displayWidth(l) > cols),
+        `${cols}`,
+      ).toEqual([]);
+      // Read back with the breaks as spaces, every summary is whole: no word was cut.
+      const flat = r.screen.replace(/\s+/g, ' ');
+      for (const c of commands)
+        expect(flat, `${cols}`).toContain(` ${c.name} ${c.summary} `.slice(1));
+    }
+    const piped = await svc(['comandos']);
+    expect(piped.stdout.trim().split('\n')).toHaveLength(commands.length);
+  });
+
   it('--json: every command with its arguments, options (choices, defaults), examples, and the exit codes', async () => {
     const r = await svc(['comandos', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -6,6 +6,7 @@ import { GLOBAL_OPTIONS } from '../../program.js';
 import { commands, groups } from '../../registry.js';
 import { EXIT } from '../../../errors.js';
 import { printJson } from '../../../output/format.js';
+import { wrapWords } from '../../../text.js';
 
 /** What each exit code of svc means (docs/salida-y-codigos.md). */
 const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
@@ -52,7 +53,22 @@ const argument = (a: ArgDef) => ({
 export async function run(ctx: Context): Promise<void> {
   if (!ctx.globals.json) {
     const width = Math.max(...commands.map((c) => c.name.length));
-    for (const c of commands) ctx.io.out(`${c.name.padEnd(width)}  ${c.summary}`);
+    // On a terminal a summary goes on under itself, broken at spaces (never mid-word by
+    // the terminal); piped, one line per command for grep.
+    const room = ctx.io.stdoutTTY ? (ctx.io.columns ?? 80) - width - 2 : Infinity;
+    const pad = ' '.repeat(width + 2);
+    for (const c of commands) {
+      // Too narrow for a column of summaries: each under its name instead.
+      if (room < 20) {
+        ctx.io.out(c.name);
+        for (const line of wrapWords(c.summary, (ctx.io.columns ?? 80) - 2))
+          ctx.io.out(`  ${line}`);
+        continue;
+      }
+      const [first = '', ...rest] = wrapWords(c.summary, room);
+      ctx.io.out(`${c.name.padEnd(width)}  ${first}`);
+      for (const line of rest) ctx.io.out(`${pad}${line}`);
+    }
     return;
   }
   printJson(ctx.io, {
