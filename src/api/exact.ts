@@ -244,3 +244,52 @@ export function reindent(text: string, pad = ''): string {
   }
   return out;
 }
+
+/**
+ * JSON.parse of svc's own --json output, keeping each integer JSON cannot hold exactly
+ * as the digits written (a string): `{"id": 9007199254740993}` reads as
+ * `{id: "9007199254740993"}`, never as the neighbouring 9007199254740992.
+ */
+export function parseExact(text: string): unknown {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      continue;
+    }
+    if (ch !== '-' && (ch < '0' || ch > '9')) continue;
+    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) continue;
+    if (m[1] === undefined && m[2] === undefined && !Number.isSafeInteger(Number(m[0]))) {
+      out += `${text.slice(from, i)}"${m[0]}"`;
+      from = i + m[0].length;
+    }
+    i += m[0].length - 1;
+  }
+  return JSON.parse(from === 0 ? text : out + text.slice(from));
+}
+
+/**
+ * What svc cannot take exactly in a row of its own --json read back with parseExact (an
+ * id past 2^53 − 1 is then a string of digits; an amount beyond cents stays as sent), or
+ * undefined: for figures made from that output (svc mcp's totals), which no longer carry
+ * the mark.
+ */
+export function inexactInOutput(
+  row: Record<string, unknown>,
+  amounts: readonly string[],
+): string | undefined {
+  const reasons: string[] = [];
+  for (const [k, v] of Object.entries(row)) {
+    if (typeof v !== 'string') continue;
+    if ((k === 'id' || k.endsWith('_id')) && /^-?\d+$/.test(v))
+      reasons.push(`${k} más allá de 2^53−1`);
+    else if (amounts.includes(k) && /^\d+(\.\d+)?$/.test(v) && !('cents' in checkAmount(v)))
+      reasons.push(
+        `${k} ${v.length > 24 ? `${v.slice(0, 24)}…` : v} que svc no puede tomar exacto`,
+      );
+  }
+  return reasons.length ? reasons.join('; ') : undefined;
+}

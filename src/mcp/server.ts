@@ -26,6 +26,7 @@ import type { Resolved } from '../config/resolve.js';
 import { parsePort, printable } from '../cli/parse.js';
 import { PrivatePathError, readPrivateFile } from '../config/private.js';
 import { replaceFile } from '../durable.js';
+import { parseExact } from '../api/exact.js';
 import { dataDir } from '../config/profiles.js';
 import { UsageError } from '../errors.js';
 import { main } from '../main.js';
@@ -291,16 +292,19 @@ async function runCommand(shared: Shared, argv: string[]): Promise<Run> {
   return { code, stdout: stdout.text, stderr: stderr.text, error };
 }
 
-/** A command's --json output: one value, or one value per line (conciliar's differences). */
+/**
+ * A command's --json output: one value, or one value per line (conciliar's differences);
+ * an id past 2^53 − 1 as the digits the service sent (api/exact.ts parseExact).
+ */
 function parseOutput(text: string): unknown {
   if (!text.trim()) return undefined;
   try {
-    return JSON.parse(text);
+    return parseExact(text);
   } catch {
     return text
       .split('\n')
       .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as unknown);
+      .map((l) => parseExact(l));
   }
 }
 

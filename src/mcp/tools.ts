@@ -7,6 +7,7 @@
 // The short text of each result is built here from svc's own words and from values
 // whose form svc checked (ids, codes, states, amounts): what the service or a
 // stranger's notification said travels only in structuredContent, as data.
+import { inexactInOutput } from '../api/exact.js';
 import * as z from 'zod';
 import { ESTADOS_COBRO, ESTADOS_TRANSACCION, MEDIOS } from '../api/enums.js';
 import { commands } from '../cli/registry.js';
@@ -171,8 +172,11 @@ function listTool(o: {
     shape(data, input) {
       const list = asList(data) as Record<string, unknown>[];
       const totales: Record<string, string> = {};
-      for (const key of o.amounts)
-        totales[key] = formatCents(sumAmounts(list.map((i) => i[key]).filter(isAmount)));
+      // A row svc could not take exactly (its --json as sent, read by parseExact) leaves no total.
+      const odd = list.find((i) => inexactInOutput(i, o.amounts) !== undefined);
+      if (!odd)
+        for (const key of o.amounts)
+          totales[key] = formatCents(sumAmounts(list.map((i) => i[key]).filter(isAmount)));
       let start = 0;
       if (typeof input.cursor === 'string') {
         const at = list.findIndex((i) => String(i.id) === input.cursor);
@@ -187,7 +191,12 @@ function listTool(o: {
       const more = start + page.length < list.length;
       return {
         cantidad: list.length,
-        ...(o.amounts.length ? { totales } : {}),
+        ...(o.amounts.length && !odd ? { totales } : {}),
+        ...(o.amounts.length && odd
+          ? {
+              sin_totales: `${o.noun[0]} ${String(odd.id)} tiene ${inexactInOutput(odd, o.amounts)}: es una fila que svc no puede tomar exacta, así que no da totales`,
+            }
+          : {}),
         items: input.completo === true ? page : page.map(o.compact ?? ((r) => pick(r, o.row))),
         ...(more ? { siguiente: String(page.at(-1)!.id) } : {}),
       };
@@ -202,7 +211,8 @@ function listTool(o: {
         shown < n
           ? ` (${shown} en esta página${out.siguiente !== undefined ? '; hay más: cursor=siguiente' : ''})`
           : '';
-      return `${count(n, o.noun[0], o.noun[1])}${page}${totales.length ? `; totales: ${totales.join(', ')}` : ''}`;
+      const none = typeof out.sin_totales === 'string' ? `; sin totales: ${out.sin_totales}` : '';
+      return `${count(n, o.noun[0], o.noun[1])}${page}${totales.length ? `; totales: ${totales.join(', ')}` : ''}${none}`;
     },
   };
 }

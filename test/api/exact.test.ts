@@ -6,6 +6,7 @@ import {
   inexactOf,
   jsonText,
   markOf,
+  parseExact,
   rawMembers,
   reindent,
 } from '../../src/api/exact.js';
@@ -109,5 +110,26 @@ describe('the list reader keeps the mark with its item, however the list arrived
     const list = stream.result(check)!;
     expect(list.length).toBe(n);
     expect(marked(list)).toEqual(want);
+  });
+});
+
+describe('parseExact: svc --json read back without losing an id', () => {
+  it('keeps an integer past 2^53 − 1 as its digits, and everything else as JSON.parse reads it', () => {
+    expect(
+      parseExact(
+        '[{"id": 9007199254740993, "n": -9007199254740993, "s": "9007199254740993 \\" 1", "f": 1.5, "e": 1e30, "ok": 42, "x": [null, true, 9007199254740991]}]',
+      ),
+    ).toEqual([
+      {
+        id: '9007199254740993',
+        n: '-9007199254740993',
+        s: '9007199254740993 " 1',
+        f: 1.5,
+        e: 1e30,
+        ok: 42,
+        x: [null, true, 9007199254740991],
+      },
+    ]);
+    expect(() => parseExact('{"id": 1,}')).toThrow(SyntaxError);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cobro } from '../../src/api/schemas.js';
 import { svcSpawned, tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
+import { startMcpInProcess } from '../helpers/mcp.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
 let sb: InProcessSandbox;
@@ -219,5 +220,36 @@ describe('a batch refund: only the rows of the request with such a row stop', ()
         .map((l) => JSON.parse(l).estado),
     ).toEqual(['dudosa', 'hecha']);
     expect([await refunds(1), await refunds(2)]).toEqual([before[0], before[1]! + 1]);
+  });
+});
+
+describe('svc mcp: the row as sent, and no total made of it', () => {
+  it.each([
+    [
+      'un id más allá de 2^53−1',
+      'listar_devoluciones',
+      BIG_ID,
+      `devolución ${BIG_ID} tiene id más allá de 2^53−1`,
+    ],
+    [
+      'un monto de tres decimales',
+      'listar_liquidaciones',
+      3,
+      'liquidación 3 tiene bruto 10.001 que svc no puede tomar exacto',
+    ],
+  ] as const)('%s: %s', async (name, tool, id, why) => {
+    await serving(VALUES[name]);
+    const mcp = await startMcpInProcess([], sb.env);
+    try {
+      const r = await mcp.client.callTool({ name: tool, arguments: {} });
+      const out = r.structuredContent as Record<string, unknown>;
+      expect(r.isError, JSON.stringify(out)).toBeFalsy();
+      expect((out.items as { id: unknown }[])[0]!.id).toBe(id);
+      expect(out.totales).toBeUndefined();
+      expect(out.sin_totales).toContain(why);
+    } finally {
+      await mcp.close();
+      await sb.clearFaults();
+    }
   });
 });
