@@ -4,33 +4,16 @@
 // median wall time and peak resident memory (getrusage, written by each process as
 // it exits) of each, and their ratios. Asserts nothing; the 150 MB budget is a test
 // (test/load/sandbox-data.load.test.ts).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { bin, median, runPeak, startSandbox } from './helpers.mjs';
 
-const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const count = Number(process.env.BENCH_LIST ?? 10_000);
-const peak = fileURLToPath(new URL('../helpers/report-peak-rss.mjs', import.meta.url));
 
-const sandbox = spawn(
-  process.execPath,
-  [bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0'],
-  { stdio: ['ignore', 'pipe', 'ignore'] },
-);
-const info = await new Promise((resolve) =>
-  createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))),
-);
-const env = {
-  ...process.env,
-  SVC_BASE_URL: info.base_url,
-  SVC_API_KEY: info.api_key,
-  SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
-  NO_COLOR: '1',
-};
+const sandbox = await startSandbox();
+const { info, env } = sandbox;
 
 let next = 0;
 await Promise.all(
@@ -59,34 +42,12 @@ writeFileSync(
 process.stdout.write(JSON.stringify((await r.json()).data, null, 2) + '\\n');\n`,
 );
 
-/** One run with stdout read through a pipe: wall ms, peak KB, bytes out. */
-function once(args) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const p = spawn(process.execPath, ['--import', peak, ...args], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let bytes = 0;
-    let err = '';
-    p.stdout.on('data', (d) => (bytes += d.length));
-    p.stderr.on('data', (d) => (err += d));
-    p.once('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      const kb = Number(/maxrss_kb=(\d+)/.exec(err)?.[1]);
-      if (code !== 0 || !kb) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
-      else resolve({ ms, kb, bytes });
-    });
-  });
-}
-
 async function measure(args) {
   const all = [];
-  for (let i = 0; i < runs; i++) all.push(await once(args));
-  const mid = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (let i = 0; i < runs; i++) all.push(await runPeak(args, env));
   return {
-    ms: mid(all.map((r) => r.ms)),
-    kb: mid(all.map((r) => r.kb)),
+    ms: median(all.map((r) => r.ms)),
+    kb: median(all.map((r) => r.kb)),
     most: Math.max(...all.map((r) => r.kb)),
     bytes: all[0].bytes,
   };
@@ -94,7 +55,7 @@ async function measure(args) {
 
 const b = await measure([bare]);
 const s = await measure([bin, 'cobro', 'listar', '--json']);
-sandbox.kill('SIGTERM');
+await sandbox.stop();
 
 console.log(`median of ${runs} runs, Node ${process.version}, ${count} requests, stdout a pipe`);
 const row = (name, r) =>

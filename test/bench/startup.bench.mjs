@@ -5,12 +5,12 @@
 // --json does. Runs alternate (baseline, svc, baseline, svc…) so a noisy machine
 // weighs on both alike. Figures, never assertions. Compile cache: on by default
 // (NODE_COMPILE_CACHE is set to a fresh folder, warmed by one untimed run of each).
-import { spawn, spawnSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startSandbox } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
@@ -20,22 +20,14 @@ const peak = join(root, 'test', 'helpers', 'report-peak-rss.mjs');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const major = Number(process.versions.node.split('.')[0]);
 
-// --ready-delay 0: no request's cvu/qr is still being prepared while the runs are timed.
-const sandbox = spawn(
-  process.execPath,
-  [bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0'],
-  { stdio: ['ignore', 'pipe', 'ignore'] },
-);
-const info = await new Promise((resolve) =>
-  createInterface({ input: sandbox.stdout }).once('line', (l) => resolve(JSON.parse(l))),
-);
+const sandbox = await startSandbox();
+const { info } = sandbox;
 const env = {
-  ...process.env,
-  SVC_BASE_URL: info.base_url,
-  SVC_API_KEY: info.api_key,
-  SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
+  ...sandbox.env,
+  NO_COLOR: process.env.NO_COLOR,
   NODE_COMPILE_CACHE: mkdtempSync(join(tmpdir(), 'svc-bench-cache-')),
 };
+if (env.NO_COLOR === undefined) delete env.NO_COLOR;
 for (let i = 0; i < 100; i++) {
   await fetch(`${info.base_url}/v1/cobros`, {
     method: 'POST',
@@ -109,7 +101,7 @@ row(
   1.3,
   'MiB',
 );
-sandbox.kill('SIGTERM');
+await sandbox.stop();
 
 console.log(`Node ${process.version}, median of ${runs} alternating runs, compile cache on`);
 console.log(`${'call'.padEnd(32)} ${'baseline'.padStart(9)} ${'svc'.padStart(9)}  ratio  target`);
