@@ -36,6 +36,7 @@ label{display:block;font-weight:600;font-size:.9rem;margin:.5rem 0 .2rem}
 .lectura.mal{color:#b91c1c}
 input,select{font:inherit;width:100%;padding:.45rem .55rem;border:1px solid #9ca3af;border-radius:.45rem;background:#fff;color:inherit;min-width:0}
 input[readonly]{background:#f9fafb;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
+textarea.secreto{display:block;width:100%;font:.85rem/1.4 ui-monospace,Menlo,Consolas,monospace;padding:.45rem .55rem;border:1px solid #9ca3af;border-radius:.45rem;background:#f9fafb;color:inherit;resize:none;overflow:hidden;word-break:break-all;field-sizing:content}
 button{font:inherit;font-weight:600;min-height:2.5rem;padding:.4rem .9rem;border-radius:.45rem;cursor:pointer;border:2px solid #1d4ed8;background:#fff;color:#1d4ed8}
 button.pri{background:#1d4ed8;color:#fff}
 button.warn{border-color:#b91c1c;color:#b91c1c}
@@ -75,8 +76,8 @@ td button{white-space:nowrap;min-height:2.25rem;padding:.25rem .6rem}
 td small{display:block;color:#4b5563;white-space:nowrap}
 th{font-weight:600;color:#374151;white-space:nowrap}
 td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
-@media (max-width:40rem){.scroll{position:relative}.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block}
-.scroll thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+@media (max-width:40rem){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block}
+.scroll thead{display:none}
 .scroll tr{border-top:1px solid #e5e7eb;padding:.3rem 0}
 .scroll td{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 .75rem;border:0;padding:.1rem .4rem;text-align:right;overflow-wrap:anywhere}
 .scroll td::before{content:attr(data-label);color:#4b5563;font:600 .85rem system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:left}

@@ -385,4 +385,33 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+  it('shows each key whole when asked, and nowhere in the page text, at 1280 and 375 px', async () => {
+    const problems: string[] = [];
+    const page = await connected(context, sb.base_url, sb.api_key, ...WIDTHS[0], problems);
+    await page.getByRole('button', { name: 'Mostrar claves y secreto' }).click();
+    const secret = page.getByRole('textbox', { name: 'Secreto de notificaciones' });
+    expect(await secret.inputValue()).toBe(sb.webhook_secret);
+    for (const [width, height] of WIDTHS) {
+      await page.setViewportSize({ width, height });
+      // Each key's field shows all of it: nothing hidden past its edge (a 375 px input
+      // showed svc_test_020c5c097d24d8d5b7bbd263ad7 of a 41-character key).
+      const cut =
+        await page.evaluate(`[...document.querySelectorAll('#claves-datos textarea, #claves-datos input')]
+        .filter((f) => f.scrollWidth > f.clientWidth + 1 || f.scrollHeight > f.clientHeight + 1)
+        .map((f) => f.id + ' ' + f.scrollWidth + 'x' + f.scrollHeight + ' in ' + f.clientWidth + 'x' + f.clientHeight)`);
+      expect(cut, `at ${width} px`).toEqual([]);
+      expect(await page.locator('#claves-datos').getByRole('textbox').count()).toBe(4);
+      expect(await page.evaluate(PROBLEMS), `at ${width} px`).toEqual([]);
+      await expectFitsWidth(page, width);
+      // In fields, to copy; never in the page's text.
+      const shown = await page.locator('body').innerText();
+      for (const key of [sb.api_key, sb.api_key_live!, sb.webhook_secret])
+        expect(shown.includes(key), `at ${width} px`).toBe(false);
+      await screenshot(page, `panel-claves-${width}`);
+    }
+    await page.getByRole('button', { name: 'Ocultar claves y secreto' }).click();
+    expect(await page.content()).not.toContain(sb.webhook_secret);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

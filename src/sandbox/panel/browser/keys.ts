@@ -3,7 +3,7 @@ import { call } from './calls.js';
 import { $, clear, el, text } from './dom.js';
 import { notify, zoneBox } from './messages.js';
 
-function copy(field: HTMLInputElement, label: string): void {
+function copy(field: HTMLTextAreaElement, label: string): void {
   field.select();
   const done = () => notify(`${label} copiado al portapapeles.`, zoneBox(field));
   const old = () => {
@@ -17,9 +17,11 @@ function copy(field: HTMLInputElement, label: string): void {
 function secretField(box: HTMLElement, id: string, label: string, value: string): void {
   const l = el('label', '', label);
   l.htmlFor = id;
-  const i = el('input');
+  // A text area, not an input: a key is longer than a phone's field (a whsec_ secret is
+  // 54 characters), and an input showed only its start; this one wraps to show it whole.
+  const i = el('textarea', 'secreto');
   i.id = id;
-  i.type = 'text';
+  i.rows = 1;
   i.readOnly = true;
   i.value = value;
   i.spellcheck = false;
