@@ -258,6 +258,9 @@ const READ_BYTES = 256 * 1024;
 /** Thrown inside a read that met a byte that is not UTF-8 after UTF-8 text: read again as Windows-1252. */
 class NotUtf8 extends Error {}
 
+/** Thrown inside a read of a file that grew past MAX_CSV_BYTES after it was opened. */
+class TooLarge extends Error {}
+
 /**
  * A file's text piece by piece, with one line ending (\n) and no byte-order mark:
  * UTF-8 while it is UTF-8. Bytes that are not switch it to Windows-1252, as a whole
@@ -292,6 +295,8 @@ class TextPieces {
     if (this.done) return undefined;
     const n = readSync(this.fd, this.buf, 0, READ_BYTES, this.at);
     this.at += n;
+    // Checked when opened; a file that grows while it is read stops at the same cap.
+    if (this.at > MAX_CSV_BYTES) throw new TooLarge();
     const bytes = this.buf.subarray(0, n);
     this.hash.update(bytes);
     const end = n === 0;
@@ -361,6 +366,10 @@ export async function readCsvRows(
       if (!(err instanceof NotUtf8)) throw err;
       return await readRows(fd, name, options.separator, 'windows-1252', begin);
     }
+  } catch (err) {
+    if (err instanceof TooLarge)
+      throw new UsageError(`${name}: creció mientras se leía, a más de lo que svc lee (16 MiB)`);
+    throw err;
   } finally {
     closeSync(fd);
   }

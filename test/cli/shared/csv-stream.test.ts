@@ -4,7 +4,7 @@
 // would not fit in; a line that does not parse stops the read where it stands; and the
 // file is decoded as a whole file is (UTF-8, or Windows-1252 throughout) even when the
 // bytes that are not UTF-8 come after UTF-8 text.
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -86,6 +86,30 @@ describe('a batch read as a stream', () => {
       [2, '1'],
       [3, '2'],
     ]);
+  });
+
+  it('a character split between two reads is one character', async () => {
+    const head = 'concepto,monto\n';
+    // "ñ" is two bytes in UTF-8: the first ends the first 256 KiB read, the second starts the next.
+    const filler = 'x'.repeat(256 * 1024 - head.length - 1);
+    const { read, rows } = await readAll(`${head}${filler}ñ,1\n`);
+    expect(read.encoding).toBe('utf-8');
+    expect(rows).toEqual([{ line: 2, values: [`${filler}ñ`, '1'] }]);
+  });
+
+  it('a file that grows past 16 MiB while it is read is refused, naming it', async () => {
+    const file = join(tempDir('svc-stream-'), 'lote.csv');
+    writeFileSync(file, 'concepto,monto\na,1\n');
+    const more = Buffer.alloc(17 * 1024 * 1024, '\n');
+    await expect(
+      readCsvRows(file, { what: '--lote' }, () => {
+        // The header is read: what follows it grows while the rows are read.
+        appendFileSync(file, more);
+        return () => {};
+      }),
+    ).rejects.toThrow(
+      /--lote .*lote\.csv: creció mientras se leía, a más de lo que svc lee \(16 MiB\)/,
+    );
   });
 
   it('Windows-1252 from the first byte that is not UTF-8, when all before it was ASCII', async () => {
