@@ -69,6 +69,15 @@ const HELP: Partial<Help> = {
   commandUsage(cmd: Command): string {
     return spanish(Help.prototype.commandUsage.call(this, cmd));
   },
+  // Global means svc's own options (the program's): `svc sandbox`'s start options are
+  // that command's, not its verbs' (`svc sandbox pagar --help` listed --port as global).
+  visibleGlobalOptions(cmd: Command): Option[] {
+    let root = cmd;
+    while (root.parent) root = root.parent;
+    if (root === cmd || cmd.parent === root)
+      return Help.prototype.visibleGlobalOptions.call(this, cmd);
+    return root.options.filter((o) => !o.hidden);
+  },
   subcommandTerm(cmd: Command): string {
     // A usage line of its own (`svc api [MÉTODO] <ruta>`) is also its term in the list.
     const own = (cmd as Command & { _usage?: string })._usage;
@@ -201,6 +210,22 @@ export function buildProgram(
       // compactar --data F`) takes an option they share before the verb sees it:
       // the verb gets the group's values under its own.
       const group = self.parent && self.parent !== program ? self.parent.opts() : {};
+      // The group's own options (`svc sandbox`'s start flags) mean nothing to a verb that
+      // does not declare them: `svc sandbox pagar 1 --port 5` is refused, not run as if
+      // --port had been heard.
+      if (self.parent && self.parent !== program) {
+        const own = new Set(self.options.map((o) => o.attributeName()));
+        const stray = self.parent.options.find(
+          (o) =>
+            !own.has(o.attributeName()) &&
+            self.parent!.getOptionValueSource(o.attributeName()) === 'cli',
+        );
+        if (stray)
+          throw new UsageError(
+            `${stray.long} es una opción de svc ${self.parent.name()} (al arrancarlo), no de svc ${def.name}`,
+            `svc ${def.name} --help muestra sus opciones`,
+          );
+      }
       await onAction({ def, args, opts: { ...group, ...self.opts() }, globals: program.opts() });
     });
   }
