@@ -85,6 +85,7 @@ td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 dl.kv{margin:0;display:grid;grid-template-columns:minmax(0,max-content) minmax(min-content,1fr);gap:.15rem .75rem}
 dl.kv dt{color:#4b5563}
 dl.kv dd{margin:0;overflow-wrap:anywhere;font-weight:600}
+.entera{white-space:nowrap}
 ol.log{list-style:none;margin:.5rem 0 0;padding:0;max-height:24rem;overflow-y:auto;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8rem}
 ol.log li{padding:.15rem 0;border-top:1px solid #f3f4f6;overflow-wrap:anywhere}
 .s2{color:#166534}.s4{color:#9a3412}.s5,.sx{color:#b91c1c}

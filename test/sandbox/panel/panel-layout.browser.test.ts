@@ -89,6 +89,22 @@ const CUT = `(() => {
   return out;
 })()`;
 
+/** Run in the page: the words of the sandbox's time and zone that are split across lines (Argenti|na). */
+const SPLIT_WORDS = `(() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.getElementById('reloj-ahora'), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (const m of n.data.matchAll(/[^\\s\\/()]+/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})()`;
+
 interface Box {
   top: number;
   bottom: number;
@@ -370,9 +386,13 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
     await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
     await expect.poll(() => page.locator('#t-dev').textContent()).toContain('500.00');
     await expect.poll(() => page.locator('#t-tot').textContent()).toContain('2500.00');
+    await expect
+      .poll(() => page.locator('#reloj-ahora').textContent())
+      .toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(America\/Argentina\/Buenos_Aires\)$/);
     for (const [width, height] of WIDTHS) {
       await page.setViewportSize({ width, height });
       expect(await page.evaluate(CUT), `at ${width} px`).toEqual([]);
+      expect(await page.evaluate(SPLIT_WORDS), `the clock at ${width} px`).toEqual([]);
       expect(await page.evaluate(PROBLEMS), `at ${width} px`).toEqual([]);
       await expectFitsWidth(page, width);
       await screenshot(page, `panel-tablas-${width}`);

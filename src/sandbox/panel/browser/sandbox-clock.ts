@@ -1,7 +1,7 @@
 // The sandbox's clock: now, how far it was moved, and moving it on as
 // `svc sandbox reloj avanzar` does.
 import { call } from './calls.js';
-import { $, select, text } from './dom.js';
+import { $, clear, el, select, text } from './dom.js';
 import { notify, zoneBox } from './messages.js';
 import type { Reloj } from './wire.js';
 
@@ -11,8 +11,19 @@ function duration(ms: number): string {
   const h = Math.floor((m % 1440) / 60);
   return ms === 0 ? 'ninguno' : `${d} d ${h} h ${m % 60} min`;
 }
+/**
+ * The time, then the zone on lines that break only after a "/" or a blank: on a
+ * phone "America/Argentina/Buenos_Aires" was cut inside a word (Argenti|na).
+ */
 function renderClock(r: Reloj): void {
-  text($('reloj-ahora'), `${r.ahora} (${r.tz})`);
+  const now = $('reloj-ahora');
+  clear(now);
+  now.append(`${r.ahora} (`);
+  r.tz.split('/').forEach((part, i) => {
+    if (i > 0) now.append('/', el('wbr'));
+    now.append(el('span', 'entera', part));
+  });
+  now.append(')');
   text($('reloj-adelanto'), duration(r.adelanto_ms));
 }
 export async function loadClock(): Promise<void> {
