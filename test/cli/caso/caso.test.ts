@@ -193,6 +193,14 @@ describe('svc caso', () => {
     }
     expect(caso.transacciones).toHaveLength(2);
     expect(caso.devoluciones).toHaveLength(1);
+    // One time format in the document: the journal's times as the service writes its dates.
+    const times = [
+      caso.cobro.created_at,
+      ...caso.transacciones.map((t: { fecha: string }) => t.fecha),
+      ...caso.notificaciones.map((n: { received_at: string }) => n.received_at),
+    ];
+    for (const t of times) expect(t).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(caso.notificaciones[0].received_at >= caso.cobro.created_at).toBe(true);
     expect(caso.notificaciones.map((n: { event: string }) => n.event)).toEqual([
       'payment.created',
       'payment.partially_paid',

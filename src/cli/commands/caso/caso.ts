@@ -108,9 +108,18 @@ export async function run(
     id,
   );
 
-  if (ctx.globals.json) return printJson(ctx.io, caso);
   // Every date as the service's zone reads it: shown so, and the timeline in its order.
   const zone = await ctx.zone();
+  // One time format in the document: the journal's instants (UTC) as the service writes
+  // its own dates, beside the records' `created_at` and `fecha`.
+  if (ctx.globals.json)
+    return printJson(ctx.io, {
+      ...caso,
+      notificaciones: caso.notificaciones.map((n) => ({
+        ...n,
+        received_at: serviceTime(n.received_at, zone),
+      })),
+    });
   const local: Caso = {
     ...caso,
     cobro: inZone(caso.cobro, zone),
