@@ -6,9 +6,11 @@ import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
+  IncompleteListError,
   ItemList,
   linkNext,
   ListStream,
+  PagedList,
   pagingOf,
   scanList,
   SEGMENT_CHARS,
@@ -264,6 +266,208 @@ describe('pagingOf: the signs of a partial list', () => {
     expect(pagingOf(undefined, { page: 3, total_pages: 3 }).signs).toEqual([]);
     // The header comes first.
     expect(pagingOf('</h>; rel="next"', { next: '/b' }).next?.sign).toBe('Link rel="next"');
+  });
+});
+
+describe('pagingOf: what is a sign and what is not', () => {
+  it('an address is absolute (http or https), a path or a query; anything else is a sign with no address', () => {
+    for (const href of ['https://a/p2', 'HTTP://a/p2', '/v1/cobros?page=2', '?page=2', '  /p2  '])
+      expect(pagingOf(undefined, { next: href }).next, href).toEqual({
+        href: href.trim(),
+        sign: 'next',
+      });
+    for (const value of ['p2', 'ftp://a/p2', 'javascript:alert(1)', 42, true, { page: 2 }])
+      expect(pagingOf(undefined, { next: value }), JSON.stringify(value)).toEqual({
+        signs: [`next: ${JSON.stringify(value)}`],
+      });
+    // A next whose href is no text is a sign, not an address (nor a crash).
+    expect(pagingOf(undefined, { next: { href: 5 } })).toEqual({ signs: ['next: {"href":5}'] });
+    const long = 'p'.repeat(200);
+    expect(pagingOf(undefined, { next_page: long }).signs).toEqual([
+      `next_page: ${JSON.stringify(long).slice(0, 60)}`,
+    ]);
+    expect(pagingOf(undefined, { next: { href: '/p2' } }).next).toEqual({
+      href: '/p2',
+      sign: 'next',
+    });
+  });
+
+  it('an empty, null or false next, cursor or has_more says nothing follows', () => {
+    for (const value of [null, false, '', undefined])
+      for (const key of ['next', 'next_cursor', 'has_more'])
+        expect(pagingOf(undefined, { [key]: value }), `${key}: ${String(value)}`).toEqual({
+          signs: [],
+        });
+    // Blanks are something, but no address.
+    expect(pagingOf(undefined, { next: '   ' })).toEqual({ signs: ['next: "   "'] });
+    // has_more speaks only as the boolean true.
+    expect(pagingOf(undefined, { has_more: 'true' }).signs).toEqual([]);
+    expect(pagingOf(undefined, { has_more: 1 }).signs).toEqual([]);
+  });
+
+  it('names are read whatever their case, underscores or dashes; the first next address wins', () => {
+    expect(pagingOf(undefined, { 'Next-URL': '/b', next: '/c' }).next).toEqual({
+      href: '/b',
+      sign: 'Next-URL',
+    });
+    expect(pagingOf(undefined, { HAS_MORE: true, TotalCount: 5 })).toEqual({
+      signs: ['HAS_MORE: true'],
+      total: { value: 5, sign: 'TotalCount: 5' },
+    });
+    expect(pagingOf(undefined, { Pagination: { Next_Page_Token: 'x' } }).signs).toEqual([
+      'Pagination.Next_Page_Token: "x"',
+    ]);
+  });
+
+  it('a long value is cut in the sign, not the address', () => {
+    const long = 'c'.repeat(200);
+    expect(pagingOf(undefined, { next_cursor: long }).signs).toEqual([
+      `next_cursor: ${JSON.stringify(long).slice(0, 60)}`,
+    ]);
+  });
+
+  it('totals: whole numbers from 0 up, the largest one declared', () => {
+    expect(pagingOf(undefined, { total: 0 }).total).toEqual({ value: 0, sign: 'total: 0' });
+    expect(pagingOf(undefined, { total: 3, meta: { total_count: 9 } }).total).toEqual({
+      value: 9,
+      sign: 'meta.total_count: 9',
+    });
+    expect(pagingOf(undefined, { total: 9, meta: { total_count: 3 } }).total).toEqual({
+      value: 9,
+      sign: 'total: 9',
+    });
+    // Two equal totals: the first one is the one named.
+    expect(pagingOf(undefined, { total: 5, meta: { total_count: 5 } }).total?.sign).toBe(
+      'total: 5',
+    );
+    for (const bad of [-1, 2.5, '7', 2 ** 53, null])
+      expect(pagingOf(undefined, { total: bad }).total, String(bad)).toBeUndefined();
+  });
+
+  it('page numbers: a page below the page count is a sign; either one missing or not whole, none', () => {
+    expect(pagingOf(undefined, { meta: { current_page: 2, last_page: 5 } }).signs).toEqual([
+      'página 2 de 5',
+    ]);
+    expect(pagingOf(undefined, { page: 5, pages: 4 }).signs).toEqual([]);
+    expect(pagingOf(undefined, { page: 1 }).signs).toEqual([]);
+    expect(pagingOf(undefined, { total_pages: 3 }).signs).toEqual([]);
+    expect(pagingOf(undefined, { page: 1.5, total_pages: 3 }).signs).toEqual([]);
+    expect(pagingOf(undefined, { page: 1, total_pages: '3' }).signs).toEqual([]);
+    expect(pagingOf(undefined, { page: 1, total_pages: 2.5 }).signs).toEqual([]);
+    // Other numbers of the envelope are no page count.
+    expect(pagingOf(undefined, { page: 1, per_page: 50, limit: 50 }).signs).toEqual([]);
+  });
+
+  it('only the containers services use are looked into, one level deep, and never a list', () => {
+    expect(pagingOf(undefined, { extra: { next: '/p2' } })).toEqual({ signs: [] });
+    expect(pagingOf(undefined, { links: [{ next: '/p2' }] })).toEqual({ signs: [] });
+    expect(pagingOf(undefined, { meta: { links: { next: '/p2' } } })).toEqual({ signs: [] });
+    expect(pagingOf(undefined, { meta: null })).toEqual({ signs: [] });
+    for (const box of ['links', '_links', 'pagination', 'paging', 'meta', 'page_info', 'pageInfo'])
+      expect(pagingOf(undefined, { [box]: { next: '/p2' } }).next?.sign, box).toBe(`${box}.next`);
+  });
+});
+
+describe('pagingOf: every name services give their paging details is read', () => {
+  it.each(['next', 'next_url', 'next_page', 'next_page_url', 'next_link', 'next_href'])(
+    '%s: the next page’s address',
+    (key) => {
+      expect(pagingOf(undefined, { [key]: '/v1/cobros?p=2' })).toEqual({
+        signs: [],
+        next: { href: '/v1/cobros?p=2', sign: key },
+      });
+    },
+  );
+  it.each([
+    'next_cursor',
+    'next_page_token',
+    'next_token',
+    'next_page_cursor',
+    'cursor_next',
+    'next_offset',
+  ])('%s: a cursor, more with no address', (key) => {
+    expect(pagingOf(undefined, { [key]: 'abc' })).toEqual({ signs: [`${key}: "abc"`] });
+  });
+  it.each(['has_more', 'has_next', 'has_next_page', 'more_items', 'truncated'])(
+    '%s: true says more follows',
+    (key) => {
+      expect(pagingOf(undefined, { [key]: true })).toEqual({ signs: [`${key}: true`] });
+    },
+  );
+  it.each(['total', 'total_count', 'total_items', 'total_results', 'total_entries', 'count'])(
+    '%s: the whole list’s count',
+    (key) => {
+      expect(pagingOf(undefined, { [key]: 7 })).toEqual({
+        signs: [],
+        total: { value: 7, sign: `${key}: 7` },
+      });
+    },
+  );
+  it('page and page count, under each of their names', () => {
+    for (const page of ['page', 'current_page', 'page_number'])
+      for (const pages of ['total_pages', 'pages', 'last_page', 'page_count'])
+        expect(pagingOf(undefined, { [page]: 1, [pages]: 2 }).signs, `${page} ${pages}`).toEqual([
+          'página 1 de 2',
+        ]);
+  });
+});
+
+describe('linkNext: the Link header as RFC 8288 writes it', () => {
+  it('rel in any case, among other parameters, in several header lines', () => {
+    expect(linkNext('<https://a/2>; REL="Next"')).toEqual(['https://a/2']);
+    expect(linkNext(['<https://a/1>; rel="prev"', '<https://a/3>; rel="next"'])).toEqual([
+      'https://a/3',
+    ]);
+    expect(linkNext('< https://a/2 >; type="text/html"; rel=next')).toEqual(['https://a/2']);
+    // Blanks around ";" and "=" or none at all, as servers write them.
+    expect(linkNext('<https://a/2>;rel=next')).toEqual(['https://a/2']);
+    expect(linkNext('<https://a/2> ; rel = "next"')).toEqual(['https://a/2']);
+    expect(linkNext('<https://a/2>; rel="nextish"')).toEqual([]);
+    expect(linkNext('<https://a/2>; anchor="next"')).toEqual([]);
+    expect(linkNext('')).toEqual([]);
+  });
+});
+
+describe('PagedList: the pages of one list read as one', () => {
+  const page = (items: unknown[], envelope: Record<string, unknown> = {}) =>
+    new ItemList('', [], { ...envelope, data: [] }, items);
+
+  it('items in the order the pages gave them, each at its index, the last page’s envelope', () => {
+    const list = new PagedList([
+      page([1, 2, 3], { page: 1 }),
+      page([], { page: 2 }),
+      page([4], { page: 3 }),
+      page([5, 6], { page: 4, has_more: false }),
+    ]);
+    expect(list.length).toBe(6);
+    expect([...list]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(Array.from({ length: 6 }, (_, i) => list.at(i))).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const outside of [-1, 6, 1.5, Number.NaN])
+      expect(list.at(outside), String(outside)).toBeUndefined();
+    expect(list.envelope).toEqual({ page: 4, has_more: false, data: [] });
+    expect(list.toBody()).toEqual({ page: 4, has_more: false, data: [1, 2, 3, 4, 5, 6] });
+  });
+
+  it('no pages: an empty list', () => {
+    const list = new PagedList([]);
+    expect([list.length, [...list], list.at(0), list.envelope]).toEqual([0, [], undefined, {}]);
+  });
+});
+
+describe('IncompleteListError: exit 6, never a figure', () => {
+  it('names the path, the sign, why, and how many items came', () => {
+    const err = new IncompleteListError('/v1/cobros', 'has_more: true', 'sin dirección', 40);
+    expect([err.exitCode, err.code, err.name, err.path, err.problem, err.items]).toEqual([
+      6,
+      'lista_incompleta',
+      'IncompleteListError',
+      '/v1/cobros',
+      'has_more: true',
+      40,
+    ]);
+    expect(err.message).toBe(
+      'GET /v1/cobros: la lista está incompleta (has_more: true): sin dirección; svc no da totales ni montos de una lista incompleta (leídos hasta acá: 40)',
+    );
   });
 });
 

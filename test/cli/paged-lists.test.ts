@@ -1,9 +1,7 @@
 // A service that pages its lists (the seed shows no paging, so a real one may): svc reads
 // every page it is pointed to on the same origin, so totals, what is left to refund and
-// `caso` are of the whole list; where the reply says more follows and svc cannot read it,
-// it gives no figure (exit 6, lista_incompleta, naming the sign it saw).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// `caso` are of the whole list. Where the reply says more follows and svc cannot read it,
+// it gives no figure: test/cli/list-signs.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cobro, Liquidacion } from '../../src/api/schemas.js';
 import { svc } from '../helpers/inproc.js';
@@ -130,114 +128,5 @@ describe('a paged service: svc reads every page', () => {
     const limited = await svc(['cobro', 'listar', '--limit', '3'], { env: sb.env });
     expect(limited.stdout.trim().split('\n')).toHaveLength(3);
     expect(limited.stderr).toMatch(/^mostrando 3; hay más \(svc no leyó el resto de la lista\)$/m);
-  });
-});
-
-// A service of its own for the signs svc cannot follow: one settlement and a body or
-// header that says more follows.
-type Page = { body: Record<string, unknown>; headers?: Record<string, string> };
-let fake: Server;
-let fakeUrl: string;
-let stranger: Server;
-let strangerUrl: string;
-let strangerHits = 0;
-let page: (req: IncomingMessage) => Page;
-
-const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-};
-
-const LIQ = {
-  id: 1,
-  transaccion_id: 1,
-  cobro_id: 1,
-  bruto: '100.00',
-  te_cobramos: '0.99',
-  te_queda: '99.01',
-  fecha_operacion: '2026-11-20 10:00:00',
-  fecha_estimada: '2026-11-21 10:00:00',
-  estado: 'estimado',
-};
-
-beforeAll(async () => {
-  ({ server: fake, url: fakeUrl } = await listen((req, res) => {
-    const p = page(req);
-    res.writeHead(200, { 'content-type': 'application/json', ...p.headers });
-    res.end(JSON.stringify(p.body));
-  }));
-  ({ server: stranger, url: strangerUrl } = await listen((_req, res) => {
-    strangerHits++;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ data: [] }));
-  }));
-});
-afterAll(async () => {
-  await new Promise((r) => fake?.close(r));
-  await new Promise((r) => stranger?.close(r));
-});
-
-describe('a sign of more that svc cannot follow: no figure, exit 6', () => {
-  const CASES: { name: string; page: () => Page; sign: RegExp }[] = [
-    {
-      name: 'has_more without an address',
-      page: () => ({ body: { data: [LIQ], has_more: true } }),
-      sign: /^has_more: true$/,
-    },
-    {
-      name: 'a next page on another origin',
-      page: () => ({
-        body: { data: [LIQ], next: `${strangerUrl}/v1/liquidaciones?page=2` },
-        headers: { link: `<${strangerUrl}/v1/liquidaciones?page=2>; rel="next"` },
-      }),
-      sign: /^Link rel="next"$/,
-    },
-    {
-      name: 'a cursor',
-      page: () => ({ body: { data: [LIQ], next_cursor: 'abc' } }),
-      sign: /^next_cursor: "abc"$/,
-    },
-    {
-      name: 'a total above the items',
-      page: () => ({ body: { data: [LIQ], meta: { total: 3 } } }),
-      sign: /^meta\.total: 3$/,
-    },
-    {
-      name: 'a next page that repeats itself',
-      page: () => ({ body: { data: [LIQ], next: '/v1/liquidaciones' } }),
-      sign: /^next$/,
-    },
-  ];
-  for (const c of CASES) {
-    it(`${c.name}: liquidaciones refuses its totals`, async () => {
-      page = c.page;
-      const env = {
-        SVC_BASE_URL: fakeUrl,
-        SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef',
-      };
-      const r = await svc(['liquidaciones'], { env });
-      expect(r.exitCode, r.stderr).toBe(6);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^error: GET \/v1\/liquidaciones: la lista está incompleta/);
-      expect(r.stderr).not.toMatch(/^total/m);
-      const j = await svc(['liquidaciones', '--json'], { env });
-      expect(j.exitCode).toBe(6);
-      const err = JSON.parse(j.stderr);
-      expect(err.error).toBe('lista_incompleta');
-      expect(err.problem).toMatch(c.sign);
-    });
-  }
-
-  it('the other origin is never asked (the key stays with the service)', () => {
-    expect(strangerHits).toBe(0);
-  });
-
-  it('a page with no sign is the whole list', async () => {
-    page = () => ({ body: { data: [LIQ], has_more: false, next: null, total: 1 } });
-    const env = { SVC_BASE_URL: fakeUrl, SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef' };
-    const r = await svc(['liquidaciones'], { env });
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('total\tbruto 100.00\t');
   });
 });

@@ -82,8 +82,35 @@ export const MODULES = {
       'outcome.ts unknownOutcomeReason(): the --debug hint removed without the `$` anchor: the hint is svc’s own and only ever ends the line',
     ],
   },
-  // Reading a list page by page: nothing skipped, nothing twice.
-  pagination: { mutate: ['src/api/list.ts'], tests: ['test/api/list.test.ts'] },
+  // Reading a list page by page, nothing skipped, nothing twice: the signs a page gives of
+  // more (list.ts, from PagedList to IncompleteListError) and the client's loop that follows
+  // them. The scanner of list.ts (JSON read item by item) is not part of it: its property
+  // tests make each of its ~700 mutants cost seconds.
+  pagination: {
+    mutate: [
+      { file: 'src/api/list.ts', from: 'export class PagedList', to: 'const QUOTE = 34;' },
+      {
+        file: 'src/api/client.ts',
+        from: '// Page after page while the service says the list goes on',
+        to: '/** Any request; returns the parsed JSON body as sent.',
+      },
+    ],
+    tests: ['test/api/list.test.ts', 'test/cli/list-signs.test.ts'],
+    equivalent: [
+      "list.ts CONTAINERS' '_links' and 'page_info': names are compared with underscores and dashes removed, so they are 'links' and 'pageinfo', also listed (2)",
+      'list.ts PagedList: the arguments its constructor passes to ItemList, and the bounds check of at() (each page checks its own), and the binary search starting one page higher: PagedList answers from its pages (7)',
+      "list.ts pagingOf: skipping the envelope's `data` (no paging name is `data`); `href.trim() !== ''` (isAddress trims and refuses blanks too); the `typeof value === 'number'` before Number.isSafeInteger, and the `typeof value === 'object'` of a next or a container (a number or a string has no href or members); `?.` after JSON.stringify of a parsed JSON value (never undefined); a page sign with either number missing (`undefined < n` is false) (16)",
+      "linkNext: `split(/\\s+/)` as `split(/\\s/)` (a blank between rels still leaves `next` among them), the header defaulting to another string than '' (no `<` in it), `\\s*` after ';' as `\\S*` (the next part takes the blanks)",
+      "client.ts: the request's method 'GET' as '' (node sends GET; only whether a failed page is retried would differ, and no case here fails a page) and streamList false (the page is then read whole, the same items); a single page wrapped in a PagedList",
+      'client.ts: the check of MAX_LIST_PAGES (100,000 pages) and its message: no test serves 100,000 pages (3)',
+    ],
+  },
+  // Which proxy a connection goes through (NO_PROXY by curl's rules, flag > environment >
+  // profile), and what svc says when the proxy fails.
+  proxy: {
+    mutate: ['src/api/network.ts'],
+    tests: ['test/api/network.test.ts', 'test/cli/proxy.test.ts'],
+  },
   // Every durable write: fsync before returning, rename, folder fsync.
   durable: {
     mutate: ['src/durable.ts'],
@@ -103,9 +130,26 @@ export const MODULES = {
 };
 const THRESHOLD = 85;
 
+/**
+ * What Stryker mutates for one entry of `mutate`: a file, or `{ file, from, to }`, the
+ * lines of `file` from the one holding `from` to the one before the one holding `to`,
+ * found in the file as it is today so the range follows the code as it moves.
+ */
+function target(entry) {
+  if (typeof entry === 'string') return entry;
+  const lines = readFileSync(join(ROOT, entry.file), 'utf8').split('\n');
+  const first = lines.findIndex((l) => l.includes(entry.from));
+  const end = lines.findIndex((l, i) => i > first && l.includes(entry.to));
+  if (first < 0 || end < 0)
+    throw new Error(
+      `mutation: ${entry.file} no longer holds ${first < 0 ? entry.from : entry.to}: update run.mjs`,
+    );
+  return `${entry.file}:${first + 1}-${end}`;
+}
+
 if (process.argv.includes('--list')) {
   for (const [name, m] of Object.entries(MODULES)) {
-    console.log(`${name}\t${m.threshold ?? THRESHOLD}%\t${m.mutate.join(', ')}`);
+    console.log(`${name}\t${m.threshold ?? THRESHOLD}%\t${m.mutate.map(target).join(', ')}`);
     for (const why of m.equivalent ?? []) console.log(`\tequivalent: ${why}`);
   }
   process.exit(0);
@@ -127,7 +171,8 @@ const concurrency = process.env.SVC_MUTATION_CONCURRENCY ?? '1';
 const scores = [];
 let failed = false;
 for (const name of names) {
-  const { mutate, tests } = MODULES[name];
+  const { tests } = MODULES[name];
+  const mutate = MODULES[name].mutate.map(target);
   const report = `reports/mutation/${name}.json`;
   console.log(`mutation: ${name} (${mutate.join(', ')}) against ${tests.join(', ')}`);
   const started = Date.now();

@@ -1,0 +1,279 @@
+// A service whose list replies say more follows, in ways svc can and cannot follow: svc
+// reads every page it is pointed to on the service's own origin, once each, in order; a
+// sign it cannot follow (no address, another origin, a page already read, a total above
+// what came) gives no figure: exit 6, lista_incompleta, naming the sign and why. A small
+// fake service, no sandbox: each case is its pages. (A whole paged sandbox's money
+// flows: test/cli/paged-lists.test.ts.)
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../src/index.js';
+import { svc } from '../helpers/inproc.js';
+
+// A service of its own for the signs svc cannot follow: one settlement and a body or
+// header that says more follows.
+type Page = { body: Record<string, unknown>; headers?: Record<string, string> };
+let fake: Server;
+let fakeUrl: string;
+let stranger: Server;
+let strangerUrl: string;
+let strangerHits = 0;
+let page: (req: IncomingMessage) => Page;
+
+const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
+
+const LIQ = {
+  id: 1,
+  transaccion_id: 1,
+  cobro_id: 1,
+  bruto: '100.00',
+  te_cobramos: '0.99',
+  te_queda: '99.01',
+  fecha_operacion: '2026-11-20 10:00:00',
+  fecha_estimada: '2026-11-21 10:00:00',
+  estado: 'estimado',
+};
+
+beforeAll(async () => {
+  ({ server: fake, url: fakeUrl } = await listen((req, res) => {
+    const p = page(req);
+    res.writeHead(200, { 'content-type': 'application/json', ...p.headers });
+    res.end(JSON.stringify(p.body));
+  }));
+  ({ server: stranger, url: strangerUrl } = await listen((_req, res) => {
+    strangerHits++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: [] }));
+  }));
+});
+afterAll(async () => {
+  await new Promise((r) => fake?.close(r));
+  await new Promise((r) => stranger?.close(r));
+});
+
+describe('a sign of more that svc cannot follow: no figure, exit 6', () => {
+  const CASES: { name: string; page: () => Page; sign: RegExp }[] = [
+    {
+      name: 'has_more without an address',
+      page: () => ({ body: { data: [LIQ], has_more: true } }),
+      sign: /^has_more: true$/,
+    },
+    {
+      name: 'a next page on another origin',
+      page: () => ({
+        body: { data: [LIQ], next: `${strangerUrl}/v1/liquidaciones?page=2` },
+        headers: { link: `<${strangerUrl}/v1/liquidaciones?page=2>; rel="next"` },
+      }),
+      sign: /^Link rel="next"$/,
+    },
+    {
+      name: 'a cursor',
+      page: () => ({ body: { data: [LIQ], next_cursor: 'abc' } }),
+      sign: /^next_cursor: "abc"$/,
+    },
+    {
+      name: 'a total above the items',
+      page: () => ({ body: { data: [LIQ], meta: { total: 3 } } }),
+      sign: /^meta\.total: 3$/,
+    },
+    {
+      name: 'a next page that repeats itself',
+      page: () => ({ body: { data: [LIQ], next: '/v1/liquidaciones' } }),
+      sign: /^next$/,
+    },
+  ];
+  for (const c of CASES) {
+    it(`${c.name}: liquidaciones refuses its totals`, async () => {
+      page = c.page;
+      const env = {
+        SVC_BASE_URL: fakeUrl,
+        SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef',
+      };
+      const r = await svc(['liquidaciones'], { env });
+      expect(r.exitCode, r.stderr).toBe(6);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: GET \/v1\/liquidaciones: la lista está incompleta/);
+      expect(r.stderr).not.toMatch(/^total/m);
+      const j = await svc(['liquidaciones', '--json'], { env });
+      expect(j.exitCode).toBe(6);
+      const err = JSON.parse(j.stderr);
+      expect(err.error).toBe('lista_incompleta');
+      expect(err.problem).toMatch(c.sign);
+    });
+  }
+
+  it('the other origin is never asked (the key stays with the service)', () => {
+    expect(strangerHits).toBe(0);
+  });
+
+  it('a page with no sign is the whole list', async () => {
+    page = () => ({ body: { data: [LIQ], has_more: false, next: null, total: 1 } });
+    const env = { SVC_BASE_URL: fakeUrl, SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef' };
+    const r = await svc(['liquidaciones'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('total\tbruto 100.00\t');
+  });
+});
+
+describe('what svc says of a list it could not read whole, page by page', () => {
+  const env = () => ({
+    SVC_BASE_URL: fakeUrl,
+    SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef',
+  });
+  const LIQ2 = { ...LIQ, id: 2, transaccion_id: 2, cobro_id: 2 };
+  /** The pages asked for, in order (path and query as svc sent them). */
+  let asked: string[] = [];
+  /** Serves `pages` by the query's `page` (1 when there is none), recording each request. */
+  const serve = (pages: Record<string, Page>) => (req: IncomingMessage) => {
+    asked.push(req.url!);
+    const n = new URL(req.url!, 'http://x').searchParams.get('page') ?? '1';
+    return pages[n] ?? { body: { data: [] } };
+  };
+  const firstLine = async () => {
+    asked = [];
+    const r = await svc(['liquidaciones'], { env: env() });
+    expect(r.stdout).toBe('');
+    return { code: r.exitCode, line: r.stderr.split('\n')[0], hint: r.stderr.split('\n')[1] };
+  };
+  const incomplete = (sign: string, why: string, items: number) =>
+    `error: GET /v1/liquidaciones: la lista está incompleta (${sign}): ${why}; svc no da totales ni montos de una lista incompleta (leídos hasta acá: ${items})`;
+
+  it('more said with no address: why, the items read, and where to see the reply', async () => {
+    page = serve({ '1': { body: { data: [LIQ], has_more: true } } });
+    expect(await firstLine()).toEqual({
+      code: 6,
+      line: incomplete(
+        'has_more: true',
+        'el servicio dice que hay más y no da la dirección de la página siguiente',
+        1,
+      ),
+      hint: '→ `svc api GET /v1/liquidaciones` muestra la respuesta tal como llegó',
+    });
+  });
+
+  it('a total declared on the first page holds for the pages after it', async () => {
+    page = serve({
+      '1': { body: { data: [LIQ], total: 3, next: '?page=2' } },
+      '2': { body: { data: [LIQ2] } },
+    });
+    const r = await firstLine();
+    expect(r.line).toBe(incomplete('total: 3', 'llegaron 2 elementos', 2));
+    expect(asked).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2']);
+  });
+
+  it('a next page on another origin is named, and never asked', async () => {
+    const before = strangerHits;
+    page = serve({
+      '1': { body: { data: [LIQ], next: `${strangerUrl}/v1/liquidaciones?page=2` } },
+    });
+    expect((await firstLine()).line).toBe(
+      incomplete(
+        'next',
+        `la página siguiente está en otro origen (${strangerUrl}), adonde svc no manda la clave`,
+        1,
+      ),
+    );
+    expect(strangerHits).toBe(before);
+  });
+
+  it('a next that is no address, quoted up to 80 characters', async () => {
+    page = serve({ '1': { body: { data: [LIQ], next: 'http://[::1' } } });
+    expect((await firstLine()).line).toBe(
+      incomplete('next', '"http://[::1" no es una dirección', 1),
+    );
+    const long = `http://[${'x'.repeat(100)}`;
+    page = serve({ '1': { body: { data: [LIQ], next: long } } });
+    expect((await firstLine()).line).toBe(
+      incomplete('next', `"${long.slice(0, 80)}" no es una dirección`, 1),
+    );
+  });
+
+  it('a page that points to itself: read once, then stopped', async () => {
+    page = serve({ '1': { body: { data: [LIQ], next: '/v1/liquidaciones' } } });
+    expect((await firstLine()).line).toBe(
+      incomplete('next', 'la página siguiente repite una ya leída', 1),
+    );
+    expect(asked).toEqual(['/v1/liquidaciones']);
+  });
+
+  it('a later page that is no list, or holds an item of the wrong shape: no figure', async () => {
+    page = serve({
+      '1': { body: { data: [LIQ], next: '?page=2' } },
+      '2': { body: { data: { id: 2 } } },
+    });
+    const notList = await firstLine();
+    expect(notList.code).toBe(6);
+    expect(notList.line).toBe(
+      'error: la respuesta de GET /v1/liquidaciones?page=2 (HTTP 200) no tiene la forma esperada del servicio (data: se esperaba una lista)',
+    );
+    page = serve({
+      '1': { body: { data: [LIQ], next: '?page=2' } },
+      '2': { body: { data: [{ ...LIQ2, bruto: 'mucho' }] } },
+    });
+    const badItem = await firstLine();
+    expect(badItem.code).toBe(6);
+    expect(badItem.line).toMatch(
+      /^error: la respuesta de GET \/v1\/liquidaciones\?page=2 \(HTTP 200\) no tiene la forma esperada del servicio \(data\.0\.bruto: /,
+    );
+  });
+
+  it('pages that point back to one already read: stopped, never counted twice', async () => {
+    page = serve({
+      '1': { body: { data: [LIQ], next: '/v1/liquidaciones?page=2' } },
+      '2': { body: { data: [LIQ2], next: '/v1/liquidaciones?page=3' } },
+      '3': { body: { data: [LIQ2], next: '/v1/liquidaciones?page=2' } },
+    });
+    expect((await firstLine()).line).toBe(
+      incomplete('next', 'la página siguiente repite una ya leída', 3),
+    );
+    expect(asked).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+      '/v1/liquidaciones?page=3',
+    ]);
+  });
+
+  it('pages on the same origin, relative or absolute, by Link or body: every one read once, in order', async () => {
+    page = serve({
+      '1': { body: { data: [LIQ] }, headers: { link: '<?page=2>; rel="next"' } },
+      '2': { body: { data: [LIQ2], links: { next: `${fakeUrl}/v1/liquidaciones?page=3` } } },
+      '3': { body: { data: [{ ...LIQ, id: 3 }], has_more: false } },
+    });
+    asked = [];
+    const r = await svc(['liquidaciones', '--json'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((l: { id: number }) => l.id)).toEqual([1, 2, 3]);
+    expect(asked).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+      '/v1/liquidaciones?page=3',
+    ]);
+  });
+});
+
+describe('the library reads the pages as the CLI does', () => {
+  it('a Client without onPage reads every page; with it, hears of each page after the first', async () => {
+    const LIQ2 = { ...LIQ, id: 2, transaccion_id: 2, cobro_id: 2 };
+    page = (req) => {
+      const n = new URL(req.url!, 'http://x').searchParams.get('page') ?? '1';
+      if (n === '1') return { body: { data: [LIQ], next: '?page=2' } };
+      if (n === '2') return { body: { data: [LIQ2, LIQ2], next: '?page=3' } };
+      return { body: { data: [LIQ] } };
+    };
+    const apiKey = 'svc_test_0123456789abcdef0123456789abcdef';
+    const quiet = new Client({ baseUrl: fakeUrl, apiKey });
+    const read = (await quiet.listarLiquidaciones()).data.data;
+    expect(read.map((l) => l.id)).toEqual([1, 2, 2, 1]);
+    const heard: unknown[] = [];
+    const told = new Client({ baseUrl: fakeUrl, apiKey, onPage: (p) => heard.push(p) });
+    expect((await told.listarLiquidaciones()).data.data).toHaveLength(4);
+    expect(heard).toEqual([
+      { path: '/v1/liquidaciones', page: 2, items: 1 },
+      { path: '/v1/liquidaciones', page: 3, items: 3 },
+    ]);
+  });
+});
