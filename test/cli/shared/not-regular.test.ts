@@ -55,6 +55,19 @@ describe('only regular files are read', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
   });
+
+  it('devolver planes DIR names a file too large to read there rather than passing over it', async () => {
+    const dir = tempDir('svc-planes-');
+    // A batch plan of some 30,000 rows is this large: valid JSON, 9 MiB.
+    writeFileSync(join(dir, 'grande.json'), `{"filas": [${'"x",'.repeat(9 * 2 ** 18)}"x"]}`);
+    const r = await svc(['devolver', 'planes', dir]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^aviso: grande\.json no se lista: tiene 9\.0 MiB y aquí se leen hasta 8 MiB; si es un plan, svc devolver --aplicar lo muestra entero antes de preguntar$/m,
+    );
+    expectNoStack(r.stderr);
+  });
 });
 
 describe('JSON nested deeper than svc reads', () => {

@@ -26,21 +26,25 @@ interface PlanEntry {
 /** Plans larger than this are not refund plans svc writes (a batch of 10,000 rows is ~3 MB). */
 const MAX_BYTES = 8 * 1024 * 1024;
 
-/** The text of `file` when it is a regular file of at most MAX_BYTES (a FIFO or a link to /dev/zero is passed over, never read). */
-function regularText(file: string): string | undefined {
+/**
+ * The text of `file` when it is a regular file of at most MAX_BYTES, its size when it is
+ * larger (a FIFO or a link to /dev/zero is passed over, never read).
+ */
+function regularText(file: string): string | { size: number } {
   // A link is followed here (a folder of links to plans is listed), unlike --aplicar.
   const { fd, size } = openRegularFile(file, true);
   try {
-    return size <= MAX_BYTES ? readFileSync(fd, 'utf8') : undefined;
+    return size <= MAX_BYTES ? readFileSync(fd, 'utf8') : { size };
   } finally {
     closeSync(fd);
   }
 }
 
-function entryOf(file: string, name: string): PlanEntry | undefined {
+/** A plan's line, the size of a file too large to read here, or undefined (not a plan). */
+function entryOf(file: string, name: string): PlanEntry | { size: number } | undefined {
   try {
     const text = regularText(file);
-    if (text === undefined) return undefined;
+    if (typeof text !== 'string') return text;
     const p = JSON.parse(text) as Record<string, any>;
     if (typeof p?.digest !== 'string' || typeof p.creado !== 'string') return undefined;
     const aplicado = p.aplicado && typeof p.aplicado === 'object' ? p.aplicado : null;
@@ -82,7 +86,17 @@ export async function listPlans(ctx: Context, args: string[]): Promise<void> {
       `svc devolver planes "${printable(dir)}": ${code === 'ENOENT' ? 'no existe' : code === 'ENOTDIR' ? 'no es una carpeta' : (err as Error).message}`,
     );
   }
-  const plans = names.flatMap((n) => entryOf(join(dir, n), n) ?? []);
+  const plans: PlanEntry[] = [];
+  for (const n of names) {
+    const entry = entryOf(join(dir, n), n);
+    if (entry === undefined) continue;
+    if ('archivo' in entry) plans.push(entry);
+    else
+      // Never passed over in silence: a batch of some 30,000 rows makes a plan this large.
+      ctx.io.err(
+        `aviso: ${printable(n)} no se lista: tiene ${(entry.size / 2 ** 20).toFixed(1)} MiB y aquí se leen hasta 8 MiB; si es un plan, svc devolver --aplicar lo muestra entero antes de preguntar`,
+      );
+  }
   if (ctx.globals.json) return printJson(ctx.io, plans);
   const columns: Column<PlanEntry>[] = [
     { header: 'ARCHIVO', value: (p) => p.archivo, shrink: true },
