@@ -7,6 +7,7 @@ import { parseLimit } from '../parse.js';
 import { DateError, localDay, parseDayBound } from '../../domain/dates.js';
 import { UsageError } from '../../errors.js';
 import { cobroNamed, parseCobroRef } from './find-cobro.js';
+import { dependsOnToday, serviceNow } from './service-clock.js';
 
 export interface ListFilter {
   limit?: number;
@@ -26,11 +27,14 @@ export async function dateRange(
 ): Promise<{ desde?: string; hasta?: string; timeZone?: string }> {
   if (opts.desde === undefined && opts.hasta === undefined) return {};
   const timeZone = await ctx.zone();
+  // "hoy", "7d", "24/12" count from the service's today (a sandbox's clock may be moved on).
+  const words = [opts.desde, opts.hasta].some((t) => t !== undefined && dependsOnToday(t));
+  const now = words ? await serviceNow(ctx) : undefined;
   const read = (bound: 'desde' | 'hasta') => {
     const text = opts[bound];
     if (text === undefined) return undefined;
     try {
-      return parseDayBound(text, bound, { timeZone });
+      return parseDayBound(text, bound, { timeZone, now });
     } catch (err) {
       if (err instanceof DateError) throw new UsageError(`--${bound} ${err.message}`);
       throw err;

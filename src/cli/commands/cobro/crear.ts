@@ -22,6 +22,7 @@ import type { crearOptions } from './index.js';
 import type { Client } from '../../../api/client.js';
 import { ApiError } from '../../../api/service-errors.js';
 import type { Cobro } from '../../../api/schemas.js';
+import { dependsOnToday, serviceNow } from '../../shared/service-clock.js';
 import {
   DoubtBook,
   doubtDir,
@@ -136,7 +137,10 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   }
   const body = bodyFromFlags(
     opts,
-    undefined,
+    // "mañana" is the service's tomorrow: a sandbox's clock may be moved on.
+    opts.vencimiento !== undefined && dependsOnToday(String(opts.vencimiento))
+      ? await serviceNow(ctx)
+      : undefined,
     opts.vencimiento === undefined ? undefined : await ctx.zone(),
   );
   const missing = [
