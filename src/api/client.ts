@@ -690,7 +690,7 @@ export class Client {
     if (payload !== undefined) this.debugLine(`--> ${truncate(payload)}`);
 
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
+    let timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     const waitMs = this.opts.waitNoticeMs ?? 5000;
     const onWait = this.opts.onWait;
     const notice =
@@ -706,8 +706,25 @@ export class Client {
         req.streamList && !this.opts.fetch
           ? new ListStream(this.opts.maxReplyBytes, { until: req.until, keep: req.keep })
           : undefined;
+      // A list's wait is for each piece of it, not for all of it: a year of requests
+      // takes longer than the timeout to arrive, and is answered all along.
+      const sink = streamed && {
+        push: (chunk: Uint8Array) => {
+          clearTimeout(notice);
+          clearTimeout(timer);
+          timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
+          return streamed.push(chunk);
+        },
+        keepsText: () => streamed.keepsText(),
+        get tooLarge() {
+          return streamed.tooLarge;
+        },
+        get enough() {
+          return streamed.enough;
+        },
+      };
       const exchange = {
-        sink: streamed,
+        sink,
         method,
         headers,
         body: payload,

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { Client } from '../../src/api/client.js';
 import { ListStream, SEGMENT_CHARS } from '../../src/api/list.js';
 
@@ -24,8 +25,18 @@ const body = JSON.stringify({ data: Array.from({ length: N }, (_, i) => liq(i)) 
 let server: Server;
 let url: string;
 beforeAll(async () => {
-  server = createServer((_req, res) => {
+  server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url?.includes('lento')) {
+      // 12 settlements, one every 150 ms: 1.8 s in all, never 1 s without a byte.
+      let i = 0;
+      res.write('{"data":[');
+      const timer = setInterval(() => {
+        res.write(`${i ? ',' : ''}${JSON.stringify(liq(i))}`);
+        if (++i === 12) (clearInterval(timer), res.end(']}'));
+      }, 150);
+      return;
+    }
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,6 +55,17 @@ describe('a list read for some of its items', () => {
     expect(ids).toEqual(Array.from({ length: N / 100 }, (_, k) => N - (7 + 100 * k)));
     expect([...data].every((l) => l.cobro_id === 7)).toBe(true);
     expect(data.cut).toBe(false);
+  });
+
+  it('a list that keeps arriving is read past the timeout, which is for each piece', async () => {
+    const client = new Client({
+      baseUrl: url,
+      apiKey: 'svc_test_abcdefgh12345678',
+      timeoutMs: 1000,
+      getAttempts: 1,
+    });
+    const { data } = await client.callList('/lento', z.unknown());
+    expect(data.length).toBe(12);
   });
 
   it('ListStream lets go of the text of items it does not keep', () => {
