@@ -170,7 +170,16 @@ export async function printTable<T>(
   if (!io.stdoutTTY) {
     // Piped rows go out as they are read.
     const lines = function* () {
-      for (const row of items) yield `${columns.map((col) => shown(col.value(row))).join('\t')}\n`;
+      for (const row of items) {
+        pipedRow = true;
+        let line: string;
+        try {
+          line = `${columns.map((col) => shown(col.value(row))).join('\t')}\n`;
+        } finally {
+          pipedRow = false;
+        }
+        yield line;
+      }
     };
     return writeLines(io, lines());
   }
@@ -371,8 +380,12 @@ export function colorState(state: string, c: Colors): string {
   return fn ? fn(state) : state;
 }
 
+/** Set while piped rows are made: a null is an empty field there, as in `--csv`. */
+let pipedRow = false;
+
+/** A value that may be null: `dash` on a terminal, an empty field in piped rows (as `--csv` writes it). */
 export const nullable = (v: string | null | undefined, dash = '-') =>
-  v === null || v === undefined || v === '' ? dash : v;
+  v === null || v === undefined || v === '' ? (pipedRow ? '' : dash) : v;
 
 /** Shows a key without revealing it: svc_test_…abcd. */
 export function maskKey(key: string | undefined | null): string {

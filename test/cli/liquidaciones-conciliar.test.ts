@@ -255,7 +255,7 @@ describe('svc liquidaciones conciliar against a sandbox', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(
       new RegExp(
-        `${missing.fecha}\\tFALTA\\t${missing.te_queda.replace('.', '\\.')}\\t-\\tliquidaciones ${missing.ids.join(', ')}`,
+        `${missing.fecha}\\tFALTA\\t${missing.te_queda.replace('.', '\\.')}\\t\\tliquidaciones ${missing.ids.join(', ')}`,
       ),
     );
     expect(r.stderr).toContain(

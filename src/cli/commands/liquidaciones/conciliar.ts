@@ -15,7 +15,7 @@ import {
   type Expected,
   type Fila,
 } from '../../../domain/extracto.js';
-import { printJson, printTable, type Column } from '../../../output/format.js';
+import { nullable, printJson, printTable, type Column } from '../../../output/format.js';
 import { parseAmount } from '../../../domain/money.js';
 import { nationalHolidays, yearsOf } from '../../../domain/holidays.js';
 import { localDay } from '../../../domain/dates.js';
@@ -137,8 +137,8 @@ export async function run(
               ? c.yellow(t)
               : c.green(t),
       },
-      { header: 'ESPERADO', value: (r) => r.esperado ?? '-', align: 'right' },
-      { header: 'RECIBIDO', value: (r) => r.recibido ?? '-', align: 'right' },
+      { header: 'ESPERADO', value: (r) => nullable(r.esperado), align: 'right' },
+      { header: 'RECIBIDO', value: (r) => nullable(r.recibido), align: 'right' },
       { header: 'DETALLE', value: detail },
     ];
     await printTable(
