@@ -44,15 +44,16 @@ export const transaccionColumns: Column<Transaccion>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'COBRO', value: (r) => String(r.cobro_id), align: 'right' },
   { header: 'MEDIO', value: (r) => openText(r.medio, OPEN_FIELDS.transaccion.medio), drop: 3 },
+  { header: 'MONTO', value: (r) => r.monto, align: 'right' },
+  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
+  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
+  // After the amounts, as --csv has it (the service's order): piped rows and CSV agree.
   {
     header: 'ESTADO',
     value: (r) => openText(r.estado, OPEN_FIELDS.transaccion.estado),
     style: state,
     drop: 4,
   },
-  { header: 'MONTO', value: (r) => r.monto, align: 'right' },
-  { header: 'TE COBRAMOS', value: (r) => r.te_cobramos, align: 'right' },
-  { header: 'TE QUEDA', value: (r) => r.te_queda, align: 'right' },
   { header: 'FECHA', value: (r) => r.fecha, drop: 2 },
   { header: 'ACREDITACIÓN', value: (r) => r.acreditacion, drop: 1 },
 ];

@@ -28,4 +28,32 @@ describe('a null in piped rows and in --csv', () => {
     const screen = (await svcOnTerminal(['cobro', 'listar'], sb.env, 120)).screen;
     expect(screen).toMatch(new RegExp(`\\bSin referencia +- `));
   });
+
+  it('transacciones, devoluciones and liquidaciones: the piped columns come in --csv’s order', async () => {
+    const c = await sb.cobro({ concepto: 'Orden', monto: '30.00' });
+    expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {})).status).toBe(200);
+    expect(
+      (await sb.api('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '5.00' })).status,
+    ).toBe(201);
+    for (const args of [
+      ['transacciones', 'listar'],
+      ['devoluciones', 'listar'],
+      ['liquidaciones'],
+    ]) {
+      const piped = (await svc(args, { env: sb.env })).stdout.trim().split('\n')[0]!.split('\t');
+      const csv = (await svc([...args, '--csv'], { env: sb.env })).stdout
+        .split('\r\n')[1]!
+        .split(',');
+      // Each piped cell is the next CSV field that holds it: the piped row is the CSV row with fields left out.
+      let at = -1;
+      for (const cell of piped) {
+        const next = csv.findIndex((v, i) => i > at && v === cell);
+        expect(
+          next,
+          `${args.join(' ')}: ${cell} after ${csv[at]} in ${csv.join(',')}`,
+        ).toBeGreaterThan(at);
+        at = next;
+      }
+    }
+  });
 });
