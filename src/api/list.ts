@@ -434,6 +434,8 @@ export class ListStream {
 
   /** Items read whole so far (kept or not). */
   private itemsSeen = 0;
+  /** The text so far of an item begun in an earlier chunk (with `until` or `keep`). */
+  private openItem = '';
   private readonly until?: (item: unknown) => boolean;
   private readonly keep?: (item: unknown) => boolean;
 
@@ -617,8 +619,16 @@ export class ListStream {
         }
       }
     }
-    if (this.inData) this.text += chunk.slice(mark);
-    else this.envelope += chunk.slice(mark);
+    if (this.inData) {
+      // An item still open at the chunk's end: its text so far kept apart, so reading it
+      // whole (itemAt) never slices `text`, many pieces joined, which copies all of it.
+      if ((this.until || this.keep) && this.itemStart >= 0)
+        this.openItem =
+          this.itemStart >= this.text.length
+            ? chunk.slice(mark + (this.itemStart - this.text.length))
+            : this.openItem + chunk.slice(mark);
+      this.text += chunk.slice(mark);
+    } else this.envelope += chunk.slice(mark);
   }
 
   /** The item just read (it ends at `end` of `chunk`), parsed; undefined when it is no JSON. */
@@ -627,7 +637,7 @@ export class ListStream {
     const text =
       this.itemStart >= inText
         ? chunk.slice(mark + (this.itemStart - inText), end)
-        : this.text.slice(this.itemStart) + chunk.slice(mark, end);
+        : this.openItem + chunk.slice(mark, end);
     try {
       return { item: JSON.parse(text) as unknown };
     } catch {
