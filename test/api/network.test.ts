@@ -2,7 +2,15 @@
 // variables by scheme and case, loopback, and flag > environment > profile. Pure:
 // no socket is opened here (test/cli/proxy.test.ts sends requests through one).
 import { describe, expect, it } from 'vitest';
-import { bypassesProxy, Network, ProxyError } from '../../src/api/network.js';
+import {
+  bypassesProxy,
+  Network,
+  ProxyError,
+  proxyAuthError,
+  proxyAuthorization,
+  proxyUnreachable,
+  shownProxy,
+} from '../../src/api/network.js';
 
 describe('NO_PROXY, by curl’s rules', () => {
   const cases: [string, string, string, boolean][] = [
@@ -154,5 +162,169 @@ describe('which CA bundle', () => {
     expect(
       ca({ SSL_CERT_FILE: '/e.pem' }, { profileCa: '/p.pem', caFlag: '/f.pem' }),
     ).toMatchObject({ file: '/f.pem', from: '--cacert' });
+  });
+});
+
+describe('NO_PROXY: the edges of curl’s rules', () => {
+  it.each([
+    // [NO_PROXY, host, port, goes straight]
+    ['example.com.', 'api.example.com.', '443', true],
+    ['*.example.com', 'example.com', '443', true],
+    ['example.com', 'example.com', '443', true],
+    ['10.1.2.3:8080', '10.1.2.3', '8080', true],
+    ['10.1.2.3:8080', '10.1.2.3', '80', false],
+    ['10.0.0.0/0', '192.0.2.1', '443', true],
+    ['10.1.2.3/32', '10.1.2.3', '443', true],
+    ['10.1.2.3/32', '10.1.2.4', '443', false],
+    ['10.0.0.0/33', '10.0.0.1', '443', false],
+    ['10.0.0.0/x', '10.0.0.1', '443', false],
+    ['300.0.0.0/8', '44.0.0.1', '443', false],
+    ['10.0.0.0/8', '10.0.0.256', '443', false],
+    // An IP address only matches itself, never as a "domain" under an entry.
+    ['2.3.4', '1.2.3.4', '443', false],
+    ['0.0.1', '10.0.0.1', '443', false],
+    ['db8::1', '2001:db8::1', '443', false],
+    ['.', 'api.example.com', '443', false],
+    ['*.', 'api.example.com', '443', false],
+    [' , example.com ', 'api.example.com', '443', true],
+  ] as const)('NO_PROXY=%j, %s:%s → straight %s', (noProxy, host, port, straight) => {
+    expect(bypassesProxy(noProxy, host, port)).toBe(straight);
+  });
+
+  it('NO_PROXY of blanks is none; no_proxy is read before NO_PROXY', () => {
+    expect(new Network({}, { NO_PROXY: '  ' }).noProxy).toBeUndefined();
+    expect(new Network({}, { no_proxy: 'a.com', NO_PROXY: 'b.com' }).noProxy).toBe('a.com');
+    expect(new Network({}, { NO_PROXY: 'b.com' }).noProxy).toBe('b.com');
+  });
+
+  it('the address’s default port is the one NO_PROXY compares', () => {
+    const env = { HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1' };
+    expect(route('https://api.example.com', { ...env, NO_PROXY: 'example.com:443' })).toBe(
+      undefined,
+    );
+    expect(route('http://api.example.com', { ...env, NO_PROXY: 'example.com:80' })).toBe(undefined);
+    expect(route('http://api.example.com', { ...env, NO_PROXY: 'example.com:443' })?.from).toBe(
+      'HTTP_PROXY',
+    );
+  });
+
+  it('loopback is 127.0.0.0/8, localhost and ::1 in both spellings, nothing else', () => {
+    const env = { HTTP_PROXY: 'http://env:1' };
+    for (const url of [
+      'http://[0:0:0:0:0:0:0:1]:80',
+      'http://127.255.255.255',
+      'http://localhost.',
+    ])
+      expect(route(url, env), url).toBeUndefined();
+    for (const url of [
+      'http://128.0.0.1',
+      'http://localhostx',
+      'http://notlocalhost',
+      'http://[::2]',
+      'http://127.example.com',
+    ])
+      expect(route(url, env)?.from, url).toBe('HTTP_PROXY');
+  });
+});
+
+describe('what svc says of a proxy', () => {
+  const proxy = (value: string, from = 'HTTPS_PROXY') =>
+    route('https://api.example.com', { [from]: value })!;
+
+  it('not found, refused, cut: each in words, naming the proxy and where it was set', () => {
+    const p = proxy('http://ana:clave@proxy.corp:3128');
+    const say = (code: string | undefined) => {
+      const err = proxyUnreachable(p, code);
+      expect([err.kind, err.exitCode, err.code, err.name]).toEqual([
+        'unreachable',
+        6,
+        'SVC_PROXY',
+        'ProxyError',
+      ]);
+      return err.message;
+    };
+    expect(say('ENOTFOUND')).toBe(
+      'no se encontró el proxy http://***@proxy.corp:3128; revisá HTTPS_PROXY',
+    );
+    expect(say('EAI_AGAIN')).toBe(say('ENOTFOUND'));
+    expect(say('ECONNREFUSED')).toBe(
+      'el proxy http://***@proxy.corp:3128 no respondió (conexión rechazada); revisá HTTPS_PROXY',
+    );
+    expect(say('ETIMEDOUT')).toBe(
+      'el proxy http://***@proxy.corp:3128 no respondió (ETIMEDOUT); revisá HTTPS_PROXY',
+    );
+    expect(say(undefined)).toBe(
+      'el proxy http://***@proxy.corp:3128 no respondió (conexión cortada); revisá HTTPS_PROXY',
+    );
+  });
+
+  it('407: credentials refused, or which to add and where', () => {
+    const refused = proxyAuthError(proxy('http://ana:clave@proxy:3128'));
+    expect([refused.kind, refused.status]).toEqual(['auth', 407]);
+    expect(refused.message).toBe(
+      'el proxy http://***@proxy:3128 pidió autenticación (407) y no aceptó el usuario y la clave de HTTPS_PROXY',
+    );
+    expect(proxyAuthError(proxy('http://proxy:3128')).message).toBe(
+      'el proxy http://proxy:3128 pidió autenticación (407): agregá usuario y clave a su dirección en HTTPS_PROXY (usuario:clave@ delante del host)',
+    );
+    // A password alone is credentials too.
+    expect(proxyAuthError(proxy('http://:clave@proxy:3128')).message).toContain('no aceptó');
+  });
+
+  it('Proxy-Authorization: Basic of the decoded user and password, only when there are some', () => {
+    expect(proxyAuthorization(new URL('http://proxy:3128'))).toEqual({});
+    expect(proxyAuthorization(new URL('http://ana:s3cr%40ta@proxy:3128'))).toEqual({
+      'proxy-authorization': `Basic ${Buffer.from('ana:s3cr@ta').toString('base64')}`,
+    });
+    expect(proxyAuthorization(new URL('http://:clave@proxy:3128'))).toEqual({
+      'proxy-authorization': `Basic ${Buffer.from(':clave').toString('base64')}`,
+    });
+    expect(shownProxy(new URL('http://ana@proxy:3128'))).toBe('http://***@proxy:3128');
+    expect(shownProxy(new URL('http://proxy:80'))).toBe('http://proxy');
+  });
+
+  it('an address that is none: refused naming it, its credentials hidden, and where it was set', () => {
+    let err: unknown;
+    try {
+      route('https://api.example.com', {}, { profileProxy: 'http://ana:clave@[proxy' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ProxyError);
+    expect((err as ProxyError).kind).toBe('unsupported');
+    expect((err as Error).message).toBe(
+      'el proxy "http://***@[proxy" (de la opción proxy del perfil) no es una dirección válida (se espera http://host:puerto)',
+    );
+  });
+
+  it('--debug’s line: the proxy and its source, why it is not used, and the CA bundle', () => {
+    const describe = (url: string, env: NodeJS.ProcessEnv, settings = {}) =>
+      new Network(settings, env).describe(new URL(url));
+    expect(describe('https://api.example.com', {})).toBe('red: sin proxy');
+    expect(describe('https://api.example.com', { SSL_CERT_FILE: '/ca.pem' })).toBe(
+      'red: sin proxy; certificados de SSL_CERT_FILE (/ca.pem)',
+    );
+    const env = { HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1' };
+    expect(describe('http://127.0.0.1:8787', env)).toBe(
+      'red: proxy http://p:1 (de HTTP_PROXY) no se usa: la dirección es local',
+    );
+    expect(describe('http://127.0.0.1:8787', env, { proxyFlag: 'http://f:2' })).toBe(
+      'red: proxy http://f:2 (de --proxy)',
+    );
+    expect(describe('https://api.example.com', { ...env, NO_PROXY: 'example.com' })).toBe(
+      'red: proxy http://p:1 (de HTTPS_PROXY) no se usa: NO_PROXY',
+    );
+    expect(
+      describe('https://api.example.com', { ALL_PROXY: 'socks5://s:1' }, { caFlag: '/f.pem' }),
+    ).toBe('red: proxy socks5://s:1 (de ALL_PROXY); certificados de --cacert (/f.pem)');
+    expect(describe('https://api.example.com', { HTTPS_PROXY: 'http://[x' })).toBe(
+      'red: el proxy "http://[x" (de HTTPS_PROXY) no es una dirección válida (se espera http://host:puerto)',
+    );
+  });
+
+  it('a blank --cacert, SSL_CERT_FILE or profile CA is none', () => {
+    const ca = new Network({ caFlag: ' ', profileCa: ' ' }, { SSL_CERT_FILE: ' ' }).ca;
+    expect(ca).toBeUndefined();
+    expect(new Network({ profileProxy: '  ' }, {}).configured('https:')).toBeUndefined();
   });
 });
