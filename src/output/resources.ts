@@ -26,10 +26,11 @@ const state = (text: string, _row: unknown, c: Colors) => colorState(text, c);
 export const cobroColumns: Column<Cobro>[] = [
   { header: 'ID', value: (r) => String(r.id), align: 'right' },
   { header: 'CÓDIGO', value: (r) => r.codigo },
-  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.cobro.estado), style: state },
+  // In --csv's order (the service's): concepto, the amounts, then the state.
+  { header: 'CONCEPTO', value: (r) => r.concepto, shrink: true },
   { header: 'MONTO', value: (r) => r.monto, align: 'right' },
   { header: 'COBRADO', value: (r) => r.monto_cobrado, align: 'right', drop: 3 },
-  { header: 'CONCEPTO', value: (r) => r.concepto, shrink: true },
+  { header: 'ESTADO', value: (r) => openText(r.estado, OPEN_FIELDS.cobro.estado), style: state },
   // The merchant's own reference names the request a person looks for; when it expires
   // says nothing of a paid one: on a narrow terminal VENCE goes first.
   { header: 'REFERENCIA', value: (r) => nullable(r.referencia), shrink: true, drop: 2 },

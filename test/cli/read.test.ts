@@ -128,12 +128,14 @@ describe('read commands', () => {
     expect(r.exitCode).toBe(0);
     const rows = r.stdout.trim().split('\n');
     expect(rows).toHaveLength(2);
-    expect(rows[1]!.split('\t').slice(0, 5)).toEqual([
+    // In --csv's order: id, codigo, concepto, monto, monto_cobrado, estado.
+    expect(rows[1]!.split('\t').slice(0, 6)).toEqual([
       String(cobroId),
       expect.any(String),
+      expect.any(String),
+      '1500.00',
+      '1500.00',
       'DEVUELTA_PARCIALMENTE',
-      '1500.00',
-      '1500.00',
     ]);
     expect(r.stdout).not.toMatch(/\u001b\[/);
   });

@@ -21,15 +21,15 @@ describe('a null in piped rows and in --csv', () => {
     const fields = header!.split(',');
     const csvRow = rows.find((l) => l.startsWith(`${c.id},`))!.split(',');
     expect(csvRow[fields.indexOf('referencia')]).toBe('');
-    // ID CÓDIGO ESTADO MONTO COBRADO CONCEPTO REFERENCIA VENCE
+    // ID CÓDIGO CONCEPTO MONTO COBRADO ESTADO REFERENCIA VENCE
     expect(row.split('\t')[6]).toBe('');
     expect(row.split('\t')).not.toContain('-');
     // A person at a terminal still reads a dash.
     const screen = (await svcOnTerminal(['cobro', 'listar'], sb.env, 120)).screen;
-    expect(screen).toMatch(new RegExp(`\\bSin referencia +- `));
+    expect(screen).toMatch(/\bPENDIENTE +- /);
   });
 
-  it('transacciones, devoluciones and liquidaciones: the piped columns come in --csv’s order', async () => {
+  it('cobro listar, transacciones, devoluciones and liquidaciones: the piped columns come in --csv’s order', async () => {
     const c = await sb.cobro({ concepto: 'Orden', monto: '30.00' });
     expect((await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, {})).status).toBe(200);
     expect(

@@ -129,7 +129,7 @@ describe('tables that fit the terminal', () => {
       .trim()
       .split('\n')
       .map((l) => l.split('\t'));
-    expect(rows.map((row) => row[5])).toEqual([`${CONCEPTO.slice(0, 148)}-b`, CONCEPTO]);
+    expect(rows.map((row) => row[2])).toEqual([`${CONCEPTO.slice(0, 148)}-b`, CONCEPTO]);
     expect(rows.map((row) => row[6])).toEqual([`${REFERENCIA}-b`, REFERENCIA]);
   });
 
