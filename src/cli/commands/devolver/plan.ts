@@ -5,12 +5,11 @@
 // catches edits, it is not a signature (whoever can write the file can recompute
 // it); what keeps the money safe is that applying re-reads the request and refuses
 // when anything the plan relied on changed, or when the refund was already made.
-import { readSync, closeSync } from 'node:fs';
-import { openRegularFile, type RegularFile } from '../../../durable.js';
 import type { Cobro, Devolucion } from '../../../api/schemas.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { formatCents, isAmount, parseAmount, sumAmounts } from '../../../domain/money.js';
 import { printable } from '../../../text.js';
+import { readPlanText } from '../../shared/plan-file.js';
 
 /** Largest plan file read: a plan is a few hundred bytes. */
 const MAX_PLAN_BYTES = 64 * 1024;
@@ -212,41 +211,7 @@ function notAPlan(p: unknown): string | undefined {
 
 /** Reads and checks a plan file: its shape (exit 2 when it is not a plan), then its digest (exit 1 when edited). */
 export function readPlan(path: string): Plan {
-  let text: string;
-  let file: RegularFile;
-  try {
-    file = openRegularFile(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no existe'
-        : code === 'ELOOP'
-          ? 'es un enlace simbólico'
-          : code === 'EACCES'
-            ? 'sin permiso de lectura'
-            : code === 'ENOTREG'
-              ? 'no es un archivo'
-              : (err as Error).message;
-    throw new UsageError(`--aplicar "${printable(path)}": ${why}`);
-  }
-  const { fd, size } = file;
-  try {
-    if (size > MAX_PLAN_BYTES)
-      throw new UsageError(
-        `--aplicar "${printable(path)}": ${size} bytes no es un plan de devolución`,
-      );
-    const buf = Buffer.alloc(size);
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    text = buf.subarray(0, off).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+  const text = readPlanText(path, MAX_PLAN_BYTES, 'un plan de devolución');
   let p: Plan;
   try {
     p = JSON.parse(text) as Plan;

@@ -10,11 +10,10 @@
 // anyway (the service retries until a 2xx), so an app already takes a repeat.
 // Every send is signed now (a journaled event's own timestamp is likely older than
 // the app's tolerance) and journaled, as `replay` and `trigger` would.
-import { closeSync, readSync } from 'node:fs';
 import type { Cobro } from '../../../api/schemas.js';
 import { EVENTOS, isKnown, type Evento } from '../../../api/enums.js';
 import { maskTarget } from '../../../api/address.js';
-import { createFile, openRegularFile } from '../../../durable.js';
+import { createFile } from '../../../durable.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { count, printable, shown } from '../../../text.js';
 import {
@@ -27,6 +26,7 @@ import {
 import type { Diferencia } from '../../../webhooks/reconcile.js';
 import { VERSION } from '../../../version.js';
 import type { Context } from '../../context.js';
+import { readPlanText } from '../../shared/plan-file.js';
 
 /** Largest plan read: a year of a busy shop's requests, a few hundred bytes each. */
 const MAX_PLAN_BYTES = 64 * 1024 * 1024;
@@ -140,36 +140,7 @@ function actionProblem(a: unknown, i: number): string | undefined {
 
 /** Reads and checks a plan: its shape (exit 2), then its digest (exit 1 when edited). */
 export function readPlan(path: string): WebhookPlan {
-  let text: string;
-  try {
-    const { fd, size } = openRegularFile(path);
-    try {
-      if (size > MAX_PLAN_BYTES)
-        throw new UsageError(`--aplicar "${printable(path)}": ${size} bytes no es un plan de svc`);
-      const buf = Buffer.alloc(size);
-      let off = 0;
-      while (off < size) {
-        const n = readSync(fd, buf, off, size - off, off);
-        if (n === 0) break;
-        off += n;
-      }
-      text = buf.subarray(0, off).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no existe'
-        : code === 'ELOOP'
-          ? 'es un enlace simbólico'
-          : code === 'ENOTREG'
-            ? 'no es un archivo'
-            : (err as Error).message;
-    throw new UsageError(`--aplicar "${printable(path)}": ${why}`);
-  }
+  const text = readPlanText(path, MAX_PLAN_BYTES, 'un plan de svc');
   let p: unknown;
   try {
     p = JSON.parse(text);
