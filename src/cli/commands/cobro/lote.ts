@@ -21,6 +21,7 @@ import type { Client } from '../../../api/client.js';
 import type { Cobro } from '../../../api/schemas.js';
 import type { CrearCobroInput } from '../../../api/contract.js';
 import { DateError, parseVencimiento } from '../../../domain/dates.js';
+import { serviceNow } from '../../shared/service-clock.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import { formatCents, sumAmounts } from '../../../domain/money.js';
 import { csvField, printTable, type Column } from '../../../output/format.js';
@@ -135,6 +136,8 @@ class CheckedRows {
   constructor(
     private readonly at: Partial<Record<(typeof COLUMNS)[number], number>>,
     private readonly timeZone: string,
+    /** The service's now (a sandbox's clock may be moved on): "mañana" is its tomorrow. */
+    private readonly now: number,
   ) {}
 
   get length(): number {
@@ -176,7 +179,10 @@ class CheckedRows {
       const vence = cell('vencimiento');
       if (vence) {
         try {
-          body.vencimiento = parseVencimiento(vence, { timeZone: this.timeZone }).iso;
+          body.vencimiento = parseVencimiento(vence, {
+            timeZone: this.timeZone,
+            now: this.now,
+          }).iso;
         } catch (err) {
           if (err instanceof DateError) throw new UsageError(`vencimiento ${err.message}`);
           throw err;
@@ -222,6 +228,8 @@ export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
   const what = `--lote ${printable(o.lote)}`;
   const separator = parseSeparator(o.separador);
   const timeZone = await ctx.zone();
+  // Asked once, before the rows stream by: only a sandbox on this machine is asked.
+  const now = await serviceNow(ctx);
   let rows: CheckedRows | undefined;
   const notices: string[] = [];
   const csv = await readCsvRows(o.lote, { what: '--lote', separator }, (head) => {
@@ -229,7 +237,7 @@ export async function createBatch(ctx: Context, o: LoteOptions): Promise<void> {
     const at = batchColumns(head, what, COLUMNS, ['concepto', 'monto', 'referencia'], (line) =>
       notices.push(line),
     );
-    const checked = new CheckedRows(at, timeZone);
+    const checked = new CheckedRows(at, timeZone, now);
     rows = checked;
     return (r) => checked.check(r);
   });
