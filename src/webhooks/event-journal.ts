@@ -546,13 +546,7 @@ export function entryProblem(v: unknown): string | undefined {
   if (!isStr(e.body)) return 'falta body';
   if (e.body_encoding !== undefined && e.body_encoding !== 'utf8' && e.body_encoding !== 'base64')
     return 'body_encoding no es utf8 ni base64';
-  if (
-    typeof e.headers !== 'object' ||
-    e.headers === null ||
-    Array.isArray(e.headers) ||
-    !Object.values(e.headers).every(isStr)
-  )
-    return 'headers no son textos';
+  if (!isTextMap(e.headers)) return 'headers no son textos';
   for (const k of ['event', 'estado', 'monto'] as const)
     if (!strOrNull(e[k])) return `${k} no es texto ni null`;
   if (
@@ -578,17 +572,16 @@ export function entryProblem(v: unknown): string | undefined {
   return undefined;
 }
 
+/** Headers as the journal keeps them: an object of texts. */
+function isTextMap(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isStr);
+}
+
 /** Why an entry's kept answer (`response`, what `webhook ver` shows) is not one svc writes, or undefined. */
 function responseProblem(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'response no es un objeto';
   const r = v as Record<string, unknown>;
-  if (
-    typeof r.headers !== 'object' ||
-    r.headers === null ||
-    Array.isArray(r.headers) ||
-    !Object.values(r.headers).every(isStr)
-  )
-    return 'response.headers no son textos';
+  if (!isTextMap(r.headers)) return 'response.headers no son textos';
   if (!isStr(r.body)) return 'falta response.body';
   if (r.body_encoding !== 'utf8' && r.body_encoding !== 'base64')
     return 'response.body_encoding no es utf8 ni base64';
