@@ -1,8 +1,7 @@
 // Shared pieces of the hardening tests (the fault, hostile and bad-input matrices):
 // the paid requests they run on, a closed port, a small concurrency pool and the
 // "one clear error line" check. Their sandbox is startSandbox() of sandbox.ts.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { expectNoStack, type SvcResult } from './cli.js';
 import { startSandbox, type InProcessSandbox, type Sandbox } from './sandbox.js';
@@ -56,13 +55,23 @@ export function faultSandbox(ready: (sb: InProcessSandbox, fx: Fixture) => void)
   });
 }
 
-/** A loopback port nobody listens on (bound, then released). Port 1 would be refused by fetch as a "bad port". */
+/**
+ * A loopback port nobody listens on. Taken below 1024, where no server started on port 0
+ * (by this suite or another on the machine) is ever placed: a port bound and released
+ * could be handed to a parallel test's server before svc reaches it (seen: a 404 from a
+ * stranger instead of "conexión rechazada"). Ports fetch refuses as "bad" are avoided.
+ * Each candidate is checked to refuse a connection; bounded.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
+  for (let port = 1000; port < 1024; port++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  throw new Error('no closed loopback port between 1000 and 1023');
 }
 
 /** Runs fn over items with at most n at once; results in input order. */
