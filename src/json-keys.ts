@@ -150,6 +150,11 @@ function locate(text: string): DuplicateKey | null {
  * Cheap when there is none: one regex pass over the text and one walk of the value.
  */
 export function duplicateKey(text: string, value: unknown): DuplicateKey | null {
-  if (keysWritten(text) === keysParsed(value)) return null;
+  return duplicateKeyOf(text, keysParsed(value));
+}
+
+/** duplicateKey when the caller already knows how many distinct keys the parsed value holds. */
+export function duplicateKeyOf(text: string, parsedKeys: number): DuplicateKey | null {
+  if (keysWritten(text) === parsedKeys) return null;
   return locate(text);
 }

@@ -108,15 +108,19 @@ export interface Line {
   bytes: Buffer;
 }
 
-/** The lines of an open file, read a chunk at a time: memory follows the longest line, not the file. */
+/**
+ * The lines of an open file, read a chunk at a time: memory follows the longest line,
+ * not the file. A line within one chunk is a view of it (each chunk is a fresh buffer,
+ * so a line handed out stays as it was): no copy per line.
+ */
 export function* readLines(fs: FileLayer, fd: number): Generator<Line> {
-  const chunk = Buffer.allocUnsafe(CHUNK);
   let carry: Buffer[] = [];
   let carried = 0;
   let pos = 0;
   let no = 0;
   let start = 0;
   for (;;) {
+    const chunk = Buffer.allocUnsafe(CHUNK);
     const n = fs.readSync(fd, chunk, 0, CHUNK, pos);
     if (n === 0) break;
     pos += n;
@@ -125,7 +129,7 @@ export function* readLines(fs: FileLayer, fd: number): Generator<Line> {
       const nl = chunk.indexOf(10, from);
       if (nl < 0 || nl >= n) break;
       const part = chunk.subarray(from, nl);
-      const bytes = carried ? Buffer.concat([...carry, part]) : Buffer.from(part);
+      const bytes = carried ? Buffer.concat([...carry, part]) : part;
       carry = [];
       carried = 0;
       const end = start + bytes.length + 1;
@@ -134,7 +138,7 @@ export function* readLines(fs: FileLayer, fd: number): Generator<Line> {
       from = nl + 1;
     }
     if (from < n) {
-      carry.push(Buffer.from(chunk.subarray(from, n)));
+      carry.push(chunk.subarray(from, n));
       carried += n - from;
       if (carried > MAX_LINE_BYTES) throw new LineTooLong(no + 1);
     }

@@ -5,6 +5,10 @@
 // and then answer 500 or poison every list: it stops the start instead.
 import * as z from 'zod/mini';
 import {
+  ESTADOS_COBRO,
+  ESTADOS_TRANSACCION,
+  EVENTOS,
+  MEDIOS,
   Cobro,
   Devolucion,
   EventoBody,
@@ -15,12 +19,12 @@ import {
   shapeProblem,
 } from '../api/schemas.js';
 import { parseAmount } from '../domain/money.js';
+import { isServiceDate } from '../domain/dates.js';
 import { SANDBOX_KEY_RE, SANDBOX_LIVE_KEY_RE } from '../domain/rules.js';
 
 /** Amounts as the sandbox writes them: cents, two decimals, never negative. */
-const Amount = z
-  .string()
-  .check(z.regex(/^(0|[1-9][0-9]{0,11})\.[0-9]{2}$/, 'amount with two decimals'));
+const AMOUNT = /^(0|[1-9][0-9]{0,11})\.[0-9]{2}$/;
+const Amount = z.string().check(z.regex(AMOUNT, 'amount with two decimals'));
 const Id = z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 
 const MerchantRec = z.object({
@@ -130,7 +134,13 @@ function shape(schema: z.ZodMiniType, value: unknown): string | null {
   return shapeProblem(schema, value, 'registro');
 }
 
-const lte = (a: string, b: string) => parseAmount(a) <= parseAmount(b);
+/** a <= b; two amounts in the sandbox's own form (two decimals, no leading zero) compare as text. */
+const lte = (a: string, b: string) =>
+  AMOUNT.test(a) && AMOUNT.test(b)
+    ? a.length !== b.length
+      ? a.length < b.length
+      : a <= b
+    : parseAmount(a) <= parseAmount(b);
 
 /** Why the header is not a sandbox's, or null. */
 export function checkMeta(meta: unknown): string | null {
@@ -162,13 +172,14 @@ export function upgradeOp(op: unknown): unknown {
 export const upgradeEvent = withNames;
 
 /** Why one upsert of a change cannot be applied to the store as replayed so far, or null. */
-export function checkOp(view: StoreView, op: unknown): string | null {
+export function checkOp(view: StoreView, op: unknown, shapeKnown = false): string | null {
   if (!Array.isArray(op) || op.length !== 2) return 'un registro no es [tipo, datos]';
   const [kind, rec] = op as [string, unknown];
   const schema = SCHEMAS[kind as keyof typeof SCHEMAS];
   if (typeof kind !== 'string' || !Object.hasOwn(SCHEMAS, kind))
     return `registro de tipo desconocido (${JSON.stringify(kind)?.slice(0, 40)})`;
-  const why = shape(schema, rec);
+  // shapeKnown: exactChange already found the line exactly as the sandbox writes it.
+  const why = shapeKnown ? null : shape(schema, rec);
   if (why) return `registro ${kind} incompleto o inválido (${why})`;
   const r = rec as { merchant: number; wire: Record<string, unknown> & { id: number } };
   if (!view.merchantIds.has(r.merchant))
@@ -233,8 +244,8 @@ export function checkOp(view: StoreView, op: unknown): string | null {
 }
 
 /** Why a journaled event cannot be kept, or null. */
-export function checkEvent(view: StoreView, e: unknown): string | null {
-  const why = shape(StoredEventRec, e);
+export function checkEvent(view: StoreView, e: unknown, shapeKnown = false): string | null {
+  const why = shapeKnown ? null : shape(StoredEventRec, e);
   if (why) return `evento incompleto o inválido (${why})`;
   const ev = e as z.infer<typeof StoredEventRec>;
   if (ev.seq <= view.lastEvent) return `evento ${ev.seq} no sigue al anterior (${view.lastEvent})`;
@@ -254,4 +265,199 @@ export function checkSettled(view: StoreView, s: unknown): string | null {
       return `entrega cerrada de un evento que no existe (${JSON.stringify(n)?.slice(0, 20)})`;
   }
   return null;
+}
+
+// --- the fast path of replay ----------------------------------------------------------
+// A data file of a year holds millions of records: checking each through zod was most
+// of a start. The sandbox writes every record in one exact shape, so replay first asks
+// whether a line is exactly that (every field, of its type, no other field); such a
+// line needs no zod. Anything else (an older file's names, an extra field, a wrong
+// type) goes through the schemas above as before, which accept or name the problem.
+// The fast check is never looser than the schemas: it only decides which way a line goes.
+
+const isId = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) > 0;
+const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
+const isNum = (v: unknown): boolean => typeof v === 'number';
+const isStr = (v: unknown): boolean => typeof v === 'string';
+const isBool = (v: unknown): boolean => typeof v === 'boolean';
+const isAmt = (v: unknown): boolean => typeof v === 'string' && AMOUNT.test(v);
+const orNull =
+  (f: (v: unknown) => boolean) =>
+  (v: unknown): boolean =>
+    v === null || f(v);
+const oneOf = (values: readonly string[]) => {
+  const set = new Set<unknown>(values);
+  return (v: unknown): boolean => set.has(v);
+};
+
+/** Days already checked against the calendar, and whether they are in it. */
+const days = new Map<string, boolean>();
+/** A date in the seed's form `YYYY-MM-DD HH:MM:SS` that exists (the day checked once by isServiceDate). */
+function isNaiveDate(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length !== 19) return false;
+  for (let i = 0; i < 19; i++) {
+    const c = v.charCodeAt(i);
+    const sep = i === 4 || i === 7 ? 45 : i === 10 ? 32 : i === 13 || i === 16 ? 58 : 0;
+    if (sep ? c !== sep : c < 48 || c > 57) return false;
+  }
+  const two = (i: number) => (v.charCodeAt(i) - 48) * 10 + v.charCodeAt(i + 1) - 48;
+  if (two(11) > 23 || two(14) > 59 || two(17) > 59) return false;
+  const day = v.slice(0, 10);
+  let known = days.get(day);
+  if (known === undefined) {
+    known = isServiceDate(`${day} 00:00:00`);
+    if (days.size > 100_000) days.clear();
+    days.set(day, known);
+  }
+  return known;
+}
+
+type Check = (v: unknown) => boolean;
+interface Shape {
+  [field: string]: Check | Shape;
+}
+
+/** Keys of `v` when it is an object with exactly the fields of `shape`, each passing its check; -1 otherwise. */
+function exact(shape: Shape, v: unknown): number {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return -1;
+  let keys = 0;
+  for (const k in v) {
+    const check = shape[k];
+    if (check === undefined || !Object.hasOwn(shape, k)) return -1;
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof check === 'function') {
+      if (!check(x)) return -1;
+      keys++;
+    } else {
+      const inner = exact(check, x);
+      if (inner < 0) return -1;
+      keys += 1 + inner;
+    }
+  }
+  return keys === countKeys(shape) ? keys : -1;
+}
+const counted = new WeakMap<Shape, number>();
+function countKeys(shape: Shape): number {
+  let n = counted.get(shape);
+  if (n === undefined) {
+    n = 0;
+    for (const k in shape) {
+      const c = shape[k]!;
+      n += typeof c === 'function' ? 1 : 1 + countKeys(c);
+    }
+    counted.set(shape, n);
+  }
+  return n;
+}
+
+const FAST: Record<string, Shape> = {
+  cobro: {
+    merchant: isId,
+    wire: {
+      id: isId,
+      codigo: (v) => typeof v === 'string' && v.length > 0,
+      concepto: isStr,
+      monto: isAmt,
+      monto_cobrado: isAmt,
+      estado: oneOf(ESTADOS_COBRO),
+      url: isStr,
+      cvu: orNull(isStr),
+      qr: orNull(isStr),
+      referencia: orNull(isStr),
+      medios: { tarjeta: isBool, qr: isBool, transferencia: isBool },
+      vencimiento: orNull(isNaiveDate),
+      success_url: orNull(isStr),
+      error_url: orNull(isStr),
+      created_at: isNaiveDate,
+      updated_at: isNaiveDate,
+    },
+    readyAt: isNum,
+    vencMs: orNull(isNum),
+    cvu: isStr,
+    qr: isStr,
+    devuelto: isAmt,
+  },
+  transaccion: {
+    merchant: isId,
+    wire: {
+      id: isId,
+      cobro_id: isId,
+      medio: oneOf(MEDIOS),
+      monto: isAmt,
+      te_cobramos: isAmt,
+      te_queda: isAmt,
+      estado: oneOf(ESTADOS_TRANSACCION),
+      codigo: isStr,
+      fecha: isNaiveDate,
+      acreditacion: isNaiveDate,
+    },
+    devuelto: isAmt,
+  },
+  devolucion: {
+    merchant: isId,
+    wire: {
+      id: isId,
+      cobro_id: isId,
+      monto: isAmt,
+      tipo: oneOf(TIPOS_DEVOLUCION),
+      estado: oneOf(ESTADOS_COBRO),
+      created_at: isNaiveDate,
+    },
+  },
+  liquidacion: {
+    merchant: isId,
+    wire: {
+      id: isId,
+      transaccion_id: isId,
+      cobro_id: isId,
+      bruto: isAmt,
+      te_cobramos: isAmt,
+      te_queda: isAmt,
+      fecha_operacion: isNaiveDate,
+      fecha_estimada: isNaiveDate,
+      estado: oneOf(ESTADOS_LIQUIDACION),
+    },
+  },
+  webhook: { merchant: isId, url: orNull(isStr) },
+};
+const FAST_EVENT: Shape = {
+  seq: isId,
+  merchant: isId,
+  at: isNum,
+  body: {
+    event: oneOf(EVENTOS),
+    cobro_id: isInt,
+    codigo: isStr,
+    estado: oneOf(ESTADOS_COBRO),
+    monto: isAmt,
+    monto_cobrado: isAmt,
+    transaccion_id: orNull(isInt),
+  },
+};
+
+/**
+ * The keys a change line `{c: [[kind, record]…], e: [event…]}` holds when every
+ * record and event in it is exactly as this sandbox writes them (then the schemas
+ * need not look at it); -1 for any other line.
+ */
+export function exactChange(entry: unknown): number {
+  if (entry === null || typeof entry !== 'object') return -1;
+  const { c, e } = entry as { c?: unknown; e?: unknown };
+  if (!Array.isArray(c)) return -1;
+  let keys = 1;
+  for (const k in entry) if (k !== 'c' && (k !== 'e' || !Array.isArray(e))) return -1;
+  if (e !== undefined) keys++;
+  for (const op of c) {
+    if (!Array.isArray(op) || op.length !== 2) return -1;
+    const shape = typeof op[0] === 'string' && Object.hasOwn(FAST, op[0]) ? FAST[op[0]] : null;
+    const n = shape ? exact(shape, op[1]) : -1;
+    if (n < 0) return -1;
+    keys += n;
+  }
+  for (const ev of (e as unknown[] | undefined) ?? []) {
+    const n = exact(FAST_EVENT, ev);
+    if (n < 0) return -1;
+    keys += n;
+  }
+  return keys;
 }

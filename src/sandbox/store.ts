@@ -12,7 +12,7 @@
 // `wire`, `seq`, `at`), older one-letter files are read too (records.ts).
 import { randomBytes } from 'node:crypto';
 import type { Seed } from '../api/schemas.js';
-import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
+import { duplicateKey, duplicateKeyOf, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
 import { SandboxError, SandboxStartError } from './sandbox-error.js';
 import {
   JournalWriteError,
@@ -32,6 +32,7 @@ import {
   checkMeta,
   checkOp,
   checkSettled,
+  exactChange,
   upgradeEvent,
   upgradeOp,
   type StoreView,
@@ -306,33 +307,44 @@ export class Store {
     try {
       if (fd !== null) {
         for (const line of readLinesOf(fs, fd, file)) {
-          const where = `${file}, línea ${line.no}`;
+          const where = () => `${file}, línea ${line.no}`;
           const text = lineText(line.bytes);
           let entry: unknown;
-          if (text !== null && nestedTooDeep(text) !== null)
-            throw corrupt(where, `anida más de ${MAX_NESTING} niveles de [ y {`);
           try {
             if (text === null) throw new Error('not UTF-8');
             entry = JSON.parse(text);
           } catch {
+            if (text !== null && nestedTooDeep(text) !== null)
+              throw corrupt(where(), `anida más de ${MAX_NESTING} niveles de [ y {`);
             // A last line without its newline that is not JSON is a write that was cut.
             if (!line.terminated) {
               torn = line;
               break;
             }
-            throw corrupt(where, text === null ? 'no es texto UTF-8 válido' : 'no es JSON válido');
+            throw corrupt(
+              where(),
+              text === null ? 'no es texto UTF-8 válido' : 'no es JSON válido',
+            );
           }
+          // A change exactly as this sandbox writes it (nearly every line) skips the
+          // schemas; its fields are known, so it nests no deeper than they do.
+          const keys = store ? exactChange(entry) : -1;
+          if (keys < 0 && nestedTooDeep(text!) !== null)
+            throw corrupt(where(), `anida más de ${MAX_NESTING} niveles de [ y {`);
           // JSON.parse keeps the last of two equal keys: a record must say one thing.
-          const twice = duplicateKey(text!, entry);
-          if (twice) throw corrupt(where, `${twice.path} aparece dos veces en el mismo registro`);
+          const twice = keys < 0 ? duplicateKey(text!, entry) : duplicateKeyOf(text!, keys);
+          if (twice) throw corrupt(where(), `${twice.path} aparece dos veces en el mismo registro`);
           if (!store) {
             const meta = (entry as { meta?: unknown } | null)?.meta;
             const why = meta === undefined ? 'falta meta' : checkMeta(meta);
             if (why)
-              throw corrupt(where, `no es la cabecera de un archivo de datos del sandbox (${why})`);
+              throw corrupt(
+                where(),
+                `no es la cabecera de un archivo de datos del sandbox (${why})`,
+              );
             store = new Store(meta as Meta, file);
           } else {
-            written += store.replayEntry(entry, where);
+            written += store.replayEntry(entry, where, keys >= 0);
           }
           if (!line.terminated) unterminated = true;
         }
@@ -398,7 +410,7 @@ export class Store {
   }
 
   /** Applies one journal line after checking it; returns how many records, events or settlements it held. */
-  private replayEntry(entry: unknown, where: string): number {
+  private replayEntry(entry: unknown, where: () => string, shapeKnown: boolean): number {
     const view = this.view();
     const offset = (entry as { r?: unknown } | null)?.r;
     if (offset !== undefined) {
@@ -409,7 +421,7 @@ export class Store {
         offset < 0 ||
         (offset !== 0 && offset < this.clockOffset)
       ) {
-        throw corrupt(where, 'el reloj del sandbox solo avanza o vuelve a la hora real');
+        throw corrupt(where(), 'el reloj del sandbox solo avanza o vuelve a la hora real');
       }
       this.clockOffset = offset;
       return 1;
@@ -417,24 +429,24 @@ export class Store {
     const settled = (entry as { s?: unknown } | null)?.s;
     if (settled !== undefined) {
       const why = checkSettled(view, settled);
-      if (why) throw corrupt(where, why);
+      if (why) throw corrupt(where(), why);
       for (const n of settled as number[]) this.pendingEvents.delete(n);
       return (settled as number[]).length;
     }
     const ops = (entry as { c?: unknown } | null)?.c;
     const events = (entry as { e?: unknown } | null)?.e ?? [];
     if (!Array.isArray(ops) || !Array.isArray(events))
-      throw corrupt(where, 'no es un cambio del sandbox');
+      throw corrupt(where(), 'no es un cambio del sandbox');
     for (const written of ops) {
-      const op = upgradeOp(written);
-      const why = checkOp(view, op);
-      if (why) throw corrupt(where, why);
+      const op = shapeKnown ? written : upgradeOp(written);
+      const why = checkOp(view, op, shapeKnown);
+      if (why) throw corrupt(where(), why);
       this.applyOp(op as Op);
     }
     for (const written of events) {
-      const e = upgradeEvent(written);
-      const why = checkEvent(view, e);
-      if (why) throw corrupt(where, why);
+      const e = shapeKnown ? written : upgradeEvent(written);
+      const why = checkEvent(view, e, shapeKnown);
+      if (why) throw corrupt(where(), why);
       this.remember(e as StoredEvent);
     }
     return ops.length + events.length;

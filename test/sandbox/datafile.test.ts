@@ -855,3 +855,48 @@ describe('every record checked on replay (#19.5)', () => {
     expect(readFileSync(file)).toEqual(before);
   });
 });
+
+describe('replay checks every record, also on its fast path', () => {
+  it('a line in the sandbox’s own shape with one bad value stops the start, named as before', async () => {
+    const file = join(tempDir('svc-sb-'), 'state.jsonl');
+    const a = await startSandbox({ dataFile: file });
+    const c = await a.cobro();
+    await a.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: c.monto, medio: 'qr' });
+    await a.close();
+    const lines = nodeFs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    // Each case changes one value of a line the sandbox wrote, keeping every field in place.
+    const cases: [string, (entry: { c: [string, any][]; e?: any[] }) => void, RegExp][] = [
+      [
+        'a day not in the calendar',
+        (e) => (e.c[0]![1].wire.created_at = '2026-02-30 10:00:00'),
+        /created_at/,
+      ],
+      [
+        'an hour past 23',
+        (e) => (e.c[0]![1].wire.updated_at = '2026-02-03 24:00:00'),
+        /updated_at/,
+      ],
+      ['three decimals', (e) => (e.c[0]![1].wire.monto = '10.001'), /monto/],
+      ['an unknown state', (e) => (e.c[0]![1].wire.estado = 'PAGADO'), /estado/],
+      ['a negative id', (e) => (e.c[0]![1].merchant = -1), /merchant/],
+      ['a medio as text', (e) => (e.c[0]![1].wire.medios.qr = 'si'), /medios\.qr/],
+      ['an event of no known kind', (e) => (e.e![0].body.event = 'payment.lost'), /event/],
+      ['a fractional id', (e) => (e.c[0]![1].wire.id = 1.5), /id/],
+    ];
+    for (const [what, change, field] of cases) {
+      const entry = JSON.parse(lines[1]!);
+      change(entry);
+      nodeFs.writeFileSync(
+        file,
+        [lines[0], JSON.stringify(entry), ...lines.slice(2)].join('\n') + '\n',
+      );
+      expect(() => Store.open(file).close(), what).toThrow(/línea 2: .*inválido/);
+      expect(() => Store.open(file).close(), what).toThrow(field);
+    }
+    // The same line unchanged opens.
+    nodeFs.writeFileSync(file, lines.join('\n') + '\n');
+    const store = Store.open(file);
+    expect(store.cobros.size).toBe(1);
+    store.close();
+  });
+});
