@@ -2,8 +2,11 @@
 // the national holidays of the service's country, from date-holidays (a maintained
 // calendar: movable holidays, bridge days and each year's decrees come with its
 // releases, none typed here), and the days the merchant names. The country is the one
-// whose zones include the service's zone (DEFAULTS.timeZone or SVC_TZ). Loaded only
-// by the commands that count business days: the calendar costs about half a second.
+// whose zones include the service's zone (DEFAULTS.timeZone or SVC_TZ). That country's
+// days are a table computed once from the same calendar (holiday-table.ts): loading
+// date-holidays costs about half a second, so it is loaded only for another country's
+// zone or a year outside the table.
+import { HOLIDAY_TABLE } from './holiday-table.js';
 
 /** What a bank closes for: public holidays and bank holidays (Jueves Santo, bridge days). */
 const CLOSED = new Set(['public', 'bank']);
@@ -15,8 +18,38 @@ export interface NationalHolidays {
   days: Map<string, string>;
 }
 
+/**
+ * The national holidays of the table's country in `years`, without loading date-holidays;
+ * undefined when `zone` is not one of its zones or a year is outside the table.
+ */
+export function tableHolidays(zone: string, years: Iterable<number>): NationalHolidays | undefined {
+  const t = HOLIDAY_TABLE;
+  if (!t.zones.includes(zone)) return undefined;
+  const days = new Map<string, string>();
+  for (const year of years) {
+    if (!(year >= t.first && year <= t.last)) return undefined;
+    for (const pair of t.years[year]!.split(' ').filter(Boolean)) {
+      const [mmdd, name] = pair.split(':') as [string, string];
+      const day = `${year}-${mmdd.slice(0, 2)}-${mmdd.slice(2)}`;
+      if (!days.has(day)) days.set(day, t.names[Number(name)]!);
+    }
+  }
+  return { country: t.country, days };
+}
+
 /** The national holidays of the country of `zone` in `years`. */
 export async function nationalHolidays(
+  zone: string,
+  years: Iterable<number>,
+): Promise<NationalHolidays> {
+  const list = [...years];
+  const known = tableHolidays(zone, list);
+  if (known) return known;
+  return calendarHolidays(zone, list);
+}
+
+/** nationalHolidays from date-holidays itself: what the table was computed from. */
+export async function calendarHolidays(
   zone: string,
   years: Iterable<number>,
 ): Promise<NationalHolidays> {
