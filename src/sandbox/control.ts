@@ -9,7 +9,7 @@ import { formatCents, parseAmount } from '../domain/money.js';
 import { porFecha } from '../domain/liquidaciones.js';
 import { SandboxError, notFound } from './sandbox-error.js';
 import type { Faults, RequestLog } from './faults.js';
-import { allowedMedios, feeOf, split } from './fees.js';
+import { allowedMedios, feeOf, settlementDate, split } from './fees.js';
 import { amount, object, webhookUrl } from './handlers/validate.js';
 import { eventOf, findCobro, idOf, refresh, withWire } from './model.js';
 import type { Hub } from './hub.js';
@@ -154,7 +154,7 @@ export const pagar: ControlHandler = (deps, req) => {
       te_cobramos,
       te_queda,
       fecha_operacion: local,
-      fecha_estimada: clock.local(req.now + fee.settlementDelayMs),
+      fecha_estimada: settlementDate(local, fee.settlementBusinessDays, clock.tz),
       estado: 'estimado',
     },
   };

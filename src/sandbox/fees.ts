@@ -1,6 +1,11 @@
 // The sandbox's fee table and delays per payment method (the seed leaves them open;
 // docs/sandbox.md documents them). Fees are exact: money.percentOf, half-up to the cent.
+// A settlement arrives a number of business days after the payment: no weekend and no
+// national or bank holiday of the sandbox's zone's country (holiday-table.ts, the days
+// `liquidaciones conciliar` skips too).
 import type { Medio } from '../api/enums.js';
+import { addBusinessDays } from '../domain/extracto.js';
+import { tableHolidays } from '../domain/holidays.js';
 import { formatCents, percentOf, type Cents } from '../domain/money.js';
 
 export interface FeeRow {
@@ -10,8 +15,8 @@ export interface FeeRow {
   porcentaje: string;
   /** From the payment to `acreditacion` of the transaction. */
   creditDelayMs: number;
-  /** From the payment to `fecha_estimada` of the settlement. */
-  settlementDelayMs: number;
+  /** Business days from the payment's day to `fecha_estimada` of the settlement. */
+  settlementBusinessDays: number;
   /** Which switch of the payment request's `medios` allows this method. */
   switch: 'tarjeta' | 'qr' | 'transferencia';
 }
@@ -25,7 +30,7 @@ export const FEES: readonly FeeRow[] = [
     label: 'Transferencia bancaria',
     porcentaje: '0.8000',
     creditDelayMs: 0,
-    settlementDelayMs: 1 * DAY,
+    settlementBusinessDays: 1,
     switch: 'transferencia',
   },
   {
@@ -33,7 +38,7 @@ export const FEES: readonly FeeRow[] = [
     label: 'Código QR',
     porcentaje: '0.9900',
     creditDelayMs: 0,
-    settlementDelayMs: 1 * DAY,
+    settlementBusinessDays: 1,
     switch: 'qr',
   },
   {
@@ -41,7 +46,7 @@ export const FEES: readonly FeeRow[] = [
     label: 'Tarjeta de débito',
     porcentaje: '1.9900',
     creditDelayMs: 1 * DAY,
-    settlementDelayMs: 2 * DAY,
+    settlementBusinessDays: 2,
     switch: 'tarjeta',
   },
   {
@@ -49,7 +54,7 @@ export const FEES: readonly FeeRow[] = [
     label: 'Tarjeta de crédito',
     porcentaje: '4.3900',
     creditDelayMs: 2 * DAY,
-    settlementDelayMs: 10 * DAY,
+    settlementBusinessDays: 10,
     switch: 'tarjeta',
   },
   {
@@ -57,7 +62,7 @@ export const FEES: readonly FeeRow[] = [
     label: 'Tarjeta prepaga',
     porcentaje: '2.9900',
     creditDelayMs: 1 * DAY,
-    settlementDelayMs: 3 * DAY,
+    settlementBusinessDays: 3,
     switch: 'tarjeta',
   },
 ];
@@ -66,6 +71,30 @@ export function feeOf(medio: Medio): FeeRow {
   const row = FEES.find((f) => f.medio === medio);
   if (!row) throw new Error(`no fee for ${medio}`);
   return row;
+}
+
+const holidaysOf = new Map<string, ReadonlySet<string>>();
+/** The holidays of `tz`'s country in `year` (none for a zone the table does not hold), computed once. */
+function holidays(tz: string, year: number): ReadonlySet<string> {
+  const key = `${tz} ${year}`;
+  let days = holidaysOf.get(key);
+  if (!days) {
+    days = new Set(tableHolidays(tz, [year, year + 1])?.days.keys());
+    holidaysOf.set(key, days);
+  }
+  return days;
+}
+
+/**
+ * `fecha_estimada` of a payment made at `local` (`YYYY-MM-DD HH:MM:SS` in `tz`): the
+ * `n`-th business day after the payment's day, at the payment's time. A payment on a
+ * Friday, a Saturday or a Sunday with `n` 1 settles on Monday, or on Tuesday when that
+ * Monday is a holiday.
+ */
+export function settlementDate(local: string, n: number, tz: string): string {
+  const day = local.slice(0, 10);
+  const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
+  return addBusinessDays(next, n - 1, holidays(tz, Number(day.slice(0, 4)))) + local.slice(10);
 }
 
 /** What GET /v1/cargos answers, in the seed's field order. */

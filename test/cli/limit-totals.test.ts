@@ -67,7 +67,12 @@ beforeAll(async () => {
   expect((await sb.api('POST', `/v1/cobros/${a.id}/devoluciones`, { monto: '5.00' })).status).toBe(
     201,
   );
-  expect((await sb.api('POST', '/_sandbox/reloj', { avanzar: '1d' })).status).toBe(200);
+  // Then the clock moves on to the day a's settlement arrives (the next business day, which
+  // may be days later): b and c are paid a later day and settle a later business day.
+  const [liq] = (await sb.api('GET', '/v1/liquidaciones')).body.data as Liquidacion[];
+  const at = (local: string) => Date.parse(`${local.replace(' ', 'T')}Z`);
+  const days = (at(liq!.fecha_estimada) - at(liq!.fecha_operacion)) / 86_400_000;
+  expect((await sb.api('POST', '/_sandbox/reloj', { avanzar: `${days}d` })).status).toBe(200);
   const b = await pay('200.00', 'qr');
   const c = await pay('300.00', 'qr');
   expect((await sb.api('POST', `/v1/cobros/${b.id}/devoluciones`, { monto: '10.00' })).status).toBe(
@@ -245,7 +250,7 @@ describe('--desde and --hasta: whole days of the service, on every list, and tot
         string
       >)[];
       const days = [...new Set(all.map((x) => x[list.date]!.slice(0, 10)))].sort();
-      // The fixture moved the sandbox's clock a day between its payments: two days at least.
+      // The fixture moved the sandbox's clock a day or more between its payments: two days at least.
       expect(days.length, list.path).toBeGreaterThan(1);
       const [first, last] = [days[0]!, days[days.length - 1]!];
       const ids = (keep: (day: string) => boolean) =>

@@ -9,6 +9,7 @@ import { svcOnTerminal } from '../helpers/inproc.js';
 import { journalEntryAs } from '../helpers/journal.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { displayWidth } from '../../src/text.js';
+import type { Liquidacion } from '../../src/api/schemas.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -24,8 +25,13 @@ beforeAll(async () => {
     expect(
       (await sb.api('POST', `/_sandbox/cobros/${c.id}/pagar`, { medio: 'credito' })).status,
     ).toBe(200);
-    // A day apart: the dates differ from row to row (one value for all is said above the table).
-    expect((await sb.api('POST', '/_sandbox/reloj', { avanzar: '1d' })).status).toBe(200);
+    // The clock moves on to the day this settlement arrives, so the next one is paid on a
+    // business day after it and every date differs from row to row (one value for all is
+    // said above the table), whatever day of the week the test runs.
+    const [liq] = (await sb.api('GET', '/v1/liquidaciones')).body.data as Liquidacion[];
+    const at = (local: string) => Date.parse(`${local.replace(' ', 'T')}Z`);
+    const days = (at(liq!.fecha_estimada) - at(liq!.fecha_operacion)) / 86_400_000;
+    expect((await sb.api('POST', '/_sandbox/reloj', { avanzar: `${days}d` })).status).toBe(200);
   }
 });
 afterAll(() => sb.stop());

@@ -1,6 +1,6 @@
 // The sandbox's fee table is what its settlements are computed from: each method's
-// name, percentage, when the money is credited and when it is settled (days after
-// the payment). A changed delay moves every fecha_estimada; a changed label changes
+// name, percentage, when the money is credited (days after the payment) and when it is
+// settled (business days after it). A changed delay moves every fecha_estimada; a changed label changes
 // GET /v1/cargos. Compared whole, and settlements grouped by date in date order.
 import { describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
@@ -10,14 +10,14 @@ import { FEES, cargos, feeOf } from '../../src/sandbox/fees.js';
 const DAY = 86_400_000;
 
 describe('the fee table', () => {
-  it('is exactly the published one: labels, percentages, credit and settlement delays in days', () => {
+  it('is exactly the published one: labels, percentages, credit delays in days, settlement in business days', () => {
     expect(
       FEES.map((f) => [
         f.medio,
         f.label,
         f.porcentaje,
         f.creditDelayMs / DAY,
-        f.settlementDelayMs / DAY,
+        f.settlementBusinessDays,
         f.switch,
       ]),
     ).toEqual([
