@@ -13,7 +13,7 @@
 // nor make the disk use grow past both files' two generations.
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { rename, rm, type FileHandle } from 'node:fs/promises';
+import { open as openFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { decodeUtf8, type EventSummary } from './events.js';
 import type { ForwardResult } from './forwarder.js';
@@ -349,6 +349,8 @@ export interface JournalOptions {
   maxBytes?: number;
   /** Files kept, the one written to included (40); the oldest is dropped when a new one starts. */
   generations?: number;
+  /** Keep an index beside each file (`<file>.idx`, see JournalIndex): the listener does. */
+  index?: boolean;
 }
 
 export class Journal {
@@ -356,6 +358,9 @@ export class Journal {
   private pending: {
     line: string;
     bytes: number;
+    /** The entry's request and id, as its index record holds them. */
+    cobro: number;
+    idn: number;
     resolve: () => void;
     reject: (err: unknown) => void;
   }[] = [];
@@ -375,6 +380,7 @@ export class Journal {
     /** The file was opened O_DSYNC: each write is on disk when it returns, no fdatasync needed. */
     private readonly dsync: boolean,
     private readonly generations: number,
+    private index: IndexWriter | undefined,
   ) {}
 
   /** Opens (creates) the journal for appending; folder 0700, file 0600. */
@@ -400,6 +406,7 @@ export class Journal {
         options.maxBytes ?? JOURNAL_MAX_BYTES,
         dsync,
         Math.max(2, options.generations ?? JOURNAL_KEEP_BYTES / JOURNAL_MAX_BYTES),
+        options.index === true ? await IndexWriter.open(path, size) : undefined,
       );
     } catch (err) {
       throw new JournalError(`no se pudo abrir el journal ${path}: ${(err as Error).message}`);
@@ -415,7 +422,14 @@ export class Journal {
     if (this.closed) return Promise.reject(new JournalError('el journal está cerrado'));
     return new Promise((resolve, reject) => {
       const line = `${JSON.stringify(entry)}\n`;
-      this.pending.push({ line, bytes: Buffer.byteLength(line), resolve, reject });
+      this.pending.push({
+        line,
+        bytes: Buffer.byteLength(line),
+        cobro: cobroNumber(entry.cobro_id),
+        idn: idNumber(entry.id),
+        resolve,
+        reject,
+      });
       // The first line of an idle journal waits for the end of this turn of the event
       // loop: every request parsed in the same turn goes in the same write.
       this.flushing ??= new Promise<void>((started) => setImmediate(started)).then(() =>
@@ -457,6 +471,8 @@ export class Journal {
         this.counts.syncs++;
         this.counts.lines += n;
         this.size += data.length;
+        // The lines are on disk before their index records are written.
+        await this.index?.wrote(this.fh, batch, this.torn ? 1 : 0, data.length);
         this.torn = false;
         for (const p of batch) p.resolve();
         if (this.size >= this.maxBytes && !this.cannotRotate) await this.rotate();
@@ -482,12 +498,20 @@ export class Journal {
   private async rotate(): Promise<void> {
     try {
       const last = this.generations - 1;
+      // Each file's index goes with it (after it: an index left behind is found stale).
       for (const older of generationPaths(this.path)) {
         const n = Number(older.slice(this.path.length + 1));
-        if (n >= last) await rm(older, { force: true });
-        else await rename(older, rotatedPath(this.path, n + 1));
+        if (n >= last) {
+          await rm(older, { force: true });
+          await rm(indexPath(older), { force: true });
+        } else {
+          await rename(older, rotatedPath(this.path, n + 1));
+          await renameIfThere(indexPath(older), indexPath(rotatedPath(this.path, n + 1)));
+        }
       }
       await rename(this.path, rotatedPath(this.path));
+      await renameIfThere(indexPath(this.path), indexPath(rotatedPath(this.path)));
+      if (this.index) this.index = await this.index.restart(this.path);
       // The new file's creation fsyncs the folder, which keeps the rename too.
       const { fh } = await openAppendAsync(this.path);
       await this.fh.close();
@@ -506,6 +530,7 @@ export class Journal {
     this.closed = true;
     while (this.flushing) await this.flushing;
     await this.fh.close();
+    await this.index?.close();
   }
 }
 
@@ -605,6 +630,8 @@ interface RawLine {
   data: Buffer | undefined;
   /** Byte offset of its first character. */
   start: number;
+  /** Byte offset past its newline; undefined when it has none (the file's end). */
+  end?: number;
 }
 
 function openForReading(path: string): number | undefined {
@@ -691,6 +718,28 @@ function* linesForward(path: string): Generator<RawLine> {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The lines between two offsets of an open file (`from` starts a line), first to last. */
+function* linesBetween(path: string, fd: number, from: number, to: number): Generator<RawLine> {
+  const buf = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, to - from)));
+  const line = new LineParts();
+  let offset = from;
+  let lineStart = from;
+  while (offset < to) {
+    const n = readChunk(path, fd, buf, Math.min(buf.length, to - offset), offset);
+    if (n === 0) break;
+    let at = 0;
+    for (let nl = buf.indexOf(0x0a, 0); nl !== -1 && nl < n; nl = buf.indexOf(0x0a, at)) {
+      line.add(buf.subarray(at, nl), false);
+      at = nl + 1;
+      yield { data: line.take(), start: lineStart, end: offset + at };
+      lineStart = offset + at;
+    }
+    line.add(buf.subarray(at, n), false);
+    offset += n;
+  }
+  if (!line.empty) yield { data: line.take(), start: lineStart };
 }
 
 /**
@@ -801,6 +850,281 @@ function lineNumbers(path: string, offsets: number[]): Map<number, number> {
   return out;
 }
 
+/*
+ * The index. Beside each journal file the listener keeps `<file>.idx`: an 8-byte
+ * header, then one 32-byte record per line it wrote (four little-endian doubles: the
+ * line's offset, its length with its newline, its request's id or -1, the 48 bits of
+ * its id or -1). A record is written once its line is on disk, and never fsynced:
+ * the journal stays the truth, the index only says where to look. A reader trusts an
+ * index only when its records are in order inside the file and the first, the last
+ * and each one it uses name the entry that is there; the bytes no record covers (a
+ * line torn by a crash, lines another process appended, all past the last record) are
+ * read line by line, and a file without a trusted index (lost, stale, a copy without
+ * it) is read whole.
+ */
+
+/** Where a journal file's index is: `<file>.idx`. */
+export function indexPath(file: string): string {
+  return `${file}.idx`;
+}
+
+const INDEX_MAGIC = 'svcidx1\n';
+const HEADER_BYTES = INDEX_MAGIC.length;
+const RECORD_BYTES = 32;
+
+/** A request's id as a record keeps it (-1: none, or none a request can have). */
+function cobroNumber(id: number | null): number {
+  return id === null || id < 0 ? -1 : id;
+}
+
+/** The 48 random bits of an entry's id (`evt_` and 12 hex digits), -1 for any other id. */
+function idNumber(id: string): number {
+  return /^evt_[0-9a-f]{12}$/.test(id) ? Number.parseInt(id.slice(4), 16) : -1;
+}
+
+interface IndexRecord {
+  offset: number;
+  length: number;
+  cobro: number;
+  idn: number;
+}
+
+/** Record `i` of the index's numbers (four a record). */
+function readRecord(f: Float64Array, i: number): IndexRecord {
+  return { offset: f[4 * i]!, length: f[4 * i + 1]!, cobro: f[4 * i + 2]!, idn: f[4 * i + 3]! };
+}
+
+function writeRecord(buf: Buffer, i: number, r: IndexRecord): void {
+  const at = i * RECORD_BYTES;
+  buf.writeDoubleLE(r.offset, at);
+  buf.writeDoubleLE(r.length, at + 8);
+  buf.writeDoubleLE(r.cobro, at + 16);
+  buf.writeDoubleLE(r.idn, at + 24);
+}
+
+/** The entry a record names, read from the file; undefined when another line is there. */
+function entryAt(fd: number, r: IndexRecord): JournalEntry | undefined {
+  if (r.length > MAX_LINE_BYTES + 1) return undefined;
+  // The byte before the line too: a line starts the file or follows a newline.
+  const before = r.offset > 0 ? 1 : 0;
+  const buf = Buffer.allocUnsafe(r.length + before);
+  let got: number;
+  try {
+    got = readSync(fd, buf, 0, buf.length, r.offset - before);
+  } catch {
+    return undefined;
+  }
+  if (got !== buf.length || (before === 1 && buf[0] !== 0x0a) || buf[buf.length - 1] !== 0x0a)
+    return undefined;
+  const e = parseLine(buf.subarray(before, buf.length - 1))?.entry;
+  return e && cobroNumber(e.cobro_id) === r.cobro && idNumber(e.id) === r.idn ? e : undefined;
+}
+
+/** A file's index as read: its records' numbers (four a record), and where the last one ends. */
+interface Index {
+  f: Float64Array;
+  records: number;
+  end: number;
+}
+
+/**
+ * The numbers of a file's index (four a record, a record cut short by a crash left
+ * out), read into `scratch` when it is large enough; undefined when it is not an index.
+ */
+function readIndex(file: string, scratch?: Float64Array): Float64Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(indexPath(file), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(HEADER_BYTES);
+    if (readSync(fd, head, 0, HEADER_BYTES, 0) !== HEADER_BYTES) return undefined;
+    if (head.toString('latin1') !== INDEX_MAGIC) return undefined;
+    const records = Math.floor((size - HEADER_BYTES) / RECORD_BYTES);
+    const f =
+      scratch && scratch.length >= records * 4
+        ? scratch.subarray(0, records * 4)
+        : new Float64Array(records * 4);
+    const bytes = new Uint8Array(f.buffer, f.byteOffset, records * RECORD_BYTES);
+    for (let at = 0; at < bytes.length;) {
+      const n = readSync(fd, bytes, at, bytes.length - at, HEADER_BYTES + at);
+      if (n === 0) return undefined;
+      at += n;
+    }
+    if (!LITTLE_ENDIAN) {
+      const view = new DataView(f.buffer, f.byteOffset, bytes.length);
+      for (let i = 0; i < f.length; i++) f[i] = view.getFloat64(8 * i, true);
+    }
+    return f;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The index's numbers `f` when they can be trusted for the open file `fd` of `size` bytes. */
+function trusted(f: Float64Array | undefined, fd: number, size: number): Index | undefined {
+  if (!f) return undefined;
+  const records = f.length / 4;
+  let end = 0;
+  for (let i = 0; i < f.length; i += 4) {
+    const offset = f[i]!;
+    const length = f[i + 1]!;
+    if (
+      !(Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= end && length > 0)
+    )
+      return undefined;
+    end = offset + length;
+  }
+  if (end > size) return undefined;
+  if (records > 0 && !(entryAt(fd, readRecord(f, 0)) && entryAt(fd, readRecord(f, records - 1))))
+    return undefined;
+  return { f, records, end };
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
+
+/** The index the listener appends to, beside the file it writes. */
+class IndexWriter {
+  private constructor(
+    private fh: FileHandle | undefined,
+    /** The file's size once the last lines counted were written. */
+    private end: number,
+  ) {}
+
+  /**
+   * The index of `file` (`size` bytes, open for appending): the one there when it can
+   * be trusted, else a new one; the entries past its last record are indexed now (a
+   * lost index is built again, a crash between a write and its records made good).
+   * An index that cannot be written is no index: readers read the file.
+   */
+  static async open(file: string, size: number): Promise<IndexWriter> {
+    try {
+      const fd = openSync(file, 'r');
+      const found: IndexRecord[] = [];
+      let index: Index | undefined;
+      try {
+        if (!fstatSync(fd).isFile()) return new IndexWriter(undefined, size);
+        index = trusted(readIndex(file), fd, size);
+        for (const raw of linesBetween(file, fd, index?.end ?? 0, size)) {
+          const e = raw.end === undefined ? undefined : parseLine(raw.data)?.entry;
+          if (e)
+            found.push({
+              offset: raw.start,
+              length: raw.end! - raw.start,
+              cobro: cobroNumber(e.cobro_id),
+              idn: idNumber(e.id),
+            });
+        }
+      } finally {
+        closeSync(fd);
+      }
+      const fh = await openFile(indexPath(file), 'a', 0o600);
+      try {
+        await fh.truncate(index ? HEADER_BYTES + index.records * RECORD_BYTES : 0);
+        const data = Buffer.allocUnsafe(found.length * RECORD_BYTES);
+        found.forEach((r, i) => writeRecord(data, i, r));
+        await fh.appendFile(index ? data : Buffer.concat([Buffer.from(INDEX_MAGIC), data]));
+      } catch (err) {
+        await fh.close();
+        throw err;
+      }
+      return new IndexWriter(fh, size);
+    } catch {
+      return new IndexWriter(undefined, size);
+    }
+  }
+
+  /**
+   * Records for a batch just written (`prefix` bytes before its first line), when
+   * nothing else was appended since the last one: otherwise those bytes are left
+   * without records, and readers read them.
+   */
+  async wrote(
+    journal: FileHandle,
+    batch: readonly { bytes: number; cobro: number; idn: number }[],
+    prefix: number,
+    written: number,
+  ): Promise<void> {
+    if (!this.fh) return;
+    try {
+      const size = (await journal.stat()).size;
+      if (size === this.end + written) {
+        const data = Buffer.allocUnsafe(batch.length * RECORD_BYTES);
+        let at = this.end + prefix;
+        batch.forEach((p, i) => {
+          writeRecord(data, i, { offset: at, length: p.bytes, cobro: p.cobro, idn: p.idn });
+          at += p.bytes;
+        });
+        await this.fh.appendFile(data);
+      }
+      this.end = size;
+    } catch {
+      // A record half written would shift every later one: no more records.
+      await this.close();
+    }
+  }
+
+  /** A new index for the new file `file` starts after a rotation. */
+  async restart(file: string): Promise<IndexWriter> {
+    await this.close();
+    try {
+      const fh = await openFile(indexPath(file), 'w', 0o600);
+      await fh.appendFile(INDEX_MAGIC).catch(async (err: unknown) => {
+        await fh.close();
+        throw err;
+      });
+      return new IndexWriter(fh, 0);
+    } catch {
+      return new IndexWriter(undefined, 0);
+    }
+  }
+
+  async close(): Promise<void> {
+    const fh = this.fh;
+    this.fh = undefined;
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+async function renameIfThere(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/** Two streams of entries as one, by arrival time. */
+function* byArrival(
+  a: Iterator<JournalEntry>,
+  b: Iterator<JournalEntry>,
+  order: 'oldest' | 'newest',
+): Generator<JournalEntry> {
+  // Where both arrived at the same time, the verified event's entry goes first (oldest first).
+  const bFirst =
+    order === 'oldest'
+      ? (x: JournalEntry, y: JournalEntry) => y.received_at < x.received_at
+      : (x: JournalEntry, y: JournalEntry) => y.received_at >= x.received_at;
+  let x = a.next();
+  let y = b.next();
+  while (!x.done && !y.done) {
+    if (bFirst(x.value, y.value)) {
+      yield y.value;
+      y = b.next();
+    } else {
+      yield x.value;
+      x = a.next();
+    }
+  }
+  for (; !x.done; x = a.next()) yield x.value;
+  for (; !y.done; y = b.next()) yield y.value;
+}
+
 /**
  * A reading of the journal (both generations and the rejected requests) as a stream
  * of entries, oldest or newest first, never the whole file in memory: lines are read
@@ -812,6 +1136,8 @@ export class JournalReader {
   /** Lines that were not entries, among those read so far. */
   skipped = 0;
   private found: { file: string; start: number; line?: number; why: string }[] = [];
+  /** Where each file's index is read (one after the other): allocated once for them all. */
+  private scratch: Float64Array | undefined;
 
   constructor(readonly path: string) {}
 
@@ -861,26 +1187,72 @@ export class JournalReader {
 
   /** Every entry, the rejected requests merged in by arrival time. */
   *all(order: 'oldest' | 'newest' = 'oldest'): Generator<JournalEntry> {
-    const a = this.events(order);
-    const b = this.rejected(order);
-    // Where both arrived at the same time, the verified event's entry goes first (oldest first).
-    const bFirst =
-      order === 'oldest'
-        ? (x: JournalEntry, y: JournalEntry) => y.received_at < x.received_at
-        : (x: JournalEntry, y: JournalEntry) => y.received_at >= x.received_at;
-    let x = a.next();
-    let y = b.next();
-    while (!x.done && !y.done) {
-      if (bFirst(x.value, y.value)) {
-        yield y.value;
-        y = b.next();
-      } else {
-        yield x.value;
-        x = a.next();
+    yield* byArrival(this.events(order), this.rejected(order), order);
+  }
+
+  /**
+   * The entries about one request (`cobro_id`), verified and rejected, oldest first:
+   * through each file's index where it can be trusted (only the lines it names and
+   * those it does not cover are read), the whole file where not.
+   */
+  *about(cobroId: number): Generator<JournalEntry> {
+    const other = rejectedPath(this.path);
+    const of = (files: string[]) =>
+      (function* (reader: JournalReader) {
+        for (const f of files) yield* reader.fileAbout(f, cobroId);
+      })(this);
+    yield* byArrival(
+      of([...generationPaths(this.path), this.path]),
+      of([...generationPaths(other), other]),
+      'oldest',
+    );
+  }
+
+  private *fileAbout(file: string, cobroId: number): Generator<JournalEntry> {
+    const fd = openForReading(file);
+    if (fd === undefined) return;
+    const mine = function* (entries: Iterable<JournalEntry>) {
+      for (const e of entries) if (e.cobro_id === cobroId) yield e;
+    };
+    try {
+      // The index before the file's size: records are written after their lines.
+      const f =
+        cobroId >= 0 && Number.isSafeInteger(cobroId) ? readIndex(file, this.scratch) : undefined;
+      if (f && f.buffer !== this.scratch?.buffer) this.scratch = new Float64Array(f.buffer);
+      let st;
+      try {
+        st = fstatSync(fd);
+      } catch (err) {
+        throw new JournalError(`no se pudo leer el journal ${file}: ${(err as Error).message}`);
       }
+      const index = st.isFile() ? trusted(f, fd, st.size) : undefined;
+      if (!index) {
+        yield* mine(this.entries(file, linesForward(file), true));
+        return;
+      }
+      // Where records are missing (read line by line) and the entries named, in file order.
+      const parts: ({ from: number; to: number } | { entry: JournalEntry })[] = [];
+      let end = 0;
+      const rec = index.f;
+      for (let i = 0; i < rec.length; i += 4) {
+        if (rec[i]! > end) parts.push({ from: end, to: rec[i]! });
+        end = rec[i]! + rec[i + 1]!;
+        if (rec[i + 2] !== cobroId) continue;
+        const entry = entryAt(fd, readRecord(rec, i / 4));
+        if (!entry) {
+          // The index names a line that is not there: the file is read instead.
+          yield* mine(this.entries(file, linesForward(file), true));
+          return;
+        }
+        parts.push({ entry });
+      }
+      if (st.size > end) parts.push({ from: end, to: st.size });
+      for (const p of parts)
+        if ('entry' in p) yield p.entry;
+        else yield* mine(this.entries(file, linesBetween(file, fd, p.from, p.to), false));
+    } finally {
+      closeSync(fd);
     }
-    for (; !x.done; x = a.next()) yield x.value;
-    for (; !y.done; y = b.next()) yield y.value;
   }
 
   /** The lines skipped so far, each named by file and line (counted only for those named). */
@@ -916,6 +1288,13 @@ export function readJournal(
   const reader = new JournalReader(path);
   const entries: JournalEntry[] = [];
   for (const e of reader.all()) if (keep(e)) entries.push(e);
+  return { entries, skipped: reader.skipped, problems: reader.problems() };
+}
+
+/** The entries about one request, oldest first, with the rejected requests about it (JournalReader.about). */
+export function readJournalAbout(path: string, cobroId: number): JournalRead {
+  const reader = new JournalReader(path);
+  const entries = [...reader.about(cobroId)];
   return { entries, skipped: reader.skipped, problems: reader.problems() };
 }
 

@@ -55,10 +55,10 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   });
   const journalFile = options.journal ?? options.journalPath;
   const journal = journalFile
-    ? await Journal.open(
-        journalFile,
-        options.journalKeepBytes === undefined ? {} : journalSizes(options.journalKeepBytes),
-      )
+    ? await Journal.open(journalFile, {
+        ...(options.journalKeepBytes === undefined ? {} : journalSizes(options.journalKeepBytes)),
+        index: true,
+      })
     : undefined;
   const onError = options.onError ?? (() => {});
   const handler = new NotificationHandler(options, forwarder, journal);

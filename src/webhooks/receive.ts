@@ -266,6 +266,7 @@ export class NotificationHandler {
       this.rejectedJournal ??= Journal.open(rejectedPath(this.journalFile), {
         maxBytes: this.options.rejectedMaxBytes ?? REJECTED_MAX_BYTES,
         generations: 2,
+        index: true,
       }).catch((err: Error) => {
         this.onError(err);
         return undefined;

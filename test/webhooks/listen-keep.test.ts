@@ -38,7 +38,13 @@ describe('webhook listen --conservar', () => {
     await listening.stop();
     listening = undefined;
     const files = readdirSync(dir).filter((f) => f.startsWith('webhooks.jsonl'));
-    expect(files.sort()).toEqual(['webhooks.jsonl', 'webhooks.jsonl.1']);
+    // Each file with its index beside it (a record of 32 bytes a line).
+    expect(files.sort()).toEqual([
+      'webhooks.jsonl',
+      'webhooks.jsonl.1',
+      'webhooks.jsonl.1.idx',
+      'webhooks.jsonl.idx',
+    ]);
     const kept = files.reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     expect(kept).toBeLessThanOrEqual(2 * 1024 ** 2);
     const r = await svc(['webhook', 'eventos', '--json'], { env });

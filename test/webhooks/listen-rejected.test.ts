@@ -148,8 +148,11 @@ describe('rejected requests and the journal', () => {
     for (const size of sizes) expect(size).toBeLessThanOrEqual(max);
     expect(readdirSync(dir).sort()).toEqual([
       'webhooks.jsonl',
+      'webhooks.jsonl.idx',
       'webhooks.rechazados.jsonl',
       'webhooks.rechazados.jsonl.1',
+      'webhooks.rechazados.jsonl.1.idx',
+      'webhooks.rechazados.jsonl.idx',
     ]);
     const { entries } = readJournal(journal);
     expect(entries.filter((e) => e.verification.valid).map((e) => e.cobro_id)).toEqual([7]);

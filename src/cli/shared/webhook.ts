@@ -108,6 +108,18 @@ export async function readJournalAt(
   return read;
 }
 
+/** The journal's entries about one request, through the files' indexes (JournalReader.about). */
+export async function readJournalAboutAt(
+  ctx: Context,
+  path: string,
+  cobroId: number,
+): Promise<JournalRead> {
+  const { readJournalAbout } = await import('../../webhooks/event-journal.js');
+  const read = await journalRead(() => readJournalAbout(path, cobroId));
+  reportSkipped(ctx, read);
+  return read;
+}
+
 /** What a reading of the journal did; a JournalError (a file that cannot be read) as a ConfigError. */
 export async function journalRead<T>(read: () => T): Promise<T> {
   const { JournalError } = await import('../../webhooks/event-journal.js');

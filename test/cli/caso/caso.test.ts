@@ -4,10 +4,12 @@
 // caso` as JSON (the service's lists and the journal's notifications of that request),
 // as Markdown (no key, secret or signature, no control characters) and on a terminal;
 // `devolver --dry-run` checks everything and sends nothing.
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/text.js';
-import { readJournal } from '../../../src/webhooks/event-journal.js';
+import { Journal, readJournal } from '../../../src/webhooks/event-journal.js';
+import { journalEntryAs } from '../../helpers/journal.js';
 import { startListener, type Listener } from '../../../src/webhooks/listen.js';
 import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 // Cases run in-process through main() (svc); spawned() runs the built binary, once per behaviour.
@@ -302,6 +304,37 @@ describe('svc caso', () => {
     expect(r.stdout).toMatch(/\| - \| - \| inválida \| rechazada \(.+\), sin su contenido \|/);
     expect(r.stdout).not.toContain('clic');
     expect(r.stdout).not.toContain('<b>');
+  });
+
+  it("reads only its request's lines of the journal, through the listener's index", async () => {
+    const path = join(tempDir('svc-caso-idx-'), 'webhooks.jsonl');
+    const j = await Journal.open(path, { index: true });
+    const mine: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const id = `evt_${(0x100000 + i).toString(16).padStart(12, '0')}`;
+      const about = i % 10 === 0 ? paid.id : unrelated;
+      if (about === paid.id) mine.push(id);
+      await j.append(journalEntryAs(id, { cobro_id: about }));
+    }
+    await j.close();
+    // A line about another request damaged after it was indexed: caso does not read it.
+    const text = readFileSync(path, 'latin1');
+    const at = text.indexOf('\n', text.indexOf('evt_000000100005')) + 1;
+    const fd = openSync(path, 'r+');
+    writeSync(
+      fd,
+      Buffer.alloc(text.indexOf('\n', at) - at, 'x'),
+      0,
+      text.indexOf('\n', at) - at,
+      at,
+    );
+    closeSync(fd);
+    const r = await svc(['caso', String(paid.id), '--json', '--journal', path], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).notificaciones.map((n: { id: string }) => n.id)).toEqual(mine);
+    // Every reader of the whole journal does read it.
+    expect(readJournal(path).skipped).toBe(1);
   });
 
   it('on a terminal-less pipe: the record, each list and a timeline in time order', async () => {

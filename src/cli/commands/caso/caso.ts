@@ -31,7 +31,7 @@ import { settlementTotalsParts } from '../../shared/totals.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { describeRef, findCobro, parseCobroRef, sayMatches } from '../../shared/find-cobro.js';
-import { journalPath, readJournalAt } from '../../shared/webhook.js';
+import { journalPath, readJournalAboutAt } from '../../shared/webhook.js';
 import type { casoOptions } from './index.js';
 
 /** A notification of the journal as a case shows it: what arrived and what became of it, no headers or body. */
@@ -101,12 +101,10 @@ export async function run(
     .catch((err: unknown) => {
       throw sayMatches(ctx, err);
     });
-  // The journal read a line at a time, keeping only this request's notifications.
+  // Only this request's notifications, found through the journal's index (the
+  // listener keeps it; without one the journal is read a line at a time).
   const id = caso.cobro.id;
-  caso.notificaciones = notificationsOf(
-    (await readJournalAt(ctx, journal, (e) => e.cobro_id === id)).entries,
-    id,
-  );
+  caso.notificaciones = notificationsOf((await readJournalAboutAt(ctx, journal, id)).entries, id);
 
   // Every date as the service's zone reads it: shown so, and the timeline in its order.
   const zone = await ctx.zone();
