@@ -110,9 +110,10 @@ describe('webhook listen and eventos', () => {
     const rows = tsv.stdout.split('\n').filter(Boolean);
     expect(rows).toHaveLength(2);
     // A tab or line break inside the event would have split its row or added columns.
-    expect(rows.map((r) => r.split('\t').length)).toEqual([10, 10]);
-    // Newest first: the hostile event came first, so it is the last row.
-    expect(rows[1]!.split('\t')[2]!.startsWith(PREFIX_SHOWN)).toBe(true);
+    // Piped rows hold --csv's 16 fields.
+    expect(rows.map((r) => r.split('\t').length)).toEqual([16, 16]);
+    // Newest first: the hostile event came first, so it is the last row (event is field 5).
+    expect(rows[1]!.split('\t')[4]!.startsWith(PREFIX_SHOWN)).toBe(true);
 
     // --json keeps the journal's strings as they are.
     const json = await svc(['webhook', 'eventos', '--journal', journal, '--json']);

@@ -469,9 +469,9 @@ describe('webhook listen (process), eventos, replay', () => {
       .trim()
       .split('\n')
       .map((l) => l.split('\t'));
-    // Newest first, as every list.
-    expect(rows.map((r) => r[2])).toEqual(['payment.approved', 'payment.created']);
-    expect(rows[0]![6]).toBe('válida');
+    // Newest first, as every list; piped, --csv's fields (event 5th, verification.valid 9th).
+    expect(rows.map((r) => r[4])).toEqual(['payment.approved', 'payment.created']);
+    expect(rows[0]![8]).toBe('true');
     const json = JSON.parse(
       (await svc(['webhook', 'eventos', '--journal', journal, '--json'])).stdout,
     );

@@ -1,6 +1,7 @@
 // svc webhook eventos: lists the journal of received notifications: what arrived,
 // whether its signature was valid, what was done with it and what the app answered.
-// A table on a terminal, tab-separated rows when piped, the entries with --json.
+// A table on a terminal; piped, --csv's fields in its order, tab-separated; the entries
+// with --json.
 // The journal holds what strangers sent: every field is a string to show safely
 // (printTable renders each cell with `shown`), and of any type (the file is edited by hand).
 import { maskTarget } from '../../../api/address.js';
@@ -37,9 +38,10 @@ function raw(value: unknown, dash = '-'): string {
 }
 
 /**
- * An entry as a --csv row, named as in --json (nested fields as `verification.valid`,
- * as the other lists' CSVs name theirs): the same columns for every entry, so a
- * hand-edited or older line cannot change the header; headers and bodies stay in --json.
+ * An entry as a --csv row and a piped one, named as in --json (nested fields as
+ * `verification.valid`, as the other lists' CSVs name theirs): the same columns for
+ * every entry, so a hand-edited or older line cannot change the header; headers and
+ * bodies stay in --json.
  */
 function csvRow(e: JournalEntry, zone: string): Record<string, unknown> {
   return {
@@ -52,7 +54,8 @@ function csvRow(e: JournalEntry, zone: string): Record<string, unknown> {
     cobro_id: e.cobro_id,
     estado: e.estado,
     monto: e.monto,
-    verification: { valid: e.verification?.valid ?? null, reason: e.verification?.reason ?? null },
+    'verification.valid': e.verification?.valid ?? null,
+    'verification.reason': e.verification?.reason ?? null,
     outcome: e.outcome,
     target: maskTarget(e.target),
     status: e.status,
@@ -115,6 +118,17 @@ export async function run(
       io.err(
         `el journal ${path} está vacío: los eventos aparecen acá cuando \`svc webhook listen\` los recibe`,
       );
+      return;
+    }
+    if (!io.stdoutTTY) {
+      // Piped: the fields --csv has, in its order, as every list of svc pipes them (a
+      // null is an empty field, a boolean `true`/`false`), not the table's wording.
+      const fields: Column<Record<string, unknown>>[] = CSV_FIELDS.map((name) => ({
+        header: name,
+        value: (row) => raw(row[name], ''),
+      }));
+      const rows = map(prepend(first.value, entries), (e) => csvRow(e, zone));
+      await printTable(io, fields, rows);
       return;
     }
     await table(ctx, zone, map(prepend(first.value, entries), summaryOf));
