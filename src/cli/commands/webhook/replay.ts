@@ -26,7 +26,9 @@ import {
   eventLine,
   field,
   journalPath,
-  readJournalAt,
+  journalRead,
+  journalStream,
+  reportSkipped,
   resolveSecret,
 } from '../../shared/webhook.js';
 import type { replayOptions } from './index.js';
@@ -37,27 +39,17 @@ function replayable(e: JournalEntry): boolean {
   return e.source === 'listen' && e.verification.valid && e.outcome !== 'too_large';
 }
 
-export function select(
-  entries: JournalEntry[],
-  id: string | undefined,
-  last: number | undefined,
-  all: boolean,
-): JournalEntry[] {
+export type Mode = 'id' | 'last' | 'all';
+
+/** Which of the three ways to choose was asked for: exactly one. */
+export function modeOf(id: string | undefined, last: number | undefined, all: boolean): Mode {
   const modes = [id !== undefined, last !== undefined, all].filter(Boolean).length;
   if (modes === 0)
     throw new UsageError(
       'decí qué reenviar: un id (svc webhook eventos los lista), --last N o --all',
     );
   if (modes > 1) throw new UsageError('elegí uno: un id, --last N o --all');
-  if (id !== undefined) {
-    const matches = entries.filter((e) => e.id === id || e.id.startsWith(id));
-    const exact = matches.filter((e) => e.id === id);
-    if (exact.length) return [exact[0]!];
-    if (matches.length !== 1) throw notFound(id, matches.length);
-    return matches;
-  }
-  const pool = entries.filter(replayable);
-  return last !== undefined ? lastEvents(pool, last) : pool;
+  return id !== undefined ? 'id' : last !== undefined ? 'last' : 'all';
 }
 
 /** No entry is `id`, and `matches` entries' ids start with it (none, or more than one). */
@@ -74,21 +66,45 @@ export function notFound(id: string, matches: number): CliError {
 }
 
 /**
- * The last `n` events, oldest first: the service sends an event again until the app
- * answers 2xx, and each delivery is an entry of its own with the same signed body;
- * `--last 3` means three events, each at its latest delivery.
+ * The last `n` events, oldest first, from the journal read newest first (the reading
+ * stops at the n-th): the service sends an event again until the app answers 2xx, and
+ * each delivery is an entry of its own with the same signed body; `--last 3` means
+ * three events, each at its latest delivery.
  */
-function lastEvents(pool: JournalEntry[], n: number): JournalEntry[] {
+export function lastEvents(newestFirst: Iterable<JournalEntry>, n: number): JournalEntry[] {
   const seen = new Set<string>();
   const chosen: JournalEntry[] = [];
-  for (let i = pool.length - 1; i >= 0 && chosen.length < n; i--) {
-    const e = pool[i]!;
+  for (const e of newestFirst) {
+    if (chosen.length >= n) break;
+    if (!replayable(e)) continue;
     const key = `${e.body_encoding}:${e.body}`;
     if (seen.has(key)) continue;
     seen.add(key);
     chosen.push(e);
   }
   return chosen.reverse();
+}
+
+/** Why an entry cannot be sent again as asked, or nothing. */
+function refusal(e: JournalEntry, forwardTo: URL | string | undefined): UsageError | undefined {
+  if (e.outcome === 'too_large')
+    return new UsageError(
+      `${e.id} no se guardó (el cuerpo superaba el límite): no se puede reenviar`,
+    );
+  if (e.body_truncated)
+    return new UsageError(
+      `${e.id} fue rechazado y solo se guardó el comienzo de su cuerpo: no se puede reenviar`,
+    );
+  if (!forwardTo && !e.target)
+    return new UsageError(
+      `${e.id} no se reenvió a ninguna parte cuando llegó: indicá adónde con --forward-to`,
+    );
+  // The journal keeps targets without their credentials: such a one cannot be sent to again as it is.
+  if (!forwardTo && isMaskedTarget(e.target!))
+    return new UsageError(
+      `${e.id} fue a ${field(e.target, 200)}, guardada sin sus credenciales: indicá la dirección completa con --forward-to`,
+    );
+  return undefined;
 }
 
 export async function run(
@@ -108,37 +124,59 @@ export async function run(
   const path = await journalPath(ctx, opts, true);
   const zone = ctx.globals.json ? '' : await ctx.zone();
 
-  const { entries } = await readJournalAt(ctx, path);
-  const chosen = select(entries, id, last, opts.all === true);
-  if (chosen.length === 0) {
+  const mode = modeOf(id, last, opts.all === true);
+  const { JournalReader, lookUp } = await import('../../../webhooks/event-journal.js');
+  // Never the whole journal in memory: an id is looked up from the newest entry back,
+  // --last N keeps N, and --all reads the journal twice (every entry checked before
+  // any is sent, then each sent as it is read again).
+  const reader = new JournalReader(path);
+  let chosen: Iterable<JournalEntry>;
+  let total: number;
+  if (mode === 'id') {
+    const found = await journalRead(() => lookUp(reader, id!));
+    if (!found.entry) {
+      reportSkipped(ctx, { problems: reader.problems(), skipped: reader.skipped });
+      throw notFound(id!, found.matches);
+    }
+    chosen = [found.entry];
+    total = 1;
+  } else if (mode === 'last') {
+    const list = lastEvents(await journalStream(reader.events('newest')), last!);
+    chosen = list;
+    total = list.length;
+  } else {
+    total = 0;
+    for (const e of await journalStream(reader.events('oldest')))
+      if (replayable(e)) {
+        const why = refusal(e, forwardTo);
+        if (why) throw why;
+        total++;
+      }
+    chosen = (function* (entries: Iterable<JournalEntry>, n: number) {
+      for (const e of entries) {
+        if (n === 0) return;
+        if (replayable(e)) {
+          n--;
+          yield e;
+        }
+      }
+    })(await journalStream(new JournalReader(path).events('oldest')), total);
+  }
+  reportSkipped(ctx, { problems: reader.problems(), skipped: reader.skipped });
+  if (total === 0) {
     io.err(`no hay eventos para reenviar en ${path}`);
     return;
   }
-  for (const e of chosen) {
-    if (e.outcome === 'too_large')
-      throw new UsageError(
-        `${e.id} no se guardó (el cuerpo superaba el límite): no se puede reenviar`,
-      );
-    if (e.body_truncated)
-      throw new UsageError(
-        `${e.id} fue rechazado y solo se guardó el comienzo de su cuerpo: no se puede reenviar`,
-      );
-    if (!forwardTo && !e.target) {
-      throw new UsageError(
-        `${e.id} no se reenvió a ninguna parte cuando llegó: indicá adónde con --forward-to`,
-      );
+  if (mode !== 'all')
+    for (const e of chosen as JournalEntry[]) {
+      const why = refusal(e, forwardTo);
+      if (why) throw why;
     }
-    // The journal keeps targets without their credentials: such a one cannot be sent to again as it is.
-    if (!forwardTo && isMaskedTarget(e.target!)) {
-      throw new UsageError(
-        `${e.id} fue a ${field(e.target, 200)}, guardada sin sus credenciales: indicá la dirección completa con --forward-to`,
-      );
-    }
-  }
-  if (id !== undefined && !chosen[0]!.verification.valid) {
+  const first = mode === 'id' ? (chosen as JournalEntry[])[0]! : undefined;
+  if (first && !first.verification.valid) {
     io.err(
       io.c.yellow(
-        `aviso: ${field(chosen[0]!.id, 40)} llegó con firma inválida (${field(chosen[0]!.verification.reason, 60, '?')}); se reenvía igual porque lo pediste por id`,
+        `aviso: ${field(first.id, 40)} llegó con firma inválida (${field(first.verification.reason, 60, '?')}); se reenvía igual porque lo pediste por id`,
       ),
     );
   }
@@ -154,9 +192,11 @@ export async function run(
   }
   let unreachable = 0;
   let failed = 0;
+  let sent = 0;
   let tsHintShown = false;
   try {
     for (const original of chosen) {
+      sent++;
       const body = entryBody(original);
       const headers: Record<string, string> = {
         'user-agent': `svc/${VERSION} (webhook replay)`,
@@ -226,13 +266,13 @@ export async function run(
   }
   if (unreachable)
     throw new CliError(
-      `${unreachable} de ${count(chosen.length, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`,
+      `${unreachable} de ${count(sent, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`,
       { exit: EXIT.network, code: 'app_unreachable' },
     );
   if (failed)
     throw new CliError(
-      `la app respondió con error a ${failed} de ${count(chosen.length, 'reenvío', 'reenvíos')}`,
+      `la app respondió con error a ${failed} de ${count(sent, 'reenvío', 'reenvíos')}`,
       { exit: EXIT.refused, code: 'app_refused' },
     );
-  if (!ctx.globals.json && chosen.length > 1) io.err(io.c.dim(`${chosen.length} reenviados`));
+  if (!ctx.globals.json && sent > 1) io.err(io.c.dim(`${sent} reenviados`));
 }
