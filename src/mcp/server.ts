@@ -308,6 +308,22 @@ function parseOutput(text: string): unknown {
   }
 }
 
+/** The JSON objects a command wrote on stderr that are not its error, merged. */
+function parseNotes(text: string): Record<string, unknown> {
+  const notes: Record<string, unknown> = {};
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const o = JSON.parse(line) as unknown;
+      if (o && typeof o === 'object' && !Array.isArray(o) && !('error' in o))
+        Object.assign(notes, o);
+    } catch {
+      // a line of text that starts with a brace
+    }
+  }
+  return notes;
+}
+
 /** svc's JSON error ({error, message}) from a failed command's stderr. */
 function parseError(text: string, code: number): { error: string; message: string } {
   const lines = text.split('\n').filter((l) => l.trim());
@@ -520,7 +536,7 @@ async function attempt(
     return failureOf(tool, input, run!);
   let out: Record<string, unknown>;
   try {
-    out = tool.shape(parseOutput(run!.stdout), input);
+    out = tool.shape(parseOutput(run!.stdout), input, parseNotes(run!.stderr));
   } catch (err) {
     if (!(err instanceof CursorError)) throw err;
     return failure('usage', err.message, {

@@ -51,8 +51,16 @@ export interface ToolSpec {
   /** The svc command it runs ('cobro listar'). */
   command: string;
   params: readonly Param[];
-  /** The command's JSON (one value, or an array of its lines) as structuredContent; `input` for what the server reads itself. */
-  shape(data: unknown, input: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The command's JSON (one value, or an array of its lines) as structuredContent; `input`
+   * for what the server reads itself; `notes`, the JSON lines the command wrote on stderr
+   * besides an error (`webhook conciliar --json`'s counts), merged.
+   */
+  shape(
+    data: unknown,
+    input: Record<string, unknown>,
+    notes: Record<string, unknown>,
+  ): Record<string, unknown>;
   /** A short Spanish line: svc's words and checked values only. */
   summary(out: Record<string, unknown>): string;
   /** This exit with JSON on stdout is an answer, not a failure (conciliar: 1, differences found; preparar_lote: 2, rows left out of a plan written). */
@@ -430,11 +438,20 @@ export const TOOLS: ToolSpec[] = [
       },
     ],
     dataExit: 1,
-    shape: (data) => ({ diferencias: asList(data), cantidad: asList(data).length }),
+    shape: (data, _input, notes) => ({
+      diferencias: asList(data),
+      cantidad: asList(data).length,
+      // Requests with no event in the journal and unchanged since it began: not judged.
+      anteriores: typeof notes.anteriores === 'number' ? notes.anteriores : 0,
+      journal_desde: typeof notes.journal_desde === 'string' ? notes.journal_desde : null,
+    }),
     summary: (o) =>
-      o.cantidad === 0
+      (o.cantidad === 0
         ? 'el journal coincide con el servicio: ninguna diferencia'
-        : `${count(Number(o.cantidad), 'diferencia', 'diferencias')} entre el journal y el servicio`,
+        : `${count(Number(o.cantidad), 'diferencia', 'diferencias')} entre el journal y el servicio`) +
+      (Number(o.anteriores) > 0
+        ? `; ${count(Number(o.anteriores), 'cobro anterior', 'cobros anteriores')} al journal, sin juzgar`
+        : ''),
   },
   {
     name: 'crear_cobro',

@@ -102,7 +102,19 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   }
   const n = since.length;
   const judged = n - result.anteriores.length;
-  if (!ctx.globals.json) notes(ctx, result, path, n, zone);
+  // --json: stdout keeps one difference a line; what was judged, and the requests older
+  // than the journal counted apart, go on stderr as one JSON line, before any error's.
+  if (ctx.globals.json)
+    io.err(
+      JSON.stringify({
+        cobros: n,
+        juzgados: judged,
+        diferencias: diffs.length,
+        anteriores: result.anteriores.length,
+        journal_desde: result.inicio,
+      }),
+    );
+  else notes(ctx, result, path, n, zone);
   if (planPath !== undefined) return writeThePlan(ctx, result, planPath, path);
   if (diffs.length === 0) {
     if (judged === 0 && n > 0 && result.inicio === null)
