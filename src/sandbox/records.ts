@@ -108,7 +108,7 @@ const SCHEMAS = {
 
 type Rec = { merchant: number; wire: { id: number } };
 interface TableView<R extends Rec> {
-  byId: Map<number, R>;
+  byId: { get(id: number): R | undefined };
   maxId: number;
 }
 

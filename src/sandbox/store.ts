@@ -147,8 +147,47 @@ export function payerUrl(baseUrl: string, codigo: string): string {
   return `${baseUrl}/pagar/${codigo}`;
 }
 
+/** Ids below this sit in an array (the sandbox numbers from 1 up); larger ones, from a hand-made file, in a Map. */
+const DENSE_IDS = 1 << 26;
+
+/**
+ * Records by id: an array slot per id (8 bytes, where a Map entry costs several
+ * times that: a year holds millions of records), a Map for ids past DENSE_IDS.
+ * Keys come out in increasing order.
+ */
+export class IdMap<R> {
+  private readonly rows: (R | undefined)[] = [];
+  private readonly far = new Map<number, R>();
+  private count = 0;
+
+  get(id: number): R | undefined {
+    return id >= 0 && id < DENSE_IDS ? this.rows[id] : this.far.get(id);
+  }
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+  set(id: number, r: R): void {
+    if (!this.has(id)) this.count++;
+    if (Number.isSafeInteger(id) && id >= 0 && id < DENSE_IDS) {
+      // Fill the gap first: the array stays packed, not a dictionary.
+      while (this.rows.length < id) this.rows.push(undefined);
+      this.rows[id] = r;
+    } else this.far.set(id, r);
+  }
+  get size(): number {
+    return this.count;
+  }
+  *keys(): Generator<number> {
+    for (let i = 0; i < this.rows.length; i++) if (this.rows[i] !== undefined) yield i;
+    yield* [...this.far.keys()].sort((a, b) => a - b);
+  }
+  *values(): Generator<R> {
+    for (const id of this.keys()) yield this.get(id)!;
+  }
+}
+
 class Table<R extends { merchant: number; wire: { id: number } }> {
-  readonly byId = new Map<number, R>();
+  readonly byId = new IdMap<R>();
   /** Ids per merchant, oldest first. */
   readonly ids = new Map<number, number[]>();
   maxId = 0;
@@ -405,6 +444,7 @@ export class Store {
       }
     }
     if (size >= GROWTH_NOTICE_BYTES) notice(`${file} ocupa ${mb(size)}`);
+    store.seen = new Map();
     store.writer = new JournalWriter(fs, openAppend(fs, real, file), size);
     return store;
   }
@@ -441,7 +481,7 @@ export class Store {
       const op = shapeKnown ? written : upgradeOp(written);
       const why = checkOp(view, op, shapeKnown);
       if (why) throw corrupt(where(), why);
-      this.applyOp(op as Op);
+      this.applyOp(this.shareText(op as Op));
     }
     for (const written of events) {
       const e = shapeKnown ? written : upgradeEvent(written);
@@ -450,6 +490,53 @@ export class Store {
       this.remember(e as StoredEvent);
     }
     return ops.length + events.length;
+  }
+
+  /** Texts seen lately while replaying (dates, concepts), so equal ones are kept once. */
+  private seen = new Map<string, string>();
+  private shared(text: string): string;
+  private shared(text: string | null): string | null;
+  private shared(text: string | null): string | null {
+    if (text === null) return null;
+    const known = this.seen.get(text);
+    if (known !== undefined) return known;
+    if (this.seen.size >= 65_536) this.seen.clear();
+    this.seen.set(text, text);
+    return text;
+  }
+
+  /**
+   * A replayed record, its texts shared: a request's dates repeat in its transaction,
+   * refund and settlement and in each of its versions, a merchant's concepts repeat,
+   * and the transfer account and QR are the same text in the record and its wire.
+   * JSON.parse makes each a string of its own; a year of records holds millions.
+   */
+  private shareText(op: Op): Op {
+    const [kind, rec] = op;
+    switch (kind) {
+      case 'cobro': {
+        const w = rec.wire;
+        w.concepto = this.shared(w.concepto);
+        w.created_at = this.shared(w.created_at);
+        w.updated_at = this.shared(w.updated_at);
+        w.vencimiento = this.shared(w.vencimiento);
+        if (w.cvu === rec.cvu) w.cvu = rec.cvu;
+        if (w.qr === rec.qr) w.qr = rec.qr;
+        break;
+      }
+      case 'transaccion':
+        rec.wire.fecha = this.shared(rec.wire.fecha);
+        rec.wire.acreditacion = this.shared(rec.wire.acreditacion);
+        break;
+      case 'devolucion':
+        rec.wire.created_at = this.shared(rec.wire.created_at);
+        break;
+      case 'liquidacion':
+        rec.wire.fecha_operacion = this.shared(rec.wire.fecha_operacion);
+        rec.wire.fecha_estimada = this.shared(rec.wire.fecha_estimada);
+        break;
+    }
+    return op;
   }
 
   private cachedView: StoreView | null = null;
@@ -468,6 +555,26 @@ export class Store {
         return store.lastEvent;
       },
     });
+  }
+
+  /**
+   * Runs `fill` with changes applied in memory only, then writes the whole state to the
+   * data file at once (compact(): a new file, fsynced, renamed over the old one), so a
+   * history of a million requests costs one write, not one fsync per change. A crash
+   * before the rename leaves the file as it was. The events `fill` produces are
+   * history: none is delivered. For an empty store only (the generator, generate.ts).
+   */
+  bulk(fill: () => void): void {
+    const writer = this.writer;
+    const before = this.lastEvent;
+    this.writer = null;
+    try {
+      fill();
+    } finally {
+      this.writer = writer;
+    }
+    for (const n of [...this.pendingEvents.keys()]) if (n > before) this.pendingEvents.delete(n);
+    if (this.writer) this.compact();
   }
 
   /**
@@ -559,12 +666,18 @@ export class Store {
   newCodigo(): string {
     const alphabet = CODIGO_ALPHABET;
     for (;;) {
-      const bytes = randomBytes(10);
+      // Random bytes drawn 4 KiB at a time: a year of history makes a million codes.
+      if (this.pool.length - this.used < 10) {
+        this.pool = randomBytes(4096);
+        this.used = 0;
+      }
       let code = '';
-      for (const b of bytes) code += alphabet[b % alphabet.length];
+      for (let i = 0; i < 10; i++) code += alphabet[this.pool[this.used++]! % alphabet.length];
       if (!this.codigos.has(code)) return code;
     }
   }
+  private pool = Buffer.alloc(0);
+  private used = 0;
 
   /**
    * Makes a change durable (one journal line, fsynced), then applies it and hands

@@ -51,12 +51,40 @@ export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.n
   // Formatting is the costly part of a read; most calls ask for the same second.
   let cachedSecond = Number.NaN;
   let cachedText = '';
+  const formatted = (second: number): string => {
+    const p: Record<string, string> = {};
+    for (const part of fmt.formatToParts(second * 1000)) p[part.type] = part.value;
+    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  };
+  // A zone changes its offset only on a quarter hour of UTC: within one, the local time
+  // is the UTC time moved by the same offset, read without Intl (a year of history
+  // writes millions of dates, each a different second).
+  let cachedBlock = Number.NaN;
+  let blockOffset = 0;
+  const offsetAt = (second: number): number | undefined => {
+    const wall = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(formatted(second));
+    if (!wall) return undefined;
+    const [y, mo, d, h, mi, s] = wall.slice(1).map(Number) as number[];
+    return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) - second * 1000;
+  };
   const local = (ms: number): string => {
     const second = Math.floor(ms / 1000);
     if (second === cachedSecond) return cachedText;
-    const p: Record<string, string> = {};
-    for (const part of fmt.formatToParts(second * 1000)) p[part.type] = part.value;
-    const text = `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+    const block = Math.floor(second / 900);
+    if (block !== cachedBlock) {
+      // The offset at both ends of the quarter: one that changes within it (a zone's
+      // history before standard time) is formatted second by second.
+      const first = offsetAt(block * 900);
+      cachedBlock = block;
+      blockOffset = first !== undefined && first === offsetAt(block * 900 + 899) ? first : NaN;
+    }
+    const at = new Date(second * 1000 + blockOffset);
+    const year = at.getUTCFullYear();
+    const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+    const text =
+      !Number.isNaN(blockOffset) && year >= 1000 && year <= 9999
+        ? `${year}-${two(at.getUTCMonth() + 1)}-${two(at.getUTCDate())} ${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`
+        : formatted(second);
     cachedSecond = second;
     cachedText = text;
     return text;

@@ -5,6 +5,7 @@ import { ESTADOS_COBRO, type EstadoCobro } from '../../src/api/enums.js';
 import * as state from '../../src/sandbox/state.js';
 import { FEES, allowedMedios, cargos, split } from '../../src/sandbox/fees.js';
 import { createClock, parseIsoWithOffset } from '../../src/sandbox/time.js';
+import { WALL_CLOCK } from '../../src/domain/dates.js';
 
 const others = (allowed: readonly EstadoCobro[]) =>
   ESTADOS_COBRO.filter((e) => !allowed.includes(e));
@@ -218,6 +219,35 @@ describe('time', () => {
     expect(createClock('America/Argentina/Buenos_Aires').local(ms)).toBe('2030-01-31 09:00:05');
     expect(createClock('UTC').local(ms)).toBe('2030-01-31 12:00:05');
     expect(() => createClock('Nowhere/Land')).toThrow(/zona horaria/);
+  });
+
+  it('local date-times are Intl’s own, across every change of offset since 1890', () => {
+    // The clock reads Intl once per quarter hour and moves the offset itself within it.
+    for (const tz of [
+      'America/Argentina/Buenos_Aires',
+      'Europe/Madrid',
+      'America/New_York',
+      'Asia/Kathmandu',
+      'Australia/Lord_Howe',
+    ]) {
+      const clock = createClock(tz);
+      const intl = new Intl.DateTimeFormat('en-US', { timeZone: tz, ...WALL_CLOCK });
+      const wall = (ms: number) => {
+        const p: Record<string, string> = {};
+        for (const part of intl.formatToParts(ms)) p[part.type] = part.value;
+        return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+      };
+      const wrong: string[] = [];
+      // Steps of 9 d 0 h 3 m 11 s: every time of day over the years, every season, 1890 to 2050.
+      for (let ms = Date.UTC(1890, 0, 1); ms < Date.UTC(2050, 0, 1); ms += 777_791_000) {
+        if (clock.local(ms) !== wall(ms)) wrong.push(`${tz} ${new Date(ms).toISOString()}`);
+        // And the second either side of a quarter hour.
+        const q = Math.floor(ms / 900_000) * 900_000;
+        for (const t of [q - 1000, q])
+          if (clock.local(t) !== wall(t)) wrong.push(`${tz} ${new Date(t).toISOString()}`);
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+    }
   });
 
   it('ISO 8601 with offset only', () => {
