@@ -261,6 +261,7 @@ complete -c svc -n "__fish_seen_subcommand_from sandbox" -l campos-extra -d 'cad
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l fechas-con-zona -d 'las fechas de los registros de id impar van en ISO 8601 con zona, en UTC (2026-11-27T08:10:03Z); las demás, locales como siempre'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l estados-nuevos -d 'los registros de id múltiplo de 3 llevan un estado que el contrato no lista (EN_REVISION, EN_DISPUTA, retenido), y las transacciones el medio billetera'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l escenario -r -d 'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)'
+complete -c svc -n "__fish_seen_subcommand_from sandbox" -l generar -r -d 'arranca con un año de historia: n cobros repartidos en los últimos 365 días, pagados, en parte, vencidos, rechazados o devueltos, con sus liquidaciones y notificaciones (un archivo de datos sin cobros)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from compactar" -l data -r -d 'el archivo de datos (el de svc sandbox --data); no puede estar en uso'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from pagar" -l monto -r -d 'monto pagado (default: lo que falta)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from pagar" -l medio -xa 'transferencia qr debito credito prepaga' -d 'medio de pago (default: el primero que el cobro acepta)'

@@ -52,6 +52,8 @@ export interface SandboxOptions {
   compress?: Coding;
   /** Extra fields, offset dates, unlisted states in the answers (SandboxAppOptions.latitude). */
   latitude?: Latitude;
+  /** Start by making a year of this many requests (generate.ts); the data must have none. */
+  generate?: number;
 }
 
 export interface RunningSandbox {
@@ -61,6 +63,8 @@ export interface RunningSandbox {
   /** The rehearsal merchant's live key; null for a data file written before it existed. */
   apiKeyLive: string | null;
   webhookSecret: string;
+  /** What `generate` made, when asked. */
+  generated?: import('./generate.js').Generated;
   /** The app behind the server (for tests: store, dispatcher). */
   app: SandboxApp;
   close(): Promise<void>;
@@ -78,6 +82,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   try {
     // The clock goes on from where a previous run with this data file left it.
     clock.advance(store.clockOffset);
+    let generated: import('./generate.js').Generated | undefined;
+    if (options.generate !== undefined) {
+      if (store.cobros.maxId > 0)
+        throw new SandboxStartError(
+          `--generar: ${options.dataFile ?? 'el sandbox'} ya tiene cobros; la historia se genera en un archivo de datos nuevo (otro --data)`,
+        );
+      const { generateYear } = await import('./generate.js');
+      const deps = {
+        store,
+        clock,
+        readyDelayMs: 0,
+        baseUrl: () => 'http://127.0.0.1',
+      } as unknown as import('./types.js').Deps;
+      generated = generateYear(deps, store.meta.merchants[0]!, options.generate, clock.now());
+    }
     if (options.webhookUrl !== undefined) {
       const { webhookUrl } = await import('./handlers/validate.js');
       const url = webhookUrl(
@@ -141,6 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       apiKeyNoListo: notReady!.apiKey,
       apiKeyLive: rehearsal?.apiKey ?? null,
       webhookSecret: store.webhookSecret,
+      ...(generated ? { generated } : {}),
       app,
       close() {
         closing ??= new Promise<void>((resolve) => {

@@ -70,6 +70,11 @@ export const sandboxOptions = defineOptions([
     description:
       'arranca con un estado conocido (JSON: cobros con sus pagos, rechazos, vencimientos y devoluciones; ver svc sandbox escenario exportar)',
   },
+  {
+    flags: '--generar <n>',
+    description:
+      'arranca con un año de historia: n cobros repartidos en los últimos 365 días, pagados, en parte, vencidos, rechazados o devueltos, con sus liquidaciones y notificaciones (un archivo de datos sin cobros)',
+  },
 ]);
 
 export const compactarOptions = defineOptions([

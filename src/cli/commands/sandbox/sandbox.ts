@@ -35,6 +35,8 @@ export interface ServeOptions {
   compress?: import('../../../sandbox/app.js').Coding;
   /** --campos-extra, --fechas-con-zona, --estados-nuevos: what a real service may send within the seed. */
   latitude?: import('../../../sandbox/latitude.js').Latitude;
+  /** --generar: a year of this many requests to start with. */
+  generate?: number;
   /** --escenario: the known state to start with (checked before anything starts). */
   escenario?: { file: string; scenario: import('../../../sandbox/scenario.js').Scenario };
 }
@@ -76,6 +78,12 @@ export async function parseOptions(opts: Options): Promise<ServeOptions> {
       offsetDates: opts.fechasConZona === true,
       newStates: opts.estadosNuevos === true,
     };
+  if (opts.generar !== undefined) {
+    const { MAX_GENERATED } = await import('../../../sandbox/generate.js');
+    out.generate = parseInteger(opts.generar, '--generar', 1, MAX_GENERATED);
+    if (opts.escenario !== undefined)
+      throw new UsageError('--generar y --escenario no van juntos: cada uno arranca de cero');
+  }
   if (opts.escenario !== undefined) {
     const file = parseFilePath(opts.escenario, '--escenario');
     const { parseScenario, ScenarioError } = await import('../../../sandbox/scenario.js');
@@ -127,6 +135,16 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
   }
   if (options.escenario) await startWith(sandbox, options.escenario, options.tz);
   setup = false;
+  const made = sandbox.generated;
+  if (made) {
+    const states = Object.entries(made.estados)
+      .sort((a, b) => b[1] - a[1])
+      .map(([estado, n]) => `${n} ${estado}`)
+      .join(', ');
+    io.err(
+      `generados ${made.cobros} cobros del ${made.desde} al ${made.hasta} (${states}), con sus transacciones, devoluciones, liquidaciones y notificaciones (ya entregadas)`,
+    );
+  }
 
   const tz = options.tz ?? DEFAULTS.timeZone;
   if (json) {
