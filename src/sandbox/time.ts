@@ -61,6 +61,7 @@ export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.n
   // writes millions of dates, each a different second).
   let cachedBlock = Number.NaN;
   let blockOffset = 0;
+  const offsets = new Map<number, number>();
   const offsetAt = (second: number): number | undefined => {
     const wall = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(formatted(second));
     if (!wall) return undefined;
@@ -72,11 +73,19 @@ export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.n
     if (second === cachedSecond) return cachedText;
     const block = Math.floor(second / 900);
     if (block !== cachedBlock) {
-      // The offset at both ends of the quarter: one that changes within it (a zone's
-      // history before standard time) is formatted second by second.
-      const first = offsetAt(block * 900);
       cachedBlock = block;
-      blockOffset = first !== undefined && first === offsetAt(block * 900 + 899) ? first : NaN;
+      let known = offsets.get(block);
+      if (known === undefined) {
+        // The offset at both ends of the quarter: one that changes within it (a zone's
+        // history before standard time) is formatted second by second.
+        const first = offsetAt(block * 900);
+        known = first !== undefined && first === offsetAt(block * 900 + 899) ? first : NaN;
+        // A year is 35,040 quarters: dates that jump back and forth (a year of history
+        // made request by request) find theirs again.
+        if (offsets.size >= 200_000) offsets.clear();
+        offsets.set(block, known);
+      }
+      blockOffset = known;
     }
     const at = new Date(second * 1000 + blockOffset);
     const year = at.getUTCFullYear();
