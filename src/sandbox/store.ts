@@ -215,6 +215,76 @@ class Table<R extends { merchant: number; wire: { id: number } }> {
   }
 }
 
+/** Entries per sealed piece of a SearchText. */
+const SEARCH_BLOCK = 4096;
+
+/**
+ * What `?q=` of GET /v1/cobros looks in, for one merchant: the code, concept and
+ * referencia of each request, lower-cased, in compact text pieces of SEARCH_BLOCK
+ * requests (about 45 bytes a request), so a search is String#indexOf jumping from
+ * match to match over a few MB instead of a walk over a million objects, each
+ * lower-cased again. Fields and requests are separated by U+0000 (a `q` holding one
+ * is not looked up here). Ids in creation order; the searchable fields of a request
+ * never change once made (a replayed file that changes them marks the text stale,
+ * rebuilt on the next search).
+ */
+class SearchText {
+  private readonly sealed: { text: string; starts: number[]; ids: number[] }[] = [];
+  private parts: string[] = [];
+  private starts: number[] = [];
+  private ids: number[] = [];
+  private length = 0;
+  stale = false;
+
+  static entry(w: { codigo: string; concepto: string; referencia: string | null }): string {
+    return `${w.codigo.toLowerCase()}\0${w.concepto.toLowerCase()}\0${(w.referencia ?? '').toLowerCase()}\0`;
+  }
+
+  add(id: number, entry: string): void {
+    this.parts.push(entry);
+    this.starts.push(this.length);
+    this.ids.push(id);
+    this.length += entry.length;
+    if (this.ids.length >= SEARCH_BLOCK) this.seal();
+  }
+
+  private seal(): void {
+    if (!this.ids.length) return;
+    this.sealed.push({ text: this.parts.join(''), starts: this.starts, ids: this.ids });
+    this.parts = [];
+    this.starts = [];
+    this.ids = [];
+    this.length = 0;
+  }
+
+  /** Ids whose code, concept or referencia holds `q` (lower-cased, no U+0000), newest first. */
+  find(q: string): number[] {
+    this.seal();
+    const out: number[] = [];
+    for (let b = this.sealed.length - 1; b >= 0; b--) {
+      const { text, starts, ids } = this.sealed[b]!;
+      const found: number[] = [];
+      let at = text.indexOf(q);
+      while (at !== -1) {
+        // The request whose text holds position `at`: the last start at or before it.
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (starts[mid]! <= at) lo = mid;
+          else hi = mid - 1;
+        }
+        found.push(ids[lo]!);
+        // On to the next request: one match is enough.
+        const next = lo + 1 < starts.length ? starts[lo + 1]! : text.length;
+        at = text.indexOf(q, next);
+      }
+      for (let i = found.length - 1; i >= 0; i--) out.push(found[i]!);
+    }
+    return out;
+  }
+}
+
 export function newMeta(): Meta {
   const key = () => `svc_test_${randomBytes(16).toString('hex')}`;
   return {
@@ -279,6 +349,8 @@ export class Store {
   readonly devoluciones = new Table<DevolucionRec>();
   readonly liquidaciones = new Table<LiquidacionRec>();
   readonly codigos = new Map<string, CobroRec>();
+  /** What `?q=` looks in, per merchant (SearchText). */
+  private readonly searchText = new Map<number, SearchText>();
   /** Requests still waiting for the payer, for the expiry sweep. */
   readonly open = new Set<CobroRec>();
   private readonly byKey = new Map<string, Merchant>();
@@ -753,6 +825,23 @@ export class Store {
     this.recentEvents.push(e.merchant, e);
   }
 
+  /**
+   * The merchant's requests whose code, concept or referencia holds `q` (already
+   * lower-cased and trimmed), newest first; undefined for a `q` holding U+0000, which
+   * the caller looks for the long way.
+   */
+  searchCobros(m: number, q: string): CobroRec[] | undefined {
+    if (q.includes('\0')) return undefined;
+    let text = this.searchText.get(m);
+    if (text?.stale) {
+      text = new SearchText();
+      for (const id of this.cobros.ids.get(m) ?? [])
+        text.add(id, SearchText.entry(this.cobros.byId.get(id)!.wire));
+      this.searchText.set(m, text);
+    }
+    return (text?.find(q) ?? []).map((id) => this.cobros.byId.get(id)!);
+  }
+
   /** The merchant's latest events, oldest first. */
   eventsOf(m: number): StoredEvent[] {
     return this.recentEvents.of(m);
@@ -778,6 +867,15 @@ export class Store {
       case 'cobro': {
         const old = this.cobros.byId.get(rec.wire.id);
         if (old) this.open.delete(old);
+        let text = this.searchText.get(rec.merchant);
+        if (!text) this.searchText.set(rec.merchant, (text = new SearchText()));
+        if (!old) text.add(rec.wire.id, SearchText.entry(rec.wire));
+        else if (
+          old.wire.codigo !== rec.wire.codigo ||
+          old.wire.concepto !== rec.wire.concepto ||
+          old.wire.referencia !== rec.wire.referencia
+        )
+          text.stale = true;
         this.cobros.put(rec);
         this.codigos.set(rec.wire.codigo, rec);
         if (rec.wire.estado === 'PENDIENTE' || rec.wire.estado === 'EN_PROCESO') this.open.add(rec);

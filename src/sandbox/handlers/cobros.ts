@@ -87,7 +87,9 @@ export const listar: Handler = (deps, req) => {
   const estado = req.query.get('estado') as EstadoCobro | null;
   const q = (req.query.get('q') ?? '').trim().toLowerCase();
   const out = [];
-  for (const rec of deps.store.cobros.newestFirst(req.merchant.id)) {
+  // `q` is looked up in the store's search text; each request found is checked again below.
+  const found = q ? deps.store.searchCobros(req.merchant.id, q) : undefined;
+  for (const rec of found ?? deps.store.cobros.newestFirst(req.merchant.id)) {
     const cur = refresh(deps, rec, req.now);
     if (estado && cur.wire.estado !== estado) continue;
     if (
