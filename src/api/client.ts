@@ -20,6 +20,7 @@ import {
   PagedList,
   pagingOf,
   scanList,
+  type Fold,
 } from './list.js';
 import { inexactOf, kindOfPath, type Inexact } from './exact.js';
 import { ProxyError, proxyAuthError, type CaSetting, type Network } from './network.js';
@@ -136,6 +137,8 @@ export interface RawRequest {
   until?: (item: unknown) => boolean;
   /** Only the items this keeps are kept (ListStream's `keep`). */
   keep?: (item: unknown) => boolean;
+  /** A new fold for each reading of a page (a retried page starts again from nothing). */
+  fold?: () => Fold;
 }
 
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
@@ -156,6 +159,16 @@ export interface ListRead {
    * read as a stream (a fetch of the caller's) is kept whole.
    */
   keep?: (item: unknown) => boolean;
+  /**
+   * Totals in one pass: a new Fold for each reading of a page (a page read again after
+   * a failure is folded again from nothing), given each item of the right shape as it
+   * arrives; the items it answers false for are let go. An item of the wrong shape, or
+   * one svc cannot take exactly, is never folded: it is kept, for the list's checks
+   * (a wrong reply; a marked row, which every figure refuses). The list's `folds` are
+   * those of the pages read; none when the reply was not read as a stream (then every
+   * item is in the list, none folded).
+   */
+  fold?: () => Fold;
 }
 
 // Filters on open fields: a value the service added is sent as typed.
@@ -368,6 +381,7 @@ export class Client {
       ...(query ? { query } : {}),
       ...(read.until ? { until: read.until } : {}),
       ...(read.keep ? { keep: read.keep } : {}),
+      ...(read.fold ? { fold: read.fold } : {}),
     }) as Promise<ApiResponse<ItemList<z.infer<ReadItem<E>>>>>;
   }
 
@@ -404,8 +418,24 @@ export class Client {
       until?: (item: unknown) => boolean;
       /** Keep only the items this is true of: see ListRead. */
       keep?: (item: unknown) => boolean;
+      /** Fold the items as they arrive: see ListRead. */
+      fold?: () => Fold;
     } = {},
   ): Promise<ApiResponse<ItemList<z.infer<S>>>> {
+    // Only items of the right shape are folded: any other is kept for the checks.
+    const makeFold = extra.fold;
+    if (makeFold)
+      extra = {
+        ...extra,
+        fold: () => {
+          const f = makeFold();
+          const shaped: Fold & { inner: Fold } = {
+            add: (x: unknown) => (shapeProblem(item, x) === null ? f.add(x) : true),
+            inner: f,
+          };
+          return shaped;
+        },
+      };
     // The first item of the wrong shape, kept rather than thrown: a body of the wrong
     // shape is an answer (never retried), while one that is not JSON is retried.
     let wrong: NetworkError | undefined;
@@ -502,10 +532,13 @@ export class Client {
         streamList: true,
         until: extra.until,
         keep: extra.keep,
+        fold: extra.fold,
       };
     }
     const data = pages.length === 1 ? pages[0]! : new PagedList(pages);
     data.cut = pages.at(-1)?.cut === true;
+    // The reader's own folds, as it made them.
+    data.folds = data.folds.map((f) => (f as Fold & { inner: Fold }).inner);
     return { http, data };
   }
 
@@ -704,7 +737,11 @@ export class Client {
       // A list has no cap on its length; each of its items has the reply's.
       const streamed =
         req.streamList && !this.opts.fetch
-          ? new ListStream(this.opts.maxReplyBytes, { until: req.until, keep: req.keep })
+          ? new ListStream(this.opts.maxReplyBytes, {
+              until: req.until,
+              keep: req.keep,
+              fold: req.fold?.(),
+            })
           : undefined;
       // A list's wait is for each piece of it, not for all of it: a year of requests
       // takes longer than the timeout to arrive, and is answered all along.

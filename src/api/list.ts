@@ -12,9 +12,23 @@ import { exactItem, type Inexact } from './exact.js';
 /** Bodies up to this many characters are parsed whole (a page of about 250 requests). */
 export const WHOLE_BODY_CHARS = 256 * 1024;
 
+/**
+ * What a reader folds a list's items into as they arrive (ListRead.fold): `add` is
+ * given each item of the right shape, and answers whether the list keeps it too (a
+ * row to show). Totals are made in one pass, in memory for what is shown.
+ */
+export interface Fold {
+  add(item: unknown): boolean;
+}
+
 /** The items of a list body, parsed on each read; iterate it as often as needed. */
 export class ItemList<T = unknown> implements Iterable<T> {
   readonly length: number;
+  /**
+   * The folds the items were given to as they arrived, one per page read (ListRead.fold);
+   * empty when the list was not read as a stream: then it holds every item, none folded.
+   */
+  folds: Fold[] = [];
   /**
    * The reading stopped before the list's end, once the reader had what it asked for
    * (ListStream's `until`): these are its first items, and more may follow.
@@ -66,6 +80,7 @@ export class PagedList<T = unknown> extends ItemList<T> {
 
   constructor(private readonly pages: readonly ItemList<T>[]) {
     super('', [], pages.at(-1)?.envelope ?? {}, []);
+    this.folds = pages.flatMap((p) => p.folds);
     let n = 0;
     for (const page of pages) {
       this.starts.push(n);
@@ -438,6 +453,7 @@ export class ListStream {
   private openItem = '';
   private readonly until?: (item: unknown) => boolean;
   private readonly keep?: (item: unknown) => boolean;
+  private readonly fold?: Fold;
 
   constructor(
     private readonly maxItemChars = Infinity,
@@ -453,10 +469,17 @@ export class ListStream {
        * bounded by them, not by the list.
        */
       keep?: (item: unknown) => boolean;
+      /**
+       * Given each item as it is read whole (parsed, not yet checked): `keep` in one,
+       * and the list says it was (`folds`), so a reader knows the items are folded.
+       */
+      fold?: Fold;
     } = {},
   ) {
     this.until = read.until;
-    this.keep = read.keep;
+    this.fold = read.fold;
+    const fold = read.fold;
+    this.keep = fold ? (item) => fold.add(item) : read.keep;
   }
 
   /**
@@ -716,6 +739,7 @@ export class ListStream {
           );
     list.cut = this.enough;
     list.satisfied = this.satisfied;
+    if (this.fold) list.folds = [this.fold];
     return list;
   }
 }

@@ -2,7 +2,7 @@
 // day the money is expected. One definition for `svc liquidaciones [--por-fecha]` and
 // the sandbox's GET /_sandbox/liquidaciones/totales (the dashboard).
 import type { Liquidacion } from '../api/schemas.js';
-import { formatCents, sumAmounts } from './money.js';
+import { formatCents, parseAmount, sumAmounts } from './money.js';
 import { localDay } from './dates.js';
 
 type Amounts = Pick<Liquidacion, 'fecha_estimada' | 'bruto' | 'te_cobramos' | 'te_queda'>;
@@ -43,4 +43,88 @@ export function porFecha(rows: Iterable<Amounts>, timeZone?: string): PorFecha[]
       te_cobramos: total(list, 'te_cobramos'),
       te_queda: total(list, 'te_queda'),
     }));
+}
+
+interface Sums {
+  n: number;
+  bruto: bigint;
+  te_cobramos: bigint;
+  te_queda: bigint;
+}
+
+const noSums = (): Sums => ({ n: 0, bruto: 0n, te_cobramos: 0n, te_queda: 0n });
+
+function addTo(s: Sums, r: Amounts): void {
+  s.n++;
+  s.bruto += parseAmount(r.bruto);
+  s.te_cobramos += parseAmount(r.te_cobramos);
+  s.te_queda += parseAmount(r.te_queda);
+}
+
+function mergeInto(s: Sums, o: Sums): void {
+  s.n += o.n;
+  s.bruto += o.bruto;
+  s.te_cobramos += o.te_cobramos;
+  s.te_queda += o.te_queda;
+}
+
+/**
+ * The same totals as `total` and `porFecha`, made one settlement at a time (a list
+ * read as a stream is folded into it and let go): memory for the days, not the rows.
+ */
+export class SettlementTally {
+  private readonly all = noSums();
+  private readonly days = new Map<string, Sums>();
+
+  /** `timeZone` as porFecha takes it; `byDay` false keeps no days. */
+  constructor(
+    private readonly byDay = false,
+    private readonly timeZone?: string,
+  ) {}
+
+  get count(): number {
+    return this.all.n;
+  }
+
+  add(r: Amounts): void {
+    addTo(this.all, r);
+    if (!this.byDay) return;
+    const day = this.timeZone
+      ? localDay(r.fecha_estimada, this.timeZone)
+      : r.fecha_estimada.slice(0, 10);
+    let s = this.days.get(day);
+    if (!s) this.days.set(day, (s = noSums()));
+    addTo(s, r);
+  }
+
+  /** Takes in another tally's rows (another page of the list). */
+  merge(other: SettlementTally): void {
+    mergeInto(this.all, other.all);
+    for (const [day, s] of other.days) {
+      const mine = this.days.get(day);
+      if (mine) mergeInto(mine, s);
+      else this.days.set(day, { ...s });
+    }
+  }
+
+  totals(): Record<Field, string> {
+    return {
+      bruto: formatCents(this.all.bruto),
+      te_cobramos: formatCents(this.all.te_cobramos),
+      te_queda: formatCents(this.all.te_queda),
+    };
+  }
+
+  /** As porFecha gives them: earliest first. */
+  porFecha(): PorFecha[] {
+    return [...this.days.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([fecha, s]) => ({
+        fecha,
+        liquidaciones: s.n,
+        bruto: formatCents(s.bruto),
+        te_cobramos: formatCents(s.te_cobramos),
+        te_queda: formatCents(s.te_queda),
+      }));
+  }
 }

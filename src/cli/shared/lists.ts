@@ -1,7 +1,9 @@
 // --limit, --cobro, --desde and --hasta of the list commands (their options: cli/define.ts),
 // applied to what the service sent: one place, so every list filters, limits and says so
 // the same way, and every total is of what the filters kept.
-import type { Client } from '../../api/client.js';
+import type { Client, ListRead } from '../../api/client.js';
+import { markOf } from '../../api/exact.js';
+import type { ItemList } from '../../api/list.js';
 import type { Context } from '../context.js';
 import { parseLimit } from '../parse.js';
 import { DateError, localDay, parseDayBound } from '../../domain/dates.js';
@@ -84,7 +86,11 @@ export function applyFilter<T extends object>(
 }
 
 /** Whether an item is of the request and days asked for. */
-function kept<T extends object>(item: T, filter: ListFilter, dateOf: (item: T) => string): boolean {
+export function kept<T extends object>(
+  item: T,
+  filter: ListFilter,
+  dateOf: (item: T) => string,
+): boolean {
   if (filter.cobroId !== undefined && (item as { cobro_id?: number }).cobro_id !== filter.cobroId)
     return false;
   if (filter.desde !== undefined || filter.hasta !== undefined) {
@@ -158,4 +164,67 @@ export function sayLimited(
     ? `mostrando ${shown}; hay más (svc no leyó el resto de la lista)${note}`
     : `mostrando ${shown} de ${total}${note}`;
   ctx.io.err(ctx.io.stdoutTTY && !ctx.io.csv ? ctx.io.c.dim(line) : line);
+}
+
+/** What a list's items are folded into (`foldList`): a page's tally merges into another's. */
+export interface Tally<A> {
+  readonly count: number;
+  merge(other: A): void;
+}
+
+/**
+ * A list with totals in one pass: every item of the request and days asked for is
+ * given to a tally as it arrives (one per page read, merged at the end) and let go,
+ * but for the rows shown: the first --limit (`showRows` false: none, only totals).
+ * Memory is for what is shown, not the list. Rows svc cannot take exactly are never
+ * in a tally: `inexact` has those of the request and days asked for (shown as well),
+ * which every figure must refuse (refuseInexact).
+ */
+export async function foldList<T extends object, A extends Tally<A>>(
+  read: (r: ListRead) => Promise<{ data: ItemList<T> }>,
+  filter: ListFilter,
+  dateOf: (item: T) => string,
+  how: { tally: () => A; add: (tally: A, item: T) => void; showRows: boolean },
+): Promise<{ rows: T[]; inexact: T[]; tally: A; count: number }> {
+  const limit = how.showRows ? filter.limit : 0;
+  const fold = () => {
+    const tally = how.tally();
+    let shown = 0;
+    return {
+      tally,
+      add(x: unknown): boolean {
+        const item = x as T;
+        if (!kept(item, filter, dateOf)) return false;
+        how.add(tally, item);
+        if (limit !== undefined && shown >= limit) return false;
+        shown++;
+        return true;
+      },
+    };
+  };
+  const { data } = await read({ fold });
+  const folds = data.folds as ReturnType<typeof fold>[];
+  // Not read as a stream: every item is here, none folded yet.
+  const whole = folds.length === 0 ? fold() : undefined;
+  const rows: T[] = [];
+  const inexact: T[] = [];
+  for (const item of data) {
+    if (markOf(item)) {
+      if (!kept(item, filter, dateOf)) continue;
+      inexact.push(item);
+      if (how.showRows) rows.push(item);
+    } else if (!whole || whole.add(item)) rows.push(item);
+  }
+  let tally: A;
+  if (whole) tally = whole.tally;
+  else {
+    tally = how.tally();
+    for (const f of folds) tally.merge(f.tally);
+  }
+  return {
+    rows: limit === undefined ? rows : rows.slice(0, limit),
+    inexact,
+    tally,
+    count: tally.count + inexact.length,
+  };
 }

@@ -3,10 +3,11 @@
 import { settlementTotalsParts } from '../../shared/totals.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
-import { applyFilter, listFilter, sayLimited } from '../../shared/lists.js';
+import { foldList, listFilter, sayLimited } from '../../shared/lists.js';
 import { printJson, printTable, type Column } from '../../../output/format.js';
 import { keeping, liquidacionColumns, liquidacionFields } from '../../../output/resources.js';
-import { porFecha, total, type PorFecha } from '../../../domain/liquidaciones.js';
+import { SettlementTally, type PorFecha } from '../../../domain/liquidaciones.js';
+import type { Liquidacion } from '../../../api/schemas.js';
 import { count, wrapParts } from '../../../text.js';
 import { inZone } from '../../../domain/dates.js';
 import { refuseInexact } from '../../../api/exact.js';
@@ -36,17 +37,33 @@ export async function run(
 ): Promise<void> {
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
-  const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
+  const porDia = opts.porFecha === true;
+  const zone = porDia ? await ctx.zone() : undefined;
   // Totals and each day's sums are of every settlement asked for (--cobro, --desde, --hasta); --limit only
   // shortens the rows shown: a total of the first n would be a sum of nothing in particular.
-  const { rows, matched } = applyFilter(data.data, filter, (l) =>
-    opts.por === 'operacion' ? l.fecha_operacion : l.fecha_estimada,
+  // One pass: each settlement is added as it arrives, and only the rows shown are kept.
+  const {
+    rows,
+    inexact,
+    tally,
+    count: of0,
+  } = await ctx.spin('leyendo liquidaciones…', () =>
+    foldList<Liquidacion, SettlementTally>(
+      (read) => client.iterarLiquidaciones(read),
+      filter,
+      (l) => (opts.por === 'operacion' ? l.fecha_operacion : l.fecha_estimada),
+      {
+        tally: () => new SettlementTally(porDia, zone),
+        add: (t, l) => t.add(l),
+        showRows: !porDia,
+      },
+    ),
   );
   let shown = rows.length;
-  let of = matched.length;
+  let of = of0;
   if (opts.porFecha === true) {
-    refuseInexact(matched, 'las sumas por fecha');
-    const allDays = porFecha(matched, await ctx.zone());
+    refuseInexact(inexact, 'las sumas por fecha');
+    const allDays = tally.porFecha();
     // The n newest dates (the list's order is earliest first: the n at its end).
     const days =
       filter.limit === undefined
@@ -78,17 +95,13 @@ export async function run(
     );
   }
   sayInexact(ctx, rows);
-  refuseInexact(matched, 'el total');
-  const sums = {
-    bruto: total(matched, 'bruto'),
-    te_cobramos: total(matched, 'te_cobramos'),
-    te_queda: total(matched, 'te_queda'),
-  };
+  refuseInexact(inexact, 'el total');
+  const sums = tally.totals();
   // Totals are data a script may want, but not a row: stderr when piped keeps the TSV clean,
   // with the field names a script reads; a terminal gets the words `caso` uses.
   if (ctx.io.stdoutTTY && !ctx.io.csv)
     for (const line of wrapParts(
-      settlementTotalsParts(sums, matched.length),
+      settlementTotalsParts(sums, tally.count),
       ctx.io.columns ?? Infinity,
       ' ',
     ))
@@ -100,7 +113,7 @@ export async function run(
         `bruto ${sums.bruto}`,
         `te_cobramos ${sums.te_cobramos}`,
         `te_queda ${sums.te_queda}`,
-        `(${count(matched.length, 'liquidación', 'liquidaciones')})`,
+        `(${count(tally.count, 'liquidación', 'liquidaciones')})`,
       ].join('\t'),
     );
   sayLimited(

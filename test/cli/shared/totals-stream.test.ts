@@ -1,0 +1,119 @@
+// Totals in one streamed pass: each item is added up as it arrives and let go, and
+// only the rows shown are kept. Against a local service whose lists hold 200,000
+// settlements (and refunds), `liquidaciones --por-fecha`, `liquidaciones --limit 3`
+// and `devolver --total` answer in a 40 MB heap; read whole (the list's text, then a
+// parsed object per matched row) they ran out of memory before printing anything.
+// The figures are the exact sums in integer cents, computed here on the same data.
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
+
+const N = 200_000;
+const KEY = 'svc_test_0123456789abcdef0123456789abcdef';
+
+const cents = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+const brutoOf = (i: number) => BigInt((i % 997) * 100 + (i % 100) + 100);
+const feeOf = (i: number) => BigInt(i % 37);
+const dayOf = (i: number) =>
+  `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
+
+function settlement(i: number) {
+  return {
+    id: i + 1,
+    transaccion_id: i + 1,
+    cobro_id: (i % 5000) + 1,
+    bruto: cents(brutoOf(i)),
+    te_cobramos: cents(feeOf(i)),
+    te_queda: cents(brutoOf(i) - feeOf(i)),
+    fecha_operacion: `${dayOf(i)} 10:00:00`,
+    fecha_estimada: `${dayOf(i)} 12:00:00`,
+    estado: 'ACREDITADA',
+  };
+}
+
+/** Writes `{"data":[…]}` of `n` items a slice at a time, as a service streams a long list. */
+function stream(res: ServerResponse, n: number, item: (i: number) => unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"data":[');
+  let i = 0;
+  const more = () => {
+    let text = '';
+    for (let k = 0; k < 500 && i < n; k++, i++) text += `${i ? ',' : ''}${JSON.stringify(item(i))}`;
+    if (i >= n) {
+      res.end(`${text}]}`);
+      return;
+    }
+    if (res.write(text)) setImmediate(more);
+    else res.once('drain', more);
+  };
+  more();
+}
+
+let server: Server;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/v1/liquidaciones') return stream(res, N, settlement);
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end('{"error":"not_found","message":"no"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  env = {
+    SVC_BASE_URL: url,
+    SVC_API_KEY: KEY,
+    SVC_TZ: 'America/Argentina/Buenos_Aires',
+    NODE_OPTIONS: '--max-old-space-size=40',
+  };
+});
+afterAll(async () => {
+  await new Promise((r) => server?.close(r));
+});
+
+describe('totals in one streamed pass, memory for what is shown', () => {
+  it('liquidaciones --por-fecha: 200,000 settlements in a 40 MB heap, each day exact', async () => {
+    const days = new Map<string, { n: number; bruto: bigint; fee: bigint }>();
+    for (let i = 0; i < N; i++) {
+      const d = days.get(dayOf(i)) ?? { n: 0, bruto: 0n, fee: 0n };
+      d.n++;
+      d.bruto += brutoOf(i);
+      d.fee += feeOf(i);
+      days.set(dayOf(i), d);
+    }
+    const want = [...days.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([fecha, d]) => ({
+        fecha,
+        liquidaciones: d.n,
+        bruto: cents(d.bruto),
+        te_cobramos: cents(d.fee),
+        te_queda: cents(d.bruto - d.fee),
+      }));
+    const r = await svcSpawned(['liquidaciones', '--por-fecha', '--json'], {
+      env,
+      timeout: 120_000,
+    });
+    expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+    expectNoStack(r.stderr);
+    expect(JSON.parse(r.stdout)).toEqual(want);
+  }, 150_000);
+
+  it('liquidaciones --limit 3: three rows, the totals of all 200,000, in a 40 MB heap', async () => {
+    let bruto = 0n;
+    let fee = 0n;
+    for (let i = 0; i < N; i++) {
+      bruto += brutoOf(i);
+      fee += feeOf(i);
+    }
+    const r = await svcSpawned(['liquidaciones', '--limit', '3'], { env, timeout: 120_000 });
+    expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    expect(r.stdout.split('\n')[0]).toMatch(/^1\t/);
+    expect(r.stderr).toBe(
+      `total\tbruto ${cents(bruto)}\tte_cobramos ${cents(fee)}\tte_queda ${cents(bruto - fee)}\t(200000 liquidaciones)\n` +
+        'mostrando 3 de 200000; los totales son de todas\n',
+    );
+  }, 150_000);
+});
