@@ -85,6 +85,7 @@ function view(deps: ControlDeps, rec: CobroRec, extra: Partial<CheckoutView> = {
     estado: d.estado,
     monto: parseAmount(d.monto),
     cobrado: parseAmount(d.monto_cobrado),
+    devuelto: parseAmount(rec.devuelto),
     vencimiento: d.vencimiento,
     medios: allowedMedios(d.medios).map((medio) => ({ medio, label: feeOf(medio).label })),
     cvu: d.cvu,

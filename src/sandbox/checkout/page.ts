@@ -114,7 +114,6 @@ const CLOSED: Partial<Record<EstadoCobro, string>> = {
   CANCELADO:
     'Este cobro fue cancelado: se rechazó el pago o venció. Si todavía tenés que pagar, pedile al comercio un link nuevo.',
   DEVUELTA: 'Este cobro se pagó y el comercio devolvió el dinero.',
-  DEVUELTA_PARCIALMENTE: 'Este cobro se pagó y el comercio devolvió una parte del dinero.',
 };
 
 export function estadoLabel(estado: EstadoCobro): string {
@@ -128,6 +127,8 @@ export interface CheckoutView {
   estado: EstadoCobro;
   monto: Cents;
   cobrado: Cents;
+  /** What the merchant refunded of what was paid. */
+  devuelto: Cents;
   vencimiento: string | null;
   /** Methods the request accepts, in the order they are offered. */
   medios: { medio: Medio; label: string }[];
@@ -176,6 +177,15 @@ function when(local: string): string {
   return `<time datetime="${esc(local.replace(' ', 'T'))}">${esc(fecha(local))}</time>`;
 }
 
+/** What was refunded and what stays paid, when the merchant refunded anything. */
+function refundRows(v: CheckoutView): string {
+  if (v.devuelto <= 0n) return '';
+  return (
+    row('Devuelto', esc(pesos(v.devuelto))) +
+    row('Queda pagado', esc(pesos(v.cobrado - v.devuelto)))
+  );
+}
+
 export function checkoutPage(v: CheckoutView): string {
   const left = v.monto - v.cobrado;
   const rows = [
@@ -183,6 +193,7 @@ export function checkoutPage(v: CheckoutView): string {
       ? row('A pagar', esc(pesos(left)), 'total')
       : row('Monto', esc(pesos(v.monto)), 'total'),
     v.cobrado > 0n ? row('Ya pagado', `${esc(pesos(v.cobrado))} de ${esc(pesos(v.monto))}`) : '',
+    refundRows(v),
     v.vencimiento && v.canPay ? row('Vence', when(v.vencimiento)) : '',
     row('Estado', esc(estadoLabel(v.estado))),
   ].join('');
@@ -190,7 +201,10 @@ export function checkoutPage(v: CheckoutView): string {
   if (v.notice) html += `<p class="msg ok" role="status">${esc(v.notice)}</p>`;
   if (v.error) html += `<p class="msg err" role="alert" id="error">${esc(v.error)}</p>`;
   if (!v.canPay) {
-    const why = CLOSED[v.estado] ?? `Este cobro no admite pagos (${estadoLabel(v.estado)}).`;
+    const why =
+      v.estado === 'DEVUELTA_PARCIALMENTE'
+        ? `Este cobro se pagó y el comercio devolvió ${pesos(v.devuelto)} de los ${pesos(v.cobrado)} pagados: quedan ${pesos(v.cobrado - v.devuelto)} pagados.`
+        : (CLOSED[v.estado] ?? `Este cobro no admite pagos (${estadoLabel(v.estado)}).`);
     html += `<p class="msg state" role="status">${esc(why)}</p>`;
     if (v.estado !== 'CANCELADO' && v.cobrado > 0n)
       html += `<p><a href="${base(v.codigo)}/recibo">Ver el comprobante</a></p>`;
@@ -257,6 +271,7 @@ export function receiptPage(v: CheckoutView, lines: ReceiptLine[]): string {
   html +=
     `<div class="card"><p class="comercio">Comprobante de ${esc(v.comercio)}</p><h1>${esc(v.concepto)}</h1><dl>` +
     row('Total pagado', esc(pesos(v.cobrado)), 'total') +
+    refundRows(v) +
     row('Monto del cobro', esc(pesos(v.monto))) +
     row('Estado', esc(estadoLabel(v.estado))) +
     row('Código del cobro', esc(v.codigo)) +

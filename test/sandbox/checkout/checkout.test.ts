@@ -59,6 +59,7 @@ describe('page', () => {
     estado: 'PENDIENTE',
     monto: 150000n,
     cobrado: 0n,
+    devuelto: 0n,
     vencimiento: `2026-12-24 18:00:00${evil}`,
     medios: [
       { medio: 'qr', label: 'Código QR' },

@@ -1,6 +1,6 @@
 // The requests the sandbox received, newest first, live.
 import { call, latest } from './calls.js';
-import { $, clear, el, text } from './dom.js';
+import { $, clear, el } from './dom.js';
 import { withNewer } from './paging.js';
 import type { LineaLog } from './wire.js';
 
@@ -16,14 +16,31 @@ export async function loadLog(): Promise<void> {
   for (const l of lines) ol.appendChild(logLine(l));
 }
 
+/**
+ * A path with a line break allowed after each "/" and before "?" and "&": on a phone
+ * /v1/cobros/12/devoluciones was cut inside a word (devolu|ciones). A part longer
+ * than the line still breaks where it must (the list's overflow-wrap).
+ */
+function pathParts(path: string): (string | HTMLElement)[] {
+  const out: (string | HTMLElement)[] = [];
+  for (const part of path.split(/(?<=\/)|(?=[?&])/)) {
+    if (out.length) out.push(el('wbr'));
+    out.push(part);
+  }
+  return out;
+}
+
 function logLine(l: LineaLog): HTMLLIElement {
   const st = l.status === null ? 'x' : String(l.status).charAt(0);
-  return text(
-    el('li', `s${st}`),
-    `#${l.id}  ${l.fecha}  ${l.method} ${l.path}  → ${l.status === null ? 'cortada' : l.status}  ${l.ms} ms` +
+  const li = el('li', `s${st}`);
+  li.append(
+    `#${l.id}  ${l.fecha}  ${l.method} `,
+    ...pathParts(l.path),
+    `  → ${l.status === null ? 'cortada' : l.status}  ${l.ms} ms` +
       (l.comercio === null ? '' : `  · comercio ${l.comercio}`) +
       (l.ensayo ? ' (ensayo live)' : ''),
   );
+  return li;
 }
 
 export function addLogLine(l: LineaLog): void {
