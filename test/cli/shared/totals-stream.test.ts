@@ -28,7 +28,7 @@ function settlement(i: number) {
     te_queda: cents(brutoOf(i) - feeOf(i)),
     fecha_operacion: `${dayOf(i)} 10:00:00`,
     fecha_estimada: `${dayOf(i)} 12:00:00`,
-    estado: 'ACREDITADA',
+    estado: 'estimado',
   };
 }
 
@@ -50,12 +50,48 @@ function stream(res: ServerResponse, n: number, item: (i: number) => unknown): v
   more();
 }
 
+/** Refunds: one in 50 is of request 7 (0.01 to 0.50 each). */
+function refund(i: number) {
+  return {
+    id: i + 1,
+    cobro_id: i % 50 === 0 ? 7 : (i % 5000) + 8,
+    monto: cents(BigInt((i % 50) + 1)),
+    tipo: 'parcial',
+    estado: 'DEVUELTA_PARCIALMENTE',
+    created_at: `${dayOf(i)} 10:00:00`,
+  };
+}
+
+const cobro7 = {
+  id: 7,
+  codigo: 'C7',
+  concepto: 'Cuota',
+  monto: '90000.00',
+  monto_cobrado: '90000.00',
+  estado: 'DEVUELTA_PARCIALMENTE',
+  url: 'http://127.0.0.1/c/7',
+  cvu: null,
+  qr: null,
+  referencia: null,
+  medios: { tarjeta: true, qr: true, transferencia: true },
+  vencimiento: null,
+  success_url: null,
+  error_url: null,
+  created_at: '2026-01-01 10:00:00',
+  updated_at: '2026-01-01 10:00:00',
+};
+
 let server: Server;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/v1/liquidaciones') return stream(res, N, settlement);
+    if (req.url === '/v1/devoluciones') return stream(res, N, refund);
+    if (req.url === '/v1/cobros/7') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ data: cobro7 }));
+    }
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"error":"not_found","message":"no"}');
   });
@@ -115,5 +151,19 @@ describe('totals in one streamed pass, memory for what is shown', () => {
       `total\tbruto ${cents(bruto)}\tte_cobramos ${cents(fee)}\tte_queda ${cents(bruto - fee)}\t(200000 liquidaciones)\n` +
         'mostrando 3 de 200000; los totales son de todas\n',
     );
+  }, 150_000);
+
+  it('devolver --total --dry-run: what is left of a request with 4,000 of 200,000 refunds, in a 40 MB heap', async () => {
+    let refunded = 0n;
+    for (let i = 0; i < N; i += 50) refunded += BigInt((i % 50) + 1);
+    const left = cents(9_000_000n - refunded);
+    const r = await svcSpawned(['devolver', '7', '--total', '--dry-run'], {
+      env,
+      timeout: 120_000,
+    });
+    expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+    expectNoStack(r.stderr);
+    expect(r.stdout + r.stderr).toContain(`${cents(refunded)} (4000 devoluciones)`);
+    expect(r.stdout + r.stderr).toContain(left);
   }, 150_000);
 });

@@ -2,6 +2,7 @@
 // safely (docs/recorrido.md, "Refunds, safely"). Before the POST: read the request and its refunds, show what is
 // left, refuse locally what cannot fit, confirm (typing the amount in live mode). The POST
 // is sent exactly once; a failure after sending is reported as an unknown outcome.
+import type { Client } from '../../../api/client.js';
 import { refuseInexact } from '../../../api/exact.js';
 import type { Cobro, Devolucion, EstadoCobro, Transaccion } from '../../../api/schemas.js';
 import { formatCents, parseAmount, sumAmounts, type Cents } from '../../../domain/money.js';
@@ -220,14 +221,18 @@ export async function run(ctx: Context, args: string[], opts: Options): Promise<
 
   const { cobro, devoluciones, tx } = await ctx
     .spin(`leyendo ${describeRef(req.ref)}…`, async () => {
+      // The refunds of this request only, kept as the list arrives: an id is known at
+      // once (the reads go together); a code or reference is looked up first.
+      const ref = req.ref;
+      const known = ref.kind === 'id' ? ref.id : undefined;
       const [c, d, t] = await Promise.all([
-        findCobro(client, req.ref),
-        client.listarDevoluciones(),
+        findCobro(client, ref),
+        known === undefined ? undefined : refundsOf(client, known),
         req.transaccion === undefined
           ? undefined
-          : withNotFoundHint(client.verTransaccion(req.transaccion), TX_HINT(req.ref)),
+          : withNotFoundHint(client.verTransaccion(req.transaccion), TX_HINT(ref)),
       ]);
-      return { cobro: c, devoluciones: d.data.data, tx: t?.data.data };
+      return { cobro: c, devoluciones: d ?? (await refundsOf(client, c.id)), tx: t?.data.data };
     })
     .catch((err: unknown) => {
       throw sayMatches(ctx, err);
@@ -580,12 +585,12 @@ async function checkPlan(ctx: Context, path: string, opts: Options): Promise<voi
   const { cobro, devoluciones, tx } = await ctx.spin(`leyendo el cobro ${id}…`, async () => {
     const [c, d, t] = await Promise.all([
       client.verCobro(id),
-      client.listarDevoluciones(),
+      refundsOf(client, id),
       plan.transaccion_id === null
         ? undefined
         : withNotFoundHint(client.verTransaccion(plan.transaccion_id), TX_HINT({ kind: 'id', id })),
     ]);
-    return { cobro: c.data.data, devoluciones: d.data.data, tx: t?.data.data };
+    return { cobro: c.data.data, devoluciones: d, tx: t?.data.data };
   });
   const mine = devoluciones.filter((d) => d.cobro_id === id);
   refuseInexact(mine, `el plan del cobro ${id}`);
@@ -690,6 +695,17 @@ async function askRefund(
 /** A line for the person (the preview, what was done); --json keeps stderr for errors and warnings only. */
 function say(ctx: Context, line: string): void {
   if (!ctx.globals.json) ctx.io.err(line);
+}
+
+/**
+ * The refunds of one request, read in one pass over the list keeping only its own:
+ * memory for them, not for the merchant's history.
+ */
+async function refundsOf(client: Client, cobroId: number): Promise<Devolucion[]> {
+  const { data } = await client.iterarDevoluciones({
+    keep: (x) => (x as { cobro_id?: unknown }).cobro_id === cobroId,
+  });
+  return [...data].filter((d) => d.cobro_id === cobroId);
 }
 
 function showSummary(ctx: Context, cobro: Cobro, devoluciones: Devolucion[]): void {
