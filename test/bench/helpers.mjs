@@ -2,7 +2,7 @@
 // and key, and an environment for svc pointing at it), and one run of a command with
 // its wall time and peak memory (the report-peak-rss preload). Not a bench itself.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -75,3 +75,105 @@ export function runPeak(args, env, nodeArgs = []) {
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * One request's life as a real sandbox journals it (created, paid in part, refunded):
+ * an in-process sandbox of this build on a data file in `dir`, driven through its API.
+ * Returns the file's header line and the change lines that followed it, parsed.
+ */
+export async function lifeTemplates(dir) {
+  const { startSandbox: inProcess } = await import(
+    new URL('../../dist/sandbox/index.js', import.meta.url).href
+  );
+  const seedFile = join(dir, 'seed.jsonl');
+  const sb = await inProcess({ port: 0, dataFile: seedFile, readyDelayMs: 0 });
+  const call = async (method, path, body) => {
+    const r = await fetch(sb.baseUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+    return (await r.json()).data;
+  };
+  try {
+    const c = await call('POST', '/v1/cobros', {
+      concepto: 'Seña del pedido N° 1042, envío a domicilio (3 bultos)',
+      monto: '1500.00',
+      referencia: 'ref-1042',
+    });
+    await call('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '900.00', medio: 'credito' });
+    await call('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '100.00', transaccion_id: 1 });
+  } finally {
+    await sb.close();
+  }
+  const [headerLine, ...life] = readFileSync(seedFile, 'utf8').trim().split('\n');
+  return { headerLine, templates: life.map((l) => JSON.parse(l)) };
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** Request k's public code (k in base 32, ten letters of the sandbox's alphabet). */
+export function codigoOf(k) {
+  let s = '';
+  for (let i = 0; i < 10; i++, k = Math.floor(k / 32)) s += ALPHABET[k % 32];
+  return s;
+}
+
+/**
+ * Request k's lines from `templates`: every record's id is k, its events numbered from
+ * firstSeq + 1, each change followed by the line saying its events were delivered.
+ * Returns the text and the last event number.
+ */
+export function lifeOf(templates, k, firstSeq) {
+  const codigo = codigoOf(k);
+  const out = [];
+  let n = firstSeq;
+  for (const t of templates) {
+    const line = structuredClone(t);
+    for (const [kind, rec] of line.c ?? []) {
+      const d = rec.wire;
+      d.id = k;
+      if (kind === 'cobro') {
+        d.codigo = codigo;
+        d.referencia = `ref-${k}`;
+        d.url = `http://127.0.0.1/pagar/${codigo}`;
+        rec.cvu = `0000003100${String(k).padStart(12, '0')}`;
+        rec.qr = `SVCQR1|${codigo}|${d.monto}`;
+      } else d.cobro_id = k;
+      if (kind === 'transaccion') d.codigo = `OP-${String(k).padStart(10, '0')}`;
+      if (kind === 'liquidacion') d.transaccion_id = k;
+    }
+    for (const e of line.e ?? []) {
+      e.seq = ++n;
+      e.body.cobro_id = k;
+      e.body.codigo = codigo;
+      if (e.body.transaccion_id !== null) e.body.transaccion_id = k;
+    }
+    out.push(JSON.stringify(line));
+    if (line.e?.length) out.push(JSON.stringify({ s: line.e.map((e) => e.seq) }));
+  }
+  return { text: out.join('\n') + '\n', seq: n };
+}
+
+/**
+ * Writes a data file: `headerLine`, then requests 1, 2, … each living `templates`'
+ * life, a thousand at a time while `more(requests, bytes)` says go on. Returns how
+ * many requests it wrote.
+ */
+export function writeLives(file, headerLine, templates, more) {
+  const fd = openSync(file, 'w', 0o600);
+  let bytes = writeSync(fd, headerLine + '\n');
+  let seq = 0;
+  let k = 0;
+  while (more(k, bytes)) {
+    let chunk = '';
+    for (let i = 0; i < 1000; i++) {
+      const l = lifeOf(templates, ++k, seq);
+      chunk += l.text;
+      seq = l.seq;
+    }
+    bytes += writeSync(fd, chunk);
+  }
+  closeSync(fd);
+  return k;
+}

@@ -1,114 +1,47 @@
-// Benchmark of a merchant's year (run after a build: node test/bench/run.mjs scale):
-// for each size (BENCH_SCALE, default 10000,100000 requests; BENCH_SCALE_1M=1 adds
-// 1,000,000), a sandbox data file of that many requests, each created, paid in part
-// and refunded, with its settlements and notifications, and a listener journal of
-// that many entries. Prints the sandbox's start (time to ready, resident memory at
-// rest and peak) and, median of BENCH_RUNS (3) runs each, wall time and peak memory
-// of `cobro listar --limit 20`, `liquidaciones --limit 20` (totals of every
-// settlement), `caso <código>`, and `webhook ver <id>` of the newest and of the oldest
-// entry; then each figure over the smallest size's. BENCH_SVC names another build's
-// bin/svc.js for the commands (the sandbox stays this one's), to set two builds side
-// by side. Figures only: nothing here asserts a time.
+// Benchmark of a merchant's year (run after a build: node test/bench/run.mjs scale): for
+// each size (BENCH_SCALE, default 100000 requests; BENCH_SCALE_1M=1 adds 1,000,000), a
+// data file made by `svc sandbox --generar N` (a year of requests paid, in part, expired,
+// rejected and refunded, with their settlements and notifications) and one listener
+// journal of BENCH_JOURNAL (1,000,000) entries. Prints, each the median of BENCH_RUNS (3)
+// runs and beside a bare script doing the same work through the same API with node:http
+// and JSON.parse (bare/scale.mjs), wall time and peak memory of:
+//   sandbox start on that file (beside: reading its bytes and JSON.parse of each line),
+//     with its resident memory at rest;
+//   cobro listar --limit 20, cobro listar --csv, liquidaciones --limit 20 (totals of
+//   every settlement), caso <referencia>, cobro crear --lote (BENCH_LOTE, 10,000 rows;
+//   each run makes new requests), devolver --lote --plan (10,000 rows), and webhook ver
+//   of the newest and the oldest journal entry;
+// with /proc/loadavg before and after each line. A command that fails is printed with
+// its exit and first line, and the bench exits 1. BENCH_SVC names another build's
+// bin/svc.js for the commands (the sandbox stays this one's). Figures only: nothing
+// here asserts a time.
 import {
   closeSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bin, median, runPeak, startSandbox } from './helpers.mjs';
 
 const svcBin = process.env.BENCH_SVC ?? bin;
+const bare = fileURLToPath(new URL('./bare/scale.mjs', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const sizes = (process.env.BENCH_SCALE ?? '10000,100000').split(',').map(Number);
+const sizes = (process.env.BENCH_SCALE ?? '100000').split(',').map(Number);
 if (process.env.BENCH_SCALE_1M === '1') sizes.push(1_000_000);
+const journalEntries = Number(process.env.BENCH_JOURNAL ?? 1_000_000);
+const loteRows = Number(process.env.BENCH_LOTE ?? 10_000);
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
-
-// One request's life, as a real sandbox journals it.
-const { startSandbox: inProcess } = await import(
-  new URL('../../dist/sandbox/index.js', import.meta.url).href
-);
-const seedFile = join(dir, 'seed.jsonl');
-const sb = await inProcess({ port: 0, dataFile: seedFile, readyDelayMs: 0 });
-const call = async (method, path, body) => {
-  const r = await fetch(sb.baseUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
-    body: body && JSON.stringify(body),
-  });
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return (await r.json()).data;
-};
-const c = await call('POST', '/v1/cobros', {
-  concepto: 'Seña del pedido N° 1042, envío a domicilio (3 bultos)',
-  monto: '1500.00',
-  referencia: 'ref-1042',
-});
-await call('POST', `/_sandbox/cobros/${c.id}/pagar`, { monto: '900.00', medio: 'credito' });
-await call('POST', `/v1/cobros/${c.id}/devoluciones`, { monto: '100.00', transaccion_id: 1 });
-await sb.close();
-const [headerLine, ...life] = readFileSync(seedFile, 'utf8').trim().split('\n');
-const templates = life.map((l) => JSON.parse(l));
-
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-const codigoOf = (k) => {
-  let s = '';
-  for (let i = 0; i < 10; i++, k = Math.floor(k / 32)) s += ALPHABET[k % 32];
-  return s;
-};
-
-/** Request k's lines: ids k, its events numbered after the previous requests'. */
-function lifeOf(k, firstSeq) {
-  const codigo = codigoOf(k);
-  const out = [];
-  let n = firstSeq;
-  for (const t of templates) {
-    const line = structuredClone(t);
-    for (const [kind, rec] of line.c ?? []) {
-      const d = rec.wire;
-      d.id = k;
-      if (kind === 'cobro') {
-        d.codigo = codigo;
-        d.referencia = `ref-${k}`;
-        d.url = `http://127.0.0.1/pagar/${codigo}`;
-        rec.cvu = `0000003100${String(k).padStart(12, '0')}`;
-        rec.qr = `SVCQR1|${codigo}|${d.monto}`;
-      } else d.cobro_id = k;
-      if (kind === 'transaccion') d.codigo = `OP-${String(k).padStart(10, '0')}`;
-      if (kind === 'liquidacion') d.transaccion_id = k;
-    }
-    for (const e of line.e ?? []) {
-      e.seq = ++n;
-      e.body.cobro_id = k;
-      e.body.codigo = codigo;
-      if (e.body.transaccion_id !== null) e.body.transaccion_id = k;
-    }
-    out.push(JSON.stringify(line));
-    if (line.e?.length) out.push(JSON.stringify({ s: line.e.map((e) => e.seq) }));
-  }
-  return { text: out.join('\n') + '\n', seq: n };
-}
-
-function writeData(file, n) {
-  const fd = openSync(file, 'w', 0o600);
-  writeSync(fd, headerLine + '\n');
-  let seq = 0;
-  for (let k = 1; k <= n;) {
-    let chunk = '';
-    for (let i = 0; i < 1000 && k <= n; i++, k++) {
-      const l = lifeOf(k, seq);
-      chunk += l.text;
-      seq = l.seq;
-    }
-    writeSync(fd, chunk);
-  }
-  closeSync(fd);
-}
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+let failed = 0;
 
 /** A listener journal of n entries (about 1 KiB each), ids evt_ and k in hex; returns the first and last id. */
 function writeJournal(file, n) {
@@ -120,12 +53,11 @@ function writeJournal(file, n) {
       const body = JSON.stringify({
         event: 'payment.approved',
         cobro_id: k,
-        codigo: codigoOf(k),
+        codigo: `C${k}`,
         estado: 'PAGADA',
         monto: '1500.00',
-        referencia: `ref-${k}`,
-        medio: 'credito',
-        fecha: '2026-03-01 10:00:00',
+        monto_cobrado: '1500.00',
+        transaccion_id: k,
         pad: 'x'.repeat(400),
       });
       chunk += `${JSON.stringify({
@@ -163,83 +95,163 @@ function memoryOf(pid) {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
+/** Median wall time and peak memory of `runs` runs of `args` (fresh arguments per run from a function). */
 async function measure(args, env) {
   const all = [];
-  for (let i = 0; i < runs; i++) all.push(await runPeak([svcBin, ...args], env));
+  for (let i = 0; i < runs; i++)
+    all.push(await runPeak(typeof args === 'function' ? args(i) : args, env));
   return { ms: median(all.map((r) => r.ms)), kb: median(all.map((r) => r.kb)) };
 }
 
-const results = [];
-for (const n of sizes) {
-  const data = join(dir, `year-${n}.jsonl`);
-  let t = performance.now();
-  writeData(data, n);
-  const dataBytes = statSync(data).size;
-  const journalDir = join(dir, `journal-${n}`);
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(journalDir);
-  const ids = writeJournal(join(journalDir, 'webhooks.jsonl'), n);
-  const journalBytes = statSync(join(journalDir, 'webhooks.jsonl')).size;
+function row(name, svc, floor, before) {
+  const cell = (r) =>
+    r.error ? `failed: ${r.error}` : `${r.ms.toFixed(0).padStart(7)} ms ${mb(r.kb).padStart(7)}`;
+  const ratio =
+    svc.error || floor.error
+      ? ''
+      : `${(svc.ms / floor.ms).toFixed(1)}×, ${(svc.kb / floor.kb).toFixed(1)}×`;
   console.log(
-    `\n${n.toLocaleString('en')} requests: data file ${(dataBytes / 1048576).toFixed(0)} MB, journal ${(journalBytes / 1048576).toFixed(0)} MB, written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    `  ${name.padEnd(27)} ${cell(svc).padEnd(24)} ${cell(floor).padEnd(24)} ${ratio.padEnd(11)} ${before} → ${load()}`,
   );
-  t = performance.now();
-  const sandbox = await startSandbox(['--data', data], ['--max-old-space-size=8192']);
-  const atRest = memoryOf(sandbox.proc.pid);
-  const start = { ms: sandbox.readyMs, rss: atRest.rss, hwm: atRest.hwm };
-  const env = { ...sandbox.env, SVC_DATA_DIR: journalDir };
-  const target = codigoOf(Math.ceil(n / 2));
-  const row = { n, start, cmds: {} };
-  const cmds = [
-    ['cobro listar --limit 20', ['cobro', 'listar', '--limit', '20']],
-    ['liquidaciones --limit 20', ['liquidaciones', '--limit', '20']],
-    [`caso <código>`, ['caso', target, '--json']],
-    ['webhook ver <newest>', ['webhook', 'ver', ids.last, '--json']],
-    ['webhook ver <oldest>', ['webhook', 'ver', ids.first, '--json']],
-    ['webhook eventos --limit 20', ['webhook', 'eventos', '--limit', '20', '--json']],
-  ];
-  for (const [name, args] of cmds) {
-    try {
-      row.cmds[name] = await measure(args, env);
-    } catch (err) {
-      row.cmds[name] = { error: err.message.split('\n')[0].slice(0, 160) };
-    }
-  }
-  const after = memoryOf(sandbox.proc.pid);
-  start.hwm = after.hwm;
-  await sandbox.stop();
-  rmSync(data, { force: true });
-  rmSync(journalDir, { recursive: true, force: true });
-  results.push(row);
-  console.log(
-    `  sandbox start: ready in ${(start.ms / 1000).toFixed(1)} s, ${mb(start.rss)} at rest, ${mb(start.hwm)} peak`,
-  );
-  for (const [name, r] of Object.entries(row.cmds))
-    console.log(
-      r.error
-        ? `  ${name.padEnd(28)} failed: ${r.error}`
-        : `  ${name.padEnd(28)} ${r.ms.toFixed(0).padStart(7)} ms  ${mb(r.kb).padStart(7)} peak`,
-    );
 }
 
-if (results.length > 1) {
-  const base = results[0];
-  console.log(`\nratios over ${base.n.toLocaleString('en')} requests (time, peak memory):`);
-  for (const r of results.slice(1)) {
-    console.log(`  ${r.n.toLocaleString('en')} requests (${r.n / base.n}× the data):`);
-    console.log(
-      `    sandbox start${' '.repeat(15)} ${(r.start.ms / base.start.ms).toFixed(1)}×, ${(r.start.hwm / base.start.hwm).toFixed(1)}×`,
-    );
-    for (const [name, x] of Object.entries(r.cmds)) {
-      const b = base.cmds[name];
-      if (x.error || b.error) continue;
-      console.log(
-        `    ${name.padEnd(28)} ${(x.ms / b.ms).toFixed(1)}×, ${(x.kb / b.kb).toFixed(1)}×`,
-      );
+async function both(name, svcArgs, bareArgs, env) {
+  const before = load();
+  const result = async (args) => {
+    try {
+      return await measure(args, env);
+    } catch (err) {
+      failed++;
+      return { error: err.message.split('\n')[0].slice(0, 200) };
     }
-  }
+  };
+  const s = await result(svcArgs);
+  const b = await result(bareArgs);
+  row(name, s, b, before);
 }
+
+const journalDir = join(dir, 'journal');
+mkdirSync(journalDir);
+let t = performance.now();
+const ids = writeJournal(join(journalDir, 'webhooks.jsonl'), journalEntries);
 console.log(
-  `\nmedian of ${runs} runs, Node ${process.version}, commands of ${svcBin === bin ? 'this build' : svcBin}`,
+  `journal: ${journalEntries.toLocaleString('en')} entries, ${(statSync(join(journalDir, 'webhooks.jsonl')).size / 1048576).toFixed(0)} MB, written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+);
+
+for (const n of sizes) {
+  const data = join(dir, `year-${n}.jsonl`);
+  let before = load();
+  t = performance.now();
+  const maker = await startSandbox(
+    ['--data', data, '--generar', String(n)],
+    ['--max-old-space-size=8192'],
+  );
+  const madeIn = performance.now() - t;
+  await maker.stop();
+  console.log(
+    `\n${n.toLocaleString('en')} requests: data file ${(statSync(data).size / 1048576).toFixed(0)} MB, made by --generar in ${(madeIn / 1000).toFixed(1)} s (load ${before} → ${load()})`,
+  );
+  console.log(
+    `  ${'command'.padEnd(27)} ${'svc'.padEnd(24)} ${'bare script'.padEnd(24)} ${'svc/bare'.padEnd(11)} load before → after`,
+  );
+
+  // The start: ready line, memory at rest; beside it, reading the file's bytes and JSON.parse of each line.
+  before = load();
+  const starts = [];
+  let sandbox;
+  for (let i = 0; i < runs; i++) {
+    if (sandbox) await sandbox.stop();
+    sandbox = await startSandbox(['--data', data]);
+    // At rest: a second after ready, nothing asked.
+    await new Promise((r) => setTimeout(r, 1000));
+    starts.push({ ms: sandbox.readyMs, kb: memoryOf(sandbox.proc.pid).rss });
+  }
+  const start = { ms: median(starts.map((s) => s.ms)), kb: median(starts.map((s) => s.kb)) };
+  let floor;
+  try {
+    floor = await measure([bare, 'read-data', data], process.env);
+  } catch (err) {
+    floor = { error: err.message.split('\n')[0] };
+  }
+  row('sandbox start (rss at rest)', start, floor, before);
+
+  const env = { ...sandbox.env, SVC_DATA_DIR: journalDir };
+  const ref = `PED-${String(Math.ceil(n / 2)).padStart(7, '0')}`;
+  await both(
+    'cobro listar --limit 20',
+    [svcBin, 'cobro', 'listar', '--limit', '20'],
+    [bare, 'list-limit', '20'],
+    env,
+  );
+  await both('cobro listar --csv', [svcBin, 'cobro', 'listar', '--csv'], [bare, 'list-csv'], env);
+  await both(
+    'liquidaciones (totals)',
+    [svcBin, 'liquidaciones', '--limit', '20'],
+    [bare, 'totals'],
+    env,
+  );
+  await both(`caso ${ref}`, [svcBin, 'caso', ref, '--json'], [bare, 'caso', ref], env);
+
+  // 10,000 new requests per run (fresh referencias), svc's and the bare script's alike.
+  const lote = (who) => (i) => {
+    const file = join(dir, `lote-${n}-${who}-${i}.csv`);
+    const lines = ['concepto,monto,referencia'];
+    for (let k = 1; k <= loteRows; k++)
+      lines.push(`Cuota ${who} ${i},1500.00,L-${n}-${who}-${i}-${k}`);
+    writeFileSync(file, lines.join('\n') + '\n');
+    return file;
+  };
+  const svcLote = lote('svc');
+  const bareLote = lote('bare');
+  await both(
+    `cobro crear --lote (${loteRows.toLocaleString('en')})`,
+    (i) => [svcBin, 'cobro', 'crear', '--lote', svcLote(i)],
+    (i) => [bare, 'lote', bareLote(i)],
+    env,
+  );
+
+  // Refund rows of paid requests, planned only (nothing changes).
+  const paid = [];
+  for (const c of (
+    await (
+      await fetch(`${sandbox.info.base_url}/v1/cobros?estado=PAGADA`, {
+        headers: { authorization: `Bearer ${sandbox.info.api_key}` },
+      })
+    ).json()
+  ).data) {
+    if (paid.length === loteRows) break;
+    paid.push(c.referencia);
+  }
+  const refunds = join(dir, `devoluciones-${n}.csv`);
+  writeFileSync(refunds, ['cobro,monto', ...paid.map((r) => `${r},total`)].join('\n') + '\n');
+  await both(
+    `devolver --lote --plan (${paid.length.toLocaleString('en')})`,
+    (i) => [svcBin, 'devolver', '--lote', refunds, '--plan', join(dir, `plan-${n}-${i}.json`)],
+    [bare, 'plan', refunds],
+    env,
+  );
+  const journal = join(journalDir, 'webhooks.jsonl');
+  await both(
+    'webhook ver <newest>',
+    [svcBin, 'webhook', 'ver', ids.last, '--json'],
+    [bare, 'journal', journal, ids.last],
+    env,
+  );
+  await both(
+    'webhook ver <oldest>',
+    [svcBin, 'webhook', 'ver', ids.first, '--json'],
+    [bare, 'journal', journal, ids.first],
+    env,
+  );
+
+  const after = memoryOf(sandbox.proc.pid);
+  console.log(`  sandbox after the commands: ${mb(after.rss)} resident, ${mb(after.hwm)} peak`);
+  await sandbox.stop();
+  rmSync(data, { force: true });
+}
+
+console.log(
+  `\nmedian of ${runs} runs, Node ${process.version}, commands of ${svcBin === bin ? 'this build' : svcBin}; ratios are svc over the bare script (time, peak memory)`,
 );
 rmSync(dir, { recursive: true, force: true });
+process.exitCode = failed ? 1 : 0;
