@@ -4,10 +4,12 @@
 // and `devolver --total` answer in a 40 MB heap; read whole (the list's text, then a
 // parsed object per matched row) they ran out of memory before printing anything.
 // The figures are the exact sums in integer cents, computed here on the same data.
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, svcSpawned } from '../../helpers/cli.js';
+import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 
 const N = 200_000;
 const KEY = 'svc_test_0123456789abcdef0123456789abcdef';
@@ -165,5 +167,36 @@ describe('totals in one streamed pass, memory for what is shown', () => {
     expectNoStack(r.stderr);
     expect(r.stdout + r.stderr).toContain(`${cents(refunded)} (4000 devoluciones)`);
     expect(r.stdout + r.stderr).toContain(left);
+  }, 150_000);
+
+  it('liquidaciones conciliar: a month of statement against 200,000 settlements, in a 40 MB heap', async () => {
+    const days = new Map<string, { cents: bigint; ids: number }>();
+    for (let i = 0; i < N; i++) {
+      if (!dayOf(i).startsWith('2026-03-')) continue;
+      const d = days.get(dayOf(i)) ?? { cents: 0n, ids: 0 };
+      d.cents += brutoOf(i) - feeOf(i);
+      d.ids++;
+      days.set(dayOf(i), d);
+    }
+    const statement = join(tempDir('svc-stream-'), 'extracto.csv');
+    const credits = [...days.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    writeFileSync(
+      statement,
+      `fecha,importe\n${credits.map(([d, c]) => `${d},${cents(c.cents)}`).join('\n')}\n`,
+    );
+    const r = await svcSpawned(['liquidaciones', 'conciliar', statement, '--json'], {
+      env,
+      timeout: 120_000,
+    });
+    expectNoStack(r.stderr);
+    expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+    const filas = (
+      JSON.parse(r.stdout) as {
+        filas: { fecha: string; estado: string; esperado: string; liquidaciones: number[] }[];
+      }
+    ).filas;
+    expect(filas.map((f) => [f.fecha, f.estado, f.esperado, f.liquidaciones.length])).toEqual(
+      credits.map(([d, c]) => [d, 'coincide', cents(c.cents), c.ids]),
+    );
   }, 150_000);
 });

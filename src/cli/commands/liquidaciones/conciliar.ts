@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { CliError, EXIT, UsageError } from '../../../errors.js';
 import {
+  addBusinessDays,
   decimalMark,
   parseStatementDate,
   parseWrittenAmount,
@@ -20,6 +21,8 @@ import { parseAmount } from '../../../domain/money.js';
 import { nationalHolidays, yearsOf } from '../../../domain/holidays.js';
 import { localDay } from '../../../domain/dates.js';
 import { refuseInexact } from '../../../api/exact.js';
+import type { Liquidacion } from '../../../api/schemas.js';
+import { foldList } from '../../shared/lists.js';
 import { count, printable, wrapWords } from '../../../text.js';
 import { findColumn, parseSeparator, readCsvFile, type CsvFile } from '../../shared/csv.js';
 import type { conciliarOptions } from './index.js';
@@ -107,15 +110,21 @@ export async function run(
     );
   const closed = new Map([...national.days, ...[...own].map((d) => [d, 'feriado tuyo'] as const)]);
   const client = await ctx.client();
-  const { data } = await ctx.spin('leyendo liquidaciones…', () => client.listarLiquidaciones());
-  refuseInexact(data.data, 'los días que el servicio espera pagar');
-  const result = reconcile(
-    expectedDays(data.data, zone),
-    credits,
-    period,
-    tolerance,
-    new Set(closed.keys()),
+  const holidays = new Set(closed.keys());
+  // One pass: each settlement is added to its day as it arrives and let go; only the
+  // days the statement judges keep their settlements' ids (the rest are only counted).
+  const judged = (day: string) =>
+    day <= period.hasta && addBusinessDays(day, tolerance, holidays) >= period.desde;
+  const { tally, inexact } = await ctx.spin('leyendo liquidaciones…', () =>
+    foldList<Liquidacion, ExpectedDays>(
+      (read) => client.iterarLiquidaciones(read),
+      {},
+      (l) => l.fecha_estimada,
+      { tally: () => new ExpectedDays(zone, judged), add: (t, l) => t.add(l), showRows: false },
+    ),
   );
+  refuseInexact(inexact, 'los días que el servicio espera pagar');
+  const result = reconcile(tally.days(), credits, period, tolerance, holidays);
   // The holidays that moved a day inside the statement's dates: the rows they explain.
   const feriados = [...closed]
     .filter(([d]) => d >= period.desde && d <= period.hasta && !isWeekend(d))
@@ -201,20 +210,52 @@ function detail(r: Fila): string {
 }
 
 /** The days the service expects to pay, with the settlements behind each: te_queda summed per fecha_estimada's day in the service's zone. */
-function expectedDays(
-  rows: readonly { id: number; te_queda: string; fecha_estimada: string }[],
-  timeZone: string,
-): Expected[] {
-  const byDay = new Map<string, Expected>();
-  for (const r of rows) {
-    const fecha = localDay(r.fecha_estimada, timeZone);
-    const day = byDay.get(fecha) ?? { fecha, cents: 0n, liquidaciones: [] };
-    day.cents += parseAmount(r.te_queda);
-    day.liquidaciones.push(r.id);
-    byDay.set(fecha, day);
+/**
+ * The settlements totalled by the day they are expected (te_queda, in the service's
+ * zone), one at a time: each day's ids are kept only when `judged` (the statement
+ * can say something of that day); the others are there to be counted.
+ */
+class ExpectedDays {
+  private readonly byDay = new Map<string, Expected & { keep: boolean }>();
+  count = 0;
+
+  constructor(
+    private readonly timeZone: string,
+    private readonly judged: (day: string) => boolean,
+  ) {}
+
+  private day(fecha: string): Expected & { keep: boolean } {
+    let day = this.byDay.get(fecha);
+    if (!day) {
+      day = { fecha, cents: 0n, liquidaciones: [], keep: this.judged(fecha) };
+      this.byDay.set(fecha, day);
+    }
+    return day;
   }
-  for (const day of byDay.values()) day.liquidaciones.sort((a, b) => a - b);
-  return [...byDay.values()];
+
+  add(r: { id: number; te_queda: string; fecha_estimada: string }): void {
+    this.count++;
+    const day = this.day(localDay(r.fecha_estimada, this.timeZone));
+    day.cents += parseAmount(r.te_queda);
+    if (day.keep) day.liquidaciones.push(r.id);
+  }
+
+  merge(other: ExpectedDays): void {
+    this.count += other.count;
+    for (const o of other.byDay.values()) {
+      const day = this.day(o.fecha);
+      day.cents += o.cents;
+      if (day.keep) day.liquidaciones.push(...o.liquidaciones);
+    }
+  }
+
+  days(): Expected[] {
+    return [...this.byDay.values()].map(({ fecha, cents, liquidaciones }) => ({
+      fecha,
+      cents,
+      liquidaciones: liquidaciones.sort((a, b) => a - b),
+    }));
+  }
 }
 
 /** The statement's credits (positive amounts) and the dates it covers; a bad row stops everything, named by its line. */
