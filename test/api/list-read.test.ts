@@ -7,19 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Client } from '../../src/api/client.js';
 import { ListStream, SEGMENT_CHARS } from '../../src/api/list.js';
+import { settlement } from '../helpers/settlements.js';
 
 const N = 20_000;
-const liq = (i: number) => ({
-  id: N - i,
-  transaccion_id: N - i,
-  cobro_id: i % 100,
-  bruto: '100.00',
-  te_cobramos: '0.99',
-  te_queda: '99.01',
-  fecha_operacion: '2026-11-20 10:00:00',
-  fecha_estimada: '2026-11-21 10:00:00',
-  estado: 'estimado',
-});
+const liq = (i: number) => settlement(N - i, i % 100);
 const body = JSON.stringify({ data: Array.from({ length: N }, (_, i) => liq(i)) });
 
 let server: Server;

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
 import { svc } from '../helpers/inproc.js';
+import { settlement } from '../helpers/settlements.js';
 
 // A service of its own for the signs svc cannot follow: one settlement and a body or
 // header that says more follows.
@@ -26,17 +27,7 @@ const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => vo
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 };
 
-const LIQ = {
-  id: 1,
-  transaccion_id: 1,
-  cobro_id: 1,
-  bruto: '100.00',
-  te_cobramos: '0.99',
-  te_queda: '99.01',
-  fecha_operacion: '2026-11-20 10:00:00',
-  fecha_estimada: '2026-11-21 10:00:00',
-  estado: 'estimado',
-};
+const LIQ = settlement(1);
 
 beforeAll(async () => {
   ({ server: fake, url: fakeUrl } = await listen((req, res) => {
@@ -124,7 +115,7 @@ describe('what svc says of a list it could not read whole, page by page', () => 
     SVC_BASE_URL: fakeUrl,
     SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef',
   });
-  const LIQ2 = { ...LIQ, id: 2, transaccion_id: 2, cobro_id: 2 };
+  const LIQ2 = settlement(2);
   /** The pages asked for, in order (path and query as svc sent them). */
   let asked: string[] = [];
   /** Serves `pages` by the query's `page` (1 when there is none), recording each request. */
@@ -257,7 +248,7 @@ describe('what svc says of a list it could not read whole, page by page', () => 
 
 describe('the library reads the pages as the CLI does', () => {
   it('a Client without onPage reads every page; with it, hears of each page after the first', async () => {
-    const LIQ2 = { ...LIQ, id: 2, transaccion_id: 2, cobro_id: 2 };
+    const LIQ2 = settlement(2);
     page = (req) => {
       const n = new URL(req.url!, 'http://x').searchParams.get('page') ?? '1';
       if (n === '1') return { body: { data: [LIQ], next: '?page=2' } };
