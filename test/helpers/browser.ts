@@ -104,6 +104,34 @@ export async function expectFitsWidth(page: Page, width = 375): Promise<void> {
   expect(scroll[1]).toBeLessThanOrEqual(width);
 }
 
+/** The windows a page is checked at: a laptop's (1280×800) and a phone's (375×812). */
+export const LAPTOP_AND_PHONE = [
+  [1280, 800],
+  [375, 812],
+] as const;
+
+/**
+ * Run in the page with page.evaluate (a string: these Node-typed files have no DOM
+ * types): each match of `pattern` in the text under `root` (a DOM expression) whose
+ * characters land on more than one line, as "$" and "1.500,00" of an amount, or a word.
+ */
+export function splitAcrossLines(root: string, pattern: RegExp): string {
+  return `(() => {
+  const out = [];
+  const walk = document.createTreeWalker(${root}, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (const m of n.data.matchAll(${pattern})) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})()`;
+}
+
 /**
  * Console errors (a CSP violation is one), page errors and failed requests of a page,
  * pushed to `problems`; `expected` says which failed requests are not the sandbox's doing.

@@ -10,8 +10,10 @@ import {
   expectFitsWidth,
   expectNamedControls,
   BROWSER_MISSING,
+  LAPTOP_AND_PHONE,
   openBrowserRig,
   screenshot,
+  splitAcrossLines,
   type startReceiver,
   waitFor,
   watch,
@@ -60,29 +62,8 @@ async function submitRedirects(
   });
 }
 
-/**
- * Run in the page (a string: this Node-typed file has no DOM types): every amount
- * ("$ 1.500,00") whose "$" and digits land on different lines.
- */
-const BROKEN_AMOUNTS = `(() => {
-  const out = [];
-  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-    for (const m of n.data.matchAll(/\\$\\s[0-9.,]+/g)) {
-      const r = document.createRange();
-      r.setStart(n, m.index);
-      r.setEnd(n, m.index + m[0].length);
-      const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
-      if (tops.size > 1) out.push(m[0]);
-    }
-  }
-  return out;
-})()`;
-
-const WIDTHS = [
-  [1280, 800],
-  [375, 812],
-] as const;
+/** Every amount ("$ 1.500,00") whose "$" and digits land on different lines. */
+const BROKEN_AMOUNTS = splitAcrossLines('document.body', /\$\s[0-9.,]+/g);
 
 /** What the page shows of each method's part: the QR, the CVU and its button, the card's line. */
 async function shownParts(page: Page): Promise<string[]> {
@@ -308,7 +289,7 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
     const c = await crear(sb, ['--concepto', 'Pedido 77', '--monto', '185000.50']);
     const page = await context.newPage();
     const watched = watchPage(page);
-    for (const [width, height] of WIDTHS) {
+    for (const [width, height] of LAPTOP_AND_PHONE) {
       await page.setViewportSize({ width, height });
       await page.goto(c.url);
       for (const [name, parts] of [
@@ -338,7 +319,7 @@ describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in
   });
 
   it('a refused amount is emptied, with the focus, so what is typed next is the amount, at 1280 and 375 px', async () => {
-    for (const [width, height] of WIDTHS) {
+    for (const [width, height] of LAPTOP_AND_PHONE) {
       const c = await crear(sb, ['--concepto', `Cuota ${width}`, '--monto', '5000']);
       const page = await context.newPage();
       const watched = watchPage(page);

@@ -13,8 +13,10 @@ import {
   type BrowserRig,
   expectFitsWidth,
   BROWSER_MISSING,
+  LAPTOP_AND_PHONE,
   openBrowserRig,
   screenshot,
+  splitAcrossLines,
   watch,
 } from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
@@ -89,21 +91,8 @@ const CUT = `(() => {
   return out;
 })()`;
 
-/** Run in the page: the words of the sandbox's time and zone that are split across lines (Argenti|na). */
-const SPLIT_WORDS = `(() => {
-  const out = [];
-  const walk = document.createTreeWalker(document.getElementById('reloj-ahora'), NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-    for (const m of n.data.matchAll(/[^\\s\\/()]+/g)) {
-      const r = document.createRange();
-      r.setStart(n, m.index);
-      r.setEnd(n, m.index + m[0].length);
-      const tops = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
-      if (tops.size > 1) out.push(m[0]);
-    }
-  }
-  return out;
-})()`;
+/** The words of the sandbox's time and zone that are split across lines (Argenti|na). */
+const SPLIT_WORDS = splitAcrossLines("document.getElementById('reloj-ahora')", /[^\s/()]+/g);
 
 interface Box {
   top: number;
@@ -115,11 +104,6 @@ async function box(page: Page, selector: string): Promise<Box> {
   expect(b, selector).not.toBeNull();
   return { top: b!.y, bottom: b!.y + b!.height };
 }
-
-const WIDTHS = [
-  [1280, 800],
-  [375, 812],
-] as const;
 
 /** A new page at `width`, connected with `key`, its stream up; the caller closes it. */
 async function connected(
@@ -214,10 +198,7 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
       .poll(async () => (await page.locator('#t-notif').textContent()) ?? '')
       .toContain('payment.partially_refunded');
 
-    for (const [width, height] of [
-      [1280, 800],
-      [375, 812],
-    ] as const) {
+    for (const [width, height] of LAPTOP_AND_PHONE) {
       await page.setViewportSize({ width, height });
       await page.evaluate('window.scrollTo(0, 0)');
       await expectFitsWidth(page, width);
@@ -307,8 +288,8 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
       [sb.api_key, 'modo test'],
       [sb.api_key_live!, 'modo live de ensayo, sin dinero real'],
     ] as const) {
-      const page = await connected(context, sb.base_url, key, ...WIDTHS[0], problems);
-      for (const [width, height] of WIDTHS) {
+      const page = await connected(context, sb.base_url, key, ...LAPTOP_AND_PHONE[0], problems);
+      for (const [width, height] of LAPTOP_AND_PHONE) {
         await page.setViewportSize({ width, height });
         const status = (await page.locator('#conexion').textContent())!;
         expect(status, `at ${width} px`).toMatch(
@@ -341,12 +322,18 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
   // 4.800 refused, then 4.800,00 typed after a click at the field's end made 4.8004.800,00.
   it('empties a refused amount, with the focus, so what is typed next is the amount, at 1280 and 375 px', async () => {
     const problems: string[] = [];
-    const page = await connected(context, sb.base_url, sb.api_key, ...WIDTHS[0], problems);
+    const page = await connected(
+      context,
+      sb.base_url,
+      sb.api_key,
+      ...LAPTOP_AND_PHONE[0],
+      problems,
+    );
     await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
     await expect
       .poll(() => page.locator('#detalle-datos').textContent())
       .toContain('DEVUELTA_PARCIALMENTE');
-    for (const [width, height] of WIDTHS) {
+    for (const [width, height] of LAPTOP_AND_PHONE) {
       await page.setViewportSize({ width, height });
       for (const [form, field, button, retyped, read] of [
         ['#form-crear', '#crear-monto', 'Crear cobro', '4.800,00', '4.800,00 → 4800.00'],
@@ -382,14 +369,20 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
   });
   it('shows every table and field whole, nothing to scroll sideways, at 1280 and 375 px', async () => {
     const problems: string[] = [];
-    const page = await connected(context, sb.base_url, sb.api_key, ...WIDTHS[0], problems);
+    const page = await connected(
+      context,
+      sb.base_url,
+      sb.api_key,
+      ...LAPTOP_AND_PHONE[0],
+      problems,
+    );
     await page.locator('#lista-cobros button', { hasText: 'DEVUELTA_PARCIALMENTE' }).click();
     await expect.poll(() => page.locator('#t-dev').textContent()).toContain('500.00');
     await expect.poll(() => page.locator('#t-tot').textContent()).toContain('2500.00');
     await expect
       .poll(() => page.locator('#reloj-ahora').textContent())
       .toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(America\/Argentina\/Buenos_Aires\)$/);
-    for (const [width, height] of WIDTHS) {
+    for (const [width, height] of LAPTOP_AND_PHONE) {
       await page.setViewportSize({ width, height });
       expect(await page.evaluate(CUT), `at ${width} px`).toEqual([]);
       expect(await page.evaluate(SPLIT_WORDS), `the clock at ${width} px`).toEqual([]);
@@ -407,11 +400,17 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
   });
   it('shows each key whole when asked, and nowhere in the page text, at 1280 and 375 px', async () => {
     const problems: string[] = [];
-    const page = await connected(context, sb.base_url, sb.api_key, ...WIDTHS[0], problems);
+    const page = await connected(
+      context,
+      sb.base_url,
+      sb.api_key,
+      ...LAPTOP_AND_PHONE[0],
+      problems,
+    );
     await page.getByRole('button', { name: 'Mostrar claves y secreto' }).click();
     const secret = page.getByRole('textbox', { name: 'Secreto de notificaciones' });
     expect(await secret.inputValue()).toBe(sb.webhook_secret);
-    for (const [width, height] of WIDTHS) {
+    for (const [width, height] of LAPTOP_AND_PHONE) {
       await page.setViewportSize({ width, height });
       // Each key's field shows all of it: nothing hidden past its edge (a 375 px input
       // showed svc_test_020c5c097d24d8d5b7bbd263ad7 of a 41-character key).
