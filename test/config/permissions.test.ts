@@ -78,77 +78,42 @@ function goodConfig(dir: string): string {
 
 const q = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A config folder others may write to (`mode`): refused, naming `chmod 700` of it. */
+const folderWithMode =
+  (mode: number) =>
+  (root: string): Setup => {
+    const dir = join(root, 'svc');
+    goodConfig(dir);
+    chmodSync(dir, mode);
+    return {
+      configDir: dir,
+      named: dir,
+      fix: new RegExp(`\`chmod 700 ${q(dir)}\``),
+      problem: 'folder_writable',
+    };
+  };
+
+/** A config.json others may read (`mode`): refused, naming `chmod 600` of it. */
+const fileWithMode =
+  (mode: number) =>
+  (root: string): Setup => {
+    const dir = join(root, 'svc');
+    const file = goodConfig(dir);
+    chmodSync(file, mode);
+    return {
+      configDir: dir,
+      named: file,
+      fix: new RegExp(`\`chmod 600 ${q(file)}\``),
+      problem: 'file_readable',
+    };
+  };
+
 const cases: [string, (root: string) => Setup, string?][] = [
-  [
-    'a config folder with mode 0777',
-    (root) => {
-      const dir = join(root, 'svc');
-      goodConfig(dir);
-      chmodSync(dir, 0o777);
-      return {
-        configDir: dir,
-        named: dir,
-        fix: new RegExp(`\`chmod 700 ${q(dir)}\``),
-        problem: 'folder_writable',
-      };
-    },
-  ],
-  [
-    'a config folder with mode 0770 (group-writable)',
-    (root) => {
-      const dir = join(root, 'svc');
-      goodConfig(dir);
-      chmodSync(dir, 0o770);
-      return {
-        configDir: dir,
-        named: dir,
-        fix: new RegExp(`\`chmod 700 ${q(dir)}\``),
-        problem: 'folder_writable',
-      };
-    },
-  ],
-  [
-    'a config.json with mode 0644 (readable by others)',
-    (root) => {
-      const dir = join(root, 'svc');
-      const file = goodConfig(dir);
-      chmodSync(file, 0o644);
-      return {
-        configDir: dir,
-        named: file,
-        fix: new RegExp(`\`chmod 600 ${q(file)}\``),
-        problem: 'file_readable',
-      };
-    },
-  ],
-  [
-    'a config.json with mode 0666',
-    (root) => {
-      const dir = join(root, 'svc');
-      const file = goodConfig(dir);
-      chmodSync(file, 0o666);
-      return {
-        configDir: dir,
-        named: file,
-        fix: new RegExp(`\`chmod 600 ${q(file)}\``),
-        problem: 'file_readable',
-      };
-    },
-  ],
-  [
-    'a config.json with mode 0640 (readable by the group)',
-    (root) => {
-      const dir = join(root, 'svc');
-      const file = goodConfig(dir);
-      chmodSync(file, 0o640);
-      return {
-        configDir: dir,
-        named: file,
-        fix: new RegExp(`\`chmod 600 ${q(file)}\``),
-        problem: 'file_readable',
-      };
-    },
-  ],
+  ['a config folder with mode 0777', folderWithMode(0o777)],
+  ['a config folder with mode 0770 (group-writable)', folderWithMode(0o770)],
+  ['a config.json with mode 0644 (readable by others)', fileWithMode(0o644)],
+  ['a config.json with mode 0666', fileWithMode(0o666)],
+  ['a config.json with mode 0640 (readable by the group)', fileWithMode(0o640)],
   [
     'a config folder that is a symlink to a world-writable folder in /tmp',
     (root) => {

@@ -3,6 +3,7 @@
 import { execa } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { BIN, ROOT, tempDir } from './cli.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -15,6 +16,30 @@ export function requestsCsv(n: number, p: string): { path: string; refs: string[
     `concepto,monto,referencia\n${refs.map((r) => `Cuota,10.00,${r}`).join('\n')}\n`,
   );
   return { path, refs };
+}
+
+/**
+ * The sandbox's answer to the next POSTs of payment requests, as `fault` says (an
+ * `action` of /_sandbox/fallas and how many times); DELETE /_sandbox/fallas ends it.
+ */
+export async function faultRequestPosts(
+  sb: Sandbox,
+  fault: Record<string, unknown>,
+): Promise<void> {
+  const r = await sb.api('POST', '/_sandbox/fallas', {
+    method: 'POST',
+    path: '/v1/cobros',
+    ...fault,
+  });
+  expect(r.status, r.text).toBe(201);
+}
+
+/** What --json wrote, one object a line (a batch's rows as they are done). */
+export function jsonLines(text: string): any[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 /** The ledger's lines (an intent or an outcome each), as svc wrote them so far. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestsCsv, requestsPer } from '../../helpers/batches.js';
+import { faultRequestPosts, jsonLines, requestsCsv, requestsPer } from '../../helpers/batches.js';
 import { expectNoStack, tempDir } from '../../helpers/cli.js';
 import { svc } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
@@ -85,12 +85,11 @@ describe('svc cobro crear --lote', () => {
 
     const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(
-      again.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).estado),
-    ).toEqual(['ya_creado', 'ya_creado', 'ya_creado']);
+    expect(jsonLines(again.stdout).map((l) => l.estado)).toEqual([
+      'ya_creado',
+      'ya_creado',
+      'ya_creado',
+    ]);
     expect(await perReferencia(made.map((c) => c.referencia!))).toEqual([1, 1, 1]);
   });
 
@@ -240,25 +239,11 @@ describe('svc cobro crear --lote', () => {
 
   it('connections cut after the service processed some POSTs: each row once, found by its referencia', async () => {
     const { path, refs } = csvOf(8);
-    expect(
-      (
-        await sb.api('POST', '/_sandbox/fallas', {
-          method: 'POST',
-          path: '/v1/cobros',
-          action: 'cut_after',
-          count: 3,
-        })
-      ).status,
-    ).toBe(201);
+    await faultRequestPosts(sb, { action: 'cut_after', count: 3 });
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).estado),
-    ).toEqual(refs.map(() => 'creado'));
+    expect(jsonLines(r.stdout).map((l) => l.estado)).toEqual(refs.map(() => 'creado'));
     expect(await perReferencia(refs)).toEqual(refs.map(() => 1));
   });
   it('medios named with spaces, +, | or / in any case; success_url and error_url per row; the table when piped', async () => {
@@ -424,18 +409,7 @@ describe('svc cobro crear --lote', () => {
     const { path, refs } = csvOf(3);
     // A refusal the seed names: any other answer to a write leaves the row in doubt.
     const why = { error: 'create_failed', message: 'el monto supera, "por ahora", el máximo' };
-    expect(
-      (
-        await sb.api('POST', '/_sandbox/fallas', {
-          method: 'POST',
-          path: '/v1/cobros',
-          action: 'respond',
-          status: 400,
-          body: why,
-          count: 1,
-        })
-      ).status,
-    ).toBe(201);
+    await faultRequestPosts(sb, { action: 'respond', status: 400, body: why, count: 1 });
     const resultado = join(tempDir('svc-cobros-'), 'resultado.csv');
     const r = await svc(['cobro', 'crear', '--lote', path, '--resultado', resultado], {
       env: sb.env,
@@ -456,12 +430,11 @@ describe('svc cobro crear --lote', () => {
     // The refusal is the row's outcome: a second run does not send it again.
     const again = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(again.exitCode).toBe(1);
-    expect(
-      again.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).estado),
-    ).toEqual(['rechazado', 'ya_creado', 'ya_creado']);
+    expect(jsonLines(again.stdout).map((l) => l.estado)).toEqual([
+      'rechazado',
+      'ya_creado',
+      'ya_creado',
+    ]);
     expect(JSON.parse(again.stderr.trim().split('\n').at(-1)!)).toMatchObject({
       error: 'rows_refused',
     });
@@ -470,36 +443,17 @@ describe('svc cobro crear --lote', () => {
 
   it('a row whose POST never reaches the service three times: exit 6 naming its line; the next run creates it once', async () => {
     const { path, refs } = csvOf(3);
-    expect(
-      (
-        await sb.api('POST', '/_sandbox/fallas', {
-          method: 'POST',
-          path: '/v1/cobros',
-          action: 'cut',
-          count: 3,
-        })
-      ).status,
-    ).toBe(201);
+    await faultRequestPosts(sb, { action: 'cut', count: 3 });
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     await sb.api('DELETE', '/_sandbox/fallas');
     expect(r.exitCode, r.stderr).toBe(6);
     // --json: one line per row as it is done, and on stderr only the error.
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l)),
-    ).toMatchObject([
+    expect(jsonLines(r.stdout)).toMatchObject([
       { fila: 2, estado: 'incierto', error: 'sin respuesta del servicio' },
       { fila: 3, estado: 'creado' },
       { fila: 4, estado: 'creado' },
     ]);
-    expect(
-      r.stderr
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l)),
-    ).toEqual([
+    expect(jsonLines(r.stderr)).toEqual([
       {
         error: 'outcome_unknown',
         message:
@@ -574,12 +528,7 @@ describe('svc cobro crear --lote', () => {
     ).body.data as Listed;
     const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l)),
-    ).toMatchObject([
+    expect(jsonLines(r.stdout)).toMatchObject([
       { fila: 2, estado: 'creado', cobro_id: made.id },
       { fila: 3, estado: 'creado' },
     ]);
