@@ -4,7 +4,7 @@
 // bad row, or a referencia the service already holds, creates nothing. SIGKILL and two
 // runs at once, which need svc as processes, are in lote.kill.test.ts.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultRequestPosts, jsonLines, requestsCsv, requestsPer } from '../../helpers/batches.js';
@@ -515,6 +515,32 @@ describe('svc cobro crear --lote', () => {
     expect(yes.stderr).toMatch(/^1 cobro creado, 0 rechazados$/m);
     expect(await liveRequests()).toBe(1);
   });
+  it('a batch tried in test mode, then run with a live key: its ledger is refused (exit 2), nothing is taken for made; moved aside, every row is created live', async () => {
+    const key = sb.api_key_live!;
+    const live = { ...sb.env, SVC_API_KEY: key };
+    const { path, refs } = csvOf(2);
+    const liveRequests = async () =>
+      ((await sb.api('GET', '/v1/cobros', undefined, key)).body.data as Listed[]).filter((c) =>
+        refs.includes(c.referencia ?? ''),
+      ).length;
+    expect((await svc(['cobro', 'crear', '--lote', path], { env: sb.env })).exitCode).toBe(0);
+    const ledger = `${path}.registro.jsonl`;
+    const r = await svc(['cobro', 'crear', '--lote', path, '--yes', '--json'], { env: live });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toEqual({
+      error: 'batch_other_profile',
+      message: `el registro ${ledger} es del perfil "default" en modo test y estás usando el perfil "default" en modo live: sus filas se crearon allí, no acá; no se creó nada`,
+    });
+    expect(await liveRequests()).toBe(0);
+    renameSync(ledger, `${ledger}.test`);
+    const moved = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
+    expect(moved.exitCode, moved.stderr).toBe(0);
+    expect(moved.stderr).toMatch(/^2 cobros creados, 0 rechazados$/m);
+    expect(await liveRequests()).toBe(2);
+    expect(await perReferencia(refs)).toEqual([1, 1]);
+  });
+
   it('a row a killed run left with its intent, made on the service: found by its referencia, not taken for someone else’s, not sent again', async () => {
     const { path, refs } = csvOf(2);
     const digest = `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;

@@ -290,6 +290,27 @@ async function createLocked(
         },
       );
     }
+    // Its rows were made with the profile and mode that began it: in another (a batch
+    // tried in test mode, then run in live) none of them is there.
+    const { mode: modo, profileName } = await ctx.resolved();
+    const perfil = profileName.value;
+    const began = ledger.meta;
+    if (
+      began &&
+      ((began.modo !== undefined && began.modo !== modo) ||
+        (began.perfil !== undefined && began.perfil !== perfil))
+    ) {
+      const of = (p: unknown, m: unknown) =>
+        `del perfil "${printable(String(p))}" en modo ${printable(String(m))}`;
+      throw new CliError(
+        `el registro ${shown(ledger.path)} es ${of(began.perfil, began.modo)} y estás usando el perfil "${printable(perfil)}" en modo ${modo}: sus filas se crearon allí, no acá; no se creó nada`,
+        {
+          exit: EXIT.usage,
+          code: 'batch_other_profile',
+          hint: `para crear el lote ${of(perfil, modo)}, mové ${shown(ledger.path)} a otra carpeta (guarda lo que se hizo antes) y volvé a correr el mismo comando`,
+        },
+      );
+    }
     // Rows left to do, by their place in `rows`: each is unpacked only when it is used.
     const todo: number[] = [];
     for (let i = 0; i < rows.length; i++) if (!ledger.outcomes.has(rows.lines[i]!)) todo.push(i);
@@ -327,7 +348,7 @@ async function createLocked(
       );
     const total = sumAmounts(todo.map((i) => rows.row(i).body.monto));
     if (todo.length && !globals.yes) {
-      const live = (await ctx.resolved()).mode === 'live';
+      const live = modo === 'live';
       const sum = formatCents(total);
       if (!io.canPrompt) {
         if (live) await ctx.guardChange(`crear los cobros de ${shown(lote)}`);
@@ -340,7 +361,7 @@ async function createLocked(
         await ctx.confirm(`¿Crear ${count(todo.length, 'cobro', 'cobros')} por ${sum}?`);
       }
     }
-    ledger.begin({ digest, lote });
+    ledger.begin({ digest, lote, modo, perfil });
     const results: RowResult[] = [];
     for (const r of rows) {
       const done = ledger.outcomes.get(r.fila);
