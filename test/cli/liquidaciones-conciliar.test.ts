@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Liquidacion } from '../../src/api/schemas.js';
 import {
   addBusinessDays,
+  businessDayFrom,
   businessDaysBetween,
   decimalMark,
   parseStatementDate,
@@ -30,6 +31,14 @@ describe('amounts, dates and business days as a bank writes them', () => {
     ['1,234.56', '.', 123456n],
     ['1 234,56', ',', 123456n],
     ['+0.10', '.', 10n],
+    ['12.345,00', ',', 1234500n],
+    ['-$ 1.200,00', ',', -120000n],
+    ['1.500,00 $', ',', 150000n],
+    ['1.500 ARS', ',', 150000n],
+    ['$ U$S 12,00', ',', 1200n],
+    // A fixed-width export pads its amounts with zeros.
+    ['000000150000,00', ',', 15000000n],
+    ['00,50', ',', 50n],
   ] as const)('%s with decimal %s is %s cents', (text, mark, cents) => {
     expect(parseWrittenAmount(text, mark)).toBe(cents);
   });
@@ -42,6 +51,12 @@ describe('amounts, dates and business days as a bank writes them', () => {
     ['', ','],
     ['1.2.3', '.'],
     ['1e3', '.'],
+    // Two numbers run together around a currency sign are not one amount.
+    ['100 $ 20', ','],
+    // Thousands marks only between groups of exactly three, after a first group of one to three.
+    ['1234.567,00', ','],
+    ['1.234.56,00', ','],
+    ['1.1234,00', ','],
   ] as const)('%s with decimal %s is no amount', (text, mark) => {
     expect(parseWrittenAmount(text, mark)).toBeUndefined();
   });
@@ -53,7 +68,30 @@ describe('amounts, dates and business days as a bank writes them', () => {
     expect(decimalMark(['1500', '200'], ';')).toBe(',');
     expect(decimalMark(['1500', '200'], ',')).toBe('.');
     expect(decimalMark(['1,50', '2.50'], ',')).toBeUndefined();
+    // A currency sign or blanks around the digits do not hide a thousands dot.
+    expect(decimalMark(['$ 1.500', '200'], ',')).toBe(',');
+    // Cents after a dot mean a decimal dot, whatever the separator usually means.
+    expect(decimalMark(['1500.00', '200'], ';')).toBe('.');
   });
+
+  it.each([
+    // Whole amounts only: a dot or a comma between groups of three is a thousands mark.
+    [['12.500'], ',', ','],
+    [['1.234.567'], ',', ','],
+    [['1,500', '200'], ';', '.'],
+    [['12,500'], ';', '.'],
+    [['1,234,567'], ';', '.'],
+    // Not groups of three: nothing to learn, the separator's usual mark.
+    [['1234.567'], ',', '.'],
+    [['1.5000'], ',', '.'],
+    [['1234,567'], ';', ','],
+    [['1,5000'], ';', ','],
+  ] as const)(
+    'whole amounts %j in a file separated by "%s": decimal mark %s',
+    (values, sep, mark) => {
+      expect(decimalMark(values, sep)).toBe(mark);
+    },
+  );
 
   it('dates: dd/mm/yyyy, dd-mm-yy, ISO with a time; impossible dates are none', () => {
     expect(
@@ -61,12 +99,20 @@ describe('amounts, dates and business days as a bank writes them', () => {
         parseStatementDate,
       ),
     ).toEqual(['2026-11-25', '2026-11-25', '2026-11-25', '2026-11-25', '2026-01-05']);
-    expect(['31/02/2026', '11/25/2026', 'ayer', ''].map(parseStatementDate)).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect(parseStatementDate('25/11/2026 10:32:00')).toBe('2026-11-25');
+    // A year written 0026 is not 1926, and digits around a date make it none.
+    for (const text of [
+      '31/02/2026',
+      '11/25/2026',
+      'ayer',
+      '',
+      '25/11/0026',
+      '0026-11-25',
+      '125/11/2026',
+      '2026-11-250',
+      '12026-11-25',
+    ])
+      expect(parseStatementDate(text), text).toBeUndefined();
   });
 
   it('business days skip the weekend (2026-11-27 is a Friday)', () => {
@@ -74,6 +120,15 @@ describe('amounts, dates and business days as a bank writes them', () => {
     expect(addBusinessDays('2026-11-28', 0)).toBe('2026-11-30');
     expect(businessDaysBetween('2026-11-27', '2026-11-30')).toBe(1);
     expect(businessDaysBetween('2026-11-26', '2026-11-26')).toBe(0);
+  });
+
+  it('a list of closed days longer than a year: the next business day is looked for a year ahead, no further', () => {
+    const closed = new Set(
+      Array.from({ length: 800 }, (_, i) =>
+        new Date(Date.parse('2027-01-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10),
+      ),
+    );
+    expect(businessDayFrom('2027-01-01', closed)).toBe('2028-01-02');
   });
 
   it("the service's country's national holidays are not business days: a credit the day after one matches, a day later does not", async () => {
@@ -103,10 +158,10 @@ describe('amounts, dates and business days as a bank writes them', () => {
     expect(yearsOf('2026-11-02', '2026-12-30')).toEqual([2026, 2027]);
   });
 
-  it('one credit serves one day: two days of the same amount need two credits', () => {
+  it('one credit serves one day: two days of the same amount need two credits, the earlier day takes it', () => {
     const day = (fecha: string) => ({ fecha, cents: 1000n, liquidaciones: [1] });
     const r = reconcile(
-      [day('2026-11-23'), day('2026-11-24')],
+      [day('2026-11-24'), day('2026-11-23')],
       [{ fecha: '2026-11-24', cents: 1000n, concepto: '', line: 2 }],
       { desde: '2026-11-20', hasta: '2026-11-27' },
       1,
@@ -116,6 +171,18 @@ describe('amounts, dates and business days as a bank writes them', () => {
       ['2026-11-24', 'falta'],
     ]);
     expect(r.coincide).toBe(false);
+    // Three days, one credit in reach of all: the earliest day takes it, whatever their order.
+    const three = reconcile(
+      [day('2026-11-24'), day('2026-11-23'), day('2026-11-25')],
+      [{ fecha: '2026-11-25', cents: 1000n, concepto: '', line: 2 }],
+      { desde: '2026-11-20', hasta: '2026-11-30' },
+      2,
+    );
+    expect(three.filas.map((f) => [f.fecha, f.estado])).toEqual([
+      ['2026-11-23', 'tarde'],
+      ['2026-11-24', 'falta'],
+      ['2026-11-25', 'falta'],
+    ]);
   });
   it('a credit is a day’s only with exactly its amount, on that day or up to the tolerance later: a day early or a cent off is not', () => {
     // 2026-11-24 is a Tuesday; with 1 business day of tolerance, the 24th or the 25th.
@@ -134,6 +201,83 @@ describe('amounts, dates and business days as a bank writes them', () => {
     ]);
     expect(judged('2026-11-24', 149_999n), 'a cent short').toEqual(['falta no_esperado', false]);
     expect(judged('2026-11-24', 150_001n), 'a cent over').toEqual(['falta no_esperado', false]);
+  });
+
+  it('a statement as a bank exports it, newest first: the earliest credit of the amount is the day’s; rows by date, then by line; the totals', () => {
+    // Friday 2026-11-20 to Friday 2026-11-27, one business day of tolerance.
+    const period = { desde: '2026-11-20', hasta: '2026-11-27' };
+    const day = (fecha: string, cents: bigint, id: number) => ({
+      fecha,
+      cents,
+      liquidaciones: [id],
+    });
+    const credit = (fecha: string, cents: bigint, line: number) => ({
+      fecha,
+      cents,
+      concepto: `linea ${line}`,
+      line,
+    });
+    const expected = [
+      day('2026-11-27', 50_000n, 6), // its last day is Monday the 30th, after the statement
+      day('2026-11-26', 40_000n, 5), // its last day is the statement's last: missing
+      day('2026-11-24', 30_000n, 4),
+      day('2026-11-23', 20_000n, 3),
+      day('2026-11-19', 10_000n, 2), // paid on the statement's first day, a day late
+      day('2026-11-18', 9_900n, 1), // its last day is before the statement: not judged
+      day('2026-11-30', 7_700n, 7), // after the statement: not judged
+    ];
+    // Neither in date order nor in line order (nor the reverse of either).
+    const credits = [
+      credit('2026-11-20', 10_000n, 2),
+      credit('2026-11-20', 10_000n, 5),
+      credit('2026-11-20', 10_000n, 8),
+      credit('2026-11-23', 20_000n, 9),
+      credit('2026-11-24', 20_000n, 6),
+      credit('2026-11-23', 500n, 3),
+      credit('2026-11-24', 700n, 4),
+    ];
+    const r = reconcile(expected, credits, period, 1);
+    expect(r.filas.map((f) => [f.fecha, f.estado, f.esperado, f.recibido, f.linea])).toEqual([
+      ['2026-11-19', 'tarde', '100.00', '100.00', 2],
+      ['2026-11-20', 'no_esperado', null, '100.00', 5],
+      ['2026-11-20', 'no_esperado', null, '100.00', 8],
+      ['2026-11-23', 'no_esperado', null, '5.00', 3],
+      ['2026-11-23', 'coincide', '200.00', '200.00', 9],
+      ['2026-11-24', 'falta', '300.00', null, null],
+      ['2026-11-24', 'no_esperado', null, '7.00', 4],
+      ['2026-11-24', 'no_esperado', null, '200.00', 6],
+      ['2026-11-26', 'falta', '400.00', null, null],
+      ['2026-11-27', 'pendiente', '500.00', null, null],
+    ]);
+    expect(r.totales).toEqual({
+      esperado: '1500.00',
+      recibido: '712.00',
+      faltante: '700.00',
+      no_esperado: '412.00',
+    });
+    expect([r.fuera_del_periodo, r.coincide]).toEqual([2, false]);
+  });
+
+  it('a day before the statement with no credit in it may have been paid before: not judged; a day still within its tolerance at the end is pendiente, not a mismatch', () => {
+    const period = { desde: '2026-11-20', hasta: '2026-11-27' };
+    const before = reconcile(
+      [{ fecha: '2026-11-19', cents: 10_000n, liquidaciones: [1] }],
+      [],
+      period,
+      1,
+    );
+    expect([before.filas, before.fuera_del_periodo, before.coincide]).toEqual([[], 1, true]);
+    const r = reconcile(
+      [
+        { fecha: '2026-11-26', cents: 10_000n, liquidaciones: [1] },
+        { fecha: '2026-11-27', cents: 20_000n, liquidaciones: [2] },
+      ],
+      [{ fecha: '2026-11-26', cents: 10_000n, concepto: '', line: 2 }],
+      period,
+      1,
+    );
+    expect(r.filas.map((f) => f.estado)).toEqual(['coincide', 'pendiente']);
+    expect([r.coincide, r.totales.esperado, r.totales.faltante]).toEqual([true, '300.00', '0.00']);
   });
 });
 

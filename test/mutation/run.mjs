@@ -65,6 +65,16 @@ export const MODULES = {
   conciliar: {
     mutate: ['src/domain/extracto.ts'],
     tests: ['test/cli/liquidaciones-conciliar.test.ts'],
+    equivalent: [
+      "decimalMark: the `.filter((v) => v !== '')` of the bare values removed, made true, or compared with another string (3): every test after it needs a digit, which '' has not",
+      'parseWrittenAmount: the `(` `)` test without its `^` or without its `$` (2): slicing off a first or last character that is not the parenthesis leaves a parenthesis in the text, which no amount holds, as the text left alone does',
+      "parseWrittenAmount: `whole = ''` defaulting to another string, and `whole === ''` made false or compared with another string (3): split always gives a first piece, and an empty one fails the digits test after it",
+      'parseStatementDate: `text.trim()` as `text`: both callers pass trimmed text (csv.ts trims every cell; --feriados trims each part)',
+      'parseStatementDate: the month check or the day check made false (2): a month outside 1–12 moves the year too (0 to December of the year before, 13 and up into a later one), and a day outside its month (0 to 99) moves the month',
+      'reconcile: the expected days sorted with `<=` for `<`: the CLI sums each day into one entry, so no two compare equal',
+      "reconcile: `last < period.desde` made false: every credit is inside the period (it runs from the statement's first date to its last), so such a day finds none and is counted outside by `e.fecha < period.desde` the same",
+      "reconcile: the totals' `f[field] !== null` made true: every row of the states summed has that field",
+    ],
   },
   // What a write's failure means: sent or not, and whether it may have been done (exit 6).
   outcome: {
