@@ -51,7 +51,29 @@ export const MODULES = {
   // Batches: the ledger and rowOnce both batches share, and payment requests' batch (cobro crear --lote).
   batch: {
     mutate: ['src/cli/shared/ledger.ts', 'src/cli/commands/cobro/lote.ts'],
-    tests: ['test/cli/shared/ledger.test.ts', 'test/cli/cobro/lote.test.ts'],
+    tests: [
+      'test/cli/shared/ledger.test.ts',
+      'test/cli/cobro/lote.test.ts',
+      'test/cli/cobro/lote-referencias.test.ts',
+      // A row's date words counted from the sandbox's moved clock.
+      'test/cli/service-clock.test.ts',
+      // A spreadsheet's encoding and the columns svc does not use, said before the rows.
+      'test/cli/spreadsheets.test.ts',
+    ],
+    equivalent: [
+      "ledger.ts: a blank line's `!line.trim()` made false or `line.trim()` as `line`, and the JSON.parse catch's `continue` removed (3): JSON.parse refuses a blank line, and an unparsed `e` is then no object, skipped the same",
+      'lote.ts csvMedios: `text.trim()` as `text`: the CSV reader trims every cell; the split on `[\\s+|/]+` without its `+`: the empty pieces are filtered out',
+      "lote.ts CheckedRows: `i === undefined` made false (`values[undefined]` is undefined, so '' the same) and the `?? ''` of a missing cell (2): a row with another number of columns is refused by the reader, so every cell is there",
+      'lote.ts CheckedRows: `err instanceof DateError` made true, and `!(err instanceof CliError)` made false (2): every check of a row throws a CliError, and parseVencimiento only DateError',
+      'lote.ts CheckedRows: `if (this.bad.length) return` made false: the rows kept after a bad one are never used, the run stops at refuseBad',
+      "lote.ts createBatch: `notices` starting with an element: the header's callback empties it before anything is said",
+      'lote.ts createLocked: `live` made true in the no-terminal branch: guardChange itself returns at once outside live mode',
+      "lote.ts createLocked: printTable's 'no hay filas': the table has a row for every row of the file, never none",
+      'lote.ts createLocked: the `finally` that closes the ledger emptied: the descriptor goes with the process, which runs one batch',
+      "lote.ts byReferencia: the filters on a request's key and on rows still to do (6): the map is only read with the key of a row still to do",
+      "lote.ts findByReferencia: `{ q: referencia }` as `{}`: every request listed is still filtered by the referencia's key, so the same one is found; createRow's `round === 0` made false: asking the service again finds the request the whole list read before the run had",
+      "lote.ts RESULT_COLUMNS: the link column's `?? ''`: a row is created (its url) or refused or in doubt (its error), never neither",
+    ],
   },
   liquidaciones: {
     mutate: ['src/domain/liquidaciones.ts', 'src/sandbox/fees.ts'],

@@ -4,13 +4,16 @@
 // bad row, or a referencia the service already holds, creates nothing. SIGKILL and two
 // runs at once, which need svc as processes, are in lote.kill.test.ts.
 import { createHash } from 'node:crypto';
+import { execa } from 'execa';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultRequestPosts, jsonLines, requestsCsv, requestsPer } from '../../helpers/batches.js';
 import { expectNoStack, tempDir } from '../../helpers/cli.js';
-import { svc } from '../../helpers/inproc.js';
+import { svc, svcAtTerminal } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
+import { lockPathsOf } from '../../../src/lock.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -336,6 +339,24 @@ describe('svc cobro crear --lote', () => {
       /^línea 2: success_url "http:\/\/tienda\.example\/ok" /,
     ],
     [
+      'a success_url to this machine over http (the service takes https only)',
+      'concepto,monto,referencia,success_url\nCuota,10,R,http://127.0.0.1:3000/ok\n',
+      [],
+      /^línea 2: success_url "http:\/\/127\.0\.0\.1:3000\/ok" /,
+    ],
+    [
+      'an error_url to this machine over http',
+      'concepto,monto,referencia,error_url\nCuota,10,R,http://localhost:3000/mal\n',
+      [],
+      /^línea 2: error_url "http:\/\/localhost:3000\/mal" /,
+    ],
+    [
+      'a quote left open',
+      'concepto,monto,referencia\n"Cuota,10,R\n',
+      [],
+      /^error: --lote .*x\.csv, línea 2: abre comillas que no cierra/,
+    ],
+    [
       'an error_url that is not https',
       'concepto,monto,referencia,error_url\nCuota,10,R,http://tienda.example/mal\n',
       [],
@@ -533,6 +554,23 @@ describe('svc cobro crear --lote', () => {
       message: `el registro ${ledger} es del perfil "default" en modo test y estás usando el perfil "default" en modo live: sus filas se crearon allí, no acá; no se creó nada`,
     });
     expect(await liveRequests()).toBe(0);
+    // Another profile, in test mode too: refused the same way.
+    const config = tempDir('svc-config-');
+    writeFileSync(
+      join(config, 'config.json'),
+      JSON.stringify({
+        current: 'otro',
+        profiles: { otro: { base_url: sb.base_url, test_key: sb.api_key } },
+      }),
+      { mode: 0o600 },
+    );
+    const other = await svc(['cobro', 'crear', '--lote', path, '--json'], {
+      env: { ...sb.env, SVC_CONFIG_DIR: config, SVC_PROFILE: 'otro' },
+    });
+    expect(other.exitCode, other.stderr).toBe(2);
+    expect(JSON.parse(other.stderr.trim().split('\n').at(-1)!).message).toMatch(
+      /es del perfil "default" en modo test y estás usando el perfil "otro" en modo test:/,
+    );
     renameSync(ledger, `${ledger}.test`);
     const moved = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
     expect(moved.exitCode, moved.stderr).toBe(0);
@@ -559,5 +597,211 @@ describe('svc cobro crear --lote', () => {
       { fila: 3, estado: 'creado' },
     ]);
     expect(await perReferencia(refs)).toEqual([1, 1]);
+  });
+});
+
+describe('svc cobro crear --lote: what a person sees, and what each run says it did', () => {
+  const csvRows = (rows: [string, string][]) => {
+    const path = join(tempDir('svc-cobros-'), 'cuotas.csv');
+    writeFileSync(
+      path,
+      `concepto,monto,referencia\n${rows.map(([monto, ref]) => `Cuota,${monto},${ref}`).join('\n')}\n`,
+    );
+    return path;
+  };
+
+  it('at a terminal: one question with the count and total, a progress line counting what was created, the table with its headers and numbers to the right; a rerun asks nothing', async () => {
+    const p = prefix();
+    const path = csvRows([
+      ['10.00', `${p}-1`],
+      ['1500.00', `${p}-2`],
+      ['10.00', `${p}-3`],
+    ]);
+    await faultRequestPosts(sb, {
+      action: 'respond',
+      status: 400,
+      body: { error: 'create_failed', message: 'no' },
+      count: 1,
+    });
+    const r = await svcAtTerminal(['cobro', 'crear', '--lote', path], sb.env, [
+      [/¿Crear 3 cobros por 1520\.00\? \(s\/N\)/, 's\r'],
+    ]);
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(r.exitCode, r.screen).toBe(1);
+    expect(r.screen).toContain('revisando las referencias…');
+    // Of 1520.00, the refused row's 10.00 is not counted as created.
+    expect(r.screen).toMatch(/\[#{20}\] 3\/3 filas · 1510\.00 de 1520\.00 · quedan ~\d+ s/);
+    expect(r.screen).toMatch(/^LÍNEA {2}REFERENCIA +MONTO {2}ESTADO +CÓDIGO +LINK DE PAGO/m);
+    expect(r.screen).toMatch(
+      new RegExp(`^ {4}2 {2}${p}-1 + {2}10\\.00 {2}rechazado +create_failed: no`, 'm'),
+    );
+    expect(r.screen).toMatch(
+      new RegExp(`^ {4}3 {2}${p}-2 + 1500\\.00 {2}creado {5}[A-Z0-9]+ +http`, 'm'),
+    );
+    expect(r.screen).toMatch(/^2 cobros creados, 1 rechazados$/m);
+    const again = await svcAtTerminal(['cobro', 'crear', '--lote', path], sb.env, []);
+    expect(again.exitCode, again.screen).toBe(1);
+    expect(again.screen).not.toContain('¿Crear');
+    // What this run did: nothing; the refusal is an earlier run's.
+    expect(again.screen).toMatch(
+      /^0 cobros creados, 0 rechazados; 3 filas ya estaban hechas de antes$/m,
+    );
+  });
+
+  it('live mode at a terminal: the total is typed to confirm', async () => {
+    const p = prefix();
+    const path = csvRows([['12.50', `${p}-1`]]);
+    const r = await svcAtTerminal(
+      ['cobro', 'crear', '--lote', path],
+      { ...sb.env, SVC_API_KEY: sb.api_key_live! },
+      [[/MODO LIVE: para crear 1 cobro por 12\.50 escribí el total \(12\.50\):/, '12,50\r']],
+    );
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toMatch(/^1 cobro creado, 0 rechazados$/m);
+  });
+
+  it('rows in doubt and rows refused are counted in the words of their number; a rerun names what earlier runs did', async () => {
+    const p = prefix();
+    const path = csvRows([
+      ['10.00', `${p}-1`],
+      ['10.00', `${p}-2`],
+      ['10.00', `${p}-3`],
+    ]);
+    // Rows 2 and 3 are cut three times each, before the service sees them.
+    await faultRequestPosts(sb, { action: 'cut', count: 6 });
+    const r = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(r.exitCode, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/^1 cobro creado, 0 rechazados, 2 sin saber$/m);
+    expect(r.stderr).toContain(
+      'error: 2 filas quedaron sin saber si se creó (línea 2, línea 3): corré el mismo comando de nuevo, que primero las busca por su referencia',
+    );
+    const again = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain(
+      `1 fila ya estaba creada (registro ${path}.registro.jsonl): se saltean`,
+    );
+    expect(again.stderr).toMatch(
+      /^2 cobros creados, 0 rechazados; 1 fila ya estaba hecha de antes$/m,
+    );
+    expect(await perReferencia([`${p}-1`, `${p}-2`, `${p}-3`])).toEqual([1, 1, 1]);
+
+    const refused = csvRows([
+      ['10.00', `${p}-4`],
+      ['10.00', `${p}-5`],
+    ]);
+    await faultRequestPosts(sb, {
+      action: 'respond',
+      status: 400,
+      body: { error: 'create_failed', message: 'no' },
+      count: 2,
+    });
+    const two = await svc(['cobro', 'crear', '--lote', refused], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(two.exitCode, two.stderr).toBe(1);
+    expect(two.stderr.trim().split('\n').at(-1)).toBe(
+      'error: el servicio rechazó 2 filas: línea 2, línea 3',
+    );
+    const taken = await svc(
+      [
+        'cobro',
+        'crear',
+        '--lote',
+        csvRows([
+          ['10.00', `${p}-1`],
+          ['10.00', `${p}-2`],
+        ]),
+      ],
+      {
+        env: sb.env,
+      },
+    );
+    expect(taken.exitCode).toBe(2);
+    expect(taken.stderr).toContain(
+      'error: 2 referencias ya existen en el servicio: no se creó ningún cobro de',
+    );
+  });
+
+  it('a row whose reply was lost is looked for by its own referencia only: not one that contains it, differs in case, or a request without one', async () => {
+    const p = prefix();
+    const mine = `${p}-1`;
+    // What a search for the row's referencia also finds on the service.
+    for (const body of [
+      { concepto: 'Cuota', monto: '10.00', referencia: `${p}-10` },
+      { concepto: 'Cuota', monto: '10.00', referencia: mine.toUpperCase() },
+      { concepto: `Cuota ${mine}`, monto: '10.00' },
+    ])
+      expect((await sb.api('POST', '/v1/cobros', body)).status).toBe(201);
+    const path = csvRows([['10.00', mine]]);
+    // Its first POST never reaches the service: the next round looks for it, finds none of those, sends it.
+    await faultRequestPosts(sb, { action: 'cut', count: 1 });
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [row] = jsonLines(r.stdout);
+    const made = (await all()).filter((c) => c.referencia === mine);
+    expect(made).toHaveLength(1);
+    expect(row).toMatchObject({ estado: 'creado', cobro_id: made[0]!.id });
+  });
+
+  it('a batch whose rows are all done reads nothing from the service', async () => {
+    const { path } = csvOf(2);
+    expect((await svc(['cobro', 'crear', '--lote', path], { env: sb.env })).exitCode).toBe(0);
+    await sb.api('POST', '/_sandbox/fallas', {
+      method: 'GET',
+      path: '/v1/cobros',
+      action: 'respond',
+      status: 500,
+      body: { error: 'internal', message: 'caído' },
+      count: 5,
+    });
+    const again = await svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    await sb.api('DELETE', '/_sandbox/fallas');
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      /^0 cobros creados, 0 rechazados; 2 filas ya estaban hechas de antes$/m,
+    );
+  });
+
+  it('a ledger line the batch did not write (another estado) is no outcome: the row is looked for and created', async () => {
+    const { path, refs } = csvOf(1);
+    const digest = `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    writeFileSync(
+      `${path}.registro.jsonl`,
+      [
+        { archivo: true, digest, lote: path },
+        { fila: 2, intento: '2026-11-25T10:00:00.000Z' },
+        { fila: 2, estado: 'pendiente' },
+      ]
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join(''),
+    );
+    const r = await svc(['cobro', 'crear', '--lote', path, '--json'], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout).map((l) => l.estado)).toEqual(['creado']);
+    expect(await perReferencia(refs)).toEqual([1]);
+  });
+
+  it('a copy of the file being run under another name waits for it, and says so', async () => {
+    const { path, refs } = csvOf(1);
+    const digest = `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    // The lock a run of a copy holds: by the content's digest.
+    const held = lockPathsOf(path, 'lote', digest)[1]!;
+    const holder = execa(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    writeFileSync(
+      held,
+      JSON.stringify({ pid: holder.pid, host: hostname(), desde: new Date().toISOString() }),
+    );
+    const run = svc(['cobro', 'crear', '--lote', path], { env: sb.env });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await perReferencia(refs)).toEqual([0]);
+    holder.kill('SIGKILL');
+    await holder.catch(() => undefined);
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `otro proceso (pid ${holder.pid}) está creando los cobros de ${path}: esperando a que termine…`,
+    );
+    expect(await perReferencia(refs)).toEqual([1]);
   });
 });

@@ -50,6 +50,8 @@ describe('Ledger', () => {
     l.intent(3);
     l.close();
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600);
+    // A new ledger starts with its first line, nothing before it.
+    expect(readFileSync(path, 'utf8')).toMatch(/^\{"archivo":true,/);
     const lines = linesOf(path);
     expect(lines[0]).toEqual({ archivo: true, digest: 'sha256:ab', lote: 'lote.csv' });
     expect(lines[1]).toEqual({ fila: 2, intento: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
@@ -79,6 +81,7 @@ describe('Ledger', () => {
         '7',
         '{"fila":"4","intento":"x"}',
         '{"fila":5,"estado":"otra cosa"}',
+        '{"fila":"7","estado":"rechazado","error":"x"}',
         '{"fila":6,"intento":"2026-01-01T00:00:00.000Z"}',
         '{"fila":6,"estado":"rechazado","error":"x"}',
         '',
@@ -101,13 +104,17 @@ describe('Ledger', () => {
       import.meta.url,
       process.platform !== 'linux' && `Linux only (this is ${process.platform})`,
     ),
-  )('close gives its file back', () => {
+  )('close gives its file back, a new ledger or one read back', () => {
     const fds = () => readdirSync('/proc/self/fd').length;
-    const before = fds();
-    const l = open(ledgerIn());
-    expect(fds()).toBe(before + 1);
-    l.close();
-    expect(fds()).toBe(before);
+    const path = ledgerIn();
+    for (const _ of ['new', 'read back']) {
+      const before = fds();
+      const l = open(path);
+      expect(fds()).toBe(before + 1);
+      l.intent(2);
+      l.close();
+      expect(fds()).toBe(before);
+    }
   });
 
   it('a ledger ending whole is appended to as it is', () => {
@@ -126,6 +133,11 @@ describe('Ledger', () => {
     mkdirSync(join(dir, 'carpeta'));
     expect(() => open(join(dir, 'carpeta'))).toThrow(
       /el registro .*carpeta no es un archivo común .*: no se hizo nada/,
+    );
+    // Another reason it cannot be read: said as the system names it.
+    writeFileSync(join(dir, 'archivo'), '');
+    expect(() => open(join(dir, 'archivo', 'lote.csv.registro.jsonl'))).toThrow(
+      /el registro .*archivo\/lote\.csv\.registro\.jsonl no se puede leer \(ENOTDIR\): no se hizo nada$/,
     );
     if (process.platform === 'win32') return;
     writeFileSync(join(dir, 'otro'), '');
