@@ -564,6 +564,8 @@ export class Store {
     return ops.length + events.length;
   }
 
+  /** The medios objects replayed, one per combination (shareText). */
+  private readonly medios: CobroWire['medios'][] = [];
   /** Texts seen lately while replaying (dates, concepts), so equal ones are kept once. */
   private seen = new Map<string, string>();
   private shared(text: string): string;
@@ -585,28 +587,54 @@ export class Store {
    */
   private shareText(op: Op): Op {
     const [kind, rec] = op;
+    // One text for two equal ones: `b` when `a` equals it.
+    const one = <T extends string | null>(a: T, b: T | undefined): T => (a === b ? b : a);
     switch (kind) {
       case 'cobro': {
         const w = rec.wire;
         w.concepto = this.shared(w.concepto);
         w.created_at = this.shared(w.created_at);
-        w.updated_at = this.shared(w.updated_at);
+        w.updated_at = one(this.shared(w.updated_at), w.created_at);
         w.vencimiento = this.shared(w.vencimiento);
-        if (w.cvu === rec.cvu) w.cvu = rec.cvu;
-        if (w.qr === rec.qr) w.qr = rec.qr;
+        w.monto_cobrado = one(w.monto_cobrado, w.monto);
+        rec.devuelto = one(rec.devuelto, w.monto_cobrado);
+        w.cvu = one(w.cvu, rec.cvu);
+        w.qr = one(w.qr, rec.qr);
+        // Eight combinations of three switches: one object each (nothing changes a
+        // request's medios in place; a change makes a new wire).
+        const m = w.medios;
+        const key = (m.tarjeta ? 4 : 0) + (m.qr ? 2 : 0) + (m.transferencia ? 1 : 0);
+        if (Object.keys(m).join() === 'tarjeta,qr,transferencia') w.medios = this.medios[key] ??= m;
         break;
       }
-      case 'transaccion':
-        rec.wire.fecha = this.shared(rec.wire.fecha);
-        rec.wire.acreditacion = this.shared(rec.wire.acreditacion);
+      case 'transaccion': {
+        // Its request's amount and date, when they are the same (a request paid at once).
+        const w = rec.wire;
+        const c = this.cobros.byId.get(w.cobro_id)?.wire;
+        w.monto = one(one(w.monto, c?.monto), c?.monto_cobrado);
+        w.fecha = one(this.shared(w.fecha), c?.updated_at);
+        w.acreditacion = one(this.shared(w.acreditacion), w.fecha);
+        rec.devuelto = one(rec.devuelto, w.monto);
         break;
-      case 'devolucion':
-        rec.wire.created_at = this.shared(rec.wire.created_at);
+      }
+      case 'devolucion': {
+        const w = rec.wire;
+        const c = this.cobros.byId.get(w.cobro_id)?.wire;
+        w.created_at = one(this.shared(w.created_at), c?.updated_at);
+        w.monto = one(w.monto, c?.monto_cobrado);
         break;
-      case 'liquidacion':
-        rec.wire.fecha_operacion = this.shared(rec.wire.fecha_operacion);
-        rec.wire.fecha_estimada = this.shared(rec.wire.fecha_estimada);
+      }
+      case 'liquidacion': {
+        // A settlement repeats its transaction's amounts and date.
+        const w = rec.wire;
+        const t = this.transacciones.byId.get(w.transaccion_id)?.wire;
+        w.bruto = one(w.bruto, t?.monto);
+        w.te_cobramos = one(w.te_cobramos, t?.te_cobramos);
+        w.te_queda = one(w.te_queda, t?.te_queda);
+        w.fecha_operacion = one(this.shared(w.fecha_operacion), t?.fecha);
+        w.fecha_estimada = this.shared(w.fecha_estimada);
         break;
+      }
     }
     return op;
   }
