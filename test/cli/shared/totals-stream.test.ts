@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
+import { journalEntryAs } from '../../helpers/journal.js';
 
 const N = 200_000;
 const KEY = 'svc_test_0123456789abcdef0123456789abcdef';
@@ -90,6 +91,13 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/v1/liquidaciones') return stream(res, N, settlement);
     if (req.url === '/v1/devoluciones') return stream(res, N, refund);
+    if (req.url === '/v1/cobros')
+      return stream(res, N, (i) => ({
+        ...cobro7,
+        id: i + 1,
+        codigo: `C${i + 1}`,
+        estado: 'PAGADA',
+      }));
     if (req.url === '/v1/cobros/7') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ data: cobro7 }));
@@ -198,5 +206,46 @@ describe('totals in one streamed pass, memory for what is shown', () => {
     expect(filas.map((f) => [f.fecha, f.estado, f.esperado, f.liquidaciones.length])).toEqual(
       credits.map(([d, c]) => [d, 'coincide', cents(c.cents), c.ids]),
     );
+  }, 150_000);
+
+  it('webhook conciliar: 200,000 requests judged as they arrive against the journal, in a 40 MB heap', async () => {
+    const journal = join(tempDir('svc-stream-'), 'webhooks.jsonl');
+    const at = (n: number) => `2026-11-01T12:00:0${n}.000Z`;
+    const lines = [1, 2, 3, 4, 5, 6, 7, 8].map((id) =>
+      JSON.stringify(
+        journalEntryAs(`evt_${String(id).padStart(12, '0')}`, {
+          cobro_id: id,
+          estado: id <= 5 ? 'PAGADA' : 'PENDIENTE',
+          event: id <= 5 ? 'payment.approved' : 'payment.created',
+          outcome: 'forwarded',
+          status: 200,
+          target: 'http://127.0.0.1:9/',
+          received_at: at(id),
+        }),
+      ),
+    );
+    writeFileSync(journal, `${lines.join('\n')}\n`);
+    const r = await svcSpawned(['webhook', 'conciliar', '--journal', journal, '--json'], {
+      env,
+      timeout: 120_000,
+    });
+    expectNoStack(r.stderr);
+    expect(r.exitCode, r.stderr.slice(-2000)).toBe(1);
+    const diffs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { cobro_id: number; app: string; accion: string });
+    expect(diffs.map((d) => [d.cobro_id, d.app, d.accion])).toEqual([
+      [6, 'PENDIENTE', 'trigger'],
+      [7, 'PENDIENTE', 'trigger'],
+      [8, 'PENDIENTE', 'trigger'],
+    ]);
+    expect(JSON.parse(r.stderr.split('\n')[0]!)).toEqual({
+      cobros: N,
+      juzgados: 8,
+      diferencias: 3,
+      anteriores: N - 8,
+      journal_desde: at(1),
+    });
   }, 150_000);
 });

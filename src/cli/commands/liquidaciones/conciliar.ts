@@ -245,7 +245,7 @@ class ExpectedDays {
     for (const o of other.byDay.values()) {
       const day = this.day(o.fecha);
       day.cents += o.cents;
-      if (day.keep) day.liquidaciones.push(...o.liquidaciones);
+      if (day.keep) for (const id of o.liquidaciones) day.liquidaciones.push(id);
     }
   }
 

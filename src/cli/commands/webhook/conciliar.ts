@@ -14,17 +14,29 @@ import { count, shown, wrapWords } from '../../../text.js';
 import { localDate, serviceTime } from '../../../domain/dates.js';
 import { maskTarget } from '../../../api/address.js';
 import {
+  journalState,
+  judge,
   reconcile,
   URL_PLACEHOLDER,
   type Accion,
   type Conciliacion,
   type Diferencia,
+  type JournalState,
 } from '../../../webhooks/reconcile.js';
+import type { Cobro } from '../../../api/schemas.js';
+import { refuseInexact } from '../../../api/exact.js';
+import { foldList } from '../../shared/lists.js';
 import type { Context } from '../../context.js';
 import type { OptionsOf } from '../../define.js';
 import { carried, shellWord } from '../../outcome.js';
 import { parseFilePath, parseUrl } from '../../parse.js';
-import { journalPath, readJournalAt, resolveSecret } from '../../shared/webhook.js';
+import {
+  journalPath,
+  journalRead,
+  readJournalAt,
+  reportSkipped,
+  resolveSecret,
+} from '../../shared/webhook.js';
 import type { conciliarOptions } from './index.js';
 
 type Options = OptionsOf<typeof conciliarOptions>;
@@ -72,19 +84,35 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
     opts.forwardTo === undefined ? undefined : parseUrl(opts.forwardTo, '--forward-to', 'http');
   const planPath = opts.plan === undefined ? undefined : parseFilePath(opts.plan, '--plan');
   const path = await journalPath(ctx, opts, true);
-  const journal = (await readJournalAt(ctx, path)).entries;
+  // The journal read once as it streams, remembered by request; then the requests, each
+  // judged as it arrives and let go (only the differences are kept).
+  const state = await readJournalState(ctx, path);
   const client = await ctx.client();
-  const cobros = (await ctx.spin('leyendo los cobros…', () => client.listarCobros())).data.data;
   const zone = await ctx.zone();
-  const since =
-    desde === undefined
-      ? [...cobros]
-      : [...cobros].filter((c) => localDate(c.created_at, zone) >= desde);
-  const result = reconcile(since, journal, {
-    forwardTo,
-    zone,
-    anteriores: opts.anteriores === true,
-  });
+  const options = { forwardTo, zone, anteriores: opts.anteriores === true };
+  const { tally, inexact } = await ctx.spin('leyendo los cobros…', () =>
+    foldList<Cobro, Judged>(
+      (read) => client.iterarCobros({}, read),
+      {},
+      (c) => c.created_at,
+      {
+        tally: () => new Judged(),
+        add: (t, c) => {
+          if (desde === undefined || localDate(c.created_at, zone) >= desde)
+            t.add(c, judge(c, state, options));
+        },
+        showRows: false,
+      },
+    ),
+  );
+  refuseInexact(inexact, 'la conciliación');
+  const result: Conciliacion = {
+    diferencias: tally.diferencias,
+    anteriores: tally.anteriores,
+    inicio: state.inicio,
+    app_url: forwardTo ?? state.appUrl,
+    app_url_oculta: forwardTo === undefined && state.appUrlHidden,
+  };
   const diffs = result.diferencias;
   const { io } = ctx;
   if (ctx.globals.json) {
@@ -100,7 +128,7 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       'arreglo',
     ]);
   }
-  const n = since.length;
+  const n = tally.judged;
   const judged = n - result.anteriores.length;
   // --json: stdout keeps one difference a line; what was judged, and the requests older
   // than the journal counted apart, go on stderr as one JSON line, before any error's.
@@ -274,9 +302,12 @@ async function applyPlan(ctx: Context, path: string, opts: Options): Promise<voi
   const secret = await resolveSecret(ctx, opts);
   const entries = (await readJournalAt(ctx, plan.journal)).entries;
   const client = await ctx.client();
-  const cobros = (await ctx.spin('leyendo los cobros…', () => client.listarCobros())).data.data;
   const planned = new Set(plan.acciones.map((a) => a.cobro_id));
-  const mine = cobros.filter((c) => planned.has(c.id));
+  // Only the plan's requests are kept as the list arrives.
+  const { data } = await ctx.spin('leyendo los cobros…', () =>
+    client.iterarCobros({}, { keep: (x) => planned.has((x as { id?: number }).id ?? NaN) }),
+  );
+  const mine = [...data].filter((c) => planned.has(c.id));
   // Judged as when planned: a request the plan holds is one the plan chose to tell.
   const now = reconcile(mine, entries, { zone: await ctx.zone(), anteriores: true }).diferencias;
   const envios = await applyActions(
@@ -307,4 +338,34 @@ async function applyPlan(ctx: Context, path: string, opts: Options): Promise<voi
   const { text, exit } = applied(envios);
   if (!globals.json) io.err(text);
   if (exit) throw exit;
+}
+
+/** The requests judged so far (a page of the list): how many, the differences, those older than the journal. */
+class Judged {
+  count = 0;
+  judged = 0;
+  diferencias: Diferencia[] = [];
+  anteriores: number[] = [];
+  add(c: Cobro, d: Diferencia | 'anterior' | undefined): void {
+    this.count++;
+    this.judged++;
+    if (d === 'anterior') this.anteriores.push(c.id);
+    else if (d) this.diferencias.push(d);
+  }
+  merge(o: Judged): void {
+    this.count += o.count;
+    this.judged += o.judged;
+    // One at a time: a spread of 200,000 arguments overflows the stack.
+    for (const d of o.diferencias) this.diferencias.push(d);
+    for (const id of o.anteriores) this.anteriores.push(id);
+  }
+}
+
+/** The journal's state, read once as it streams (lines that are not entries said on stderr). */
+async function readJournalState(ctx: Context, path: string): Promise<JournalState> {
+  const { JournalReader } = await import('../../../webhooks/event-journal.js');
+  const reader = new JournalReader(path);
+  const state = await journalRead(() => journalState(reader.all()));
+  reportSkipped(ctx, { problems: reader.problems(), skipped: reader.skipped });
+  return state;
 }
