@@ -4,7 +4,7 @@
 // and `devolver --total` answer in a 40 MB heap; read whole (the list's text, then a
 // parsed object per matched row) they ran out of memory before printing anything.
 // The figures are the exact sums in integer cents, computed here on the same data.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -95,7 +95,7 @@ beforeAll(async () => {
       return stream(res, N, (i) => ({
         ...cobro7,
         id: i + 1,
-        codigo: `C${i + 1}`,
+        codigo: `C${String(i + 1).padStart(9, '0')}`,
         estado: 'PAGADA',
       }));
     if (req.url === '/v1/cobros/7') {
@@ -247,5 +247,29 @@ describe('totals in one streamed pass, memory for what is shown', () => {
       anteriores: N - 8,
       journal_desde: at(1),
     });
+  }, 150_000);
+
+  it('devolver --lote --plan: three rows checked against 200,000 requests and refunds, in a 40 MB heap', async () => {
+    const dir = tempDir('svc-stream-');
+    const lote = join(dir, 'lote.csv');
+    writeFileSync(lote, 'cobro,monto\n7,0.01\nc000000009,0.02\n8,0.03\n');
+    const plan = join(dir, 'plan.json');
+    const r = await svcSpawned(['devolver', '--lote', lote, '--plan', plan], {
+      env,
+      timeout: 120_000,
+    });
+    expectNoStack(r.stderr);
+    expect(r.exitCode, r.stderr.slice(-2000)).toBe(0);
+    const filas = (
+      JSON.parse(readFileSync(plan, 'utf8')) as {
+        filas: { cobro_id: number; monto: string; antes: number[] }[];
+      }
+    ).filas;
+    // Each row's request found by id or code, with the refunds it already has.
+    expect(filas.map((f) => [f.cobro_id, f.monto, f.antes.length])).toEqual([
+      [7, '0.01', N / 50],
+      [9, '0.02', 40],
+      [8, '0.03', 0],
+    ]);
   }, 150_000);
 });

@@ -425,7 +425,7 @@ function runSummary(results: RowResult[], earlier: Set<number>, unsure: number):
   );
 }
 
-/** The service's requests whose referencia is one of the rows' left to do, by referenciaKey (one read of the whole list). */
+/** The service's requests whose referencia is one of the rows' left to do, by referenciaKey (one read of the list, only those kept). */
 async function byReferencia(
   ctx: Context,
   client: Client,
@@ -439,8 +439,19 @@ async function byReferencia(
   };
   const found = new Map<string, Cobro[]>();
   if (!left) return found;
-  const { data } = await ctx.spin('revisando las referencias…', () => client.listarCobros());
-  for (const c of data.data) {
+  // One read of the list, keeping only the requests whose referencia a row left to do has.
+  const { data } = await ctx.spin('revisando las referencias…', () =>
+    client.iterarCobros(
+      {},
+      {
+        keep: (x) => {
+          const r = (x as { referencia?: unknown }).referencia;
+          return typeof r === 'string' && wanted(referenciaKey(r));
+        },
+      },
+    ),
+  );
+  for (const c of data) {
     const key = c.referencia === null ? undefined : referenciaKey(c.referencia);
     if (key !== undefined && wanted(key)) found.set(key, [...(found.get(key) ?? []), c]);
   }

@@ -202,12 +202,23 @@ export async function prepareBatch(
   const { cobros, devoluciones, txs } = await ctx.spin(
     `revisando ${count(csv.rows, 'fila', 'filas')}…`,
     async () => {
-      const [c, d, t] = await Promise.all([
-        client.listarCobros(),
-        client.listarDevoluciones(),
-        needTx ? client.listarTransacciones() : undefined,
+      // Each list read once, keeping only what the rows name: the requests a row's
+      // `cobro` can name (by id, code or referencia), then their refunds, and the
+      // transactions named. Memory for the batch, not for the merchant's history.
+      const wanted = wantedBy(read);
+      const field = (x: unknown, k: string) => (x as Record<string, unknown>)[k];
+      const [c, t] = await Promise.all([
+        client.iterarCobros({}, { keep: (x) => wanted.cobro(x) }),
+        needTx
+          ? client.iterarTransacciones({}, { keep: (x) => wanted.tx.has(field(x, 'id') as number) })
+          : undefined,
       ]);
-      return { cobros: c.data.data, devoluciones: d.data.data, txs: t?.data.data ?? [] };
+      const cobros = [...c.data];
+      const ids = new Set(cobros.map((x) => x.id));
+      const d = await client.iterarDevoluciones({
+        keep: (x) => ids.has(field(x, 'cobro_id') as number),
+      });
+      return { cobros, devoluciones: [...d.data], txs: t ? [...t.data] : [] };
     },
   );
   const { planRefund } = await import('./devolver.js');
@@ -354,6 +365,45 @@ function readRow(fila: number, cell: (c: (typeof COLUMNS)[number]) => string): R
     row.problem = err.message;
   }
   return row;
+}
+
+/**
+ * What the rows can name, as `pick` looks it up: a request is wanted when its id,
+ * code (upper case), referencia's key or exact referencia is one a row names; a
+ * transaction when a row names its id. Checked on each item as it arrives (any shape).
+ */
+function wantedBy(rows: readonly ReadRow[]): { cobro: (x: unknown) => boolean; tx: Set<number> } {
+  const ids = new Set<number>();
+  const codigos = new Set<string>();
+  const keys = new Set<string>();
+  const exact = new Set<string>();
+  const tx = new Set<number>();
+  for (const r of rows) {
+    if (r.transaccion !== undefined) tx.add(r.transaccion);
+    if (r.refProblem !== undefined) continue;
+    let ref: CobroRef;
+    try {
+      ref = cellRef(r.cobro);
+    } catch {
+      continue;
+    }
+    if (ref.kind === 'id') ids.add(ref.id);
+    else if (ref.kind === 'codigo') {
+      codigos.add(ref.codigo);
+      if (ref.orReferencia !== undefined) exact.add(ref.orReferencia);
+    } else keys.add(referenciaKey(ref.referencia));
+  }
+  return {
+    tx,
+    cobro: (x) => {
+      if (typeof x !== 'object' || x === null) return true;
+      const c = x as { id?: unknown; codigo?: unknown; referencia?: unknown };
+      if (typeof c.id === 'number' && ids.has(c.id)) return true;
+      if (typeof c.codigo === 'string' && codigos.has(c.codigo.toUpperCase())) return true;
+      if (typeof c.referencia !== 'string') return false;
+      return exact.has(c.referencia) || keys.has(referenciaKey(c.referencia));
+    },
+  };
 }
 
 /** The requests by id, by code (upper case), by referencia's key and by exact referencia. */
