@@ -1,5 +1,6 @@
 // Helpers over stored payment requests shared by the API and the control plane:
-// what a request looks like now (cvu/qr once ready), expiry checked on every read,
+// what a request looks like now (its payer link at this sandbox's address, cvu/qr
+// once ready), expiry checked on every read,
 // and the notification body of a change.
 import type { Evento } from '../api/enums.js';
 import { notFound } from './sandbox-error.js';
@@ -31,6 +32,7 @@ export function findCobro(
  * (derived from readyAt, so nothing needs writing).
  */
 export function refresh(deps: Deps, rec: CobroRec, now: number): CobroRec {
+  deps.store.linked(rec);
   if (state.isExpired(rec.wire.estado, rec.vencMs, now)) {
     const move = state.expire(rec.wire.estado);
     const next = withWire(rec, { estado: move.estado }, deps.clock.local(now));
