@@ -162,8 +162,8 @@ for (const n of sizes) {
   for (let i = 0; i < runs; i++) {
     if (sandbox) await sandbox.stop();
     sandbox = await startSandbox(['--data', data]);
-    // At rest: a second after ready, nothing asked.
-    await new Promise((r) => setTimeout(r, 1000));
+    // At rest: five seconds after ready, nothing asked (V8 hands freed pages back within seconds).
+    await new Promise((r) => setTimeout(r, 5000));
     starts.push({ ms: sandbox.readyMs, kb: memoryOf(sandbox.proc.pid).rss });
   }
   const start = { ms: median(starts.map((s) => s.ms)), kb: median(starts.map((s) => s.kb)) };
