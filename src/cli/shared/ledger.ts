@@ -129,6 +129,7 @@ export function makeProgress(
   const started = Date.now();
   let n = 0;
   let amount = 0n;
+  let shown = 0;
   return (res) => {
     if (!res) {
       ctx.io.stderr.write('\n');
@@ -140,9 +141,19 @@ export function makeProgress(
     const left = Math.round((perRow * (rows - n)) / 1000);
     const width = 20;
     const filled = Math.round((n / rows) * width);
-    ctx.io.stderr.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${n}/${rows} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s `,
-    );
+    const counts = `${n}/${rows} filas · ${formatCents(amount)} de ${formatCents(total)} · quedan ~${left} s`;
+    // Always shorter than the terminal: a line that wraps is not rewritten by \r, and
+    // each update would leave a line behind. The bar goes first, then the amounts.
+    const room = (ctx.io.errColumns ?? 80) - 1;
+    const line = [
+      `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counts}`,
+      counts,
+      `${n}/${rows} filas · quedan ~${left} s`,
+      `${n}/${rows}`,
+    ].find((l, i, all) => l.length <= room || i === all.length - 1)!;
+    // \r, the line, then blanks over what is left of the old one (it may have been longer).
+    ctx.io.stderr.write(`\r${line.padEnd(shown)}`);
+    shown = line.length;
   };
 }
 

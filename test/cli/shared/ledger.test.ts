@@ -323,15 +323,40 @@ describe('makeProgress', () => {
     const progress = makeProgress(ctx, 4, 4000n);
     vi.advanceTimersByTime(2000);
     progress({ monto: '10.00', counted: true });
-    expect(text()).toBe('\r[#####...............] 1/4 filas · 10.00 de 40.00 · quedan ~6 s ');
+    expect(text()).toBe('\r[#####...............] 1/4 filas · 10.00 de 40.00 · quedan ~6 s');
     vi.advanceTimersByTime(2000);
     progress({ monto: '15.50', counted: false });
     progress({ monto: '15.50', counted: true });
     expect(text().split('\r').at(-1)).toBe(
-      '[###############.....] 3/4 filas · 25.50 de 40.00 · quedan ~1 s ',
+      '[###############.....] 3/4 filas · 25.50 de 40.00 · quedan ~1 s',
     );
     progress(undefined);
-    expect(text().endsWith(' \n')).toBe(true);
+    expect(text().endsWith('s\n')).toBe(true);
+  });
+
+  it('on a narrow terminal the line stays shorter than it: the bar goes, then the amounts', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-25T12:00:00Z') });
+    const lines = (cols: number) => {
+      let text = '';
+      const ctx = {
+        io: {
+          stderrTTY: true,
+          errColumns: cols,
+          stderr: { write: (s: string) => void (text += s) },
+        },
+        globals: { json: false },
+      } as unknown as Context;
+      const progress = makeProgress(ctx, 300, 45_000_000n);
+      vi.advanceTimersByTime(2000);
+      progress({ monto: '1500.00', counted: true });
+      return text.split('\r').slice(1);
+    };
+    expect(lines(80)).toEqual([
+      '[....................] 1/300 filas · 1500.00 de 450000.00 · quedan ~598 s',
+    ]);
+    expect(lines(60)).toEqual(['1/300 filas · 1500.00 de 450000.00 · quedan ~598 s']);
+    expect(lines(40)).toEqual(['1/300 filas · quedan ~598 s']);
+    expect(lines(10)).toEqual(['1/300']);
   });
 
   it('piped, or with --json: nothing (rows are reported one per line)', () => {

@@ -515,12 +515,15 @@ function resultOf(r: Row, o: Outcome, before: boolean): RowResult {
     : { ...base(r), estado: 'rechazado', error: o.error };
 }
 
+// The link is what the command is for and stays whole with the row's line and
+// referencia; at 60 columns the code goes first (the link ends with it), then the
+// amount and the state (a refused row's link cell says why).
 const RESULT_COLUMNS: Column<RowResult>[] = [
   { header: 'LÍNEA', value: (r) => String(r.fila), align: 'right' },
   { header: 'REFERENCIA', value: (r) => r.referencia },
-  { header: 'MONTO', value: (r) => r.monto, align: 'right' },
-  { header: 'ESTADO', value: (r) => r.estado },
-  { header: 'CÓDIGO', value: (r) => r.codigo ?? '' },
+  { header: 'MONTO', value: (r) => r.monto, align: 'right', drop: 2 },
+  { header: 'ESTADO', value: (r) => r.estado, drop: 3 },
+  { header: 'CÓDIGO', value: (r) => r.codigo ?? '', drop: 1 },
   { header: 'LINK DE PAGO', value: (r) => r.url ?? r.error ?? '' },
 ];
 
