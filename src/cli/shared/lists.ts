@@ -69,22 +69,6 @@ export async function listFilter(
   return { limit, cobroId, ...range };
 }
 
-/**
- * The items of the request and days asked for (`matched`: what totals are of), and the
- * first `limit` of them (`rows`: what is shown; lists come newest first). --limit shortens
- * what is shown, never what is counted. `dateOf` is the date the days are of (created_at,
- * or a settlement's fecha_estimada), its day read in the service's zone (dates.ts localDay).
- */
-export function applyFilter<T extends object>(
-  items: Iterable<T>,
-  filter: ListFilter,
-  dateOf: (item: T) => string,
-): { rows: T[]; matched: T[] } {
-  const matched: T[] = [];
-  for (const item of items) if (kept(item, filter, dateOf)) matched.push(item);
-  return { rows: filter.limit === undefined ? matched : matched.slice(0, filter.limit), matched };
-}
-
 /** Whether an item is of the request and days asked for. */
 export function kept<T extends object>(
   item: T,
