@@ -204,6 +204,27 @@ export function shortEventLines(io: IO): boolean {
 }
 
 /**
+ * The amount of an event as a person reads it: a partial payment's says what was
+ * collected so far beside the request's amount (`3000.00 de 23000.00`; `short`, the
+ * collected alone, as the event's name says it is partial), where the request's amount
+ * alone read as paid whole. From the body's monto_cobrado, read here (a small JSON
+ * object; anything else leaves the amount as it is).
+ */
+export function eventAmount(e: JournalEntry, short = false): string | null {
+  if (e.event !== 'payment.partially_paid' || typeof e.monto !== 'string') return e.monto;
+  if (e.body_encoding !== 'utf8' || typeof e.body !== 'string' || e.body.length > 65_536)
+    return e.monto;
+  let cobrado: unknown;
+  try {
+    cobrado = (JSON.parse(e.body) as { monto_cobrado?: unknown } | null)?.monto_cobrado;
+  } catch {
+    return e.monto;
+  }
+  if (typeof cobrado !== 'string' || cobrado === e.monto) return e.monto;
+  return short ? cobrado : `${cobrado} de ${e.monto}`;
+}
+
+/**
  * One line per event: time, event, cobro, estado, monto, what happened, latency
  * (`short`: see shortEventLines). Every string of the entry came from the network
  * or the journal file: each is rendered by `shown`, shortened so a huge field
@@ -218,7 +239,7 @@ export function eventLine(io: IO, e: JournalEntry, zone: string, short = false):
     field(e.event, 40, '(sin evento)').padEnd(26),
     `cobro ${field(e.cobro_id, 20)}`.padEnd(11),
     ...(short ? [] : [field(e.estado, 40).padEnd(21)]),
-    field(e.monto, 24).padStart(short ? 10 : 12),
+    field(eventAmount(e, short), 50).padStart(short ? 10 : 12),
   ];
   // Short lines say what happened without what the banner already said (the target,
   // --events, no --forward-to); why an app could not be reached is kept whole.

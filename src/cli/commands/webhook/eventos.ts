@@ -25,6 +25,7 @@ import {
   journalPath,
   journalStream,
   OUTCOME_LABEL,
+  eventAmount,
   reportSkipped,
 } from '../../shared/webhook.js';
 
@@ -154,7 +155,7 @@ function* prepend<T>(first: T, rest: Iterable<T>): Generator<T> {
 
 /** What a row of the table shows of an entry: not its bodies (a table of a year of events keeps only these). */
 function summaryOf(e: JournalEntry): JournalEntry {
-  return { ...e, headers: {}, body: '', response: undefined };
+  return { ...e, monto: eventAmount(e), headers: {}, body: '', response: undefined };
 }
 
 async function table(ctx: Context, zone: string, entries: Iterable<JournalEntry>): Promise<void> {
@@ -173,7 +174,15 @@ async function table(ctx: Context, zone: string, entries: Iterable<JournalEntry>
       style: (s, _e, c) => colorState(s, c),
       drop: 8,
     },
-    { header: 'MONTO', value: (e) => raw(e.monto), align: 'right', drop: 9 },
+    // A partial payment's `3000.00 de 23000.00` breaks at its spaces before MONTO goes.
+    {
+      header: 'MONTO',
+      value: (e) => raw(e.monto),
+      align: 'right',
+      shrink: true,
+      wrap: true,
+      drop: 9,
+    },
     {
       header: 'FIRMA',
       value: (e) =>
