@@ -87,4 +87,41 @@ describe('webhook conciliar: requests older than the journal', () => {
       await mcp.close();
     }
   });
+
+  it('a journal that does not know the app’s address: the one command for all carries --forward-to', async () => {
+    // The listener ran without --forward-to: it answered the service and kept no address.
+    const blind = join(data, 'sin-direccion.jsonl');
+    const entry = journalEntryAs('evt_00000000000c', {
+      event: 'payment.created',
+      cobro_id: paid,
+      estado: 'PENDIENTE',
+      received_at: inicio,
+      outcome: 'received',
+      target: null,
+      status: null,
+      answered: 200,
+    });
+    writeFileSync(blind, `${JSON.stringify({ ...entry, source: 'listen' })}\n`);
+    const r = await svc(['webhook', 'conciliar', '--journal', blind], { env: sb.env });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      `→ todo de una vez: svc webhook conciliar --forward-to URL_DE_TU_APP --journal ${blind} --plan conciliar.json, y después --aplicar conciliar.json`,
+    );
+    // Run as printed with the app's address in its place, it writes the plan.
+    const plan = join(data, 'conciliar.json');
+    const planned = await svc(
+      [
+        'webhook',
+        'conciliar',
+        '--forward-to',
+        'http://127.0.0.1:4242/webhooks',
+        '--journal',
+        blind,
+        '--plan',
+        plan,
+      ],
+      { env: sb.env },
+    );
+    expect(planned.stderr).toMatch(/^plan escrito en /m);
+  });
 });

@@ -170,7 +170,12 @@ export async function run(ctx: Context, _args: string[], opts: Options): Promise
       code: 'mismatch',
       hint: ctx.globals.json
         ? undefined
-        : `todo de una vez: ${planCommand(ctx, opts, 'conciliar.json')}, y después --aplicar conciliar.json`,
+        : `todo de una vez: ${planCommand(
+            ctx,
+            opts,
+            'conciliar.json',
+            diffs.some((d) => d.accion !== 'ninguna' && d.forward_to === null),
+          )}, y después --aplicar conciliar.json`,
     },
   );
 }
@@ -242,11 +247,19 @@ function notes(ctx: Context, result: Conciliacion, path: string, n: number, zone
   }
 }
 
-/** `svc … webhook conciliar --plan FILE` with the flags this run was given, runnable as printed. */
-function planCommand(ctx: Context, opts: Options, file: string): string {
+/**
+ * `svc … webhook conciliar --plan FILE` with the flags this run was given, runnable as
+ * printed; `needsUrl`: some fix has nowhere to go (the journal does not know the app's
+ * address), so the plan needs --forward-to, and the command says so in its place.
+ */
+function planCommand(ctx: Context, opts: Options, file: string, needsUrl = false): string {
   const more = [
     opts.desde !== undefined ? ` --desde ${shellWord(String(opts.desde))}` : '',
-    opts.forwardTo !== undefined ? ` --forward-to ${shellWord(String(opts.forwardTo))}` : '',
+    opts.forwardTo !== undefined
+      ? ` --forward-to ${shellWord(String(opts.forwardTo))}`
+      : needsUrl
+        ? ` --forward-to ${URL_PLACEHOLDER}`
+        : '',
     opts.journal !== undefined ? ` --journal ${shellWord(String(opts.journal))}` : '',
     opts.anteriores === true ? ' --anteriores' : '',
   ].join('');
