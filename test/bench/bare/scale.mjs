@@ -13,6 +13,9 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 
 const [task, ...args] = process.argv.slice(2);
+// One kept-alive connection for a run of writes; a read opens its own, since parsing
+// a million items takes longer than the sandbox keeps an idle connection (5 s) and the
+// next request on it would meet a closed socket.
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const out = (text) => process.stdout.write(text);
 
@@ -23,7 +26,7 @@ function call(method, path, body) {
       new URL(path, process.env.SVC_BASE_URL),
       {
         method,
-        agent,
+        agent: method === 'GET' ? false : agent,
         headers: {
           authorization: `Bearer ${process.env.SVC_API_KEY}`,
           ...(payload ? { 'content-type': 'application/json' } : {}),
