@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import { execa } from 'execa';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -571,6 +573,10 @@ describe('svc cobro crear --lote', () => {
     expect(JSON.parse(other.stderr.trim().split('\n').at(-1)!).message).toMatch(
       /es del perfil "default" en modo test y estás usando el perfil "otro" en modo test:/,
     );
+    const plain = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
+    expect(plain.stderr.trim().split('\n').at(-1)).toBe(
+      `→ para crear el lote del perfil "default" en modo live, mové ${ledger} a otra carpeta (guarda lo que se hizo antes) y volvé a correr el mismo comando`,
+    );
     renameSync(ledger, `${ledger}.test`);
     const moved = await svc(['cobro', 'crear', '--lote', path, '--yes'], { env: live });
     expect(moved.exitCode, moved.stderr).toBe(0);
@@ -648,16 +654,80 @@ describe('svc cobro crear --lote: what a person sees, and what each run says it 
     );
   });
 
-  it('live mode at a terminal: the total is typed to confirm', async () => {
+  it('live mode at a terminal: the total is typed to confirm; in test mode, n at the question creates nothing', async () => {
     const p = prefix();
-    const path = csvRows([['12.50', `${p}-1`]]);
+    const path = csvRows([
+      ['12.50', `${p}-1`],
+      ['10.00', `${p}-2`],
+    ]);
     const r = await svcAtTerminal(
       ['cobro', 'crear', '--lote', path],
       { ...sb.env, SVC_API_KEY: sb.api_key_live! },
-      [[/MODO LIVE: para crear 1 cobro por 12\.50 escribí el total \(12\.50\):/, '12,50\r']],
+      [[/MODO LIVE: para crear 2 cobros por 22\.50 escribí el total \(22\.50\):/, '22,50\r']],
     );
     expect(r.exitCode, r.screen).toBe(0);
-    expect(r.screen).toMatch(/^1 cobro creado, 0 rechazados$/m);
+    expect(r.screen).toMatch(/^2 cobros creados, 0 rechazados$/m);
+    const one = csvRows([['10.00', `${p}-3`]]);
+    const no = await svcAtTerminal(['cobro', 'crear', '--lote', one], sb.env, [
+      [/¿Crear 1 cobro por 10\.00\? \(s\/N\)/, 'n\r'],
+    ]);
+    expect(no.exitCode, no.screen).toBe(8);
+    expect(await perReferencia([`${p}-3`])).toEqual([0]);
+  });
+
+  it('each row is sent with its own fields only: none added, none of another row', async () => {
+    // Between svc and the sandbox, a proxy that keeps what each POST of a request carried.
+    const bodies: Record<string, unknown>[] = [];
+    const upstream = new URL(sb.base_url);
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (req.method === 'POST' && req.url === '/v1/cobros')
+          bodies.push(JSON.parse(String(body)));
+        const out = request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
+        out.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const p = prefix();
+      const path = join(tempDir('svc-cobros-'), 'cuotas.csv');
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      writeFileSync(
+        path,
+        `concepto,monto,referencia,medios\nCuota,10.00,${p}-1,\nCuota,20.00,${p}-2,qr\n`,
+      );
+      const ok = await svc(['cobro', 'crear', '--lote', path], {
+        env: { ...sb.env, SVC_BASE_URL: url },
+      });
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(bodies).toEqual([
+        { concepto: 'Cuota', monto: '10.00', referencia: `${p}-1` },
+        {
+          concepto: 'Cuota',
+          monto: '20.00',
+          referencia: `${p}-2`,
+          tarjeta: false,
+          transferencia: false,
+        },
+      ]);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('rows in doubt and rows refused are counted in the words of their number; a rerun names what earlier runs did', async () => {
