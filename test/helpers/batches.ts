@@ -50,6 +50,9 @@ export function ledgerLines(ledger: string): string[] {
 /** A line of the ledger that is a row's outcome (not its intent, not the batch's first line). */
 const isOutcomeLine = (l: string) => l.includes('"estado"') && !l.includes('"archivo"');
 
+/** Ledger lines left unwritten at the latest kill point of a long batch (see killAtRandom). */
+const KILL_SLACK_LINES = 16;
+
 /**
  * Runs `svc <argv>` over a batch of `rows` rows and kills it with SIGKILL after 1 to
  * `maxLines` more lines of `ledger` (never as many as would end the batch); with
@@ -71,8 +74,13 @@ export async function killAtRandom(
   });
   const before = ledgerLines(ledger);
   const left = opts.rows - before.filter(isOutcomeLine).length;
-  // An intent and an outcome per row left: stop short of the last outcome.
-  const room = Math.max(1, Math.min(opts.maxLines ?? 8, 2 * left - 1));
+  // An intent and an outcome per row left: stop well short of the last outcome. The
+  // ledger is looked at every 2 ms and a batch of up to 4 at once writes several lines
+  // in between, so a target among the last few lines could be passed before the kill.
+  const room = Math.max(
+    1,
+    Math.min(opts.maxLines ?? 8, 2 * left - 1 - Math.min(KILL_SLACK_LINES, left)),
+  );
   const target = before.length + 1 + Math.floor(Math.random() * room);
   const deadline = Date.now() + 20_000;
   const reached = () => {
