@@ -484,7 +484,8 @@ export class Client {
       if (wrong) throw wrong;
       http = res.http;
       pages.push(res.data as ItemList<z.infer<S>>);
-      items += res.data.length;
+      // Every item the page held, kept or not: a declared total counts them all.
+      items += res.data.seen;
       // Stopped where the reader had enough: no next page either.
       if (res.data.cut) break;
       const paging = pagingOf(res.headers.link, res.data.envelope);

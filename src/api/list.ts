@@ -25,6 +25,11 @@ export interface Fold {
 export class ItemList<T = unknown> implements Iterable<T> {
   readonly length: number;
   /**
+   * How many items the service sent in this list, kept or not: a streamed read
+   * (ListRead.keep or fold) holds only some of them, so `length` can be fewer.
+   */
+  seen: number;
+  /**
    * The folds the items were given to as they arrived, one per page read (ListRead.fold);
    * empty when the list was not read as a stream: then it holds every item, none folded.
    */
@@ -49,6 +54,7 @@ export class ItemList<T = unknown> implements Iterable<T> {
     private readonly marks?: ReadonlyMap<number, Inexact>,
   ) {
     this.length = items ? items.length : spans.length / 2;
+    this.seen = this.length;
   }
 
   at(index: number): T | undefined {
@@ -82,9 +88,11 @@ export class PagedList<T = unknown> extends ItemList<T> {
     super('', [], pages.at(-1)?.envelope ?? {}, []);
     this.folds = pages.flatMap((p) => p.folds);
     let n = 0;
+    this.seen = 0;
     for (const page of pages) {
       this.starts.push(n);
       n += page.length;
+      this.seen += page.seen;
     }
     this.length = n;
   }
@@ -739,6 +747,7 @@ export class ListStream {
           );
     list.cut = this.enough;
     list.satisfied = this.satisfied;
+    list.seen = this.itemsSeen;
     if (this.fold) list.folds = [this.fold];
     return list;
   }

@@ -440,12 +440,19 @@ describe('PagedList: the pages of one list read as one', () => {
       page([5, 6], { page: 4, has_more: false }),
     ]);
     expect(list.length).toBe(6);
+    expect(list.seen).toBe(6);
     expect([...list]).toEqual([1, 2, 3, 4, 5, 6]);
     expect(Array.from({ length: 6 }, (_, i) => list.at(i))).toEqual([1, 2, 3, 4, 5, 6]);
     for (const outside of [-1, 6, 1.5, Number.NaN])
       expect(list.at(outside), String(outside)).toBeUndefined();
     expect(list.envelope).toEqual({ page: 4, has_more: false, data: [] });
     expect(list.toBody()).toEqual({ page: 4, has_more: false, data: [1, 2, 3, 4, 5, 6] });
+  });
+
+  it('counts what each page was sent, kept or not', () => {
+    const kept = page([1]);
+    kept.seen = 40;
+    expect(new PagedList([kept, page([2, 3])]).seen).toBe(42);
   });
 
   it('no pages: an empty list', () => {

@@ -156,6 +156,23 @@ describe('what svc says of a list it could not read whole, page by page', () => 
     expect(asked).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2']);
   });
 
+  it('a declared total counts every item sent, also those svc did not keep', async () => {
+    // Totals with --limit keep only the rows shown, and --por-fecha none: the total of
+    // 3 is still what the two pages sent, so the list is whole and the figures stand.
+    page = serve({
+      '1': { body: { data: [LIQ, LIQ2], total: 3, next: '?page=2' } },
+      '2': { body: { data: [settlement(3)], total: 3 } },
+    });
+    for (const argv of [
+      ['liquidaciones', '--limit', '1'],
+      ['liquidaciones', '--por-fecha'],
+    ]) {
+      const r = await svc(argv, { env: env() });
+      expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toContain('te_queda 297.03\t(3 liquidaciones)');
+    }
+  });
+
   it('a next page on another origin is named, and never asked', async () => {
     const before = strangerHits;
     page = serve({
