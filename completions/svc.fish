@@ -287,7 +287,7 @@ complete -c svc -n "__fish_seen_subcommand_from mcp" -l token-archivo -r -d 'con
 complete -c svc -n "__fish_seen_subcommand_from mcp" -l registro -r -d 'agrega una línea JSON por llamada (herramienta, argumentos, resultado, hora) a este archivo'
 complete -c svc -n "__fish_seen_subcommand_from mcp" -l planes -r -d 'dónde escribe preparar_devolucion los planes (default: planes/ en la carpeta de datos de svc)'
 complete -c svc -l json -d 'salida JSON: el campo data tal como lo envió el servicio'
-complete -c svc -l csv -d 'en las listas: CSV (RFC 4180) con encabezado, montos y fechas como los envía el servicio'
+complete -c svc -l csv -d 'en las listas: CSV (RFC 4180) con encabezado; montos como los envía el servicio, fechas en su zona'
 complete -c svc -l profile -r -d 'perfil a usar (o SVC_PROFILE)'
 complete -c svc -l live -d 'usa la clave live del perfil (dinero real)'
 complete -c svc -l base-url -r -d 'dirección del servicio (o SVC_BASE_URL)'

@@ -11,7 +11,7 @@ export const GLOBAL_OPTIONS: { flags: string; description: string }[] = [
   {
     flags: '--csv',
     description:
-      'en las listas: CSV (RFC 4180) con encabezado, montos y fechas como los envía el servicio',
+      'en las listas: CSV (RFC 4180) con encabezado; montos como los envía el servicio, fechas en su zona',
   },
   { flags: '--profile <nombre>', description: 'perfil a usar (o SVC_PROFILE)' },
   { flags: '--live', description: 'usa la clave live del perfil (dinero real)' },
