@@ -369,4 +369,22 @@ describe('svc caso', () => {
     expect(notes).toMatch(/^(FECHA .* {3})?FIRMA válida {3}APP sin app$/m);
     expect(notes).toMatch(/payment\.approved +PAGADA\b/);
   });
+
+  it('no notifications: where svc looked, so none is not read as none sent', async () => {
+    const dir = tempDir('svc-caso-none-');
+    const empty = join(dir, 'vacio.jsonl');
+    closeSync(openSync(empty, 'w'));
+    const notes = async (argv: string[], env: Record<string, string> = {}) => {
+      const r = await svc(['caso', String(paid.id), ...argv], { env: { ...sb.env, ...env } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n');
+      return lines[lines.indexOf('notificaciones recibidas (0)') + 1];
+    };
+    expect(await notes(['--journal', empty])).toBe(`ninguna de este cobro en el journal ${empty}`);
+    // The default journal, in a data folder where no listener ever ran.
+    const data = join(dir, 'datos');
+    expect(await notes([], { SVC_DATA_DIR: data })).toBe(
+      `no hay journal en ${join(data, 'webhooks.jsonl')}: las guarda \`svc webhook listen\` mientras corre`,
+    );
+  });
 });

@@ -5,6 +5,7 @@
 // the record, what is left to refund, each list and a timeline; --json one object;
 // --markdown a report for a ticket that carries no key, secret or signature (the
 // journal's headers, which hold the signature, are never shown here).
+import { existsSync } from 'node:fs';
 import type { Cobro, Devolucion, Liquidacion, Transaccion } from '../../../api/schemas.js';
 import { inZone, serviceTime } from '../../../domain/dates.js';
 import { refuseInexact } from '../../../api/exact.js';
@@ -129,7 +130,7 @@ export async function run(
     ctx.io.out(markdown(local, zone));
     return;
   }
-  await printCaso(ctx, local);
+  await printCaso(ctx, local, journal);
 }
 
 /** The journal's notifications about one request, oldest first; none when there is no journal. */
@@ -331,7 +332,7 @@ const notificationColumns = (zone: string): Column<Notificacion>[] => [
   { header: 'ID', value: (n) => n.id, drop: 1 },
 ];
 
-async function printCaso(ctx: Context, caso: Caso): Promise<void> {
+async function printCaso(ctx: Context, caso: Caso, journal: string): Promise<void> {
   const { io } = ctx;
   const zone = await ctx.zone();
   const totals = totalsOf(caso);
@@ -363,6 +364,15 @@ async function printCaso(ctx: Context, caso: Caso): Promise<void> {
     settlementTotalsParts(totals).join(' '),
   );
   await section('notificaciones recibidas', notificationColumns(zone), caso.notificaciones);
+  // None: say where svc looked, so "0" is not read as "the service sent none".
+  if (caso.notificaciones.length === 0)
+    io.out(
+      io.c.dim(
+        existsSync(journal) || existsSync(`${journal}.1`)
+          ? `ninguna de este cobro en el journal ${printable(journal, 500)}`
+          : `no hay journal en ${printable(journal, 500)}: las guarda \`svc webhook listen\` mientras corre`,
+      ),
+    );
   io.out();
   io.out(io.c.bold('línea de tiempo'));
   await printTable(
