@@ -118,7 +118,8 @@ export type Holidays = ReadonlySet<string>;
 const NO_HOLIDAYS: Holidays = new Set();
 const isBusiness = (day: string, holidays: Holidays) =>
   weekday(day) !== 0 && weekday(day) !== 6 && !holidays.has(day);
-const nextDay = (day: string) =>
+/** The calendar day after `day` (`YYYY-MM-DD`). */
+export const nextDay = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + dayMs).toISOString().slice(0, 10);
 
 /** The first business day on or after `day` (neither a weekend nor one of `holidays`). */

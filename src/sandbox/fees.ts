@@ -4,7 +4,7 @@
 // national or bank holiday of the sandbox's zone's country (holiday-table.ts, the days
 // `liquidaciones conciliar` skips too).
 import type { Medio } from '../api/enums.js';
-import { addBusinessDays } from '../domain/extracto.js';
+import { addBusinessDays, nextDay } from '../domain/extracto.js';
 import { tableHolidays } from '../domain/holidays.js';
 import { formatCents, percentOf, type Cents } from '../domain/money.js';
 
@@ -93,8 +93,9 @@ function holidays(tz: string, year: number): ReadonlySet<string> {
  */
 export function settlementDate(local: string, n: number, tz: string): string {
   const day = local.slice(0, 10);
-  const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
-  return addBusinessDays(next, n - 1, holidays(tz, Number(day.slice(0, 4)))) + local.slice(10);
+  return (
+    addBusinessDays(nextDay(day), n - 1, holidays(tz, Number(day.slice(0, 4)))) + local.slice(10)
+  );
 }
 
 /** What GET /v1/cargos answers, in the seed's field order. */
