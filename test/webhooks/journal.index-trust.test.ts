@@ -1,0 +1,253 @@
+// When the journal's index is trusted, and when it is not. `caso` reads only the lines
+// the index names for its request, so an index is used only when it can be: one whose
+// header is not svc's, whose records are out of order, or that another journal left is
+// passed over and the file read whole; a record cut short by a crash is left out and
+// the rest used; the listener makes its index good again when it opens the journal,
+// and never writes records that would name the wrong lines. Whether a file was read
+// whole shows in a line about another request, damaged after it was indexed: a reading
+// through the index never reaches it.
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { journalEntry } from '../helpers/journal.js';
+import {
+  indexPath,
+  Journal,
+  readJournal,
+  readJournalAbout,
+  rotatedPath,
+  type JournalEntry,
+} from '../../src/webhooks/event-journal.js';
+
+/** The index's header, then 32 bytes a record: offset, length, request, id (doubles, little-endian). */
+const HEADER = 8;
+const RECORD = 32;
+
+/** Entries about requests 1..5 in turn, `n` of them; request 3's are the ones looked for. */
+function entries(n: number, from = 0, body?: (i: number) => Buffer): JournalEntry[] {
+  return Array.from({ length: n }, (_, i) => {
+    const cobro = ((from + i) % 5) + 1;
+    return journalEntry(cobro, body?.(cobro));
+  });
+}
+
+async function write(path: string, list: JournalEntry[]): Promise<void> {
+  const j = await Journal.open(path, { index: true });
+  for (const e of list) await j.append(e);
+  await j.close();
+}
+
+/** Overwrites the line holding `id` with as many bytes of garbage: the index still names it. */
+function damage(path: string, id: string): void {
+  const text = readFileSync(path, 'latin1');
+  const at = text.lastIndexOf('\n', text.indexOf(id)) + 1;
+  const end = text.indexOf('\n', at);
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.alloc(end - at, 'x'), 0, end - at, at);
+  closeSync(fd);
+}
+
+/** Damages the line of the `nth` entry about request 4 in `list` (which is in `path`). */
+const damageA4 = (path: string, list: JournalEntry[], nth = 0) =>
+  damage(path, list.filter((e) => e.cobro_id === 4)[nth]!.id);
+
+const ids = (list: readonly JournalEntry[]) => list.map((e) => e.id);
+const of3 = (list: readonly JournalEntry[]) => ids(list.filter((e) => e.cobro_id === 3));
+const journalIn = () => join(tempDir('svc-jtrust-'), 'webhooks.jsonl');
+
+/** Request 3's entries through the index: which, and how many lines were skipped on the way. */
+function about3(path: string): { ids: string[]; skipped: number } {
+  const r = readJournalAbout(path, 3);
+  return { ids: ids(r.entries), skipped: r.skipped };
+}
+
+/** A journal of `n` entries with its index, and a line about request 4 damaged since. */
+async function indexed(n = 30): Promise<{ path: string; list: JournalEntry[] }> {
+  const path = journalIn();
+  const list = entries(n);
+  await write(path, list);
+  damageA4(path, list, 1);
+  // Read through the index, the damaged line is never reached.
+  expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
+  return { path, list };
+}
+
+// FileHandle is not exported by node:fs/promises: its prototype, from a handle.
+let FH: FileHandle;
+beforeAll(async () => {
+  const probe = await open(journalIn(), 'w');
+  FH = Object.getPrototypeOf(probe) as FileHandle;
+  await probe.close();
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('an index that cannot be trusted is passed over', () => {
+  it('a header that is not svc’s, or an index shorter than its header: the file is read whole', async () => {
+    const { path, list } = await indexed();
+    const idx = readFileSync(indexPath(path));
+    for (const bad of [
+      Buffer.concat([Buffer.from('svcidx2\n'), idx.subarray(HEADER)]),
+      idx.subarray(0, HEADER - 1),
+      Buffer.alloc(0),
+    ]) {
+      writeFileSync(indexPath(path), bad);
+      expect(about3(path), `index of ${bad.length} bytes`).toEqual({
+        ids: of3(list),
+        skipped: 1,
+      });
+    }
+  });
+
+  it('a record cut short by a crash is left out; the records before it are used', async () => {
+    const { path, list } = await indexed();
+    const idx = readFileSync(indexPath(path));
+    writeFileSync(indexPath(path), Buffer.concat([idx, idx.subarray(HEADER, HEADER + 20)]));
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
+    // Only the header and part of the first record: no record, every line read.
+    writeFileSync(indexPath(path), idx.subarray(0, HEADER + RECORD - 1));
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
+  });
+
+  it('records out of the file’s order: the entries still come in the order they arrived', async () => {
+    const { path, list } = await indexed();
+    const idx = Buffer.from(readFileSync(indexPath(path)));
+    // Two records of request 3 swapped (neither the first nor the last record).
+    const [a, b] = list.flatMap((e, i) => (e.cobro_id === 3 ? [i] : [])).slice(1, 3);
+    const ra = Buffer.from(idx.subarray(HEADER + a! * RECORD, HEADER + (a! + 1) * RECORD));
+    idx.copy(idx, HEADER + a! * RECORD, HEADER + b! * RECORD, HEADER + (b! + 1) * RECORD);
+    ra.copy(idx, HEADER + b! * RECORD);
+    writeFileSync(indexPath(path), idx);
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
+  });
+
+  it('records of entries about no request are never taken for a request', async () => {
+    const path = journalIn();
+    const list = [...entries(4), { ...journalEntry(1), cobro_id: null }, ...entries(4)];
+    await write(path, list);
+    expect(readJournalAbout(path, -1).entries).toEqual([]);
+    expect(ids(readJournalAbout(path, 3).entries)).toEqual(of3(list));
+  });
+
+  it('each generation’s index is read in turn, however many records each holds', async () => {
+    const path = journalIn();
+    const big = (i: number) => Buffer.from(`{"n":${i},"p":"${'x'.repeat(3000)}"}`);
+    // Few records, many, then few again (each file's index is read into the same memory when it fits).
+    const files = [
+      { file: rotatedPath(path, 2), list: entries(6, 0, big) },
+      { file: rotatedPath(path, 1), list: entries(40) },
+      { file: path, list: entries(7, 1, big) },
+    ];
+    for (const { file, list } of files) {
+      await write(file, list);
+      damageA4(file, list, list.filter((e) => e.cobro_id === 4).length - 1);
+    }
+    const all = files.flatMap((f) => f.list);
+    expect(about3(path)).toEqual({ ids: of3(all), skipped: 0 });
+    expect(readJournal(path).skipped).toBe(3);
+  });
+});
+
+describe('the listener keeps its index good', () => {
+  it('opened again, it indexes the lines appended without it, and trusts the records already there', async () => {
+    const path = journalIn();
+    const first = entries(10);
+    await write(path, first);
+    // `svc webhook replay` appends without an index while the listener is stopped.
+    const replay = await Journal.open(path);
+    const more = entries(10, 10);
+    for (const e of more) await replay.append(e);
+    await replay.close();
+    const before = readFileSync(indexPath(path));
+    await write(path, []);
+    // The records already there are kept as they were, the new ones after them.
+    const after = readFileSync(indexPath(path));
+    expect(after.subarray(0, before.length)).toEqual(before);
+    expect(after.length).toBe(HEADER + 20 * RECORD);
+    damageA4(path, first);
+    damageA4(path, more);
+    expect(about3(path)).toEqual({ ids: of3([...first, ...more]), skipped: 0 });
+  });
+
+  it('opened after a crash that cut a record short, it drops the piece and goes on after the whole ones', async () => {
+    const { path, list } = await indexed(10);
+    const idx = readFileSync(indexPath(path));
+    writeFileSync(indexPath(path), Buffer.concat([idx, Buffer.alloc(RECORD - 5, 0xff)]));
+    const more = entries(10, 10);
+    await write(path, more);
+    expect(readFileSync(indexPath(path)).length).toBe(idx.length + 10 * RECORD);
+    damageA4(path, more);
+    expect(about3(path)).toEqual({ ids: of3([...list, ...more]), skipped: 0 });
+  });
+
+  it('an index it cannot trust is written again whole when it opens the journal', async () => {
+    const { path, list } = await indexed(20);
+    const idx = readFileSync(indexPath(path));
+    // Another journal's index: records of lines of the same lengths with other ids.
+    const other = journalIn();
+    await write(other, entries(20));
+    writeFileSync(indexPath(path), readFileSync(indexPath(other)));
+    expect(about3(path).skipped).toBe(1);
+    await write(path, []);
+    // The damaged line is no entry: it has no record, and is read.
+    expect(readFileSync(indexPath(path)).length).toBe(idx.length - RECORD);
+    // A line damaged now is not: the records are used again.
+    damageA4(path, list, 2);
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
+    expect(readJournal(path).skipped).toBe(2);
+  });
+
+  it('a batch written after another process appended gets no records (they would name other lines)', async () => {
+    const path = journalIn();
+    const a = entries(10);
+    const b = entries(6, 2);
+    const c = entries(5, 4);
+    const d = entries(10, 1);
+    const listener = await Journal.open(path, { index: true });
+    for (const e of a) await listener.append(e);
+    const replay = await Journal.open(path);
+    for (const e of b) await replay.append(e);
+    await replay.close();
+    // One batch, then the next ones.
+    await Promise.all(c.map((e) => listener.append(e)));
+    for (const e of d) await listener.append(e);
+    await listener.close();
+    expect(readFileSync(indexPath(path)).length).toBe(HEADER + (a.length + d.length) * RECORD);
+    damageA4(path, a);
+    damageA4(path, d);
+    expect(about3(path)).toEqual({ ids: of3([...a, ...b, ...c, ...d]), skipped: 0 });
+  });
+
+  it('after a write that failed, the records of the next one name its lines, past the newline that starts it', async () => {
+    const path = journalIn();
+    const a = entries(10);
+    const c = entries(10, 2);
+    const listener = await Journal.open(path, { index: true });
+    for (const e of a) await listener.append(e);
+    vi.spyOn(FH, 'write').mockImplementationOnce(async () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+      });
+    });
+    await expect(listener.append(journalEntry(3))).rejects.toThrow('ENOSPC');
+    for (const e of c) await listener.append(e);
+    await listener.close();
+    expect(readFileSync(indexPath(path)).length).toBe(HEADER + 20 * RECORD);
+    damageA4(path, a);
+    damageA4(path, c);
+    expect(about3(path)).toEqual({ ids: of3([...a, ...c]), skipped: 0 });
+  });
+
+  it('an index that cannot be written (a folder in its place): the journal is written and read without it', async () => {
+    const path = journalIn();
+    mkdirSync(indexPath(path));
+    const list = entries(12);
+    await write(path, list);
+    const more = entries(3, 12);
+    await write(path, more);
+    expect(readJournal(path).entries).toHaveLength(15);
+    damageA4(path, list);
+    expect(about3(path)).toEqual({ ids: of3([...list, ...more]), skipped: 1 });
+  });
+});
