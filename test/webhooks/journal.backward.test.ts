@@ -3,7 +3,7 @@
 // other order, wherever its lines fall on the chunks it is read by (256 KiB from the
 // end); the lines it skips named by file and line as a reading from the start names
 // them; and `ver`'s look-up, which stops at the entry asked for.
-import { truncateSync, writeFileSync } from 'node:fs';
+import { rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -84,6 +84,19 @@ describe('the journal read from its newest entry back', () => {
     expect(reader.skipped).toBe(1);
     expect(reader.problems()).toEqual([
       { file: path, line: 10, why: 'no es JSON (¿una línea cortada?)' },
+    ]);
+    // Read from the start, the same.
+    expect(readJournal(path).problems).toEqual(reader.problems());
+  });
+
+  it('a skipped line whose file is gone (rotated away) before it is named: still named, no error', () => {
+    const path = journalIn();
+    writeFileSync(path, `${lineOf(journalEntry(1))}no json\n`);
+    const reader = new JournalReader(path);
+    expect([...reader.events('newest')]).toHaveLength(1);
+    rmSync(path);
+    expect(reader.problems()).toMatchObject([
+      { file: path, why: 'no es JSON (¿una línea cortada?)' },
     ]);
   });
 

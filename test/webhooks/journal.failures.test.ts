@@ -23,6 +23,7 @@ import {
   entryProblem,
   eventEntry,
   encodeBody,
+  generationPaths,
   Journal,
   JOURNAL_MAX_BYTES,
   keptHeaders,
@@ -318,6 +319,15 @@ describe('entryProblem: each field a command reads, of its type', () => {
       ),
     ).toBeUndefined();
     expect(entryProblem(with_({ source: 'trigger', headers: {} }))).toBeUndefined();
+    // `bytes` is optional; the app's answer kept, as text or base64, whole or cut.
+    expect(entryProblem(without('bytes'))).toBeUndefined();
+    const answer = { headers: { 'content-type': 'text/plain' }, body: 'ok', bytes: 2 };
+    expect(entryProblem(with_({ response: { ...answer, body_encoding: 'utf8' } }))).toBeUndefined();
+    expect(
+      entryProblem(
+        with_({ response: { ...answer, body: 'b2s=', body_encoding: 'base64', truncated: true } }),
+      ),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -430,6 +440,9 @@ describe('journal sizes and names', () => {
     await j.close();
     expect(readFileSync(rotatedPath(path), 'utf8')).toBe(lineOf(entry(101)));
     expect(readFileSync(path, 'utf8')).toBe('');
+    // The first line, larger than the size, went to an empty file: it was not rotated first.
+    expect(generationPaths(path)).toEqual([rotatedPath(path, 2), rotatedPath(path)]);
+    expect(readFileSync(rotatedPath(path, 2), 'utf8')).toBe(lineOf(entry(100)));
     // Closing twice is closing once.
     await expect(j.close()).resolves.toBeUndefined();
   });

@@ -74,6 +74,44 @@ async function indexed(n = 30): Promise<{ path: string; list: JournalEntry[] }> 
   return { path, list };
 }
 
+/** A record as the index holds it: the line's offset, its length with its newline, its request (-1: none), its id's 48 bits. */
+type Rec = [offset: number, length: number, cobro: number, idn: number];
+
+/** Writes `records` as `path`'s index, in the format the listener writes (its header, then the records). */
+function writeIndex(path: string, records: readonly Rec[]): void {
+  const buf = Buffer.alloc(HEADER + records.length * RECORD);
+  buf.write('svcidx1\n', 0, 'latin1');
+  records.forEach((r, i) => r.forEach((v, k) => buf.writeDoubleLE(v, HEADER + i * RECORD + 8 * k)));
+  writeFileSync(indexPath(path), buf);
+}
+
+const idn = (e: JournalEntry) => Number.parseInt(e.id.slice(4), 16);
+
+/**
+ * Writes `lines` (entries, or text for a line that is not one) as `path` and returns
+ * each line's record: where it is, and for an entry its request and id.
+ */
+function lay(path: string, lines: readonly (JournalEntry | string)[]): Rec[] {
+  let at = 0;
+  const recs: Rec[] = [];
+  for (const l of lines) {
+    const text = typeof l === 'string' ? `${l}\n` : lineOf(l);
+    const bytes = Buffer.byteLength(text);
+    recs.push(typeof l === 'string' ? [at, bytes, -1, -1] : [at, bytes, l.cobro_id ?? -1, idn(l)]);
+    at += bytes;
+  }
+  writeFileSync(path, lines.map((l) => (typeof l === 'string' ? `${l}\n` : lineOf(l))).join(''));
+  return recs;
+}
+
+const lineOf = (e: JournalEntry) => `${JSON.stringify(e)}\n`;
+
+/** What reading every line finds about request 3: what a reading through an index must find too. */
+function whole3(path: string): { ids: string[]; skipped: number } {
+  const r = readJournal(path, (e) => e.cobro_id === 3);
+  return { ids: ids(r.entries), skipped: r.skipped };
+}
+
 // FileHandle is not exported by node:fs/promises: its prototype, from a handle.
 let FH: FileHandle;
 beforeAll(async () => {
@@ -82,6 +120,140 @@ beforeAll(async () => {
   await probe.close();
 });
 afterEach(() => vi.restoreAllMocks());
+
+describe('an index written by hand', () => {
+  it('in svc’s format is the one the listener writes, and is used', async () => {
+    const path = journalIn();
+    const list = entries(10);
+    const recs = lay(path, list);
+    writeIndex(path, recs);
+    const byHand = readFileSync(indexPath(path));
+    // The listener, opening the journal, finds nothing to add or change.
+    await write(path, []);
+    expect(readFileSync(indexPath(path))).toEqual(byHand);
+    damageA4(path, list, 1);
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
+  });
+
+  // Lines about requests 1, 3, the case's line, 4 (damaged after it was indexed), 3 and 5.
+  const craft = (line: JournalEntry | string, record: (r: Rec, e?: JournalEntry) => Rec) => {
+    const path = journalIn();
+    const [a, b, c, d, e] = [
+      journalEntry(1),
+      journalEntry(3),
+      journalEntry(4),
+      journalEntry(3),
+      journalEntry(5),
+    ];
+    const recs = lay(path, [a, b, line, c, d, e]);
+    recs[2] = record(recs[2]!, typeof line === 'string' ? undefined : line);
+    writeIndex(path, recs);
+    damage(path, c.id);
+    return path;
+  };
+  const e3 = journalEntry(3);
+  const json3 = JSON.stringify(e3);
+
+  it.each([
+    ['starts inside a line', `x${json3}`, ([o, l]: Rec): Rec => [o + 1, l - 1, 3, idn(e3)]],
+    ['ends before the end of its line', `${json3}x`, ([o, l]: Rec): Rec => [o, l - 1, 3, idn(e3)]],
+    ['names a blank line', '   ', ([o, l]: Rec): Rec => [o, l, 3, -1]],
+    ['names an entry with another id', e3, ([o, l]: Rec): Rec => [o, l, 3, idn(e3) + 1]],
+    [
+      'names an entry about another request',
+      journalEntry(4),
+      ([o, l, , n]: Rec): Rec => [o, l, 3, n],
+    ],
+  ])('a record of the request that %s: every line is read instead', (_what, line, record) => {
+    const path = craft(line, record);
+    const want = whole3(path);
+    expect(want.skipped).toBeGreaterThan(0);
+    expect(about3(path)).toEqual(want);
+  });
+
+  it.each([
+    ['an offset that is not a whole number', ([o, l, c, n]: Rec): Rec => [o + 0.5, l - 1, c, n]],
+    ['a length that is not a whole number', ([o, l, c, n]: Rec): Rec => [o, l - 0.5, c, n]],
+    ['no length', ([o, , c, n]: Rec): Rec => [o, 0, c, n]],
+    ['an offset inside the line before it', ([o, l, c, n]: Rec): Rec => [o - 3, l + 3, c, n]],
+  ])('a record of another request with %s: the index is not trusted', (_what, record) => {
+    const path = journalIn();
+    const list = entries(10);
+    const recs = lay(path, list);
+    recs[5] = record(recs[5]!);
+    writeIndex(path, recs);
+    damageA4(path, list, 1);
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
+    // The line skipped is the damaged one, read because every line is.
+    expect(readJournalAbout(path, 3).problems).toEqual(readJournal(path).problems);
+  });
+
+  it('the same record twice: the index is not trusted', () => {
+    const path = journalIn();
+    const list = entries(10);
+    const recs = lay(path, list);
+    writeIndex(path, [...recs.slice(0, 6), recs[5]!, ...recs.slice(6)]);
+    damageA4(path, list, 1);
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
+  });
+
+  it('a first or a last record that names another entry: the index is not trusted', () => {
+    for (const which of [0, 9]) {
+      const path = journalIn();
+      const list = entries(10);
+      const recs = lay(path, list);
+      recs[which]![3] += 1;
+      writeIndex(path, recs);
+      damageA4(path, list, 0);
+      expect(about3(path), `record ${which}`).toEqual({ ids: of3(list), skipped: 1 });
+    }
+  });
+
+  it('entries about request 0, about none, or about a number below 0 are each found under their own number', async () => {
+    const path = journalIn();
+    const about = (cobro_id: number | null) => ({ ...journalEntry(9), cobro_id });
+    const list = [
+      about(null),
+      about(0),
+      about(3),
+      about(-7),
+      about(1),
+      journalEntry(4),
+      about(4),
+      about(3),
+      about(null),
+    ];
+    await write(path, list);
+    damage(path, list[5]!.id);
+    for (const n of [0, 1, 3]) {
+      const r = readJournalAbout(path, n);
+      expect(ids(r.entries), `request ${n}`).toEqual(ids(list.filter((e) => e.cobro_id === n)));
+      expect(r.skipped, `request ${n}`).toBe(0);
+    }
+    // Below 0 no request is: the file is read whole, and only that number found.
+    expect(ids(readJournalAbout(path, -7).entries)).toEqual([list[3]!.id]);
+    expect(readJournalAbout(path, -1).entries).toEqual([]);
+  });
+
+  it('entries whose ids are not svc’s form are found through the index too', async () => {
+    const path = journalIn();
+    const odd = [
+      'evt_1',
+      'xevt_0123456789ab',
+      'evt_0123456789AB',
+      'evt_0123456789abcd',
+      'evt_01234567-9ab',
+    ];
+    const list = [
+      ...odd.map((id) => ({ ...journalEntry(3), id })),
+      ...entries(10),
+      { ...journalEntry(3), id: 'evt_zz' },
+    ];
+    await write(path, list);
+    damageA4(path, list);
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
+  });
+});
 
 describe('an index that cannot be trusted is passed over', () => {
   it('a header that is not svc’s, or an index shorter than its header: the file is read whole', async () => {
@@ -217,6 +389,49 @@ describe('the listener keeps its index good', () => {
     damageA4(path, a);
     damageA4(path, d);
     expect(about3(path)).toEqual({ ids: of3([...a, ...b, ...c, ...d]), skipped: 0 });
+  });
+
+  it('more than a chunk of lines without records between indexed ones, and a torn last line: all read, the torn one named', async () => {
+    const path = journalIn();
+    const big = (i: number) => Buffer.from(`{"n":${i},"p":"${'x'.repeat(40 * 1024)}"}`);
+    const a = entries(10);
+    // Appended by another process: about 370 KiB, then a line longer than two chunks.
+    const b = [...entries(9, 2, big), journalEntry(3, Buffer.from('x'.repeat(600 * 1024)))];
+    const d = entries(10, 1);
+    const listener = await Journal.open(path, { index: true });
+    // Queued together: one write, and its records.
+    await Promise.all(a.map((e) => listener.append(e)));
+    const replay = await Journal.open(path);
+    for (const e of b) await replay.append(e);
+    await replay.close();
+    await listener.append(journalEntry(5)); // written after the other process's lines: no records
+    for (const e of d) await listener.append(e);
+    await listener.close();
+    writeFileSync(path, readFileSync(path, 'utf8') + lineOf(journalEntry(3)).slice(0, 50), {
+      flag: 'w',
+    });
+    damageA4(path, a);
+    damageA4(path, d);
+    const r = readJournalAbout(path, 3);
+    expect(ids(r.entries)).toEqual(of3([...a, ...b, ...d]));
+    expect(r.skipped).toBe(1);
+    const lines = 10 + 10 + 1 + 10 + 1;
+    expect(r.problems).toEqual([
+      { file: path, line: lines, why: 'no es JSON (¿una línea cortada?)' },
+    ]);
+  });
+
+  it('an index lost from a journal with blank lines is built again whole', async () => {
+    const path = journalIn();
+    const list = entries(10);
+    writeFileSync(
+      path,
+      list.map((e, i) => (i % 3 === 0 ? `\n${lineOf(e)}  \n` : lineOf(e))).join(''),
+    );
+    await write(path, []);
+    expect(readFileSync(indexPath(path)).length).toBe(HEADER + 10 * RECORD);
+    damageA4(path, list, 1);
+    expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
   });
 
   it('after a write that failed, the records of the next one name its lines, past the newline that starts it', async () => {
