@@ -966,8 +966,16 @@ function readIndex(file: string, scratch?: Float64Array): Float64Array | undefin
   }
 }
 
-/** The index's numbers `f` when they can be trusted for the open file `fd` of `size` bytes. */
-function trusted(f: Float64Array | undefined, fd: number, size: number): Index | undefined {
+/**
+ * The index's numbers `f` when they can be trusted for the open file `fd` of `size`
+ * bytes; `gaps` gets the stretches between records (lines without one).
+ */
+function trusted(
+  f: Float64Array | undefined,
+  fd: number,
+  size: number,
+  gaps?: { from: number; to: number }[],
+): Index | undefined {
   if (!f) return undefined;
   const records = f.length / 4;
   let end = 0;
@@ -978,6 +986,7 @@ function trusted(f: Float64Array | undefined, fd: number, size: number): Index |
       !(Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= end && length > 0)
     )
       return undefined;
+    if (offset > end) gaps?.push({ from: end, to: offset });
     end = offset + length;
   }
   if (end > size) return undefined;
@@ -1138,6 +1147,8 @@ export class JournalReader {
   private found: { file: string; start: number; line?: number; why: string }[] = [];
   /** Where each file's index is read (one after the other): allocated once for them all. */
   private scratch: Float64Array | undefined;
+  /** The index a look-up read last (in `scratch`). */
+  private lastIndex: { file: string; f: Float64Array } | undefined;
 
   constructor(readonly path: string) {}
 
@@ -1255,6 +1266,120 @@ export class JournalReader {
     }
   }
 
+  /**
+   * lookUp through the files' indexes, newest file first: the record of the id's 48
+   * bits, its line read at its offset and checked to hold that id, and every line no
+   * record covers. Its replays are the entries after it about the same request (a
+   * replay carries its original's body), read the same way. Undefined when the index
+   * cannot answer: an id of another shape, a file without a trusted index, a record
+   * naming a line that is not there, an id of another shape that may start with `id`.
+   * Then nothing read here is counted, and the caller reads the journal back instead.
+   */
+  lookUpIndexed(id: string): Lookup | undefined {
+    const idn = idNumber(id);
+    if (idn < 0) return undefined;
+    const events = [this.path, ...generationPaths(this.path).reverse()];
+    const other = rejectedPath(this.path);
+    const files = [...events, other, ...generationPaths(other).reverse()];
+    this.lastIndex = undefined;
+    const answer = (() => {
+      for (let k = 0; k < files.length; k++) {
+        const got = this.picked(files[k]!, 3, idn, (e) => e.id.startsWith(id), true);
+        if (got === undefined) return undefined;
+        const hit = got?.filter((g) => g.entry.id === id).pop();
+        if (!hit) {
+          if (got?.length) return undefined;
+          continue;
+        }
+        // Replays are written after their original: in its file past it, and in newer files.
+        const where = k < events.length ? events.slice(0, k + 1).reverse() : [...events].reverse();
+        const cobro = cobroNumber(hit.entry.cobro_id);
+        const replays: JournalEntry[] = [];
+        // Each of these files was read above: its unreadable lines are counted once.
+        const counted = { skipped: this.skipped, found: this.found.length };
+        for (const file of where) {
+          const more = this.picked(file, 2, cobro, (e) => e.replay_of === id, false);
+          if (more === undefined) return undefined;
+          for (const m of more ?? [])
+            if (m.entry.replay_of === id && (file !== files[k] || m.at > hit.at))
+              replays.push(m.entry);
+        }
+        this.skipped = counted.skipped;
+        this.found.length = counted.found;
+        return { entry: hit.entry, replays, matches: 1 };
+      }
+      return { entry: undefined, replays: [], matches: 0 };
+    })();
+    this.lastIndex = undefined;
+    if (!answer) {
+      this.skipped = 0;
+      this.found = [];
+    }
+    return answer;
+  }
+
+  /**
+   * The entries of one file a look-up needs, in file order with where their lines
+   * start: those named by the records whose `field` (2: request, 3: id's number) is
+   * `value`, and those of the lines no record covers that `keep` keeps. null: no such
+   * file; undefined: no trusted index, a record naming a line that is not there, or
+   * (`oddIds`) a record of an id of another shape, which only reading the line tells.
+   */
+  private picked(
+    file: string,
+    field: 2 | 3,
+    value: number,
+    keep: (e: JournalEntry) => boolean,
+    oddIds: boolean,
+  ): { at: number; entry: JournalEntry }[] | null | undefined {
+    const fd = openForReading(file);
+    if (fd === undefined) return null;
+    try {
+      // The index before the file's size: records are written after their lines. The
+      // file just read (the one the entry is in, read again for its replays) is not
+      // read twice: records added since are lines it does not cover, and read so.
+      const f = this.lastIndex?.file === file ? this.lastIndex.f : readIndex(file, this.scratch);
+      if (f && f.buffer !== this.scratch?.buffer) this.scratch = new Float64Array(f.buffer);
+      this.lastIndex = f && { file, f };
+      let st;
+      try {
+        st = fstatSync(fd);
+      } catch (err) {
+        throw new JournalError(`no se pudo leer el journal ${file}: ${(err as Error).message}`);
+      }
+      const gaps: { from: number; to: number }[] = [];
+      const index = st.isFile() ? trusted(f, fd, st.size, gaps) : undefined;
+      if (!index) return undefined;
+      const rec = index.f;
+      // Typed arrays are searched natively: a million records in a few milliseconds.
+      if (oddIds)
+        for (let i = rec.indexOf(-1); i !== -1; i = rec.indexOf(-1, i + 1))
+          if (i % 4 === 3) return undefined;
+      const out: { at: number; entry: JournalEntry }[] = [];
+      for (let i = rec.indexOf(value); i !== -1; i = rec.indexOf(value, i + 1)) {
+        if (i % 4 !== field) continue;
+        const entry = entryAt(fd, readRecord(rec, (i - field) / 4));
+        if (!entry) return undefined;
+        if (keep(entry)) out.push({ at: rec[i - field]!, entry });
+      }
+      if (st.size > index.end) gaps.push({ from: index.end, to: st.size });
+      for (const g of gaps) {
+        let at = 0;
+        const lines = (function* () {
+          for (const raw of linesBetween(file, fd, g.from, g.to)) {
+            at = raw.start;
+            yield raw;
+          }
+        })();
+        for (const entry of this.entries(file, lines, false))
+          if (keep(entry)) out.push({ at, entry });
+      }
+      return out.sort((a, b) => a.at - b.at);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   /** The lines skipped so far, each named by file and line (counted only for those named). */
   problems(): JournalProblem[] {
     const byFile = new Map<string, number[]>();
@@ -1308,12 +1433,15 @@ export interface Lookup {
 }
 
 /**
- * The entry `id` names and its replays, read from the newest entry back: a replay is
+ * The entry `id` names and its replays: through the journal's index where it can answer
+ * (JournalReader.lookUpIndexed), else read from the newest entry back: a replay is
  * written after the entry it replays, so by the time the entry is found every replay
  * of it has been seen, and the reading stops there (an id written whole). A start of
  * an id reads everything, to be sure it names only one.
  */
 export function lookUp(reader: JournalReader, id: string): Lookup {
+  const indexed = reader.lookUpIndexed(id);
+  if (indexed) return indexed;
   const replays = new Map<string, JournalEntry[]>();
   let first: JournalEntry | undefined;
   let matches = 0;

@@ -126,7 +126,8 @@ export async function run(
 
   const mode = modeOf(id, last, opts.all === true);
   const { JournalReader, lookUp } = await import('../../../webhooks/event-journal.js');
-  // Never the whole journal in memory: an id is looked up from the newest entry back,
+  // Never the whole journal in memory: an id is looked up through the index (else from
+  // the newest entry back),
   // --last N keeps N, and --all reads the journal twice (every entry checked before
   // any is sent, then each sent as it is read again).
   const reader = new JournalReader(path);

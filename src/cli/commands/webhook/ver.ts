@@ -69,8 +69,8 @@ export async function run(
 ): Promise<void> {
   const path = await journalPath(ctx, opts, true);
   const id = args[0]!;
-  // Read from the newest entry back, stopping at the one asked for: the same time
-  // whatever the journal's size.
+  // Through the journal's index (its line, and its replays', read at their offsets),
+  // else read from the newest entry back, stopping at the one asked for.
   const { JournalReader, lookUp } = await import('../../../webhooks/event-journal.js');
   const reader = new JournalReader(path);
   const found = await journalRead(() => lookUp(reader, id));
