@@ -265,6 +265,11 @@ export async function run(
     await journal?.close().catch(() => undefined);
     await forwarder.close();
   }
+  if (mode === 'all' && sent < total)
+    throw new CliError(
+      `se revisaron ${count(total, 'evento', 'eventos')} pero se reenviaron ${sent}: el journal cambió entre las dos lecturas (rotó o se borró un archivo); los que faltan no se mandaron, revisá con svc webhook eventos`,
+      { exit: EXIT.network, code: 'journal_changed' },
+    );
   if (unreachable)
     throw new CliError(
       `${unreachable} de ${count(sent, 'reenvío', 'reenvíos')} no ${unreachable === 1 ? 'llegó' : 'llegaron'} a la app`,
