@@ -43,12 +43,21 @@ const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 let failed = 0;
 
-/** A listener journal of n entries (about 1 KiB each), ids evt_ and k in hex; returns the first and last id. */
+/**
+ * A listener journal of n entries (about 1 KiB each), ids evt_ and k in hex, with the
+ * index the listener keeps beside it (`<file>.idx`: a header, then per line its offset,
+ * length, request and id's number as little-endian doubles); returns the first and last id.
+ */
 function writeJournal(file, n) {
   const fd = openSync(file, 'w', 0o600);
+  const idx = openSync(`${file}.idx`, 'w', 0o600);
+  writeSync(idx, 'svcidx1\n');
   const id = (k) => `evt_${k.toString(16).padStart(12, '0')}`;
+  let offset = 0;
   for (let k = 1; k <= n;) {
     let chunk = '';
+    const records = Buffer.alloc(1000 * 32);
+    let r = 0;
     for (let i = 0; i < 1000 && k <= n; i++, k++) {
       const body = JSON.stringify({
         event: 'payment.approved',
@@ -60,7 +69,7 @@ function writeJournal(file, n) {
         transaccion_id: k,
         pad: 'x'.repeat(400),
       });
-      chunk += `${JSON.stringify({
+      const line = `${JSON.stringify({
         id: id(k),
         received_at: new Date(Date.UTC(2026, 0, 1) + k * 30_000).toISOString(),
         source: 'listen',
@@ -81,10 +90,18 @@ function writeJournal(file, n) {
         answered: 200,
         latency_ms: 3,
       })}\n`;
+      const length = Buffer.byteLength(line);
+      for (const [j, v] of [offset, length, k, k].entries())
+        records.writeDoubleLE(v, r * 32 + j * 8);
+      r++;
+      offset += length;
+      chunk += line;
     }
     writeSync(fd, chunk);
+    writeSync(idx, records.subarray(0, r * 32));
   }
   closeSync(fd);
+  closeSync(idx);
   return { first: id(1), last: id(n) };
 }
 
