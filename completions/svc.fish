@@ -255,7 +255,7 @@ complete -c svc -n "__fish_seen_subcommand_from sandbox" -l webhook-url -r -d 'a
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l tz -r -d 'zona horaria de las fechas (default America/Argentina/Buenos_Aires)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l retry-schedule -r -d 'esperas entre reintentos de notificación (default 1000,4000,16000,64000,256000)'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l ready-delay -r -d 'demora hasta que cvu y qr están listos (default 1500)'
-complete -c svc -n "__fish_seen_subcommand_from sandbox" -l por-pagina -r -d 'pagina las listas de a n elementos (?pagina=, has_more, next y Link rel="next"), como puede hacerlo un servicio real; sin esto cada lista va entera'
+complete -c svc -n "__fish_seen_subcommand_from sandbox" -l por-pagina -r -d 'pagina las listas de a n elementos (?pagina=, has_more, next y Link rel="next"), como puede hacerlo un servicio real (default 100); 0 da cada lista entera'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l comprimir -xa 'gzip deflate br' -d 'responde /v1 comprimido (Content-Encoding gzip, deflate o br) aunque el cliente no lo pida, como puede hacer un servicio real'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l campos-extra -d 'cada registro de /v1 lleva campos que el contrato no muestra (canal, metadatos), como puede agregar un servicio real'
 complete -c svc -n "__fish_seen_subcommand_from sandbox" -l fechas-con-zona -d 'las fechas de los registros de id impar van en ISO 8601 con zona, en UTC (2026-11-27T08:10:03Z); las demás, locales como siempre'

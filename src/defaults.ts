@@ -17,6 +17,11 @@ export const DEFAULTS = {
   retryScheduleMs: [1_000, 4_000, 16_000, 64_000, 256_000] as readonly number[],
   /** Until a new payment request's cvu and qr are ready (sandbox/index.ts DEFAULT_READY_DELAY_MS). */
   readyDelayMs: 1500,
+  /**
+   * Items per page of the sandbox's /v1 lists (`svc sandbox --por-pagina`; 0: whole lists).
+   * Paged by default, as a real service may page, so every client meets pages.
+   */
+  sandboxPageSize: 100,
   /** Time zone of the sandbox's dates (sandbox/time.ts DEFAULT_TZ). */
   timeZone: 'America/Argentina/Buenos_Aires',
   /** Amount of a `webhook trigger` sample and of the payment request `--sandbox` creates. */

@@ -17,7 +17,7 @@ import { match, type Match } from './router.js';
 import { replyProblem } from './reply-check.js';
 import type { Merchant, Store } from './store.js';
 import type { Clock } from './time.js';
-import type { ApiRequest, Reply } from './types.js';
+import { Items, type ApiRequest, type Reply } from './types.js';
 import { parseBody } from './json-body.js';
 import { anyLatitude, withLatitude, type Latitude } from './latitude.js';
 import { BodyBudget, SMALL_BODY_BYTES } from '../body-budget.js';
@@ -46,7 +46,7 @@ export interface SandboxAppOptions {
   /**
    * Page the lists of /v1 (`?pagina=N`) this many items at a time, with `has_more`, `next`
    * and a `Link: <…>; rel="next"` header, as a real service may (the seed shows no paging).
-   * Unset: each list whole in one reply.
+   * Unset or 0: each list whole in one reply. The dashboard's own calls always get whole lists.
    */
   pageSize?: number;
   /**
@@ -160,18 +160,25 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
         record(method, path, answered, started, req);
         return;
       }
+      // The dashboard (its calls are marked X-Svc-Panel) shows and counts whole lists itself.
+      const paging =
+        options.pageSize &&
+        (method === 'GET' || method === 'HEAD') &&
+        req.headers['x-svc-panel'] === undefined
+          ? options.pageSize
+          : 0;
       let reply = await process(
         req,
         method,
         path,
         qi < 0 ? '' : url.slice(qi + 1),
         fault?.action === 'delay' ? (fault.delay_ms ?? 0) : 0,
+        paging,
       );
       if (options.checkReplies) reply = checked(method, path, reply);
       if (anyLatitude(options.latitude) && !isStreamReply(reply))
         reply = withLatitude(reply, path, options.latitude, clock.tz);
-      if (options.pageSize !== undefined && (method === 'GET' || method === 'HEAD'))
-        reply = paged(reply, path, qi < 0 ? '' : url.slice(qi + 1), options.pageSize, baseUrl);
+      if (paging) reply = paged(reply, path, qi < 0 ? '' : url.slice(qi + 1), paging, baseUrl);
       if (isStreamReply(reply)) {
         if (method === 'HEAD')
           write(res, { status: reply.status, body: '', contentType: reply.contentType });
@@ -228,6 +235,7 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
     path: string,
     search: string,
     delayMs: number,
+    pageSize: number,
   ): Promise<Reply> {
     const held = { bytes: 0 };
     try {
@@ -236,7 +244,10 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
       const merchant = m.route.access === 'public' ? undefined : authOf(store, req);
       const raw = await bodyOf(req, method, m.route.code, budget, held);
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-      return m.route.handler(deps, apiRequest(req, m, merchant, search, raw, clock.now()));
+      const reply = m.route.handler(deps, apiRequest(req, m, merchant, search, raw, clock.now()));
+      // Items are produced here, where a refusal they meet (a data file that cannot be
+      // written) is still the request's answer.
+      return gathered(reply, search, pageSize);
     } catch (err) {
       if (err instanceof SandboxError) return errorReply(err);
       throw err;
@@ -291,10 +302,38 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   };
 }
 
+/** The page a list is asked for (`?pagina=N`, from 1; anything else is the first). */
+function pageOf(query: URLSearchParams): number {
+  const asked = query.get('pagina') ?? '1';
+  return /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : 1;
+}
+
+/**
+ * A list reply whose items are produced as read (Items) made into an array: the whole
+ * list, or with `size` only the asked page's items, reading one past its end to know
+ * whether more follow (Reply.more). Any other reply passes as it is.
+ */
+export function gathered(reply: Reply, search: string, size: number): Reply {
+  const body = reply.body as { data?: unknown } | undefined;
+  if (!(body?.data instanceof Items)) return reply;
+  if (!size) return { ...reply, body: { ...body, data: [...body.data.from(0)] } };
+  const data: unknown[] = [];
+  let more = false;
+  for (const item of body.data.from((pageOf(new URLSearchParams(search)) - 1) * size)) {
+    if (data.length === size) {
+      more = true;
+      break;
+    }
+    data.push(item);
+  }
+  return { ...reply, body: { ...body, data }, more };
+}
+
 /**
  * One page of a /v1 list reply (`?pagina=N`, from 1; anything else is the first): its
  * items, `has_more`, and where the next page is, in the body (`next`, null on the last)
- * and in a Link header. Any other reply passes as it is.
+ * and in a Link header. A reply already cut to its page (gathered) keeps its items.
+ * Any other reply passes as it is.
  */
 export function paged(
   reply: Reply,
@@ -306,14 +345,15 @@ export function paged(
   const data = (reply.body as { data?: unknown } | undefined)?.data;
   if (!path.startsWith('/v1/') || reply.status !== 200 || !Array.isArray(data)) return reply;
   const query = new URLSearchParams(search);
-  const asked = query.get('pagina') ?? '1';
-  const page = /^[1-9]\d{0,8}$/.test(asked) ? Number(asked) : 1;
-  const items = data.slice((page - 1) * size, page * size);
-  const more = page * size < data.length;
+  const page = pageOf(query);
+  const cut = reply.more !== undefined;
+  const items = cut ? data : data.slice((page - 1) * size, page * size);
+  const more = cut ? reply.more === true : page * size < data.length;
   query.set('pagina', String(page + 1));
   const next = more ? `${base}${path}?${query}` : null;
+  const { more: _cut, ...rest } = reply;
   return {
-    ...reply,
+    ...rest,
     body: { data: items, has_more: more, next },
     headers: { ...reply.headers, ...(next ? { Link: `<${next}>; rel="next"` } : {}) },
   };

@@ -16,6 +16,8 @@ export { SandboxStartError } from './sandbox-error.js';
 export { DEFAULT_RETRY_SCHEDULE } from './dispatcher.js';
 
 export const DEFAULT_READY_DELAY_MS = DEFAULTS.readyDelayMs;
+/** Items per page of a /v1 list unless told otherwise (0: whole lists). */
+export const DEFAULT_PAGE_SIZE = DEFAULTS.sandboxPageSize;
 /** How long a request may take to arrive whole, and its headers. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const REQUEST_HEADERS_TIMEOUT_MS = 15_000;
@@ -46,7 +48,7 @@ export interface SandboxOptions {
   requestTimeoutMs?: number;
   /** Check each /v1 reply against the endpoint table (tests: see SandboxAppOptions.checkReplies). */
   checkReplies?: boolean;
-  /** Page the /v1 lists this many items at a time (SandboxAppOptions.pageSize); unset, whole. */
+  /** Page the /v1 lists this many items at a time (SandboxAppOptions.pageSize); default DEFAULT_PAGE_SIZE, 0 whole. */
   pageSize?: number;
   /** Compress every /v1 answer with this coding (see SandboxAppOptions.compress). */
   compress?: Coding;
@@ -120,7 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       onError: options.onError,
       maxBodiesBytes: options.maxBodiesBytes,
       checkReplies: options.checkReplies,
-      pageSize: options.pageSize,
+      pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
       compress: options.compress,
       latitude: options.latitude,
     });

@@ -208,10 +208,10 @@ class Table<R extends { merchant: number; wire: { id: number } }> {
     this.byId.set(r.wire.id, r);
     if (r.wire.id > this.maxId) this.maxId = r.wire.id;
   }
-  /** The merchant's records, newest first. */
-  *newestFirst(m: number): Generator<R> {
+  /** The merchant's records, newest first, passing over the first `skip` at no cost (a page's start). */
+  *newestFirst(m: number, skip = 0): Generator<R> {
     const list = this.ids.get(m) ?? [];
-    for (let i = list.length - 1; i >= 0; i--) yield this.byId.get(list[i]!)!;
+    for (let i = list.length - 1 - skip; i >= 0; i--) yield this.byId.get(list[i]!)!;
   }
   get size(): number {
     return this.byId.size;

@@ -33,8 +33,31 @@ export interface Reply {
   contentType?: string;
   /** Extra response headers (Location of a redirect, the payer page's CSP). */
   headers?: Record<string, string>;
+  /** A list reply already cut to one page (app.ts): whether more items follow it. */
+  more?: boolean;
 }
 
 export type Handler = (deps: Deps, req: ApiRequest) => Reply;
 
 export const ok = (data: unknown, status = 200): Reply => ({ status, body: { data } });
+
+/**
+ * The items of a list, produced as they are read: `from(skip)` yields them in the
+ * list's order, passing over the first `skip`. A page (svc sandbox --por-pagina) reads
+ * only up to its own end, so a first page costs its size, not the merchant's history.
+ */
+export class Items {
+  constructor(readonly from: (skip: number) => Iterable<unknown>) {}
+}
+
+/** A 200 list reply whose items are produced as they are read (app.ts cuts or gathers them). */
+export const okItems = (from: (skip: number) => Iterable<unknown>): Reply => ok(new Items(from));
+
+/** Passes over the first `skip` items of `items` (for lists whose filter must see each item). */
+export function* skipping<T>(items: Iterable<T>, skip: number): Generator<T> {
+  let left = skip;
+  for (const item of items) {
+    if (left > 0) left--;
+    else yield item;
+  }
+}

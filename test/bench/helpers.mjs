@@ -12,7 +12,7 @@ export const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 export const peak = fileURLToPath(new URL('../helpers/report-peak-rss.mjs', import.meta.url));
 
 /**
- * `svc sandbox --port 0 --json --ready-delay 0 ...args` (no request's cvu/qr is still
+ * `svc sandbox --port 0 --json --ready-delay 0 --por-pagina 0 ...args` (no request's cvu/qr is still
  * being prepared while runs are timed); resolves once it says where it listens, with
  * the time that took. `env`: svc's environment pointed at it, a config folder of its own.
  */
@@ -20,7 +20,21 @@ export async function startSandbox(args = [], nodeArgs = []) {
   const t0 = process.hrtime.bigint();
   const proc = spawn(
     process.execPath,
-    [...nodeArgs, bin, 'sandbox', '--port', '0', '--json', '--ready-delay', '0', ...args],
+    // Whole lists (--por-pagina 0, not the sandbox's pages of 100): the bare scripts timed
+    // beside svc read a list in one reply, so the figures stay comparable with earlier runs.
+    [
+      ...nodeArgs,
+      bin,
+      'sandbox',
+      '--port',
+      '0',
+      '--json',
+      '--ready-delay',
+      '0',
+      '--por-pagina',
+      '0',
+      ...args,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';

@@ -130,3 +130,62 @@ describe('a paged service: svc reads every page', () => {
     expect(limited.stderr).toMatch(/^mostrando 3; hay más \(svc no leyó el resto de la lista\)$/m);
   });
 });
+
+describe('pages are the default of the sandbox', () => {
+  it('svc sandbox pages 100 at a time unless told; --por-pagina 0 gives whole lists', async () => {
+    const paged = await startSandbox({ argv: [] });
+    const whole = await startSandbox({ argv: ['--por-pagina', '0'] });
+    try {
+      for (const own of [paged, whole]) for (let i = 0; i < 101; i++) await own.cobro();
+      const one = await paged.api('GET', '/v1/cobros');
+      expect([one.body.data.length, one.body.has_more]).toEqual([100, true]);
+      const two = await paged.api(
+        'GET',
+        new URL(one.body.next).pathname + new URL(one.body.next).search,
+      );
+      expect([two.body.data.length, two.body.has_more, two.body.next]).toEqual([1, false, null]);
+      expect(two.body.data[0].id).toBe(1);
+      const all = await whole.api('GET', '/v1/cobros');
+      expect(all.body.data).toHaveLength(101);
+      expect('has_more' in all.body).toBe(false);
+      expect(all.headers.get('link')).toBeNull();
+    } finally {
+      await paged.stop();
+      await whole.stop();
+    }
+  });
+
+  it('a test sandbox pages by default too', async () => {
+    const own = await startSandbox();
+    try {
+      for (let i = 0; i < 101; i++) await own.cobro();
+      const r = await own.api('GET', '/v1/cobros');
+      expect([r.body.data.length, r.body.has_more]).toEqual([100, true]);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('every page of each list, filtered or not, is the whole list cut in order', async () => {
+    // The dashboard's calls (X-Svc-Panel) get whole lists: it shows and counts them itself.
+    const panel = { 'X-Svc-Panel': '1' };
+    for (const path of [
+      '/v1/cobros',
+      '/v1/cobros?estado=pagado',
+      '/v1/cobros?q=orden',
+      '/v1/transacciones',
+      '/v1/transacciones?medio=qr',
+      '/v1/devoluciones',
+      '/v1/liquidaciones',
+    ]) {
+      const whole = await sb.raw('GET', path, { headers: panel });
+      expect('has_more' in whole.body, path).toBe(false);
+      const { items, pages } = await allPages<{ id: number }>(path);
+      expect(
+        items.map((i) => i.id),
+        path,
+      ).toEqual(whole.body.data.map((i: { id: number }) => i.id));
+      expect(pages, path).toBe(Math.max(1, Math.ceil(items.length / 2)));
+    }
+  });
+});

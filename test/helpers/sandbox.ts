@@ -155,6 +155,8 @@ export interface Sandbox {
     path: string,
     init?: { body?: string; headers?: Record<string, string>; key?: string | null },
   ): Promise<Reply>;
+  /** Every item of a /v1 list, its pages followed (`next`) as a client follows them; at most 1000 pages. */
+  list(path: string): Promise<any[]>;
   /** Creates a payment request with the ready merchant and returns its data. */
   cobro(body?: Record<string, unknown>): Promise<z.infer<typeof Cobro>>;
   /** Adds a fault (POST /_sandbox/fallas) and returns its id. */
@@ -225,6 +227,17 @@ function caller(
   return {
     api,
     raw,
+    async list(path) {
+      const items: any[] = [];
+      let next: string | null = path;
+      for (let pages = 0; next !== null; pages++) {
+        if (pages === 1000) throw new Error(`GET ${path}: more than 1000 pages`);
+        const r = await must('GET', next);
+        items.push(...(r.data as any[]));
+        next = r.next ? (r.next as string).slice(base.length) : null;
+      }
+      return items;
+    },
     async cobro(body = {}) {
       const r = await api('POST', '/v1/cobros', {
         concepto: 'Pedido de prueba',
@@ -295,7 +308,16 @@ export async function startSandbox(
 /** The JSON line `svc sandbox --json` prints once it is ready. */
 type ReadyLine = Omit<
   Sandbox,
-  'env' | 'api' | 'raw' | 'cobro' | 'fault' | 'faultsLeft' | 'clearFaults' | 'apiLog' | 'stop'
+  | 'env'
+  | 'api'
+  | 'raw'
+  | 'list'
+  | 'cobro'
+  | 'fault'
+  | 'faultsLeft'
+  | 'clearFaults'
+  | 'apiLog'
+  | 'stop'
 > & { tz: string };
 
 async function spawn(args: string[]): Promise<SpawnedSandbox> {

@@ -40,9 +40,9 @@ describe('svc sandbox --generar', () => {
         expect(estados).toContain(e);
 
       // Paid requests have their transactions and settlements; refunded ones their refunds.
-      const txs = (await s.api('GET', '/v1/transacciones')).body.data as Row[];
-      const liqs = (await s.api('GET', '/v1/liquidaciones')).body.data as Row[];
-      const devs = (await s.api('GET', '/v1/devoluciones')).body.data as Row[];
+      const txs = (await s.list('/v1/transacciones')) as Row[];
+      const liqs = (await s.list('/v1/liquidaciones')) as Row[];
+      const devs = (await s.list('/v1/devoluciones')) as Row[];
       const cents = (a: string) => Math.round(Number(a) * 100);
       for (const c of cobros) {
         const paid = txs.filter((t) => t.cobro_id === c.id && t.estado === 'ACREDITADO');

@@ -10,7 +10,8 @@ const N = STREAMED_LIST_ITEMS + 5;
 let sb: InProcessSandbox;
 
 beforeAll(async () => {
-  sb = await startSandbox();
+  // Whole lists (pageSize 0): what is tested is one reply longer than STREAMED_LIST_ITEMS.
+  sb = await startSandbox({ pageSize: 0 });
   // One request made through the API, the rest its copies put in the store directly
   // (the list is what is tested, not a thousand creations).
   const first = await sb.cobro({ concepto: 'Pedido "0" ñandú \\ x', monto: '1.00' });

@@ -33,8 +33,9 @@ describe('?q= of the payment requests', () => {
           ...(t.referencia ? { referencia: t.referencia } : {}),
         });
       const list = async (q?: string) =>
-        (await s.api('GET', `/v1/cobros${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`))
-          .body.data as Row[];
+        (await s.list(
+          `/v1/cobros${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`,
+        )) as Row[];
       const all = await list();
       expect(all).toHaveLength(4504);
       const some = all[1234]!;

@@ -6,8 +6,16 @@ import { formatCents } from '../../domain/money.js';
 import { SandboxError } from '../sandbox-error.js';
 import { eventOf, findCobro, refresh } from '../model.js';
 import * as state from '../state.js';
-import { payerUrl, type CobroRec } from '../store.js';
-import { ok, type ApiRequest, type Deps, type Handler, type Reply } from '../types.js';
+import { payerUrl, type CobroRec, type CobroWire } from '../store.js';
+import {
+  ok,
+  okItems,
+  skipping,
+  type ApiRequest,
+  type Deps,
+  type Handler,
+  type Reply,
+} from '../types.js';
 import { badWith, readBody } from './validate.js';
 
 const DAY = 86_400_000;
@@ -86,7 +94,22 @@ export function cvuOf(id: number): string {
 export const listar: Handler = (deps, req) => {
   const estado = req.query.get('estado') as EstadoCobro | null;
   const q = (req.query.get('q') ?? '').trim().toLowerCase();
-  const out = [];
+  // Without a filter a page starts where it starts; a request left unread here is still
+  // refreshed when read, and its expiry swept (app.ts).
+  if (!estado && !q)
+    return okItems(function* (skip) {
+      for (const rec of deps.store.cobros.newestFirst(req.merchant.id, skip))
+        yield refresh(deps, rec, req.now).wire;
+    });
+  return okItems((skip) => skipping(filtered(deps, req, estado, q), skip));
+};
+
+function* filtered(
+  deps: Deps,
+  req: ApiRequest,
+  estado: EstadoCobro | null,
+  q: string,
+): Generator<CobroWire> {
   // `q` is looked up in the store's search text; each request found is checked again below.
   const found = q ? deps.store.searchCobros(req.merchant.id, q) : undefined;
   for (const rec of found ?? deps.store.cobros.newestFirst(req.merchant.id)) {
@@ -100,10 +123,9 @@ export const listar: Handler = (deps, req) => {
     ) {
       continue;
     }
-    out.push(cur.wire);
+    yield cur.wire;
   }
-  return ok(out);
-};
+}
 
 export const ver: Handler = (deps, req) =>
   ok(findCobro(deps, req.merchant.id, req.params[0], req.now).wire);

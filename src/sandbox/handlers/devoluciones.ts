@@ -5,7 +5,7 @@ import { notFound } from '../sandbox-error.js';
 import { eventOf, findCobro, idOf, withWire } from '../model.js';
 import * as state from '../state.js';
 import type { DevolucionRec, Op } from '../store.js';
-import { ok, type Handler } from '../types.js';
+import { ok, okItems, type Handler } from '../types.js';
 import { badWith, readBody } from './validate.js';
 
 export const crear: Handler = (deps, req) => {
@@ -64,11 +64,10 @@ export const crear: Handler = (deps, req) => {
   return ok(dev.wire, 201);
 };
 
-export const listar: Handler = (deps, req) => {
-  const out = [];
-  for (const d of deps.store.devoluciones.newestFirst(req.merchant.id)) out.push(d.wire);
-  return ok(out);
-};
+export const listar: Handler = (deps, req) =>
+  okItems(function* (skip) {
+    for (const d of deps.store.devoluciones.newestFirst(req.merchant.id, skip)) yield d.wire;
+  });
 
 export const ver: Handler = (deps, req) => {
   const d = deps.store.devoluciones.get(req.merchant.id, idOf(req.params[0]));

@@ -1,8 +1,7 @@
 // GET /v1/liquidaciones: one settlement estimate per credited transaction, newest first.
-import { ok, type Handler } from '../types.js';
+import { okItems, type Handler } from '../types.js';
 
-export const listar: Handler = (deps, req) => {
-  const out = [];
-  for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id)) out.push(l.wire);
-  return ok(out);
-};
+export const listar: Handler = (deps, req) =>
+  okItems(function* (skip) {
+    for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id, skip)) yield l.wire;
+  });

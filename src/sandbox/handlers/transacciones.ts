@@ -1,19 +1,29 @@
 // GET /v1/transacciones (filters medio, estado) and GET /v1/transacciones/{id}.
 import { notFound } from '../sandbox-error.js';
 import { idOf } from '../model.js';
-import { ok, type Handler } from '../types.js';
+import { ok, okItems, skipping, type Handler } from '../types.js';
 
 export const listar: Handler = (deps, req) => {
   // An unknown filter value matches nothing, as a filter on any other value would.
-  const medio = req.query.get('medio');
-  const estado = req.query.get('estado');
-  const out = [];
-  for (const t of deps.store.transacciones.newestFirst(req.merchant.id)) {
-    if (medio !== null && medio !== '' && t.wire.medio !== medio) continue;
-    if (estado !== null && estado !== '' && t.wire.estado !== estado) continue;
-    out.push(t.wire);
-  }
-  return ok(out);
+  const medio = req.query.get('medio') || null;
+  const estado = req.query.get('estado') || null;
+  const all = (skip: number) => deps.store.transacciones.newestFirst(req.merchant.id, skip);
+  if (medio === null && estado === null)
+    return okItems(function* (skip) {
+      for (const t of all(skip)) yield t.wire;
+    });
+  return okItems((skip) =>
+    skipping(
+      (function* () {
+        for (const t of all(0)) {
+          if (medio !== null && t.wire.medio !== medio) continue;
+          if (estado !== null && t.wire.estado !== estado) continue;
+          yield t.wire;
+        }
+      })(),
+      skip,
+    ),
+  );
 };
 
 export const ver: Handler = (deps, req) => {

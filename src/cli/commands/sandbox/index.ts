@@ -41,8 +41,7 @@ export const sandboxOptions = defineOptions([
   },
   {
     flags: '--por-pagina <n>',
-    description:
-      'pagina las listas de a n elementos (?pagina=, has_more, next y Link rel="next"), como puede hacerlo un servicio real; sin esto cada lista va entera',
+    description: `pagina las listas de a n elementos (?pagina=, has_more, next y Link rel="next"), como puede hacerlo un servicio real (default ${DEFAULTS.sandboxPageSize}); 0 da cada lista entera`,
   },
   {
     flags: '--comprimir <codificación>',

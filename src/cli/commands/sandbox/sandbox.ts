@@ -29,7 +29,7 @@ export interface ServeOptions {
   tz?: string;
   retrySchedule?: number[];
   readyDelayMs?: number;
-  /** --por-pagina: lists answered in pages of this many items. */
+  /** --por-pagina: lists answered in pages of this many items (0: whole; unset: the default). */
   pageSize?: number;
   /** --comprimir: every /v1 answer compressed with this coding. */
   compress?: import('../../../sandbox/app.js').Coding;
@@ -69,7 +69,7 @@ export async function parseOptions(opts: Options): Promise<ServeOptions> {
   if (opts.readyDelay !== undefined)
     out.readyDelayMs = parseInteger(opts.readyDelay, '--ready-delay', 0, 600_000);
   if (opts.porPagina !== undefined)
-    out.pageSize = parseInteger(opts.porPagina, '--por-pagina', 1, 100_000);
+    out.pageSize = parseInteger(opts.porPagina, '--por-pagina', 0, 100_000);
   if (opts.comprimir !== undefined)
     out.compress = parseChoice(opts.comprimir, ['gzip', 'deflate', 'br'] as const, '--comprimir');
   if (opts.camposExtra === true || opts.fechasConZona === true || opts.estadosNuevos === true)
