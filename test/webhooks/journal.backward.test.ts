@@ -236,7 +236,11 @@ describe('lookUp: the entry an id names, and its replays', () => {
       { file: path, line: 1, why: 'no es JSON (¿una línea cortada?)' },
     ]);
     // A rejected request is found too, whole or by its start.
-    expect(lookUp(new JournalReader(path), stranger.id).entry?.id).toBe(stranger.id);
+    expect(lookUp(new JournalReader(path), stranger.id)).toEqual({
+      entry: stranger,
+      replays: [],
+      matches: 1,
+    });
     expect(lookUp(new JournalReader(path), 'evt_cc').entry?.id).toBe(stranger.id);
   });
 
