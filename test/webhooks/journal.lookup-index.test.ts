@@ -4,7 +4,15 @@
 // whatever the index cannot answer for (a lost or stale index, a copy without it, a
 // record naming another line, lines appended without records, an id of another shape)
 // is found by reading back as before, with the same answer.
-import { copyFileSync, readFileSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
+import {
+  copyFileSync,
+  readFileSync,
+  rmSync,
+  openSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -21,6 +29,7 @@ import {
   type JournalEntry,
   type Lookup,
 } from '../../src/webhooks/event-journal.js';
+import { RECENT } from '../../src/webhooks/journal-lookup.js';
 
 /** Entries about requests 1..5 in turn. */
 const entries = (n: number, from = 0): JournalEntry[] =>
@@ -235,10 +244,13 @@ describe('webhook ver and webhook replay of an old entry', () => {
   it('answer through the index: the damaged newer line is not read, so not reported', async () => {
     const dir = tempDir('svc-jlook-');
     const path = join(dir, 'webhooks.jsonl');
-    const list = entries(30);
+    // More entries than `ver` reads back before asking the index (RECENT).
+    const list = entries(RECENT + 40);
     const target = list[3]!;
     const r1 = { ...replayOf(target), target: 'http://127.0.0.1:9/app' };
-    await write(path, [...list, r1, ...entries(5)]);
+    writeFileSync(path, [...list, r1].map((e) => `${JSON.stringify(e)}\n`).join(''));
+    // Opened by the listener: the index is built for every line.
+    await write(path, entries(5));
     damage(path, list[20]!.id);
     const env = { SVC_DATA_DIR: dir };
     const ver = await svc(['webhook', 'ver', target.id, '--json'], { env });

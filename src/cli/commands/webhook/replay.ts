@@ -156,17 +156,19 @@ export async function run(
   const zone = ctx.globals.json ? '' : await ctx.zone();
 
   const mode = modeOf(id, last, opts.all === true);
-  const { JournalReader, lookUp } = await import('../../../webhooks/event-journal.js');
-  // Never the whole journal in memory: an id is looked up through the index (else from
-  // the newest entry back), --last N keeps N, and --all reads the journal twice (every
-  // entry checked before any is sent, then each sent as it is read again, only while it
-  // is the entry checked at that place: a journal that changed in between stops the
-  // sending, and says so).
-  const reader = new JournalReader(path);
+  const { JournalReader } = await import('../../../webhooks/event-journal.js');
+  // Never the whole journal in memory: an id is looked up among the newest entries,
+  // then through the index (else from the newest entry back), --last N keeps N, and
+  // --all reads the journal twice (every entry checked before any is sent, then each
+  // sent as it is read again, only while it is the entry checked at that place: a
+  // journal that changed in between stops the sending, and says so).
+  let reader = new JournalReader(path);
   let chosen: Iterable<JournalEntry>;
   let total: number;
   if (mode === 'id') {
-    const found = await journalRead(() => lookUp(reader, id!));
+    const { findInJournal } = await import('../../../webhooks/journal-lookup.js');
+    const { found, reader: read } = await journalRead(() => findInJournal(path, id!));
+    reader = read;
     if (!found.entry) {
       reportSkipped(ctx, { problems: reader.problems(), skipped: reader.skipped });
       throw notFound(id!, found.matches);

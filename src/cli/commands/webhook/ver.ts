@@ -69,11 +69,10 @@ export async function run(
 ): Promise<void> {
   const path = await journalPath(ctx, opts, true);
   const id = args[0]!;
-  // Through the journal's index (its line, and its replays', read at their offsets),
-  // else read from the newest entry back, stopping at the one asked for.
-  const { JournalReader, lookUp } = await import('../../../webhooks/event-journal.js');
-  const reader = new JournalReader(path);
-  const found = await journalRead(() => lookUp(reader, id));
+  // The newest entries read back, then the journal's index (its line, and its
+  // replays', read at their offsets), else the whole journal read back.
+  const { findInJournal } = await import('../../../webhooks/journal-lookup.js');
+  const { found, reader } = await journalRead(() => findInJournal(path, id));
   reportSkipped(ctx, { problems: reader.problems(), skipped: reader.skipped });
   if (!found.entry) throw notFound(id, found.matches);
   const e = found.entry;
