@@ -9,6 +9,7 @@ import { MEDIOS, isKnown } from '../api/enums.js';
 import { notJson } from '../text.js';
 import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
 import { isAmount } from '../domain/money.js';
+import { parseDuration } from './time.js';
 
 const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
 
@@ -23,6 +24,11 @@ const CobroEsc = z.strictObject({
   codigo: z.optional(z.string()),
   /** The live rehearsal merchant's (made with its key); absent: the ready test merchant's. */
   comercio: z.optional(z.literal('ensayo')),
+  /**
+   * How long before the sandbox starts the request was made, paid, rejected, expired
+   * and refunded (a duration as `reloj avanzar` takes: 30d, 1d12h); absent: at start.
+   */
+  hace: z.optional(z.string()),
   concepto: z.string().check(z.minLength(1)),
   monto: Monto,
   referencia: z.optional(z.string()),
@@ -86,7 +92,18 @@ export function parseScenario(text: string): Scenario {
     throw new ScenarioError(`${pathOf(issue.path)}: ${what}`);
   }
   let lastId = 0;
+  let lastHace = Infinity;
   for (const [i, c] of r.data.cobros.entries()) {
+    const hace = haceMs(c);
+    if (Number.isNaN(hace))
+      throw new ScenarioError(
+        `cobros[${i}].hace: "${c.hace}" no es una duración (ej. 30d, 12h, 1d12h; hasta 3650d)`,
+      );
+    if (hace > lastHace)
+      throw new ScenarioError(
+        `cobros[${i}].hace: ${c.hace} es antes que el cobro anterior; los cobros van del más viejo al más nuevo`,
+      );
+    lastHace = hace;
     if ((c.id === undefined) !== (c.codigo === undefined))
       throw new ScenarioError(`cobros[${i}]: id y codigo van juntos (los dos o ninguno)`);
     if (c.id !== undefined) {
@@ -109,6 +126,12 @@ export function parseScenario(text: string): Scenario {
   return r.data;
 }
 
+/** How long before the start a scenario's request happens, ms (0: at start; NaN: not a duration). */
+export function haceMs(c: CobroEscenario): number {
+  if (c.hace === undefined) return 0;
+  return parseDuration(c.hace) ?? Number.NaN;
+}
+
 /** Sends one request with the key of the scenario's merchant (`ensayo`: the live rehearsal one). */
 type Call = (
   method: string,
@@ -125,15 +148,18 @@ type Call = (
  * Applies a scenario through the sandbox's API (`call` sends one request with the
  * merchant's key). `vencimiento` is taken as `svc cobro crear --vencimiento` takes it
  * (`toIso` turns it into ISO 8601 with offset in the sandbox's zone). A step the
- * sandbox refuses stops it with the path of that step.
+ * sandbox refuses stops it with the path of that step. `setBack(ms)` puts the sandbox's
+ * clock that long before the start, before each request's steps (`hace`; 0 at the end).
  */
 export async function applyScenario(
   s: Scenario,
   call: Call,
   toIso: (text: string) => string,
+  setBack: (ms: number) => void = () => {},
 ): Promise<void> {
   for (const [i, c] of s.cobros.entries()) {
     const at = `cobros[${i}]`;
+    setBack(haceMs(c));
     const send = async (where: string, method: string, path: string, body?: unknown) => {
       const r = await call(method, path, body, c.comercio);
       if (r.status >= 300)

@@ -21,6 +21,12 @@ export interface Clock {
   /** Back to the real time (offset 0); nothing already written changes. */
   reset(): void;
   /**
+   * Sets how far the clock is from the real time, back too. Only while a scenario is
+   * applied, before anything else runs (`svc sandbox --escenario` with `hace`), which
+   * sets it back where it was when done.
+   */
+  setOffset(ms: number): void;
+  /**
    * Milliseconds since the epoch by the wall clock, whatever the sandbox's clock says:
    * the moment a signature's X-Svc-Timestamp states, as a real service with a test clock
    * signs, so a receiver's replay window holds after `reloj avanzar`.
@@ -101,7 +107,11 @@ export function createClock(tz: string = DEFAULT_TZ, real: () => number = Date.n
   const reset = () => {
     offset = 0;
   };
-  return { now, offset: () => offset, advance, reset, wall: real, local, tz };
+  const setOffset = (ms: number) => {
+    if (!Number.isSafeInteger(ms)) throw new RangeError(`not an offset (${ms} ms)`);
+    offset = ms;
+  };
+  return { now, offset: () => offset, advance, reset, setOffset, wall: real, local, tz };
 }
 
 const ISO_WITH_OFFSET =

@@ -359,6 +359,21 @@ describe('svc sandbox --escenario', () => {
       /cobros\[1\]: el sandbox lo rechazó \(HTTP 400: codigo: "AAAAAAAAAA" ya es de otro cobro/,
     ],
     [
+      'a hace that is no duration',
+      { cobros: [{ hace: 'ayer', concepto: 'x', monto: '1.00' }] },
+      /cobros\[0\]\.hace: "ayer" no es una duración/,
+    ],
+    [
+      'a request older than the one before it',
+      {
+        cobros: [
+          { hace: '2d', concepto: 'x', monto: '1.00' },
+          { hace: '3d', concepto: 'y', monto: '1.00' },
+        ],
+      },
+      /cobros\[1\]\.hace: 3d es antes que el cobro anterior/,
+    ],
+    [
       'a step the sandbox refuses',
       {
         cobros: [
@@ -382,5 +397,67 @@ describe('svc sandbox --escenario', () => {
     ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('svc sandbox --escenario with hace: a past to try date filters on', () => {
+  const DAY = 86_400_000;
+  /** The day of a local `YYYY-MM-DD HH:MM:SS` date, in days since the epoch (zone-free). */
+  const dayOf = (local: string) => Date.parse(`${local.slice(0, 10)}T00:00:00Z`) / DAY;
+  const past = {
+    cobros: [
+      {
+        hace: '40d',
+        concepto: 'Viejo',
+        monto: '100.00',
+        pagos: [{ medio: 'qr' }],
+        devoluciones: [{ monto: '10.00' }],
+      },
+      { hace: '20d', concepto: 'Vencido', monto: '200.00' },
+      { hace: '1d', concepto: 'Abierto', monto: '300.00', vencimiento: '+3d' },
+      { concepto: 'Hoy', monto: '400.00' },
+    ],
+  };
+
+  it('each request, its payments and refunds are dated that long before the start', async () => {
+    const sb = await startSandbox({ argv: ['--escenario', write('pasado.json', past)] });
+    try {
+      const cobros = await sb.list('/v1/cobros');
+      const today = dayOf((await sb.api('GET', '/_sandbox/reloj')).body.data.ahora);
+      const age = (c: { created_at: string }) => today - dayOf(c.created_at);
+      // A day either way: the zone's midnight may fall between two moments of one run.
+      const ages = cobros.map(age).reverse();
+      expect(ages[0]).toBeGreaterThanOrEqual(39);
+      expect(ages[0]).toBeLessThanOrEqual(41);
+      expect(ages[1]).toBeGreaterThanOrEqual(19);
+      expect(ages[1]).toBeLessThanOrEqual(21);
+      expect(ages[2]).toBeLessThanOrEqual(2);
+      expect(ages[3]).toBeLessThanOrEqual(1);
+      // The 20-day-old request expired a week after it was made, as the service does.
+      expect(cobros.map((c) => c.estado).reverse()).toEqual([
+        'DEVUELTA_PARCIALMENTE',
+        'CANCELADO',
+        'PENDIENTE',
+        'PENDIENTE',
+      ]);
+      const [tx] = await sb.list('/v1/transacciones');
+      const [dev] = await sb.list('/v1/devoluciones');
+      expect(today - dayOf(tx.fecha)).toBeGreaterThanOrEqual(39);
+      expect(today - dayOf(dev.created_at)).toBeGreaterThanOrEqual(39);
+      // The clock is back where it was: a request made now is dated today.
+      expect(age(await sb.cobro())).toBeLessThanOrEqual(1);
+      // Date filters find the past.
+      const since = new Date((today - 30) * DAY).toISOString().slice(0, 10);
+      const r = await svc(['cobro', 'listar', '--desde', since, '--json'], { env: sb.env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).map((c: { concepto: string }) => c.concepto)).toEqual([
+        'Pedido de prueba',
+        'Hoy',
+        'Abierto',
+        'Vencido',
+      ]);
+    } finally {
+      await sb.stop();
+    }
   });
 });

@@ -222,7 +222,12 @@ async function startWith(
     baseUrl: string;
     apiKey: string;
     apiKeyLive?: string | null | undefined;
-    app: { deps: { store: { cobros: { maxId: number } } } };
+    app: {
+      deps: {
+        store: { cobros: { maxId: number } };
+        clock: Pick<import('../../../sandbox/time.js').Clock, 'now' | 'offset' | 'setOffset'>;
+      };
+    };
     close(): Promise<void>;
   },
   esc: NonNullable<ServeOptions['escenario']>,
@@ -293,11 +298,17 @@ async function startWith(
       req.on('error', reject);
       req.end(payload);
     });
+  // A request with `hace` is made, paid and refunded with the clock set that far back;
+  // the clock is where it was once the scenario is applied.
+  const { clock } = sandbox.app.deps;
+  const start = clock.offset();
   try {
     await applyScenario(
       esc.scenario,
       call,
-      (text) => parseVencimiento(text, { timeZone: tz ?? DEFAULTS.timeZone }).iso,
+      // Relative to the request's moment (its `hace`), as the sandbox's clock says.
+      (text) => parseVencimiento(text, { timeZone: tz ?? DEFAULTS.timeZone, now: clock.now() }).iso,
+      (ms) => clock.setOffset(start - ms),
     );
   } catch (err) {
     await sandbox.close();
@@ -305,6 +316,7 @@ async function startWith(
       throw new UsageError(`--escenario ${printable(esc.file)}: ${err.message}`);
     throw err;
   } finally {
+    clock.setOffset(start);
     agent.destroy();
   }
 }
