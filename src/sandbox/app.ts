@@ -302,6 +302,16 @@ export function createSandbox(options: SandboxAppOptions): SandboxApp {
   };
 }
 
+/**
+ * Where a page of `next` starts (`?tras=ID`: after the item of that id, the last one the
+ * page before showed), so a page costs its size however deep, and a request made while
+ * a client pages does not push an item it read onto the next page; undefined without it.
+ */
+function belowOf(query: URLSearchParams): number | undefined {
+  const after = query.get('tras');
+  return after !== null && /^[1-9]\d{0,15}$/.test(after) ? Number(after) : undefined;
+}
+
 /** The page a list is asked for (`?pagina=N`, from 1; anything else is the first). */
 function pageOf(query: URLSearchParams): number {
   const asked = query.get('pagina') ?? '1';
@@ -316,10 +326,14 @@ function pageOf(query: URLSearchParams): number {
 export function gathered(reply: Reply, search: string, size: number): Reply {
   const body = reply.body as { data?: unknown } | undefined;
   if (!(body?.data instanceof Items)) return reply;
-  if (!size) return { ...reply, body: { ...body, data: [...body.data.from(0)] } };
+  if (!size)
+    return { ...reply, body: { ...body, data: [...body.data.from({ skip: 0, below: Infinity })] } };
   const data: unknown[] = [];
   let more = false;
-  for (const item of body.data.from((pageOf(new URLSearchParams(search)) - 1) * size)) {
+  const query = new URLSearchParams(search);
+  const below = belowOf(query);
+  const start = below ? { skip: 0, below } : { skip: (pageOf(query) - 1) * size, below: Infinity };
+  for (const item of body.data.from(start)) {
     if (data.length === size) {
       more = true;
       break;
@@ -350,6 +364,9 @@ export function paged(
   const items = cut ? data : data.slice((page - 1) * size, page * size);
   const more = cut ? reply.more === true : page * size < data.length;
   query.set('pagina', String(page + 1));
+  // A list cut to its page (gathered) says where the next starts: after its last item.
+  const last = items.at(-1) as { id?: unknown } | undefined;
+  if (cut && typeof last?.id === 'number') query.set('tras', String(last.id));
   const next = more ? `${base}${path}?${query}` : null;
   const { more: _cut, ...rest } = reply;
   return {

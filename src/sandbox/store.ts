@@ -208,10 +208,22 @@ class Table<R extends { merchant: number; wire: { id: number } }> {
     this.byId.set(r.wire.id, r);
     if (r.wire.id > this.maxId) this.maxId = r.wire.id;
   }
-  /** The merchant's records, newest first, passing over the first `skip` at no cost (a page's start). */
-  *newestFirst(m: number, skip = 0): Generator<R> {
+  /**
+   * The merchant's records, newest first, from the first whose id is below `below`,
+   * passing over `skip` more: a page's start, found at no cost (ids grow, oldest first).
+   */
+  *newestFirst(m: number, skip = 0, below = Infinity): Generator<R> {
     const list = this.ids.get(m) ?? [];
-    for (let i = list.length - 1 - skip; i >= 0; i--) yield this.byId.get(list[i]!)!;
+    let end = list.length;
+    if (below !== Infinity) {
+      let lo = 0;
+      while (lo < end) {
+        const mid = (lo + end) >>> 1;
+        if (list[mid]! < below) lo = mid + 1;
+        else end = mid;
+      }
+    }
+    for (let i = end - 1 - skip; i >= 0; i--) yield this.byId.get(list[i]!)!;
   }
   get size(): number {
     return this.byId.size;

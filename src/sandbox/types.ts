@@ -42,18 +42,28 @@ export type Handler = (deps: Deps, req: ApiRequest) => Reply;
 export const ok = (data: unknown, status = 200): Reply => ({ status, body: { data } });
 
 /**
- * The items of a list, produced as they are read: `from(skip)` yields them in the
- * list's order, passing over the first `skip`. A page (svc sandbox --por-pagina) reads
- * only up to its own end, so a first page costs its size, not the merchant's history.
+ * Where a list is read from: past its first `skip` items, or (a page's `next`, which
+ * carries the last id shown) from the first item whose id is below `below`.
+ */
+export interface ListStart {
+  skip: number;
+  below: number;
+}
+
+/**
+ * The items of a list, newest first, produced as they are read from `start`. A page
+ * (svc sandbox --por-pagina) reads only up to its own end, and the next one starts
+ * after the last id shown, so any page costs its size, not the merchant's history.
  */
 export class Items {
-  constructor(readonly from: (skip: number) => Iterable<unknown>) {}
+  constructor(readonly from: (start: ListStart) => Iterable<unknown>) {}
 }
 
 /** A 200 list reply whose items are produced as they are read (app.ts cuts or gathers them). */
-export const okItems = (from: (skip: number) => Iterable<unknown>): Reply => ok(new Items(from));
+export const okItems = (from: (start: ListStart) => Iterable<unknown>): Reply =>
+  ok(new Items(from));
 
-/** Passes over the first `skip` items of `items` (for lists whose filter must see each item). */
+/** Passes over the first `skip` items of `items` (after a filter, which must see each item). */
 export function* skipping<T>(items: Iterable<T>, skip: number): Generator<T> {
   let left = skip;
   for (const item of items) {

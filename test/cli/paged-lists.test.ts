@@ -155,6 +155,21 @@ describe('pages are the default of the sandbox', () => {
     }
   });
 
+  it('a request made while a client pages does not push one it read onto the next page', async () => {
+    const own = await startSandbox({ pageSize: 2 });
+    try {
+      for (let i = 0; i < 5; i++) await own.cobro();
+      const one = await own.api('GET', '/v1/cobros');
+      expect(one.body.data.map((c: { id: number }) => c.id)).toEqual([5, 4]);
+      await own.cobro();
+      // `next` says where the page after starts: after the last id shown.
+      const rest = await own.list(new URL(one.body.next).pathname + new URL(one.body.next).search);
+      expect(rest.map((c: { id: number }) => c.id)).toEqual([3, 2, 1]);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('a test sandbox pages by default too', async () => {
     const own = await startSandbox();
     try {

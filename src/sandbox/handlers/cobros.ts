@@ -97,11 +97,11 @@ export const listar: Handler = (deps, req) => {
   // Without a filter a page starts where it starts; a request left unread here is still
   // refreshed when read, and its expiry swept (app.ts).
   if (!estado && !q)
-    return okItems(function* (skip) {
-      for (const rec of deps.store.cobros.newestFirst(req.merchant.id, skip))
+    return okItems(function* ({ skip, below }) {
+      for (const rec of deps.store.cobros.newestFirst(req.merchant.id, skip, below))
         yield refresh(deps, rec, req.now).wire;
     });
-  return okItems((skip) => skipping(filtered(deps, req, estado, q), skip));
+  return okItems(({ skip, below }) => skipping(filtered(deps, req, estado, q, below), skip));
 };
 
 function* filtered(
@@ -109,10 +109,12 @@ function* filtered(
   req: ApiRequest,
   estado: EstadoCobro | null,
   q: string,
+  below: number,
 ): Generator<CobroWire> {
   // `q` is looked up in the store's search text; each request found is checked again below.
   const found = q ? deps.store.searchCobros(req.merchant.id, q) : undefined;
-  for (const rec of found ?? deps.store.cobros.newestFirst(req.merchant.id)) {
+  for (const rec of found ?? deps.store.cobros.newestFirst(req.merchant.id, 0, below)) {
+    if (rec.wire.id >= below) continue;
     const cur = refresh(deps, rec, req.now);
     if (estado && cur.wire.estado !== estado) continue;
     if (

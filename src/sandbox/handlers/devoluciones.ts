@@ -65,8 +65,8 @@ export const crear: Handler = (deps, req) => {
 };
 
 export const listar: Handler = (deps, req) =>
-  okItems(function* (skip) {
-    for (const d of deps.store.devoluciones.newestFirst(req.merchant.id, skip)) yield d.wire;
+  okItems(function* ({ skip, below }) {
+    for (const d of deps.store.devoluciones.newestFirst(req.merchant.id, skip, below)) yield d.wire;
   });
 
 export const ver: Handler = (deps, req) => {

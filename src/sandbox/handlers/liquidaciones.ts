@@ -2,6 +2,7 @@
 import { okItems, type Handler } from '../types.js';
 
 export const listar: Handler = (deps, req) =>
-  okItems(function* (skip) {
-    for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id, skip)) yield l.wire;
+  okItems(function* ({ skip, below }) {
+    for (const l of deps.store.liquidaciones.newestFirst(req.merchant.id, skip, below))
+      yield l.wire;
   });

@@ -7,15 +7,16 @@ export const listar: Handler = (deps, req) => {
   // An unknown filter value matches nothing, as a filter on any other value would.
   const medio = req.query.get('medio') || null;
   const estado = req.query.get('estado') || null;
-  const all = (skip: number) => deps.store.transacciones.newestFirst(req.merchant.id, skip);
+  const all = (skip: number, below: number) =>
+    deps.store.transacciones.newestFirst(req.merchant.id, skip, below);
   if (medio === null && estado === null)
-    return okItems(function* (skip) {
-      for (const t of all(skip)) yield t.wire;
+    return okItems(function* ({ skip, below }) {
+      for (const t of all(skip, below)) yield t.wire;
     });
-  return okItems((skip) =>
+  return okItems(({ skip, below }) =>
     skipping(
       (function* () {
-        for (const t of all(0)) {
+        for (const t of all(0, below)) {
           if (medio !== null && t.wire.medio !== medio) continue;
           if (estado !== null && t.wire.estado !== estado) continue;
           yield t.wire;
