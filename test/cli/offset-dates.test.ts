@@ -6,6 +6,7 @@
 // each service sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cobro } from '../../src/api/schemas.js';
+import { tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startSandbox, type InProcessSandbox } from '../helpers/sandbox.js';
 
@@ -58,8 +59,10 @@ afterAll(async () => {
   await zoned?.stop();
 });
 
+// One data folder for both services' runs: `caso` names the journal it looked in.
+const data = tempDir('svc-offset-dates-');
 const run = (sb: InProcessSandbox, args: string[]) =>
-  svc(args, { env: { ...sb.env, SVC_TZ: 'America/Argentina/Buenos_Aires' } });
+  svc(args, { env: { ...sb.env, SVC_TZ: 'America/Argentina/Buenos_Aires', SVC_DATA_DIR: data } });
 
 /** Output with what differs between two sandboxes left out: the address (its port), and each request's random code. */
 async function same(sb: InProcessSandbox, text: string): Promise<string> {
