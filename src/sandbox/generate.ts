@@ -43,8 +43,8 @@ export interface Generated {
   hasta: string;
 }
 
-/** A small deterministic generator (mulberry32): the same N, the same history. */
-function random(seed: number): () => number {
+/** A small deterministic generator (mulberry32), uniform in [0, 1): the same N, the same history. */
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -15,6 +15,7 @@ import {
   parseRetryAfter,
 } from '../../src/api/client.js';
 import { tempDir } from '../helpers/cli.js';
+import { closeServer, onLoopback } from '../helpers/loopback.js';
 
 type Step = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -37,16 +38,13 @@ async function serve(steps: Step[]): Promise<string> {
       step(req, res, body);
     });
   });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  return onLoopback(server);
 }
 
 afterEach(async () => {
   const s = server;
   server = undefined;
-  if (!s) return;
-  s.closeAllConnections();
-  await new Promise((r) => s.close(r));
+  await closeServer(s);
 });
 
 const json =
@@ -237,9 +235,9 @@ describe('client', () => {
 
   it('reports connection refused as not sent', async () => {
     const base = await serve([]);
-    const s = server!;
+    const s = server;
     server = undefined;
-    await new Promise((r) => s.close(r));
+    await closeServer(s);
     const err = await client(base, { getAttempts: 1 })
       .cuenta()
       .catch((e) => e);
@@ -420,10 +418,9 @@ describe('client', () => {
     await c.request({ method: 'POST', path: '/v1/cobros', body: {} });
     await c.request({ method: 'GET', path: '/v1/cuenta' }).catch(() => {});
     expect(writes).toEqual([{ method: 'POST', path: '/v1/cobros', sent: true }]);
-    const s = server!;
+    const s = server;
     server = undefined;
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
+    await closeServer(s);
     await c.request({ method: 'POST', path: '/v1/cobros', body: {} }).catch(() => {});
     expect(writes[1]).toEqual({ method: 'POST', path: '/v1/cobros', sent: false });
   });

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium-server.js';
 import { ROOT } from './cli.js';
 import { startReceiver as startAppReceiver } from './receiver.js';
@@ -241,6 +241,29 @@ export async function openBrowserRig(
     await rig.close();
     throw err;
   }
+  return rig;
+}
+
+/**
+ * openBrowserRig once for the describe block it is called in: opened before its cases
+ * (and before the block's own beforeAll, registered after this call), closed after
+ * them, and nothing may have left loopback. The object returned is filled in when the
+ * rig opens: read its fields inside hooks and cases, not where this is called.
+ */
+export function useBrowserRig(
+  options: StartOptions = {},
+  answer?: (url: string) => string | undefined,
+): BrowserRig {
+  const rig = {} as BrowserRig;
+  let opened: BrowserRig | undefined;
+  beforeAll(async () => {
+    opened = await openBrowserRig(options, answer);
+    Object.assign(rig, opened);
+  });
+  afterAll(async () => {
+    await opened?.close();
+    expect(opened?.leftLoopback ?? []).toEqual([]);
+  });
   return rig;
 }
 

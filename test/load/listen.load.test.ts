@@ -24,6 +24,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTOS } from '../../src/api/enums.js';
+// mulberry32: the same seed, the same answers on every run.
+import { random } from '../../src/sandbox/generate.js';
 import { sampleBody } from '../../src/webhooks/events.js';
 import { entryBody, readJournal, type JournalEntry } from '../../src/webhooks/event-journal.js';
 import { notificationHeaders } from '../../src/webhooks/signature.js';
@@ -53,18 +55,6 @@ const ATTEMPT_HEADER = 'x-svc-test-attempt';
 type Failure = 500 | 503 | 'cut';
 type Answer = { ok: true; status: 200 | 202 | 204 } | { ok: false; kind: Failure };
 
-/** mulberry32: a tiny deterministic PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * What the app answers to attempts 1..MAX_ATTEMPTS of event i: 20 % failures (500,
  * 503, cut in equal parts), else 200 (mostly), 202 or 204. Drawn per event so the
@@ -72,7 +62,7 @@ function mulberry32(seed: number): () => number {
  * failures in a row have probability 1e-7), so every event can be delivered.
  */
 function plan(seed: number, i: number): Answer[] {
-  const rnd = mulberry32(seed ^ Math.imul(i + 1, 0x9e3779b1));
+  const rnd = random(seed ^ Math.imul(i + 1, 0x9e3779b1));
   return Array.from({ length: MAX_ATTEMPTS }, (_, a): Answer => {
     const fail = rnd() < FAILURE_RATE;
     const pick = rnd();

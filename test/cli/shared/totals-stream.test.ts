@@ -7,10 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoStack, svcSpawned, tempDir } from '../../helpers/cli.js';
 import { journalEntryAs } from '../../helpers/journal.js';
+import { closeServer, onLoopback } from '../../helpers/loopback.js';
 
 const N = 200_000;
 const KEY = 'svc_test_0123456789abcdef0123456789abcdef';
@@ -105,8 +105,7 @@ beforeAll(async () => {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"error":"not_found","message":"no"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await onLoopback(server);
   env = {
     SVC_BASE_URL: url,
     SVC_API_KEY: KEY,
@@ -114,9 +113,7 @@ beforeAll(async () => {
     NODE_OPTIONS: '--max-old-space-size=40',
   };
 });
-afterAll(async () => {
-  await new Promise((r) => server?.close(r));
-});
+afterAll(() => closeServer(server));
 
 describe('totals in one streamed pass, memory for what is shown', () => {
   it('liquidaciones --por-fecha: 200,000 settlements in a 40 MB heap, each day exact', async () => {

@@ -4,18 +4,17 @@
 // signed notifications a local receiver got. Also the basics of accessibility: every
 // control has an accessible name and nothing scrolls sideways at 375 px.
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BrowserRig,
   expectFitsWidth,
   expectNamedControls,
   BROWSER_MISSING,
   LAPTOP_AND_PHONE,
-  openBrowserRig,
   screenshot,
   splitAcrossLines,
   type startReceiver,
   waitFor,
+  useBrowserRig,
   watch,
 } from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
@@ -105,23 +104,14 @@ async function ver(sb: Sandbox, id: number): Promise<any> {
 }
 
 describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('checkout page in a browser', () => {
-  let rig: BrowserRig;
+  // The shop's pages are https and outside this machine: answered here.
+  const rig = useBrowserRig({}, (url) =>
+    url.startsWith(SHOP) ? `<title>tienda</title><p>${url}</p>` : undefined,
+  );
   let sb: Sandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let context: BrowserContext;
-
-  beforeAll(async () => {
-    // The shop's pages are https and outside this machine: answered here.
-    rig = await openBrowserRig({}, (url) =>
-      url.startsWith(SHOP) ? `<title>tienda</title><p>${url}</p>` : undefined,
-    );
-    ({ sb, receiver, context } = rig);
-  });
-
-  afterAll(async () => {
-    await rig?.close();
-    expect(rig?.leftLoopback ?? []).toEqual([]);
-  });
+  beforeAll(() => void ({ sb, receiver, context } = rig));
 
   it('pays part, then the rest: PAGADA, signed partially_paid then approved, redirect to success_url', async () => {
     const concepto = 'Pedido <b id="inyectado">1042</b> & "cía"';

@@ -1,13 +1,12 @@
 // A request the merchant refunded in part, as the payer sees it in a browser at 1280
 // and 375 px: the receipt and the checkout say how much was refunded and how much
 // stays paid, in the payer's notation, nothing cut or scrolling sideways.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type BrowserRig,
   BROWSER_MISSING,
   expectFitsWidth,
-  openBrowserRig,
   screenshot,
+  useBrowserRig,
   watch,
 } from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
@@ -40,14 +39,7 @@ const BROKEN_AMOUNTS = `(() => {
 describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))(
   'a partly refunded request, in a browser',
   () => {
-    let rig: BrowserRig;
-    beforeAll(async () => {
-      rig = await openBrowserRig();
-    });
-    afterAll(async () => {
-      await rig?.close();
-      expect(rig?.leftLoopback ?? []).toEqual([]);
-    });
+    const rig = useBrowserRig();
 
     it('the receipt and the checkout say what was refunded and what stays paid, at 1280 and 375 px', async () => {
       const { sb, context } = rig;

@@ -8,15 +8,14 @@
 // words. One page load, resized once; screenshots in test-artifacts/ when
 // SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BrowserRig,
   expectFitsWidth,
   BROWSER_MISSING,
   LAPTOP_AND_PHONE,
-  openBrowserRig,
   screenshot,
   splitAcrossLines,
+  useBrowserRig,
   watch,
 } from '../../helpers/browser.js';
 import type { Sandbox } from '../../helpers/sandbox.js';
@@ -125,11 +124,10 @@ async function connected(
 }
 
 describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
-  let rig: BrowserRig;
+  const rig = useBrowserRig({ retrySchedule: [] });
   let sb: Sandbox;
   let context: BrowserContext;
   beforeAll(async () => {
-    rig = await openBrowserRig({ retrySchedule: [] });
     ({ sb, context } = rig);
     const ids: number[] = [];
     for (let i = 1; i <= REQUESTS; i++) {
@@ -158,11 +156,6 @@ describe.skipIf(NO_BROWSER)('the dashboard at 1280 and 375 px', () => {
       ).status,
     ).toBe(200);
   }, 60_000);
-
-  afterAll(async () => {
-    await rig?.close();
-    expect(rig?.leftLoopback ?? []).toEqual([]);
-  });
 
   // One long walk through a page on a machine that may be busy: it waits on what the page shows, never on time.
   it('reaches every section, pages long lists, keeps buttons on screen and errors beside their form', async () => {

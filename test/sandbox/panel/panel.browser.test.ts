@@ -8,16 +8,15 @@
 // scroll at 375 px, no console errors, no request leaving loopback; screenshots in
 // test-artifacts/ when SVC_TEST_SCREENSHOTS=1 (helpers/browser.ts).
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BrowserRig,
   expectFitsWidth,
   expectNamedControls,
   BROWSER_MISSING,
-  openBrowserRig,
   screenshot,
   type startReceiver,
   waitFor,
+  useBrowserRig,
   watch,
 } from '../../helpers/browser.js';
 import { svc } from '../../helpers/inproc.js';
@@ -52,22 +51,16 @@ async function json(sb: Sandbox, args: string[]): Promise<any> {
 }
 
 describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))('the dashboard in a browser', () => {
-  let rig: BrowserRig;
+  // No retries: once the clock is moved on, the receiver refuses the timestamps, and
+  // retries arriving while the accessibility tree is read would change the controls.
+  // Only the sandbox: anything else would leave loopback, and is refused and counted.
+  const rig = useBrowserRig({ retrySchedule: [] });
   let sb: Sandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let context: BrowserContext;
   const problems: string[] = [];
   let leftLoopback: string[] = [];
-
-  beforeAll(async () => {
-    // No retries: once the clock is moved on, the receiver refuses the timestamps, and
-    // retries arriving while the accessibility tree is read would change the controls.
-    // Only the sandbox: anything else would leave loopback, and is refused and counted.
-    rig = await openBrowserRig({ retrySchedule: [] });
-    ({ sb, receiver, context, leftLoopback } = rig);
-  });
-
-  afterAll(() => rig?.close());
+  beforeAll(() => void ({ sb, receiver, context, leftLoopback } = rig));
 
   it('creates, sees a payment arrive live, resends, refunds and expires by the clock, as svc sees it', async () => {
     const page = await context.newPage();

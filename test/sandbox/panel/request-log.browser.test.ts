@@ -1,13 +1,12 @@
 // The dashboard's request log at 1280 and 375 px: a long line breaks after a "/" or
 // before a "?" or "&" of its path, or at a space, never inside a word of it
 // (/v1/cobros/12/devolu|ciones).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type BrowserRig,
   BROWSER_MISSING,
   expectFitsWidth,
-  openBrowserRig,
   screenshot,
+  useBrowserRig,
   watch,
 } from '../../helpers/browser.js';
 import { skipBecause } from '../../helpers/skips.js';
@@ -42,14 +41,7 @@ const MOST_LINES = `Math.max(...[...document.querySelectorAll('#log li')].map((l
 describe.skipIf(skipBecause(import.meta.url, BROWSER_MISSING))(
   'the request log at 1280 and 375 px',
   () => {
-    let rig: BrowserRig;
-    beforeAll(async () => {
-      rig = await openBrowserRig();
-    });
-    afterAll(async () => {
-      await rig?.close();
-      expect(rig?.leftLoopback ?? []).toEqual([]);
-    });
+    const rig = useBrowserRig();
 
     it('breaks a long line at a slash or a space, never inside a word of the path', async () => {
       const { sb, context } = rig;
