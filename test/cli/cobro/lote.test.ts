@@ -5,14 +5,14 @@
 // runs at once, which need svc as processes, are in lote.kill.test.ts.
 import { createHash } from 'node:crypto';
 import { execa } from 'execa';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultRequestPosts, jsonLines, requestsCsv, requestsPer } from '../../helpers/batches.js';
-import { expectNoStack, tempDir } from '../../helpers/cli.js';
+import { BIN, expectNoStack, ownFolders, tempDir } from '../../helpers/cli.js';
 import { svc, svcAtTerminal } from '../../helpers/inproc.js';
 import { startSandbox, type Sandbox } from '../../helpers/sandbox.js';
 import { lockPathsOf } from '../../../src/lock.js';
@@ -871,6 +871,42 @@ describe('svc cobro crear --lote: what a person sees, and what each run says it 
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       `otro proceso (pid ${holder.pid}) está creando los cobros de ${path}: esperando a que termine…`,
+    );
+    expect(await perReferencia(refs)).toEqual([1]);
+  });
+
+  it('a lock whose holder cannot be read (one being written) is waited for, said without a pid', async () => {
+    const { path, refs } = csvOf(1);
+    const digest = `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    const held = lockPathsOf(path, 'lote', digest)[1]!;
+    // What another svc's lock is for the instant between creating it and writing its holder.
+    writeFileSync(held, '');
+    // A process, so its stderr is seen as it is written: the lock goes once the wait is said.
+    const run = execa('node', [BIN, 'cobro', 'crear', '--lote', path], {
+      env: {
+        PATH: process.env.PATH,
+        ...ownFolders(sb.env),
+        NO_COLOR: '1',
+        SVC_KEYRING: 'off',
+        ...sb.env,
+      },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    let said = '';
+    await new Promise<void>((resolve) => {
+      run.stderr!.on('data', (d: Buffer) => {
+        said += d.toString();
+        if (said.includes('esperando a que termine')) resolve();
+      });
+      void run.finally(() => resolve());
+    });
+    rmSync(held, { force: true });
+    const r = await run;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stderr).toContain(
+      `otro proceso está creando los cobros de ${path}: esperando a que termine…`,
     );
     expect(await perReferencia(refs)).toEqual([1]);
   });
