@@ -6,15 +6,27 @@
 // and never writes records that would name the wrong lines. Whether a file was read
 // whole shows in a line about another request, damaged after it was indexed: a reading
 // through the index never reaches it.
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry } from '../helpers/journal.js';
 import {
+  generationPaths,
   indexPath,
   Journal,
+  JournalReader,
+  lookUp,
   readJournal,
   readJournalAbout,
   rotatedPath,
@@ -464,5 +476,106 @@ describe('the listener keeps its index good', () => {
     expect(readJournal(path).entries).toHaveLength(15);
     damageA4(path, list);
     expect(about3(path)).toEqual({ ids: of3([...list, ...more]), skipped: 1 });
+  });
+});
+
+/** The same journal without its indexes: what reading back finds, the answer an indexed look-up must give. */
+function withoutIndexes(path: string): string {
+  const copy = join(tempDir('svc-jtrust-'), 'webhooks.jsonl');
+  for (const name of readdirSync(dirname(path)))
+    if (!name.endsWith('.idx')) copyFileSync(join(dirname(path), name), join(dirname(copy), name));
+  return copy;
+}
+
+const looked = (path: string, id: string) => {
+  const reader = new JournalReader(path);
+  const found = lookUp(reader, id);
+  return { found, skipped: reader.skipped, problems: reader.problems() };
+};
+
+describe('looking an id up through the index (webhook ver, replay)', () => {
+  it('the start of an id is found on an indexed journal as on one without its index', async () => {
+    const path = journalIn();
+    const list = entries(10);
+    await write(path, list);
+    const start = list[4]!.id.slice(0, 12);
+    expect(looked(path, start).found).toEqual(looked(withoutIndexes(path), start).found);
+    expect(looked(path, start).found.entry?.id).toBe(list[4]!.id);
+  });
+
+  it('an entry in an older file, its replays in it and in newer ones, and one appended between indexed lines: all, oldest first', async () => {
+    const path = journalIn();
+    const original = journalEntry(3);
+    const replay = (): JournalEntry => ({
+      ...journalEntry(3),
+      source: 'replay',
+      replay_of: original.id,
+    });
+    const replays = [replay(), replay(), replay(), replay(), replay()];
+    // Each file with its index: the original in the oldest, a replay in each.
+    await write(rotatedPath(path, 2), [...entries(3), original, replays[0]!, ...entries(2)]);
+    await write(rotatedPath(path, 1), [...entries(2), replays[1]!]);
+    const listener = await Journal.open(path, { index: true });
+    for (const e of [...entries(3), replays[2]!]) await listener.append(e);
+    // Another process appends a replay between the listener's lines.
+    const other = await Journal.open(path);
+    await other.append(replays[3]!);
+    await other.close();
+    await listener.append(journalEntry(5)); // after the other's line: no record
+    await listener.append(replays[4]!);
+    for (const e of entries(3)) await listener.append(e);
+    await listener.close();
+    // A line about another request in the newest file, damaged: reading back would reach it.
+    const about2 = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as JournalEntry)
+      .find((e) => e.cobro_id === 2)!;
+    damage(path, about2.id);
+    const indexed = looked(path, original.id);
+    expect(ids(indexed.found.replays)).toEqual(ids(replays));
+    expect(indexed.skipped).toBe(0);
+    expect(indexed.found).toEqual(looked(withoutIndexes(path), original.id).found);
+  });
+
+  it('an id of another shape that starts with the id asked: found by its start, indexed or appended without records', async () => {
+    for (const appended of [false, true]) {
+      const path = journalIn();
+      const asked = 'evt_0123456789ab';
+      const odd = { ...journalEntry(3), id: `${asked}c` };
+      await write(path, entries(8));
+      if (appended) {
+        const other = await Journal.open(path);
+        await other.append(odd);
+        await other.close();
+      } else await write(path, [odd]);
+      await write(path, entries(3));
+      const got = looked(path, asked);
+      expect(got.found, `appended: ${appended}`).toEqual({ entry: odd, replays: [], matches: 1 });
+    }
+  });
+
+  it('a skipped line is counted once and named by its line, whether the index answers or not', async () => {
+    const path = journalIn();
+    const one = Buffer.byteLength(lineOf(journalEntry(1)));
+    const list = entries(12);
+    await (async () => {
+      const j = await Journal.open(path, { index: true, maxBytes: 6 * one });
+      for (const e of list) await j.append(e);
+      await j.close();
+    })();
+    // A torn line and an entry, without records, in the newest file.
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"torn"\n${lineOf(journalEntry(2))}`);
+    const lines = readFileSync(path, 'utf8').split('\n').length - 1;
+    const old = list[1]!.id; // in the oldest file
+    const want = [{ file: path, line: lines - 1, why: 'no es JSON (¿una línea cortada?)' }];
+    const indexed = looked(path, old);
+    expect(indexed.found.entry?.id).toBe(old);
+    expect([indexed.skipped, indexed.problems]).toEqual([1, want]);
+    // The oldest file's index lost: the look-up reads back instead, and counts the line once.
+    writeFileSync(indexPath(rotatedPath(path, generationPaths(path).length)), 'x');
+    const back = looked(path, old);
+    expect(back.found.entry?.id).toBe(old);
+    expect([back.skipped, back.problems]).toEqual([1, want]);
   });
 });
