@@ -165,6 +165,60 @@ describe('which CA bundle', () => {
   });
 });
 
+describe('each setting whole: where it came from, and what it is', () => {
+  it('a CA bundle says its file, where it was set and which source that is', () => {
+    const ca = (env: NodeJS.ProcessEnv, settings = {}) => new Network(settings, env).ca;
+    expect(ca({}, { caFlag: '/f.pem' })).toEqual({
+      file: '/f.pem',
+      from: '--cacert',
+      source: 'flag',
+    });
+    expect(ca({ SSL_CERT_FILE: '/e.pem' })).toEqual({
+      file: '/e.pem',
+      from: 'SSL_CERT_FILE',
+      source: 'env',
+    });
+    expect(ca({}, { profileCa: '/p.pem' })).toEqual({
+      file: '/p.pem',
+      from: 'la opción ca_file del perfil',
+      source: 'profile',
+    });
+  });
+
+  it('a proxy set with blanks around it is the proxy; a --proxy of blanks is none', () => {
+    const https = (settings: object, env: NodeJS.ProcessEnv = {}) =>
+      new Network(settings, env).configured('https:');
+    expect(https({ proxyFlag: '  ' }, { HTTPS_PROXY: 'http://env:1' })).toBeUndefined();
+    expect(https({ proxyFlag: ' http://p:3128 ' })?.shown).toBe('http://p:3128');
+    expect(https({ profileProxy: ' perfil:3128 ' })?.shown).toBe('http://perfil:3128');
+    // A scheme is one at the start only: later in the text it is part of the address.
+    expect(https({ proxyFlag: 'p:3128/?a=b://c' })?.url.host).toBe('p:3128');
+  });
+
+  it('a refused proxy is an error of its kind, naming the setting it came from', () => {
+    const refused = (value: string) => {
+      try {
+        new Network({ proxyFlag: value }, {}).route(new URL('https://api.example.com'));
+      } catch (err) {
+        return err as ProxyError;
+      }
+      throw new Error(`${value} was taken`);
+    };
+    for (const value of ['socks5://proxy:1080', 'http://[no es una dirección']) {
+      const err = refused(value);
+      expect(err.kind, value).toBe('unsupported');
+      expect(err.proxy).toMatchObject({ from: '--proxy', source: 'flag' });
+    }
+  });
+
+  it('--debug names NO_PROXY, not loopback, when a --proxy is skipped for a local address', () => {
+    const net = new Network({ proxyFlag: 'http://p:3128' }, { NO_PROXY: 'localhost' });
+    expect(net.describe(new URL('http://localhost:8080'))).toBe(
+      'red: proxy http://p:3128 (de --proxy) no se usa: NO_PROXY',
+    );
+  });
+});
+
 describe('NO_PROXY: the edges of curl’s rules', () => {
   it.each([
     // [NO_PROXY, host, port, goes straight]
@@ -187,6 +241,22 @@ describe('NO_PROXY: the edges of curl’s rules', () => {
     ['.', 'api.example.com', '443', false],
     ['*.', 'api.example.com', '443', false],
     [' , example.com ', 'api.example.com', '443', true],
+    // Brackets and addresses are read whole, never from a piece of the text.
+    ['ab', 'a[b]', '443', false],
+    ['ba', '[b]a', '443', false],
+    ['x[::1]', '::1', '443', false],
+    ['[::1]x', '::1', '443', false],
+    ['fd00:1:2a::1', 'fd00:1:2a::1', '443', true],
+    ['fd00::1:2', 'fd00::1:2', '443', true],
+    ['1.2.3.0/24', 'x1.2.3.4', '443', false],
+    ['1.2.3.0/24', '1.2.3.4x', '443', false],
+    ['10.0.10.0/24', '10.0.10.5', '443', true],
+    ['10.0.0.0/24', '10.0.0.255', '443', true],
+    // A range matches addresses only, and only a range that is one.
+    ['0.0.0.0/8', 'api.example.com', '443', false],
+    ['300.0.0.0/8', '0.0.0.1', '443', false],
+    ['10.0.0.0/-1', '10.0.0.1', '443', false],
+    ['.', 'api.example.com..', '443', false],
   ] as const)('NO_PROXY=%j, %s:%s → straight %s', (noProxy, host, port, straight) => {
     expect(bypassesProxy(noProxy, host, port)).toBe(straight);
   });
@@ -222,6 +292,7 @@ describe('NO_PROXY: the edges of curl’s rules', () => {
       'http://notlocalhost',
       'http://[::2]',
       'http://127.example.com',
+      'http://127.0.0.1.example',
     ])
       expect(route(url, env)?.from, url).toBe('HTTP_PROXY');
   });

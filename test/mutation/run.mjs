@@ -179,6 +179,15 @@ export const MODULES = {
   proxy: {
     mutate: ['src/api/network.ts'],
     tests: ['test/api/network.test.ts', 'test/cli/proxy.test.ts'],
+    equivalent: [
+      "configured(): `PROXY_VARS[protocol] ?? []` as a list of a string: it is only asked for an address's scheme, and svc's addresses are http: or https:, both in PROXY_VARS",
+      'isLoopback(): the 127 test without its `^`: URL reads a name whose last label is a number as an IPv4 address (or refuses it), so a host that ends in 127.x.x.x is that address',
+      "isLoopback(): `host === '0:0:0:0:0:0:0:1'` made false or compared with '' (2): URL writes every IPv6 address compressed, so the long spelling reaches it as '::1'",
+      'bypassesProxy(): the split on `[\\s,]+` without its `+`: the empty pieces between two separators are skipped by `if (!entry) continue`',
+      'bypassesProxy(): `raw.trim()` as `raw`: the split has already cut at every blank, so no piece holds one',
+      "bypassesProxy(): the first `if (!entry) continue` made false: an empty entry is no '*', bracket, port or range, and is skipped by the second one after the dot strip",
+      "bypassesProxy(): `slash >= 0` as `slash > 0`: an entry starting with '/' is then compared as a name, and no host holds a '/'; as a range its base '' is no address: skipped either way",
+    ],
   },
   // Every durable write: fsync before returning, rename, folder fsync.
   durable: {
