@@ -8,6 +8,7 @@
 // as its path for http, a CONNECT tunnel with TLS inside it for https; net and tls
 // are loaded only then, so a command with no proxy pays nothing for it.
 import {
+  Agent as HttpAgent,
   request as httpRequest,
   type ClientRequest,
   type IncomingMessage,
@@ -83,7 +84,15 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
         : { ...x.headers, 'content-length': String(Buffer.byteLength(x.body)) };
     let opened: Opened;
     try {
-      opened = openRequest(url, { method: x.method, headers, signal: x.signal }, x.network);
+      // A GET may go on a connection an earlier GET left open (a list's next page); a
+      // write always opens its own, so a connection the service had just closed can
+      // never make a write's outcome unknown.
+      opened = openRequest(
+        url,
+        { method: x.method, headers, signal: x.signal },
+        x.network,
+        x.method === 'GET',
+      );
     } catch (err) {
       reject(err);
       return;
@@ -234,6 +243,36 @@ export async function sendWithFetch(
   return { status: res.status, headers: Object.fromEntries(res.headers), text };
 }
 
+/**
+ * How long a connection left open waits for the next request before it is closed: less
+ * than the 5 s servers commonly keep one (Node's default), so svc is not the one to find
+ * it closed. An idle one never keeps svc running (Node's agent unrefs it).
+ */
+const KEPT_IDLE_MS = 4_000;
+const keptAgents = new WeakMap<object, { http?: HttpAgent; https?: HttpAgent }>();
+const NO_NETWORK = {};
+
+/**
+ * The agent whose connections GETs share (a paged list's 200 pages on one connection,
+ * and one TLS handshake, not 200): one per network settings (its CA bundle), per scheme.
+ */
+function keptAgent(
+  secure: boolean,
+  network: Network | undefined,
+  ca: string[] | undefined,
+): HttpAgent {
+  const key = network ?? NO_NETWORK;
+  let agents = keptAgents.get(key);
+  if (!agents) keptAgents.set(key, (agents = {}));
+  const options = { keepAlive: true, timeout: KEPT_IDLE_MS, maxSockets: 8 };
+  if (secure)
+    return (agents.https ??= new (process.getBuiltinModule('node:https').Agent)({
+      ...options,
+      ...(ca ? { ca } : {}),
+    }));
+  return (agents.http ??= new HttpAgent(options));
+}
+
 /** A request opened by openRequest, and the proxy it goes through. */
 export interface Opened {
   req: ClientRequest;
@@ -247,7 +286,12 @@ export interface Opened {
  * http request is the caller's to turn into one (proxyAuthError). Throws ProxyError
  * for a proxy setting that cannot be used and CaFileError for a bundle that cannot be read.
  */
-export function openRequest(url: URL, options: RequestOptions, network?: Network): Opened {
+export function openRequest(
+  url: URL,
+  options: RequestOptions,
+  network?: Network,
+  reuse = false,
+): Opened {
   const proxy = network?.route(url);
   const secure = url.protocol === 'https:';
   const ca = secure && network?.ca ? caBundle(network) : undefined;
@@ -255,7 +299,8 @@ export function openRequest(url: URL, options: RequestOptions, network?: Network
   // loopback) it is a good part of a call's start-up (#16).
   if (!proxy) {
     const request = secure ? process.getBuiltinModule('node:https').request : httpRequest;
-    return { req: request(url, { ...options, agent: false, ...(ca ? { ca } : {}) }) };
+    const agent = reuse ? keptAgent(secure, network, ca) : false;
+    return { req: request(url, { ...options, agent, ...(ca ? { ca } : {}) }) };
   }
   const signal = options.signal ?? undefined;
   if (!secure) {

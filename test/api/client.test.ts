@@ -94,6 +94,25 @@ describe('client', () => {
     expect(seen[0]!.url).toBe('/v1/cobros/1');
   });
 
+  it("a list's pages share one connection; a write opens its own", async () => {
+    const base = await serve([
+      json(200, { data: [cobro], next: '/v1/cobros?pagina=2' }),
+      json(200, { data: [{ ...cobro, id: 2 }], next: '/v1/cobros?pagina=3' }),
+      json(200, { data: [{ ...cobro, id: 3 }] }),
+      json(201, { data: cobro }),
+    ]);
+    const ports = new Set<number>();
+    server!.on('connection', (socket) => ports.add(socket.remotePort!));
+    const c = client(base);
+    const { data } = await c.iterarCobros();
+    expect([...data].map((x) => x.id)).toEqual([1, 2, 3]);
+    // Three pages, one connection (over https: one TLS handshake, not one a page).
+    expect(ports.size).toBe(1);
+    await c.crearCobro({ concepto: 'x', monto: '10.00' });
+    // A write never goes on a kept connection the service may have just closed.
+    expect(ports.size).toBe(2);
+  });
+
   it('sends JSON with Content-Type on POST and never retries a POST', async () => {
     const base = await serve([json(503, { error: 'x', message: 'busy' }, { 'retry-after': '0' })]);
     // A 503 is no refusal the seed names: the refund may have been made.
