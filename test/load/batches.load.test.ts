@@ -16,7 +16,8 @@ const TRIALS = 20;
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ spawned: ['--ready-delay', '0'] });
+  // Whole lists: each trial's check reads a list in one reply (svc itself follows pages).
+  sb = await startSandbox({ spawned: ['--ready-delay', '0', '--por-pagina', '0'] });
 });
 afterAll(() => sb?.stop());
 

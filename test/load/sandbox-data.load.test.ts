@@ -47,7 +47,8 @@ async function spawnSandbox(dataFile: string): Promise<Proc> {
   };
   const proc = execa(
     'node',
-    [BIN, 'sandbox', '--port', '0', '--json', '--data', dataFile],
+    // Whole lists: what survived the kill is read back in one reply per list.
+    [BIN, 'sandbox', '--port', '0', '--json', '--data', dataFile, '--por-pagina', '0'],
     options,
   );
   procs.push(proc);
@@ -238,7 +239,8 @@ describe('svc cobro listar --json with 10,000 requests', () => {
   // The peak resident set of the whole process, written by the process itself as it exits.
   const peak = join(ROOT, 'test', 'helpers', 'report-peak-rss.mjs');
   it("peak memory under 150 MB, output byte-equal to the service's list", async () => {
-    sb = await startSandbox();
+    // Whole lists: svc's output is compared with the service's list in one reply.
+    sb = await startSandbox({ pageSize: 0 });
     const started = performance.now();
     await pool(
       Array.from({ length: LIST_N }, (_, i) => i),
