@@ -90,23 +90,49 @@ export function kept<T extends object>(
 }
 
 /**
- * For a list that only shows (no total): where its reading may stop, once it has
- * --limit items of the request and days asked for; the rest of the list is not read
- * (`svc cobro listar --limit 20` costs 20 items, whatever the merchant's history).
- * Nothing without --limit.
+ * How a list that only shows (no total) is read: only the items of the request and
+ * days asked for are held (`keep`), so `--desde` one month costs that month's items,
+ * not the merchant's history; and with --limit the reading stops once it has --limit
+ * of them (`until`): `svc cobro listar --limit 20` costs 20 items, whatever the
+ * history. `also` narrows what is shown further (the search svc widens itself). An
+ * item the filters cannot judge (not an object, a request id or date of another type)
+ * is held, so the list's checks refuse it rather than the filters dropping it unseen.
  */
-export function readUntilShown<T extends object>(
+export function readShown<T extends object>(
   filter: ListFilter,
   dateOf: (item: T) => string,
-): { until?: (item: unknown) => boolean } {
+  also?: (item: T) => boolean,
+): ListRead {
+  const read: ListRead = {};
+  const dated = filter.desde !== undefined || filter.hasta !== undefined;
+  if (dated || filter.cobroId !== undefined || also)
+    read.keep = (item) =>
+      !judged(item, filter, dateOf) ||
+      (kept(item as T, filter, dateOf) && (also?.(item as T) ?? true));
   const limit = filter.limit;
-  if (limit === undefined) return {};
+  if (limit === undefined) return read;
   let n = 0;
   // The item is not checked yet (any shape): one svc cannot read is not counted.
-  return {
-    until: (item) =>
-      typeof item === 'object' && item !== null && kept(item as T, filter, dateOf) && ++n >= limit,
-  };
+  read.until = (item) =>
+    typeof item === 'object' &&
+    item !== null &&
+    kept(item as T, filter, dateOf) &&
+    (also?.(item as T) ?? true) &&
+    ++n >= limit;
+  return read;
+}
+
+/** Whether the filters can judge an item: an object with the fields they read, of their types. */
+function judged<T extends object>(
+  item: unknown,
+  filter: ListFilter,
+  dateOf: (item: T) => string,
+): boolean {
+  if (typeof item !== 'object' || item === null) return false;
+  if (filter.cobroId !== undefined && typeof (item as { cobro_id?: unknown }).cobro_id !== 'number')
+    return false;
+  if (filter.desde === undefined && filter.hasta === undefined) return true;
+  return typeof (dateOf(item as T) as unknown) === 'string';
 }
 
 /**

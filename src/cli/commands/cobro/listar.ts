@@ -10,7 +10,7 @@ import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns, cobroFields } from '../../../output/resources.js';
 import { UsageError } from '../../../errors.js';
-import { firstRows, listFilter, readUntilShown, sayLimited } from '../../shared/lists.js';
+import { firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
@@ -32,20 +32,27 @@ export async function run(
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando cobros…', () =>
-    client.iterarCobros({ estado, q }, readUntilShown(filter, createdAt)),
+    client.iterarCobros({ estado, q }, readShown(filter, createdAt)),
   );
   let { rows, count, cut } = firstRows(list, filter, createdAt);
   let widened: string | undefined;
   if (q !== undefined && count === 0) {
     const want = folded(q.trim());
+    // A request of another shape matches (is held), so the list's check refuses it.
+    const matches = (c: Cobro) =>
+      [c.codigo, c.concepto, c.referencia ?? ''].some(
+        (t) => typeof t !== 'string' || folded(t).includes(want),
+      );
+    // Every match is counted (no --limit on the reading); only the matches are held.
     const { data: all } = await ctx.spin('buscando sin acentos ni mayúsculas…', () =>
-      client.iterarCobros({ estado }),
+      client.iterarCobros(
+        { estado },
+        readShown({ ...filter, limit: undefined }, createdAt, matches),
+      ),
     );
     cut = false;
     const like = function* (items: Iterable<Cobro>) {
-      for (const c of items)
-        if ([c.codigo, c.concepto, c.referencia ?? ''].some((t) => folded(t).includes(want)))
-          yield c;
+      for (const c of items) if (matches(c)) yield c;
     };
     ({ rows, count } = firstRows(like(all), filter, createdAt));
     widened = `la búsqueda del servicio no encontró "${printable(q)}" (distingue acentos); svc buscó ignorando acentos y mayúsculas: ${count === 1 ? '1 cobro' : `${count} cobros`}`;

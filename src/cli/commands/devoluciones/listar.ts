@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { inZone } from '../../../domain/dates.js';
 import type { OptionsOf } from '../../define.js';
-import { firstRows, listFilter, readUntilShown, sayLimited } from '../../shared/lists.js';
+import { firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { devolucionColumns, devolucionFields } from '../../../output/resources.js';
@@ -18,7 +18,7 @@ export async function run(
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando devoluciones…', () =>
-    client.iterarDevoluciones(readUntilShown(filter, createdAt)),
+    client.iterarDevoluciones(readShown(filter, createdAt)),
   );
   const { rows, count, cut } = firstRows(list, filter, createdAt);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { inZone } from '../../../domain/dates.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
-import { firstRows, listFilter, readUntilShown, sayLimited } from '../../shared/lists.js';
+import { firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { transaccionColumns, transaccionFields } from '../../../output/resources.js';
@@ -23,7 +23,7 @@ export async function run(
   const client = await ctx.client();
   const filter = await listFilter(ctx, client, opts);
   const { data: list } = await ctx.spin('buscando transacciones…', () =>
-    client.iterarTransacciones({ medio, estado }, readUntilShown(filter, fecha)),
+    client.iterarTransacciones({ medio, estado }, readShown(filter, fecha)),
   );
   const { rows, count, cut } = firstRows(list, filter, fecha);
   if (ctx.globals.json) return printJsonItems(ctx.io, rows);
