@@ -3,10 +3,12 @@
 // an item outside them is let go as it arrives, unchecked, and an item the filters
 // cannot judge (a date or a request id of another type) is held, so the list's check
 // refuses it instead of the filters dropping it unseen. Against a service of the
-// test's own, whose lists carry one broken item outside the days asked for.
+// test's own, whose lists carry one broken item outside the days asked for. A whole
+// list shown whole is printed from the list itself, its items parsed one at a time.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readShown } from '../../src/cli/shared/lists.js';
+import { ItemList } from '../../src/api/list.js';
+import { firstRows, readShown } from '../../src/cli/shared/lists.js';
 import { svc } from '../helpers/inproc.js';
 import { closeServer, onLoopback } from '../helpers/loopback.js';
 import { startSandbox } from '../helpers/sandbox.js';
@@ -118,5 +120,22 @@ describe('readShown', () => {
     expect(until?.(null)).toBe(false);
     expect(until?.({ created_at: '2026-11-01 10:00:00' })).toBe(false);
     expect(until?.({ created_at: '2026-11-02 10:00:00' })).toBe(true);
+  });
+});
+
+describe('firstRows', () => {
+  const dateOf = (x: { created_at: string }) => x.created_at;
+  it('gives a whole list shown whole as it is (its items parsed as they are printed); a filtered one as the rows kept', () => {
+    const text = '[{"created_at":"2026-11-01 10:00:00"},{"created_at":"2026-10-01 10:00:00"}]';
+    const list = new ItemList<{ created_at: string }>(text, [1, 37, 38, 74], {});
+    expect([...list].map(dateOf)).toEqual(['2026-11-01 10:00:00', '2026-10-01 10:00:00']);
+    const whole = firstRows(list, {}, dateOf);
+    expect(whole.rows).toBe(list);
+    expect(whole.count).toBe(2);
+    for (const filter of [{ limit: 5 }, { desde: '2026-11-01' }, { cobroId: 1 }]) {
+      const some = firstRows(list, filter, dateOf);
+      expect(Array.isArray(some.rows)).toBe(true);
+    }
+    expect([...firstRows(list, { desde: '2026-11-01' }, dateOf).rows]).toEqual([list.at(0)]);
   });
 });

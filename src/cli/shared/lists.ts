@@ -3,7 +3,7 @@
 // the same way, and every total is of what the filters kept.
 import type { Client, ListRead } from '../../api/client.js';
 import { markOf } from '../../api/exact.js';
-import type { ItemList } from '../../api/list.js';
+import { ItemList } from '../../api/list.js';
 import type { Context } from '../context.js';
 import { parseLimit } from '../parse.js';
 import { DateError, localDay, parseDayBound } from '../../domain/dates.js';
@@ -135,16 +135,28 @@ function judged<T extends object>(
   return typeof (dateOf(item as T) as unknown) === 'string';
 }
 
+/** Rows to show: an array, or a whole list whose items are parsed one at a time as they are read. */
+export type Rows<T> = Iterable<T> & { readonly length: number };
+
 /**
  * The first --limit items of the request and days asked for (what is shown), and how
  * many there are in all (`count`), or, when the list was read only until it had
- * them (`cut`), that there may be more. Only the rows shown are kept.
+ * them (`cut`), that there may be more. Only the rows shown are kept. A whole list
+ * shown whole (no filter, no --limit) is given as it is: its items are parsed as they
+ * are printed and let go, never all at once (a year of requests is a million objects).
  */
 export function firstRows<T extends object>(
   items: Iterable<T> & { cut?: boolean },
   filter: ListFilter,
   dateOf: (item: T) => string,
-): { rows: T[]; count: number; cut: boolean } {
+): { rows: Rows<T>; count: number; cut: boolean } {
+  const whole =
+    filter.limit === undefined &&
+    filter.cobroId === undefined &&
+    filter.desde === undefined &&
+    filter.hasta === undefined;
+  if (whole && items instanceof ItemList)
+    return { rows: items as ItemList<T>, count: items.length, cut: items.cut };
   const rows: T[] = [];
   let count = 0;
   for (const item of items) {
@@ -153,6 +165,11 @@ export function firstRows<T extends object>(
     if (filter.limit === undefined || rows.length < filter.limit) rows.push(item);
   }
   return { rows, count, cut: items.cut === true };
+}
+
+/** Each row through `f` as it is read (a table on a terminal reads them all first). */
+export function* eachRow<T, U>(rows: Iterable<T>, f: (row: T) => U): Generator<U> {
+  for (const row of rows) yield f(row);
 }
 
 /**

@@ -10,7 +10,7 @@ import { ESTADOS_COBRO } from '../../../api/enums.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { cobroColumns, cobroFields } from '../../../output/resources.js';
 import { UsageError } from '../../../errors.js';
-import { firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
+import { eachRow, firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import type { OptionsOf } from '../../define.js';
 import type { listarOptions } from './index.js';
@@ -64,7 +64,7 @@ export async function run(
   await printTable(
     ctx.io,
     cobroColumns,
-    rows.map((r) => inZone(r, zone)),
+    eachRow(rows, (r) => inZone(r, zone)),
     filtered
       ? 'no hay cobros con esos filtros'
       : 'no hay cobros todavía: `svc cobro crear` crea uno',

@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { inZone } from '../../../domain/dates.js';
 import type { OptionsOf } from '../../define.js';
-import { firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
+import { eachRow, firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { devolucionColumns, devolucionFields } from '../../../output/resources.js';
@@ -26,7 +26,7 @@ export async function run(
   await printTable(
     ctx.io,
     devolucionColumns,
-    rows.map((r) => inZone(r, zone)),
+    eachRow(rows, (r) => inZone(r, zone)),
     filter.cobroId === undefined
       ? 'no hay devoluciones'
       : `el cobro ${filter.cobroId} no tiene devoluciones`,

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { inZone } from '../../../domain/dates.js';
 import { parseOpenChoice } from '../../parse.js';
 import { ESTADOS_TRANSACCION, MEDIOS } from '../../../api/enums.js';
-import { firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
+import { eachRow, firstRows, listFilter, readShown, sayLimited } from '../../shared/lists.js';
 import { sayInexact } from '../../shared/inexact.js';
 import { printJsonItems, printTable } from '../../../output/format.js';
 import { transaccionColumns, transaccionFields } from '../../../output/resources.js';
@@ -34,7 +34,7 @@ export async function run(
   await printTable(
     ctx.io,
     transaccionColumns,
-    rows.map((r) => inZone(r, zone)),
+    eachRow(rows, (r) => inZone(r, zone)),
     filtered
       ? 'no hay transacciones con esos filtros'
       : 'no hay transacciones todavía: aparecen cuando alguien paga un cobro',
