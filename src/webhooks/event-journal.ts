@@ -19,6 +19,7 @@ import { decodeUtf8, type EventSummary } from './events.js';
 import type { ForwardResult } from './forwarder.js';
 import { maskTarget } from '../api/address.js';
 import { appendAsync, openAppendAsync } from '../durable.js';
+import { lookUpSorted, sortedPath, writeSorted, type SortedAnswer } from './journal-sorted.js';
 
 export const JOURNAL_FILE = 'webhooks.jsonl';
 /** Size at which the journal is rotated (two generations kept: at most about twice this on disk). */
@@ -504,14 +505,20 @@ export class Journal {
         if (n >= last) {
           await rm(older, { force: true });
           await rm(indexPath(older), { force: true });
+          await rm(sortedPath(older), { force: true });
         } else {
           await rename(older, rotatedPath(this.path, n + 1));
           await renameIfThere(indexPath(older), indexPath(rotatedPath(this.path, n + 1)));
+          await renameIfThere(sortedPath(older), sortedPath(rotatedPath(this.path, n + 1)));
         }
       }
       await rename(this.path, rotatedPath(this.path));
       await renameIfThere(indexPath(this.path), indexPath(rotatedPath(this.path)));
-      if (this.index) this.index = await this.index.restart(this.path);
+      if (this.index) {
+        this.index = await this.index.restart(this.path);
+        // The generation will not change again: its look-up file (journal-sorted.ts).
+        sortGeneration(rotatedPath(this.path));
+      }
       // The new file's creation fsyncs the folder, which keeps the rename too.
       const { fh } = await openAppendAsync(this.path);
       await this.fh.close();
@@ -860,7 +867,9 @@ function lineNumbers(path: string, offsets: number[]): Map<number, number> {
  * and each one it uses name the entry that is there; the bytes no record covers (a
  * line torn by a crash, lines another process appended, all past the last record) are
  * read line by line, and a file without a trusted index (lost, stale, a copy without
- * it) is read whole.
+ * it) is read whole. A previous generation, which no longer changes, also has a look-up
+ * file (journal-sorted.ts): its records sorted by id and by request, so that looking an
+ * id or a request up there never reads its whole index.
  */
 
 /** Where a journal file's index is: `<file>.idx`. */
@@ -1100,6 +1109,25 @@ class IndexWriter {
   }
 }
 
+/** Writes a rotated generation's look-up file from its index, when the index can be trusted. */
+function sortGeneration(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return;
+  }
+  try {
+    const st = fstatSync(fd);
+    const index = st.isFile() ? trusted(readIndex(file), fd, st.size) : undefined;
+    if (index) writeSorted(file, index.f, st.size);
+  } catch {
+    // None: readers build it.
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function renameIfThere(from: string, to: string): Promise<void> {
   try {
     await rename(from, to);
@@ -1220,50 +1248,16 @@ export class JournalReader {
   }
 
   private *fileAbout(file: string, cobroId: number): Generator<JournalEntry> {
-    const fd = openForReading(file);
-    if (fd === undefined) return;
-    const mine = function* (entries: Iterable<JournalEntry>) {
-      for (const e of entries) if (e.cobro_id === cobroId) yield e;
-    };
-    try {
-      // The index before the file's size: records are written after their lines.
-      const f =
-        cobroId >= 0 && Number.isSafeInteger(cobroId) ? readIndex(file, this.scratch) : undefined;
-      if (f && f.buffer !== this.scratch?.buffer) this.scratch = new Float64Array(f.buffer);
-      let st;
-      try {
-        st = fstatSync(fd);
-      } catch (err) {
-        throw new JournalError(`no se pudo leer el journal ${file}: ${(err as Error).message}`);
-      }
-      const index = st.isFile() ? trusted(f, fd, st.size) : undefined;
-      if (!index) {
-        yield* mine(this.entries(file, linesForward(file), true));
-        return;
-      }
-      // Where records are missing (read line by line) and the entries named, in file order.
-      const parts: ({ from: number; to: number } | { entry: JournalEntry })[] = [];
-      let end = 0;
-      const rec = index.f;
-      for (let i = 0; i < rec.length; i += 4) {
-        if (rec[i]! > end) parts.push({ from: end, to: rec[i]! });
-        end = rec[i]! + rec[i + 1]!;
-        if (rec[i + 2] !== cobroId) continue;
-        const entry = entryAt(fd, readRecord(rec, i / 4));
-        if (!entry) {
-          // The index names a line that is not there: the file is read instead.
-          yield* mine(this.entries(file, linesForward(file), true));
-          return;
-        }
-        parts.push({ entry });
-      }
-      if (st.size > end) parts.push({ from: end, to: st.size });
-      for (const p of parts)
-        if ('entry' in p) yield p.entry;
-        else yield* mine(this.entries(file, linesBetween(file, fd, p.from, p.to), false));
-    } finally {
-      closeSync(fd);
-    }
+    const got =
+      cobroId >= 0 && Number.isSafeInteger(cobroId)
+        ? this.picked(file, 2, cobroId, (e) => e.cobro_id === cobroId, false)
+        : undefined;
+    if (got === null) return;
+    if (got) for (const g of got) yield g.entry;
+    // No index to trust, or a record naming a line that is not there: the file is read.
+    else
+      for (const e of this.entries(file, linesForward(file), true))
+        if (e.cobro_id === cobroId) yield e;
   }
 
   /**
@@ -1335,21 +1329,31 @@ export class JournalReader {
     const fd = openForReading(file);
     if (fd === undefined) return null;
     try {
+      // A previous generation is looked up in its look-up file (journal-sorted.ts).
+      const rotated = file !== this.path && file !== rejectedPath(this.path);
+      const sorted = rotated ? this.sorted(file, fd, field, value) : undefined;
       // The index before the file's size: records are written after their lines. The
       // file just read (the one the entry is in, read again for its replays) is not
       // read twice: records added since are lines it does not cover, and read so.
-      const f = this.lastIndex?.file === file ? this.lastIndex.f : readIndex(file, this.scratch);
+      const f = sorted
+        ? undefined
+        : this.lastIndex?.file === file
+          ? this.lastIndex.f
+          : readIndex(file, this.scratch);
       if (f && f.buffer !== this.scratch?.buffer) this.scratch = new Float64Array(f.buffer);
-      this.lastIndex = f && { file, f };
+      if (!sorted) this.lastIndex = f && { file, f };
       let st;
       try {
         st = fstatSync(fd);
       } catch (err) {
         throw new JournalError(`no se pudo leer el journal ${file}: ${(err as Error).message}`);
       }
-      const gaps: { from: number; to: number }[] = [];
-      const index = st.isFile() ? trusted(f, fd, st.size, gaps) : undefined;
+      const gaps = sorted ? sorted.gaps : [];
+      const index = sorted ?? (st.isFile() ? trusted(f, fd, st.size, gaps) : undefined);
       if (!index) return undefined;
+      // Read whole for want of one: the look-up file is built from it.
+      if (rotated && !sorted) writeSorted(file, index.f, st.size);
+      if (oddIds && sorted?.odd) return undefined;
       const rec = index.f;
       // Typed arrays are searched natively: a million records in a few milliseconds.
       if (oddIds)
@@ -1378,6 +1382,12 @@ export class JournalReader {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** A generation's look-up file's answer, when the index it was made from names the file's lines. */
+  private sorted(file: string, fd: number, field: 2 | 3, value: number): SortedAnswer | undefined {
+    const s = lookUpSorted(file, fd, field, value);
+    return s && (!s.first || (entryAt(fd, s.first) && entryAt(fd, s.last!))) ? s : undefined;
   }
 
   /** The lines skipped so far, each named by file and line (counted only for those named). */

@@ -1,7 +1,8 @@
 // The look-up of `webhook ver <id>` and `webhook replay <id>`: the newest entries first,
 // read back (at most RECENT of them), where most look-ups end and which costs the same
-// whatever the journal's size; then lookUp (through the index, else the whole journal
-// read back), which reads the index whole (32 bytes an entry).
+// whatever the journal's size; then lookUp: the file being written through its index
+// (read whole: one generation), each previous one through its look-up file
+// (journal-sorted.ts, a few positioned reads), else the whole journal read back.
 import { JournalReader, lookUp, type JournalEntry, type Lookup } from './event-journal.js';
 
 /** How many of the newest entries are read back before the index is asked. */

@@ -38,10 +38,12 @@ describe('webhook listen --conservar', () => {
     await listening.stop();
     listening = undefined;
     const files = readdirSync(dir).filter((f) => f.startsWith('webhooks.jsonl'));
-    // Each file with its index beside it (a record of 32 bytes a line).
+    // Each file with its index beside it (a record of 32 bytes a line), and the previous
+    // generation with its look-up file (its records sorted by id and by request).
     expect(files.sort()).toEqual([
       'webhooks.jsonl',
       'webhooks.jsonl.1',
+      'webhooks.jsonl.1.ids',
       'webhooks.jsonl.1.idx',
       'webhooks.jsonl.idx',
     ]);

@@ -151,6 +151,7 @@ describe('rejected requests and the journal', () => {
       'webhooks.jsonl.idx',
       'webhooks.rechazados.jsonl',
       'webhooks.rechazados.jsonl.1',
+      'webhooks.rechazados.jsonl.1.ids',
       'webhooks.rechazados.jsonl.1.idx',
       'webhooks.rechazados.jsonl.idx',
     ]);

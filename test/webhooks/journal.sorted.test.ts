@@ -1,0 +1,298 @@
+// The look-up files of the journal's rotated generations (journal-sorted.ts): `webhook
+// ver <id>` and `caso` find an old entry and a request's notifications in each previous
+// generation with a few positioned reads, never its whole index. Whether an index was
+// read whole shows when its records about other requests are made garbage and a line
+// about another request is damaged: an index is trusted only when every record holds
+// up, so reading it whole falls back to reading the journal, which counts the damaged
+// line; a look-up file reaches neither. A look-up file that is not its generation's
+// (cut, another generation's, the generation or its index changed since, edited by
+// hand) is not trusted: the same answers, through the index, which makes it again.
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { svcSpawned, tempDir } from '../helpers/cli.js';
+import { journalEntry } from '../helpers/journal.js';
+import {
+  generationPaths,
+  indexPath,
+  Journal,
+  JournalReader,
+  lookUp,
+  readJournal,
+  readJournalAbout,
+  type JournalEntry,
+} from '../../src/webhooks/event-journal.js';
+import { sortedPath } from '../../src/webhooks/journal-sorted.js';
+
+/** Bytes a generation holds: a few dozen entries each. */
+const GENERATION = 16 * 1024;
+
+interface Written {
+  path: string;
+  list: JournalEntry[];
+  /** The entry looked for, in the oldest generation, and its replays (one in its file, one in a middle one, one in the file being written). */
+  target: JournalEntry;
+  replays: JournalEntry[];
+}
+
+/** Entries about requests 1..5 in turn, the target (about request 3) among the first, its replays later. */
+function entries(): Omit<Written, 'path'> {
+  const list = Array.from({ length: 400 }, (_, i) => journalEntry((i % 5) + 1));
+  const target = list[7]!;
+  expect(target.cobro_id).toBe(3);
+  const replayOf = () => ({ ...journalEntry(3), source: 'replay' as const, replay_of: target.id });
+  const replays = [replayOf(), replayOf(), replayOf()];
+  list.splice(398, 0, replays[2]!);
+  list.splice(200, 0, replays[1]!);
+  list.splice(9, 0, replays[0]!);
+  return { list, target, replays };
+}
+
+/** Written as the listener writes: in batches, rotated at GENERATION bytes, each file with its index. */
+async function listened(generations = 100, odd?: JournalEntry): Promise<Written> {
+  const path = join(tempDir('svc-jsorted-'), 'webhooks.jsonl');
+  const written = entries();
+  if (odd) written.list.splice(3, 0, odd);
+  const j = await Journal.open(path, { index: true, maxBytes: GENERATION, generations });
+  await Promise.all(written.list.map((e) => j.append(e)));
+  await j.close();
+  return { path, ...written };
+}
+
+const ids = (list: readonly JournalEntry[]) => list.map((e) => e.id);
+const of3 = (list: readonly JournalEntry[]) => ids(list.filter((e) => e.cobro_id === 3));
+
+/** The index's header, then 32 bytes a record: offset, length, request, id's 48 bits. */
+const HEADER = 8;
+const RECORD = 32;
+
+/**
+ * Makes every record about requests 4 and 5 of each previous generation's index garbage
+ * (but the first and the last), and damages a line about request 4 in a middle one.
+ */
+function garble(w: Written): void {
+  const generations = generationPaths(w.path);
+  expect(generations.length).toBeGreaterThan(4);
+  for (const file of generations) {
+    const idx = readFileSync(indexPath(file));
+    const records = (idx.length - HEADER) / RECORD;
+    for (let i = 1; i < records - 1; i++) {
+      const at = HEADER + i * RECORD;
+      if (idx.readDoubleLE(at + 16) >= 4) idx.fill(0xff, at, at + RECORD);
+    }
+    writeFileSync(indexPath(file), idx);
+  }
+  const middle = generations[Math.floor(generations.length / 2)]!;
+  const text = readFileSync(middle, 'latin1');
+  const lines = text.split('\n');
+  const k = lines.findIndex((l, i) => i > 0 && l.includes('"cobro_id":4,'));
+  const at = lines.slice(0, k).join('\n').length + 1;
+  const fd = openSync(middle, 'r+');
+  writeSync(fd, Buffer.alloc(lines[k]!.length, 'x'), 0, lines[k]!.length, at);
+  closeSync(fd);
+}
+
+/** The target looked up and request 3's entries read: what they find, and the lines skipped on the way. */
+function answers(w: Written) {
+  const reader = new JournalReader(w.path);
+  const found = lookUp(reader, w.target.id);
+  const about = readJournalAbout(w.path, 3);
+  return {
+    entry: found.entry?.id,
+    replays: ids(found.replays),
+    matches: found.matches,
+    skipped: reader.skipped,
+    about: ids(about.entries),
+    aboutSkipped: about.skipped,
+  };
+}
+
+/** What reading the whole journal back finds. */
+const expected = (w: Written) => ({
+  entry: w.target.id,
+  replays: ids(w.replays),
+  matches: 1,
+  skipped: 0,
+  about: of3(w.list),
+  aboutSkipped: 0,
+});
+
+/** The target and request 3's entries found without any previous generation's index read whole. */
+function answeredThroughLookUpFiles(w: Written): void {
+  garble(w);
+  expect(answers(w)).toEqual(expected(w));
+  // Read whole, the journal has the damaged line: what a whole index would have fallen back to.
+  expect(readJournal(w.path).skipped).toBe(1);
+}
+
+const lookUpFiles = (w: Written) =>
+  readdirSync(dirname(w.path))
+    .filter((f) => f.endsWith('.ids'))
+    .sort();
+const expectedLookUpFiles = (w: Written) =>
+  generationPaths(w.path)
+    .map((g) => basename(sortedPath(g)))
+    .sort();
+
+describe('look-up files of the previous generations', () => {
+  it('the listener writes one as it rotates: an old entry, its replays and a request’s notifications as read back', async () => {
+    const w = await listened();
+    expect(lookUpFiles(w)).toEqual(expectedLookUpFiles(w));
+    expect(existsSync(sortedPath(w.path))).toBe(false);
+    expect(answers(w)).toEqual(expected(w));
+    answeredThroughLookUpFiles(w);
+  });
+
+  it('dropped and renamed with their generation', async () => {
+    const w = await listened(3);
+    expect(readdirSync(dirname(w.path)).sort()).toEqual([
+      'webhooks.jsonl',
+      'webhooks.jsonl.1',
+      'webhooks.jsonl.1.ids',
+      'webhooks.jsonl.1.idx',
+      'webhooks.jsonl.2',
+      'webhooks.jsonl.2.ids',
+      'webhooks.jsonl.2.idx',
+      'webhooks.jsonl.idx',
+    ]);
+    // Each one is its generation's: request 3's entries kept are found through them.
+    const kept = readJournal(w.path).entries;
+    const about = readJournalAbout(w.path, 3);
+    expect(ids(about.entries)).toEqual(of3(kept));
+  });
+
+  it('a reader builds those missing, from the index it read whole', async () => {
+    const w = await listened();
+    for (const f of lookUpFiles(w)) rmSync(join(dirname(w.path), f));
+    expect(lookUp(new JournalReader(w.path), w.target.id).entry?.id).toBe(w.target.id);
+    expect(lookUpFiles(w)).toEqual(expectedLookUpFiles(w));
+    for (const f of lookUpFiles(w)) rmSync(join(dirname(w.path), f));
+    expect(ids(readJournalAbout(w.path, 3).entries)).toEqual(of3(w.list));
+    expect(lookUpFiles(w)).toEqual(expectedLookUpFiles(w));
+    // Nothing else left in the folder (no file half written).
+    const names = /^webhooks\.jsonl(\.[0-9]+)?(\.idx|\.ids)?$/;
+    expect(readdirSync(dirname(w.path)).filter((f) => !names.test(f))).toEqual([]);
+    answeredThroughLookUpFiles(w);
+  });
+
+  it('one that cannot be written: the index answers, every time', async () => {
+    const w = await listened();
+    const oldest = generationPaths(w.path)[0]!;
+    rmSync(sortedPath(oldest));
+    // A folder in its place: nothing can be renamed there.
+    mkdirSync(sortedPath(oldest));
+    expect(answers(w)).toEqual(expected(w));
+    expect(answers(w)).toEqual(expected(w));
+    expect(readdirSync(dirname(w.path)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+/** The pairs of a look-up file sorted by the id's number: where they start, and how many. */
+function pairsOf(buf: Buffer): { at: number; records: number } {
+  const records = buf.readDoubleLE(8 + 8);
+  const gaps = buf.readDoubleLE(8 + 24);
+  return { at: 8 + 12 * 8 + gaps * 16, records };
+}
+
+const idn = (e: JournalEntry) => Number.parseInt(e.id.slice(4), 16);
+
+describe('a look-up file that is not its generation’s is not trusted', () => {
+  const oldestOf = (w: Written) => generationPaths(w.path)[0]!;
+  it.each([
+    [
+      'cut short',
+      (w: Written) => {
+        const ids = sortedPath(oldestOf(w));
+        truncateSync(ids, readFileSync(ids).length - 16);
+      },
+    ],
+    [
+      'another generation’s',
+      (w: Written) =>
+        copyFileSync(sortedPath(generationPaths(w.path)[2]!), sortedPath(oldestOf(w))),
+    ],
+    [
+      'made before a line was added to its generation (a replay, by hand)',
+      (w: Written) => {
+        const replay = { ...journalEntry(3), source: 'replay' as const, replay_of: w.target.id };
+        const lines = readFileSync(oldestOf(w), 'utf8').trimEnd().split('\n');
+        const last = (JSON.parse(lines.at(-1)!) as JournalEntry).id;
+        writeFileSync(oldestOf(w), `${JSON.stringify(replay)}\n`, { flag: 'a' });
+        // After the others in its file, before those in newer files.
+        w.replays.splice(1, 0, replay);
+        w.list.splice(w.list.findIndex((e) => e.id === last) + 1, 0, replay);
+      },
+    ],
+    [
+      'made from another index (its last record gone)',
+      (w: Written) => {
+        const idx = indexPath(oldestOf(w));
+        truncateSync(idx, readFileSync(idx).length - RECORD);
+      },
+    ],
+    [
+      'edited by hand: the target’s pair names another record',
+      (w: Written) => {
+        const file = sortedPath(oldestOf(w));
+        const buf = readFileSync(file);
+        const { at, records } = pairsOf(buf);
+        let k = 0;
+        while (buf.readDoubleLE(at + k * 16) !== idn(w.target)) k++;
+        expect(k).toBeLessThan(records);
+        const r = buf.readDoubleLE(at + k * 16 + 8);
+        buf.writeDoubleLE((r + 1) % records, at + k * 16 + 8);
+        writeFileSync(file, buf);
+      },
+    ],
+    [
+      'edited by hand: its header names another size',
+      (w: Written) => {
+        const file = sortedPath(oldestOf(w));
+        const buf = readFileSync(file);
+        buf.writeDoubleLE(buf.readDoubleLE(8) + 1, 8);
+        writeFileSync(file, buf);
+      },
+    ],
+  ])('%s: the same answers, and a good one made again', async (_what, spoil) => {
+    const w = await listened();
+    spoil(w);
+    expect(answers(w)).toEqual(expected(w));
+    answeredThroughLookUpFiles(w);
+  });
+
+  it('an id of another shape in a previous generation: read back, as through the index', async () => {
+    // In the oldest generation, an id that starts with an id no entry has.
+    const odd = { ...journalEntry(2), id: 'evt_0123456789abX' };
+    const w = await listened(100, odd);
+    expect(readFileSync(generationPaths(w.path)[0]!, 'utf8')).toContain(odd.id);
+    expect(lookUpFiles(w)).toEqual(expectedLookUpFiles(w));
+    expect(lookUp(new JournalReader(w.path), w.target.id).entry?.id).toBe(w.target.id);
+    const found = lookUp(new JournalReader(w.path), 'evt_0123456789ab');
+    expect(found.entry?.id).toBe(odd.id);
+    expect(found.matches).toBe(1);
+  });
+});
+
+describe('svc webhook ver', () => {
+  it('an entry of the oldest generation, through the look-up files: no line skipped', async () => {
+    const w = await listened();
+    garble(w);
+    const r = await svcSpawned(['webhook', 'ver', w.target.id, '--json', '--journal', w.path]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const shown = JSON.parse(r.stdout) as { id: string; replays: { id: string }[] };
+    expect(shown.id).toBe(w.target.id);
+  });
+});
