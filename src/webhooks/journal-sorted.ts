@@ -34,20 +34,24 @@ export function sortedPath(file: string): string {
 // The index as event-journal.ts writes it: a header, then four little-endian doubles a
 // record (offset, length with the newline, request or -1, the id's 48 bits or -1).
 const INDEX_MAGIC = 'svcidx1\n';
-const INDEX_HEADER = INDEX_MAGIC.length;
-const RECORD_BYTES = 32;
+const RECORD_NUMBERS = 4;
 
-// The look-up file: a header (MAGIC, then HEAD_NUMBERS doubles: the journal file's size,
-// the index's record count, where its last record ends, how many stretches no record
-// covers, its first record and its last), those stretches (from, to), then one pair
-// (key, record number) per record sorted by the id's number, and as many sorted by
-// request; pairs of equal keys in record order, which is the file's order.
+// The look-up file, little-endian doubles after its MAGIC (8 bytes, one double's room):
+// HEAD_NUMBERS numbers (the journal file's size, the index's record count, where its
+// last record ends, how many stretches no record covers, its first record and its last),
+// those stretches (from, to), then for each order (by the id's number, by request) the
+// key of every BLOCK-th pair, then the pairs (key, record number) in that order, pairs of
+// equal keys in record order, which is the file's order. A look-up reads the header, the
+// stretches and the keys of the blocks, then the block where its key starts.
 const MAGIC = 'svcids1\n';
 const HEAD_NUMBERS = 12;
-const HEAD_BYTES = MAGIC.length + HEAD_NUMBERS * 8;
-const PAIR_BYTES = 16;
-/** Pairs read at a time once the first one of a key is found. */
-const PAIRS_READ = 256;
+const BLOCK = 256;
+
+const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
+/** An 8-byte text as the double it reads as, little-endian. */
+const asNumber = (text: string) => Buffer.from(text, 'latin1').readDoubleLE(0);
+const MAGIC_NUMBER = asNumber(MAGIC);
+const INDEX_MAGIC_NUMBER = asNumber(INDEX_MAGIC);
 
 /** A record of the index: where the line is, its request and its id's number (-1: none). */
 export interface SortedRecord {
@@ -73,27 +77,25 @@ export interface SortedAnswer {
   odd: boolean;
 }
 
-/** `length` bytes of `fd` at `at`; undefined when the file is shorter. */
-function bytesAt(fd: number, length: number, at: number): Buffer | undefined {
-  const buf = Buffer.allocUnsafe(length);
-  for (let got = 0; got < length;) {
-    const n = readSync(fd, buf, got, length - got, at + got);
+/** `count` little-endian doubles of `fd` at `at`; undefined when the file is shorter. */
+function numbersAt(fd: number, count: number, at: number): Float64Array | undefined {
+  const f = new Float64Array(count);
+  const bytes = new Uint8Array(f.buffer);
+  for (let got = 0; got < bytes.length;) {
+    const n = readSync(fd, bytes, got, bytes.length - got, at + got);
     if (n === 0) return undefined;
     got += n;
   }
-  return buf;
+  if (!LITTLE_ENDIAN) {
+    const view = new DataView(f.buffer);
+    for (let i = 0; i < count; i++) f[i] = view.getFloat64(8 * i, true);
+  }
+  return f;
 }
 
-function numbersOf(buf: Buffer): number[] {
-  const out: number[] = [];
-  for (let at = 0; at + 8 <= buf.length; at += 8) out.push(buf.readDoubleLE(at));
-  return out;
-}
+const same = (a: Float64Array, b: Float64Array) => a.every((x, i) => Object.is(x, b[i]));
 
-const sameNumbers = (a: readonly number[], b: readonly number[]) =>
-  a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
-
-const recordOf = (n: readonly number[]): SortedRecord => ({
+const recordOf = (n: Float64Array): SortedRecord => ({
   offset: n[0]!,
   length: n[1]!,
   cobro: n[2]!,
@@ -117,74 +119,66 @@ export function lookUpSorted(
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return undefined;
-    const size = st.size;
     ids = openSync(sortedPath(file), 'r');
-    const head = bytesAt(ids, HEAD_BYTES, 0);
-    if (!head || head.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
-    const h = numbersOf(head.subarray(MAGIC.length));
-    const [fileSize, records, end, gapCount] = h as [number, number, number, number];
-    if (fileSize !== size || !Number.isSafeInteger(records) || records < 0) return undefined;
+    const head = numbersAt(ids, 1 + HEAD_NUMBERS, 0);
+    if (!head || head[0] !== MAGIC_NUMBER) return undefined;
+    const [size, records, end, gapCount] = [head[1]!, head[2]!, head[3]!, head[4]!];
+    if (size !== st.size || !Number.isSafeInteger(records) || records < 0) return undefined;
     if (!Number.isSafeInteger(gapCount) || gapCount < 0 || !(end <= size)) return undefined;
-    const pairsAt = HEAD_BYTES + gapCount * PAIR_BYTES;
-    if (fstatSync(ids).size !== pairsAt + 2 * records * PAIR_BYTES) return undefined;
+    const blocks = Math.ceil(records / BLOCK);
+    const tableAt = 8 * (1 + HEAD_NUMBERS);
+    const pairsAt = tableAt + 8 * (2 * gapCount + 2 * blocks);
+    if (fstatSync(ids).size !== pairsAt + 2 * 16 * records) return undefined;
     // The index must be the one the look-up file was made from: same count, same ends.
     idx = openSync(`${file}.idx`, 'r');
-    if (Math.floor((fstatSync(idx).size - INDEX_HEADER) / RECORD_BYTES) !== records)
-      return undefined;
-    const start = bytesAt(idx, INDEX_HEADER, 0);
-    if (!start || start.toString('latin1') !== INDEX_MAGIC) return undefined;
-    const recordAt = (i: number): number[] | undefined => {
-      const b = bytesAt(idx!, RECORD_BYTES, INDEX_HEADER + i * RECORD_BYTES);
-      return b && numbersOf(b);
-    };
+    if (Math.floor((fstatSync(idx).size - 8) / 32) !== records) return undefined;
+    const start = numbersAt(idx, 1 + RECORD_NUMBERS * Math.min(1, records), 0);
+    if (!start || start[0] !== INDEX_MAGIC_NUMBER) return undefined;
+    const recordAt = (i: number) => numbersAt(idx!, RECORD_NUMBERS, 8 + 32 * i);
     let first: SortedRecord | undefined;
     let last: SortedRecord | undefined;
     if (records > 0) {
-      const a = recordAt(0);
+      const a = start.subarray(1);
       const z = recordAt(records - 1);
-      if (!a || !z || !sameNumbers(a, h.slice(4, 8)) || !sameNumbers(z, h.slice(8, 12)))
-        return undefined;
+      if (!z || !same(a, head.subarray(5, 9)) || !same(z, head.subarray(9, 13))) return undefined;
       first = recordOf(a);
       last = recordOf(z);
     }
+    const table = numbersAt(ids, 2 * gapCount + 2 * blocks, tableAt)!;
     const gaps: { from: number; to: number }[] = [];
-    if (gapCount > 0) {
-      const g = numbersOf(bytesAt(ids, gapCount * PAIR_BYTES, HEAD_BYTES)!);
-      for (let i = 0; i < g.length; i += 2) gaps.push({ from: g[i]!, to: g[i + 1]! });
-    }
-    // The first pair with the key (binary search), then the pairs from there that have it.
-    const base = pairsAt + (field === 3 ? 0 : records * PAIR_BYTES);
-    const keyAt = (i: number) => bytesAt(ids!, 8, base + i * PAIR_BYTES)!.readDoubleLE(0);
-    let lo = 0;
-    let hi = records;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keyAt(mid) < value) lo = mid + 1;
-      else hi = mid;
-    }
+    for (let i = 0; i < 2 * gapCount; i += 2) gaps.push({ from: table[i]!, to: table[i + 1]! });
+    // The block where the key's first pair is: the last one whose first key is below it.
+    const order = field === 3 ? 0 : 1;
+    const fences = table.subarray(
+      2 * gapCount + order * blocks,
+      2 * gapCount + (order + 1) * blocks,
+    );
+    let block = 0;
+    while (block + 1 < blocks && fences[block + 1]! < value) block++;
     const found: number[] = [];
-    for (let i = lo, done = false; i < records && !done; i += PAIRS_READ) {
-      const n = Math.min(PAIRS_READ, records - i);
-      const pairs = numbersOf(bytesAt(ids, n * PAIR_BYTES, base + i * PAIR_BYTES)!);
-      for (let k = 0; k < pairs.length; k += 2) {
-        if (pairs[k] !== value) {
-          done = true;
-          break;
-        }
-        found.push(pairs[k + 1]!);
+    let previous = -Infinity;
+    for (let i = block * BLOCK, done = false; i < records && !done; i += BLOCK) {
+      const n = Math.min(BLOCK, records - i);
+      const pairs = numbersAt(ids, 2 * n, pairsAt + 16 * (order * records + i))!;
+      for (let k = 0; k < pairs.length && !done; k += 2) {
+        // Out of order: not a look-up file svc wrote.
+        if (!(pairs[k]! >= previous)) return undefined;
+        previous = pairs[k]!;
+        if (pairs[k]! === value) found.push(pairs[k + 1]!);
+        else done = pairs[k]! > value;
       }
     }
-    const f = new Float64Array(found.length * 4);
-    let previous = -1;
+    const f = new Float64Array(found.length * RECORD_NUMBERS);
+    let at = -1;
     for (const [k, r] of found.entries()) {
-      if (!(Number.isSafeInteger(r) && r > previous && r < records)) return undefined;
-      previous = r;
+      if (!(Number.isSafeInteger(r) && r > at && r < records)) return undefined;
+      at = r;
       const rec = recordAt(r);
       if (!rec || rec[field] !== value) return undefined;
-      f.set(rec, 4 * k);
+      f.set(rec, RECORD_NUMBERS * k);
     }
     // Pairs sorted by the id's number start with the smallest: -1 when an id has another shape.
-    const odd = records > 0 && bytesAt(ids, 8, pairsAt)!.readDoubleLE(0) < 0;
+    const odd = records > 0 && table[2 * gapCount]! < 0;
     return { f, records: found.length, end, gaps, first, last, odd };
   } catch {
     return undefined;
@@ -200,7 +194,7 @@ export function lookUpSorted(
  * False when it could not be written (a folder svc cannot write to): nothing is left.
  */
 export function writeSorted(file: string, f: Float64Array, size: number): boolean {
-  const records = f.length / 4;
+  const records = f.length / RECORD_NUMBERS;
   const target = sortedPath(file);
   const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   let fd: number;
@@ -213,28 +207,36 @@ export function writeSorted(file: string, f: Float64Array, size: number): boolea
   try {
     const gaps: number[] = [];
     let end = 0;
-    for (let i = 0; i < f.length; i += 4) {
+    for (let i = 0; i < f.length; i += RECORD_NUMBERS) {
       if (f[i]! > end) gaps.push(end, f[i]!);
       end = f[i]! + f[i + 1]!;
     }
-    const pairsAt = HEAD_BYTES + gaps.length * 8;
-    const buf = Buffer.alloc(pairsAt + 2 * records * PAIR_BYTES);
-    buf.write(MAGIC, 0, 'latin1');
-    const head = [size, records, end, gaps.length / 2];
-    head.push(...(records > 0 ? f.subarray(0, 4) : [0, 0, 0, 0]));
-    head.push(...(records > 0 ? f.subarray(f.length - 4) : [0, 0, 0, 0]));
-    head.forEach((n, i) => buf.writeDoubleLE(n, MAGIC.length + 8 * i));
-    gaps.forEach((n, i) => buf.writeDoubleLE(n, HEAD_BYTES + 8 * i));
+    const blocks = Math.ceil(records / BLOCK);
+    const none = [0, 0, 0, 0];
+    const head = [MAGIC_NUMBER, size, records, end, gaps.length / 2];
+    head.push(...(records > 0 ? f.subarray(0, RECORD_NUMBERS) : none));
+    head.push(...(records > 0 ? f.subarray(f.length - RECORD_NUMBERS) : none));
+    const pairsAt = head.length + gaps.length + 2 * blocks;
+    const out = new Float64Array(pairsAt + 4 * records);
+    out.set(head);
+    out.set(gaps, head.length);
     const order = new Uint32Array(records);
-    for (const [s, field] of [3, 2].entries()) {
+    for (const [o, field] of [3, 2].entries()) {
       for (let i = 0; i < records; i++) order[i] = i;
       order.sort((a, b) => f[4 * a + field]! - f[4 * b + field]! || a - b);
-      const at = pairsAt + s * records * PAIR_BYTES;
+      const at = pairsAt + 2 * o * records;
       for (let i = 0; i < records; i++) {
-        buf.writeDoubleLE(f[4 * order[i]! + field]!, at + i * PAIR_BYTES);
-        buf.writeDoubleLE(order[i]!, at + i * PAIR_BYTES + 8);
+        out[at + 2 * i] = f[4 * order[i]! + field]!;
+        out[at + 2 * i + 1] = order[i]!;
       }
+      for (let j = 0; j < blocks; j++)
+        out[head.length + gaps.length + o * blocks + j] = out[at + 2 * BLOCK * j]!;
     }
+    if (!LITTLE_ENDIAN) {
+      const view = new DataView(out.buffer);
+      for (let i = 0; i < out.length; i++) view.setFloat64(8 * i, out[i]!, true);
+    }
+    const buf = new Uint8Array(out.buffer);
     for (let at = 0; at < buf.length;) at += writeSync(fd, buf, at, buf.length - at);
     // On disk before it is renamed into place: a crash never leaves a look-up file
     // of the right size holding nothing.

@@ -199,11 +199,16 @@ describe('look-up files of the previous generations', () => {
   });
 });
 
-/** The pairs of a look-up file sorted by the id's number: where they start, and how many. */
+/**
+ * The pairs (key, record number) of a look-up file sorted by the id's number: where they
+ * start, and how many. After its 8-byte header, doubles: 12 numbers (the second the record
+ * count, the fourth the stretches without records), the stretches, the first key of
+ * each 256 pairs in each order, then the pairs.
+ */
 function pairsOf(buf: Buffer): { at: number; records: number } {
   const records = buf.readDoubleLE(8 + 8);
   const gaps = buf.readDoubleLE(8 + 24);
-  return { at: 8 + 12 * 8 + gaps * 16, records };
+  return { at: 8 + 12 * 8 + gaps * 16 + 2 * Math.ceil(records / 256) * 8, records };
 }
 
 const idn = (e: JournalEntry) => Number.parseInt(e.id.slice(4), 16);
@@ -282,6 +287,41 @@ describe('a look-up file that is not its generation’s is not trusted', () => {
     const found = lookUp(new JournalReader(w.path), 'evt_0123456789ab');
     expect(found.entry?.id).toBe(odd.id);
     expect(found.matches).toBe(1);
+  });
+});
+
+describe('generations of hundreds of entries (a look-up file read a block at a time)', () => {
+  it('every entry by its id, every request’s entries, as read back', async () => {
+    const path = join(tempDir('svc-jsorted-'), 'webhooks.jsonl');
+    const list = Array.from({ length: 2000 }, (_, i) => journalEntry((i % 5) + 1));
+    const j = await Journal.open(path, { index: true, maxBytes: 320 * 1024, generations: 100 });
+    await Promise.all(list.map((e) => j.append(e)));
+    await j.close();
+    expect(generationPaths(path).length).toBeGreaterThan(1);
+    // Three blocks of 256 and more: requests 2 and 4 have pairs on both sides of a block's start.
+    const first = generationPaths(path)[0]!;
+    expect(readFileSync(indexPath(first)).length).toBeGreaterThan(8 + 32 * 3 * 256);
+    // Made garbage, the records about request 5 would make a whole index not trusted.
+    for (const file of generationPaths(path)) {
+      const idx = readFileSync(indexPath(file));
+      const records = (idx.length - HEADER) / RECORD;
+      for (let i = 1; i < records - 1; i++)
+        if (idx.readDoubleLE(HEADER + i * RECORD + 16) === 5)
+          idx.fill(0xff, HEADER + i * RECORD, HEADER + (i + 1) * RECORD);
+      writeFileSync(indexPath(file), idx);
+    }
+    for (let c = 1; c <= 4; c++) {
+      const about = readJournalAbout(path, c);
+      expect(ids(about.entries)).toEqual(ids(list.filter((e) => e.cobro_id === c)));
+    }
+    for (const e of list.filter((_, i) => i % 7 === 0 && i % 5 !== 4)) {
+      const found = lookUp(new JournalReader(path), e.id);
+      expect(found.entry?.id).toBe(e.id);
+    }
+    // Request 5's entries: through the index, not trusted now, so read back.
+    expect(ids(readJournalAbout(path, 5).entries)).toEqual(
+      ids(list.filter((e) => e.cobro_id === 5)),
+    );
   });
 });
 
