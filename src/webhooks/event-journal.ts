@@ -629,8 +629,22 @@ function responseProblem(v: unknown): string | undefined {
  * so a journal of any size or shape is read in bounded memory.
  */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
-/** Bytes read from a journal file at a time. */
-const CHUNK_BYTES = 256 * 1024;
+const READ_CHUNK_BYTES = 256 * 1024;
+/** Bytes read from a journal file at a time (READ_CHUNK_BYTES unless a test set it). */
+let CHUNK_BYTES = READ_CHUNK_BYTES;
+/** MAX_LINE_BYTES, unless a test asked for less. */
+let maxLineBytes = MAX_LINE_BYTES;
+
+// Stryker disable all: a hook for tests only; its mutants change how tests set up, not svc.
+/**
+ * For tests: the reader's chunk and longest line, so that lines across many chunks and
+ * a line too long are a few KiB, not MiB; without arguments, the sizes svc uses.
+ */
+export function setReadSizes(sizes: { chunkBytes?: number; maxLineBytes?: number } = {}): void {
+  CHUNK_BYTES = sizes.chunkBytes ?? READ_CHUNK_BYTES;
+  maxLineBytes = sizes.maxLineBytes ?? MAX_LINE_BYTES;
+}
+// Stryker restore all
 
 /** One line of a file: its bytes (undefined when longer than MAX_LINE_BYTES) and where it starts. */
 interface RawLine {
@@ -673,7 +687,7 @@ class LineParts {
     if (piece.length === 0) return;
     this.bytes += piece.length;
     if (this.tooLong) return;
-    if (this.bytes > MAX_LINE_BYTES) {
+    if (this.bytes > maxLineBytes) {
       this.tooLong = true;
       this.parts = [];
       return;
@@ -806,7 +820,7 @@ function* linesBackward(path: string): Generator<RawLine> {
 type Parsed = { entry: JournalEntry; why?: undefined } | { entry?: undefined; why: string };
 
 function parseLine(data: Buffer | undefined): Parsed | undefined {
-  if (data === undefined) return { why: `más de ${MAX_LINE_BYTES / 1024 / 1024} MiB en una línea` };
+  if (data === undefined) return { why: `más de ${maxLineBytes / 1024 / 1024} MiB en una línea` };
   // Blank lines (only spaces, tabs, CR) are not entries nor problems.
   let blank = true;
   for (const b of data)
@@ -913,7 +927,7 @@ function writeRecord(buf: Buffer, i: number, r: IndexRecord): void {
 
 /** The entry a record names, read from the file; undefined when another line is there. */
 function entryAt(fd: number, r: IndexRecord): JournalEntry | undefined {
-  if (r.length > MAX_LINE_BYTES + 1) return undefined;
+  if (r.length > maxLineBytes + 1) return undefined;
   // The byte before the line too: a line starts the file or follows a newline.
   const before = r.offset > 0 ? 1 : 0;
   const buf = Buffer.allocUnsafe(r.length + before);

@@ -1,11 +1,11 @@
 // Reading the journal from its newest entry back (`webhook eventos`, `webhook ver`,
 // `webhook replay --ultimos`): the same entries as reading it from the start, in the
-// other order, wherever its lines fall on the chunks it is read by (256 KiB from the
-// end); the lines it skips named by file and line as a reading from the start names
+// other order, wherever its lines fall on the chunks it is read by (from the end; 4 KiB
+// here, so that a few KiB of lines cross many chunks); the lines it skips named by file and line as a reading from the start names
 // them; and `ver`'s look-up, which stops at the entry asked for.
 import { rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry, journalEntryAs } from '../helpers/journal.js';
 import {
@@ -14,11 +14,14 @@ import {
   readJournal,
   rejectedPath,
   rotatedPath,
+  setReadSizes,
   type JournalEntry,
 } from '../../src/webhooks/event-journal.js';
 
-/** What the reader reads from the end at a time (event-journal.ts's CHUNK_BYTES). */
-const CHUNK = 256 * 1024;
+/** What the reader reads from the end at a time (event-journal.ts's CHUNK_BYTES, set small). */
+const CHUNK = 4096;
+beforeAll(() => setReadSizes({ chunkBytes: CHUNK }));
+afterAll(() => setReadSizes());
 const lineOf = (e: JournalEntry) => `${JSON.stringify(e)}\n`;
 const journalIn = () => join(tempDir('svc-jback-'), 'webhooks.jsonl');
 const ids = (list: Iterable<JournalEntry>) => [...list].map((e) => e.id);
@@ -35,9 +38,9 @@ function entryOfLine(i: number, bytes: number): JournalEntry {
   }
 }
 
-/** Entries of many sizes (a few bytes to three chunks), the same each run. */
+/** Entries of many sizes (a tenth of a chunk to three chunks), the same each run. */
 function manySizes(): JournalEntry[] {
-  const sizes = [800, 9000, 70_000, 700, 130_000, 1200, 3 * CHUNK + 17, 900, 90_000, 1000];
+  const sizes = [480, 700, 1100, 460, 2000, 500, 3 * CHUNK + 17, 520, 1500, 540];
   return sizes.map((bytes, i) => entryOfLine(i + 1, bytes));
 }
 
@@ -115,7 +118,7 @@ describe('the journal read from its newest entry back', () => {
       ...good.slice(7).map(lineOf),
     ];
     const before = lines.join('');
-    const fill = CHUNK * 5 - Buffer.byteLength(before);
+    const fill = CHUNK * 6 - Buffer.byteLength(before);
     const text = `${before}${lineOf(entryOfLine(60, fill))}{"no":"cierra"\n${lineOf(good[0]!)}`;
     writeFileSync(path, text);
     const forward = readJournal(path);

@@ -6,21 +6,23 @@
 // and never writes records that would name the wrong lines. Whether a file was read
 // whole shows in a line about another request, damaged after it was indexed: a reading
 // through the index never reaches it.
-import {
-  closeSync,
-  copyFileSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { journalEntry } from '../helpers/journal.js';
+import {
+  damage,
+  entriesAbout,
+  idBits,
+  INDEX_HEADER,
+  INDEX_RECORD,
+  journalEntry,
+  lay,
+  writeIndex,
+  writeIndexed,
+  type IndexRec,
+} from '../helpers/journal.js';
 import {
   generationPaths,
   indexPath,
@@ -30,36 +32,11 @@ import {
   readJournal,
   readJournalAbout,
   rotatedPath,
+  setReadSizes,
   type JournalEntry,
 } from '../../src/webhooks/event-journal.js';
 
-/** The index's header, then 32 bytes a record: offset, length, request, id (doubles, little-endian). */
-const HEADER = 8;
-const RECORD = 32;
-
-/** Entries about requests 1..5 in turn, `n` of them; request 3's are the ones looked for. */
-function entries(n: number, from = 0, body?: (i: number) => Buffer): JournalEntry[] {
-  return Array.from({ length: n }, (_, i) => {
-    const cobro = ((from + i) % 5) + 1;
-    return journalEntry(cobro, body?.(cobro));
-  });
-}
-
-async function write(path: string, list: JournalEntry[]): Promise<void> {
-  const j = await Journal.open(path, { index: true });
-  for (const e of list) await j.append(e);
-  await j.close();
-}
-
-/** Overwrites the line holding `id` with as many bytes of garbage: the index still names it. */
-function damage(path: string, id: string): void {
-  const text = readFileSync(path, 'latin1');
-  const at = text.lastIndexOf('\n', text.indexOf(id)) + 1;
-  const end = text.indexOf('\n', at);
-  const fd = openSync(path, 'r+');
-  writeSync(fd, Buffer.alloc(end - at, 'x'), 0, end - at, at);
-  closeSync(fd);
-}
+// Entries about requests 1..5 in turn (entriesAbout): request 3's are the ones looked for.
 
 /** Damages the line of the `nth` entry about request 4 in `list` (which is in `path`). */
 const damageA4 = (path: string, list: JournalEntry[], nth = 0) =>
@@ -78,42 +55,12 @@ function about3(path: string): { ids: string[]; skipped: number } {
 /** A journal of `n` entries with its index, and a line about request 4 damaged since. */
 async function indexed(n = 30): Promise<{ path: string; list: JournalEntry[] }> {
   const path = journalIn();
-  const list = entries(n);
-  await write(path, list);
+  const list = entriesAbout(n);
+  await writeIndexed(path, list);
   damageA4(path, list, 1);
   // Read through the index, the damaged line is never reached.
   expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
   return { path, list };
-}
-
-/** A record as the index holds it: the line's offset, its length with its newline, its request (-1: none), its id's 48 bits. */
-type Rec = [offset: number, length: number, cobro: number, idn: number];
-
-/** Writes `records` as `path`'s index, in the format the listener writes (its header, then the records). */
-function writeIndex(path: string, records: readonly Rec[]): void {
-  const buf = Buffer.alloc(HEADER + records.length * RECORD);
-  buf.write('svcidx1\n', 0, 'latin1');
-  records.forEach((r, i) => r.forEach((v, k) => buf.writeDoubleLE(v, HEADER + i * RECORD + 8 * k)));
-  writeFileSync(indexPath(path), buf);
-}
-
-const idn = (e: JournalEntry) => Number.parseInt(e.id.slice(4), 16);
-
-/**
- * Writes `lines` (entries, or text for a line that is not one) as `path` and returns
- * each line's record: where it is, and for an entry its request and id.
- */
-function lay(path: string, lines: readonly (JournalEntry | string)[]): Rec[] {
-  let at = 0;
-  const recs: Rec[] = [];
-  for (const l of lines) {
-    const text = typeof l === 'string' ? `${l}\n` : lineOf(l);
-    const bytes = Buffer.byteLength(text);
-    recs.push(typeof l === 'string' ? [at, bytes, -1, -1] : [at, bytes, l.cobro_id ?? -1, idn(l)]);
-    at += bytes;
-  }
-  writeFileSync(path, lines.map((l) => (typeof l === 'string' ? `${l}\n` : lineOf(l))).join(''));
-  return recs;
 }
 
 const lineOf = (e: JournalEntry) => `${JSON.stringify(e)}\n`;
@@ -132,23 +79,29 @@ beforeAll(async () => {
   await probe.close();
 });
 afterEach(() => vi.restoreAllMocks());
+// Lines between records read a few KiB at a time: stretches of many chunks stay small.
+beforeAll(() => setReadSizes({ chunkBytes: 4096 }));
+afterAll(() => setReadSizes());
 
 describe('an index written by hand', () => {
   it('in svc’s format is the one the listener writes, and is used', async () => {
     const path = journalIn();
-    const list = entries(10);
+    const list = entriesAbout(10);
     const recs = lay(path, list);
     writeIndex(path, recs);
     const byHand = readFileSync(indexPath(path));
     // The listener, opening the journal, finds nothing to add or change.
-    await write(path, []);
+    await writeIndexed(path, []);
     expect(readFileSync(indexPath(path))).toEqual(byHand);
     damageA4(path, list, 1);
     expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
   });
 
   // Lines about requests 1, 3, the case's line, 4 (damaged after it was indexed), 3 and 5.
-  const craft = (line: JournalEntry | string, record: (r: Rec, e?: JournalEntry) => Rec) => {
+  const craft = (
+    line: JournalEntry | string,
+    record: (r: IndexRec, e?: JournalEntry) => IndexRec,
+  ) => {
     const path = journalIn();
     const [a, b, c, d, e] = [
       journalEntry(1),
@@ -167,14 +120,26 @@ describe('an index written by hand', () => {
   const json3 = JSON.stringify(e3);
 
   it.each([
-    ['starts inside a line', `x${json3}`, ([o, l]: Rec): Rec => [o + 1, l - 1, 3, idn(e3)]],
-    ['ends before the end of its line', `${json3}x`, ([o, l]: Rec): Rec => [o, l - 1, 3, idn(e3)]],
-    ['names a blank line', '   ', ([o, l]: Rec): Rec => [o, l, 3, -1]],
-    ['names an entry with another id', e3, ([o, l]: Rec): Rec => [o, l, 3, idn(e3) + 1]],
+    [
+      'starts inside a line',
+      `x${json3}`,
+      ([o, l]: IndexRec): IndexRec => [o + 1, l - 1, 3, idBits(e3)],
+    ],
+    [
+      'ends before the end of its line',
+      `${json3}x`,
+      ([o, l]: IndexRec): IndexRec => [o, l - 1, 3, idBits(e3)],
+    ],
+    ['names a blank line', '   ', ([o, l]: IndexRec): IndexRec => [o, l, 3, -1]],
+    [
+      'names an entry with another id',
+      e3,
+      ([o, l]: IndexRec): IndexRec => [o, l, 3, idBits(e3) + 1],
+    ],
     [
       'names an entry about another request',
       journalEntry(4),
-      ([o, l, , n]: Rec): Rec => [o, l, 3, n],
+      ([o, l, , n]: IndexRec): IndexRec => [o, l, 3, n],
     ],
   ])('a record of the request that %s: every line is read instead', (_what, line, record) => {
     const path = craft(line, record);
@@ -184,13 +149,22 @@ describe('an index written by hand', () => {
   });
 
   it.each([
-    ['an offset that is not a whole number', ([o, l, c, n]: Rec): Rec => [o + 0.5, l - 1, c, n]],
-    ['a length that is not a whole number', ([o, l, c, n]: Rec): Rec => [o, l - 0.5, c, n]],
-    ['no length', ([o, , c, n]: Rec): Rec => [o, 0, c, n]],
-    ['an offset inside the line before it', ([o, l, c, n]: Rec): Rec => [o - 3, l + 3, c, n]],
+    [
+      'an offset that is not a whole number',
+      ([o, l, c, n]: IndexRec): IndexRec => [o + 0.5, l - 1, c, n],
+    ],
+    [
+      'a length that is not a whole number',
+      ([o, l, c, n]: IndexRec): IndexRec => [o, l - 0.5, c, n],
+    ],
+    ['no length', ([o, , c, n]: IndexRec): IndexRec => [o, 0, c, n]],
+    [
+      'an offset inside the line before it',
+      ([o, l, c, n]: IndexRec): IndexRec => [o - 3, l + 3, c, n],
+    ],
   ])('a record of another request with %s: the index is not trusted', (_what, record) => {
     const path = journalIn();
-    const list = entries(10);
+    const list = entriesAbout(10);
     const recs = lay(path, list);
     recs[5] = record(recs[5]!);
     writeIndex(path, recs);
@@ -202,7 +176,7 @@ describe('an index written by hand', () => {
 
   it('the same record twice: the index is not trusted', () => {
     const path = journalIn();
-    const list = entries(10);
+    const list = entriesAbout(10);
     const recs = lay(path, list);
     writeIndex(path, [...recs.slice(0, 6), recs[5]!, ...recs.slice(6)]);
     damageA4(path, list, 1);
@@ -212,7 +186,7 @@ describe('an index written by hand', () => {
   it('a first or a last record that names another entry: the index is not trusted', () => {
     for (const which of [0, 9]) {
       const path = journalIn();
-      const list = entries(10);
+      const list = entriesAbout(10);
       const recs = lay(path, list);
       recs[which]![3] += 1;
       writeIndex(path, recs);
@@ -235,7 +209,7 @@ describe('an index written by hand', () => {
       about(3),
       about(null),
     ];
-    await write(path, list);
+    await writeIndexed(path, list);
     damage(path, list[5]!.id);
     for (const n of [0, 1, 3]) {
       const r = readJournalAbout(path, n);
@@ -258,10 +232,10 @@ describe('an index written by hand', () => {
     ];
     const list = [
       ...odd.map((id) => ({ ...journalEntry(3), id })),
-      ...entries(10),
+      ...entriesAbout(10),
       { ...journalEntry(3), id: 'evt_zz' },
     ];
-    await write(path, list);
+    await writeIndexed(path, list);
     damageA4(path, list);
     expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
   });
@@ -272,8 +246,8 @@ describe('an index that cannot be trusted is passed over', () => {
     const { path, list } = await indexed();
     const idx = readFileSync(indexPath(path));
     for (const bad of [
-      Buffer.concat([Buffer.from('svcidx2\n'), idx.subarray(HEADER)]),
-      idx.subarray(0, HEADER - 1),
+      Buffer.concat([Buffer.from('svcidx2\n'), idx.subarray(INDEX_HEADER)]),
+      idx.subarray(0, INDEX_HEADER - 1),
       Buffer.alloc(0),
     ]) {
       writeFileSync(indexPath(path), bad);
@@ -287,10 +261,13 @@ describe('an index that cannot be trusted is passed over', () => {
   it('a record cut short by a crash is left out; the records before it are used', async () => {
     const { path, list } = await indexed();
     const idx = readFileSync(indexPath(path));
-    writeFileSync(indexPath(path), Buffer.concat([idx, idx.subarray(HEADER, HEADER + 20)]));
+    writeFileSync(
+      indexPath(path),
+      Buffer.concat([idx, idx.subarray(INDEX_HEADER, INDEX_HEADER + 20)]),
+    );
     expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
     // Only the header and part of the first record: no record, every line read.
-    writeFileSync(indexPath(path), idx.subarray(0, HEADER + RECORD - 1));
+    writeFileSync(indexPath(path), idx.subarray(0, INDEX_HEADER + INDEX_RECORD - 1));
     expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
   });
 
@@ -299,17 +276,24 @@ describe('an index that cannot be trusted is passed over', () => {
     const idx = Buffer.from(readFileSync(indexPath(path)));
     // Two records of request 3 swapped (neither the first nor the last record).
     const [a, b] = list.flatMap((e, i) => (e.cobro_id === 3 ? [i] : [])).slice(1, 3);
-    const ra = Buffer.from(idx.subarray(HEADER + a! * RECORD, HEADER + (a! + 1) * RECORD));
-    idx.copy(idx, HEADER + a! * RECORD, HEADER + b! * RECORD, HEADER + (b! + 1) * RECORD);
-    ra.copy(idx, HEADER + b! * RECORD);
+    const ra = Buffer.from(
+      idx.subarray(INDEX_HEADER + a! * INDEX_RECORD, INDEX_HEADER + (a! + 1) * INDEX_RECORD),
+    );
+    idx.copy(
+      idx,
+      INDEX_HEADER + a! * INDEX_RECORD,
+      INDEX_HEADER + b! * INDEX_RECORD,
+      INDEX_HEADER + (b! + 1) * INDEX_RECORD,
+    );
+    ra.copy(idx, INDEX_HEADER + b! * INDEX_RECORD);
     writeFileSync(indexPath(path), idx);
     expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
   });
 
   it('records of entries about no request are never taken for a request', async () => {
     const path = journalIn();
-    const list = [...entries(4), { ...journalEntry(1), cobro_id: null }, ...entries(4)];
-    await write(path, list);
+    const list = [...entriesAbout(4), { ...journalEntry(1), cobro_id: null }, ...entriesAbout(4)];
+    await writeIndexed(path, list);
     expect(readJournalAbout(path, -1).entries).toEqual([]);
     expect(ids(readJournalAbout(path, 3).entries)).toEqual(of3(list));
   });
@@ -319,12 +303,12 @@ describe('an index that cannot be trusted is passed over', () => {
     const big = (i: number) => Buffer.from(`{"n":${i},"p":"${'x'.repeat(3000)}"}`);
     // Few records, many, then few again (each file's index is read into the same memory when it fits).
     const files = [
-      { file: rotatedPath(path, 2), list: entries(6, 0, big) },
-      { file: rotatedPath(path, 1), list: entries(40) },
-      { file: path, list: entries(7, 1, big) },
+      { file: rotatedPath(path, 2), list: entriesAbout(6, 0, big) },
+      { file: rotatedPath(path, 1), list: entriesAbout(40) },
+      { file: path, list: entriesAbout(7, 1, big) },
     ];
     for (const { file, list } of files) {
-      await write(file, list);
+      await writeIndexed(file, list);
       damageA4(file, list, list.filter((e) => e.cobro_id === 4).length - 1);
     }
     const all = files.flatMap((f) => f.list);
@@ -336,19 +320,19 @@ describe('an index that cannot be trusted is passed over', () => {
 describe('the listener keeps its index good', () => {
   it('opened again, it indexes the lines appended without it, and trusts the records already there', async () => {
     const path = journalIn();
-    const first = entries(10);
-    await write(path, first);
+    const first = entriesAbout(10);
+    await writeIndexed(path, first);
     // `svc webhook replay` appends without an index while the listener is stopped.
     const replay = await Journal.open(path);
-    const more = entries(10, 10);
+    const more = entriesAbout(10, 10);
     for (const e of more) await replay.append(e);
     await replay.close();
     const before = readFileSync(indexPath(path));
-    await write(path, []);
+    await writeIndexed(path, []);
     // The records already there are kept as they were, the new ones after them.
     const after = readFileSync(indexPath(path));
     expect(after.subarray(0, before.length)).toEqual(before);
-    expect(after.length).toBe(HEADER + 20 * RECORD);
+    expect(after.length).toBe(INDEX_HEADER + 20 * INDEX_RECORD);
     damageA4(path, first);
     damageA4(path, more);
     expect(about3(path)).toEqual({ ids: of3([...first, ...more]), skipped: 0 });
@@ -357,10 +341,10 @@ describe('the listener keeps its index good', () => {
   it('opened after a crash that cut a record short, it drops the piece and goes on after the whole ones', async () => {
     const { path, list } = await indexed(10);
     const idx = readFileSync(indexPath(path));
-    writeFileSync(indexPath(path), Buffer.concat([idx, Buffer.alloc(RECORD - 5, 0xff)]));
-    const more = entries(10, 10);
-    await write(path, more);
-    expect(readFileSync(indexPath(path)).length).toBe(idx.length + 10 * RECORD);
+    writeFileSync(indexPath(path), Buffer.concat([idx, Buffer.alloc(INDEX_RECORD - 5, 0xff)]));
+    const more = entriesAbout(10, 10);
+    await writeIndexed(path, more);
+    expect(readFileSync(indexPath(path)).length).toBe(idx.length + 10 * INDEX_RECORD);
     damageA4(path, more);
     expect(about3(path)).toEqual({ ids: of3([...list, ...more]), skipped: 0 });
   });
@@ -370,12 +354,12 @@ describe('the listener keeps its index good', () => {
     const idx = readFileSync(indexPath(path));
     // Another journal's index: records of lines of the same lengths with other ids.
     const other = journalIn();
-    await write(other, entries(20));
+    await writeIndexed(other, entriesAbout(20));
     writeFileSync(indexPath(path), readFileSync(indexPath(other)));
     expect(about3(path).skipped).toBe(1);
-    await write(path, []);
+    await writeIndexed(path, []);
     // The damaged line is no entry: it has no record, and is read.
-    expect(readFileSync(indexPath(path)).length).toBe(idx.length - RECORD);
+    expect(readFileSync(indexPath(path)).length).toBe(idx.length - INDEX_RECORD);
     // A line damaged now is not: the records are used again.
     damageA4(path, list, 2);
     expect(about3(path)).toEqual({ ids: of3(list), skipped: 1 });
@@ -384,10 +368,10 @@ describe('the listener keeps its index good', () => {
 
   it('a batch written after another process appended gets no records (they would name other lines)', async () => {
     const path = journalIn();
-    const a = entries(10);
-    const b = entries(6, 2);
-    const c = entries(5, 4);
-    const d = entries(10, 1);
+    const a = entriesAbout(10);
+    const b = entriesAbout(6, 2);
+    const c = entriesAbout(5, 4);
+    const d = entriesAbout(10, 1);
     const listener = await Journal.open(path, { index: true });
     for (const e of a) await listener.append(e);
     const replay = await Journal.open(path);
@@ -397,7 +381,9 @@ describe('the listener keeps its index good', () => {
     await Promise.all(c.map((e) => listener.append(e)));
     for (const e of d) await listener.append(e);
     await listener.close();
-    expect(readFileSync(indexPath(path)).length).toBe(HEADER + (a.length + d.length) * RECORD);
+    expect(readFileSync(indexPath(path)).length).toBe(
+      INDEX_HEADER + (a.length + d.length) * INDEX_RECORD,
+    );
     damageA4(path, a);
     damageA4(path, d);
     expect(about3(path)).toEqual({ ids: of3([...a, ...b, ...c, ...d]), skipped: 0 });
@@ -405,11 +391,11 @@ describe('the listener keeps its index good', () => {
 
   it('more than a chunk of lines without records between indexed ones, and a torn last line: all read, the torn one named', async () => {
     const path = journalIn();
-    const big = (i: number) => Buffer.from(`{"n":${i},"p":"${'x'.repeat(40 * 1024)}"}`);
-    const a = entries(10);
-    // Appended by another process: about 370 KiB, then a line longer than two chunks.
-    const b = [...entries(9, 2, big), journalEntry(3, Buffer.from('x'.repeat(600 * 1024)))];
-    const d = entries(10, 1);
+    const big = (i: number) => Buffer.from(`{"n":${i},"p":"${'x'.repeat(1000)}"}`);
+    const a = entriesAbout(10);
+    // Appended by another process: about 12 KiB (3 chunks), then a line longer than two chunks.
+    const b = [...entriesAbout(9, 2, big), journalEntry(3, Buffer.from('x'.repeat(10_000)))];
+    const d = entriesAbout(10, 1);
     const listener = await Journal.open(path, { index: true });
     // Queued together: one write, and its records.
     await Promise.all(a.map((e) => listener.append(e)));
@@ -435,21 +421,21 @@ describe('the listener keeps its index good', () => {
 
   it('an index lost from a journal with blank lines is built again whole', async () => {
     const path = journalIn();
-    const list = entries(10);
+    const list = entriesAbout(10);
     writeFileSync(
       path,
       list.map((e, i) => (i % 3 === 0 ? `\n${lineOf(e)}  \n` : lineOf(e))).join(''),
     );
-    await write(path, []);
-    expect(readFileSync(indexPath(path)).length).toBe(HEADER + 10 * RECORD);
+    await writeIndexed(path, []);
+    expect(readFileSync(indexPath(path)).length).toBe(INDEX_HEADER + 10 * INDEX_RECORD);
     damageA4(path, list, 1);
     expect(about3(path)).toEqual({ ids: of3(list), skipped: 0 });
   });
 
   it('after a write that failed, the records of the next one name its lines, past the newline that starts it', async () => {
     const path = journalIn();
-    const a = entries(10);
-    const c = entries(10, 2);
+    const a = entriesAbout(10);
+    const c = entriesAbout(10, 2);
     const listener = await Journal.open(path, { index: true });
     for (const e of a) await listener.append(e);
     vi.spyOn(FH, 'write').mockImplementationOnce(async () => {
@@ -460,7 +446,7 @@ describe('the listener keeps its index good', () => {
     await expect(listener.append(journalEntry(3))).rejects.toThrow('ENOSPC');
     for (const e of c) await listener.append(e);
     await listener.close();
-    expect(readFileSync(indexPath(path)).length).toBe(HEADER + 20 * RECORD);
+    expect(readFileSync(indexPath(path)).length).toBe(INDEX_HEADER + 20 * INDEX_RECORD);
     damageA4(path, a);
     damageA4(path, c);
     expect(about3(path)).toEqual({ ids: of3([...a, ...c]), skipped: 0 });
@@ -469,10 +455,10 @@ describe('the listener keeps its index good', () => {
   it('an index that cannot be written (a folder in its place): the journal is written and read without it', async () => {
     const path = journalIn();
     mkdirSync(indexPath(path));
-    const list = entries(12);
-    await write(path, list);
-    const more = entries(3, 12);
-    await write(path, more);
+    const list = entriesAbout(12);
+    await writeIndexed(path, list);
+    const more = entriesAbout(3, 12);
+    await writeIndexed(path, more);
     expect(readJournal(path).entries).toHaveLength(15);
     damageA4(path, list);
     expect(about3(path)).toEqual({ ids: of3([...list, ...more]), skipped: 1 });
@@ -496,8 +482,8 @@ const looked = (path: string, id: string) => {
 describe('looking an id up through the index (webhook ver, replay)', () => {
   it('the start of an id is found on an indexed journal as on one without its index', async () => {
     const path = journalIn();
-    const list = entries(10);
-    await write(path, list);
+    const list = entriesAbout(10);
+    await writeIndexed(path, list);
     const start = list[4]!.id.slice(0, 12);
     expect(looked(path, start).found).toEqual(looked(withoutIndexes(path), start).found);
     expect(looked(path, start).found.entry?.id).toBe(list[4]!.id);
@@ -513,17 +499,22 @@ describe('looking an id up through the index (webhook ver, replay)', () => {
     });
     const replays = [replay(), replay(), replay(), replay(), replay()];
     // Each file with its index: the original in the oldest, a replay in each.
-    await write(rotatedPath(path, 2), [...entries(3), original, replays[0]!, ...entries(2)]);
-    await write(rotatedPath(path, 1), [...entries(2), replays[1]!]);
+    await writeIndexed(rotatedPath(path, 2), [
+      ...entriesAbout(3),
+      original,
+      replays[0]!,
+      ...entriesAbout(2),
+    ]);
+    await writeIndexed(rotatedPath(path, 1), [...entriesAbout(2), replays[1]!]);
     const listener = await Journal.open(path, { index: true });
-    for (const e of [...entries(3), replays[2]!]) await listener.append(e);
+    for (const e of [...entriesAbout(3), replays[2]!]) await listener.append(e);
     // Another process appends a replay between the listener's lines.
     const other = await Journal.open(path);
     await other.append(replays[3]!);
     await other.close();
     await listener.append(journalEntry(5)); // after the other's line: no record
     await listener.append(replays[4]!);
-    for (const e of entries(3)) await listener.append(e);
+    for (const e of entriesAbout(3)) await listener.append(e);
     await listener.close();
     // A line about another request in the newest file, damaged: reading back would reach it.
     const about2 = readFileSync(path, 'utf8')
@@ -543,13 +534,13 @@ describe('looking an id up through the index (webhook ver, replay)', () => {
       const path = journalIn();
       const asked = 'evt_0123456789ab';
       const odd = { ...journalEntry(3), id: `${asked}c` };
-      await write(path, entries(8));
+      await writeIndexed(path, entriesAbout(8));
       if (appended) {
         const other = await Journal.open(path);
         await other.append(odd);
         await other.close();
-      } else await write(path, [odd]);
-      await write(path, entries(3));
+      } else await writeIndexed(path, [odd]);
+      await writeIndexed(path, entriesAbout(3));
       const got = looked(path, asked);
       expect(got.found, `appended: ${appended}`).toEqual({ entry: odd, replays: [], matches: 1 });
     }
@@ -558,7 +549,7 @@ describe('looking an id up through the index (webhook ver, replay)', () => {
   it('a skipped line is counted once and named by its line, whether the index answers or not', async () => {
     const path = journalIn();
     const one = Buffer.byteLength(lineOf(journalEntry(1)));
-    const list = entries(12);
+    const list = entriesAbout(12);
     await (async () => {
       const j = await Journal.open(path, { index: true, maxBytes: 6 * one });
       for (const e of list) await j.append(e);

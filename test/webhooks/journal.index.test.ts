@@ -2,20 +2,11 @@
 // the index says is checked against the journal, which stays the truth: a torn last
 // line, a lost or stale index, a journal copied without its index or lines another
 // process appended give the same entries as reading every line.
-import {
-  appendFileSync,
-  copyFileSync,
-  existsSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-  closeSync,
-} from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { journalEntry } from '../helpers/journal.js';
+import { damage, entriesAbout, journalEntry, writeIndexed } from '../helpers/journal.js';
 import {
   indexPath,
   Journal,
@@ -26,27 +17,6 @@ import {
   type JournalEntry,
 } from '../../src/webhooks/event-journal.js';
 
-/** Entries about requests 1..5 in turn, `n` of them; request 3's are the ones looked for. */
-function entries(n: number, from = 0): JournalEntry[] {
-  return Array.from({ length: n }, (_, i) => journalEntry(((from + i) % 5) + 1));
-}
-
-async function write(path: string, list: JournalEntry[], options = {}): Promise<void> {
-  const j = await Journal.open(path, { index: true, ...options });
-  for (const e of list) await j.append(e);
-  await j.close();
-}
-
-/** Overwrites the line holding `id` with as many bytes of garbage: the index still names it. */
-function damage(path: string, id: string): void {
-  const text = readFileSync(path, 'latin1');
-  const at = text.lastIndexOf('\n', text.indexOf(id)) + 1;
-  const end = text.indexOf('\n', at);
-  const fd = openSync(path, 'r+');
-  writeSync(fd, Buffer.alloc(end - at, 'x'), 0, end - at, at);
-  closeSync(fd);
-}
-
 const ids = (list: readonly JournalEntry[]) => list.map((e) => e.id);
 const about3 = (path: string) => readJournal(path, (e) => e.cobro_id === 3);
 
@@ -54,8 +24,8 @@ describe('journal index', () => {
   it('reads only the lines the index names for the request, across rotated files', async () => {
     const path = join(tempDir('svc-jidx-'), 'webhooks.jsonl');
     const one = Buffer.byteLength(`${JSON.stringify(journalEntry(1))}\n`);
-    const list = entries(40);
-    await write(path, list, { maxBytes: 12 * one, generations: 4 });
+    const list = entriesAbout(40);
+    await writeIndexed(path, list, { maxBytes: 12 * one, generations: 4 });
     // Each file has its index, moved along with it.
     for (const f of [path, rotatedPath(path), rotatedPath(path, 2), rotatedPath(path, 3)])
       expect(existsSync(indexPath(f)), f).toBe(true);
@@ -77,8 +47,8 @@ describe('journal index', () => {
 
   it('a lost index: the file is read whole, and the listener builds it again', async () => {
     const path = join(tempDir('svc-jidx-'), 'webhooks.jsonl');
-    const list = entries(30);
-    await write(path, list);
+    const list = entriesAbout(30);
+    await writeIndexed(path, list);
     rmSync(indexPath(path));
     damage(path, list[3]!.id); // request 4
     const got = readJournalAbout(path, 3);
@@ -86,7 +56,7 @@ describe('journal index', () => {
     expect(got.skipped).toBe(1);
     // Opened again, the index is back (the damaged line, no entry, has no record and is
     // still read): a line about another request damaged now is not read.
-    await write(path, []);
+    await writeIndexed(path, []);
     expect(existsSync(indexPath(path))).toBe(true);
     damage(path, list[8]!.id); // request 4
     const again = readJournalAbout(path, 3);
@@ -97,14 +67,14 @@ describe('journal index', () => {
 
   it('a torn last line, then more entries: none lost, the torn one reported', async () => {
     const path = join(tempDir('svc-jidx-'), 'webhooks.jsonl');
-    const list = entries(10);
-    await write(path, list);
+    const list = entriesAbout(10);
+    await writeIndexed(path, list);
     appendFileSync(path, JSON.stringify(journalEntry(3)).slice(0, 40));
     const torn = readJournalAbout(path, 3);
     expect(ids(torn.entries)).toEqual(ids(list.filter((e) => e.cobro_id === 3)));
     expect(torn.skipped).toBe(1);
-    const more = entries(10, 10);
-    await write(path, more);
+    const more = entriesAbout(10, 10);
+    await writeIndexed(path, more);
     const got = readJournalAbout(path, 3);
     expect(ids(got.entries)).toEqual(ids([...list, ...more].filter((e) => e.cobro_id === 3)));
     expect(got.skipped).toBe(1);
@@ -115,9 +85,9 @@ describe('journal index', () => {
     const dir = tempDir('svc-jidx-');
     const path = join(dir, 'webhooks.jsonl');
     const other = join(dir, 'otro.jsonl');
-    const list = entries(25);
-    await write(path, list);
-    await write(other, entries(25));
+    const list = entriesAbout(25);
+    await writeIndexed(path, list);
+    await writeIndexed(other, entriesAbout(25));
     const want = ids(list.filter((e) => e.cobro_id === 3));
     const copy = join(tempDir('svc-jidx-'), 'webhooks.jsonl');
     copyFileSync(path, copy);
@@ -128,7 +98,7 @@ describe('journal index', () => {
     // The journal replaced by a shorter one under the same index.
     copyFileSync(indexPath(path), indexPath(copy));
     const short = list.slice(0, 9);
-    await write(join(dir, 'corto.jsonl'), short);
+    await writeIndexed(join(dir, 'corto.jsonl'), short);
     copyFileSync(join(dir, 'corto.jsonl'), copy);
     expect(ids(readJournalAbout(copy, 3).entries)).toEqual(
       ids(short.filter((e) => e.cobro_id === 3)),
@@ -145,9 +115,9 @@ describe('journal index', () => {
 
   it('lines another process appended, and the rejected requests, are found by arrival', async () => {
     const path = join(tempDir('svc-jidx-'), 'webhooks.jsonl');
-    const a = entries(10);
-    const b = entries(6, 2);
-    const c = entries(10, 4);
+    const a = entriesAbout(10);
+    const b = entriesAbout(6, 2);
+    const c = entriesAbout(10, 4);
     const listener = await Journal.open(path, { index: true });
     for (const e of a) await listener.append(e);
     // `svc webhook replay` appends without an index, while the listener runs.
@@ -157,7 +127,7 @@ describe('journal index', () => {
     for (const e of c) await listener.append(e);
     await listener.close();
     const stranger = { ...journalEntry(3), verification: { valid: false, reason: 'firma' } };
-    await write(rejectedPath(path), [stranger]);
+    await writeIndexed(rejectedPath(path), [stranger]);
     const got = readJournalAbout(path, 3);
     expect(ids(got.entries)).toEqual(ids(readJournal(path, (e) => e.cobro_id === 3).entries));
     expect(ids(got.entries)).toEqual(

@@ -6,7 +6,7 @@
 // journal.
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { journalEntry } from '../helpers/journal.js';
 import { skipBecause } from '../helpers/skips.js';
@@ -24,6 +24,7 @@ import {
   readJournalAbout,
   rejectedPath,
   rotatedPath,
+  setReadSizes,
   type JournalEntry,
 } from '../../src/webhooks/event-journal.js';
 
@@ -134,12 +135,17 @@ describe('what the journal keeps', () => {
 });
 
 describe('a line longer than any entry svc writes', () => {
+  // 16 MiB (MAX_LINE_BYTES) in svc; 1 MiB here, read 64 KiB at a time, is the same reading.
+  beforeAll(() => setReadSizes({ chunkBytes: 64 * 1024, maxLineBytes: MiB }));
+  afterAll(() => setReadSizes());
+
   it('is skipped and named, without being kept whole, read from the start or from the end', () => {
+    expect(MAX_LINE_BYTES).toBe(16 * MiB);
     const path = journalIn();
     const [a, b] = [journalEntry(1), journalEntry(2)];
-    const tooLong = `${'x'.repeat(MAX_LINE_BYTES + 1)}\n`;
+    const tooLong = `${'x'.repeat(MiB + 1)}\n`;
     writeFileSync(path, `${lineOf(a)}${tooLong}${lineOf(b)}`);
-    const why = 'más de 16 MiB en una línea';
+    const why = 'más de 1 MiB en una línea';
     const forward = readJournal(path);
     expect(ids(forward.entries)).toEqual(ids([a, b]));
     expect(forward.problems).toEqual([{ file: path, line: 2, why }]);

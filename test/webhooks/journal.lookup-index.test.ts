@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { svc } from '../helpers/inproc.js';
 import { startReceiver } from '../helpers/receiver.js';
-import { journalEntry } from '../helpers/journal.js';
+import { damage, entriesAbout, journalEntry, writeIndexed } from '../helpers/journal.js';
 import {
   indexPath,
   Journal,
@@ -30,16 +30,6 @@ import {
   type Lookup,
 } from '../../src/webhooks/event-journal.js';
 import { RECENT } from '../../src/webhooks/journal-lookup.js';
-
-/** Entries about requests 1..5 in turn. */
-const entries = (n: number, from = 0): JournalEntry[] =>
-  Array.from({ length: n }, (_, i) => journalEntry(((from + i) % 5) + 1));
-
-async function write(path: string, list: JournalEntry[], options = {}): Promise<void> {
-  const j = await Journal.open(path, { index: true, ...options });
-  for (const e of list) await j.append(e);
-  await j.close();
-}
 
 /** Lines appended as `webhook replay` appends them: without index records. */
 async function appendUnindexed(path: string, list: JournalEntry[]): Promise<void> {
@@ -53,16 +43,6 @@ const replayOf = (e: JournalEntry): JournalEntry => ({
   source: 'replay',
   replay_of: e.id,
 });
-
-/** Overwrites the line holding `id` with as many bytes of garbage: an index still names it. */
-function damage(path: string, id: string): void {
-  const text = readFileSync(path, 'latin1');
-  const at = text.lastIndexOf('\n', text.indexOf(id)) + 1;
-  const end = text.indexOf('\n', at);
-  const fd = openSync(path, 'r+');
-  writeSync(fd, Buffer.alloc(end - at, 'x'), 0, end - at, at);
-  closeSync(fd);
-}
 
 const shape = (l: Lookup) => ({
   entry: l.entry?.id,
@@ -87,8 +67,8 @@ describe('lookUp through the index', () => {
     const path = join(dir, 'webhooks.jsonl');
     const one = Buffer.byteLength(`${JSON.stringify(journalEntry(1))}\n`);
     const opts = { maxBytes: 12 * one, generations: 4 };
-    const list = entries(40);
-    await write(path, list, opts);
+    const list = entriesAbout(40);
+    await writeIndexed(path, list, opts);
     // The oldest entry kept, about request 3: in the oldest generation.
     const old = readFileSync(rotatedPath(path, 3), 'utf8');
     const target = list.find((e) => e.cobro_id === 3 && old.includes(e.id))!;
@@ -96,8 +76,8 @@ describe('lookUp through the index', () => {
     const r1 = replayOf(target);
     await appendUnindexed(path, [r1]);
     const r2 = replayOf(target);
-    const later = entries(3);
-    await write(path, [r2, ...later], opts);
+    const later = entriesAbout(3);
+    await writeIndexed(path, [r2, ...later], opts);
     // Lines about other requests damaged after they were indexed, in each newer file
     // (not the first or last line of a file: those tell whether an index is trusted).
     for (const f of [rotatedPath(path, 2), rotatedPath(path)]) {
@@ -118,8 +98,8 @@ describe('lookUp through the index', () => {
   it('an id the journal does not hold: not found, without reading the indexed lines', async () => {
     const dir = tempDir('svc-jlook-');
     const path = join(dir, 'webhooks.jsonl');
-    const list = entries(20);
-    await write(path, list);
+    const list = entriesAbout(20);
+    await writeIndexed(path, list);
     damage(path, list[7]!.id);
     const { got, want, reader, plain } = bothWays(dir, ['webhooks.jsonl'], 'evt_0123456789ab');
     expect(got).toEqual({ entry: undefined, replays: [], matches: 0 });
@@ -130,11 +110,11 @@ describe('lookUp through the index', () => {
   it('a rejected request, with its index, is found too', async () => {
     const dir = tempDir('svc-jlook-');
     const path = join(dir, 'webhooks.jsonl');
-    const list = entries(10);
-    await write(path, list);
+    const list = entriesAbout(10);
+    await writeIndexed(path, list);
     damage(path, list[4]!.id);
     const stranger = { ...journalEntry(2), verification: { valid: false, reason: 'firma' } };
-    await write(rejectedPath(path), [...entries(3), stranger]);
+    await writeIndexed(rejectedPath(path), [...entriesAbout(3), stranger]);
     const files = ['webhooks.jsonl', basename(rejectedPath(path))];
     const { got, want, reader, plain } = bothWays(dir, files, stranger.id);
     expect(got).toEqual({ entry: stranger.id, replays: [], matches: 1 });
@@ -147,8 +127,8 @@ describe('lookUp where the index cannot answer: read back, the same answer', () 
   const setUp = async () => {
     const dir = tempDir('svc-jlook-');
     const path = join(dir, 'webhooks.jsonl');
-    const list = entries(20);
-    await write(path, list);
+    const list = entriesAbout(20);
+    await writeIndexed(path, list);
     return { dir, path, list, target: list[6]! };
   };
 
@@ -160,7 +140,7 @@ describe('lookUp where the index cannot answer: read back, the same answer', () 
     expect(lost.got).toEqual({ entry: target.id, replays: [], matches: 1 });
     expect(lost.reader.skipped).toBe(1);
     const other = join(tempDir('svc-jlook-'), 'webhooks.jsonl');
-    await write(other, entries(20));
+    await writeIndexed(other, entriesAbout(20));
     copyFileSync(indexPath(other), indexPath(path));
     const stale = bothWays(dir, ['webhooks.jsonl'], target.id);
     expect(stale.got).toEqual(stale.want);
@@ -205,7 +185,7 @@ describe('lookUp where the index cannot answer: read back, the same answer', () 
     const longer = { ...journalEntry(2), id: `${target.id}x` };
     const wanted = 'evt_aaaabbbbcccc';
     const longerStill = { ...journalEntry(2), id: `${wanted}-1` };
-    await write(path, [longer, longerStill]);
+    await writeIndexed(path, [longer, longerStill]);
     const exact = bothWays(dir, ['webhooks.jsonl'], target.id);
     expect(exact.got).toEqual({ entry: target.id, replays: [], matches: 1 });
     const start = bothWays(dir, ['webhooks.jsonl'], wanted);
@@ -225,7 +205,7 @@ describe('lookUp where the index cannot answer: read back, the same answer', () 
   it('an id on two lines: the newer one, as read back; a replay line before its original is not one of its replays', async () => {
     const { dir, path, target } = await setUp();
     const again = { ...target, cobro_id: 9 };
-    await write(path, [again]);
+    await writeIndexed(path, [again]);
     const twice = lookUp(new JournalReader(path), target.id);
     expect([twice.entry?.cobro_id, twice.replays]).toEqual([9, []]);
     const { got, want } = bothWays(dir, ['webhooks.jsonl'], target.id);
@@ -233,7 +213,7 @@ describe('lookUp where the index cannot answer: read back, the same answer', () 
     const dir2 = tempDir('svc-jlook-');
     const before = { ...target, cobro_id: 9, id: 'evt_000000000002' };
     const early = { ...replayOf(target), cobro_id: 9, replay_of: before.id };
-    await write(join(dir2, 'webhooks.jsonl'), [early, before]);
+    await writeIndexed(join(dir2, 'webhooks.jsonl'), [early, before]);
     const r = bothWays(dir2, ['webhooks.jsonl'], before.id);
     expect(r.got).toEqual({ entry: before.id, replays: [], matches: 1 });
     expect(r.got).toEqual(r.want);
@@ -245,12 +225,12 @@ describe('webhook ver and webhook replay of an old entry', () => {
     const dir = tempDir('svc-jlook-');
     const path = join(dir, 'webhooks.jsonl');
     // More entries than `ver` reads back before asking the index (RECENT).
-    const list = entries(RECENT + 40);
+    const list = entriesAbout(RECENT + 40);
     const target = list[3]!;
     const r1 = { ...replayOf(target), target: 'http://127.0.0.1:9/app' };
     writeFileSync(path, [...list, r1].map((e) => `${JSON.stringify(e)}\n`).join(''));
     // Opened by the listener: the index is built for every line.
-    await write(path, entries(5));
+    await writeIndexed(path, entriesAbout(5));
     damage(path, list[20]!.id);
     const env = { SVC_DATA_DIR: dir };
     const ver = await svc(['webhook', 'ver', target.id, '--json'], { env });
