@@ -9,7 +9,8 @@ import { MEDIOS, isKnown } from '../api/enums.js';
 import { notJson } from '../text.js';
 import { duplicateKey, MAX_NESTING, nestedTooDeep } from '../json-keys.js';
 import { isAmount } from '../domain/money.js';
-import { parseDuration } from './time.js';
+import { dateInstant } from '../domain/dates.js';
+import { MAX_ADVANCE_MS, parseDuration } from './time.js';
 
 const Monto = z.string().check(z.refine(isAmount, 'un monto decimal como "1500.00"'));
 
@@ -230,26 +231,51 @@ export interface MerchantLists {
   devoluciones: Iterable<Devolucion>;
 }
 
+/** A duration as `hace` takes it, whole seconds (1d2h3m4s, parts that are 0 left out). */
+export function durationText(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const parts: [number, string][] = [
+    [Math.floor(s / 86_400), 'd'],
+    [Math.floor(s / 3600) % 24, 'h'],
+    [Math.floor(s / 60) % 60, 'm'],
+    [s % 60, 's'],
+  ];
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n}${unit}`)
+    .join('');
+}
+
 /**
  * A running sandbox's state as a scenario: every merchant's requests in the order of
  * their ids, each with its id and code (so a sandbox started from it lists the same),
- * its payments, how it ended and its refunds. A refund's transaction is not on the
- * wire, so exported refunds name none. A request keeps its vencimiento (local time in
- * the sandbox's zone) while it is ahead of `now`, the sandbox's clock as it writes its
- * dates (`YYYY-MM-DD HH:MM:SS` in its zone, so the two compare as text; Date.parse would
- * read them in this machine's zone): a date past cannot be given to a new request.
+ * how long before `now` it was made (`hace`, to the second, for a request at least a
+ * second old; its payments and refunds come back at that moment too), its payments,
+ * how it ended and its refunds. A refund's transaction is not on the wire, so exported
+ * refunds name none. A request keeps its vencimiento (local time in the sandbox's zone)
+ * while it is ahead of `now`, the sandbox's clock as it writes its dates (`YYYY-MM-DD
+ * HH:MM:SS` in `timeZone`, the sandbox's zone, so the two compare as text; Date.parse
+ * would read them in this machine's zone): a date past cannot be given to a new request.
  */
-export function exportScenario(merchants: MerchantLists[], now: string): Scenario {
-  const out: (CobroEscenario & { id: number })[] = [];
+export function exportScenario(
+  merchants: MerchantLists[],
+  now: string,
+  timeZone: string,
+): Scenario {
+  const out: (CobroEscenario & { id: number; ago: number })[] = [];
+  const nowMs = dateInstant(now, timeZone);
   for (const m of merchants) {
     const txs = [...m.transacciones].sort((a, b) => a.id - b.id);
     const devs = [...m.devoluciones].sort((a, b) => a.id - b.id);
     for (const c of m.cobros) {
       const mine = txs.filter((t) => t.cobro_id === c.id);
-      const e: CobroEscenario & { id: number } = {
+      // NaN (a date that is none) counts as made now: the request is kept, undated.
+      const ago = Math.min(nowMs - dateInstant(c.created_at, timeZone), MAX_ADVANCE_MS);
+      const e: CobroEscenario & { id: number; ago: number } = {
         id: c.id,
         codigo: c.codigo,
         ...(m.ensayo ? { comercio: 'ensayo' as const } : {}),
+        ago: ago >= 1000 ? ago : 0,
         concepto: c.concepto,
         monto: c.monto,
       };
@@ -274,5 +300,15 @@ export function exportScenario(merchants: MerchantLists[], now: string): Scenari
       out.push(e);
     }
   }
-  return { cobros: out.sort((a, b) => a.id - b.id) };
+  // Requests go oldest first: one dated before the request made ahead of it (ids come
+  // from one counter, so only across a change of the clock) takes that one's moment.
+  let newest = Infinity;
+  const cobros = out
+    .sort((a, b) => a.id - b.id)
+    .map(({ ago, id, codigo, comercio, ...rest }): CobroEscenario => {
+      newest = Math.min(newest, ago);
+      const hace = durationText(newest);
+      return { id, codigo, ...(comercio ? { comercio } : {}), ...(hace ? { hace } : {}), ...rest };
+    });
+  return { cobros };
 }

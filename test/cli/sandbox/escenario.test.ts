@@ -460,4 +460,38 @@ describe('svc sandbox --escenario with hace: a past to try date filters on', () 
       await sb.stop();
     }
   });
+
+  it('escenario exportar writes hace: a sandbox started from the export has the same past', async () => {
+    const sb = await startSandbox({ argv: ['--escenario', write('pasado2.json', past)] });
+    let again: Sandbox | undefined;
+    try {
+      const exported = await svc(['sandbox', 'escenario', 'exportar'], { env: sb.env });
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      // Whole days ago (the export runs a few seconds after the start).
+      expect(
+        JSON.parse(exported.stdout).cobros.map(
+          (c: { hace?: string }) => /^\d+(?=d)/.exec(c.hace ?? '')?.[0] ?? '0',
+        ),
+      ).toEqual(['40', '20', '1', '0']);
+      again = await startSandbox({
+        argv: ['--escenario', write('pasado2-exportado.json', exported.stdout)],
+      });
+      // Each list's dates as days before its sandbox's today, newest first.
+      const ages = async (s: Sandbox) => {
+        const today = dayOf((await s.api('GET', '/_sandbox/reloj')).body.data.ahora);
+        const days = (xs: Record<string, string>[], field: string) =>
+          xs.map((x) => today - dayOf(x[field]!));
+        return {
+          cobros: days(await s.list('/v1/cobros'), 'created_at'),
+          estados: (await s.list('/v1/cobros')).map((c) => c.estado),
+          transacciones: days(await s.list('/v1/transacciones'), 'fecha'),
+          devoluciones: days(await s.list('/v1/devoluciones'), 'created_at'),
+        };
+      };
+      expect(await ages(again)).toEqual(await ages(sb));
+    } finally {
+      await again?.stop();
+      await sb.stop();
+    }
+  });
 });

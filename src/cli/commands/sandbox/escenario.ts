@@ -18,6 +18,7 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
     return {
       // The sandbox's own reading of its clock, in the zone and form of its dates.
       now: reloj.ahora,
+      tz: reloj.tz,
       lists: await Promise.all(
         claves
           .filter((k) => k.puede_cobrar)
@@ -38,5 +39,5 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
       ),
     };
   });
-  printJson(ctx.io, exportScenario(merchants.lists, merchants.now));
+  printJson(ctx.io, exportScenario(merchants.lists, merchants.now, merchants.tz));
 }
