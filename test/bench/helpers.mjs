@@ -15,13 +15,15 @@ export const peak = fileURLToPath(new URL('../helpers/report-peak-rss.mjs', impo
  * `svc sandbox --port 0 --json --ready-delay 0 --por-pagina 0 ...args` (no request's cvu/qr is still
  * being prepared while runs are timed); resolves once it says where it listens, with
  * the time that took. `env`: svc's environment pointed at it, a config folder of its own.
+ * `{ paged: true }` leaves out `--por-pagina 0`: lists in the pages users meet.
  */
-export async function startSandbox(args = [], nodeArgs = []) {
+export async function startSandbox(args = [], nodeArgs = [], { paged = false } = {}) {
   const t0 = process.hrtime.bigint();
   const proc = spawn(
     process.execPath,
-    // Whole lists (--por-pagina 0, not the sandbox's pages of 100): the bare scripts timed
-    // beside svc read a list in one reply, so the figures stay comparable with earlier runs.
+    // Whole lists (--por-pagina 0, not the sandbox's pages of 100) unless paged: the bare
+    // scripts timed beside svc read a list in one reply, so the figures stay comparable
+    // with earlier runs.
     [
       ...nodeArgs,
       bin,
@@ -31,8 +33,7 @@ export async function startSandbox(args = [], nodeArgs = []) {
       '--json',
       '--ready-delay',
       '0',
-      '--por-pagina',
-      '0',
+      ...(paged ? [] : ['--por-pagina', '0']),
       ...args,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },

@@ -1,10 +1,14 @@
 // Benchmark of a merchant's year (run after a build: node test/bench/run.mjs scale): for
-// each size (BENCH_SCALE, default 100000 requests; BENCH_SCALE_1M=1 adds 1,000,000), a
-// data file made by `svc sandbox --generar N` (a year of requests paid, in part, expired,
-// rejected and refunded, with their settlements and notifications) and one listener
-// journal of BENCH_JOURNAL (1,000,000) entries. Prints, each the median of BENCH_RUNS (3)
-// runs and beside a bare script doing the same work through the same API with node:http
-// and JSON.parse (bare/scale.mjs), wall time and peak memory of:
+// each size (BENCH_SCALE, default 100000 requests; BENCH_SCALE_1M=1 adds 1,000,000, the
+// only one with BENCH_SCALE= empty), a data file made by `svc sandbox --generar N` (a
+// year of requests paid, in part, expired, rejected and refunded, with their settlements
+// and notifications) and one listener journal of BENCH_JOURNAL (1,000,000) entries.
+// The sandbox runs as users start it, its lists in pages of 100 (`next` with `tras=`):
+// svc reads those pages, and so does the bare script beside it (bare/scale.mjs: node:http
+// and JSON.parse, following each reply's `next` and stopping where svc may), the same
+// work through the same API.
+// Prints, each the median of BENCH_RUNS (3) runs, svc beside the bare script, wall time
+// and peak memory of:
 //   sandbox start on that file (beside: reading its bytes and JSON.parse of each line),
 //     with its resident memory at rest;
 //   cobro listar --limit 20, cobro listar --csv, liquidaciones --limit 20 (totals of
@@ -13,10 +17,12 @@
 //   of the newest and the oldest journal entry;
 // with /proc/loadavg before and after each line. A command that fails is printed with
 // its exit and first line, and the bench exits 1. BENCH_SVC names another build's
-// bin/svc.js for the commands (the sandbox stays this one's). Figures only: nothing
-// here asserts a time.
+// bin/svc.js for the commands (the sandbox stays this one's). BENCH_DATA_<N> (e.g.
+// BENCH_DATA_100000) names a data file `--generar N` made earlier, copied instead of
+// generated again. Figures only: nothing here asserts a time.
 import {
   closeSync,
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -34,7 +40,7 @@ import { bin, median, runPeak, startSandbox } from './helpers.mjs';
 const svcBin = process.env.BENCH_SVC ?? bin;
 const bare = fileURLToPath(new URL('./bare/scale.mjs', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const sizes = (process.env.BENCH_SCALE ?? '100000').split(',').map(Number);
+const sizes = (process.env.BENCH_SCALE ?? '100000').split(',').filter(Boolean).map(Number);
 if (process.env.BENCH_SCALE_1M === '1') sizes.push(1_000_000);
 const journalEntries = Number(process.env.BENCH_JOURNAL ?? 1_000_000);
 const loteRows = Number(process.env.BENCH_LOTE ?? 10_000);
@@ -159,14 +165,25 @@ for (const n of sizes) {
   const data = join(dir, `year-${n}.jsonl`);
   let before = load();
   t = performance.now();
-  const maker = await startSandbox(
-    ['--data', data, '--generar', String(n)],
-    ['--max-old-space-size=8192'],
-  );
-  const madeIn = performance.now() - t;
-  await maker.stop();
+  let made;
+  const reuse = process.env[`BENCH_DATA_${n}`];
+  if (reuse) {
+    // Copied, not used in place: the batches below add requests to the file.
+    copyFileSync(reuse, data);
+    made = `copied from ${reuse} in ${((performance.now() - t) / 1000).toFixed(1)} s`;
+  } else {
+    const maker = await startSandbox(
+      ['--data', data, '--generar', String(n)],
+      ['--max-old-space-size=8192'],
+      { paged: true },
+    );
+    const madeIn = performance.now() - t;
+    await maker.stop();
+    const said = /generados [^\n]*\)/.exec(maker.stderr())?.[0] ?? '';
+    made = `made by --generar in ${(madeIn / 1000).toFixed(1)} s (${said})`;
+  }
   console.log(
-    `\n${n.toLocaleString('en')} requests: data file ${(statSync(data).size / 1048576).toFixed(0)} MB, made by --generar in ${(madeIn / 1000).toFixed(1)} s (load ${before} → ${load()})`,
+    `\n${n.toLocaleString('en')} requests: data file ${(statSync(data).size / 1048576).toFixed(0)} MB, ${made} (load ${before} → ${load()})`,
   );
   console.log(
     `  ${'command'.padEnd(27)} ${'svc'.padEnd(24)} ${'bare script'.padEnd(24)} ${'svc/bare'.padEnd(11)} load before → after`,
@@ -178,7 +195,7 @@ for (const n of sizes) {
   let sandbox;
   for (let i = 0; i < runs; i++) {
     if (sandbox) await sandbox.stop();
-    sandbox = await startSandbox(['--data', data]);
+    sandbox = await startSandbox(['--data', data], [], { paged: true });
     // At rest: five seconds after ready, nothing asked (V8 hands freed pages back within seconds).
     await new Promise((r) => setTimeout(r, 5000));
     starts.push({ ms: sandbox.readyMs, kb: memoryOf(sandbox.proc.pid).rss });
@@ -229,15 +246,15 @@ for (const n of sizes) {
 
   // Refund rows of paid requests, planned only (nothing changes).
   const paid = [];
-  for (const c of (
-    await (
-      await fetch(`${sandbox.info.base_url}/v1/cobros?estado=PAGADA`, {
-        headers: { authorization: `Bearer ${sandbox.info.api_key}` },
-      })
-    ).json()
-  ).data) {
-    if (paid.length === loteRows) break;
-    paid.push(c.referencia);
+  for (
+    let next = `${sandbox.info.base_url}/v1/cobros?estado=PAGADA`;
+    next && paid.length < loteRows;
+  ) {
+    const page = await (
+      await fetch(next, { headers: { authorization: `Bearer ${sandbox.info.api_key}` } })
+    ).json();
+    for (const c of page.data) if (paid.length < loteRows) paid.push(c.referencia);
+    next = page.next;
   }
   const refunds = join(dir, `devoluciones-${n}.csv`);
   writeFileSync(refunds, ['cobro,monto', ...paid.map((r) => `${r},total`)].join('\n') + '\n');

@@ -1,24 +1,27 @@
 // The floors scale.bench.mjs sets svc's commands beside: the same work through the same
-// API (or the same file) with node:http and nothing else, read whole and parsed with
-// JSON.parse. `node scale.mjs <task> [args]`, SVC_BASE_URL and SVC_API_KEY set:
+// API (or the same file) with node:http and nothing else, each reply read whole and
+// parsed with JSON.parse. The sandbox pages its lists as users start it (100 a page):
+// a list is read page by page, following each reply's `next` (the pages svc reads), and
+// a reader that has what it needs stops asking. `node scale.mjs <task> [args]`,
+// SVC_BASE_URL and SVC_API_KEY set:
 //   read-data FILE       read a data file's bytes and JSON.parse each line (a start's floor)
-//   list-limit N         GET /v1/cobros, print the first N as JSON
-//   list-csv             GET /v1/cobros, print every request as a CSV line
+//   list-limit N         GET /v1/cobros, print the first N as JSON (one page for N <= 100)
+//   list-csv             GET /v1/cobros, every page, print every request as a CSV line
 //   totals               GET /v1/liquidaciones, sum bruto, te_cobramos and te_queda (cents)
 //   caso REF             GET /v1/cobros?q=REF, then transactions, refunds and settlements of it
 //   lote FILE            GET /v1/cobros (referencias), then POST /v1/cobros for each CSV row
-//   plan FILE            GET /v1/cobros and /v1/transacciones, then check each refund row
+//   plan FILE            GET /v1/cobros, /v1/transacciones and /v1/devoluciones, then
+//                        check each refund row
 //   journal FILE ID      read a listener journal line by line, print the entry ID
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 
 const [task, ...args] = process.argv.slice(2);
-// One kept-alive connection for a run of writes; a read opens its own, since parsing
-// a million items takes longer than the sandbox keeps an idle connection (5 s) and the
-// next request on it would meet a closed socket.
+// One kept-alive connection for a list's pages and a run of writes (as svc's client).
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const out = (text) => process.stdout.write(text);
 
+/** One call; resolves with the reply's body, parsed. */
 function call(method, path, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -26,7 +29,7 @@ function call(method, path, body) {
       new URL(path, process.env.SVC_BASE_URL),
       {
         method,
-        agent: method === 'GET' ? false : agent,
+        agent,
         headers: {
           authorization: `Bearer ${process.env.SVC_API_KEY}`,
           ...(payload ? { 'content-type': 'application/json' } : {}),
@@ -38,13 +41,29 @@ function call(method, path, body) {
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode}`));
-          else resolve(JSON.parse(text).data);
+          else resolve(JSON.parse(text));
         });
       },
     );
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/** The items of a list, page after page (each page's `next`, until there is none). */
+async function* list(path) {
+  for (let next = path; next;) {
+    const page = await call('GET', next);
+    yield* page.data;
+    next = page.next ?? null;
+  }
+}
+
+/** The first n items of a list: pages read only until n are in. */
+async function first(path, n) {
+  const items = [];
+  if (n > 0) for await (const x of list(path)) if (items.push(x) >= n) break;
+  return items;
 }
 
 /** Each line of a file, read 1 MiB at a time. */
@@ -80,28 +99,30 @@ switch (task) {
     break;
   }
   case 'list-limit':
-    out(
-      `${JSON.stringify((await call('GET', '/v1/cobros')).slice(0, Number(args[0])), null, 2)}\n`,
-    );
+    out(`${JSON.stringify(await first('/v1/cobros', Number(args[0])), null, 2)}\n`);
     break;
   case 'list-csv':
-    for (const c of await call('GET', '/v1/cobros'))
+    for await (const c of list('/v1/cobros'))
       out(
         `${[c.id, c.codigo, c.concepto, c.monto, c.monto_cobrado, c.estado, c.referencia, c.created_at].join(',')}\n`,
       );
     break;
   case 'totals': {
     let [bruto, fee, net] = [0n, 0n, 0n];
-    for (const l of await call('GET', '/v1/liquidaciones'))
+    for await (const l of list('/v1/liquidaciones'))
       ((bruto += cents(l.bruto)), (fee += cents(l.te_cobramos)), (net += cents(l.te_queda)));
     out(`${bruto} ${fee} ${net}\n`);
     break;
   }
   case 'caso': {
-    const [c] = (await call('GET', `/v1/cobros?q=${encodeURIComponent(args[0])}`)).filter(
-      (x) => x.referencia === args[0],
-    );
-    const of = async (path) => (await call('GET', path)).filter((x) => x.cobro_id === c.id);
+    let c;
+    for await (const x of list(`/v1/cobros?q=${encodeURIComponent(args[0])}`))
+      if (x.referencia === args[0]) c = x;
+    const of = async (path) => {
+      const mine = [];
+      for await (const x of list(path)) if (x.cobro_id === c.id) mine.push(x);
+      return mine;
+    };
     const [txs, devs, liqs] = [
       await of('/v1/transacciones'),
       await of('/v1/devoluciones'),
@@ -113,23 +134,34 @@ switch (task) {
     break;
   }
   case 'lote': {
-    const taken = new Set((await call('GET', '/v1/cobros')).map((c) => c.referencia));
-    for (const [concepto, monto, referencia] of csvRows(args[0])) {
-      if (taken.has(referencia)) throw new Error(`${referencia} ya existe`);
-      const c = await call('POST', '/v1/cobros', { concepto, monto, referencia });
+    const rows = csvRows(args[0]);
+    const wanted = new Set(rows.map(([, , referencia]) => referencia));
+    for await (const c of list('/v1/cobros'))
+      if (wanted.has(c.referencia)) throw new Error(`${c.referencia} ya existe`);
+    for (const [concepto, monto, referencia] of rows) {
+      const c = (await call('POST', '/v1/cobros', { concepto, monto, referencia })).data;
       out(`${referencia},${c.id},${c.url}\n`);
     }
     break;
   }
   case 'plan': {
-    const byRef = new Map((await call('GET', '/v1/cobros')).map((c) => [c.referencia, c]));
+    const rows = csvRows(args[0]);
+    const wanted = new Set(rows.map(([ref]) => ref));
+    const byRef = new Map();
+    for await (const c of list('/v1/cobros'))
+      if (wanted.has(c.referencia)) byRef.set(c.referencia, c);
+    const ids = new Set([...byRef.values()].map((c) => c.id));
     const paid = new Map();
-    for (const t of await call('GET', '/v1/transacciones'))
-      if (t.estado === 'ACREDITADO') paid.set(t.cobro_id, t);
+    for await (const t of list('/v1/transacciones'))
+      if (t.estado === 'ACREDITADO' && ids.has(t.cobro_id)) paid.set(t.cobro_id, t);
+    const refunded = new Map();
+    for await (const d of list('/v1/devoluciones'))
+      if (ids.has(d.cobro_id))
+        refunded.set(d.cobro_id, (refunded.get(d.cobro_id) ?? 0n) + cents(d.monto));
     let ok = 0;
-    for (const [ref] of csvRows(args[0])) {
+    for (const [ref] of rows) {
       const c = byRef.get(ref);
-      if (c && c.estado === 'PAGADA' && paid.has(c.id)) ok++;
+      if (c && c.estado === 'PAGADA' && paid.has(c.id) && !refunded.get(c.id)) ok++;
     }
     out(`${ok} filas entran\n`);
     break;
