@@ -38,13 +38,16 @@ const RECORD_NUMBERS = 4;
 
 // The look-up file, little-endian doubles after its MAGIC (8 bytes, one double's room):
 // HEAD_NUMBERS numbers (the journal file's size, the index's record count, where its
-// last record ends, how many stretches no record covers, its first record and its last),
-// those stretches (from, to), then for each order (by the id's number, by request) the
-// key of every BLOCK-th pair, then the pairs (key, record number) in that order, pairs of
-// equal keys in record order, which is the file's order. A look-up reads the header, the
-// stretches and the keys of the blocks, then the block where its key starts.
-const MAGIC = 'svcids1\n';
-const HEAD_NUMBERS = 12;
+// last record ends, how many stretches no record covers, its first record and its last,
+// and a checksum of all that and of the table), then the table: those stretches (from,
+// to), and for each order (by the id's number, by request) the key of every BLOCK-th
+// pair and a checksum of each BLOCK pairs; then the pairs (key, record number) in each
+// order, pairs of equal keys in record order, which is the file's order. A look-up reads
+// the header, the table, and the block where its key starts (and the next, when its pairs
+// go on there): what an answer rests on is checked, so a look-up file edited by hand,
+// however little, is not trusted where it matters.
+const MAGIC = 'svcids2\n';
+const HEAD_NUMBERS = 13;
 const BLOCK = 256;
 
 const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
@@ -52,6 +55,12 @@ const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
 const asNumber = (text: string) => Buffer.from(text, 'latin1').readDoubleLE(0);
 const MAGIC_NUMBER = asNumber(MAGIC);
 const INDEX_MAGIC_NUMBER = asNumber(INDEX_MAGIC);
+
+/** FNV-1a of `bytes`, going on from `h`: a checksum, against damage and hand edits. */
+function checksum(bytes: Uint8Array, h = 0x811c9dc5): number {
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193) >>> 0;
+  return h;
+}
 
 /** A record of the index: where the line is, its request and its id's number (-1: none). */
 export interface SortedRecord {
@@ -77,20 +86,29 @@ export interface SortedAnswer {
   odd: boolean;
 }
 
-/** `count` little-endian doubles of `fd` at `at`; undefined when the file is shorter. */
-function numbersAt(fd: number, count: number, at: number): Float64Array | undefined {
-  const f = new Float64Array(count);
-  const bytes = new Uint8Array(f.buffer);
+/** `count` doubles' bytes of `fd` at `at` (little-endian); undefined when the file is shorter. */
+function bytesAt(fd: number, count: number, at: number): Uint8Array | undefined {
+  const bytes = new Uint8Array(new Float64Array(count).buffer);
   for (let got = 0; got < bytes.length;) {
     const n = readSync(fd, bytes, got, bytes.length - got, at + got);
     if (n === 0) return undefined;
     got += n;
   }
-  if (!LITTLE_ENDIAN) {
-    const view = new DataView(f.buffer);
-    for (let i = 0; i < count; i++) f[i] = view.getFloat64(8 * i, true);
-  }
-  return f;
+  return bytes;
+}
+
+/** The numbers little-endian `bytes` hold. */
+function numbersOf(bytes: Uint8Array): Float64Array {
+  const f = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
+  if (LITTLE_ENDIAN) return f;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  return Float64Array.from({ length: f.length }, (_, i) => view.getFloat64(8 * i, true));
+}
+
+/** `count` little-endian doubles of `fd` at `at`; undefined when the file is shorter. */
+function numbersAt(fd: number, count: number, at: number): Float64Array | undefined {
+  const bytes = bytesAt(fd, count, at);
+  return bytes && numbersOf(bytes);
 }
 
 const same = (a: Float64Array, b: Float64Array) => a.every((x, i) => Object.is(x, b[i]));
@@ -120,15 +138,20 @@ export function lookUpSorted(
     const st = fstatSync(fd);
     if (!st.isFile()) return undefined;
     ids = openSync(sortedPath(file), 'r');
-    const head = numbersAt(ids, 1 + HEAD_NUMBERS, 0);
+    const headBytes = bytesAt(ids, 1 + HEAD_NUMBERS, 0);
+    const head = headBytes && numbersOf(headBytes);
     if (!head || head[0] !== MAGIC_NUMBER) return undefined;
     const [size, records, end, gapCount] = [head[1]!, head[2]!, head[3]!, head[4]!];
     if (size !== st.size || !Number.isSafeInteger(records) || records < 0) return undefined;
     if (!Number.isSafeInteger(gapCount) || gapCount < 0 || !(end <= size)) return undefined;
     const blocks = Math.ceil(records / BLOCK);
     const tableAt = 8 * (1 + HEAD_NUMBERS);
-    const pairsAt = tableAt + 8 * (2 * gapCount + 2 * blocks);
+    const tableNumbers = 2 * gapCount + 4 * blocks;
+    const pairsAt = tableAt + 8 * tableNumbers;
     if (fstatSync(ids).size !== pairsAt + 2 * 16 * records) return undefined;
+    const tableBytes = bytesAt(ids, tableNumbers, tableAt)!;
+    if (checksum(tableBytes, checksum(headBytes.subarray(0, 8 * HEAD_NUMBERS))) !== head[13])
+      return undefined;
     // The index must be the one the look-up file was made from: same count, same ends.
     idx = openSync(`${file}.idx`, 'r');
     if (Math.floor((fstatSync(idx).size - 8) / 32) !== records) return undefined;
@@ -144,24 +167,23 @@ export function lookUpSorted(
       first = recordOf(a);
       last = recordOf(z);
     }
-    const table = numbersAt(ids, 2 * gapCount + 2 * blocks, tableAt)!;
+    const table = numbersOf(tableBytes);
     const gaps: { from: number; to: number }[] = [];
     for (let i = 0; i < 2 * gapCount; i += 2) gaps.push({ from: table[i]!, to: table[i + 1]! });
     // The block where the key's first pair is: the last one whose first key is below it.
     const order = field === 3 ? 0 : 1;
-    const fences = table.subarray(
-      2 * gapCount + order * blocks,
-      2 * gapCount + (order + 1) * blocks,
-    );
+    const fences = table.subarray(2 * gapCount + order * blocks);
+    const sums = table.subarray(2 * gapCount + (2 + order) * blocks);
     let block = 0;
     while (block + 1 < blocks && fences[block + 1]! < value) block++;
     const found: number[] = [];
     let previous = -Infinity;
-    for (let i = block * BLOCK, done = false; i < records && !done; i += BLOCK) {
-      const n = Math.min(BLOCK, records - i);
-      const pairs = numbersAt(ids, 2 * n, pairsAt + 16 * (order * records + i))!;
+    for (let done = false; block < blocks && !done; block++) {
+      const n = Math.min(BLOCK, records - block * BLOCK);
+      const bytes = bytesAt(ids, 2 * n, pairsAt + 16 * (order * records + block * BLOCK))!;
+      if (checksum(bytes) !== sums[block]) return undefined;
+      const pairs = numbersOf(bytes);
       for (let k = 0; k < pairs.length && !done; k += 2) {
-        // Out of order: not a look-up file svc wrote.
         if (!(pairs[k]! >= previous)) return undefined;
         previous = pairs[k]!;
         if (pairs[k]! === value) found.push(pairs[k + 1]!);
@@ -178,7 +200,7 @@ export function lookUpSorted(
       f.set(rec, RECORD_NUMBERS * k);
     }
     // Pairs sorted by the id's number start with the smallest: -1 when an id has another shape.
-    const odd = records > 0 && table[2 * gapCount]! < 0;
+    const odd = blocks > 0 && table[2 * gapCount]! < 0;
     return { f, records: found.length, end, gaps, first, last, odd };
   } catch {
     return undefined;
@@ -216,10 +238,12 @@ export function writeSorted(file: string, f: Float64Array, size: number): boolea
     const head = [MAGIC_NUMBER, size, records, end, gaps.length / 2];
     head.push(...(records > 0 ? f.subarray(0, RECORD_NUMBERS) : none));
     head.push(...(records > 0 ? f.subarray(f.length - RECORD_NUMBERS) : none));
-    const pairsAt = head.length + gaps.length + 2 * blocks;
+    head.push(0); // its checksum, below
+    const tableAt = head.length;
+    const pairsAt = tableAt + gaps.length + 4 * blocks;
     const out = new Float64Array(pairsAt + 4 * records);
     out.set(head);
-    out.set(gaps, head.length);
+    out.set(gaps, tableAt);
     const order = new Uint32Array(records);
     for (const [o, field] of [3, 2].entries()) {
       for (let i = 0; i < records; i++) order[i] = i;
@@ -230,13 +254,24 @@ export function writeSorted(file: string, f: Float64Array, size: number): boolea
         out[at + 2 * i + 1] = order[i]!;
       }
       for (let j = 0; j < blocks; j++)
-        out[head.length + gaps.length + o * blocks + j] = out[at + 2 * BLOCK * j]!;
+        out[tableAt + gaps.length + o * blocks + j] = out[at + 2 * BLOCK * j]!;
     }
-    if (!LITTLE_ENDIAN) {
-      const view = new DataView(out.buffer);
-      for (let i = 0; i < out.length; i++) view.setFloat64(8 * i, out[i]!, true);
-    }
+    // As it is on disk (little-endian), then the checksums of that.
     const buf = new Uint8Array(out.buffer);
+    const view = new DataView(out.buffer);
+    if (!LITTLE_ENDIAN) for (let i = 0; i < out.length; i++) view.setFloat64(8 * i, out[i]!, true);
+    for (const o of [0, 1])
+      for (let j = 0; j < blocks; j++) {
+        const from = 8 * (pairsAt + 2 * o * records + 2 * BLOCK * j);
+        const to = 8 * (pairsAt + 2 * o * records + 2 * Math.min(records, BLOCK * (j + 1)));
+        const sum = checksum(buf.subarray(from, to));
+        view.setFloat64(8 * (tableAt + gaps.length + (2 + o) * blocks + j), sum, true);
+      }
+    const table = checksum(
+      buf.subarray(8 * tableAt, 8 * pairsAt),
+      checksum(buf.subarray(0, 8 * HEAD_NUMBERS)),
+    );
+    view.setFloat64(8 * HEAD_NUMBERS, table, true);
     for (let at = 0; at < buf.length;) at += writeSync(fd, buf, at, buf.length - at);
     // On disk before it is renamed into place: a crash never leaves a look-up file
     // of the right size holding nothing.

@@ -201,17 +201,28 @@ describe('look-up files of the previous generations', () => {
 
 /**
  * The pairs (key, record number) of a look-up file sorted by the id's number: where they
- * start, and how many. After its 8-byte header, doubles: 12 numbers (the second the record
- * count, the fourth the stretches without records), the stretches, the first key of
- * each 256 pairs in each order, then the pairs.
+ * start, and how many. After its 8-byte header, doubles: 13 numbers (the second the record
+ * count, the fourth the stretches without records, the last a checksum), the stretches,
+ * then for each order the first key and a checksum of each 256 pairs, then the pairs.
  */
 function pairsOf(buf: Buffer): { at: number; records: number } {
   const records = buf.readDoubleLE(8 + 8);
   const gaps = buf.readDoubleLE(8 + 24);
-  return { at: 8 + 12 * 8 + gaps * 16 + 2 * Math.ceil(records / 256) * 8, records };
+  return { at: 8 + 13 * 8 + gaps * 16 + 4 * Math.ceil(records / 256) * 8, records };
 }
 
 const idn = (e: JournalEntry) => Number.parseInt(e.id.slice(4), 16);
+
+/** Where the target's pair is in its generation's look-up file, and the file's bytes. */
+function targetPair(w: Written): { file: string; buf: Buffer; at: number; records: number } {
+  const file = sortedPath(generationPaths(w.path)[0]!);
+  const buf = readFileSync(file);
+  const { at, records } = pairsOf(buf);
+  let k = 0;
+  while (k < records && buf.readDoubleLE(at + k * 16) !== idn(w.target)) k++;
+  expect(k).toBeLessThan(records);
+  return { file, buf, at: at + k * 16, records };
+}
 
 describe('a look-up file that is not its generation’s is not trusted', () => {
   const oldestOf = (w: Written) => generationPaths(w.path)[0]!;
@@ -250,14 +261,16 @@ describe('a look-up file that is not its generation’s is not trusted', () => {
     [
       'edited by hand: the target’s pair names another record',
       (w: Written) => {
-        const file = sortedPath(oldestOf(w));
-        const buf = readFileSync(file);
-        const { at, records } = pairsOf(buf);
-        let k = 0;
-        while (buf.readDoubleLE(at + k * 16) !== idn(w.target)) k++;
-        expect(k).toBeLessThan(records);
-        const r = buf.readDoubleLE(at + k * 16 + 8);
-        buf.writeDoubleLE((r + 1) % records, at + k * 16 + 8);
+        const { file, buf, at, records } = targetPair(w);
+        buf.writeDoubleLE((buf.readDoubleLE(at + 8) + 1) % records, at + 8);
+        writeFileSync(file, buf);
+      },
+    ],
+    [
+      'edited by hand: the target’s key changed, the order kept',
+      (w: Written) => {
+        const { file, buf, at } = targetPair(w);
+        buf.writeDoubleLE(buf.readDoubleLE(at) + 1, at);
         writeFileSync(file, buf);
       },
     ],
@@ -322,6 +335,17 @@ describe('generations of hundreds of entries (a look-up file read a block at a t
     expect(ids(readJournalAbout(path, 5).entries)).toEqual(
       ids(list.filter((e) => e.cobro_id === 5)),
     );
+
+    // The first key of a block edited by hand (the table's checksum): not trusted. Had it
+    // been, the smallest id of the oldest generation would be looked for past its block.
+    const file = sortedPath(first);
+    const buf = readFileSync(file);
+    const { at } = pairsOf(buf);
+    const smallest = list.find((e) => idn(e) === buf.readDoubleLE(at))!;
+    const fences = 8 + 13 * 8 + buf.readDoubleLE(8 + 24) * 16;
+    buf.writeDoubleLE(-1, fences + 8);
+    writeFileSync(file, buf);
+    expect(lookUp(new JournalReader(path), smallest.id).entry?.id).toBe(smallest.id);
   });
 });
 
