@@ -139,10 +139,18 @@ export interface RawRequest {
   keep?: (item: unknown) => boolean;
   /** A new fold for each reading of a page (a retried page starts again from nothing). */
   fold?: () => Fold;
+  /** Stops the request (a page read ahead that is not wanted after all); it is then not retried. */
+  signal?: AbortSignal;
 }
 
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
-type Decode = (text: string, where: string, http: number, streamed?: ListStream) => unknown;
+type Decode = (
+  text: string,
+  where: string,
+  http: number,
+  streamed?: ListStream,
+  headers?: Record<string, string | string[] | undefined>,
+) => unknown;
 
 /**
  * How much of a list to read. `until` is called with each item as it arrives (parsed,
@@ -436,105 +444,152 @@ export class Client {
           return shaped;
         },
       };
-    // The first item of the wrong shape, kept rather than thrown: a body of the wrong
-    // shape is an answer (never retried), while one that is not JSON is retried.
-    let wrong: NetworkError | undefined;
-    const decode: Decode = (text, where, http, streamed) => {
-      wrong = undefined;
-      // An item whose only fault is a value svc cannot take exactly is kept, marked
-      // (api/exact.ts): the rest of the list is read; any other fault is the reply's.
-      const check = (value: unknown, i: number): Inexact | undefined => {
-        if (wrong) return undefined;
-        const err = shapeError(item, value, where, http, `data.${i}`);
-        if (!err) return undefined;
-        const why = inexactOf(item, value);
-        if (why) return { why, kind: kindOfPath(path) };
-        wrong = err;
-        return undefined;
-      };
-      const list = streamed ? streamed.result(check) : scanList(text, check);
-      if (list) return list;
-      // A body whose items had started and then was no list (its text was not kept).
-      if (streamed && text === '')
-        throw new NetworkError(
-          'not_json',
-          `${where}: HTTP ${http} respondió una lista que no es JSON válido, no el JSON del servicio`,
-          true,
-          http,
-        );
-      return parseJson(text, where, http);
-    };
     // Page after page while the service says the list goes on (list.ts pagingOf), on
     // this service's own origin only (the key goes with each request); a sign of more
     // that svc cannot follow is IncompleteListError, never a short list.
     const origin = new URL(this.baseUrl).origin;
     const pages: ItemList<z.infer<S>>[] = [];
     const seen = new Set<string>();
-    let req: RawRequest = { method: 'GET', path, ...extra, streamList: true };
-    let here = new URL(this.baseUrl + path);
     let items = 0;
     let total: { value: number; sign: string } | undefined;
     let http = 200;
     const incomplete = (sign: string, why: string) =>
       new IncompleteListError(path, sign, why, items);
-    for (let page = 1; ; page++) {
-      const res = await this.request(req, decode);
-      if (!(res.data instanceof ItemList))
-        throw badShape(`GET ${req.path}`, res.http, 'data: se esperaba una lista');
-      if (wrong) throw wrong;
-      http = res.http;
-      pages.push(res.data as ItemList<z.infer<S>>);
-      // Every item the page held, kept or not: a declared total counts them all.
-      items += res.data.seen;
-      // Stopped where the reader had enough: no next page either.
-      if (res.data.cut) break;
-      const paging = pagingOf(res.headers.link, res.data.envelope);
-      // The reader had enough by this page's end: more pages are more than it asked for.
-      if (res.data.satisfied && (paging.next || paging.signs.length > 0)) {
-        res.data.cut = true;
-        break;
-      }
-      if (paging.total) total = paging.total;
-      if (!paging.next) {
-        if (paging.signs.length > 0)
-          throw incomplete(
-            paging.signs[0]!,
-            'el servicio dice que hay más y no da la dirección de la página siguiente',
-          );
-        if (total && total.value > items)
-          throw incomplete(total.sign, `llegaron ${items} elementos`);
-        break;
-      }
-      let next: URL;
+    /** The address of the page after `from` (page `page`), or why svc does not ask for it. */
+    const follow = (next: { href: string }, from: URL, page: number): URL | string => {
+      let url: URL;
       try {
-        next = new URL(paging.next.href, here);
+        url = new URL(next.href, from);
       } catch {
-        throw incomplete(
-          paging.next.sign,
-          `"${paging.next.href.slice(0, 80)}" no es una dirección`,
-        );
+        return `"${next.href.slice(0, 80)}" no es una dirección`;
       }
-      if (next.origin !== origin)
-        throw incomplete(
-          paging.next.sign,
-          `la página siguiente está en otro origen (${redactAddresses(next.origin)}), adonde svc no manda la clave`,
-        );
-      if (seen.has(next.href) || next.href === here.href)
-        throw incomplete(paging.next.sign, 'la página siguiente repite una ya leída');
-      if (page >= MAX_LIST_PAGES)
-        throw incomplete(paging.next.sign, `más de ${MAX_LIST_PAGES} páginas`);
-      seen.add(next.href);
-      here = next;
-      this.opts.onPage?.({ path, page: page + 1, items });
-      req = {
-        method: 'GET',
-        path: next.pathname + next.search,
-        url: next,
-        streamList: true,
-        until: extra.until,
-        keep: extra.keep,
-        fold: extra.fold,
+      if (url.origin !== origin)
+        return `la página siguiente está en otro origen (${redactAddresses(url.origin)}), adonde svc no manda la clave`;
+      if (seen.has(url.href) || url.href === from.href)
+        return 'la página siguiente repite una ya leída';
+      if (page >= MAX_LIST_PAGES) return `más de ${MAX_LIST_PAGES} páginas`;
+      return url;
+    };
+    // The next page is asked for as soon as a page's body is whole, while its items are
+    // checked (a page's cost is then not the service's time plus svc's, but the larger):
+    // only where the loop below would ask for it too, the same address by the same rules.
+    // Given up (aborted, never retried) when the loop stops after all: an item of the
+    // wrong shape, a page that is no list.
+    type Reading = ReturnType<typeof reading>;
+    let ahead: { url: URL; reading: Reading; stop: AbortController } | undefined;
+    const readAhead = (
+      streamed: ListStream,
+      headers: Record<string, string | string[] | undefined> | undefined,
+      from: URL,
+      page: number,
+    ) => {
+      const envelope = streamed.envelopeOf();
+      if (!envelope || streamed.done) return;
+      const paging = pagingOf(headers?.link, envelope);
+      if (!paging.next) return;
+      const next = follow(paging.next, from, page);
+      if (typeof next === 'string' || ahead?.url.href === next.href) return;
+      ahead?.stop.abort();
+      const stop = new AbortController();
+      ahead = { url: next, reading: reading(next, page + 1, stop.signal), stop };
+    };
+    /**
+     * One page's request (page `page`, at `url`; the first is the path and query), read
+     * as it arrives. The first item of the wrong shape is kept rather than thrown
+     * (`wrong`): a body of the wrong shape is an answer (never retried), while one that
+     * is not JSON is retried.
+     */
+    const reading = (url: URL | undefined, page: number, signal?: AbortSignal) => {
+      const from = url ?? new URL(this.baseUrl + path);
+      let wrong: NetworkError | undefined;
+      const decode: Decode = (text, where, http, streamed, headers) => {
+        wrong = undefined;
+        // An item whose only fault is a value svc cannot take exactly is kept, marked
+        // (api/exact.ts): the rest of the list is read; any other fault is the reply's.
+        const check = (value: unknown, i: number): Inexact | undefined => {
+          if (wrong) return undefined;
+          const err = shapeError(item, value, where, http, `data.${i}`);
+          if (!err) return undefined;
+          const why = inexactOf(item, value);
+          if (why) return { why, kind: kindOfPath(path) };
+          wrong = err;
+          return undefined;
+        };
+        if (streamed) readAhead(streamed, headers, from, page);
+        const list = streamed ? streamed.result(check) : scanList(text, check);
+        if (list) return list;
+        // A body whose items had started and then was no list (its text was not kept).
+        if (streamed && text === '')
+          throw new NetworkError(
+            'not_json',
+            `${where}: HTTP ${http} respondió una lista que no es JSON válido, no el JSON del servicio`,
+            true,
+            http,
+          );
+        return parseJson(text, where, http);
       };
+      const req: RawRequest = url
+        ? {
+            method: 'GET',
+            path: url.pathname + url.search,
+            url,
+            streamList: true,
+            until: extra.until,
+            keep: extra.keep,
+            fold: extra.fold,
+            ...(signal ? { signal } : {}),
+          }
+        : { method: 'GET', path, ...extra, streamList: true };
+      const res = this.request(req, decode);
+      // A page read ahead and given up is never awaited: its failure is no one's.
+      res.catch(() => {});
+      return { req, res, from, wrong: () => wrong };
+    };
+    let current = reading(undefined, 1);
+    try {
+      for (let page = 1; ; page++) {
+        const { req } = current;
+        const res = await current.res;
+        if (!(res.data instanceof ItemList))
+          throw badShape(`GET ${req.path}`, res.http, 'data: se esperaba una lista');
+        const wrong = current.wrong();
+        if (wrong) throw wrong;
+        http = res.http;
+        pages.push(res.data as ItemList<z.infer<S>>);
+        // Every item the page held, kept or not: a declared total counts them all.
+        items += res.data.seen;
+        // Stopped where the reader had enough: no next page either.
+        if (res.data.cut) break;
+        const paging = pagingOf(res.headers.link, res.data.envelope);
+        // The reader had enough by this page's end: more pages are more than it asked for.
+        if (res.data.satisfied && (paging.next || paging.signs.length > 0)) {
+          res.data.cut = true;
+          break;
+        }
+        if (paging.total) total = paging.total;
+        if (!paging.next) {
+          if (paging.signs.length > 0)
+            throw incomplete(
+              paging.signs[0]!,
+              'el servicio dice que hay más y no da la dirección de la página siguiente',
+            );
+          if (total && total.value > items)
+            throw incomplete(total.sign, `llegaron ${items} elementos`);
+          break;
+        }
+        const next = follow(paging.next, current.from, page);
+        if (typeof next === 'string') throw incomplete(paging.next.sign, next);
+        seen.add(next.href);
+        this.opts.onPage?.({ path, page: page + 1, items });
+        if (ahead?.url.href === next.href) current = ahead.reading;
+        else {
+          ahead?.stop.abort();
+          current = reading(next, page + 1);
+        }
+        ahead = undefined;
+      }
+    } finally {
+      ahead?.stop.abort();
     }
     const data = pages.length === 1 ? pages[0]! : new PagedList(pages);
     data.cut = pages.at(-1)?.cut === true;
@@ -578,7 +633,7 @@ export class Client {
         }
       } catch (err) {
         if (write && err instanceof NetworkError && !err.sent) write.sent = false;
-        if (!(err instanceof NetworkError) || !retry) throw err;
+        if (!(err instanceof NetworkError) || !retry || req.signal?.aborted) throw err;
         if (attempt >= attempts) throw this.waited(err, method, req.path, attempt, started);
         // A typo in the host, https that does not work with it, or a reply too large
         // to read does not heal by waiting.
@@ -724,6 +779,9 @@ export class Client {
     if (payload !== undefined) this.debugLine(`--> ${truncate(payload)}`);
 
     const controller = new AbortController();
+    const stop = () => controller.abort();
+    if (req.signal?.aborted) stop();
+    req.signal?.addEventListener('abort', stop, { once: true });
     let timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     const waitMs = this.opts.waitNoticeMs ?? 5000;
     const onWait = this.opts.onWait;
@@ -798,6 +856,7 @@ export class Client {
     } finally {
       clearTimeout(timer);
       clearTimeout(notice);
+      req.signal?.removeEventListener('abort', stop);
     }
   }
 
@@ -826,7 +885,7 @@ export class Client {
     if (success)
       return {
         http: res.http,
-        data: decode(res.text, where, res.http, res.streamed),
+        data: decode(res.text, where, res.http, res.streamed, res.headers),
         headers: res.headers,
       };
     const body = parseJson(res.text, where, res.http);

@@ -705,22 +705,44 @@ export class ListStream {
     this.itemStart = -1;
   }
 
-  /** The list, each item checked as scanList checks it; undefined when the body is no such list. */
-  result<T>(check?: ItemCheck): ItemList<T> | undefined {
+  /** The reader had what it asked for (`until`): no further page is wanted. */
+  get done(): boolean {
+    return this.enough || this.satisfied;
+  }
+
+  /** The body without its items (`data` as []), parsed once the body is whole. */
+  private closed?: { body: Record<string, unknown> | undefined };
+
+  /**
+   * Once the body is whole: its members but the items (`data` as []), without reading
+   * the items (a page's paging, known before its items are checked); undefined when
+   * the body is no such list. A reading stopped early (`until`) has `{ data: [] }`.
+   */
+  envelopeOf(): Record<string, unknown> | undefined {
     if (this.broken || this.tooLarge) return undefined;
+    if (this.closed) return this.closed.body;
     // Stopped early: the items read so far, and an envelope of nothing but them.
     let envelope: unknown = { data: [] };
     if (!this.enough) {
       this.feed(this.decoder.decode());
-      if (this.broken || !this.ended || !this.sawData || this.inData) return undefined;
-      try {
-        envelope = JSON.parse(this.envelope);
-      } catch {
-        return undefined;
-      }
+      if (this.broken || !this.ended || !this.sawData || this.inData) envelope = undefined;
+      else
+        try {
+          envelope = JSON.parse(this.envelope);
+        } catch {
+          envelope = undefined;
+        }
     }
-    const body = envelope as { data?: unknown };
-    if (!Array.isArray(body.data) || body.data.length !== 0) return undefined;
+    const body = envelope as { data?: unknown } | undefined;
+    const list = Array.isArray(body?.data) && body.data.length === 0;
+    this.closed = { body: list ? (body as Record<string, unknown>) : undefined };
+    return this.closed.body;
+  }
+
+  /** The list, each item checked as scanList checks it; undefined when the body is no such list. */
+  result<T>(check?: ItemCheck): ItemList<T> | undefined {
+    const body = this.envelopeOf();
+    if (!body) return undefined;
     const pages: ItemList<T>[] = [];
     let index = 0;
     for (const s of this.segments) {
@@ -735,16 +757,12 @@ export class ListStream {
         const mark = markIn(check?.(item, index++));
         if (mark) (marks ??= new Map()).set(i / 2, mark);
       }
-      pages.push(
-        new ItemList<T>(s.text, s.spans, body as Record<string, unknown>, undefined, marks),
-      );
+      pages.push(new ItemList<T>(s.text, s.spans, body, undefined, marks));
     }
     const list =
       pages.length === 1
         ? pages[0]!
-        : new PagedList<T>(
-            pages.length ? pages : [new ItemList<T>('', [], body as Record<string, unknown>)],
-          );
+        : new PagedList<T>(pages.length ? pages : [new ItemList<T>('', [], body)]);
     list.cut = this.enough;
     list.satisfied = this.satisfied;
     list.seen = this.itemsSeen;

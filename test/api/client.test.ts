@@ -243,6 +243,26 @@ describe('client', () => {
     ]);
   });
 
+  it('a GET stopped by its caller (a page read ahead, given up) is not retried', async () => {
+    let arrived: () => void = () => {};
+    const asked = new Promise<void>((resolve) => (arrived = resolve));
+    // Held unanswered: only the caller's stop ends it.
+    const base = await serve([() => arrived()]);
+    const retries: unknown[] = [];
+    const stop = new AbortController();
+    const c = client(base, {
+      getAttempts: 3,
+      backoffMs: 1,
+      onRetry: (r: unknown) => retries.push(r),
+    });
+    const res = c.request({ method: 'GET', path: '/v1/cuenta', signal: stop.signal });
+    await asked;
+    stop.abort();
+    expect(await res.catch((e) => e)).toBeInstanceOf(NetworkError);
+    expect(retries).toEqual([]);
+    expect(seen).toHaveLength(1);
+  });
+
   it('times out a slow reply', async () => {
     const base = await serve([(_q, res) => setTimeout(() => res.end('{}'), 3000)]);
     const err = await client(base, { getAttempts: 1, timeoutMs: 200 })

@@ -285,3 +285,185 @@ describe('the library reads the pages as the CLI does', () => {
     ]);
   });
 });
+
+describe('the next page is asked for while a page is checked, by the same rules', () => {
+  // A service of its own: each page by the query's `page`, as text (so a page can be
+  // no JSON), or held unanswered; each reply closes its connection unless told, so the
+  // open ones are the pages held.
+  type Served = { text: string; headers?: Record<string, string> } | 'hold';
+  let pages: (n: string, time: number) => Served;
+  let asked: string[] = [];
+  let server: Server;
+  let url: string;
+  const apiKey = 'svc_test_0123456789abcdef0123456789abcdef';
+  const LIQ2 = settlement(2);
+  const LIQ3 = settlement(3);
+  const json = (body: unknown, headers?: Record<string, string>): Served => ({
+    text: JSON.stringify(body),
+    ...(headers ? { headers } : {}),
+  });
+
+  beforeAll(async () => {
+    ({ server, url } = await listen((req, res) => {
+      asked.push(req.url!);
+      const n = new URL(req.url!, 'http://x').searchParams.get('page') ?? '1';
+      const served = pages(n, asked.filter((a) => a === req.url).length);
+      if (served === 'hold') return;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        connection: 'close',
+        ...served.headers,
+      });
+      res.end(served.text);
+    }));
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) =>
+      server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+    );
+  /** Until no page is held open (bounded: 1,000 turns of 5 ms); how many still are. */
+  const givenUp = async () => {
+    for (let i = 0; i < 1000 && (await openConnections()) > 0; i++)
+      await new Promise((r) => setTimeout(r, 5));
+    return openConnections();
+  };
+
+  /** A Client of the fake service whose requests, as it starts each, are in `sent`. */
+  const client = () => {
+    asked = [];
+    const sent: string[] = [];
+    const atPage: Record<number, string[]> = {};
+    const c = new Client({
+      baseUrl: url,
+      apiKey,
+      backoffMs: 1,
+      debug: (line) => {
+        const m = /^--> GET (\S+)$/.exec(line);
+        if (m) sent.push(m[1]!.slice(url.length));
+      },
+      onPage: (p) => (atPage[p.page] = [...sent]),
+    });
+    return { c, sent, atPage };
+  };
+
+  it('a page is asked for once its page before arrived whole, before that one’s items are checked', async () => {
+    pages = (n) =>
+      n === '1'
+        ? json({ data: [LIQ], next: '?page=2' })
+        : n === '2'
+          ? json({ data: [LIQ2] }, { link: '<?page=3>; rel="next"' })
+          : json({ data: [LIQ3], has_more: false });
+    const { c, sent, atPage } = client();
+    const read = (await c.listarLiquidaciones()).data.data;
+    expect(read.map((l) => l.id)).toEqual([1, 2, 3]);
+    // Heard of page 2 (page 1 read and checked): page 2 was already asked for.
+    expect(atPage[2]).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2']);
+    expect(atPage[3]).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+      '/v1/liquidaciones?page=3',
+    ]);
+    expect(sent).toEqual(atPage[3]);
+    expect(asked).toEqual(atPage[3]);
+  });
+
+  it('a page whose items are of the wrong shape: its error, and the page asked ahead is given up', async () => {
+    // Page 1's connection is kept: page 2 is asked for on it (Node hands a kept
+    // connection back before the reply is read), so the service hears it at once.
+    pages = (n) =>
+      n === '1'
+        ? json(
+            { data: [{ ...LIQ, bruto: 'mucho' }], next: '?page=2' },
+            { connection: 'keep-alive' },
+          )
+        : 'hold';
+    const { c, sent } = client();
+    await expect(c.listarLiquidaciones()).rejects.toThrow(
+      /^la respuesta de GET \/v1\/liquidaciones \(HTTP 200\) no tiene la forma esperada del servicio \(data\.0\.bruto: /,
+    );
+    expect(sent).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2']);
+    // Page 2, asked for and unanswered: svc closes its connection (the service would
+    // hold it for ever).
+    expect(await givenUp()).toBe(0);
+  });
+
+  it('never ahead of what the loop follows: another origin, a page already read', async () => {
+    for (const next of [`${strangerUrl}/v1/liquidaciones?page=2`, '/v1/liquidaciones']) {
+      pages = () => json({ data: [LIQ], next });
+      const { c, sent } = client();
+      await expect(c.listarLiquidaciones()).rejects.toThrow(/la lista está incompleta \(next\)/);
+      expect(sent).toEqual(['/v1/liquidaciones']);
+    }
+    pages = (n) =>
+      n === '1'
+        ? json({ data: [LIQ], next: '?page=2' })
+        : json({ data: [LIQ2], next: '/v1/liquidaciones?page=2' });
+    const { c, sent } = client();
+    await expect(c.listarLiquidaciones()).rejects.toThrow(/repite una ya leída/);
+    expect(sent).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2']);
+  });
+
+  it('never ahead of what the reader asked for: a list read until it had enough', async () => {
+    pages = (n) =>
+      n === '1'
+        ? json({ data: [LIQ, LIQ2], next: '?page=2' })
+        : json({ data: [LIQ3], has_more: false });
+    // Enough in the middle of page 1, and at its last item.
+    for (const want of [1, 2]) {
+      const { c, sent } = client();
+      let n = 0;
+      const { data } = await c.iterarLiquidaciones({ until: () => ++n >= want });
+      expect([...data].map((l) => l.id)).toEqual([1, 2].slice(0, want));
+      expect(data.cut).toBe(true);
+      expect(sent).toEqual(['/v1/liquidaciones']);
+    }
+    // Not enough by page 1's end: page 2 is asked for as a whole read asks for it.
+    const { c, sent, atPage } = client();
+    let n = 0;
+    const { data } = await c.iterarLiquidaciones({ until: () => ++n >= 3 });
+    expect([...data].map((l) => l.id)).toEqual([1, 2, 3]);
+    expect(atPage[2]).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2']);
+    expect(sent).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2']);
+  });
+
+  it('a page read again (its first reply no JSON) asks for the next page once; a next that changed, anew', async () => {
+    // Page 1's first reply has an item that is no JSON (retried); its envelope is fine.
+    pages = (n, time) =>
+      n === '1'
+        ? time === 1
+          ? { text: `{"data":[{"id":1,}],"next":"?page=2"}` }
+          : json({ data: [LIQ], next: '?page=2' })
+        : json({ data: [LIQ2] });
+    const same = client();
+    const read = (await same.c.listarLiquidaciones()).data.data;
+    expect(read.map((l) => l.id)).toEqual([1, 2]);
+    expect(same.sent).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+      '/v1/liquidaciones',
+    ]);
+    // The page read again points elsewhere: the page asked ahead is given up.
+    pages = (n, time) =>
+      n === '1'
+        ? time === 1
+          ? { text: `{"data":[{"id":1,}],"next":"?page=9"}` }
+          : json({ data: [LIQ], next: '?page=2' })
+        : n === '9'
+          ? 'hold'
+          : json({ data: [LIQ2] });
+    const moved = client();
+    expect((await moved.c.listarLiquidaciones()).data.data.map((l) => l.id)).toEqual([1, 2]);
+    expect(await givenUp()).toBe(0);
+    expect(moved.sent).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=9',
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+    ]);
+  });
+});
