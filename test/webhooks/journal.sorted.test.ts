@@ -32,6 +32,7 @@ import {
   lookUp,
   readJournal,
   readJournalAbout,
+  rejectedPath,
   type JournalEntry,
 } from '../../src/webhooks/event-journal.js';
 import { sortedPath } from '../../src/webhooks/journal-sorted.js';
@@ -300,6 +301,37 @@ describe('a look-up file that is not its generation’s is not trusted', () => {
     const found = lookUp(new JournalReader(w.path), 'evt_0123456789ab');
     expect(found.entry?.id).toBe(odd.id);
     expect(found.matches).toBe(1);
+  });
+});
+
+describe('the rejected requests’ previous files', () => {
+  it('have look-up files too: a stranger’s old request and a request’s entries, both files merged', async () => {
+    const path = join(tempDir('svc-jsorted-'), 'webhooks.jsonl');
+    const verified = Array.from({ length: 10 }, (_, i) => journalEntry((i % 5) + 1));
+    const j = await Journal.open(path, { index: true });
+    for (const e of verified) await j.append(e);
+    await j.close();
+    const strangers = Array.from({ length: 300 }, (_, i) => ({
+      ...journalEntry((i % 5) + 1),
+      verification: { valid: false, reason: 'firma' },
+    }));
+    const target = strangers[2]!;
+    const r = await Journal.open(rejectedPath(path), {
+      index: true,
+      maxBytes: GENERATION,
+      generations: 100,
+    });
+    await Promise.all(strangers.map((e) => r.append(e)));
+    await r.close();
+    const rejected: Written = { path: rejectedPath(path), list: strangers, target, replays: [] };
+    expect(lookUpFiles(rejected)).toEqual(expectedLookUpFiles(rejected));
+    garble(rejected);
+    const reader = new JournalReader(path);
+    expect(lookUp(reader, target.id).entry?.id).toBe(target.id);
+    expect(reader.skipped).toBe(0);
+    const about = readJournalAbout(path, 3);
+    expect(ids(about.entries)).toEqual([...of3(verified), ...of3(strangers)]);
+    expect(about.skipped).toBe(0);
   });
 });
 
