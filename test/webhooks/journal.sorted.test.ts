@@ -291,6 +291,23 @@ describe('a look-up file that is not its generation’s is not trusted', () => {
     answeredThroughLookUpFiles(w);
   });
 
+  it.each(['first', 'last'] as const)(
+    'its generation’s %s line replaced by another entry of the same size: read back',
+    async (which) => {
+      const w = await listened();
+      const oldest = generationPaths(w.path)[0]!;
+      const lines = readFileSync(oldest, 'utf8').split('\n');
+      const k = which === 'first' ? 0 : lines.length - 2;
+      const old = (JSON.parse(lines[k]!) as JournalEntry).id;
+      const other = `evt_${'0'.repeat(12)}`;
+      lines[k] = lines[k]!.replace(old, other);
+      writeFileSync(oldest, lines.join('\n'));
+      // Size, index and look-up file as they were: only the line tells.
+      expect(lookUp(new JournalReader(w.path), other).entry?.id).toBe(other);
+      expect(lookUp(new JournalReader(w.path), old).entry).toBeUndefined();
+    },
+  );
+
   it('an id of another shape in a previous generation: read back, as through the index', async () => {
     // In the oldest generation, an id that starts with an id no entry has.
     const odd = { ...journalEntry(2), id: 'evt_0123456789abX' };
