@@ -500,7 +500,6 @@ export class Client {
      * is not JSON is retried.
      */
     const reading = (url: URL | undefined, page: number, signal?: AbortSignal) => {
-      const from = url ?? new URL(this.baseUrl + path);
       let wrong: NetworkError | undefined;
       const decode: Decode = (text, where, http, streamed, headers) => {
         wrong = undefined;
@@ -540,6 +539,8 @@ export class Client {
             ...(signal ? { signal } : {}),
           }
         : { method: 'GET', path, ...extra, streamList: true };
+      // Where the page was asked for, its query included: a next page is read from it.
+      const from = this.urlOf(req);
       const res = this.request(req, decode);
       // A page read ahead and given up is never awaited: its failure is no one's.
       res.catch(() => {});
@@ -754,11 +755,17 @@ export class Client {
     return Math.round(base / 2 + Math.random() * (base / 2));
   }
 
+  /** Where a request goes: its own address (a list's next page), or the base URL, path and query. */
+  private urlOf(req: RawRequest): URL {
+    if (req.url) return req.url;
+    const url = new URL(this.baseUrl + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    return url;
+  }
+
   private async once(method: string, req: RawRequest, write?: WriteRecord) {
-    const url = req.url ?? new URL(this.baseUrl + req.path);
-    if (!req.url)
-      for (const [k, v] of Object.entries(req.query ?? {}))
-        if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    const url = this.urlOf(req);
     const headers: Record<string, string> = {
       'user-agent': this.opts.userAgent,
       accept: 'application/json',

@@ -6,6 +6,7 @@
 // flows: test/cli/paged-lists.test.ts.)
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
 import { svc } from '../helpers/inproc.js';
@@ -290,7 +291,7 @@ describe('the next page is asked for while a page is checked, by the same rules'
   // A service of its own: each page by the query's `page`, as text (so a page can be
   // no JSON), or held unanswered; each reply closes its connection unless told, so the
   // open ones are the pages held.
-  type Served = { text: string; headers?: Record<string, string> } | 'hold';
+  type Served = { text: string | Buffer; headers?: Record<string, string> } | 'hold';
   let pages: (n: string, time: number) => Served;
   let asked: string[] = [];
   let server: Server;
@@ -465,5 +466,66 @@ describe('the next page is asked for while a page is checked, by the same rules'
       '/v1/liquidaciones',
       '/v1/liquidaciones?page=2',
     ]);
+  });
+
+  it('an empty page that has a next: svc reads on, every page once', async () => {
+    pages = (n) =>
+      n === '1'
+        ? json({ data: [], next: '?page=2' })
+        : n === '2'
+          ? json({ data: [LIQ], has_more: true, next: '?page=3' })
+          : n === '3'
+            ? json({ data: [], has_more: true, next: '?page=4' })
+            : json({ data: [LIQ2], has_more: false, next: null });
+    const { c, sent } = client();
+    expect((await c.listarLiquidaciones()).data.data.map((l) => l.id)).toEqual([1, 2]);
+    expect(sent).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+      '/v1/liquidaciones?page=3',
+      '/v1/liquidaciones?page=4',
+    ]);
+    const r = await svc(['liquidaciones'], { env: { SVC_BASE_URL: url, SVC_API_KEY: apiKey } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('te_queda 198.02\t(2 liquidaciones)');
+  });
+
+  it('each page compressed its own way (gzip, none, br) although svc asks for none', async () => {
+    pages = (n) =>
+      n === '1'
+        ? {
+            text: gzipSync(JSON.stringify({ data: [LIQ], next: '?page=2' })),
+            headers: { 'content-encoding': 'gzip' },
+          }
+        : n === '2'
+          ? json({ data: [LIQ2], next: '?page=3' })
+          : {
+              text: brotliCompressSync(JSON.stringify({ data: [LIQ3], next: null })),
+              headers: { 'content-encoding': 'br' },
+            };
+    const { c, sent } = client();
+    expect((await c.listarLiquidaciones()).data.data.map((l) => l.id)).toEqual([1, 2, 3]);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('a first page asked with a filter that points to itself: read once, then stopped', async () => {
+    const tx = {
+      id: 1,
+      cobro_id: 1,
+      medio: 'qr',
+      monto: '100.00',
+      te_cobramos: '0.99',
+      te_queda: '99.01',
+      estado: 'ACREDITADO',
+      codigo: 'T1',
+      fecha: '2026-11-20 10:00:00',
+      acreditacion: '2026-11-21 10:00:00',
+    };
+    pages = () => json({ data: [tx], next: '/v1/transacciones?medio=qr' });
+    const { c, sent } = client();
+    await expect(c.listarTransacciones({ medio: 'qr' })).rejects.toThrow(
+      /^GET \/v1\/transacciones: la lista está incompleta \(next\): la página siguiente repite una ya leída; .*\(leídos hasta acá: 1\)$/,
+    );
+    expect(sent).toEqual(['/v1/transacciones?medio=qr']);
   });
 });
