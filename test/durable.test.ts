@@ -169,6 +169,33 @@ describe('AppendLog', () => {
     expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(4);
   });
 
+  it('write() is on the disk with the next append() (one fdatasync for both), or at close()', () => {
+    const path = join(dirOf(), 'lote.csv.registro.jsonl');
+    const { fs, log } = spyFiles();
+    const ledger = AppendLog.open(path, fs);
+    ledger.append('{"fila":1,"intento":"a"}\n');
+    ledger.write('{"fila":1,"estado":"creado"}\n');
+    const outcome = writeOf(log, path, '"estado":"creado"');
+    expect(outcome).toBeGreaterThan(0);
+    expect(log.slice(outcome + 1), 'not fsynced by write()').toEqual([]);
+    ledger.append('{"fila":2,"intento":"b"}\n');
+    const next = writeOf(log, path, '"fila":2');
+    expect(syncAfter(log, outcome), 'the next append fsyncs it').toBe(next + 1);
+    expect(log.slice(next + 2)).toEqual([]);
+    ledger.write('{"fila":2,"estado":"creado"}\n');
+    const last = log.length - 1;
+    ledger.close();
+    expect(syncAfter(log, last), 'close() fsyncs the last').toBe(last + 1);
+    expect(log.at(-1)?.op).toBe('close');
+    // Nothing written since the last append: close() has nothing to fsync.
+    const quiet = AppendLog.open(path, fs);
+    quiet.append('{"fila":3,"intento":"c"}\n');
+    const synced = log.length;
+    quiet.close();
+    expect(log.slice(synced).map((o) => o.op)).toEqual(['close']);
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(5);
+  });
+
   it('never appends through a link planted at the name', () => {
     const dir = dirOf();
     const target = join(dir, 'victim');

@@ -49,7 +49,7 @@ function expectReplacedDurably(log: FileOp[], path: string, marker: string): voi
 }
 
 describe('durable writes of the CLI', () => {
-  it('a batch row’s intent is fsynced in its ledger before its POST reaches the service', async () => {
+  it('a batch row’s intent is fsynced in its ledger before its POST reaches the service, its outcome with the next', async () => {
     const dir = realpathSync(tempDir('svc-durable-lote-'));
     const csv = join(dir, 'cuotas.csv');
     const rows = [1, 2, 3, 4];
@@ -81,6 +81,20 @@ describe('durable writes of the CLI', () => {
         );
     }
     expect(early).toEqual([]);
+    // Each outcome is on the disk (with the next row's intent, or when the ledger is
+    // closed): one fdatasync a row (its intent), plus the batch's first line and the close.
+    for (const n of rows) {
+      const outcome = log.findIndex(
+        (o) =>
+          o.op === 'write' &&
+          o.path.endsWith(ledger) &&
+          o.text.includes(`"fila":${n + 1},"estado"`),
+      );
+      expect(outcome, `row ${n}: its outcome written`).toBeGreaterThan(0);
+      expect(syncAfter(log, outcome), `row ${n}: its outcome fsynced`).toBeGreaterThan(outcome);
+    }
+    const syncs = log.filter((o) => o.op === 'sync' && o.path.endsWith(ledger));
+    expect(syncs).toHaveLength(rows.length + 2);
   });
 
   it('config.json: a fsynced temporary file renamed over it, then the folder fsynced', async () => {

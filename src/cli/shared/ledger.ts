@@ -1,7 +1,11 @@
 // What a batch (refunds, payment requests) needs to do each row exactly once across
 // kill -9, Ctrl-C and replies whose outcome is unknown: a ledger beside the batch's file,
 // one JSON line per intent (written and fsynced before the row's POST) and per outcome
-// (after it), read back on the next run; and, on a terminal, one progress line.
+// (written after it, and on the disk with the next row's intent or when the ledger is
+// closed: one fsync a row), read back on the next run; and, on a terminal, one progress
+// line. An outcome a power cut loses leaves its intent alone, and a row with an intent
+// and no outcome is looked up on the service before anything is sent: the service, not
+// the ledger, says whether it was done.
 import { closeSync, readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../text.js';
@@ -65,8 +69,9 @@ export class Ledger<O extends LedgerOutcome> {
     this.intents.add(fila);
   }
 
+  /** The row's outcome: written now, on the disk with the next intent's fsync or at close(). */
   outcome(o: O): void {
-    this.append(JSON.stringify(o));
+    this.log.write(`${JSON.stringify(o)}\n`);
     this.outcomes.set(o.fila, o);
   }
 
