@@ -35,16 +35,10 @@ describe('webhook replay --all when the journal rotates between its two readings
       }
       return { status: 200, body: 'ok' };
     };
+    const replayAll = (...more: string[]) =>
+      svc(['webhook', 'replay', '--all', '--journal', journal, '--forward-to', app.url, ...more]);
     try {
-      const r = await svc([
-        'webhook',
-        'replay',
-        '--all',
-        '--journal',
-        journal,
-        '--forward-to',
-        app.url,
-      ]);
+      const r = await replayAll();
       expect(rotated).toBe(true);
       // The reading was in the old `.1` when it rotated: entries 4 to 6 moved behind it.
       expect(app.received.map((x) => JSON.parse(x.text) as { n: number }).map((b) => b.n)).toEqual([
@@ -54,16 +48,7 @@ describe('webhook replay --all when the journal rotates between its two readings
         'se revisaron 6 eventos pero se reenviaron 3: el journal cambió entre las dos lecturas',
       );
       expect(r.exitCode).toBe(6);
-      const json = await svc([
-        'webhook',
-        'replay',
-        '--all',
-        '--journal',
-        journal,
-        '--forward-to',
-        app.url,
-        '--json',
-      ]);
+      const json = await replayAll('--json');
       // Nothing rotates now: every entry (and none of the replays) is sent.
       expect(json.exitCode, json.stderr).toBe(0);
     } finally {
