@@ -74,6 +74,22 @@ describe('the journal read from its newest entry back', () => {
     }
   });
 
+  it('the file’s first bytes, read last and fewer than a chunk: nothing left from the chunk read before', () => {
+    // Read last, the first 1000 bytes go into the buffer that still holds the chunk read
+    // before them: past them, the end of the second line (its newline at 2001) is not theirs.
+    const path = journalIn();
+    const first = 1000;
+    const list = [
+      entryOfLine(1, first),
+      entryOfLine(2, first + 2),
+      entryOfLine(3, CHUNK - first - 2),
+    ];
+    writeFileSync(path, list.map(lineOf).join(''));
+    const { ids: got, reader } = newestFirst(path);
+    expect(got).toEqual(ids(list).reverse());
+    expect(reader.skipped).toBe(0);
+  });
+
   it('a torn last line and blank lines: the entries all there, only the torn line skipped and named', () => {
     const path = journalIn();
     const list = manySizes().slice(0, 6);

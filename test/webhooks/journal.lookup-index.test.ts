@@ -95,6 +95,44 @@ describe('lookUp through the index', () => {
     expect(reader.skipped).toBe(0);
   });
 
+  it('the id whose 48 bits are all 0 is looked up through the index too', async () => {
+    const path = join(tempDir('svc-jlook-'), 'webhooks.jsonl');
+    const zero = { ...journalEntry(3), id: 'evt_000000000000' };
+    const later = entriesAbout(6);
+    await writeIndexed(path, [zero, ...later]);
+    damage(path, later[3]!.id); // about request 4
+    const reader = new JournalReader(path);
+    expect(lookUp(reader, zero.id).entry?.id).toBe(zero.id);
+    // Read back, the damaged line after it would have been reached.
+    expect(reader.skipped).toBe(0);
+  });
+
+  it('an id of another shape on a line without a record, starting with the id asked for: found by its start', async () => {
+    const path = join(tempDir('svc-jlook-'), 'webhooks.jsonl');
+    const asked = 'evt_ddddeeeeffff';
+    const odd = { ...journalEntry(4), id: `${asked}z` };
+    await writeIndexed(path, entriesAbout(6));
+    await appendUnindexed(path, [odd]);
+    expect(shape(lookUp(new JournalReader(path), asked))).toEqual({
+      entry: odd.id,
+      replays: [],
+      matches: 1,
+    });
+  });
+
+  it('an id of another shape on the first record, starting with the id asked for: found by its start', async () => {
+    const path = join(tempDir('svc-jlook-'), 'webhooks.jsonl');
+    const asked = 'evt_ddddeeee0000';
+    const odd = { ...journalEntry(4), id: `${asked}-1` };
+    // Its record, the first, holds -1 for its id; the records after it hold a 1 (request 1).
+    await writeIndexed(path, [odd, ...entriesAbout(6)]);
+    expect(shape(lookUp(new JournalReader(path), asked))).toEqual({
+      entry: odd.id,
+      replays: [],
+      matches: 1,
+    });
+  });
+
   it('an id the journal does not hold: not found, without reading the indexed lines', async () => {
     const dir = tempDir('svc-jlook-');
     const path = join(dir, 'webhooks.jsonl');
