@@ -46,6 +46,8 @@ const journalEntries = Number(process.env.BENCH_JOURNAL ?? 1_000_000);
 const loteRows = Number(process.env.BENCH_LOTE ?? 10_000);
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-scale-'));
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+/** A ratio to one decimal, or two below 0.1 (0.0× says nothing). */
+const times = (r) => `${r.toFixed(r < 0.1 ? 2 : 1)}×`;
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 let failed = 0;
 
@@ -130,11 +132,9 @@ function row(name, svc, floor, before) {
   const cell = (r) =>
     r.error ? `failed: ${r.error}` : `${r.ms.toFixed(0).padStart(7)} ms ${mb(r.kb).padStart(7)}`;
   const ratio =
-    svc.error || floor.error
-      ? ''
-      : `${(svc.ms / floor.ms).toFixed(1)}×, ${(svc.kb / floor.kb).toFixed(1)}×`;
+    svc.error || floor.error ? '' : `${times(svc.ms / floor.ms)}, ${times(svc.kb / floor.kb)}`;
   console.log(
-    `  ${name.padEnd(27)} ${cell(svc).padEnd(24)} ${cell(floor).padEnd(24)} ${ratio.padEnd(11)} ${before} → ${load()}`,
+    `  ${name.padEnd(31)} ${cell(svc).padEnd(24)} ${cell(floor).padEnd(24)} ${ratio.padEnd(11)} ${before} → ${load()}`,
   );
 }
 
@@ -186,7 +186,7 @@ for (const n of sizes) {
     `\n${n.toLocaleString('en')} requests: data file ${(statSync(data).size / 1048576).toFixed(0)} MB, ${made} (load ${before} → ${load()})`,
   );
   console.log(
-    `  ${'command'.padEnd(27)} ${'svc'.padEnd(24)} ${'bare script'.padEnd(24)} ${'svc/bare'.padEnd(11)} load before → after`,
+    `  ${'command'.padEnd(31)} ${'svc'.padEnd(24)} ${'bare script'.padEnd(24)} ${'svc/bare'.padEnd(11)} load before → after`,
   );
 
   // The start: ready line, memory at rest; beside it, reading the file's bytes and JSON.parse of each line.
