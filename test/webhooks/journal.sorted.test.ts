@@ -86,7 +86,13 @@ const RECORD = 32;
 function garble(w: Written): void {
   const generations = generationPaths(w.path);
   expect(generations.length).toBeGreaterThan(4);
-  for (const file of generations) {
+  garbleIndexes(w.path);
+  damageLine(generations[Math.floor(generations.length / 2)]!, 4);
+}
+
+/** Makes the records about requests 4 and 5 of each previous generation's index garbage (but the first and the last). */
+function garbleIndexes(path: string): void {
+  for (const file of generationPaths(path)) {
     const idx = readFileSync(indexPath(file));
     const records = (idx.length - HEADER) / RECORD;
     for (let i = 1; i < records - 1; i++) {
@@ -95,14 +101,19 @@ function garble(w: Written): void {
     }
     writeFileSync(indexPath(file), idx);
   }
-  const middle = generations[Math.floor(generations.length / 2)]!;
-  const text = readFileSync(middle, 'latin1');
+}
+
+/** Overwrites the first line about `cobro` past the first line of `file` with garbage; returns its entry's id. */
+function damageLine(file: string, cobro: number): string {
+  const text = readFileSync(file, 'latin1');
   const lines = text.split('\n');
-  const k = lines.findIndex((l, i) => i > 0 && l.includes('"cobro_id":4,'));
+  const k = lines.findIndex((l, i) => i > 0 && l.includes(`"cobro_id":${cobro},`));
+  expect(k).toBeLessThan(lines.length - 2);
   const at = lines.slice(0, k).join('\n').length + 1;
-  const fd = openSync(middle, 'r+');
+  const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.alloc(lines[k]!.length, 'x'), 0, lines[k]!.length, at);
   closeSync(fd);
+  return (JSON.parse(lines[k]!) as JournalEntry).id;
 }
 
 /** The target looked up and request 3's entries read: what they find, and the lines skipped on the way. */
@@ -321,6 +332,40 @@ describe('a look-up file that is not its generation’s is not trusted', () => {
   });
 });
 
+describe('lines without records in a previous generation', () => {
+  it('another process’s line, and the listener’s batch after it, are read at their place', async () => {
+    const path = join(tempDir('svc-jsorted-'), 'webhooks.jsonl');
+    const { list, target } = entries();
+    const j = await Journal.open(path, { index: true, maxBytes: GENERATION, generations: 100 });
+    await Promise.all(list.slice(0, 100).map((e) => j.append(e)));
+    // A replay written by another process (webhook replay) while the listener runs: the
+    // listener leaves it and its next batch without records.
+    const replay = { ...journalEntry(3), source: 'replay' as const, replay_of: target.id };
+    writeFileSync(path, `${JSON.stringify(replay)}\n`, { flag: 'a' });
+    // One at a time: the next batch has no records, those after it have theirs again.
+    for (const e of list.slice(100, 104)) await j.append(e);
+    await Promise.all(list.slice(104).map((e) => j.append(e)));
+    await j.close();
+    const all = [...list.slice(0, 100), replay, ...list.slice(100)];
+    const generations = generationPaths(path);
+    const withGap = generations.filter((g) => readFileSync(g, 'utf8').includes(replay.id));
+    expect(withGap).toHaveLength(1);
+    // Its look-up file knows the stretch (the header's fifth number: how many).
+    expect(readFileSync(sortedPath(withGap[0]!)).readDoubleLE(8 + 24)).toBeGreaterThan(0);
+    expect(withGap[0]).not.toBe(generations.at(-1));
+    garbleIndexes(path);
+    damageLine(generations.at(-1)!, 4);
+    const reader = new JournalReader(path);
+    const found = lookUp(reader, target.id);
+    expect(found.entry?.id).toBe(target.id);
+    expect(ids(found.replays)).toEqual(ids(all.filter((e) => e.replay_of === target.id)));
+    expect(reader.skipped).toBe(0);
+    const about = readJournalAbout(path, 3);
+    expect(ids(about.entries)).toEqual(of3(all));
+    expect(about.skipped).toBe(0);
+  });
+});
+
 describe('the rejected requests’ previous files', () => {
   it('have look-up files too: a stranger’s old request and a request’s entries, both files merged', async () => {
     const path = join(tempDir('svc-jsorted-'), 'webhooks.jsonl');
@@ -372,18 +417,25 @@ describe('generations of hundreds of entries (a look-up file read a block at a t
           idx.fill(0xff, HEADER + i * RECORD, HEADER + (i + 1) * RECORD);
       writeFileSync(indexPath(file), idx);
     }
+    // And a line about request 5 damaged in the newest previous file: reading back, or a
+    // file read whole, counts it.
+    const damaged = damageLine(generationPaths(path).at(-1)!, 5);
     for (let c = 1; c <= 4; c++) {
       const about = readJournalAbout(path, c);
       expect(ids(about.entries)).toEqual(ids(list.filter((e) => e.cobro_id === c)));
+      expect(about.skipped).toBe(0);
     }
     for (const e of list.filter((_, i) => i % 7 === 0 && i % 5 !== 4)) {
-      const found = lookUp(new JournalReader(path), e.id);
-      expect(found.entry?.id).toBe(e.id);
+      const reader = new JournalReader(path);
+      expect(lookUp(reader, e.id).entry?.id).toBe(e.id);
+      expect(reader.skipped).toBe(0);
     }
-    // Request 5's entries: through the index, not trusted now, so read back.
-    expect(ids(readJournalAbout(path, 5).entries)).toEqual(
-      ids(list.filter((e) => e.cobro_id === 5)),
+    // Request 5's entries: through the index, not trusted now, so every file is read.
+    const about5 = readJournalAbout(path, 5);
+    expect(ids(about5.entries)).toEqual(
+      ids(list.filter((e) => e.cobro_id === 5 && e.id !== damaged)),
     );
+    expect(about5.skipped).toBe(1);
 
     // The first key of a block edited by hand (the table's checksum): not trusted. Had it
     // been, the smallest id of the oldest generation would be looked for past its block.
