@@ -16,6 +16,7 @@ import {
 import {
   IncompleteListError,
   ItemList,
+  linkNext,
   ListStream,
   PagedList,
   pagingOf,
@@ -141,6 +142,8 @@ export interface RawRequest {
   fold?: () => Fold;
   /** Stops the request (a page read ahead that is not wanted after all); it is then not retried. */
   signal?: AbortSignal;
+  /** Given a 2xx answer's headers as they arrive, before its body (transport.ts Exchange.onHead). */
+  onHead?: (headers: Record<string, string | string[] | undefined>) => void;
 }
 
 /** Turns a 2xx body's text into data; throws NetworkError('not_json') when it is not JSON (retried for a GET). */
@@ -470,28 +473,30 @@ export class Client {
       if (page >= MAX_LIST_PAGES) return `más de ${MAX_LIST_PAGES} páginas`;
       return url;
     };
-    // The next page is asked for as soon as a page's body is whole, while its items are
-    // checked (a page's cost is then not the service's time plus svc's, but the larger):
-    // only where the loop below would ask for it too, the same address by the same rules.
-    // Given up (aborted, never retried) when the loop stops after all: an item of the
-    // wrong shape, a page that is no list.
-    type Reading = ReturnType<typeof reading>;
+    // The next page is asked for ahead of the loop below, while this one is still read:
+    // as soon as its head says where the next is (Link rel="next", which is what the
+    // loop follows when there is one), or else once its body is whole, while its items
+    // are checked. A page then costs the service's time or svc's, the larger, not their
+    // sum. Only where the loop would ask for it too (never past what a reader with
+    // `until` asked for), the same address by the same rules, one page ahead at most;
+    // given up (aborted, never retried) when the loop stops after all: an item of the
+    // wrong shape, a page that is no list, a page read again that points elsewhere.
+    interface Reading {
+      req: RawRequest;
+      res: ReturnType<Client['request']>;
+      from: URL;
+      page: number;
+      wrong: () => NetworkError | undefined;
+    }
     let ahead: { url: URL; reading: Reading; stop: AbortController } | undefined;
-    const readAhead = (
-      streamed: ListStream,
-      headers: Record<string, string | string[] | undefined> | undefined,
-      from: URL,
-      page: number,
-    ) => {
-      const envelope = streamed.envelopeOf();
-      if (!envelope || streamed.done) return;
-      const paging = pagingOf(headers?.link, envelope);
-      if (!paging.next) return;
-      const next = follow(paging.next, from, page);
-      if (typeof next === 'string' || ahead?.url.href === next.href) return;
+    /** Asks for the page after `me` at `next`, when `me` is the page the loop reads. */
+    const askAhead = (me: Reading, next: { href: string } | undefined) => {
+      if (me !== current || next === undefined) return;
+      const url = follow(next, me.from, me.page);
+      if (typeof url === 'string' || ahead?.url.href === url.href) return;
       ahead?.stop.abort();
       const stop = new AbortController();
-      ahead = { url: next, reading: reading(next, page + 1, stop.signal), stop };
+      ahead = { url, reading: reading(url, me.page + 1, stop.signal), stop };
     };
     /**
      * One page's request (page `page`, at `url`; the first is the path and query), read
@@ -499,7 +504,7 @@ export class Client {
      * (`wrong`): a body of the wrong shape is an answer (never retried), while one that
      * is not JSON is retried.
      */
-    const reading = (url: URL | undefined, page: number, signal?: AbortSignal) => {
+    const reading = (url: URL | undefined, page: number, signal?: AbortSignal): Reading => {
       let wrong: NetworkError | undefined;
       const decode: Decode = (text, where, http, streamed, headers) => {
         wrong = undefined;
@@ -514,7 +519,8 @@ export class Client {
           wrong = err;
           return undefined;
         };
-        if (streamed) readAhead(streamed, headers, from, page);
+        const envelope = streamed?.envelopeOf();
+        if (envelope && !streamed!.done) askAhead(me, pagingOf(headers?.link, envelope).next);
         const list = streamed ? streamed.result(check) : scanList(text, check);
         if (list) return list;
         // A body whose items had started and then was no list (its text was not kept).
@@ -527,6 +533,13 @@ export class Client {
           );
         return parseJson(text, where, http);
       };
+      // A reader with `until` may have enough by this page's end: only then is more known.
+      const onHead = extra.until
+        ? undefined
+        : (headers: Record<string, string | string[] | undefined>) => {
+            const [href] = linkNext(headers.link);
+            if (href !== undefined) askAhead(me, { href });
+          };
       const req: RawRequest = url
         ? {
             method: 'GET',
@@ -537,14 +550,15 @@ export class Client {
             keep: extra.keep,
             fold: extra.fold,
             ...(signal ? { signal } : {}),
+            ...(onHead ? { onHead } : {}),
           }
-        : { method: 'GET', path, ...extra, streamList: true };
+        : { method: 'GET', path, ...extra, streamList: true, ...(onHead ? { onHead } : {}) };
       // Where the page was asked for, its query included: a next page is read from it.
-      const from = this.urlOf(req);
-      const res = this.request(req, decode);
+      const me: Reading = { req, res: undefined!, from: this.urlOf(req), page, wrong: () => wrong };
+      me.res = this.request(req, decode);
       // A page read ahead and given up is never awaited: its failure is no one's.
-      res.catch(() => {});
-      return { req, res, from, wrong: () => wrong };
+      me.res.catch(() => {});
+      return me;
     };
     let current = reading(undefined, 1);
     try {
@@ -837,6 +851,7 @@ export class Client {
         onDispatch: () => {
           if (write) write.sent = true;
         },
+        ...(req.onHead ? { onHead: req.onHead } : {}),
       };
       const res = this.opts.fetch
         ? await sendWithFetch(this.opts.fetch, url, exchange)

@@ -33,6 +33,8 @@ export interface Exchange {
   maxBytes: number;
   /** Called once the request is handed to the socket layer: from then on it may reach the service. */
   onDispatch?: () => void;
+  /** Called with a 2xx answer's headers as they arrive, before its body is read. */
+  onHead?: (headers: Record<string, string | string[] | undefined>) => void;
   /** The proxy and CA settings; none: straight, trusting Node's certificates. */
   network?: Network;
   /**
@@ -107,6 +109,7 @@ export function send(url: URL, x: Exchange): Promise<Reply> {
       }
       const status = res.statusCode ?? 0;
       const sink = status >= 200 && status < 300 ? x.sink : undefined;
+      if (status >= 200 && status < 300) x.onHead?.(res.headers);
       // Refused before reading when the size is announced; else counted as it comes.
       const declared = declaredLength(res.headers['content-length']);
       if (!sink && declared !== undefined && declared > x.maxBytes) {

@@ -291,7 +291,14 @@ describe('the next page is asked for while a page is checked, by the same rules'
   // A service of its own: each page by the query's `page`, as text (so a page can be
   // no JSON), or held unanswered; each reply closes its connection unless told, so the
   // open ones are the pages held.
-  type Served = { text: string | Buffer; headers?: Record<string, string> } | 'hold';
+  type Served =
+    | {
+        text: string | Buffer;
+        headers?: Record<string, string>;
+        /** The body's last byte waits for this (the rest is sent before). */
+        before?: () => Promise<void>;
+      }
+    | 'hold';
   let pages: (n: string, time: number) => Served;
   let asked: string[] = [];
   let server: Server;
@@ -315,7 +322,9 @@ describe('the next page is asked for while a page is checked, by the same rules'
         connection: 'close',
         ...served.headers,
       });
-      res.end(served.text);
+      if (!served.before) return res.end(served.text);
+      res.write(served.text.slice(0, -1));
+      void served.before().then(() => res.end(served.text.slice(-1)));
     }));
   });
   afterAll(async () => {
@@ -412,7 +421,7 @@ describe('the next page is asked for while a page is checked, by the same rules'
   it('never ahead of what the reader asked for: a list read until it had enough', async () => {
     pages = (n) =>
       n === '1'
-        ? json({ data: [LIQ, LIQ2], next: '?page=2' })
+        ? json({ data: [LIQ, LIQ2], next: '?page=2' }, { link: '<?page=2>; rel="next"' })
         : json({ data: [LIQ3], has_more: false });
     // Enough in the middle of page 1, and at its last item.
     for (const want of [1, 2]) {
@@ -527,5 +536,33 @@ describe('the next page is asked for while a page is checked, by the same rules'
       /^GET \/v1\/transacciones: la lista está incompleta \(next\): la página siguiente repite una ya leída; .*\(leídos hasta acá: 1\)$/,
     );
     expect(sent).toEqual(['/v1/transacciones?medio=qr']);
+  });
+
+  it('with Link rel="next", the next page is asked for once the head arrives, before the body', async () => {
+    // Page 1's body ends only once page 2 is asked for (or after 200 turns of 5 ms);
+    // page 2 answers at once, its head pointing on to page 3 while page 1 is still read.
+    let askedBeforeEnd: boolean | undefined;
+    pages = (n) =>
+      n === '1'
+        ? {
+            text: JSON.stringify({ data: [LIQ] }),
+            headers: { link: '<?page=2>; rel="next"' },
+            before: async () => {
+              const two = () => asked.includes('/v1/liquidaciones?page=2');
+              for (let i = 0; i < 200 && !two(); i++) await new Promise((r) => setTimeout(r, 5));
+              askedBeforeEnd = two();
+            },
+          }
+        : n === '2'
+          ? json({ data: [LIQ2] }, { link: '<?page=3>; rel="next"' })
+          : json({ data: [LIQ3] });
+    const { c, sent } = client();
+    expect((await c.listarLiquidaciones()).data.data.map((l) => l.id)).toEqual([1, 2, 3]);
+    expect(askedBeforeEnd).toBe(true);
+    expect(sent).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+      '/v1/liquidaciones?page=3',
+    ]);
   });
 });
