@@ -177,9 +177,10 @@ export interface ListRead {
    * one svc cannot take exactly, is never folded: it is kept, for the list's checks
    * (a wrong reply; a marked row, which every figure refuses). The list's `folds` are
    * those of the pages read; none when the reply was not read as a stream (then every
-   * item is in the list, none folded).
+   * item is in the list, none folded). `page`: which page of the list (1 first), so a
+   * reader can tell a page read again from the next one.
    */
-  fold?: () => Fold;
+  fold?: (page: number) => Fold;
 }
 
 // Filters on open fields: a value the service added is sent as typed.
@@ -430,7 +431,7 @@ export class Client {
       /** Keep only the items this is true of: see ListRead. */
       keep?: (item: unknown) => boolean;
       /** Fold the items as they arrive: see ListRead. */
-      fold?: () => Fold;
+      fold?: (page: number) => Fold;
     } = {},
   ): Promise<ApiResponse<ItemList<z.infer<S>>>> {
     // Only items of the right shape are folded: any other is kept for the checks.
@@ -438,8 +439,8 @@ export class Client {
     if (makeFold)
       extra = {
         ...extra,
-        fold: () => {
-          const f = makeFold();
+        fold: (page: number) => {
+          const f = makeFold(page);
           const shaped: Fold & { inner: Fold } = {
             add: (x: unknown) => (shapeProblem(item, x) === null ? f.add(x) : true),
             inner: f,
@@ -540,6 +541,9 @@ export class Client {
             const [href] = linkNext(headers.link);
             if (href !== undefined) askAhead(me, { href });
           };
+      // Each reading of this page folds into a new fold that knows its page.
+      const makePageFold = extra.fold;
+      const fold = makePageFold && (() => makePageFold(page));
       const req: RawRequest = url
         ? {
             method: 'GET',
@@ -548,11 +552,11 @@ export class Client {
             streamList: true,
             until: extra.until,
             keep: extra.keep,
-            fold: extra.fold,
+            fold,
             ...(signal ? { signal } : {}),
             ...(onHead ? { onHead } : {}),
           }
-        : { method: 'GET', path, ...extra, streamList: true, ...(onHead ? { onHead } : {}) };
+        : { method: 'GET', path, ...extra, fold, streamList: true, ...(onHead ? { onHead } : {}) };
       // Where the page was asked for, its query included: a next page is read from it.
       const me: Reading = { req, res: undefined!, from: this.urlOf(req), page, wrong: () => wrong };
       me.res = this.request(req, decode);

@@ -21,6 +21,14 @@ export interface Fold {
   add(item: unknown): boolean;
 }
 
+/**
+ * A copy of `text` that holds nothing of a longer string it was cut from: a slice keeps
+ * its whole source alive (one settlement kept of a page would keep the page).
+ */
+function unpinned(text: string): string {
+  return ` ${text}`.slice(1);
+}
+
 /** The items of a list body, parsed on each read; iterate it as often as needed. */
 export class ItemList<T = unknown> implements Iterable<T> {
   readonly length: number;
@@ -698,7 +706,11 @@ export class ListStream {
         spans.push(at, at + part.length);
         at += part.length;
       }
-      this.segments.push({ text: parts.join(''), spans });
+      // One part alone would be a slice of the page, holding all of it: copied instead.
+      this.segments.push({
+        text: parts.length === 1 ? unpinned(parts[0]!) : parts.join(''),
+        spans,
+      });
     } else if (this.spans.length > 0) this.segments.push({ text: this.text, spans: this.spans });
     this.text = '';
     this.spans = [];
