@@ -488,6 +488,8 @@ export class Client {
       from: URL;
       page: number;
       wrong: () => NetworkError | undefined;
+      /** The next page its head named (Link rel="next"), once it arrived. */
+      headNext?: string;
     }
     let ahead: { url: URL; reading: Reading; stop: AbortController } | undefined;
     /** Asks for the page after `me` at `next`, when `me` is the page the loop reads. */
@@ -539,7 +541,9 @@ export class Client {
         ? undefined
         : (headers: Record<string, string | string[] | undefined>) => {
             const [href] = linkNext(headers.link);
-            if (href !== undefined) askAhead(me, { href });
+            if (href === undefined) return;
+            me.headNext = href;
+            askAhead(me, { href });
           };
       // Each reading of this page folds into a new fold that knows its page.
       const makePageFold = extra.fold;
@@ -606,6 +610,8 @@ export class Client {
           current = reading(next, page + 1);
         }
         ahead = undefined;
+        // A page asked ahead whose head came while it waited its turn: its next, now.
+        if (current.headNext !== undefined) askAhead(current, { href: current.headNext });
       }
     } finally {
       ahead?.stop.abort();

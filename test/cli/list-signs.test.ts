@@ -539,27 +539,66 @@ describe('the next page is asked for while a page is checked, by the same rules'
   });
 
   it('with Link rel="next", the next page is asked for once the head arrives, before the body', async () => {
-    // Page 1's body ends only once page 2 is asked for (or after 200 turns of 5 ms);
-    // page 2 answers at once, its head pointing on to page 3 while page 1 is still read.
-    let askedBeforeEnd: boolean | undefined;
+    // Page N's body ends only once page N+1 is asked for (or after 200 turns of 5 ms).
+    const askedBeforeEnd: Record<string, boolean> = {};
+    const waitingFor = (n: string) => async () => {
+      const next = () => asked.includes(`/v1/liquidaciones?page=${n}`);
+      for (let i = 0; i < 200 && !next(); i++) await new Promise((r) => setTimeout(r, 5));
+      askedBeforeEnd[n] = next();
+    };
+    const page = (item: unknown, next: string): Served => ({
+      text: JSON.stringify({ data: [item] }),
+      headers: { link: `<?page=${next}>; rel="next"` },
+      before: waitingFor(next),
+    });
     pages = (n) =>
-      n === '1'
-        ? {
-            text: JSON.stringify({ data: [LIQ] }),
-            headers: { link: '<?page=2>; rel="next"' },
-            before: async () => {
-              const two = () => asked.includes('/v1/liquidaciones?page=2');
-              for (let i = 0; i < 200 && !two(); i++) await new Promise((r) => setTimeout(r, 5));
-              askedBeforeEnd = two();
-            },
-          }
-        : n === '2'
-          ? json({ data: [LIQ2] }, { link: '<?page=3>; rel="next"' })
-          : json({ data: [LIQ3] });
+      n === '1' ? page(LIQ, '2') : n === '2' ? page(LIQ2, '3') : json({ data: [LIQ3] });
     const { c, sent } = client();
     expect((await c.listarLiquidaciones()).data.data.map((l) => l.id)).toEqual([1, 2, 3]);
-    expect(askedBeforeEnd).toBe(true);
+    expect(askedBeforeEnd).toEqual({ '2': true, '3': true });
     expect(sent).toEqual([
+      '/v1/liquidaciones',
+      '/v1/liquidaciones?page=2',
+      '/v1/liquidaciones?page=3',
+    ]);
+  });
+
+  it('a page read again that now points to another origin: the page asked ahead is given up', async () => {
+    pages = (n, time) =>
+      n === '1'
+        ? time === 1
+          ? { text: `{"data":[{"id":1,}],"next":"?page=2"}` }
+          : json({ data: [LIQ], next: `${strangerUrl}/v1/liquidaciones?page=2` })
+        : 'hold';
+    const before = strangerHits;
+    const { c, sent } = client();
+    await expect(c.listarLiquidaciones()).rejects.toThrow(
+      /la página siguiente está en otro origen/,
+    );
+    expect(sent).toEqual(['/v1/liquidaciones', '/v1/liquidaciones?page=2', '/v1/liquidaciones']);
+    expect(await givenUp()).toBe(0);
+    expect(strangerHits).toBe(before);
+  });
+
+  it('a Client with a fetch of its own reads every page, one after the other', async () => {
+    pages = (n) =>
+      n === '1'
+        ? json({ data: [LIQ] }, { link: '<?page=2>; rel="next"' })
+        : n === '2'
+          ? json({ data: [LIQ2], next: '?page=3' })
+          : json({ data: [LIQ3] });
+    const fetched: string[] = [];
+    const c = new Client({
+      baseUrl: url,
+      apiKey,
+      fetch: (input, init) => {
+        fetched.push(String(input).slice(url.length));
+        return fetch(input, init);
+      },
+    });
+    asked = [];
+    expect((await c.listarLiquidaciones()).data.data.map((l) => l.id)).toEqual([1, 2, 3]);
+    expect(fetched).toEqual([
       '/v1/liquidaciones',
       '/v1/liquidaciones?page=2',
       '/v1/liquidaciones?page=3',
