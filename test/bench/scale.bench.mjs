@@ -2,7 +2,8 @@
 // each size (BENCH_SCALE, default 100000 requests; BENCH_SCALE_1M=1 adds 1,000,000, the
 // only one with BENCH_SCALE= empty), a data file made by `svc sandbox --generar N` (a
 // year of requests paid, in part, expired, rejected and refunded, with their settlements
-// and notifications) and one listener journal of BENCH_JOURNAL (1,000,000) entries.
+// and notifications) and one listener journal of BENCH_JOURNAL (1,000,000) entries, in
+// files of 64 MiB with their indexes as the listener leaves them (journal-files.mjs).
 // The sandbox runs as users start it, its lists in pages of 100 (`next` with `tras=`):
 // svc reads those pages, and so does the bare script beside it (bare/scale.mjs: node:http
 // and JSON.parse, following each reply's `next` and stopping where svc may), the same
@@ -21,21 +22,20 @@
 // BENCH_DATA_100000) names a data file `--generar N` made earlier, copied instead of
 // generated again. Figures only: nothing here asserts a time.
 import {
-  closeSync,
   copyFileSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
   rmSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bin, median, runPeak, startSandbox } from './helpers.mjs';
+import { writeListenerJournal } from './journal-files.mjs';
 
 const svcBin = process.env.BENCH_SVC ?? bin;
 const bare = fileURLToPath(new URL('./bare/scale.mjs', import.meta.url));
@@ -50,68 +50,6 @@ const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const times = (r) => `${r.toFixed(r < 0.1 ? 2 : 1)}×`;
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 let failed = 0;
-
-/**
- * A listener journal of n entries (about 1 KiB each), ids evt_ and k in hex, with the
- * index the listener keeps beside it (`<file>.idx`: a header, then per line its offset,
- * length, request and id's number as little-endian doubles); returns the first and last id.
- */
-function writeJournal(file, n) {
-  const fd = openSync(file, 'w', 0o600);
-  const idx = openSync(`${file}.idx`, 'w', 0o600);
-  writeSync(idx, 'svcidx1\n');
-  const id = (k) => `evt_${k.toString(16).padStart(12, '0')}`;
-  let offset = 0;
-  for (let k = 1; k <= n;) {
-    let chunk = '';
-    const records = Buffer.alloc(1000 * 32);
-    let r = 0;
-    for (let i = 0; i < 1000 && k <= n; i++, k++) {
-      const body = JSON.stringify({
-        event: 'payment.approved',
-        cobro_id: k,
-        codigo: `C${k}`,
-        estado: 'PAGADA',
-        monto: '1500.00',
-        monto_cobrado: '1500.00',
-        transaccion_id: k,
-        pad: 'x'.repeat(400),
-      });
-      const line = `${JSON.stringify({
-        id: id(k),
-        received_at: new Date(Date.UTC(2026, 0, 1) + k * 30_000).toISOString(),
-        source: 'listen',
-        method: 'POST',
-        path: '/',
-        headers: { 'content-type': 'application/json', 'x-svc-event': 'payment.approved' },
-        body,
-        body_encoding: 'utf8',
-        bytes: body.length,
-        event: 'payment.approved',
-        cobro_id: k,
-        estado: 'PAGADA',
-        monto: '1500.00',
-        verification: { valid: true },
-        outcome: 'forwarded',
-        target: 'http://127.0.0.1:3000/webhooks',
-        status: 200,
-        answered: 200,
-        latency_ms: 3,
-      })}\n`;
-      const length = Buffer.byteLength(line);
-      for (const [j, v] of [offset, length, k, k].entries())
-        records.writeDoubleLE(v, r * 32 + j * 8);
-      r++;
-      offset += length;
-      chunk += line;
-    }
-    writeSync(fd, chunk);
-    writeSync(idx, records.subarray(0, r * 32));
-  }
-  closeSync(fd);
-  closeSync(idx);
-  return { first: id(1), last: id(n) };
-}
 
 /** VmRSS and VmHWM of a running process, in KB. */
 function memoryOf(pid) {
@@ -156,9 +94,10 @@ async function both(name, svcArgs, bareArgs, env) {
 const journalDir = join(dir, 'journal');
 mkdirSync(journalDir);
 let t = performance.now();
-const ids = writeJournal(join(journalDir, 'webhooks.jsonl'), journalEntries);
+// As the listener leaves it: files of 64 MiB, each with its index (journal-files.mjs).
+const ids = writeListenerJournal(join(journalDir, 'webhooks.jsonl'), journalEntries);
 console.log(
-  `journal: ${journalEntries.toLocaleString('en')} entries, ${(statSync(join(journalDir, 'webhooks.jsonl')).size / 1048576).toFixed(0)} MB, written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  `journal: ${journalEntries.toLocaleString('en')} entries in ${ids.files} files of up to 64 MiB, written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
 );
 
 for (const n of sizes) {
@@ -265,6 +204,12 @@ for (const n of sizes) {
     env,
   );
   const journal = join(journalDir, 'webhooks.jsonl');
+  // The first look-up of an old entry builds the previous files' look-up files, once
+  // (a listener writes them as it rotates): not timed.
+  spawnSync(process.execPath, [svcBin, 'webhook', 'ver', ids.first, '--json'], {
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+  });
   await both(
     'webhook ver <newest>',
     [svcBin, 'webhook', 'ver', ids.last, '--json'],

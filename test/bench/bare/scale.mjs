@@ -12,8 +12,9 @@
 //   lote FILE            GET /v1/cobros (referencias), then POST /v1/cobros for each CSV row
 //   plan FILE            GET /v1/cobros and /v1/devoluciones (as svc for rows that name
 //                        no transaction), then check each refund row
-//   journal FILE ID      read a listener journal line by line, print the entry ID
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+//   journal FILE ID      read a listener journal's files (FILE.N … FILE.1, FILE) line by
+//                        line, print the entry ID
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 
 const [task, ...args] = process.argv.slice(2);
@@ -166,12 +167,16 @@ switch (task) {
     break;
   }
   case 'journal': {
+    // The listener's files, oldest first: FILE.N … FILE.1, then FILE.
     const want = `"id":"${args[1]}"`;
-    for (const l of lines(args[0]))
-      if (l.includes(want)) {
-        out(`${JSON.stringify(JSON.parse(l), null, 2)}\n`);
-        break;
-      }
+    const files = [args[0]];
+    while (existsSync(`${args[0]}.${files.length}`)) files.unshift(`${args[0]}.${files.length}`);
+    search: for (const file of files)
+      for (const l of lines(file))
+        if (l.includes(want)) {
+          out(`${JSON.stringify(JSON.parse(l), null, 2)}\n`);
+          break search;
+        }
     break;
   }
   default:
