@@ -255,7 +255,8 @@ export class AppendLog {
 
   /**
    * Appends `text` without waiting for the disk: it is there with the next append(),
-   * or at close(). For a line whose loss a crash may cost (one fdatasync saved a line).
+   * or at close(). For a line a power cut may lose without harm, because whoever reads
+   * the log can tell it is missing and find out again (a batch row's outcome).
    */
   write(text: string): void {
     writeAll(this.fd, Buffer.from(text, 'utf8'), this.fs);
