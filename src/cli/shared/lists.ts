@@ -214,25 +214,29 @@ export async function foldList<T extends object, A extends Tally<A>>(
   how: { tally: () => A; add: (tally: A, item: T) => void; showRows: boolean },
 ): Promise<{ rows: T[]; inexact: T[]; tally: A; count: number }> {
   const limit = how.showRows ? filter.limit : 0;
-  // Rows kept by each page's last reading: a page keeps rows only while the pages
-  // before it have not kept --limit of them, so a long list holds --limit rows, not
-  // --limit a page (each kept row holds its text). A page's fold is made once the
-  // pages before it have been read; a page read again starts its count again.
-  const shownBy = new Map<number, number>();
+  // Rows kept by each page's last reading (by page number) and their sum: a page keeps
+  // rows only while the pages before it have not kept --limit of them, so a long list
+  // holds --limit rows, not --limit a page (each kept row holds its text). A page's fold
+  // is made once the pages before it have been read (only it and a page read ahead can
+  // come after it, so finding what came before costs no walk over every page read); a
+  // page read again starts its count again.
+  const shownBy: number[] = [];
+  let shownAll = 0;
   const fold = (page = 1) => {
     const tally = how.tally();
-    let before = 0;
-    for (const [p, n] of shownBy) if (p < page) before += n;
-    let shown = 0;
-    shownBy.set(page, 0);
+    shownAll -= shownBy[page] ?? 0;
+    shownBy[page] = 0;
+    let before = shownAll;
+    for (let p = page + 1; p < shownBy.length; p++) before -= shownBy[p] ?? 0;
     return {
       tally,
       add(x: unknown): boolean {
         const item = x as T;
         if (!kept(item, filter, dateOf)) return false;
         how.add(tally, item);
-        if (limit !== undefined && before + shown >= limit) return false;
-        shownBy.set(page, ++shown);
+        if (limit !== undefined && before + shownBy[page]! >= limit) return false;
+        shownBy[page]!++;
+        shownAll++;
         return true;
       },
     };
